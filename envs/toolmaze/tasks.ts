@@ -4,6 +4,7 @@
  * index; sampled tasks come from any seed. Tool-set diversity is enforced while generating (a base task whose
  * tool set is too similar to an earlier one of its level is re-drawn), and measured by `levelJaccard`.
  */
+import { Rng } from "../../src/core/rng.js";
 import { DOMAINS, type Domain } from "./world/catalog.js";
 import { COMPLEXITIES, type Complexity, type RngLike, type Task, taskTools } from "./task/model.js";
 import { generateTask } from "./task/generate.js";
@@ -66,18 +67,11 @@ export interface Instance {
 }
 
 let canonical: Task[] | undefined;
-let canonicalRngFactory: ((seed: string) => RngLike) | undefined;
-
-/** The env module registers how to build an Rng (keeps this module free of a hard core dependency). */
-export function setRngFactory(f: (seed: string) => RngLike): void {
-  canonicalRngFactory = f;
-}
 
 /** The 400 canonical base tasks (lazy, cached). Index = level * 100 + i. */
 export function canonicalTasks(): readonly Task[] {
   if (!canonical) {
-    if (!canonicalRngFactory) throw new Error("toolmaze: Rng factory not set (import envs/toolmaze/index.js)");
-    const root = canonicalRngFactory(CANONICAL_SEED);
+    const root = new Rng(CANONICAL_SEED);
     canonical = COMPLEXITIES.flatMap((level) => generateLevel(root, level, TASKS_PER_LEVEL, "cn-"));
   }
   return canonical;

@@ -4,7 +4,7 @@
  * `minRemainingCalls` is the theoretical minimum c* used by the RC metric; the oracle plans with the same
  * function, which is what makes "oracle RC = 0" a real check rather than a tautology of two copies.
  */
-import Graph from "graphology";
+import { DirectedGraph } from "graphology";
 import { corpus } from "../world/corpus.js";
 import type { Position, Task } from "./model.js";
 
@@ -80,8 +80,8 @@ export function enumerateSolutions(positions: readonly Position[], goals: readon
 }
 
 /** The graphology DAG over concrete tools: an edge per (provider member -> consumer member, parameter). */
-export function buildDag(task: Pick<Task, "positions">): Graph {
-  const g = new Graph({ type: "directed", multi: false, allowSelfLoops: false });
+export function buildDag(task: Pick<Task, "positions">): DirectedGraph {
+  const g = new DirectedGraph({ multi: false, allowSelfLoops: false });
   const c = corpus();
   for (const p of task.positions) {
     for (const m of p.members) {
@@ -106,7 +106,7 @@ export function buildDag(task: Pick<Task, "positions">): Graph {
 }
 
 /** Kahn's algorithm over the graphology DAG; returns undefined when the graph has a cycle. */
-export function topoOrder(g: Graph): string[] | undefined {
+export function topoOrder(g: DirectedGraph): string[] | undefined {
   const indeg = new Map<string, number>();
   g.forEachNode((n) => indeg.set(n, g.inDegree(n)));
   const ready = [...indeg.entries()].filter(([, d]) => d === 0).map(([n]) => n).sort();
