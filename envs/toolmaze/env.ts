@@ -176,7 +176,12 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     this.altAnnounced = new Set();
     const c = corpus();
     const own = task.positions.flatMap((p) => p.members);
+    // Distractors never offer a way around a fault: no member of a task group, no cap sharing a route with one.
     const groups = new Set(task.positions.map((p) => p.cap));
+    for (const r of c.routes) {
+      const caps = r.routes.flat();
+      if (caps.some((id) => task.positions.some((p) => p.cap === id))) for (const id of caps) groups.add(id);
+    }
     const pool = c.toolsIn(task.domain).filter((t) => !groups.has(t.group)).map((t) => t.name);
     const distractors = rng.derive("distractors").shuffle(pool).slice(0, this.options.distractors);
     const visible = rng.derive("visible").shuffle([...own, ...distractors]);

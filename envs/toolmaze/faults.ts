@@ -148,7 +148,7 @@ export function corruptValue(clean: Scalar, spec: CorruptionSpec): Scalar {
       const integer = Number.isInteger(v) && (ft.schema as { type: string }).type === "integer";
       const r = (x: number) => (integer ? Math.round(x) : Math.round(x * 100) / 100);
       switch (ft.sem) {
-        case "temperature": return r(-273.15 - 20 - (h % 250));
+        case "temperature": return r((ft.id === "temperature_f" ? -459.67 : -273.15) - 20 - (h % 250));
         case "probability": return r(1 + 0.05 + (h % 90) / 100);
         case "percentage": return r(100 + 15 + (h % 300));
         case "score": return r(ft.id === "rating" ? 6 + (h % 40) / 10 : 1.5 + (h % 30) / 10);
@@ -169,7 +169,7 @@ export function corruptValue(clean: Scalar, spec: CorruptionSpec): Scalar {
     case "leakage": {
       if (typeof clean !== "string") break;
       // Either internal debug text or another tool's identifier format leaks into the field.
-      if (h % 3 === 0) return `trk_${code(h, 10)}`;
+      if (ft.sem === "id" && h % 3 === 0) return `trk_${code(h, 10)}`;
       return DEBUG_LEAKS[h % DEBUG_LEAKS.length]!(h);
     }
   }
