@@ -184,7 +184,8 @@ function parseArray<T>(file: string, raw: PyValue, schema: z.ZodType<T>, idKey: 
   return raw.map((rec, i) => {
     const r = schema.safeParse(rec);
     if (!r.success) {
-      const id = rec !== null && typeof rec === "object" && !Array.isArray(rec) && typeof rec[idKey] === "string" ? ` (${idKey} "${rec[idKey]}")` : "";
+      const idVal = rec !== null && typeof rec === "object" && !Array.isArray(rec) && !(rec instanceof PyFloat) ? rec[idKey] : undefined;
+      const id = typeof idVal === "string" ? ` (${idKey} "${idVal}")` : "";
       throw issueOf(file, `#${i}${id}`, r.error);
     }
     return r.data;
