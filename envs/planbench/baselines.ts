@@ -85,12 +85,21 @@ export function looksSuspicious(v: unknown): boolean {
   return false;
 }
 
-/** Words of the question's asked-for field ("What is the exact X associated with ...?"). */
+const HEADS = "status|id|ids|number|code|time|timestamp|date|amount|price|name|address|email|phone|type|quantity|total|method|reference|color|colour|size|tag|value|token|account|intent|record|label";
+const LEAD_STOP = /^(what|which|is|was|the|a|an|exact|current|latest|recorded|final|return|give|tell|me|us|and|its|their|that|this|of|for|please|find|get|show|actual|linked|associated)$/i;
+
+/** The asked-for field: the first "<up to 3 words> <field head>" of the question sentence. */
 export function targetPhrase(query: string): string {
   const sentences = query.split(/(?<=[.?!])\s+/);
   const q = [...sentences].reverse().find((s) => s.includes("?")) ?? sentences[sentences.length - 1] ?? query;
-  const m = q.match(/\b(?:what|which)\s+(?:is|was|are)\s+(?:the\s+)?(?:exact\s+|current\s+|recorded\s+|final\s+)?(.+?)(?:\s+(?:associated|linked|tied|attached|for|of|on|from|behind|used|that|recorded|in|connected|belonging)\b|\?|$)/i);
-  return (m?.[1] ?? q).replace(/[`"'?]/g, "").trim();
+  const clean = q.replace(/`[^`]*`/g, " ").replace(/[^A-Za-z0-9 -]/g, " ");
+  const m = clean.match(new RegExp(`((?:[A-Za-z-]+\\s+){0,3})(${HEADS})\\b`, "i"));
+  if (m) {
+    const words = `${m[1] ?? ""}${m[2]}`.trim().split(/\s+/);
+    while (words.length > 1 && LEAD_STOP.test(words[0]!)) words.shift();
+    return words.join(" ");
+  }
+  return clean.trim();
 }
 
 /** Backticked literals with the few words before each (a description of what the value is). */
