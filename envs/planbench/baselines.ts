@@ -93,7 +93,7 @@ export function targetPhrase(query: string): string {
   const sentences = query.split(/(?<=[.?!])\s+/);
   const q = [...sentences].reverse().find((s) => s.includes("?")) ?? sentences[sentences.length - 1] ?? query;
   const clean = q.replace(/`[^`]*`/g, " ").replace(/[^A-Za-z0-9 -]/g, " ");
-  const m = clean.match(new RegExp(`((?:[A-Za-z-]+\\s+){0,3})(${HEADS})\\b`, "i"));
+  const m = clean.match(new RegExp(`((?:[A-Za-z-]+\\s+){0,3})((?:${HEADS})(?:\\s+(?:${HEADS}))*)\\b`, "i"));
   if (m) {
     const words = `${m[1] ?? ""}${m[2]}`.trim().split(/\s+/);
     while (words.length > 1 && LEAD_STOP.test(words[0]!)) words.shift();

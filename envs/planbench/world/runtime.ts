@@ -281,6 +281,8 @@ export class PlanBenchEpisode {
   }
 
   private lastRetrieval: ReturnType<HashingRetriever["retrieve"]> | null = null;
+  /** The list of the last retrieval before the final shuffle (for checks against the reference). */
+  lastPreShuffle: ToolRecord[] = [];
 
   /** The visible list for a normalised request (pure given the request: seeded by hashes only). */
   listTools(req: RetrievalRequest): ToolRecord[] {
@@ -290,6 +292,7 @@ export class PlanBenchEpisode {
     let primaries = res.tools;
     if (w.settings.blocker.enable_block) primaries = replaceBlocked(primaries, this.plan.replacements, w.siblings);
     const mixed = augmentNoisy(primaries, w.siblings, req.domain, { mode: w.settings.noise.mode, maxTotalTools: w.settings.noise.max_total_tools });
+    this.lastPreShuffle = mixed;
     return shuffleTools(w.settings.blocker.seed, this.query.task_id, this.query.query_id, req, mixed);
   }
 
