@@ -50,7 +50,7 @@ const releaseCache = new Map<string, PlanBenchRelease>();
 
 /** Where the official data is when no `dataDir` is given. */
 export function defaultDataDir(): string | null {
-  const cands = [process.env["PLANBENCH_DATA_DIR"], path.resolve("../shared/planbench-xl"), path.resolve("../../shared/planbench-xl"), "/work/shared/planbench-xl"];
+  const cands = [process.env["PLANBENCH_DATA_DIR"], path.resolve("../shared/planbench-xl"), path.resolve("../../shared/planbench-xl")];
   for (const c of cands) if (c && existsSync(path.join(c, "tasks.json"))) return path.resolve(c);
   return null;
 }
