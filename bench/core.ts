@@ -34,7 +34,7 @@ function run(suite: Benchmark.Suite): Promise<BenchRow[]> {
   return new Promise((resolve) => {
     const rows: BenchRow[] = [];
     suite.on("cycle", (e: Benchmark.Event) => {
-      const b = e.target as Benchmark & { name: string };
+      const b = e.target as unknown as Benchmark & { name: string };
       rows.push({ name: b.name, opsPerSec: b.hz, nsPerOp: 1e9 / b.hz });
     });
     suite.on("complete", () => resolve(rows));

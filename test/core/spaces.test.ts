@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Box, Dict, Discrete, Json, MultiBinary, MultiDiscrete, Rng, Sequence, Text, ToolActionSpace, ToolCallSpace, Tuple, batchSpace, zodFromJsonSchema } from "../../src/index.js";
+import { Box, Dict, Discrete, Json, MultiBinary, MultiDiscrete, Rng, Sequence, Text, ToolActionSpace, ToolCallSpace, Tuple, batchSpace, zodFromJsonSchema, type ToolSchema } from "../../src/index.js";
 
 const rng = () => new Rng(7);
 
@@ -67,7 +67,7 @@ describe("spaces", () => {
 });
 
 describe("ToolCallSpace and JSON schema validation", () => {
-  const tools = [
+  const tools: ToolSchema[] = [
     {
       name: "book_flight",
       description: "Book a flight",
