@@ -233,13 +233,16 @@ function splitLayout(split: Split, seed: number, size: number): Slot[] {
   const key = `${seed}/${split}/${size}`;
   const hit = layoutCache.get(key);
   if (hit) return hit;
-  const slots: Slot[] = [];
-  for (let i = 0; i < size; i++) {
-    slots.push({ domain: GEN_DOMAINS[i % 4]!, fault: FAULT_CLASSES[Math.floor(i / 4) % 6]!, difficulty: DIFFICULTIES[Math.floor(i / 24) % 3]! });
-  }
-  const shuffled = new Rng(seed).derive(split).derive("layout").shuffle(slots);
-  layoutCache.set(key, shuffled);
-  return shuffled;
+  // Each attribute cycles through its values (so every marginal is balanced to ±1) and is
+  // shuffled by its own stream (so the joint is well mixed without coupling the attributes).
+  const r = new Rng(seed).derive(split).derive("layout");
+  const cycle = <T>(vals: readonly T[]): T[] => Array.from({ length: size }, (_, i) => vals[i % vals.length]!);
+  const domains = r.derive("domain").shuffle(cycle(GEN_DOMAINS));
+  const faults = r.derive("fault").shuffle(cycle(FAULT_CLASSES));
+  const diffs = r.derive("difficulty").shuffle(cycle(DIFFICULTIES));
+  const slots: Slot[] = domains.map((domain, i) => ({ domain, fault: faults[i]!, difficulty: diffs[i]! }));
+  layoutCache.set(key, slots);
+  return slots;
 }
 
 export class GenerationError extends Error {
