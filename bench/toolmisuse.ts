@@ -10,7 +10,16 @@ import { Rng } from "../src/core/rng.js";
 import { generateToolMisuseBench, generateSplit } from "../envs/toolmisuse/tasks.js";
 import { runEpisode } from "../envs/toolmisuse/runner.js";
 import { makeBaseline, BASELINE_NAMES } from "../envs/toolmisuse/baselines.js";
-import { benchEnvSteps } from "../envs/toolmisuse/env.js";
+import { rollout } from "../src/rollout.js";
+import "../envs/toolmisuse/index.js";
+
+/** Env steps/s: a registered policy through the full Gym env (events, rewards, observations). */
+function benchEnvSteps(policy: string, episodes: number): number {
+  const t = performance.now();
+  const res = rollout({ envId: "ToolMisuseBench-v0", options: { split: "test_public" }, policy, episodes, seed: 0 });
+  const steps = res.reduce((a, r) => a + r.length, 0);
+  return steps / ((performance.now() - t) / 1000);
+}
 
 const dir = mkdtempSync(path.join(tmpdir(), "tmb-bench-"));
 let t0 = performance.now();

@@ -248,3 +248,34 @@ export function makeBaseline(name: BaselineName): OfficialAgent {
       return new OracleAgent();
   }
 }
+
+// ------------------------------------------------------------------ registry adapters
+/** What the adapters need from the env: the official observation and the current task. */
+export interface OfficialView {
+  officialObservation(): OfficialObservation;
+  currentTask(): TaskRecord | null;
+}
+
+/**
+ * Wraps an official agent as a registered policy: it reads the env's official observation
+ * and maps `null` (the official "stop") to an `answer` action.
+ */
+export function officialPolicy<Obs extends { step: number }, Act>(name: string, view: OfficialView, agent: OfficialAgent): {
+  name: string;
+  reset(): void;
+  act(obs: Obs): Act;
+} {
+  const start = () => {
+    const task = view.currentTask();
+    if (task) agent.reset(task);
+  };
+  return {
+    name,
+    reset: start,
+    act(obs: Obs): Act {
+      if (obs.step === 0) start();
+      const a = agent.act(view.officialObservation());
+      return (a ? { type: "tool_call", name: a.tool_name, arguments: a.args } : { type: "answer", content: "done" }) as Act;
+    },
+  };
+}

@@ -9,6 +9,7 @@ import {
 import { loadTaskRecords } from "../../envs/toolmisuse/dataset.js";
 import { runEpisode } from "../../envs/toolmisuse/runner.js";
 import { checkSuccess } from "../../envs/toolmisuse/scorer.js";
+import type { OfficialAction } from "../../envs/toolmisuse/world/types.js";
 
 const core = (s: number) => new Rng(s);
 
@@ -59,7 +60,7 @@ describe("toolmisuse generator", () => {
   });
 
   it("gold summaries round-trip", () => {
-    const acts = [{ tool_name: "write_file", args: { path: "/a b.md", content: "x; y\"" } }, { tool_name: "list_jobs", args: {} }];
+    const acts: OfficialAction[] = [{ tool_name: "write_file", args: { path: "/a b.md", content: "x; y\"" } }, { tool_name: "list_jobs", args: {} }];
     expect(parseGoldSummary(formatGoldSummary(acts))).toEqual(acts);
     expect(parseGoldSummary("not a call")).toBeNull();
   });
