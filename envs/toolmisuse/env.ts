@@ -172,7 +172,8 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
       tools,
       visible: tools.map((t) => t.name),
       world: session.episode.state,
-      hidden: {
+      // A deep copy: the task objects are cached per process and must not be mutable through info.
+      hidden: structuredClone({
         taskIndex: index,
         split: task.split,
         domain: task.domain,
@@ -182,7 +183,7 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
         budget: task.budget as unknown as JsonObject,
         gold: (gold as unknown as JsonValue) ?? null,
         ...label,
-      },
+      }),
     };
   }
 

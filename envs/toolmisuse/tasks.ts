@@ -252,8 +252,19 @@ export class GenerationError extends Error {
   }
 }
 
-/** Generate (and validate) task `index` of `split`; independent of every other task. */
+const taskCache = new Map<string, GeneratedTask>();
+
+/** Generate (and validate) task `index` of `split`; independent of every other task; cached per process. */
 export function generateTask(split: Split, index: number, seed = DEFAULT_SEED, size = SPLIT_SIZES[split]): GeneratedTask {
+  const key = `${seed}/${split}/${size}/${index}`;
+  const hit = taskCache.get(key);
+  if (hit) return hit;
+  const t = buildTask(split, index, seed, size);
+  taskCache.set(key, t);
+  return t;
+}
+
+function buildTask(split: Split, index: number, seed: number, size: number): GeneratedTask {
   if (!Number.isInteger(index) || index < 0 || index >= size) {
     throw new GenerationError(`taskIndex ${index} out of range for split ${split} (0..${size - 1})`, "taskIndex");
   }
