@@ -49,6 +49,8 @@ export interface EnvEntry {
   maxEpisodeSteps: number | null;
   factory(options: JsonObject, spec: EnvSpec): Env<unknown, unknown>;
   policies: Readonly<Record<string, PolicyEntry>>;
+  /** The family's careful observable-only baseline: the bar that reward-hacking adversaries must stay below. */
+  carefulPolicy?: string;
   aggregate?(results: readonly EpisodeResult[]): AggregateReport;
 }
 
