@@ -4,7 +4,7 @@
  * judges answers and aborts with the scorer, and reports SEEDS §1 metrics at the end of the episode.
  */
 import { z } from "zod";
-import type { EnvSpec, Info, ResetArgs } from "../../src/core/env.js";
+import type { EnvSpec } from "../../src/core/env.js";
 import type { JsonObject, JsonValue } from "../../src/core/json.js";
 import { Rng } from "../../src/core/rng.js";
 import type { EpisodeEvent, TerminationReason } from "../../src/engine/events.js";
@@ -12,7 +12,6 @@ import type { CorruptionFn, FaultSpec } from "../../src/engine/faults.js";
 import type { CallRecord as EngineCall } from "../../src/engine/episode.js";
 import type { ToolDefinition } from "../../src/engine/tool.js";
 import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
-import type { ToolObservation } from "../../src/engine/observation.js";
 import { buildProfile, corruptValue, type CorruptionSpec, type FaultProfile } from "./faults.js";
 import {
   analyseCalls, type CallRecord, downstreamPositions, type EpisodeMetrics, isUnsolvable, minRemainingCalls,
@@ -110,10 +109,8 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   private task!: Task;
   private profile!: FaultProfile;
   private instanceIndex: number | null = null;
-  private pendingSeed: number | undefined;
   private endedBy: Termination | null = null;
   private score: EpisodeMetrics | null = null;
-  private altAnnounced = new Set<number>();
 
   constructor(options: ToolMazeOptions, spec: EnvSpec) {
     super({
@@ -125,11 +122,6 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       },
       familyEventTypes: ["toolmaze:alternative_path"],
     }, options, spec);
-  }
-
-  override reset(args: ResetArgs = {}): [ToolObservation, Info] {
-    this.pendingSeed = args.seed;
-    return super.reset(args);
   }
 
   /** The current episode's task and fault profile (for baselines, tests and tools). */
@@ -150,8 +142,11 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
           if (o.domain && inst.task.domain !== o.domain) continue;
           candidates.push(i);
         }
-        // Seeded resets map seed -> instance, so seeds seed+i (vector envs, rollouts) cover distinct instances.
-        const k = this.pendingSeed !== undefined ? ((this.pendingSeed % candidates.length) + candidates.length) % candidates.length
+        // Seeded resets (root stream path = the seed) map seed -> instance, so seeds seed+i (vector envs,
+        // rollouts) cover distinct instances; unseeded resets draw one. Derived from the stream alone, so
+        // setState/fork rebuild the same episode.
+        const seed = /^-?\d+$/.test(rng.path) ? Number(rng.path) : null;
+        const k = seed !== null ? ((seed % candidates.length) + candidates.length) % candidates.length
           : rng.derive("instance").int(candidates.length);
         index = candidates[k]!;
       }
@@ -173,7 +168,6 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     this.profile = buildProfile(task, perturbation, faultRng);
     this.endedBy = null;
     this.score = null;
-    this.altAnnounced = new Set();
     const c = corpus();
     const own = task.positions.flatMap((p) => p.members);
     // Distractors never offer a way around a fault: no member of a task group, no cap sharing a route with one.
@@ -276,6 +270,8 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     const out: EpisodeEvent[] = [];
     const victims = this.victims();
     const unsolvable = isUnsolvable(this.task, this.profile);
+    // Slots whose alternative path was already announced (derived from the event history: no hidden mutable state).
+    const announced = new Set(this.allEvents.filter((e) => e.type === "toolmaze:alternative_path").map((e) => (e as unknown as { slot: number }).slot));
     for (const f of this.profile.faults) {
       const victim = victims.get(f.slot);
       if (victim === undefined || record.faults.includes(f.id) && record.tool === victim && this.firstHit(f.id) === record.index) continue;
@@ -284,12 +280,12 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       if (unsolvable && f.persistence === "permanent" && downTools.has(record.tool)) {
         out.push({ type: "forbidden_call", tool: record.tool, callIndex: record.index, reason: `downstream of permanently failing ${victim} with no alternative`, mutation: corpus().tool(record.tool).category === "action" });
       }
-      if (!this.altAnnounced.has(f.slot)) {
+      if (!announced.has(f.slot)) {
         const sols = slotSolutions(this.task)[f.slot]!;
         const withVictim = new Set(sols.filter((p) => p.includes(victim)).flat());
         const alt = sols.some((p) => !p.includes(victim) && p.includes(record.tool)) && !withVictim.has(record.tool);
         if (alt) {
-          this.altAnnounced.add(f.slot);
+          announced.add(f.slot);
           out.push({ type: "toolmaze:alternative_path", slot: f.slot, from: victim, to: record.tool, callIndex: record.index });
         }
       }

@@ -26,6 +26,7 @@ register({
   maxEpisodeSteps: TOOLMAZE_MAX_STEPS,
   factory: (options, spec) => new ToolMazeEnv(toolMazeOptionsSchema.parse(options), spec) as never,
   policies: TOOLMAZE_POLICIES as unknown as Record<string, PolicyEntry>,
+  carefulPolicy: "heuristic",
   aggregate: (results: readonly EpisodeResult[]) => aggregateRows(results.map((r) => r.metrics as unknown as MetricRow & JsonObject)),
 });
 

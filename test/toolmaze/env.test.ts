@@ -98,6 +98,29 @@ describe("ToolMaze-v0 env", () => {
     for (const k of ["success", "exposed", "recovered", "c", "cStar", "cRec", "rc", "complexity", "perturbation"]) expect(m).toHaveProperty(k);
   });
 
+  it("round-trips getState / setState / fork mid-episode", () => {
+    for (const seed of [3, 1204, 1999]) {
+      const env = make("ToolMaze-v0") as AnyEnv;
+      const p = new PlanExecutor("heuristic");
+      let [obs, info] = env.reset({ seed });
+      p.reset(obs as ToolObservation, info);
+      for (let i = 0; i < 2; i++) { const r = env.step(p.act(obs as ToolObservation, info)); obs = r[0]; info = r[4]; }
+      const fork = env.fork();
+      const q = Object.assign(Object.create(Object.getPrototypeOf(p)), structuredClone(p)) as PlanExecutor;
+      const rest = (e: AnyEnv, pol: PlanExecutor, o: unknown, inf: typeof info) => {
+        const out: string[] = [];
+        for (let i = 0; i < 30; i++) {
+          const r = e.step(pol.act(o as ToolObservation, inf));
+          out.push(JSON.stringify([r[0], r[1], r[2], r[3], r[4]]));
+          o = r[0]; inf = r[4];
+          if (r[2] || r[3]) break;
+        }
+        return out;
+      };
+      expect(rest(fork as AnyEnv, q, obs, info)).toEqual(rest(env, p, obs, info));
+    }
+  });
+
   it("scores a wise abort as success on an unsolvable C1 task and a downstream call as forbidden", () => {
     const env = make("ToolMaze-v0", { complexity: "C1", perturbation: "P2" }) as AnyEnv;
     for (let seed = 0; seed < 20; seed++) {
