@@ -129,19 +129,29 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     return { task: this.task, profile: this.profile, instanceIndex: this.instanceIndex };
   }
 
+  private candidateCache: number[] | null = null;
+  /** Canonical instance indices matching the option filters (options are fixed per env, so computed once). */
+  private candidates(): number[] {
+    if (!this.candidateCache) {
+      const o = this.options;
+      this.candidateCache = [];
+      for (let i = 0; i < CANONICAL_INSTANCES; i++) {
+        const inst = canonicalInstance(i);
+        if (o.complexity && inst.task.complexity !== o.complexity) continue;
+        if (o.perturbation && inst.perturbation !== o.perturbation) continue;
+        if (o.domain && inst.task.domain !== o.domain) continue;
+        this.candidateCache.push(i);
+      }
+    }
+    return this.candidateCache;
+  }
+
   private pickInstance(rng: Rng): { task: Task; perturbation: Perturbation; index: number | null; faultRng: Rng } {
     const o = this.options;
     if (o.suite === "canonical") {
       let index = o.taskIndex;
       if (index === undefined) {
-        const candidates: number[] = [];
-        for (let i = 0; i < CANONICAL_INSTANCES; i++) {
-          const inst = canonicalInstance(i);
-          if (o.complexity && inst.task.complexity !== o.complexity) continue;
-          if (o.perturbation && inst.perturbation !== o.perturbation) continue;
-          if (o.domain && inst.task.domain !== o.domain) continue;
-          candidates.push(i);
-        }
+        const candidates = this.candidates();
         // Seeded resets (root stream path = the seed) map seed -> instance, so seeds seed+i (vector envs,
         // rollouts) cover distinct instances; unseeded resets draw one. Derived from the stream alone, so
         // setState/fork rebuild the same episode.
@@ -180,7 +190,8 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     const distractors = rng.derive("distractors").shuffle(pool).slice(0, this.options.distractors);
     const visible = rng.derive("visible").shuffle([...own, ...distractors]);
     return {
-      taskId: index !== null ? `${task.id}/${perturbation}` : `${task.id}/${perturbation}`,
+      // The id names the instance but not its perturbation mode (that is ground truth, in info.hidden).
+      taskId: index !== null ? `toolmaze-${String(index).padStart(4, "0")}` : task.id,
       prompt: HEADER + task.text + (this.options.hint ? HINT : ""),
       tools: visible.map((n) => toolDefinition(c.tool(n))),
       visible,

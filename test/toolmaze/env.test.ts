@@ -46,10 +46,12 @@ describe("ToolMaze-v0 env", () => {
     const env = make("ToolMaze-v0") as AnyEnv;
     const ids = [0, 1, 2, 3, 4, 5].map((s) => env.reset({ seed: s })[1].taskId);
     expect(new Set(ids).size).toBe(6);
-    expect(ids[0]).toBe(`${canonicalInstance(0).task.id}/NP`);
-    expect(ids[4]).toBe(`${canonicalInstance(4).task.id}/P4`);
+    expect(ids[0]).toBe("toolmaze-0000");
+    expect(ids[4]).toBe("toolmaze-0004");
     const pinned = make("ToolMaze-v0", { taskIndex: 1234 });
-    expect(pinned.reset({ seed: 9 })[1].taskId).toBe(`${canonicalInstance(1234).task.id}/P4`);
+    const [, pinnedInfo] = pinned.reset({ seed: 9 });
+    expect(pinnedInfo.taskId).toBe("toolmaze-1234");
+    expect((pinnedInfo.hidden as { perturbation: string }).perturbation).toBe(canonicalInstance(1234).perturbation);
     const vec = makeVec("ToolMaze-v0", 3, { perturbation: "P1" });
     const [, infos] = vec.reset({ seed: 10 });
     const vIds = (infos as { taskId: string[] }).taskId;

@@ -72,7 +72,8 @@ function buildTool(capSpec: CapSpec, rank: number): ToolSpec {
   const vendorNote = provider.vendor === "in-house service" ? "" : ` Backed by ${provider.vendor}.`;
   return {
     name: provider.name,
-    description: `${capSpec.summary}.${vendorNote}`,
+    // Response fields are documented like a real API reference, so agents can chain calls from the schema.
+    description: `${capSpec.summary}.${vendorNote} Returns: ${Object.keys(capSpec.outputs).join(", ")}.`,
     domain: capSpec.domain,
     category: capSpec.category,
     group: capSpec.id,
