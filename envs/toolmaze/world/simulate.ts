@@ -69,6 +69,13 @@ function genOutputs(tool: ToolSpec, args: Record<string, unknown>): ToolOutput {
   const h = fnv1a(`${tool.group}|${canonicalJson(args)}`);
   const out: ToolOutput = {};
   for (const [field, typeId] of Object.entries(tool.outputTypes)) out[field] = fieldType(typeId).gen(sub(h, typeId));
+  // Free-text outputs echo their subject (and a translation its target language), so text reads coherently and
+  // text derived from a corrupted input visibly carries the corruption forward.
+  const subject = Object.values(args).find((v): v is string => typeof v === "string");
+  for (const [field, typeId] of Object.entries(tool.outputTypes)) {
+    if (typeId === "summary_text" && subject !== undefined) out[field] = `Summary (${subject.slice(0, 60)}): ${String(out[field]).replace(/^Summary: /, "")}`;
+    if (typeId === "translated_text" && typeof args.target_language === "string") out[field] = String(out[field]).replace(/^\[[a-z]+\]/, `[${args.target_language}]`);
+  }
   return out;
 }
 
