@@ -110,6 +110,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   private profile!: FaultProfile;
   private instanceIndex: number | null = null;
   private endedBy: Termination | null = null;
+  private unsolvable = false;
   private score: EpisodeMetrics | null = null;
 
   constructor(options: ToolMazeOptions, spec: EnvSpec) {
@@ -178,6 +179,8 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     this.profile = buildProfile(task, perturbation, faultRng);
     this.endedBy = null;
     this.score = null;
+    this.analysisMemo = null;
+    this.unsolvable = isUnsolvable(task, this.profile);
     const c = corpus();
     const own = task.positions.flatMap((p) => p.members);
     // Distractors never offer a way around a fault: no member of a task group, no cap sharing a route with one.
@@ -253,6 +256,17 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     });
   }
 
+  private analysisMemo: { n: number; log: CallRecord[]; analysis: ReturnType<typeof analyseCalls> } | null = null;
+  /** Call log + clean/poison analysis, recomputed only when a call was added (several hooks read it per step). */
+  private analysis(): { log: CallRecord[]; analysis: ReturnType<typeof analyseCalls> } {
+    const n = this.episode?.data.calls.length ?? 0;
+    if (!this.analysisMemo || this.analysisMemo.n !== n) {
+      const log = this.callLog();
+      this.analysisMemo = { n, log, analysis: analyseCalls(this.task, log) };
+    }
+    return this.analysisMemo;
+  }
+
   private finalScore(termination: Termination): EpisodeMetrics {
     this.score ??= scoreEpisode({ task: this.task, profile: this.profile, calls: this.callLog(), termination });
     return this.score;
@@ -280,7 +294,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   protected override afterCall(record: EngineCall, _events: EpisodeEvent[]): EpisodeEvent[] {
     const out: EpisodeEvent[] = [];
     const victims = this.victims();
-    const unsolvable = isUnsolvable(this.task, this.profile);
+    const unsolvable = this.unsolvable;
     // Slots whose alternative path was already announced (derived from the event history: no hidden mutable state).
     const announced = new Set(this.allEvents.filter((e) => e.type === "toolmaze:alternative_path").map((e) => (e as unknown as { slot: number }).slot));
     for (const f of this.profile.faults) {
@@ -324,16 +338,15 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   /** Φ = −(minimum further calls to finish), from clean progress and the faults met so far. */
   protected override potential(): number | null {
     if (!this.episode) return null;
-    const { cleanTools } = analyseCalls(this.task, this.callLog());
+    const { cleanTools } = this.analysis().analysis;
     return -minRemainingCalls(this.task, this.profile, cleanTools, this.victims());
   }
 
   protected override hiddenStepInfo(events: readonly EpisodeEvent[]): JsonObject | null {
     const called = events.find((e) => e.type === "tool_called");
     if (!called) return null;
-    const log = this.callLog();
+    const { log, analysis: { cleanFlags } } = this.analysis();
     const last = log[log.length - 1]!;
-    const { cleanFlags } = analyseCalls(this.task, log);
     return {
       perturbed: last.perturbed,
       faultId: last.faultId ?? null,
