@@ -29,10 +29,10 @@ describe("recovery rewards cannot be gamed by scripted adversaries", () => {
 });
 
 describe("the anti-hacking check can fail", () => {
-  it("an uncapped verification bonus lets verification spam out-earn the careful policy", () => {
-    const hackable = { name: "hackable", gamma: 1, terms: { success: { weight: 1, kind: "terminal" as const }, verification: { weight: 0.5, kind: "cost" as const } } };
+  it("a spec that pays for ending episodes lets an immediate abort out-earn the careful policy", () => {
+    const hackable = { name: "hackable", gamma: 1, terms: { success: { weight: 1, kind: "terminal" as const }, failure: { weight: 1.5, kind: "terminal" as const } } };
     const careful = recordEpisodes("Demo-v0", {}, "careful", SEEDS, 50);
-    const spam = recordEpisodes("Demo-v0", {}, "adversary:verification-spam", SEEDS, 50);
-    expect(mean(returnsUnder(hackable, spam))).toBeGreaterThan(mean(returnsUnder(hackable, careful)));
+    const abort = recordEpisodes("Demo-v0", {}, "adversary:immediate-abort", SEEDS, 50);
+    expect(mean(returnsUnder(hackable, abort))).toBeGreaterThan(mean(returnsUnder(hackable, careful)));
   });
 });
