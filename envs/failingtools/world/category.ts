@@ -69,6 +69,11 @@ export interface TaskSpec {
     verify: { op: string; idArg?: string; args?: JsonObject };
     cancel: { op: string; idArg: string };
   };
+  /**
+   * The natural-key argument of the main call and how to name the intended record precisely (its id in the
+   * provider's table, or an explicit precise value such as an email address). Schema-mismatch faults demand it.
+   */
+  key?: { arg: string; table?: string; idField?: string; truth?: JsonObject; precise?: JsonValue };
   /** The natural-key argument and a look-alike record that a faulty resolver may pick instead. */
   ambiguity?: {
     arg: string;
