@@ -3,7 +3,7 @@ import type { Concept } from "./world/index.js";
 /**
  * Deterministic concept matching for checkpoints (no LLM needed):
  * - text: the message, lower-cased with accents and punctuation folded to spaces, contains one of the concept's
- *   synonyms (folded the same way) as whole words;
+ *   synonyms (folded the same way) as whole words, allowing a plural/tense suffix (-s, -es, -ed, -d, -ing);
  * - number: some number written in the message (`$1,234.50`, `-16.5`, `150`) is within the tolerance; ISO dates
  *   and clock times are removed first so "2026-06-17" never reads as 2026, -6 or -17;
  * - date: the ISO date appears as `2026-06-17`, `06/17/2026`, `6/17`, `June 17`, `Jun 17` or `17 June`.
@@ -13,6 +13,7 @@ export type ConceptJudge = (message: string, concept: Concept) => boolean;
 
 export function foldText(s: string): string {
   return ` ${s
+    .replace(/(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/g, "$1 $2")
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
@@ -51,7 +52,9 @@ export const defaultJudge: ConceptJudge = (message, c) => {
       const text = foldText(message);
       return c.synonyms.some((syn) => {
         const f = foldText(syn);
-        return f.trim() !== "" && text.includes(f);
+        if (f.trim() === "") return false;
+        const stem = f.slice(0, -1);
+        return text.includes(f) || ["s ", "es ", "ed ", "d ", "ing "].some((suffix) => text.includes(stem + suffix));
       });
     }
     case "number":

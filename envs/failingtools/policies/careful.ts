@@ -18,13 +18,13 @@ const num = (v: JsonValue | undefined): v is number => typeof v === "number" && 
 /** Plausibility and consistency checks on one response; returns the problems found. */
 export function inspect(v: JsonValue): string[] {
   const probs = new Set<string>();
-  const walk = (x: JsonValue): void => {
+  const walk = (x: JsonValue, inherited: string | undefined = undefined): void => {
     if (!x || typeof x !== "object") {
       if (typeof x === "string" && x.includes("\uFFFD")) probs.add("garbled text");
       return;
     }
     if (Array.isArray(x)) {
-      x.forEach(walk);
+      x.forEach((y) => walk(y, inherited));
       return;
     }
     const o = x as JsonObject;
@@ -46,9 +46,9 @@ export function inspect(v: JsonValue): string[] {
     if (num(o.available_balance) && num(o.ledger_balance) && num(o.pending) && Math.abs(o.available_balance - (o.ledger_balance - o.pending)) > 0.01) probs.add("balance does not add up");
     if (typeof o.start === "string" && typeof o.end === "string" && o.start >= o.end) probs.add("event starts after it ends");
     const start = typeof o.start === "string" ? o.start : typeof o.slot_start === "string" ? o.slot_start : null;
-    const ref = [o.created_at, o.generated_at, o.requested_at].find((s) => typeof s === "string") as string | undefined;
+    const ref = ([o.created_at, o.generated_at, o.requested_at].find((s) => typeof s === "string") as string | undefined) ?? inherited;
     if (start && ref && start < ref) probs.add("date in the past");
-    Object.values(o).forEach(walk);
+    Object.values(o).forEach((y) => walk(y, ref));
   };
   walk(v);
   return [...probs];

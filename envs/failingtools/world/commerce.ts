@@ -296,7 +296,7 @@ export const grocery = defineCategory<GroceryWorld>({
           corruption: "delivery window a year in the past",
           answer: [{ kind: "text", id: "time", synonyms: ["10:00", "10 am", "10am"] }],
           wrongConcept: { kind: "date", id: "past_date", iso: addDays(date, -365) },
-          stale: { tsPath: ["generated_at"], staleValue: `${date}T13:00:00Z`, staleConcept: { kind: "text", id: "stale_slot", synonyms: ["13:00", "1 pm", "1pm"] } },
+          stale: { tsPath: ["generated_at"], staleValue: `${date}T08:00:00Z`, staleConcept: { kind: "text", id: "stale_slot", synonyms: ["08:00", "8:00", "8 am", "8am"] } },
         };
       },
     },

@@ -335,7 +335,7 @@ export const reviews = defineCategory<ReviewsWorld>({
           corruption: "rating above the 5-star scale",
           answer: [{ kind: "number", id: "rating", value: b.rating, tolerance: 0.05 }],
           wrongConcept: { kind: "number", id: "wrong_rating", value: round2(b.rating + 4.1), tolerance: 0.05 },
-          stale: { tsPath: ["updated_at"], staleValue: round2(Math.min(5, b.rating + 0.6)), staleConcept: { kind: "number", id: "stale_rating", value: round2(Math.min(5, b.rating + 0.6)), tolerance: 0.05 } },
+          stale: { tsPath: ["updated_at"], staleValue: round2(b.rating - 0.7), staleConcept: { kind: "number", id: "stale_rating", value: round2(b.rating - 0.7), tolerance: 0.05 } },
           ambiguity: {
             arg: "business",
             table: "businesses",
