@@ -29,6 +29,8 @@ export const ftOptionsSchema = toolEnvOptionsSchema
     persistence: z.enum(["permanent", "temporary"]).optional(),
     domain: z.enum(DOMAINS).optional(),
     category: z.enum(CATEGORIES.map((c) => c.id) as [string, ...string[]]).optional(),
+    /** Pick scenario number (seed mod count) instead of a seeded draw: seeds 0..N-1 then cover every scenario once. */
+    cycle: z.boolean().default(false),
     /** How many `ask_user` questions get an answer. */
     maxUserTurns: z.number().int().min(0).max(5).default(2),
   })
@@ -104,7 +106,10 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
     return this.scenario;
   }
 
+  private resetSeed: number | undefined;
+
   override reset(args: ResetArgs = {}): [ToolObservation, Info] {
+    this.resetSeed = args.seed;
     const [obs, info] = super.reset(args);
     const s = this.scenario as Scenario;
     info.intent = cloneJson(s.intent as unknown as JsonValue);
@@ -118,7 +123,10 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
     if (wanted !== undefined) {
       s = scenarioById(wanted);
       if (!s) throw new OptionsError("scenarioId", `unknown scenario id "${wanted}"`);
-    } else s = rng.derive("scenario").pick(pool(this.options));
+    } else {
+      const candidates = pool(this.options);
+      s = this.options.cycle && this.resetSeed !== undefined ? candidates[((this.resetSeed % candidates.length) + candidates.length) % candidates.length] : rng.derive("scenario").pick(candidates);
+    }
     this.scenario = s;
     this.messages = [];
     this.hits = [];

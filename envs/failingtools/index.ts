@@ -16,6 +16,7 @@ register({
     persistence: "filter: permanent | temporary",
     domain: "filter: information | communication | finance | commerce | travel",
     category: "filter: one of the 12 service categories (weather, payments, ...)",
+    cycle: "true: scenario = (seed mod count) of the filtered set, so `--episodes 242` covers every scenario once (default false: seeded draw)",
     maxUserTurns: "how many ask_user questions the simulated user answers (default 2)",
     reward: "reward preset (default shaped; see configs/rewards/failingtools), spec path, or inline spec",
     maxSteps: `step limit (default ${MAX_STEPS})`,

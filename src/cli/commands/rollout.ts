@@ -48,7 +48,7 @@ function genericReport(results: readonly EpisodeResult[]): AggregateReport {
 }
 
 export function rolloutCommand(argv: readonly string[]): number {
-  const args = parseArgs(argv, { flags: ROLLOUT_FLAGS, command: "rollout" });
+  const args = parseArgs(argv, { flags: ROLLOUT_FLAGS, command: "rollout", envOptionFlags: true });
   if (args.flags.help) {
     process.stdout.write(`${ROLLOUT_HELP}\n`);
     return 0;
@@ -65,7 +65,7 @@ export function rolloutCommand(argv: readonly string[]): number {
 }
 
 export function evalCommand(argv: readonly string[]): number {
-  const args = parseArgs(argv, { flags: ROLLOUT_FLAGS, command: "eval" });
+  const args = parseArgs(argv, { flags: ROLLOUT_FLAGS, command: "eval", envOptionFlags: true });
   if (args.flags.help) {
     process.stdout.write(`${EVAL_HELP}\n`);
     return 0;
