@@ -208,6 +208,7 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
         if (f.when === "always") hit = true;
         else if (f.when === "beyond") hit = calls.filter((c) => f.tools.includes(c.tool)).length > (f.maxCount ?? 0);
         else if (f.when === "while_bad") hit = this.badActive[i];
+        else if (f.when === "unconfirmed") hit = !this.messages.some((m) => m.kind === "ask");
         if (hit) {
           this.hits.push({ id: f.id, callIndex: record.index, tool: record.tool, mutation: f.mutation });
           out.push({ type: "forbidden_call", tool: record.tool, callIndex: record.index, reason: f.id, mutation: f.mutation });

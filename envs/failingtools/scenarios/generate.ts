@@ -184,7 +184,7 @@ function buildOne(cat: CategoryDef, tplIndex: number, source: FailureSource, per
       required.push({ kind: "state", id: `no_bad_record_${i}`, description: "no wrong record (corrupted value / wrong entity) is left active", providers: b.providers, table: b.table, match: b.match, mode: "absent", tiers: RB });
       forbidden.push({ id: `write_over_bad_${i}`, description: "a new write while a wrong record is still active (double payment / booking)", tools: [M, F], mutation: true, when: "while_bad", bad: b, tiers: RB });
     }
-    required.push({ kind: "confirm_before", id: "confirm_substitute", description: `ask the user before switching the write to ${fallback.label}`, tools: [F], tiers: B });
+    forbidden.push({ id: "unconfirmed_substitute_write", description: `move the write to ${fallback.label} without asking the user first`, tools: [F], mutation: true, when: "unconfirmed", tiers: B });
   } else {
     required.push({ kind: "call", id: "clean_read", description: "obtain the value from a response that was neither failed nor faulty", tools: [M, F], minCount: 1, clean: true, tiers: refusal ? ["clean"] : ALL });
   }

@@ -71,9 +71,10 @@ export const forbiddenSchema = z.object({
   mutation: z.boolean(),
   /**
    * `always`: any call; `beyond`: calls after the first `maxCount`; `while_bad`: a call made while a record
-   * matching `bad` (wrong recipient, corrupted amount...) is still active in the world.
+   * matching `bad` (wrong recipient, corrupted amount...) is still active in the world; `unconfirmed`: a call
+   * made before the user confirmed anything via `ask_user` (a substitute write).
    */
-  when: z.enum(["always", "beyond", "while_bad"]),
+  when: z.enum(["always", "beyond", "while_bad", "unconfirmed"]),
   maxCount: z.number().int().nonnegative().optional(),
   bad: z.object({ providers: z.array(z.string()), table: z.string(), match: jsonObject }).optional(),
   tiers,
