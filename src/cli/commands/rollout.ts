@@ -4,6 +4,7 @@ import { type AggregateReport, type EpisodeResult, registryEntry } from "../../c
 import { ci95, mean } from "../../metrics/stats.js";
 import { formatTable } from "../../metrics/table.js";
 import { rollout } from "../../rollout.js";
+import { policyEntry } from "../../ablation.js";
 import { RecordTrajectory } from "../../../wrappers/recordTrajectory.js";
 import { intFlag, type ParsedArgs, parseArgs, stringFlag } from "../args.js";
 import { ProgressBar } from "../progress.js";
@@ -20,9 +21,13 @@ export const EVAL_HELP = `recovery-gym eval --env ID [--policy random] [--episod
 function runEpisodes(args: ParsedArgs, command: string): { results: EpisodeResult[]; envId: string; policy: string; seed: number; episodes: number } {
   const envId = stringFlag(args, "env");
   if (!envId) throw new OptionsError("--env", `${command}: --env is required (see 'recovery-gym list')`);
-  const entry = registryEntry(envId);
+  registryEntry(envId);
   const policy = stringFlag(args, "policy") ?? "random";
-  if (!entry.policies[policy]) throw new OptionsError("--policy", `${command}: unknown policy "${policy}" for ${envId}; available: ${Object.keys(entry.policies).join(", ")}`);
+  try {
+    policyEntry(envId, policy);
+  } catch (e) {
+    throw new OptionsError("--policy", `${command}: ${(e as Error).message}`);
+  }
   const episodes = intFlag(args, "episodes", 10, 1);
   const seed = intFlag(args, "seed", 0, 0);
   const out = stringFlag(args, "out");
