@@ -5,6 +5,8 @@ export interface ParsedArgs {
   positionals: string[];
   flags: Record<string, string | true>;
   opts: Record<string, unknown>;
+  /** Options that came as plain flags (`--setting base`); the command checks them against the env's options. */
+  optFlags?: string[];
 }
 
 /** Parses a `--opt key=value` value: JSON when it parses (numbers, booleans, objects), else the raw string. */
@@ -45,6 +47,7 @@ export function parseArgs(argv: readonly string[], spec: { flags: Record<string,
       const value = inline ?? argv[++i];
       if (value === undefined || (inline === undefined && value.startsWith("--"))) throw new OptionsError(`--${name}`, `${spec.command}: --${name} needs a value`);
       out.opts[name] = parseOptValue(value);
+      (out.optFlags ??= []).push(name);
       continue;
     }
     if (!kind) {

@@ -21,7 +21,12 @@ export const EVAL_HELP = `recovery-gym eval --env ID [--policy random] [--episod
 function runEpisodes(args: ParsedArgs, command: string): { results: EpisodeResult[]; envId: string; policy: string; seed: number; episodes: number } {
   const envId = stringFlag(args, "env");
   if (!envId) throw new OptionsError("--env", `${command}: --env is required (see 'recovery-gym list')`);
-  registryEntry(envId);
+  const entry = registryEntry(envId);
+  for (const name of args.optFlags ?? []) {
+    if (!(name in entry.optionDocs)) {
+      throw new OptionsError(`--${name}`, `${command}: unknown flag --${name}; accepted: ${Object.keys(ROLLOUT_FLAGS).map((f) => `--${f}`).join(", ")}, --opt key=value, or an option of ${envId}: ${Object.keys(entry.optionDocs).join(", ")}`);
+    }
+  }
   const policy = stringFlag(args, "policy") ?? "random";
   try {
     policyEntry(envId, policy);
