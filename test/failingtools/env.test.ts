@@ -75,6 +75,6 @@ describe("FailingTools-v0 env", () => {
     expect(results.every((r) => typeof r.metrics.score === "number")).toBe(true);
   });
   it("scenario count is stable", () => {
-    expect(generateScenarios().length).toBe(242);
+    expect(generateScenarios().length).toBe(250);
   });
 });

@@ -48,6 +48,7 @@ export function inspect(v: JsonValue): string[] {
     const start = typeof o.start === "string" ? o.start : typeof o.slot_start === "string" ? o.slot_start : null;
     const ref = ([o.created_at, o.generated_at, o.requested_at].find((s) => typeof s === "string") as string | undefined) ?? inherited;
     if (start && ref && start < ref) probs.add("date in the past");
+    if (o.fulfilment === "pickup" && typeof o.slot_start === "string" && typeof o.ready_at === "string" && o.slot_start < o.ready_at) probs.add("pickup before the order is ready");
     Object.values(o).forEach((y) => walk(y, ref));
   };
   walk(v);

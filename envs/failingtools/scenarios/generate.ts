@@ -81,6 +81,7 @@ export const WORKED_EXAMPLES: Worked[] = [
   { template: "food.order", source: "corrupted_state", persistence: "permanent", name: "corrupted order total" },
   { template: "grocery.order", source: "corrupted_state", persistence: "temporary", name: "delivery slot a year in the past" },
   { template: "grocery.slots", source: "corrupted_state", persistence: "permanent", name: "delivery windows listed a year in the past" },
+  { template: "grocery.pickup", source: "corrupted_state", persistence: "permanent", name: "pickup slot before the order is ready" },
 ];
 
 function providerState(cat: CategoryDef, w: unknown, p: ProviderDef, now: string): FtState["services"][string] {

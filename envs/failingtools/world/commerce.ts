@@ -334,5 +334,40 @@ export const grocery = defineCategory<GroceryWorld>({
         };
       },
     },
+    {
+      name: "grocery.pickup",
+      kind: "write",
+      build: (rng, w, now) => {
+        const [name] = rng.pick(w.products);
+        const q = rng.range(1, 4);
+        const date = addDays(dateOf(now), rng.range(1, 3));
+        const hour = rng.pick([13, 16, 18]);
+        const slot = `${date}T${hour}:00:00Z`;
+        const ready = addMinutes(now, w.prepMinutes);
+        const late = addMinutes(slot, 150);
+        return {
+          template: "grocery.pickup",
+          kind: "write",
+          request: `Order ${q} × "${name}" on {provider} for store pickup in the ${hour}:00 UTC window on ${date}.`,
+          main: { op: "create_order", args: { items: [{ name, quantity: q }], fulfilment: "pickup", slot_start: slot } },
+          stated: { slot_start: slot, fulfilment: "pickup" },
+          keyPath: ["ready_at"],
+          keyValue: ready,
+          wrongValue: late,
+          corruption: "pickup window starts before the order is ready",
+          answer: [{ kind: "date", id: "date", iso: date }, { kind: "text", id: "pickup", synonyms: ["pickup", "pick up", "pick-up"] }],
+          wrongConcept: { kind: "text", id: "late_ready", synonyms: [late.slice(11, 16)] },
+          write: {
+            idField: "order_id",
+            table: "orders",
+            recordIdField: "order_id",
+            recordKeyField: "ready_at",
+            match: { fulfilment: "pickup", slot_start: slot, ready_at: ready, status: "scheduled" },
+            verify: { op: "get_order", idArg: "order_id" },
+            cancel: { op: "cancel_order", idArg: "order_id" },
+          },
+        };
+      },
+    },
   ],
 });
