@@ -1,7 +1,9 @@
 import type { CategoryDef, ProviderDef } from "./category.js";
-import { calendar, email, messaging } from "./communication.js";
+import { brokerage } from "./brokerage.js";
+import { calendar, email } from "./communication.js";
+import { messaging } from "./messaging.js";
 import { foodDelivery, grocery } from "./commerce.js";
-import { brokerage, payments } from "./finance.js";
+import { payments } from "./finance.js";
 import { reviews, weather } from "./information.js";
 import type { CategoryId, FtState, FtTool, ProviderState } from "./kit.js";
 import { shopping } from "./shopping.js";
