@@ -106,10 +106,7 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
     return this.scenario;
   }
 
-  private resetSeed: number | undefined;
-
   override reset(args: ResetArgs = {}): [ToolObservation, Info] {
-    this.resetSeed = args.seed;
     const [obs, info] = super.reset(args);
     const s = this.scenario as Scenario;
     info.intent = cloneJson(s.intent as unknown as JsonValue);
@@ -125,7 +122,9 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
       if (!s) throw new OptionsError("scenarioId", `unknown scenario id "${wanted}"`);
     } else {
       const candidates = pool(this.options);
-      s = this.options.cycle && this.resetSeed !== undefined ? candidates[((this.resetSeed % candidates.length) + candidates.length) % candidates.length] : rng.derive("scenario").pick(candidates);
+      // A seeded reset's stream path is the seed itself, so cycling needs no extra state (and survives setState).
+      const seed = /^-?\d+$/.test(rng.path) ? Number(rng.path) : null;
+      s = this.options.cycle && seed !== null ? candidates[((seed % candidates.length) + candidates.length) % candidates.length] : rng.derive("scenario").pick(candidates);
     }
     this.scenario = s;
     this.messages = [];
@@ -163,6 +162,29 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
         worked: s.worked,
       },
     };
+  }
+
+  protected override familyState(): JsonValue {
+    return {
+      messages: this.messages as unknown as JsonValue,
+      hits: this.hits as unknown as JsonValue,
+      badActive: this.badActive,
+      revealed: this.revealed,
+      satisfied: [...this.satisfied],
+      asks: this.asks,
+      score: this.score as unknown as JsonValue,
+    };
+  }
+
+  protected override restoreFamilyState(state: JsonValue): void {
+    const f = state as JsonObject;
+    this.messages = f.messages as unknown as RunMessage[];
+    this.hits = f.hits as unknown as ForbiddenHit[];
+    this.badActive = f.badActive as boolean[];
+    this.revealed = f.revealed as boolean[];
+    this.satisfied = new Set(f.satisfied as string[]);
+    this.asks = f.asks as number;
+    this.score = f.score as unknown as FtScore | null;
   }
 
   protected override corruptions(): Readonly<Record<string, CorruptionFn<FtState>>> {
