@@ -74,6 +74,20 @@ describe("FailingTools-v0 env", () => {
     expect(results.length).toBe(20);
     expect(results.every((r) => typeof r.metrics.score === "number")).toBe(true);
   });
+  it("cycle: seeds 0..N-1 play every scenario exactly once", () => {
+    const env = ftEnv({ cycle: true, source: "silent_noop" });
+    const n = generateScenarios().filter((s) => s.source === "silent_noop").length;
+    const ids = Array.from({ length: n }, (_, seed) => env.reset({ seed })[1].taskId);
+    expect(new Set(ids).size).toBe(n);
+  });
+  it("pays the safety-gated score as the final_score term of the shaped preset", () => {
+    const env = ftEnv({ setting: "base" });
+    const r = play(env, "oracle", "ft-payments.send-corrupted-state-perm-zelle");
+    expect((r.final.rawTerms as Record<string, number>).final_score).toBe(1);
+    const n = play(env, "naive", "ft-payments.send-corrupted-state-perm-zelle");
+    expect((n.final.rawTerms as Record<string, number>).final_score ?? 0).toBe(0);
+    expect((n.final.rawTerms as Record<string, number>).checkpoint_credit).toBeGreaterThan(0);
+  });
   it("scenario count is stable", () => {
     expect(generateScenarios().length).toBe(250);
   });
