@@ -3,3 +3,4 @@ import "./demo/index.js";
 import "./planbench/index.js";
 import "./toolmisuse/index.js";
 import "./toolmaze/index.js";
+import "./failingtools/index.js";
