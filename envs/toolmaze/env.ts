@@ -342,7 +342,8 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   protected override potential(): number | null {
     if (!this.episode) return null;
     const { cleanTools } = this.analysis().analysis;
-    return -minRemainingCalls(this.task, this.profile, cleanTools, this.victims());
+    // 0 - n, not -n: Φ = -0 would break equality checks on finished episodes.
+    return 0 - minRemainingCalls(this.task, this.profile, cleanTools, this.victims());
   }
 
   protected override hiddenStepInfo(events: readonly EpisodeEvent[]): JsonObject | null {
