@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import type { EnvSpec, Info, ResetArgs, StepResult } from "../../src/core/env.js";
-import { ActionError, OptionsError, ResetNeededError } from "../../src/core/errors.js";
+import { ActionError, OptionsError, ResetNeededError, StateError } from "../../src/core/errors.js";
 import type { JsonObject, JsonValue } from "../../src/core/json.js";
 import { Rng } from "../../src/core/rng.js";
 import type { Action } from "../../src/engine/actions.js";
@@ -19,10 +19,10 @@ import type { ToolDefinition } from "../../src/engine/tool.js";
 import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
 import { RewardComputer } from "../../src/rewards/compute.js";
 import { loadTaskRecords, SPLITS, type Split, type TaskRecord } from "./dataset.js";
-import { officialEvent } from "./faults.js";
+import { CoreUniform, officialEvent } from "./faults.js";
 import { PyMersenne } from "./pyrandom.js";
 import { evaluateCriterion } from "./scorer.js";
-import { FAMILY_EVENT_TYPES, FAMILY_TERMS, ToolMisuseSession } from "./session.js";
+import { FAMILY_EVENT_TYPES, FAMILY_TERMS, ToolMisuseSession, type SessionSnapshot } from "./session.js";
 import { DEFAULT_SEED, generateTask, parseGoldSummary, SPLIT_SIZES } from "./tasks.js";
 import { resolveToolset } from "./world/episode.js";
 import type { JsonObj, OfficialAction, OfficialObservation } from "./world/types.js";
@@ -91,6 +91,7 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
         familyTerms: FAMILY_TERMS,
         familyEventTypes: FAMILY_EVENT_TYPES,
         familyInfoKeys: {},
+        normalizeAction,
       },
       options,
       spec,
@@ -143,7 +144,7 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
     const { task, index, gold, label } = this.pickTask(rng, options);
     const compat = this.options.compat;
     // Default mode: fault streams are core Rng streams; official mode: CPython's stream, same seed.
-    const makeRng = compat === "official" ? (s: number) => new PyMersenne(s) : (s: number) => new Rng(`toolmisuse-fault/${s}`);
+    const makeRng = compat === "official" ? (s: number) => new PyMersenne(s) : (s: number) => new CoreUniform(`toolmisuse-fault/${s}`);
     let session: ToolMisuseSession;
     try {
       resolveToolset(task, compat);
@@ -194,6 +195,23 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
     return -this.task.success_criteria.filter((c) => !evaluateCriterion(c, ep.state, ep.transcript, this.options.compat)).length;
   }
 
+  /** The session (world, transcript, fault streams, metric bookkeeping) and this env's reward progress. */
+  protected override familyState(): JsonValue {
+    if (!this.session) return null;
+    return { session: this.session.snapshot(), reward: this.computerTM.getState() } as unknown as JsonValue;
+  }
+
+  protected override restoreFamilyState(state: JsonValue): void {
+    const s = state as unknown as { session: SessionSnapshot; reward: ReturnType<RewardComputer["getState"]> } | null;
+    if (!s || !this.session) throw new StateError("state.family", "ToolMisuseBench state has no session snapshot");
+    try {
+      this.session.restore(s.session);
+    } catch (e) {
+      throw new StateError("state.family.session", (e as Error).message);
+    }
+    this.computerTM.setState(s.reward);
+  }
+
   override reset(args: ResetArgs = {}): [ToolObservation, Info] {
     const out = super.reset(args);
     this.computerTM.reset(this.potential());
@@ -207,7 +225,7 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
     const events: EpisodeEvent[] = [];
     let parsed: Action | null = null;
     try {
-      parsed = this.actionSpace.parse(normalizeAction(action));
+      parsed = this.actionSpace.parse(action);
     } catch (e) {
       if (this.options.invalidAction === "raise" || !(e instanceof ActionError)) throw e;
       events.push({ type: "invalid_action", field: e.field, message: e.message });
