@@ -81,6 +81,8 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
   private session: ToolMisuseSession | null = null;
   private task: TaskRecord | null = null;
   private gold: OfficialAction[] | null = null;
+  /** Criteria per required gold step (generated suite); null for official records. */
+  private phiSteps: number[][] | null = null;
   private computerTM: RewardComputer;
 
   constructor(options: ToolMisuseOptions, spec: EnvSpec) {
@@ -119,7 +121,7 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
     return this.session.observation();
   }
 
-  private pickTask(rng: Rng, options: JsonObject): { task: TaskRecord; index: number; gold: OfficialAction[] | null; label: JsonObject } {
+  private pickTask(rng: Rng, options: JsonObject): { task: TaskRecord; index: number; gold: OfficialAction[] | null; label: JsonObject; phiSteps: number[][] | null } {
     let index: number | undefined = this.options.taskIndex;
     if (options.taskIndex !== undefined) {
       const t = options.taskIndex;
@@ -134,14 +136,15 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
     }
     if (this.options.dataset) {
       const task = datasetTasks(this.options.dataset, this.options.split)[index]!;
-      return { task, index, gold: parseGoldSummary(task.gold_summary), label: {} };
+      return { task, index, gold: parseGoldSummary(task.gold_summary), label: {}, phiSteps: null };
     }
     const g = generateTask(this.options.split, index, this.options.generatorSeed);
-    return { task: g.record, index, gold: g.gold, label: { template: g.template, faultClass: g.faultClass, persistent: g.persistent, blind: g.blind, budgetProfile: g.profile } };
+    return { task: g.record, index, gold: g.gold, label: { template: g.template, faultClass: g.faultClass, persistent: g.persistent, blind: g.blind, budgetProfile: g.profile }, phiSteps: g.phiSteps };
   }
 
   protected createEpisode(rng: Rng, options: JsonObject): EpisodeSetup<ToolMisuseWorld> {
-    const { task, index, gold, label } = this.pickTask(rng, options);
+    const { task, index, gold, label, phiSteps } = this.pickTask(rng, options);
+    this.phiSteps = phiSteps;
     const compat = this.options.compat;
     // Default mode: fault streams are core Rng streams; official mode: CPython's stream, same seed.
     const makeRng = compat === "official" ? (s: number) => new PyMersenne(s) : (s: number) => new CoreUniform(`toolmisuse-fault/${s}`);
@@ -188,11 +191,19 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
     };
   }
 
-  /** Φ = −(success criteria not yet met): potential shaping that leaves optimal policies unchanged. */
+  /**
+   * Φ = −(required gold calls still to make): a required step of the validated gold plan counts
+   * until every criterion it is responsible for holds (alternatives and optional steps are free).
+   * Official records carry no step attribution, so there each unmet criterion counts as one call.
+   * Φ depends only on the world state and transcript, so F = γΦ(s′) − Φ(s) leaves optimal
+   * policies unchanged (Ng, Harada & Russell, 1999).
+   */
   protected override potential(): number | null {
     if (!this.session || !this.task) return null;
     const ep = this.session.episode;
-    return -this.task.success_criteria.filter((c) => !evaluateCriterion(c, ep.state, ep.transcript, this.options.compat)).length;
+    const met = this.task.success_criteria.map((c) => evaluateCriterion(c, ep.state, ep.transcript, this.options.compat));
+    if (this.phiSteps) return -this.phiSteps.filter((crit) => crit.some((i) => !met[i])).length;
+    return -met.filter((m) => !m).length;
   }
 
   /** The session (world, transcript, fault streams, metric bookkeeping) and this env's reward progress. */
