@@ -202,8 +202,9 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
     if (!this.session || !this.task) return null;
     const ep = this.session.episode;
     const met = this.task.success_criteria.map((c) => evaluateCriterion(c, ep.state, ep.transcript, this.options.compat));
-    if (this.phiSteps) return -this.phiSteps.filter((crit) => crit.some((i) => !met[i])).length;
-    return -met.filter((m) => !m).length;
+    // `0 - n`, not `-n`: Φ = +0 when done (no -0 in info.phi).
+    if (this.phiSteps) return 0 - this.phiSteps.filter((crit) => crit.some((i) => !met[i])).length;
+    return 0 - met.filter((m) => !m).length;
   }
 
   /** The session (world, transcript, fault streams, metric bookkeeping) and this env's reward progress. */
