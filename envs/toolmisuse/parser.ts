@@ -19,7 +19,7 @@ export function splitClauses(text: string): string[] {
   const masked = text.replace(QUOTE, (_m, q: string) => `\u0000${quoted.push(q) - 1}\u0000`);
   return masked
     .split(/[;,:]\s+|\s+then\s+|\s+and\s+|\.\s+|\s+finally\s+/i)
-    .map((c) => c.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => `'${quoted[Number(i)]}'`).trim().replace(/\.$/, ""))
+    .map((c) => c.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => `'${quoted[Number(i)]}'`).trim().replace(/^(?:(?:and|then|finally)\s+)+/i, "").replace(/\.$/, ""))
     .filter((c) => c.length > 0);
 }
 
