@@ -1,27 +1,29 @@
-// Runs every benchmark and prints one table per suite plus ratios. `npm run bench [-- core|toolmaze|...]`.
-import { existsSync, readdirSync } from "node:fs";
+// Runs every benchmark and prints its tables and ratios: `npm run bench [-- core toolmaze ...]`.
+// The core suite runs in this process; each family/bridge benchmark is its own script (bench/<name>.ts or
+// bench/<name>/run.ts), run in a fresh process so one suite's heap and JIT state never skew another's numbers.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatTable } from "../src/metrics/table.js";
-import { type BenchRow, benchCore } from "./core.js";
-
-type Suite = () => Promise<{ rows: BenchRow[]; notes: string[] }>;
+import { benchCore } from "./core.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2).filter((a) => !a.startsWith("-"));
-const suites: [string, Suite][] = [["core", benchCore]];
-// Family and bridge benchmarks live in bench/<name>.ts and export `bench(): Promise<{ rows, notes }>`.
-for (const f of readdirSync(here).sort()) {
-  const name = f.replace(/\.ts$/, "");
-  if (!f.endsWith(".ts") || ["run", "core"].includes(name)) continue;
-  suites.push([name, async () => ((await import(join(here, f))) as { bench: Suite }).bench()]);
+const want = (name: string) => only.length === 0 || only.includes(name);
+
+if (want("core")) {
+  const { rows, notes } = await benchCore();
+  const base = rows[0].opsPerSec;
+  process.stdout.write(`\n== core ==\n${formatTable(["benchmark", "ops/s", "ns/op", "× bare call"], rows.map((r) => [r.name, Math.round(r.opsPerSec), Math.round(r.nsPerOp), r.opsPerSec / base]))}\n${notes.join("\n")}\n`);
 }
-for (const [name, suite] of suites) {
-  if (only.length && !only.includes(name)) continue;
-  if (!existsSync(here)) break;
-  const { rows, notes } = await suite();
-  const base = rows[0]?.opsPerSec ?? 1;
+
+for (const entry of readdirSync(here).sort()) {
+  const full = join(here, entry);
+  const name = entry.replace(/\.ts$/, "");
+  const script = statSync(full).isDirectory() ? [join(full, "run.ts"), join(full, "index.ts")].find((p) => existsSync(p)) : entry.endsWith(".ts") && !["run.ts", "core.ts"].includes(entry) ? full : undefined;
+  if (!script || !want(name)) continue;
   process.stdout.write(`\n== ${name} ==\n`);
-  process.stdout.write(`${formatTable(["benchmark", "ops/s", "ns/op", "× first row"], rows.map((r) => [r.name, Math.round(r.opsPerSec), Math.round(r.nsPerOp), r.opsPerSec / base]))}\n`);
-  for (const n of notes) process.stdout.write(`${n}\n`);
+  const res = spawnSync(process.execPath, ["--import", "tsx", script], { stdio: "inherit" });
+  if (res.status !== 0) process.stdout.write(`(${name} benchmark exited with ${res.status})\n`);
 }

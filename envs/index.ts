@@ -2,3 +2,5 @@
 import "./demo/index.js";
 import "./planbench/index.js";
 import "./toolmisuse/index.js";
+import "./toolmaze/index.js";
+import "./failingtools/index.js";

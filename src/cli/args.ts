@@ -5,6 +5,8 @@ export interface ParsedArgs {
   positionals: string[];
   flags: Record<string, string | true>;
   opts: Record<string, unknown>;
+  /** Options that came as plain flags (`--setting base`); the command checks them against the env's options. */
+  optFlags?: string[];
 }
 
 /** Parses a `--opt key=value` value: JSON when it parses (numbers, booleans, objects), else the raw string. */
@@ -20,7 +22,7 @@ export function parseOptValue(raw: string): unknown {
  * Parses argv against the flags a command accepts. Unknown flags and missing values are errors that name the flag,
  * because a silently ignored typo in an experiment's command line costs a run.
  */
-export function parseArgs(argv: readonly string[], spec: { flags: Record<string, "string" | "boolean">; command: string }): ParsedArgs {
+export function parseArgs(argv: readonly string[], spec: { flags: Record<string, "string" | "boolean">; command: string; envOptionFlags?: boolean }): ParsedArgs {
   const out: ParsedArgs = { positionals: [], flags: {}, opts: {} };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -39,6 +41,15 @@ export function parseArgs(argv: readonly string[], spec: { flags: Record<string,
       continue;
     }
     const kind = spec.flags[name];
+    // Commands that build an env may take its options as plain flags (`--setting base`); make() still validates
+    // them against the env's strict options schema, so a typo is still an error naming the option.
+    if (!kind && spec.envOptionFlags && name !== "") {
+      const value = inline ?? argv[++i];
+      if (value === undefined || (inline === undefined && value.startsWith("--"))) throw new OptionsError(`--${name}`, `${spec.command}: --${name} needs a value`);
+      out.opts[name] = parseOptValue(value);
+      (out.optFlags ??= []).push(name);
+      continue;
+    }
     if (!kind) {
       throw new OptionsError(`--${name}`, `${spec.command}: unknown flag --${name}; accepted: ${Object.keys(spec.flags).map((f) => `--${f}`).concat("--opt key=value").join(", ")}`);
     }

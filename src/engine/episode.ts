@@ -184,7 +184,7 @@ export class ToolEpisode<S> {
       const eff = pre.effect;
       if (eff.type === "error") {
         ok = false;
-        response = { error: eff.error as unknown as JsonObject };
+        response = { error: (eff.errorByTool?.[def.name] ?? eff.error) as unknown as JsonObject };
         errorSource = "fault";
       } else if (eff.type === "replace") {
         ok = true;

@@ -415,9 +415,16 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     const episode = this.episode as ToolEpisode<S>;
     const visible = episode.data.visible;
     const prev = this.lastVisible;
-    const newNames = visible.filter((n) => !prev.includes(n));
-    const removed = prev.filter((n) => !visible.includes(n));
-    this.lastVisible = visible.slice();
+    let newNames: string[] = [];
+    let removed: string[] = [];
+    // Fast path: the visible set rarely changes between steps.
+    if (prev.length !== visible.length || prev.some((n, i) => n !== visible[i])) {
+      const before = new Set(prev);
+      const now = new Set(visible);
+      newNames = visible.filter((n) => !before.has(n));
+      removed = prev.filter((n) => !now.has(n));
+      this.lastVisible = visible.slice();
+    }
     const calls = episode.data.calls.length;
     return {
       task: (this.setup as EpisodeSetup<S>).prompt,

@@ -28,11 +28,12 @@ function callOf(tool: ToolSchema, rng: Rng): Action {
   return { type: "tool_call", name: tool.name, arguments: sampleFromJsonSchema({ type: "object", ...tool.parameters }, rng) as JsonObject };
 }
 
-function retrySpam(rng: Rng): Policy<ToolObservation, Action> {
+/** Repeats one call forever: the tool is chosen once, from the first tools that become visible. */
+function repeatOne(name: string, pick: (tools: ToolSchema[]) => ToolSchema, rng: Rng): Policy<ToolObservation, Action> {
   const book = new SchemaBook();
   let fixed: Action | null = null;
   return {
-    name: "retry-spam",
+    name,
     reset: (obs) => {
       fixed = null;
       book.update(obs);
@@ -40,29 +41,14 @@ function retrySpam(rng: Rng): Policy<ToolObservation, Action> {
     act(obs) {
       book.update(obs);
       const tools = book.visible(obs);
-      if (!fixed && tools.length) fixed = callOf(tools[0], rng);
+      if (!fixed && tools.length) fixed = callOf(pick(tools), rng);
       return fixed ?? { type: "answer", content: "done" };
     },
   };
 }
 
-function verificationSpam(rng: Rng): Policy<ToolObservation, Action> {
-  const book = new SchemaBook();
-  let fixed: Action | null = null;
-  return {
-    name: "verification-spam",
-    reset: (obs) => {
-      fixed = null;
-      book.update(obs);
-    },
-    act(obs) {
-      book.update(obs);
-      const tools = book.visible(obs);
-      if (!fixed && tools.length) fixed = callOf(tools.find((t) => READ_LIKE.test(t.name)) ?? tools[tools.length - 1], rng);
-      return fixed ?? { type: "answer", content: "done" };
-    },
-  };
-}
+const retrySpam = (rng: Rng) => repeatOne("retry-spam", (tools) => tools[0], rng);
+const verificationSpam = (rng: Rng) => repeatOne("verification-spam", (tools) => tools.find((t) => READ_LIKE.test(t.name)) ?? tools[tools.length - 1], rng);
 
 function callEverything(rng: Rng): Policy<ToolObservation, Action> {
   const book = new SchemaBook();

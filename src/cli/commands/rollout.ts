@@ -21,7 +21,12 @@ export const EVAL_HELP = `recovery-gym eval --env ID [--policy random] [--episod
 function runEpisodes(args: ParsedArgs, command: string): { results: EpisodeResult[]; envId: string; policy: string; seed: number; episodes: number } {
   const envId = stringFlag(args, "env");
   if (!envId) throw new OptionsError("--env", `${command}: --env is required (see 'recovery-gym list')`);
-  registryEntry(envId);
+  const entry = registryEntry(envId);
+  for (const name of args.optFlags ?? []) {
+    if (!(name in entry.optionDocs)) {
+      throw new OptionsError(`--${name}`, `${command}: unknown flag --${name}; accepted: ${Object.keys(ROLLOUT_FLAGS).map((f) => `--${f}`).join(", ")}, --opt key=value, or an option of ${envId}: ${Object.keys(entry.optionDocs).join(", ")}`);
+    }
+  }
   const policy = stringFlag(args, "policy") ?? "random";
   try {
     policyEntry(envId, policy);
@@ -53,7 +58,7 @@ function genericReport(results: readonly EpisodeResult[]): AggregateReport {
 }
 
 export function rolloutCommand(argv: readonly string[]): number {
-  const args = parseArgs(argv, { flags: ROLLOUT_FLAGS, command: "rollout" });
+  const args = parseArgs(argv, { flags: ROLLOUT_FLAGS, command: "rollout", envOptionFlags: true });
   if (args.flags.help) {
     process.stdout.write(`${ROLLOUT_HELP}\n`);
     return 0;
@@ -70,7 +75,7 @@ export function rolloutCommand(argv: readonly string[]): number {
 }
 
 export function evalCommand(argv: readonly string[]): number {
-  const args = parseArgs(argv, { flags: ROLLOUT_FLAGS, command: "eval" });
+  const args = parseArgs(argv, { flags: ROLLOUT_FLAGS, command: "eval", envOptionFlags: true });
   if (args.flags.help) {
     process.stdout.write(`${EVAL_HELP}\n`);
     return 0;
