@@ -85,6 +85,18 @@ export class PyMersenne {
     return y >>> 0;
   }
 
+  /** Plain-JSON generator state, so a forked episode continues the exact same draws. */
+  snapshot(): { mt: number[]; mti: number } {
+    return { mt: Array.from(this.mt), mti: this.mti };
+  }
+
+  restore(s: unknown): void {
+    const o = s as { mt?: unknown; mti?: unknown } | null;
+    if (!o || !Array.isArray(o.mt) || o.mt.length !== N || typeof o.mti !== "number") throw new TypeError("PyMersenne.restore: not a PyMersenne snapshot");
+    this.mt = Uint32Array.from(o.mt as number[]);
+    this.mti = o.mti;
+  }
+
   /** A float in [0, 1) with 53 random bits, bit-identical to CPython. */
   random(): number {
     const a = this.genrand() >>> 5;
