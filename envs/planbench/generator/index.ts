@@ -34,12 +34,17 @@ function fingerprint(domain: string): string {
 
 const memo = new Map<string, PlanBenchRelease>();
 
+/** Where `builtinRelease` caches the generated files for a domain and seed. */
+export function builtinCacheDir(seed = 42, domain = "retail"): string {
+  return path.join(os.tmpdir(), "recovery-gym", `planbench-${domain}-s${seed}-${fingerprint(domain)}`);
+}
+
 /** The generated release for a shipped domain and seed (memoised per process, cached on disk). */
 export function builtinRelease(seed = 42, domain = "retail"): PlanBenchRelease {
   const key = `${domain}/${seed}`;
   const hit = memo.get(key);
   if (hit) return hit;
-  const dir = path.join(os.tmpdir(), "recovery-gym", `planbench-${domain}-s${seed}-${fingerprint(domain)}`);
+  const dir = builtinCacheDir(seed, domain);
   let release: PlanBenchRelease | null = null;
   if (RELEASE_FILES.every((f) => existsSync(path.join(dir, f)))) {
     try {
