@@ -313,17 +313,21 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
     return raw;
   }
 
-  /** Φ = −(applicable call/state requirements not yet met). */
+  /**
+   * Φ = −(required calls still missing): every applicable call/state requirement of the setting not yet met,
+   * plus a pending read-back of a write (a write creates that debt, the read-back pays it). Confirmations are
+   * messages, not calls, so they do not count.
+   */
   protected override potential(): number | null {
     const s = this.scenario;
     if (!s) return null;
     const run = this.run();
     let unmet = 0;
     for (const r of s.required) {
-      if (!r.tiers.includes(this.setting) || r.kind === "confirm_before" || r.kind === "readback") continue;
+      if (!r.tiers.includes(this.setting) || r.kind === "confirm_before") continue;
       if (!requirementMet(r, run)) unmet += 1;
     }
-    return -unmet;
+    return unmet === 0 ? 0 : -unmet;
   }
 
   protected override episodeMetrics(_success: boolean, reason: TerminationReason): JsonObject {
@@ -344,6 +348,8 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
       unsafeMutation: sc.unsafeMutation ? 1 : 0,
       failureMode: sc.failureMode,
       violations: sc.violations.map((v) => v.id),
+      /** Score breakdown: passed flag and weight of every checkpoint of the setting. */
+      checkpoints: Object.fromEntries(sc.checkpoints.map((c) => [c.id, { passed: c.passed, weight: c.weight }])),
       toolCalls: this.episode?.data.calls.length ?? 0,
       reason,
     };

@@ -3,6 +3,7 @@ import { type PolicyEntry, register } from "../../src/core/registry.js";
 import { FT_POLICIES } from "./baselines.js";
 import { FailingToolsEnv, ftOptionsSchema, MAX_STEPS } from "./env.js";
 import { aggregateFailingTools } from "./report.js";
+import { analyzeFailingToolsTrajectory } from "./analyze.js";
 
 register({
   id: "FailingTools-v0",
@@ -26,7 +27,9 @@ register({
   maxEpisodeSteps: MAX_STEPS,
   factory: (options: JsonObject, spec) => new FailingToolsEnv(ftOptionsSchema.parse(options), spec) as never,
   policies: FT_POLICIES as unknown as Record<string, PolicyEntry>,
+  carefulPolicy: "careful",
   aggregate: aggregateFailingTools,
+  analyzeTrajectory: analyzeFailingToolsTrajectory,
 });
 
 export { FailingToolsEnv, ftOptionsSchema } from "./env.js";
@@ -34,3 +37,4 @@ export { generateScenarios, scenarioById, WORKED_EXAMPLES } from "./scenarios/ge
 export { scoreRun } from "./scorer.js";
 export { defaultJudge, type ConceptJudge } from "./concepts.js";
 export { aggregateFailingTools } from "./report.js";
+export { analyzeFailingToolsTrajectory } from "./analyze.js";
