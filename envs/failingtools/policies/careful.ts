@@ -3,7 +3,7 @@ import { cloneJson, type JsonObject, type JsonValue } from "../../../src/core/js
 import type { Policy } from "../../../src/core/registry.js";
 import type { Action } from "../../../src/engine/actions.js";
 import type { ToolObservation } from "../../../src/engine/observation.js";
-import { answer, ask, call, flatten, type Intent, intentFrom, isError, receiptId, ToolBook } from "./common.js";
+import { answer, ask, bindArgs, call, flatten, type Intent, intentFrom, isError, onProvider, type PlanStep, planFrom, providerOf, receiptId, ToolBook } from "./common.js";
 import { findRecord } from "./oracle.js";
 
 /**
@@ -80,7 +80,11 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
   let isWrite = false;
   let target = "";
   let args: JsonObject = {};
-  let phase: "start" | "main" | "verify" | "cancel" | "ask" = "start";
+  let phase: "start" | "pre" | "main" | "verify" | "cancel" | "ask" | "post" = "start";
+  let plan: PlanStep[] | null = null;
+  let mainIdx = 0;
+  let si = 0;
+  let outputs: (JsonValue | undefined)[] = [];
   const attempts = new Map<string, number>();
   const tried = new Set<string>();
   let asked = false;
@@ -102,6 +106,35 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
     const via = target !== intent.tool ? ` I used ${label()} because ${book.label(intent.tool)} had a problem.` : ` Done on ${label()}.`;
     const note = issues.length > 0 ? ` Along the way I noticed problems (${issues.join(", ")}) and retried or corrected them.` : "";
     return answer(`${facts}.${via}${note}`);
+  };
+  /** Plan step `si` on the provider currently in use. */
+  const stepCall = (): Action => {
+    const step = (plan as PlanStep[])[si];
+    const a = bindArgs(step, outputs);
+    if (!a) return giveUp(`I could not find what step ${si + 1} needs in the earlier results`);
+    return call(onProvider(step.tool, providerOf(target)), a);
+  };
+  /** A multi-step request starts (again) with its lookups: record ids belong to one provider. */
+  const startChain = (): Action => {
+    if (!plan || mainIdx === 0) return callMain();
+    phase = "pre";
+    si = 0;
+    outputs = [];
+    return stepCall();
+  };
+  const switchTo = (tool: string): Action => {
+    target = tool;
+    args = cloneJson(intent.args);
+    permanentError = false;
+    return startChain();
+  };
+  /** The main call is done and checked: run the steps that follow it, then report. */
+  const finish = (out: JsonValue): Action => {
+    if (!plan || mainIdx + 1 >= plan.length) return report(out);
+    outputs[mainIdx] = out;
+    si = mainIdx + 1;
+    phase = "post";
+    return stepCall();
   };
   const giveUp = (why: string): Action => answer(`I was unable to complete this reliably: ${why}. Problems seen: ${issues.join(", ") || "none"}.`);
 
@@ -131,10 +164,7 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
         phase = "ask";
         return ask(`${book.label(target)} is not working reliably (${issues.join(", ")}). Shall I use ${book.label(cp)} instead?`);
       }
-      target = cp;
-      args = cloneJson(intent.args);
-      permanentError = false;
-      return callMain();
+      return switchTo(cp);
     }
     if (!permanentError && n < 3) return callMain();
     return giveUp(issues[issues.length - 1] ?? "the service kept failing");
@@ -186,6 +216,10 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
       lastWrite = null;
       mismatched = [];
       permanentError = false;
+      plan = planFrom(intent);
+      mainIdx = plan ? plan.findIndex((p) => p.tool === intent.tool) : 0;
+      si = 0;
+      outputs = [];
     },
     act(obs: ToolObservation): Action {
       book.observe(obs);
@@ -193,12 +227,26 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
       switch (phase) {
         case "start":
           isWrite = /^(send|post|place|create|save|book|request|schedule|mark)_/.test(target.slice(target.indexOf("_") + 1));
-          return callMain();
+          return startChain();
         case "ask":
-          target = pending;
-          args = cloneJson(intent.args);
-          permanentError = false;
+          return switchTo(pending);
+        case "pre": {
+          if (isError(r)) return giveUp(`step ${si + 1} failed (${String(r.error.message ?? r.error.code)})`);
+          outputs[si] = r;
+          si += 1;
+          if (si < mainIdx) return stepCall();
+          const bound = bindArgs({ ...(plan as PlanStep[])[mainIdx], args: cloneJson(intent.args) }, outputs);
+          if (!bound) return giveUp("the record named in the request was not in the lookup results");
+          args = bound;
           return callMain();
+        }
+        case "post": {
+          if (isError(r)) issues.push(`step ${si + 1} failed`);
+          else outputs[si] = r;
+          si += 1;
+          if (si < (plan as PlanStep[]).length) return stepCall();
+          return report(outputs.slice(mainIdx).filter((o): o is JsonValue => o !== undefined));
+        }
         case "main": {
           if (isError(r)) return onError(r.error);
           if (!isWrite) {
@@ -221,10 +269,10 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
               return call(c, { [id.field]: id.value });
             }
           }
-          if (!id) return report(r);
+          if (!id) return finish(r);
           lastWrite = id;
           const v = book.verifier(target, id.field);
-          if (!v) return report(r);
+          if (!v) return finish(r);
           phase = "verify";
           return call(v, book.required(v).includes(id.field) ? { [id.field]: id.value } : {});
         }
@@ -237,7 +285,7 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
           }
           const bad = contradictions(rec, intent.stated);
           const probs = [...inspect(rec), ...bad.map((k) => `${k} mismatch`)];
-          if (probs.length === 0) return report(rec);
+          if (probs.length === 0) return finish(rec);
           issues.push(...probs);
           mismatched = bad;
           const c = book.canceller(target, w.field);

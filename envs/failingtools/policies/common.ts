@@ -88,3 +88,46 @@ export function flatten(v: JsonValue, prefix = "", out: string[] = [], limit = 4
 export const call = (name: string, args: JsonObject): Action => ({ type: "tool_call", name, arguments: args });
 export const answer = (content: string): Action => ({ type: "answer", content });
 export const ask = (question: string): Action => ({ type: "ask_user", question });
+
+/** One step of a multi-step request (`info.intent.plan`), as the policies use it. */
+export interface PlanStep {
+  tool: string;
+  args: JsonObject;
+  bind: { arg: string; from: number; field: string; where?: JsonObject }[];
+}
+
+export function planFrom(intent: Intent): PlanStep[] | null {
+  const p = (intent as unknown as { plan?: PlanStep[] }).plan;
+  return Array.isArray(p) && p.length > 0 ? p : null;
+}
+
+const same = (a: JsonValue | undefined, b: JsonValue): boolean =>
+  typeof a === "string" && typeof b === "string" ? a.trim().toLowerCase() === b.trim().toLowerCase() : a === b;
+
+/** The first object (depth-first) in `v` that has `field` and whose fields equal `where`; its `field`. */
+export function pickFrom(v: JsonValue | undefined, field: string, where: JsonObject = {}): JsonValue | undefined {
+  if (!v || typeof v !== "object") return undefined;
+  if (!Array.isArray(v)) {
+    const o = v as JsonObject;
+    if (o[field] !== undefined && Object.entries(where).every(([k, w]) => same(o[k], w))) return o[field];
+  }
+  for (const x of Array.isArray(v) ? v : Object.values(v)) {
+    const r = pickFrom(x, field, where);
+    if (r !== undefined) return r;
+  }
+  return undefined;
+}
+
+/** A plan step's arguments with its bound values filled in from earlier outputs; null when a pick finds nothing. */
+export function bindArgs(step: PlanStep, outputs: readonly (JsonValue | undefined)[]): JsonObject | null {
+  const args: JsonObject = JSON.parse(JSON.stringify(step.args)) as JsonObject;
+  for (const b of step.bind) {
+    const v = pickFrom(outputs[b.from], b.field, b.where ?? {});
+    if (v === undefined) return null;
+    args[b.arg] = v;
+  }
+  return args;
+}
+
+/** The same operation on another provider (`zelle_send_money` → `venmo_send_money`). */
+export const onProvider = (tool: string, provider: string): string => `${provider}_${opOf(tool)}`;

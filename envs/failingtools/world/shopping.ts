@@ -161,5 +161,45 @@ export const shopping = defineCategory<ShopWorld>({
         };
       },
     },
+    {
+      name: "shopping.track",
+      kind: "write",
+      build: (rng, w, now) => {
+        const p = rng.pick(w.products);
+        const qty = rng.range(1, 4);
+        const eta = addDays(dateOf(now), 5);
+        return {
+          template: "shopping.track",
+          kind: "write",
+          request: `Find the ${p.title} on {provider}, order ${qty} with standard shipping, then track the package and tell me the estimated delivery date.`,
+          main: { op: "place_order", args: { product: p.title, quantity: qty, shipping: "standard" } },
+          stated: { quantity: qty, title: p.title },
+          keyPath: ["quantity"],
+          keyValue: qty,
+          wrongValue: qty + 9,
+          corruption: "stored quantity differs from the request",
+          answer: [
+            { kind: "text", id: "product", synonyms: [p.title, p.title.split(" ").slice(0, 2).join(" ")] },
+            { kind: "number", id: "qty", value: qty, tolerance: 0 },
+            { kind: "date", id: "delivery", iso: eta },
+          ],
+          wrongConcept: { kind: "number", id: "wrong_qty", value: qty + 9, tolerance: 0 },
+          write: {
+            idField: "order_id",
+            table: "orders",
+            recordIdField: "order_id",
+            recordKeyField: "quantity",
+            match: { title: p.title, quantity: qty, status: "ordered" },
+            verify: { op: "get_order", idArg: "order_id" },
+            cancel: { op: "cancel_order", idArg: "order_id" },
+          },
+          chain: {
+            before: [{ op: "search_products", args: { query: p.title }, purpose: `find the ${p.title}` }],
+            mainBind: [{ arg: "product", from: 0, field: "product_id", where: { title: p.title } }],
+            after: [{ op: "track_package", args: {}, bind: [{ arg: "order_id", from: 1, field: "order_id" }], purpose: "track the package" }],
+          },
+        };
+      },
+    },
   ],
 });
