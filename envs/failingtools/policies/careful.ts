@@ -3,7 +3,7 @@ import { cloneJson, type JsonObject, type JsonValue } from "../../../src/core/js
 import type { Policy } from "../../../src/core/registry.js";
 import type { Action } from "../../../src/engine/actions.js";
 import type { ToolObservation } from "../../../src/engine/observation.js";
-import { answer, ask, bindArgs, call, flatten, type Intent, intentFrom, isError, onProvider, type PlanStep, planFrom, providerOf, receiptId, ToolBook } from "./common.js";
+import { answer, ask, bestByRequest, bindArgs, call, flatten, fold, type Intent, intentFrom, isError, onProvider, type PlanStep, planFrom, providerOf, receiptId, recordsIn, ToolBook, valueForParam } from "./common.js";
 import { findRecord } from "./oracle.js";
 
 /**
@@ -80,11 +80,15 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
   let isWrite = false;
   let target = "";
   let args: JsonObject = {};
-  let phase: "start" | "pre" | "main" | "verify" | "cancel" | "ask" | "post" = "start";
+  let phase: "start" | "pre" | "main" | "verify" | "cancel" | "ask" | "post" | "lookup" = "start";
   let plan: PlanStep[] | null = null;
   let mainIdx = 0;
   let si = 0;
   let outputs: (JsonValue | undefined)[] = [];
+  let request = "";
+  /** Name-keyed arguments already repaired by a lookup on the current provider (never looked up twice). */
+  const repaired = new Set<string>();
+  let lookingUp: { arg: string; name: string } | null = null;
   const attempts = new Map<string, number>();
   const tried = new Set<string>();
   let asked = false;
@@ -123,6 +127,7 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
     return stepCall();
   };
   const switchTo = (tool: string): Action => {
+    repaired.clear();
     target = tool;
     args = cloneJson(intent.args);
     permanentError = false;
@@ -146,10 +151,38 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
       for (const [a, v] of Object.entries(args)) {
         if (typeof v !== "string" || v !== intent.args[a]) continue;
         if (/^(recipient_email|to|symbol)$/.test(k) && /^(recipient|to|symbol)$/.test(a)) args[a] = want;
-        else if (k === "region" && /^(location|business|restaurant|hotel)$/.test(a)) args[a] = `${v}, ${want}`;
       }
     }
     mismatched = [];
+  };
+
+  /** Arguments that still name a record the way the user did (a name the service resolves, maybe wrongly). */
+  const nameArgs = (): string[] =>
+    Object.keys(args).filter((a) => typeof args[a] === "string" && args[a] === intent.args[a] && !repaired.has(a) && /_id\b|\bname\b|email|symbol/i.test(book.paramDescription(target, a)));
+  /**
+   * Wrong record suspected (a stated fact contradicted, a "not found" after a name lookup): look the name up with
+   * the provider's search tool and pass the id of the look-alike that matches the request text. Null when there
+   * is nothing to look up.
+   */
+  const lookUpName = (): Action | null => {
+    const a = nameArgs()[0];
+    const search = book.searcher(target);
+    if (a === undefined || !search) return null;
+    lookingUp = { arg: a, name: String(args[a]) };
+    phase = "lookup";
+    const req = book.required(search);
+    return call(search, req.length === 1 ? { [req[0]]: String(args[a]) } : {});
+  };
+  /** Picks among candidate records sharing the name; true when the argument now names exactly one record. */
+  const useCandidate = (arg: string, name: string, candidates: JsonObject[]): boolean => {
+    const same = candidates.filter((c) => Object.values(c).some((v) => typeof v === "string" && fold(v) === fold(name)));
+    const best = bestByRequest(same.length > 0 ? same : candidates, name, request);
+    const value = best ? valueForParam(best, book.paramDescription(target, arg), name) : undefined;
+    if (value === undefined || value === args[arg]) return false;
+    args[arg] = value;
+    repaired.add(arg);
+    issues.push("ambiguous name");
+    return true;
   };
 
   const retryOrSwitch = (): Action => {
@@ -175,22 +208,19 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
     const status = typeof err.status === "number" ? err.status : 0;
     const details = (err.details ?? {}) as JsonObject;
     if (code === "AMBIGUOUS_MATCH" && Array.isArray(details.candidates)) {
-      const stated = Object.values(intent.stated).map((x) => String(x));
-      const pick = (details.candidates as JsonObject[]).find((c) => Object.entries(c).some(([k, v]) => k !== "name" && typeof v === "string" && stated.includes(v)));
       const quoted = /"([^"]+)"/.exec(String(err.message ?? ""))?.[1];
       const arg = Object.keys(args).find((a) => args[a] === quoted);
-      if (pick && arg) {
-        const idKey = Object.keys(pick).find((k) => k.endsWith("_id")) ?? "symbol";
-        args[arg] = pick[idKey];
-        issues.push("ambiguous name");
-        return callMain();
-      }
+      if (arg && quoted !== undefined && useCandidate(arg, quoted, details.candidates as JsonObject[])) return callMain();
       return giveUp(`"${quoted}" is ambiguous`);
     }
     if (code === "SCHEMA_MISMATCH" && typeof details.field === "string" && details.did_you_mean !== undefined) {
       args[details.field] = details.did_you_mean;
       issues.push("schema change");
       return callMain();
+    }
+    if (status === 404 || status === 422) {
+      const l = lookUpName();
+      if (l) return l;
     }
     if (status === 400 || status === 404 || status === 422) return giveUp(String(err.message ?? code));
     issues.push(code.toLowerCase());
@@ -218,6 +248,9 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
       permanentError = false;
       plan = planFrom(intent);
       mainIdx = plan ? plan.findIndex((p) => p.tool === intent.tool) : 0;
+      request = obs.task;
+      repaired.clear();
+      lookingUp = null;
       si = 0;
       outputs = [];
     },
@@ -254,6 +287,10 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
             mismatched = contradictions(r, intent.stated);
             if (probs.length === 0) return report(r);
             issues.push(...probs);
+            if (mismatched.length > 0) {
+              const l = lookUpName();
+              if (l) return l;
+            }
             repairIdentity();
             return retryOrSwitch();
           }
@@ -293,9 +330,25 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
           phase = "cancel";
           return call(c, { [w.field]: w.value });
         }
-        case "cancel":
+        case "cancel": {
+          if (mismatched.length > 0) {
+            const l = lookUpName();
+            if (l) return l;
+          }
           repairIdentity();
           return retryOrSwitch();
+        }
+        case "lookup": {
+          const l = lookingUp as { arg: string; name: string };
+          lookingUp = null;
+          repaired.add(l.arg);
+          if (!isError(r) && useCandidate(l.arg, l.name, recordsIn(r))) {
+            mismatched = [];
+            return callMain();
+          }
+          repairIdentity();
+          return retryOrSwitch();
+        }
       }
     },
   };

@@ -100,7 +100,7 @@ export const foodDelivery = defineCategory<FoodWorld>({
         return {
           template: "food.price",
           kind: "read",
-          request: `How much is the ${item} at ${r.name} on {provider}?`,
+          request: `How much is the ${item} at ${r.name} in ${w.city.name}, ${w.city.state} on {provider}?`,
           main: { op: "get_menu", args: { restaurant: r.name } },
           stated: { region: w.city.state },
           keyPath: ["items", k, "price"],

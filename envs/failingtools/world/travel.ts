@@ -27,10 +27,15 @@ export const lodging = defineCategory<LodgingWorld>({
   ops: [
     {
       op: "search_hotels",
-      description: "Hotels in a city with nightly rates.",
-      parameters: obj({ city: str("City name") }, ["city"]),
+      description: "Hotels with nightly rates, by city or by hotel name.",
+      parameters: obj({ query: str("City name (optionally 'City, ST') or part of a hotel name") }, ["query"]),
       mutates: false,
-      run: (a, rt) => ok({ hotels: table(rt.st, "hotels").filter((h) => asStr(h.city).toLowerCase() === asStr(a.city).toLowerCase().split(",")[0].trim()).map(hotelView) }),
+      run: (a, rt) => {
+        const q = asStr(a.query).toLowerCase();
+        const city = q.split(",")[0].trim();
+        const hits = table(rt.st, "hotels").filter((h) => (q !== "" && asStr(h.name).toLowerCase().includes(q)) || asStr(h.city).toLowerCase() === city);
+        return ok({ hotels: hits.map(hotelView) });
+      },
     },
     {
       op: "quote_stay",
@@ -195,7 +200,7 @@ export const lodging = defineCategory<LodgingWorld>({
             cancel: { op: "cancel_booking", idArg: "booking_id" },
           },
           chain: {
-            before: [{ op: "search_hotels", args: { city: w.city.name }, purpose: `search hotels in ${w.city.name}` }],
+            before: [{ op: "search_hotels", args: { query: w.city.name }, purpose: `search hotels in ${w.city.name}` }],
             mainBind: [{ arg: "hotel", from: 0, field: "hotel_id", where: { name: h.name } }],
             after: [{ op: "get_booking", args: {}, bind: [{ arg: "booking_id", from: 1, field: "booking_id" }], purpose: "pull up the booking" }],
           },
