@@ -81,8 +81,8 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
         familyTerms: FT_TERMS,
         familyEventTypes: ["failingtools:tools_disclosed", "failingtools:user_reply", "failingtools:requirement_met", "failingtools:scored"],
         familyInfoKeys: {
-          intent: "reset only: the request in structured form { tool, args, stated } (same facts as the text)",
-          scenario: "reset only: { id, setting } of the episode's scenario",
+          intent: "reset only: the request in structured form { tool, args, stated, plan? } (only facts of the request text; no constraint or failure info)",
+          scenario: "reset only: { id, setting }: the scenario's public id (names neither the failure source nor its persistence) and the setting",
         },
         extraActionKinds: {
           ask_user: {
@@ -110,7 +110,7 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
     const [obs, info] = super.reset(args);
     const s = this.scenario as Scenario;
     info.intent = cloneJson(s.intent as unknown as JsonValue);
-    info.scenario = { id: s.id, setting: this.setting };
+    info.scenario = { id: s.publicId, setting: this.setting };
     return [obs, info];
   }
 
@@ -139,7 +139,7 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
     if (inject) for (const fr of s.faultRows) world.services[fr.provider].tables[fr.table].push(cloneJson(fr.row));
     const tools = [...providerTools(s.primary), ...providerTools(s.fallback)] as unknown as ToolDefinition<FtState>[];
     return {
-      taskId: s.id,
+      taskId: s.publicId,
       prompt: s.request,
       tools,
       visible: s.visible,
@@ -336,6 +336,7 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
     this.score = sc;
     return {
       scenarioId: s.id,
+      publicId: s.publicId,
       setting: this.setting,
       source: s.source,
       persistence: s.persistence.type,

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from "../../../src/core/json.js";
-import { Rng } from "../../../src/core/rng.js";
+import { hash32, Rng } from "../../../src/core/rng.js";
 import { buildFaults } from "../faults.js";
 import type { ChainBind, TaskChain } from "../world/category.js";
 import { addDays, CATEGORIES, type CategoryDef, type Concept, type FtState, type ProviderDef, providerTools, type TaskSpec, toolName } from "../world/index.js";
@@ -255,9 +255,11 @@ function buildOne(cat: CategoryDef, tplIndex: number, source: FailureSource, per
   checkpoints.push(...chainCheckpoints);
 
   const id = `ft-${tpl.name}-${source.replace(/_/g, "-")}-${permanent ? "perm" : "temp"}-${primary.id}`;
+  const publicId = `ft-${tpl.name}-${primary.id}-${hash32(id).toString(16).padStart(8, "0")}`;
   const request = task.request.replace(/\{provider\}/g, primary.label);
   const scenario = {
     id,
+    publicId,
     domain: cat.domain,
     category: cat.id,
     template: tpl.name,
@@ -334,13 +336,16 @@ export function generateScenarios(): Scenario[] {
   }
   const ids = new Set<string>();
   for (const s of out) {
-    if (ids.has(s.id)) throw new Error(`duplicate scenario id ${s.id}`);
-    ids.add(s.id);
+    for (const x of [s.id, s.publicId]) {
+      if (ids.has(x)) throw new Error(`duplicate scenario id ${x}`);
+      ids.add(x);
+    }
   }
   cache = out;
   return out;
 }
 
+/** A scenario by its id or its public id (the one `info.taskId` shows). */
 export function scenarioById(id: string): Scenario | undefined {
-  return generateScenarios().find((s) => s.id === id);
+  return generateScenarios().find((s) => s.id === id || s.publicId === id);
 }

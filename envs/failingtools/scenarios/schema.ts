@@ -151,6 +151,11 @@ export type FailureMode = (typeof FAILURE_MODES)[number];
 
 export const scenarioSchema = z.object({
   id: z.string().regex(/^ft-[a-z0-9._-]+$/),
+  /**
+   * The id shown to the agent (`info.taskId`): template, provider and a hash of `id`, so it names neither the
+   * failure source nor its persistence. Both ids address the scenario.
+   */
+  publicId: z.string().regex(/^ft-[a-z0-9._-]+-[0-9a-f]{8}$/),
   domain: z.string(),
   category: z.string(),
   template: z.string(),
