@@ -1,54 +1,80 @@
 /**
- * Writes a family's ablation presets from its `shaped` preset (issue 8): `shaped-no-<term>.json` for every term of
- * `configs/rewards/<family>/shaped.json` (that term's weight set to 0, everything else unchanged) and
- * `potential-only.json` (the terminal outcome terms plus the potential term, no event or cost shaping).
- * Deterministic: re-running it on an unchanged shaped preset rewrites the same files.
+ * Writes a family's reward ablation presets next to its `shaped.json`:
+ *   - `potential-only.json`: only the potential term, weight 1 (its return is γ^T·Φ(s_T) − Φ(s_0)),
+ *   - `shaped-no-<term>.json`: `shaped` with that one term's weight set to 0, for every term of `shaped`,
+ *   - `sparse.json` (success only) when the family has none.
+ * Stale `shaped-no-*.json` files (for terms no longer in `shaped`) are removed, so the folder always matches
+ * `shaped.json`. Output is deterministic (sorted as in `shaped.json`, 2-space JSON), so re-running is a no-op.
  *
- *   npx tsx scripts/make-ablation-presets.ts <family>
+ * Usage: npx tsx scripts/make-ablation-presets.ts <family> [--check]
+ *   --check: write nothing; exit 1 if the committed files differ from what would be generated (for CI).
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CONFIGS_DIR } from "../src/rewards/presets.js";
 import { parseRewardSpec, type RewardSpec } from "../src/rewards/spec.js";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const family = process.argv[2];
-if (!family || !/^[a-z0-9_-]+$/.test(family)) {
-  console.error("usage: npx tsx scripts/make-ablation-presets.ts <family>   (a folder of configs/rewards/)");
-  process.exit(2);
-}
-const dir = join(root, "configs", "rewards", family);
-const shapedPath = join(dir, "shaped.json");
-let shaped: RewardSpec;
-try {
-  shaped = parseRewardSpec(JSON.parse(readFileSync(shapedPath, "utf8")), null, shapedPath);
-} catch (e) {
-  console.error(`cannot read ${shapedPath}: ${(e as Error).message}`);
-  process.exit(1);
-}
-
-const write = (name: string, spec: RewardSpec): void => {
-  writeFileSync(join(dir, `${name}.json`), `${JSON.stringify(spec, null, 2)}\n`);
-  console.log(`wrote configs/rewards/${family}/${name}.json`);
-};
-
-for (const term of Object.keys(shaped.terms)) {
-  const terms = structuredClone(shaped.terms);
-  terms[term] = { ...terms[term], weight: 0 };
-  write(`shaped-no-${term.replace(/_/g, "-")}`, {
-    name: `shaped-no-${term.replace(/_/g, "-")}`,
-    description: `Ablation of the ${family} shaped preset: "${term}" zeroed, every other term unchanged.`,
-    gamma: shaped.gamma,
-    terms,
-  });
+export function ablationPresets(shaped: RewardSpec, family: string): Record<string, RewardSpec> {
+  const out: Record<string, RewardSpec> = {};
+  const pot = Object.entries(shaped.terms).find(([, t]) => t.kind === "potential");
+  if (pot) {
+    out["potential-only"] = {
+      name: "potential-only",
+      description: `${family}: only potential-based shaping F = γΦ(s′) − Φ(s) with weight 1, so an episode's return is γ^T·Φ(s_T) − Φ(s_0). Generated from shaped.json by scripts/make-ablation-presets.ts.`,
+      gamma: shaped.gamma,
+      terms: { [pot[0]]: { weight: 1, kind: "potential" } },
+    };
+  }
+  for (const [name, term] of Object.entries(shaped.terms)) {
+    const id = `shaped-no-${name}`;
+    const terms = Object.fromEntries(Object.entries(shaped.terms).map(([k, t]) => [k, k === name ? { ...t, weight: 0 } : t]));
+    out[id] = {
+      name: id,
+      description: `${family}: the shaped preset with the '${name}' term (${term.kind}) zeroed. Generated from shaped.json by scripts/make-ablation-presets.ts.`,
+      gamma: shaped.gamma,
+      terms,
+    };
+  }
+  return out;
 }
 
-const potential = Object.entries(shaped.terms).find(([, t]) => t.kind === "potential");
-const terminal = Object.entries(shaped.terms).filter(([, t]) => t.kind === "terminal");
-if (!potential) console.warn(`note: ${family}/shaped.json has no potential term; potential-only adds "potential" with weight 1`);
-write("potential-only", {
-  name: "potential-only",
-  description: `The ${family} outcome terms plus potential-based shaping F = γΦ(s′) − Φ(s) only: no event or cost terms, so the optimal policy is that of the sparse reward (Ng, Harada & Russell, 1999).`,
-  gamma: shaped.gamma,
-  terms: { ...Object.fromEntries(terminal), [potential?.[0] ?? "potential"]: potential?.[1] ?? { weight: 1, kind: "potential" } },
-});
+function main(argv: string[]): number {
+  const family = argv.find((a) => !a.startsWith("--"));
+  const check = argv.includes("--check");
+  if (!family) {
+    console.error("usage: npx tsx scripts/make-ablation-presets.ts <family> [--check]");
+    return 2;
+  }
+  const dir = join(CONFIGS_DIR, "rewards", family);
+  const shapedPath = join(dir, "shaped.json");
+  if (!existsSync(shapedPath)) {
+    console.error(`no ${shapedPath}: write the family's shaped preset first`);
+    return 2;
+  }
+  const shaped = parseRewardSpec(JSON.parse(readFileSync(shapedPath, "utf8")), null, shapedPath);
+  const want = ablationPresets(shaped, family);
+  if (!existsSync(join(dir, "sparse.json"))) {
+    want.sparse = { name: "sparse", description: "Success only: 1 when the episode is judged successful, 0 otherwise.", gamma: 1, terms: { success: { weight: 1, kind: "terminal" } } };
+  }
+  const stale = readdirSync(dir).filter((f) => f.startsWith("shaped-no-") && f.endsWith(".json") && !(f.slice(0, -5) in want));
+  let differs = stale.length > 0;
+  for (const [name, spec] of Object.entries(want)) {
+    parseRewardSpec(spec, null, `${name}.json`);
+    const path = join(dir, `${name}.json`);
+    const text = JSON.stringify(spec, null, 2) + "\n";
+    const same = existsSync(path) && readFileSync(path, "utf8") === text;
+    if (same) continue;
+    differs = true;
+    if (check) console.error(`out of date: ${path}`);
+    else writeFileSync(path, text);
+  }
+  for (const f of stale) {
+    if (check) console.error(`stale: ${join(dir, f)}`);
+    else unlinkSync(join(dir, f));
+  }
+  if (check) return differs ? 1 : 0;
+  console.log(`${family}: ${Object.keys(want).length} presets generated in ${dir}${stale.length ? `, ${stale.length} stale removed` : ""}`);
+  return 0;
+}
+
+if (process.argv[1] && /make-ablation-presets\.ts$/.test(process.argv[1])) process.exit(main(process.argv.slice(2)));

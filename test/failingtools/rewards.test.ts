@@ -18,15 +18,14 @@ describe("Failing Tools reward presets (issue 8)", () => {
     const names = listRewardPresets("failingtools");
     for (const n of ["sparse", "shaped", "potential-only"]) expect(names).toContain(n);
     for (const term of Object.keys(shaped.terms)) {
-      const name = `shaped-no-${term.replace(/_/g, "-")}`;
+      const name = `shaped-no-${term}`;
       expect(names, name).toContain(name);
       const spec = resolveRewardSpec(name, "failingtools", terms);
       expect(spec.terms[term].weight).toBe(0);
       for (const [k, t] of Object.entries(shaped.terms)) if (k !== term) expect(spec.terms[k]).toEqual(t);
     }
     const po = resolveRewardSpec("potential-only", "failingtools", terms);
-    expect(Object.values(po.terms).every((t) => t.kind === "terminal" || t.kind === "potential")).toBe(true);
-    expect(Object.values(po.terms).some((t) => t.kind === "potential")).toBe(true);
+    expect(Object.values(po.terms).map((t) => t.kind)).toEqual(["potential"]);
   });
   it("names careful as the bar for the anti-hacking test", () => {
     expect(registryEntry("FailingTools-v0").carefulPolicy).toBe("careful");
