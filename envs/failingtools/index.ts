@@ -8,7 +8,7 @@ import { analyzeFailingToolsTrajectory } from "./analyze.js";
 register({
   id: "FailingTools-v0",
   family: "failingtools",
-  description: "Failing Tools: 30 stateful service APIs (5 domains, 12 categories), 242 scenarios × 7 failure sources × permanent/temporary, staged fallback disclosure, safety-gated scoring (Clean / Relaxed / Base).",
+  description: "Failing Tools: 30 stateful service APIs (5 domains, 12 categories), 286 scenarios (4 multi-step templates) × 7 failure sources × permanent/temporary, staged fallback disclosure, safety-gated scoring (Clean / Relaxed / Base).",
   optionsSchema: ftOptionsSchema as never,
   optionDocs: {
     setting: "clean | relaxed | base (default base): no injection / required calls + ordering / plus read-back, confirmation, checkpoints",
@@ -17,7 +17,7 @@ register({
     persistence: "filter: permanent | temporary",
     domain: "filter: information | communication | finance | commerce | travel",
     category: "filter: one of the 12 service categories (weather, payments, ...)",
-    cycle: "true: scenario = (seed mod count) of the filtered set, so `--episodes 242` covers every scenario once (default false: seeded draw)",
+    cycle: "true: scenario = (seed mod count) of the filtered set, so `--episodes 286` covers every scenario once (default false: seeded draw)",
     maxUserTurns: "how many ask_user questions the simulated user answers (default 2)",
     reward: "reward preset (default shaped; see configs/rewards/failingtools), spec path, or inline spec",
     maxSteps: `step limit (default ${MAX_STEPS})`,
