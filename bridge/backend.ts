@@ -25,7 +25,7 @@ export interface VecEnvLike {
   readonly singleActionSpace: SpaceLike;
   readonly metadata?: unknown;
   readonly spec?: unknown;
-  reset(opts?: { seed?: number | number[]; options?: Record<string, unknown> }): VecResetResult | Promise<VecResetResult>;
+  reset(opts?: { seed?: number | (number | null)[]; options?: Record<string, unknown> }): VecResetResult | Promise<VecResetResult>;
   step(actions: unknown[]): VecStepResult | Promise<VecStepResult>;
   close(): void | Promise<void>;
 }
@@ -43,7 +43,8 @@ export interface Backend {
   /** Library version reported by `hello`. */
   readonly libraryVersion: string;
   listEnvs(): EnvDescription[];
-  makeVec(id: string, numEnvs: number, options: Record<string, unknown>, autoresetMode: AutoresetMode | undefined): VecEnvLike;
+  /** `recordPath(i)`, when given, is where env i appends its trajectories (JSON lines). */
+  makeVec(id: string, numEnvs: number, options: Record<string, unknown>, autoresetMode: AutoresetMode | undefined, recordPath?: (i: number) => string): VecEnvLike;
   /** A description of a registered env without instantiating a session (for `get_spec` by id). */
   envSpec(id: string): unknown;
   /** A seeded sampler stream (the core's Rng) for `step` with `sample: true`. */

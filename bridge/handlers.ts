@@ -115,6 +115,7 @@ function make(ctx: HandlerContext, req: Requests["make"]): Result {
     obsEncoding: req.obs_encoding,
     infoKeys: req.info_keys ?? null,
     seed: req.seed ?? null,
+    record: req.record ?? false,
   });
   return describeSession(s);
 }
@@ -153,7 +154,7 @@ function reset(ctx: HandlerContext, req: Requests["reset"]): Result | Promise<Re
   const seed = req.seed ?? (s.resets === 0 && s.makeSeed !== null ? s.makeSeed : undefined);
   const options: Record<string, unknown> = { ...(req.options ?? {}) };
   if (req.reset_mask) options.resetMask = req.reset_mask;
-  const opts: { seed?: number | number[]; options?: Record<string, unknown> } = {};
+  const opts: { seed?: number | (number | null)[]; options?: Record<string, unknown> } = {};
   if (seed !== undefined) opts.seed = seed;
   if (Object.keys(options).length) opts.options = options;
   return withSession(s, () =>

@@ -62,10 +62,11 @@ export const requestSchemas = {
     autoreset_mode: z.enum(AUTORESET_MODES).optional(),
     obs_encoding: z.enum(["full", "delta"]).default("delta"),
     info_keys: z.array(z.string()).max(256).nullable().optional(),
+    record: z.boolean().optional(),
   }),
   reset: z.strictObject({
     session: sessionHandle,
-    seed: z.union([seedInt, z.array(seedInt)]).nullable().optional(),
+    seed: z.union([seedInt, z.array(seedInt.nullable())]).nullable().optional(),
     options: jsonMap.nullable().optional(),
     reset_mask: z.array(z.boolean()).nullable().optional(),
   }),

@@ -26,6 +26,8 @@ export interface ServerOptions {
   /** Index of this worker when several serve one machine; prefixes session handles. */
   workerIndex?: number;
   workerCount?: number;
+  /** Directory for trajectories of sessions made with `record: true`; recording is refused when unset. */
+  recordDir?: string | null;
   /** Clock for idle reaping (ms); injectable for tests. Not used by any env logic. */
   now?: () => number;
   log?: (line: string) => void;
@@ -59,7 +61,7 @@ export class BridgeServer {
     this.backend = opts.backend;
     this.log = opts.log ?? (() => {});
     const now = opts.now ?? (() => performance.now());
-    this.sessions = new SessionManager(this.backend, this.limits, `s${opts.workerIndex ?? 0}-`, now);
+    this.sessions = new SessionManager(this.backend, this.limits, `s${opts.workerIndex ?? 0}-`, now, opts.recordDir ?? null);
   }
 
   /** The endpoint actually bound (with the real port when the configured one was `*` or 0). */

@@ -4,6 +4,7 @@
  * reach its own sessions even if it learns another's routing id.
  */
 import { randomBytes } from "node:crypto";
+import path from "node:path";
 import type { AutoresetMode, Backend, SamplerRng, VecEnvLike } from "./backend.js";
 import { BridgeError, type Limits } from "./protocol.js";
 
@@ -37,6 +38,8 @@ export interface NewSession {
   obsEncoding: "full" | "delta";
   infoKeys: string[] | null;
   seed: number | null;
+  /** Record trajectories into the server's record directory. */
+  record: boolean;
 }
 
 export class SessionManager {
@@ -48,6 +51,7 @@ export class SessionManager {
     private readonly limits: Limits,
     private readonly prefix: string,
     private readonly now: () => number,
+    private readonly recordDir: string | null = null,
   ) {}
 
   get size(): number {
@@ -75,9 +79,14 @@ export class SessionManager {
         limit: "maxTotalEnvs", value: req.numEnvs, inUse: this.totalEnvs, max: limits.maxTotalEnvs,
       });
     }
-    const env = this.backend.makeVec(req.envId, req.numEnvs, req.options, req.autoresetMode);
-    const meta = (env.metadata ?? {}) as { autoresetMode?: AutoresetMode; autoreset_mode?: AutoresetMode };
+    if (req.record && !this.recordDir) {
+      throw new BridgeError("VALIDATION_ERROR", "record: this server has no record directory (start it with --record-dir DIR)", { field: "record" });
+    }
     const handle = `${this.prefix}${randomBytes(16).toString("hex")}`;
+    const dir = this.recordDir;
+    const recordPath = req.record && dir ? (i: number) => path.join(dir, `${req.envId}-${handle}-${i}.jsonl`) : undefined;
+    const env = this.backend.makeVec(req.envId, req.numEnvs, req.options, req.autoresetMode, recordPath);
+    const meta = (env.metadata ?? {}) as { autoresetMode?: AutoresetMode; autoreset_mode?: AutoresetMode };
     const session: Session = {
       handle,
       owner: req.owner,

@@ -31,12 +31,12 @@ class CounterVec implements VecEnvLike {
   private obs(i: number): Record<string, unknown> {
     return { task: `count to ${this.limit}`, tools: TOOLS, seed: this.seeds[i], pos: this.pos[i], big: 2 ** 40 + this.pos[i] };
   }
-  reset(opts?: { seed?: number | number[]; options?: Record<string, unknown> }): [unknown[], Record<string, unknown>] {
+  reset(opts?: { seed?: number | (number | null)[]; options?: Record<string, unknown> }): [unknown[], Record<string, unknown>] {
     const mask = (opts?.options?.resetMask as boolean[] | undefined) ?? Array(this.numEnvs).fill(true);
     for (let i = 0; i < this.numEnvs; i++) {
       if (!mask[i]) continue;
       const s = opts?.seed;
-      this.seeds[i] = Array.isArray(s) ? s[i] : s !== undefined ? s + i : this.seeds[i] + 1000;
+      this.seeds[i] = Array.isArray(s) ? (s[i] ?? this.seeds[i] + 1000) : s !== undefined ? s + i : this.seeds[i] + 1000;
       this.pos[i] = this.seeds[i] % 2;
       this.needsReset[i] = false;
     }
