@@ -40,7 +40,7 @@ Options:
   --max-pending N          unanswered requests per client (default 1024)
   --idle-timeout-ms N      close sessions idle this long (default 600000)
   --drain-ms N             on SIGINT/SIGTERM keep answering (SHUTTING_DOWN) this long before closing (default 250)
-  --ready-file FILE        once listening, write {"endpoints": [...], "pid": N} to FILE (for scripts)
+  --ready-file FILE        once listening, write {"endpoints", "pid", "workerPids"} as JSON to FILE (scripts)
   --quiet                  no log lines on stderr
   -h, --help               this text
 
@@ -65,7 +65,7 @@ export interface ServeDeps {
   /** Resolves when the server should stop (tests); by default the first SIGINT or SIGTERM. */
   stopSignal?: Promise<unknown>;
   /** Called once the server (or all workers) listen, with the endpoints. */
-  onListening?: (endpoints: string[]) => void;
+  onListening?: (endpoints: string[], workerPids: number[]) => void;
 }
 
 interface Parsed {
@@ -196,9 +196,9 @@ export async function serveCommand(argv: string[], deps: ServeDeps = {}): Promis
   const stop = deps.stopSignal ?? signalOnce();
   const loadBackend = deps.loadBackend ?? defaultBackend;
   const readyFile = parsed.readyFile;
-  const onListening = (endpoints: string[]): void => {
-    if (readyFile) writeFileSync(readyFile, `${JSON.stringify({ endpoints, pid: process.pid })}\n`);
-    deps.onListening?.(endpoints);
+  const onListening = (endpoints: string[], workerPids: number[]): void => {
+    if (readyFile) writeFileSync(readyFile, `${JSON.stringify({ endpoints, pid: process.pid, workerPids })}\n`);
+    deps.onListening?.(endpoints, workerPids);
   };
 
   if (cfg.workers > 1) {
@@ -214,7 +214,7 @@ export async function serveCommand(argv: string[], deps: ServeDeps = {}): Promis
     return e instanceof EndpointPolicyError ? 2 : 1;
   }
   log(`listening on ${server.endpoint} (1 worker, pid ${process.pid})`);
-  onListening([server.endpoint]);
+  onListening([server.endpoint], [process.pid]);
   const why = await stop;
   log(`${typeof why === "string" ? why : "stop"}: draining and closing ${server.sessions.size} session(s)`);
   await server.stop();

@@ -14,7 +14,7 @@ type ToChild =
   | { type: "start"; index: number; count: number; endpoint: string; config: ResolvedConfig }
   | { type: "peers"; endpoints: string[] }
   | { type: "stop" };
-type ToParent = { type: "ready"; index: number; endpoint: string } | { type: "failed"; index: number; message: string };
+type ToParent = { type: "ready"; index: number; endpoint: string; pid: number } | { type: "failed"; index: number; message: string };
 
 export const WORKER_ENV = "RECOVERY_GYM_BRIDGE_WORKER";
 
@@ -26,13 +26,14 @@ function entryFile(): string {
 
 export async function runSupervisor(
   cfg: ResolvedConfig,
-  opts: { log: (line: string) => void; stop: Promise<unknown>; onListening?: (endpoints: string[]) => void },
+  opts: { log: (line: string) => void; stop: Promise<unknown>; onListening?: (endpoints: string[], workerPids: number[]) => void },
 ): Promise<number> {
   const { log } = opts;
   const n = cfg.workers;
   const children: ChildProcess[] = [];
   const exits: Array<Promise<number>> = [];
   const endpoints: string[] = new Array(n).fill("");
+  const pids: number[] = new Array(n).fill(0);
   let failed: string | null = null;
   const ready = new Promise<void>((resolve) => {
     let count = 0;
@@ -41,7 +42,10 @@ export async function runSupervisor(
       children.push(child);
       exits.push(new Promise((res) => child.on("exit", (code, sig) => res(code ?? (sig ? 128 : 1)))));
       child.on("message", (m: ToParent) => {
-        if (m.type === "ready") endpoints[m.index] = m.endpoint;
+        if (m.type === "ready") {
+          endpoints[m.index] = m.endpoint;
+          pids[m.index] = m.pid;
+        }
         else failed ??= `worker ${m.index}: ${m.message}`;
         if (++count === n) resolve();
       });
@@ -67,7 +71,7 @@ export async function runSupervisor(
   }
   for (const c of children) c.send({ type: "peers", endpoints } satisfies ToChild);
   log(`listening on ${endpoints.join(", ")} (${n} workers)`);
-  opts.onListening?.(endpoints);
+  opts.onListening?.(endpoints, pids);
   const why = await Promise.race([opts.stop, Promise.race(exits).then(() => "a worker exited")]);
   log(`${typeof why === "string" ? why : "stop"}: stopping ${n} workers`);
   const codes = await stopAll();
@@ -106,7 +110,7 @@ export function runWorkerChild(loadBackend: () => Promise<Backend>): void {
             log: (line) => process.stderr.write(`[bridge w${m.index}] ${line}\n`),
           });
           const ep = await server.start();
-          process.send?.({ type: "ready", index: m.index, endpoint: ep } satisfies ToParent);
+          process.send?.({ type: "ready", index: m.index, endpoint: ep, pid: process.pid } satisfies ToParent);
         } catch (e) {
           process.send?.({ type: "failed", index: m.index, message: (e as Error).message } satisfies ToParent);
           process.exit(1);
