@@ -1,0 +1,108 @@
+import { z } from "zod";
+import type { EnvSpec } from "../../src/core/env.js";
+import type { JsonObject } from "../../src/core/json.js";
+import type { Rng } from "../../src/core/rng.js";
+import type { EpisodeEvent, TerminationReason } from "../../src/engine/events.js";
+import type { CorruptionFn, FaultSpec } from "../../src/engine/faults.js";
+import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
+import { DEMO_TOOLS, type DemoWorld } from "./world.js";
+
+export const demoOptionsSchema = toolEnvOptionsSchema
+  .extend({
+    /** Which fault the forecast group suffers. */
+    fault: z.enum(["none", "transient", "permanent", "implicit"]).default("transient"),
+  })
+  .strict();
+export type DemoOptions = z.infer<typeof demoOptionsSchema>;
+
+const CITIES = ["Berlin", "Paris", "Lisbon", "Oslo", "Cairo"];
+const TEMPS: Record<string, number> = { Berlin: 7, Paris: 11, Lisbon: 17, Oslo: -2, Cairo: 24 };
+
+function faultsFor(kind: DemoOptions["fault"]): FaultSpec[] {
+  if (kind === "none") return [];
+  if (kind === "implicit") {
+    return [{ id: "forecast-corrupt", kind: "physics_violation", visibility: "implicit", persistence: { type: "permanent" }, trigger: { group: "forecast", bindFirstInGroup: true }, effect: { type: "corrupt", transform: "below_absolute_zero" } }];
+  }
+  return [
+    {
+      id: "forecast-503",
+      kind: "http_503",
+      visibility: "explicit",
+      persistence: { type: kind === "transient" ? "transient" : "permanent" },
+      trigger: { group: "forecast", bindFirstInGroup: true },
+      effect: { type: "error", error: { code: "service_unavailable", status: 503, message: "upstream weather service unavailable" } },
+    },
+  ];
+}
+
+/**
+ * A five-tool demo: look up a city's temperature (two providers, one of them faulty), convert it and e-mail it.
+ * Small enough to read in one sitting; it exercises every engine mechanism the families use.
+ */
+export class DemoEnv extends ToolEnv<DemoWorld, DemoOptions> {
+  private city = "";
+  private recipient = "";
+
+  constructor(options: DemoOptions, spec: EnvSpec) {
+    super({ family: "demo", maxEpisodeSteps: 10, familyTerms: { sent_correct_email: "1 when the e-mail with the right Fahrenheit value is sent" }, familyEventTypes: ["demo:email_sent"] }, options, spec);
+  }
+
+  protected createEpisode(rng: Rng, _options: JsonObject): EpisodeSetup<DemoWorld> {
+    const task = rng.derive("task");
+    this.city = task.pick(CITIES);
+    this.recipient = `${task.pick(["ana", "li", "sam", "noor"])}@example.com`;
+    const f = Math.round((TEMPS[this.city] * 9) / 5 + 32);
+    return {
+      taskId: `demo-${this.city.toLowerCase()}`,
+      prompt: `Look up the current temperature in ${this.city}, convert it to Fahrenheit and e-mail it to ${this.recipient} with the subject "Weather".`,
+      tools: DEMO_TOOLS,
+      visible: DEMO_TOOLS.map((t) => t.name),
+      world: { outbox: [] },
+      faults: faultsFor(this.options.fault),
+      budgets: { toolCalls: 8, retries: 3 },
+      hidden: { city: this.city, expectedFahrenheit: f, faultyGroup: this.options.fault === "none" ? null : "forecast" },
+    };
+  }
+
+  protected override corruptions(): Record<string, CorruptionFn<DemoWorld>> {
+    return { below_absolute_zero: ({ output }) => ({ ...(output as JsonObject), temperature_c: -300 }) };
+  }
+
+  private expected(): number {
+    return Math.round((TEMPS[this.city] * 9) / 5 + 32);
+  }
+
+  private sentCorrect(): boolean {
+    const world = this.episode?.data.world;
+    return !!world?.outbox.some((m) => m.to === this.recipient && m.body.includes(String(this.expected())));
+  }
+
+  protected override judgeAnswer(_content: string): boolean {
+    return this.sentCorrect();
+  }
+
+  protected override familyRawTerms(events: readonly EpisodeEvent[]): Record<string, number> {
+    return events.some((e) => e.type === "demo:email_sent" && e.correct === true) ? { sent_correct_email: 1 } : {};
+  }
+
+  protected override afterCall(record: { tool: string; ok: boolean }): EpisodeEvent[] {
+    if (record.tool !== "send_email" || !record.ok) return [];
+    return [{ type: "demo:email_sent", correct: this.sentCorrect() }];
+  }
+
+  /** Φ = −(calls still needed): forecast, convert, send. */
+  protected override potential(): number {
+    const calls = this.episode?.data.calls ?? [];
+    const had = (pred: (c: (typeof calls)[number]) => boolean) => calls.some(pred);
+    let needed = 3;
+    if (had((c) => c.ok && c.faults.length === 0 && (c.tool === "weather_com_forecast" || c.tool === "yahoo_weather_forecast"))) needed -= 1;
+    if (had((c) => c.ok && c.tool === "celsius_to_fahrenheit" && c.arguments.temperature_c === TEMPS[this.city])) needed -= 1;
+    if (this.sentCorrect()) needed -= 1;
+    return -needed;
+  }
+
+  protected override episodeMetrics(success: boolean, reason: TerminationReason): JsonObject {
+    const calls = this.episode?.data.calls ?? [];
+    return { success: success ? 1 : 0, toolCalls: calls.length, faultsSeen: calls.filter((c) => c.faults.length > 0).length, reason };
+  }
+}

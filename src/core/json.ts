@@ -1,0 +1,36 @@
+/** Plain JSON data: everything an episode holds or sends is made of these, so it can be serialised and replayed. */
+export type JsonPrimitive = null | boolean | number | string;
+export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** Deep copy of plain JSON data (structuredClone is slower for the small objects we copy on hot paths). */
+export function cloneJson<T extends JsonValue | undefined>(value: T): T {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((v) => cloneJson(v)) as T;
+  const out: JsonObject = {};
+  for (const key of Object.keys(value)) out[key] = cloneJson((value as JsonObject)[key]);
+  return out as T;
+}
+
+/** Key-order-independent JSON text: equal data gives equal bytes, which hashing and determinism tests rely on. */
+export function stableStringify(value: unknown): string {
+  if (value === undefined) return "null";
+  if (value === null || typeof value !== "object") {
+    if (typeof value === "number" && !Number.isFinite(value)) return JSON.stringify(String(value));
+    return JSON.stringify(value);
+  }
+  if (ArrayBuffer.isView(value)) return stableStringify(Array.from(value as unknown as ArrayLike<number>));
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify(obj[k])}`).join(",")}}`;
+}
+
+/** Structural equality for plain data (typed arrays compare element-wise). */
+export function jsonEquals(a: unknown, b: unknown): boolean {
+  return stableStringify(a) === stableStringify(b);
+}
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value);
+}

@@ -1,0 +1,117 @@
+import type { z } from "zod";
+import type { Env, EnvSpec, Info } from "./env.js";
+import { describeZodIssues, OptionsError, UnknownEnvError } from "./errors.js";
+import type { JsonObject } from "./json.js";
+import { LIBRARY_VERSION } from "./version.js";
+import type { Rng } from "./rng.js";
+import type { VectorEnv, VectorEnvOptions } from "../vector/vectorEnv.js";
+
+/** A policy acting on observations (and, for oracles only, on `info.hidden`). */
+export interface Policy<Obs = unknown, Act = unknown> {
+  readonly name: string;
+  /** Called on reset; `info` is the reset info. */
+  reset?(obs: Obs, info: Info): void;
+  act(obs: Obs, info: Info): Act;
+}
+
+export interface PolicyEntry<Obs = unknown, Act = unknown> {
+  description: string;
+  /** Oracles read ground truth; everything else must use observations only. */
+  usesHidden: boolean;
+  create(env: Env<Obs, Act>, rng: Rng): Policy<Obs, Act>;
+}
+
+/** Per-episode result as collected by rollouts: the final info plus return and length. */
+export interface EpisodeResult {
+  seed: number;
+  taskId: string;
+  return: number;
+  length: number;
+  success: boolean;
+  terminationReason: string;
+  metrics: JsonObject;
+}
+
+/** A family's aggregate: headline metrics keyed as in the paper, and a breakdown table. */
+export interface AggregateReport {
+  metrics: Record<string, number>;
+  breakdown: { title: string; columns: string[]; rows: (string | number)[][] }[];
+}
+
+export interface EnvEntry {
+  id: string;
+  description: string;
+  family: string;
+  /** Validates and fills defaults for `make()` options. */
+  optionsSchema: z.ZodType<JsonObject>;
+  /** One line per option, for `recovery-gym list` and the bridge's `list_envs`. */
+  optionDocs: Readonly<Record<string, string>>;
+  maxEpisodeSteps: number | null;
+  factory(options: JsonObject, spec: EnvSpec): Env<unknown, unknown>;
+  policies: Readonly<Record<string, PolicyEntry>>;
+  aggregate?(results: readonly EpisodeResult[]): AggregateReport;
+}
+
+const REGISTRY = new Map<string, EnvEntry>();
+
+/** Registers an env id. Ids are versioned (`Name-vN`); re-registering an id replaces it. */
+export function register(entry: EnvEntry): void {
+  if (!/^[A-Za-z][A-Za-z0-9_.]*-v\d+$/.test(entry.id)) throw new OptionsError("id", `env id "${entry.id}" must look like Name-v0`);
+  REGISTRY.set(entry.id, entry);
+}
+
+export function registryEntry(id: string): EnvEntry {
+  const entry = REGISTRY.get(id);
+  if (!entry) throw new UnknownEnvError(id, [...REGISTRY.keys()].sort());
+  return entry;
+}
+
+export interface EnvListing {
+  id: string;
+  family: string;
+  description: string;
+  maxEpisodeSteps: number | null;
+  options: Readonly<Record<string, string>>;
+  policies: string[];
+}
+
+export function listEnvs(): EnvListing[] {
+  return [...REGISTRY.values()]
+    .sort((a, b) => a.id.localeCompare(b.id))
+    .map((e) => ({ id: e.id, family: e.family, description: e.description, maxEpisodeSteps: e.maxEpisodeSteps, options: e.optionDocs, policies: Object.keys(e.policies) }));
+}
+
+/** Validates options against the env's schema; errors name the field, the value and what was expected. */
+export function parseEnvOptions(id: string, options: unknown): JsonObject {
+  const entry = registryEntry(id);
+  const res = entry.optionsSchema.safeParse(options ?? {});
+  if (!res.success) {
+    const { field, message } = describeZodIssues(res.error.issues, options ?? {});
+    throw new OptionsError(field, `${id}: invalid option ${message}`, { id });
+  }
+  return res.data;
+}
+
+/** Makes an env: `make("ToolMaze-v0", { complexity: "C2" })`. */
+export function make(id: string, options: Record<string, unknown> = {}): Env<unknown, unknown> {
+  const entry = registryEntry(id);
+  const parsed = parseEnvOptions(id, options);
+  const spec: EnvSpec = { id, entryOptions: parsed, maxEpisodeSteps: (parsed.maxSteps as number | undefined) ?? entry.maxEpisodeSteps, libraryVersion: LIBRARY_VERSION };
+  return entry.factory(parsed, spec);
+}
+
+type VectorFactory = (id: string, numEnvs: number, options: Record<string, unknown>, vectorOptions: VectorEnvOptions) => VectorEnv;
+let vectorFactory: VectorFactory | null = null;
+
+/** Set by the vector module (kept out of this file so the registry does not import worker code). */
+export function setVectorFactory(f: VectorFactory): void {
+  vectorFactory = f;
+}
+
+/** Makes a vector env of `numEnvs` copies (sync by default; `{ mode: "async" }` for worker threads). */
+export function makeVec(id: string, numEnvs: number, options: Record<string, unknown> = {}, vectorOptions: VectorEnvOptions = {}): VectorEnv {
+  if (!Number.isInteger(numEnvs) || numEnvs < 1) throw new OptionsError("numEnvs", `numEnvs must be a positive integer, got ${numEnvs}`);
+  parseEnvOptions(id, options);
+  if (!vectorFactory) throw new Error("vector envs are not loaded; import from the package root");
+  return vectorFactory(id, numEnvs, options, vectorOptions);
+}

@@ -1,0 +1,110 @@
+import seedrandom from "seedrandom";
+
+/** Serialisable RNG state: the seed path plus the generator's internal state. */
+export interface RngState {
+  path: string;
+  state: seedrandom.State.Alea;
+}
+
+/**
+ * The only source of randomness in the library. Each stream is identified by a path (`"42/faults/victim"`); a
+ * sub-stream made with `derive(name)` depends only on that path, never on how many draws the parent made, so adding
+ * a new consumer never shifts another's draws.
+ */
+export class Rng {
+  readonly path: string;
+  private readonly gen: seedrandom.PRNG;
+
+  constructor(seed: number | string, state?: seedrandom.State.Alea) {
+    this.path = String(seed);
+    this.gen = state
+      ? seedrandom.alea("", { state })
+      : seedrandom.alea(this.path, { state: true });
+  }
+
+  /** A named, independent sub-stream. */
+  derive(name: string | number): Rng {
+    return new Rng(`${this.path}/${name}`);
+  }
+
+  /** Uniform float in [0, 1). */
+  random(): number {
+    return this.gen();
+  }
+
+  /** Uniform integer in [0, n). */
+  int(n: number): number {
+    if (!(n > 0)) throw new RangeError(`Rng.int: n must be > 0, got ${n}`);
+    return Math.floor(this.gen() * n);
+  }
+
+  /** Uniform integer in [lo, hi], both inclusive. */
+  range(lo: number, hi: number): number {
+    return lo + this.int(hi - lo + 1);
+  }
+
+  /** Uniform float in [lo, hi). */
+  uniform(lo: number, hi: number): number {
+    return lo + (hi - lo) * this.gen();
+  }
+
+  bool(p = 0.5): boolean {
+    return this.gen() < p;
+  }
+
+  pick<T>(items: readonly T[]): T {
+    if (items.length === 0) throw new RangeError("Rng.pick: empty array");
+    return items[this.int(items.length)];
+  }
+
+  /** Fisher–Yates on a copy. */
+  shuffle<T>(items: readonly T[]): T[] {
+    const out = items.slice();
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = this.int(i + 1);
+      const tmp = out[i];
+      out[i] = out[j];
+      out[j] = tmp;
+    }
+    return out;
+  }
+
+  /** k distinct items, in draw order. */
+  sample<T>(items: readonly T[], k: number): T[] {
+    return this.shuffle(items).slice(0, Math.min(k, items.length));
+  }
+
+  /** Index drawn with probability proportional to weights. */
+  weighted(weights: readonly number[]): number {
+    const total = weights.reduce((a, b) => a + b, 0);
+    let r = this.gen() * total;
+    for (let i = 0; i < weights.length; i++) {
+      r -= weights[i];
+      if (r < 0) return i;
+    }
+    return weights.length - 1;
+  }
+
+  /** A 32-bit unsigned integer, e.g. to seed a child episode. */
+  uint32(): number {
+    return this.gen.int32() >>> 0;
+  }
+
+  getState(): RngState {
+    return { path: this.path, state: (this.gen as unknown as { state(): seedrandom.State.Alea }).state() };
+  }
+
+  static fromState(state: RngState): Rng {
+    return new Rng(state.path, state.state);
+  }
+}
+
+/** A stable 32-bit hash of a string (FNV-1a), for deterministic per-key seeds. */
+export function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}

@@ -1,0 +1,11 @@
+export { Space, type SpaceJson, type SpaceValue } from "./space.js";
+export { Discrete } from "./discrete.js";
+export { MultiDiscrete } from "./multiDiscrete.js";
+export { MultiBinary } from "./multiBinary.js";
+export { Box, type BoxDtype } from "./box.js";
+export { Text } from "./text.js";
+export { Dict, Tuple, Sequence } from "./composite.js";
+export { Json } from "./json.js";
+export { ToolCallSpace, validatorFor, type ToolSchema, type ToolCallValue } from "./toolCall.js";
+export { ToolActionSpace, type ActionKind } from "./toolAction.js";
+export { batchSpace } from "./batch.js";

@@ -1,0 +1,78 @@
+import type { z } from "zod";
+import { type Action, CORE_ACTION_SCHEMAS } from "../../engine/actions.js";
+import { ActionError, describeZodIssues } from "../errors.js";
+import { isJsonObject } from "../json.js";
+import type { Rng } from "../rng.js";
+import { Space, type SpaceJson } from "./space.js";
+import type { ToolCallSpace } from "./toolCall.js";
+
+/** A family's extra action kind: its zod schema and an optional sampler for random policies. */
+export interface ActionKind {
+  schema: z.ZodType<Action>;
+  sample?: (rng: Rng) => Action;
+  /** Relative frequency in `sample()`; default 0 (never sampled) so random policies stay mostly tool calls. */
+  weight?: number;
+}
+
+/**
+ * The action space of every tool env: a tagged union (`tool_call`, `answer`, `abort`, plus family kinds).
+ * `contains` checks the shape only; whether a well-shaped call is *right* (tool visible, arguments valid) is the
+ * episode's business, reported as an in-episode error, because that mistake is what the agent must learn from.
+ */
+export class ToolActionSpace extends Space<Action> {
+  private readonly kinds: Record<string, z.ZodType<Action>>;
+  constructor(
+    readonly toolCalls: ToolCallSpace,
+    readonly extraKinds: Record<string, ActionKind> = {},
+    readonly sampleWeights: { tool_call: number; answer: number; abort: number } = { tool_call: 0.9, answer: 0.05, abort: 0.05 },
+  ) {
+    super();
+    this.kinds = { ...(CORE_ACTION_SCHEMAS as unknown as Record<string, z.ZodType<Action>>) };
+    for (const [name, kind] of Object.entries(extraKinds)) this.kinds[name] = kind.schema;
+  }
+
+  /** Validates and normalises an action, or throws an `ActionError` naming the field. */
+  parse(x: unknown): Action {
+    if (!isJsonObject(x)) throw new ActionError("action", `action must be an object with a "type" field, got ${JSON.stringify(x)?.slice(0, 80)}`);
+    const type = x.type;
+    const schema = typeof type === "string" ? this.kinds[type] : undefined;
+    if (!schema) {
+      throw new ActionError("action.type", `action.type must be one of ${Object.keys(this.kinds).join(", ")} (got ${JSON.stringify(type)})`);
+    }
+    const res = schema.safeParse(x);
+    if (!res.success) {
+      const { field, message } = describeZodIssues(res.error.issues, x, "action");
+      throw new ActionError(field, message);
+    }
+    return res.data;
+  }
+
+  contains(x: unknown): x is Action {
+    try {
+      this.parse(x);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  sample(rng: Rng): Action {
+    const names = ["tool_call", "answer", "abort", ...Object.keys(this.extraKinds)];
+    const weights = [
+      this.toolCalls.tools().length > 0 ? this.sampleWeights.tool_call : 0,
+      this.sampleWeights.answer,
+      this.sampleWeights.abort,
+      ...Object.values(this.extraKinds).map((k) => (k.sample ? (k.weight ?? 0) : 0)),
+    ];
+    const kind = names[rng.weighted(weights)];
+    if (kind === "tool_call") return { type: "tool_call", ...this.toolCalls.sample(rng) };
+    if (kind === "answer") return { type: "answer", content: `answer-${rng.int(1000)}` };
+    if (kind === "abort") return { type: "abort", reason: "random" };
+    const extra = this.extraKinds[kind];
+    return extra.sample ? extra.sample(rng) : { type: "abort", reason: "random" };
+  }
+
+  toJSON(): SpaceJson {
+    return { type: "tool_action", kinds: Object.keys(this.kinds), tool_call: this.toolCalls.toJSON() };
+  }
+}

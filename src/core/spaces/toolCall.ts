@@ -1,0 +1,72 @@
+import type { z } from "zod";
+import type { JsonObject, JsonValue } from "../json.js";
+import { isJsonObject } from "../json.js";
+import { type JsonSchema, sampleFromJsonSchema, zodFromJsonSchema } from "../jsonSchema.js";
+import type { Rng } from "../rng.js";
+import { Space, type SpaceJson } from "./space.js";
+
+/** What the agent sees of a tool: OpenAI function format. */
+export interface ToolSchema {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+/** A call of a tool by name with JSON arguments. */
+export interface ToolCallValue {
+  name: string;
+  arguments: JsonObject;
+}
+
+const validators = new WeakMap<JsonSchema, z.ZodType<JsonValue>>();
+
+/** The zod validator for a tool's parameters, built once per schema object. */
+export function validatorFor(schema: JsonSchema): z.ZodType<JsonValue> {
+  let v = validators.get(schema);
+  if (!v) {
+    v = zodFromJsonSchema({ type: "object", ...schema });
+    validators.set(schema, v);
+  }
+  return v;
+}
+
+/**
+ * Calls valid against the tools visible right now. The visible set changes during an episode (retrieval, staged
+ * disclosure), so the space reads it through a function instead of holding a copy.
+ */
+export class ToolCallSpace extends Space<ToolCallValue> {
+  constructor(private readonly visibleTools: () => readonly ToolSchema[]) {
+    super();
+  }
+
+  tools(): readonly ToolSchema[] {
+    return this.visibleTools();
+  }
+
+  /** Why `x` is not a valid call, or null when it is. */
+  explain(x: unknown): string | null {
+    if (!isJsonObject(x)) return "a tool call must be an object { name, arguments }";
+    if (typeof x.name !== "string") return "name: must be a string";
+    if (!isJsonObject(x.arguments)) return "arguments: must be an object";
+    const tool = this.visibleTools().find((t) => t.name === x.name);
+    if (!tool) return `name: "${x.name}" is not a visible tool`;
+    const res = validatorFor(tool.parameters).safeParse(x.arguments);
+    if (!res.success) return res.error.issues.map((i) => `arguments.${i.path.join(".")}: ${i.message}`).join("; ");
+    return null;
+  }
+
+  contains(x: unknown): x is ToolCallValue {
+    return this.explain(x) === null;
+  }
+
+  sample(rng: Rng): ToolCallValue {
+    const tools = this.visibleTools();
+    if (tools.length === 0) throw new RangeError("ToolCallSpace.sample: no visible tools");
+    const tool = rng.pick(tools);
+    return { name: tool.name, arguments: sampleFromJsonSchema({ type: "object", ...tool.parameters }, rng) as JsonObject };
+  }
+
+  toJSON(): SpaceJson {
+    return { type: "tool_call", tools: this.visibleTools().map((t) => t.name) };
+  }
+}

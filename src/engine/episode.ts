@@ -1,0 +1,244 @@
+import type { JsonObject, JsonValue } from "../core/json.js";
+import { cloneJson } from "../core/json.js";
+import { Rng } from "../core/rng.js";
+import { validatorFor } from "../core/spaces/toolCall.js";
+import type { EpisodeEvent, FaultPersistenceType, ToolErrorSource } from "./events.js";
+import { type CorruptionFn, type FaultSpec, type FaultState, faultFires, initialFaultState } from "./faults.js";
+import { emptyLedger, type LedgerData, poisonedArguments, recordResponse, type Taint } from "./ledger.js";
+import type { ToolDefinition, ToolErrorPayload } from "./tool.js";
+
+/** One tool call as recorded in the episode (plain data). */
+export interface CallRecord {
+  /** 1-based index among the episode's tool calls. */
+  index: number;
+  step: number;
+  tool: string;
+  arguments: JsonObject;
+  ok: boolean;
+  /** What the agent received: the (possibly corrupted) output, or the error payload. */
+  response: JsonValue;
+  errorSource: ToolErrorSource | null;
+  /** Ids of faults that fired on this call. */
+  faults: string[];
+  taint: Taint;
+  /** Strongest persistence among fired faults, for retry/switch bookkeeping. */
+  faultPersistence: FaultPersistenceType | null;
+}
+
+/** Serialisable state of the tool-calling part of an episode. */
+export interface EpisodeData<S> {
+  world: S;
+  visible: string[];
+  calls: CallRecord[];
+  faultStates: Record<string, FaultState>;
+  ledger: LedgerData;
+  retries: number;
+}
+
+export interface ToolEpisodeConfig<S> {
+  tools: readonly ToolDefinition<S>[];
+  visible: readonly string[];
+  world: S;
+  faults?: readonly FaultSpec[];
+  corruptions?: Readonly<Record<string, CorruptionFn<S>>>;
+  rng: Rng;
+}
+
+/** The result of `ToolEpisode.call`: the record plus the events it produced. */
+export interface CallResult {
+  record: CallRecord;
+  events: EpisodeEvent[];
+}
+
+const STRENGTH: Record<FaultPersistenceType, number> = { transient: 0, temporary: 1, permanent: 2 };
+
+/**
+ * The shared call pipeline: unknown/invisible tool -> argument validation -> faults that pre-empt the simulator ->
+ * simulator -> corrupting faults -> ledger -> events (retry, alternative switch, read-back, poisoned value).
+ * Families call it from their env and add their own events on top.
+ */
+export class ToolEpisode<S> {
+  readonly tools: ReadonlyMap<string, ToolDefinition<S>>;
+  readonly faults: readonly FaultSpec[];
+  private readonly corruptions: Readonly<Record<string, CorruptionFn<S>>>;
+  private readonly rng: Rng;
+  private faultRngs = new Map<string, Rng>();
+  data: EpisodeData<S>;
+
+  constructor(config: ToolEpisodeConfig<S>) {
+    const tools = new Map<string, ToolDefinition<S>>();
+    for (const t of config.tools) tools.set(t.name, t);
+    this.tools = tools;
+    this.faults = config.faults ?? [];
+    this.corruptions = config.corruptions ?? {};
+    this.rng = config.rng;
+    for (const name of config.visible) if (!tools.has(name)) throw new Error(`visible tool "${name}" is not defined`);
+    const faultStates: Record<string, FaultState> = {};
+    for (const f of this.faults) faultStates[f.id] = initialFaultState();
+    this.data = { world: config.world, visible: [...config.visible], calls: [], faultStates, ledger: emptyLedger(), retries: 0 };
+  }
+
+  isVisible(name: string): boolean {
+    return this.data.visible.includes(name);
+  }
+
+  visibleTools(): ToolDefinition<S>[] {
+    return this.data.visible.map((n) => this.tools.get(n) as ToolDefinition<S>);
+  }
+
+  /** Makes tools visible (staged disclosure, retrieval); returns the names that were newly revealed. */
+  reveal(names: readonly string[]): string[] {
+    const added: string[] = [];
+    for (const n of names) {
+      if (!this.tools.has(n)) throw new Error(`cannot reveal unknown tool "${n}"`);
+      if (!this.data.visible.includes(n)) {
+        this.data.visible.push(n);
+        added.push(n);
+      }
+    }
+    return added;
+  }
+
+  hide(names: readonly string[]): string[] {
+    const removed = this.data.visible.filter((n) => names.includes(n));
+    this.data.visible = this.data.visible.filter((n) => !names.includes(n));
+    return removed;
+  }
+
+  private faultRng(id: string): Rng {
+    let r = this.faultRngs.get(id);
+    if (!r) {
+      r = this.rng.derive(`fault:${id}`);
+      this.faultRngs.set(id, r);
+    }
+    return r;
+  }
+
+  private errorRecord(index: number, step: number, tool: string, args: JsonObject, error: ToolErrorPayload, source: ToolErrorSource): CallRecord {
+    return { index, step, tool, arguments: args, ok: false, response: { error: error as unknown as JsonObject }, errorSource: source, faults: [], taint: "clean", faultPersistence: null };
+  }
+
+  /** Runs one tool call through the pipeline. Never throws for agent mistakes: they become error records. */
+  call(tool: string, rawArgs: JsonObject, step: number): CallResult {
+    const index = this.data.calls.length + 1;
+    const args = cloneJson(rawArgs);
+    const events: EpisodeEvent[] = [];
+    const def = this.tools.get(tool);
+    let record: CallRecord;
+    if (!def) {
+      record = this.errorRecord(index, step, tool, args, { code: "unknown_tool", status: 404, message: `no tool named "${tool}"` }, "unknown_tool");
+    } else if (!this.isVisible(tool)) {
+      record = this.errorRecord(index, step, tool, args, { code: "tool_not_available", status: 403, message: `tool "${tool}" is not available right now` }, "not_visible");
+    } else {
+      const parsed = validatorFor(def.parameters).safeParse(args);
+      if (!parsed.success) {
+        const message = parsed.error.issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
+        record = this.errorRecord(index, step, tool, args, { code: "invalid_arguments", status: 400, message }, "validation");
+      } else {
+        const poisoned = poisonedArguments(this.data.ledger, args);
+        record = this.runWithFaults(def, args, index, step, events);
+        for (const p of poisoned) {
+          events.push({ type: "poisoned_value_reused", tool, callIndex: index, argument: p.argument, sourceCallIndex: p.sourceCallIndex, taint: p.taint });
+        }
+      }
+    }
+    this.detectPatterns(record, events);
+    this.data.calls.push(record);
+    events.unshift({ type: "tool_called", tool, callIndex: index, arguments: args, ok: record.ok });
+    if (!record.ok) {
+      const err = (record.response as unknown as { error: ToolErrorPayload }).error;
+      events.push({ type: "tool_error", tool, callIndex: index, code: err.code, source: record.errorSource ?? "simulator", message: err.message });
+    }
+    return { record, events };
+  }
+
+  private runWithFaults(def: ToolDefinition<S>, args: JsonObject, index: number, step: number, events: EpisodeEvent[]): CallRecord {
+    const world = this.data.world;
+    const fired: FaultSpec[] = [];
+    for (const f of this.faults) {
+      if (faultFires(f, this.data.faultStates[f.id], { tool: def.name, meta: def.meta, args, callIndex: index }, () => this.faultRng(f.id).random())) fired.push(f);
+    }
+    const callRng = () => this.rng.derive(`call:${index}`);
+    const corrupt = (name: string, output: JsonValue | null, params: JsonObject | undefined): JsonValue => {
+      const fn = this.corruptions[name];
+      if (!fn) throw new Error(`fault transform "${name}" is not registered`);
+      return fn({ tool: def.name, args, output, params: params ?? {}, state: world, rng: this.rng.derive(`corrupt:${index}`) });
+    };
+    let ok: boolean;
+    let response: JsonValue;
+    let errorSource: ToolErrorSource | null = null;
+    let taint: Taint = "clean";
+    const pre = fired.find((f) => f.effect.type !== "corrupt");
+    if (pre) {
+      const eff = pre.effect;
+      if (eff.type === "error") {
+        ok = false;
+        response = { error: eff.error as unknown as JsonObject };
+        errorSource = "fault";
+      } else if (eff.type === "replace") {
+        ok = true;
+        response = eff.transform ? corrupt(eff.transform, null, eff.params) : cloneJson(eff.output ?? null);
+        taint = "corrupted";
+      } else throw new Error("unreachable");
+    } else {
+      const out = def.run(args, { state: world, callIndex: index, step, rng: callRng });
+      ok = out.ok;
+      if (out.ok) {
+        response = out.output;
+        if (out.taint) taint = out.taint;
+      } else {
+        response = { error: out.error as unknown as JsonObject };
+        errorSource = "simulator";
+      }
+    }
+    const applied: FaultSpec[] = pre ? [pre] : [];
+    if (ok) {
+      for (const f of fired) {
+        if (f.effect.type !== "corrupt") continue;
+        response = corrupt(f.effect.transform, response, f.effect.params);
+        taint = "corrupted";
+        applied.push(f);
+      }
+    }
+    for (const f of applied) {
+      events.push({ type: "fault_injected", tool: def.name, callIndex: index, faultId: f.id, kind: f.kind, visibility: f.visibility, persistence: f.persistence.type });
+    }
+    let persistence: FaultPersistenceType | null = null;
+    for (const f of applied) if (persistence === null || STRENGTH[f.persistence.type] > STRENGTH[persistence]) persistence = f.persistence.type;
+    if (ok) recordResponse(this.data.ledger, index, response, taint);
+    return { index, step, tool: def.name, arguments: args, ok, response, errorSource, faults: applied.map((f) => f.id), taint, faultPersistence: persistence };
+  }
+
+  /** Retry, alternative-switch and read-back events, from the call history alone. */
+  private detectPatterns(record: CallRecord, events: EpisodeEvent[]): void {
+    const calls = this.data.calls;
+    const failed = (c: CallRecord) => !c.ok || c.faults.length > 0;
+    let prevSame: CallRecord | undefined;
+    for (let i = calls.length - 1; i >= 0; i--) if (calls[i].tool === record.tool) { prevSame = calls[i]; break; }
+    if (prevSame && failed(prevSame)) {
+      this.data.retries += 1;
+      events.push({ type: "retry", tool: record.tool, callIndex: record.index, ofCallIndex: prevSame.index, afterFault: prevSame.faults.length > 0, persistence: prevSame.faultPersistence });
+    }
+    const def = this.tools.get(record.tool);
+    const group = def?.meta?.group;
+    if (group !== undefined && !prevSame) {
+      for (let i = calls.length - 1; i >= 0; i--) {
+        const c = calls[i];
+        if (c.tool !== record.tool && this.tools.get(c.tool)?.meta?.group === group) {
+          if (failed(c)) events.push({ type: "alternative_switch", from: c.tool, to: record.tool, group, callIndex: record.index, afterFault: c.faults.length > 0 });
+          break;
+        }
+      }
+    }
+    const verifies = def?.meta?.verifies;
+    if (verifies && record.ok) {
+      for (let i = calls.length - 1; i >= 0; i--) {
+        const c = calls[i];
+        if (c.ok && verifies.includes(c.tool)) {
+          events.push({ type: "verification_call", tool: record.tool, callIndex: record.index, verifies: c.tool, ofCallIndex: c.index });
+          break;
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import type { JsonObject, JsonValue } from "../core/json.js";
+
+/** How a fault shows itself: a machine-readable error, or a plausible but wrong response. */
+export type FaultVisibility = "explicit" | "implicit";
+/** transient = first matching call only; temporary = the first `attempts` matching calls; permanent = always. */
+export type FaultPersistenceType = "transient" | "temporary" | "permanent";
+
+/** Why an episode ended (`info.terminationReason`). */
+export type TerminationReason =
+  | "success"
+  | "answered"
+  | "aborted"
+  | "max_steps"
+  | "budget_exceeded"
+  | "retry_exceeded"
+  | "invalid_action"
+  | (string & {});
+
+/**
+ * Everything that happened in a step, as typed data. Rewards, metrics and trajectory analyses are computed from
+ * these (never from side channels), so an ablation can always be recomputed offline.
+ */
+export type CoreEvent =
+  | { type: "tool_called"; tool: string; callIndex: number; arguments: JsonObject; ok: boolean }
+  | { type: "tool_error"; tool: string; callIndex: number; code: string; source: ToolErrorSource; message: string }
+  | {
+      type: "fault_injected";
+      tool: string;
+      callIndex: number;
+      faultId: string;
+      kind: string;
+      visibility: FaultVisibility;
+      persistence: FaultPersistenceType;
+    }
+  | { type: "retry"; tool: string; callIndex: number; ofCallIndex: number; afterFault: boolean; persistence: FaultPersistenceType | null }
+  | { type: "alternative_switch"; from: string; to: string; group: string; callIndex: number; afterFault: boolean }
+  | { type: "poisoned_value_reused"; tool: string; callIndex: number; argument: string; sourceCallIndex: number; taint: "corrupted" | "untrusted" }
+  | { type: "forbidden_call"; tool: string; callIndex: number; reason: string; mutation: boolean }
+  | { type: "verification_call"; tool: string; callIndex: number; verifies: string; ofCallIndex: number }
+  | { type: "budget_exceeded"; budget: BudgetName; limit: number }
+  | { type: "invalid_action"; field: string; message: string }
+  | { type: "answered"; content: string; correct: boolean | null }
+  | { type: "aborted"; reason: string | null }
+  | { type: "success" };
+
+/** Where a tool error came from: the agent's own mistake, an injected fault, or the simulator's normal errors. */
+export type ToolErrorSource = "unknown_tool" | "not_visible" | "validation" | "fault" | "simulator";
+export type BudgetName = "steps" | "tool_calls" | "retries";
+
+/** A family-specific event: `type` is namespaced `family:name` so it never collides with core events. */
+export interface FamilyEvent {
+  type: `${string}:${string}`;
+  [field: string]: JsonValue;
+}
+
+export type EpisodeEvent = CoreEvent | FamilyEvent;
+
+/** Documented so `checkEnv` can verify that every event type an env emits is known. */
+export const CORE_EVENT_TYPES: readonly CoreEvent["type"][] = [
+  "tool_called",
+  "tool_error",
+  "fault_injected",
+  "retry",
+  "alternative_switch",
+  "poisoned_value_reused",
+  "forbidden_call",
+  "verification_call",
+  "budget_exceeded",
+  "invalid_action",
+  "answered",
+  "aborted",
+  "success",
+];
+
+export function eventsOfType<T extends CoreEvent["type"]>(events: readonly EpisodeEvent[], type: T): Extract<CoreEvent, { type: T }>[] {
+  return events.filter((e): e is Extract<CoreEvent, { type: T }> => e.type === type);
+}

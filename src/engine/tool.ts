@@ -1,0 +1,51 @@
+import type { JsonObject, JsonValue } from "../core/json.js";
+import type { Rng } from "../core/rng.js";
+import type { ToolSchema } from "../core/spaces/toolCall.js";
+
+/** Hidden facts about a tool: never shown to the agent, used by faults, events and scorers. */
+export interface ToolMeta {
+  /** Alternative group: tools in one group are functionally equivalent substitutes. */
+  group?: string;
+  category?: string;
+  domain?: string;
+  /** The tool changes world state (a write); forbidden-mutation rules and read-back checks key on this. */
+  mutates?: boolean;
+  /** Names of write tools whose effect this (read) tool lets the agent verify. */
+  verifies?: string[];
+  [key: string]: JsonValue | undefined;
+}
+
+/** A tool's normal error payload, in the style of an HTTP API error body. */
+export interface ToolErrorPayload {
+  code: string;
+  message: string;
+  status?: number;
+  details?: JsonObject;
+}
+
+/**
+ * What running a tool produced. `taint: "untrusted"` marks outputs the agent should not rely on (e.g. noisy or
+ * non-authoritative tools); the ledger tracks where such values flow.
+ */
+export type ToolOutcome = { ok: true; output: JsonValue; taint?: "untrusted" } | { ok: false; error: ToolErrorPayload };
+
+export interface ToolContext<S> {
+  /** The episode's world state: plain data, mutated in place by writes. */
+  state: S;
+  /** 1-based index of this call among all tool calls of the episode. */
+  callIndex: number;
+  step: number;
+  /** A stream private to this call (derived from the episode seed and the call index). */
+  rng(): Rng;
+}
+
+/** A tool: its public schema (what the agent sees), hidden metadata, and a deterministic simulator. */
+export interface ToolDefinition<S = unknown> extends ToolSchema {
+  meta?: ToolMeta;
+  run(args: JsonObject, ctx: ToolContext<S>): ToolOutcome;
+}
+
+/** The agent-facing view of a tool (no meta, no simulator). */
+export function toolSchemaOf(tool: ToolSchema): ToolSchema {
+  return { name: tool.name, description: tool.description, parameters: tool.parameters };
+}

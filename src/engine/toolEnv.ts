@@ -1,0 +1,348 @@
+import { z } from "zod";
+import { type EnvMetadata, type EnvSpec, Env, type Info, type ResetArgs, type StepResult } from "../core/env.js";
+import { ActionError, ResetNeededError } from "../core/errors.js";
+import type { JsonObject, JsonValue } from "../core/json.js";
+import { Rng } from "../core/rng.js";
+import type { ActionKind } from "../core/spaces/toolAction.js";
+import { ToolActionSpace } from "../core/spaces/toolAction.js";
+import { ToolCallSpace, type ToolSchema } from "../core/spaces/toolCall.js";
+import type { Space } from "../core/spaces/space.js";
+import { RewardComputer, type RawTerms } from "../rewards/compute.js";
+import { resolveRewardSpec } from "../rewards/presets.js";
+import type { RewardSpec } from "../rewards/spec.js";
+import type { Action, FamilyAction } from "./actions.js";
+import type { EpisodeEvent, TerminationReason } from "./events.js";
+import { CallRecord, ToolEpisode } from "./episode.js";
+import type { CorruptionFn, FaultSpec } from "./faults.js";
+import { type ToolObservation, toolObservationSpace } from "./observation.js";
+import { renderEpisode, type HistoryEntry } from "./render.js";
+import { CORE_TERMS, coreRawTerms } from "./terms.js";
+import { type ToolDefinition, toolSchemaOf } from "./tool.js";
+
+/** Options every tool env accepts; families extend this schema with their own. */
+export const toolEnvOptionsSchema = z.object({
+  /** Reward preset name, path to a spec JSON file, or an inline spec. */
+  reward: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).default("shaped"),
+  /** Overrides the family's default step limit (the episode is truncated, reason `max_steps`). */
+  maxSteps: z.number().int().positive().optional(),
+  /**
+   * An action outside the action space's shape: `raise` throws an ActionError (Gymnasium-like default: a malformed
+   * action is a bug in the caller); `penalize` turns it into an `invalid_action` event and a step.
+   */
+  invalidAction: z.enum(["raise", "penalize"]).default("raise"),
+  /** Put ground truth in `info.hidden` (never in observations). */
+  hiddenInfo: z.boolean().default(true),
+});
+export type ToolEnvOptions = z.infer<typeof toolEnvOptionsSchema>;
+
+/** What a family builds for one episode. */
+export interface EpisodeSetup<S> {
+  taskId: string;
+  prompt: string;
+  tools: readonly ToolDefinition<S>[];
+  visible: readonly string[];
+  world: S;
+  faults?: readonly FaultSpec[];
+  budgets?: { toolCalls?: number | null; retries?: number | null };
+  /** Ground truth for `info.hidden` at reset and at the end of the episode. */
+  hidden?: JsonObject;
+}
+
+/** A family's static description, given once to the base class. */
+export interface ToolEnvConfig {
+  family: string;
+  maxEpisodeSteps: number;
+  /** Family reward terms beyond CORE_TERMS: name -> documentation. */
+  familyTerms?: Readonly<Record<string, string>>;
+  familyEventTypes?: readonly string[];
+  /** Family info keys beyond the core ones: key -> documentation. */
+  familyInfoKeys?: Readonly<Record<string, string>>;
+  extraActionKinds?: Readonly<Record<string, ActionKind>>;
+}
+
+/** What a family-specific action (e.g. `retrieve`) did. */
+export interface FamilyActionResult {
+  response: JsonValue;
+  events: EpisodeEvent[];
+  terminal?: TerminationReason;
+  success?: boolean;
+}
+
+/** Info keys of every tool env. */
+export const CORE_INFO_KEYS: Readonly<Record<string, string>> = {
+  events: "typed events of this step (EpisodeEvent[])",
+  rewardTerms: "weighted contribution of each reward term this step (sums to the reward)",
+  rawTerms: "raw, unweighted term signals this step; any RewardSpec can be recomputed from them",
+  phi: "potential Φ of the state after this step (null when the family defines none)",
+  taskId: "identifier of the episode's task",
+  step: "number of steps taken so far",
+  hidden: "ground truth the agent must not see (reset and episode end: full; other steps: per-step annotations)",
+  terminationReason: "why the episode ended (only on the final step)",
+  success: "whether the episode was judged successful (only on the final step)",
+  metrics: "per-episode values of the family's metrics (only on the final step)",
+  episode: "RecordEpisodeStatistics: { r, l, t } at episode end",
+};
+
+/**
+ * The one tool-episode env. Families subclass it and supply the world (`createEpisode`), answer judging, family
+ * events, metrics and an optional potential; the base class runs the call pipeline, budgets, events, rewards,
+ * observations and the Gymnasium contract.
+ */
+export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> extends Env<ToolObservation, Action> {
+  readonly observationSpace: Space<ToolObservation>;
+  readonly actionSpace: ToolActionSpace;
+  /** Calls valid against the tools visible now (a dynamic space, for samplers and validation). */
+  readonly toolCallSpace: ToolCallSpace;
+  readonly metadata: EnvMetadata;
+  readonly rewardSpec: RewardSpec;
+  readonly maxSteps: number;
+
+  protected episode: ToolEpisode<S> | null = null;
+  protected setup: EpisodeSetup<S> | null = null;
+  protected rng: Rng = new Rng(0);
+  protected stepCount = 0;
+  protected done = false;
+  protected history: HistoryEntry[] = [];
+  protected allEvents: EpisodeEvent[] = [];
+  private readonly computer: RewardComputer;
+  private lastSeed = 0;
+  private unseededResets = 0;
+  private lastVisible: string[] = [];
+  private budgets: { toolCalls: number | null; retries: number | null } = { toolCalls: null, retries: null };
+
+  constructor(
+    protected readonly config: ToolEnvConfig,
+    protected readonly options: O,
+    readonly spec: EnvSpec,
+  ) {
+    super();
+    this.maxSteps = options.maxSteps ?? config.maxEpisodeSteps;
+    this.toolCallSpace = new ToolCallSpace(() => (this.episode ? this.episode.visibleTools() : []));
+    this.actionSpace = new ToolActionSpace(this.toolCallSpace, { ...(config.extraActionKinds ?? {}) });
+    this.observationSpace = toolObservationSpace(this.maxSteps);
+    this.rewardSpec = resolveRewardSpec(options.reward as string | object, config.family, this.knownTerms());
+    this.computer = new RewardComputer(this.rewardSpec);
+    this.metadata = {
+      renderModes: ["ansi"],
+      family: config.family,
+      infoKeys: { ...CORE_INFO_KEYS, ...(config.familyInfoKeys ?? {}) },
+      familyEventTypes: config.familyEventTypes ?? [],
+      rewardTerms: { ...CORE_TERMS, ...(config.familyTerms ?? {}) },
+    };
+  }
+
+  knownTerms(): string[] {
+    return [...Object.keys(CORE_TERMS), ...Object.keys(this.config.familyTerms ?? {})];
+  }
+
+  // ---- hooks for families -------------------------------------------------------------------------------------
+
+  /** Builds one episode's task, tools, world and faults from the episode's root stream. */
+  protected abstract createEpisode(rng: Rng, options: JsonObject): EpisodeSetup<S>;
+  /** Named corruption transforms that this family's fault specs refer to. */
+  protected corruptions(): Readonly<Record<string, CorruptionFn<S>>> {
+    return {};
+  }
+  /** Is this final answer correct? (null: the family judges nothing at answer time.) */
+  protected judgeAnswer(_content: string): boolean {
+    return false;
+  }
+  /** Is aborting a success here (e.g. an unsolvable task where stopping is the right call)? */
+  protected judgeAbort(_reason: string | null): boolean {
+    return false;
+  }
+  /** Family-specific actions (beyond tool_call / answer / abort). */
+  protected onFamilyAction(action: FamilyAction): FamilyActionResult {
+    return { response: { error: { code: "unsupported_action", message: `action type "${action.type}" is not supported` } }, events: [] };
+  }
+  /** Family events after a tool call (forbidden calls, progress annotations, staged disclosure...). */
+  protected afterCall(_record: CallRecord, _events: EpisodeEvent[]): EpisodeEvent[] {
+    return [];
+  }
+  /** Family raw reward terms of a step, added to the core ones. */
+  protected familyRawTerms(_events: readonly EpisodeEvent[], _terminal: boolean, _success: boolean): RawTerms {
+    return {};
+  }
+  /** Φ(s): minus the optimal number of calls still needed. Null: no potential. */
+  protected potential(): number | null {
+    return null;
+  }
+  /** Per-episode metric values, computed when the episode ends. */
+  protected episodeMetrics(_success: boolean, _reason: TerminationReason): JsonObject {
+    return {};
+  }
+  /** Small per-step ground-truth annotations for `info.hidden` (full ground truth comes at reset and end). */
+  protected hiddenStepInfo(_events: readonly EpisodeEvent[]): JsonObject | null {
+    return null;
+  }
+  /** Whether a step's events make the episode end (beyond answer/abort/budgets). */
+  protected extraTermination(_events: readonly EpisodeEvent[]): { reason: TerminationReason; success: boolean } | null {
+    return null;
+  }
+
+  // ---- Gymnasium API ------------------------------------------------------------------------------------------
+
+  /**
+   * Starts an episode. With a seed, the episode is a pure function of (options, seed, actions); without one, the
+   * env continues a deterministic sequence from the last seed given (0 if none), so unseeded runs still replay.
+   */
+  reset(args: ResetArgs = {}): [ToolObservation, Info] {
+    if (args.seed !== undefined) {
+      if (!Number.isSafeInteger(args.seed)) throw new ActionError("seed", `seed must be a safe integer, got ${args.seed}`);
+      this.lastSeed = args.seed;
+      this.unseededResets = 0;
+      this.rng = new Rng(args.seed);
+    } else {
+      this.unseededResets += 1;
+      this.rng = new Rng(this.lastSeed).derive(`next:${this.unseededResets}`);
+    }
+    const setup = this.createEpisode(this.rng, args.options ?? {});
+    this.setup = setup;
+    this.episode = new ToolEpisode<S>({ tools: setup.tools, visible: setup.visible, world: setup.world, faults: setup.faults, corruptions: this.corruptions(), rng: this.rng.derive("engine") });
+    this.budgets = { toolCalls: setup.budgets?.toolCalls ?? null, retries: setup.budgets?.retries ?? null };
+    this.stepCount = 0;
+    this.done = false;
+    this.history = [];
+    this.allEvents = [];
+    this.lastVisible = [];
+    const phi = this.potential();
+    this.computer.reset(phi);
+    const info: Info = { taskId: setup.taskId, step: 0, phi };
+    if (this.options.hiddenInfo) info.hidden = setup.hidden ?? {};
+    return [this.observe(null), info];
+  }
+
+  step(action: Action): StepResult<ToolObservation> {
+    if (!this.episode || !this.setup) throw new ResetNeededError("step() called before reset()");
+    if (this.done) throw new ResetNeededError("step() called after the episode ended; call reset() first");
+    const episode = this.episode;
+    let parsed: Action | null = null;
+    const events: EpisodeEvent[] = [];
+    try {
+      parsed = this.actionSpace.parse(action);
+    } catch (e) {
+      if (this.options.invalidAction === "raise" || !(e instanceof ActionError)) throw e;
+      events.push({ type: "invalid_action", field: e.field, message: e.message });
+    }
+    this.stepCount += 1;
+    let response: JsonValue = null;
+    let terminal: TerminationReason | null = null;
+    let success = false;
+    if (parsed === null) {
+      response = { error: { code: "invalid_action", message: (events[0] as { message: string }).message } };
+    } else if (parsed.type === "tool_call") {
+      const call = parsed as { name: string; arguments: JsonObject };
+      if (this.budgets.toolCalls !== null && episode.data.calls.length >= this.budgets.toolCalls) {
+        events.push({ type: "budget_exceeded", budget: "tool_calls", limit: this.budgets.toolCalls });
+        response = { error: { code: "budget_exceeded", message: `tool-call budget of ${this.budgets.toolCalls} exhausted` } };
+        terminal = "budget_exceeded";
+      } else {
+        const { record, events: callEvents } = episode.call(call.name, call.arguments, this.stepCount);
+        events.push(...callEvents, ...this.afterCall(record, callEvents));
+        response = record.response;
+        if (this.budgets.retries !== null && episode.data.retries > this.budgets.retries) {
+          events.push({ type: "budget_exceeded", budget: "retries", limit: this.budgets.retries });
+          terminal = "retry_exceeded";
+        }
+      }
+    } else if (parsed.type === "answer") {
+      const content = (parsed as { content: string }).content;
+      success = this.judgeAnswer(content);
+      events.push({ type: "answered", content, correct: success });
+      terminal = "answered";
+      response = null;
+    } else if (parsed.type === "abort") {
+      const reason = (parsed as { reason?: string }).reason ?? null;
+      success = this.judgeAbort(reason);
+      events.push({ type: "aborted", reason });
+      terminal = "aborted";
+    } else {
+      const r = this.onFamilyAction(parsed as FamilyAction);
+      events.push(...r.events);
+      response = r.response;
+      if (r.terminal) {
+        terminal = r.terminal;
+        success = r.success ?? false;
+      }
+    }
+    if (terminal === null) {
+      const extra = this.extraTermination(events);
+      if (extra) {
+        terminal = extra.reason;
+        success = extra.success;
+      }
+    }
+    if (success) {
+      events.push({ type: "success" });
+      terminal = "success";
+    }
+    const truncated = terminal === null && this.stepCount >= this.maxSteps;
+    const terminated = terminal !== null;
+    const ended = terminated || truncated;
+    this.done = ended;
+    const reason: TerminationReason | null = terminal ?? (truncated ? "max_steps" : null);
+    const raw = { ...coreRawTerms(events, ended, success) };
+    for (const [k, v] of Object.entries(this.familyRawTerms(events, ended, success))) raw[k] = (raw[k] ?? 0) + v;
+    const phi = this.potential();
+    const { reward, terms } = this.computer.step(raw, phi);
+    this.allEvents.push(...events);
+    this.history.push({ step: this.stepCount, action: parsed ?? (action as unknown as JsonValue as Action), response, events, reward });
+    const info: Info = { events, rewardTerms: terms, rawTerms: raw, phi, taskId: this.setup.taskId, step: this.stepCount };
+    if (this.options.hiddenInfo) {
+      const stepHidden = this.hiddenStepInfo(events);
+      if (ended) info.hidden = { ...(this.setup.hidden ?? {}), ...(stepHidden ?? {}) };
+      else if (stepHidden) info.hidden = stepHidden;
+    }
+    if (ended) {
+      info.terminationReason = reason;
+      info.success = success;
+      info.metrics = this.episodeMetrics(success, reason as TerminationReason);
+    }
+    return [this.observe(response), reward, terminated, truncated, info];
+  }
+
+  override render(): string {
+    if (!this.setup) return "(no episode: call reset())";
+    return renderEpisode(this.spec.id, this.setup.taskId, this.setup.prompt, this.history, this.done);
+  }
+
+  // ---- helpers for families, wrappers and baselines -----------------------------------------------------------
+
+  /** Schemas of the tools visible now. */
+  visibleToolSchemas(): ToolSchema[] {
+    return this.episode ? this.episode.visibleTools().map(toolSchemaOf) : [];
+  }
+  /** The episode's steps so far (actions, responses, events, rewards), for chat rendering and recorders. */
+  episodeHistory(): readonly HistoryEntry[] {
+    return this.history;
+  }
+  taskPrompt(): string {
+    return this.setup?.prompt ?? "";
+  }
+  isDone(): boolean {
+    return this.done;
+  }
+
+  protected observe(response: JsonValue): ToolObservation {
+    const episode = this.episode as ToolEpisode<S>;
+    const visible = episode.data.visible;
+    const prev = this.lastVisible;
+    const newNames = visible.filter((n) => !prev.includes(n));
+    const removed = prev.filter((n) => !visible.includes(n));
+    this.lastVisible = visible.slice();
+    const calls = episode.data.calls.length;
+    return {
+      task: (this.setup as EpisodeSetup<S>).prompt,
+      visibleTools: visible.slice(),
+      newTools: newNames.map((n) => toolSchemaOf(episode.tools.get(n) as ToolDefinition<S>)),
+      removedTools: removed,
+      response,
+      step: this.stepCount,
+      budget: {
+        steps: this.maxSteps - this.stepCount,
+        toolCalls: this.budgets.toolCalls === null ? null : Math.max(0, this.budgets.toolCalls - calls),
+        retries: this.budgets.retries === null ? null : Math.max(0, this.budgets.retries - episode.data.retries),
+      },
+    };
+  }
+}

@@ -1,0 +1,19 @@
+/** A data generator a family offers to `recovery-gym generate <name> --out DIR`. */
+export interface GeneratorEntry {
+  description: string;
+  run(args: { outDir: string; seed: number }): Promise<{ files: string[]; summary: string }> | { files: string[]; summary: string };
+}
+
+const GENERATORS = new Map<string, GeneratorEntry>();
+
+export function registerGenerator(name: string, entry: GeneratorEntry): void {
+  GENERATORS.set(name, entry);
+}
+
+export function listGenerators(): [string, GeneratorEntry][] {
+  return [...GENERATORS.entries()].sort(([a], [b]) => a.localeCompare(b));
+}
+
+export function generatorEntry(name: string): GeneratorEntry | undefined {
+  return GENERATORS.get(name);
+}

@@ -1,0 +1,41 @@
+/**
+ * Recovery Gym: Gymnasium-style RL environments for tool failure and recovery.
+ * The package root exports the core API and registers the built-in families.
+ */
+export { Env, type EnvSpec, type EnvMetadata, type Info, type ResetArgs, type StepResult } from "./core/env.js";
+export { Wrapper } from "./core/wrapper.js";
+export * from "./core/errors.js";
+export { Rng, hash32, type RngState } from "./core/rng.js";
+export { type JsonValue, type JsonObject, stableStringify, jsonEquals, cloneJson } from "./core/json.js";
+export { type JsonSchema, zodFromJsonSchema, sampleFromJsonSchema } from "./core/jsonSchema.js";
+export * from "./core/spaces/index.js";
+export { register, make, makeVec, listEnvs, registryEntry, parseEnvOptions, type EnvEntry, type EnvListing, type Policy, type PolicyEntry, type EpisodeResult, type AggregateReport } from "./core/registry.js";
+export { checkEnv, CheckEnvError, type CheckEnvOptions } from "./core/checker.js";
+export { LIBRARY_VERSION } from "./core/version.js";
+
+export * from "./engine/actions.js";
+export * from "./engine/events.js";
+export { type ToolDefinition, type ToolMeta, type ToolOutcome, type ToolContext, type ToolErrorPayload, toolSchemaOf } from "./engine/tool.js";
+export { type FaultSpec, type FaultTrigger, type FaultEffect, type FaultPersistence, type FaultState, type CorruptionFn, faultFires } from "./engine/faults.js";
+export { type LedgerData, type Taint } from "./engine/ledger.js";
+export { ToolEpisode, type CallRecord, type EpisodeData, type CallResult } from "./engine/episode.js";
+export { ToolEnv, toolEnvOptionsSchema, CORE_INFO_KEYS, type ToolEnvOptions, type EpisodeSetup, type ToolEnvConfig, type FamilyActionResult } from "./engine/toolEnv.js";
+export { type ToolObservation, type BudgetView } from "./engine/observation.js";
+export { type HistoryEntry, renderEpisode } from "./engine/render.js";
+export { toChatMessages, toChatTools, DEFAULT_SYSTEM_PROMPT, type ChatMessage, type ChatTool } from "./engine/chat.js";
+export { CORE_TERMS } from "./engine/terms.js";
+
+export { RewardComputer, recomputeRewards, discountedReturn, type RawTerms } from "./rewards/compute.js";
+export { rewardSpecSchema, parseRewardSpec, loadRewardSpecFile, type RewardSpec, type RewardTerm } from "./rewards/spec.js";
+export { resolveRewardSpec, listRewardPresets, CONFIGS_DIR } from "./rewards/presets.js";
+
+export * from "./metrics/index.js";
+export * from "./vector/index.js";
+export { trajectorySchema, trajectoryStepSchema, TRAJECTORY_SCHEMA_VERSION, type Trajectory, type TrajectoryStep } from "./trajectories/schema.js";
+export { JsonlWriter, readTrajectories } from "./trajectories/writer.js";
+export { rollout, type RolloutConfig } from "./rollout.js";
+export { registerGenerator, listGenerators, type GeneratorEntry } from "./generators.js";
+
+export * from "../wrappers/index.js";
+
+import "../envs/index.js";

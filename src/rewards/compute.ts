@@ -1,0 +1,64 @@
+import type { RewardSpec } from "./spec.js";
+
+/** Raw, unweighted signals of one step (counts, flags, costs), as the env reports them in `info.rawTerms`. */
+export type RawTerms = Record<string, number>;
+
+/**
+ * Turns raw term signals into a scalar reward under a spec, enforcing per-episode caps. The same class runs inside
+ * the env and offline (`rescore`, `ablate`), so an ablation recomputed from recorded raw terms equals a live run.
+ */
+export class RewardComputer {
+  private totals: Record<string, number> = {};
+  private phi: number | null = null;
+  private t = 0;
+
+  constructor(readonly spec: RewardSpec) {}
+
+  /** Starts an episode; `phi0` is Φ(s_0) when the env defines a potential. */
+  reset(phi0: number | null): void {
+    this.totals = {};
+    this.phi = phi0;
+    this.t = 0;
+  }
+
+  /** Reward of one step and its per-term contributions. `phi` is Φ(s′) after the step. */
+  step(raw: RawTerms, phi: number | null): { reward: number; terms: Record<string, number> } {
+    const terms: Record<string, number> = {};
+    let reward = 0;
+    for (const [name, term] of Object.entries(this.spec.terms)) {
+      let value: number;
+      if (term.kind === "potential") {
+        value = phi !== null && this.phi !== null ? term.weight * (this.spec.gamma * phi - this.phi) : 0;
+      } else {
+        value = term.weight * (raw[name] ?? 0);
+        if (term.cap !== undefined && value !== 0) {
+          const used = this.totals[name] ?? 0;
+          const room = term.cap - Math.abs(used);
+          value = Math.sign(value) * Math.max(0, Math.min(Math.abs(value), room));
+        }
+      }
+      if (value !== 0) {
+        this.totals[name] = (this.totals[name] ?? 0) + value;
+        terms[name] = value;
+        reward += value;
+      }
+    }
+    if (phi !== null) this.phi = phi;
+    this.t += 1;
+    return { reward, terms };
+  }
+}
+
+/** Recomputes per-step rewards of a recorded episode under another spec. */
+export function recomputeRewards(spec: RewardSpec, phi0: number | null, steps: readonly { rawTerms: RawTerms; phi: number | null }[]): number[] {
+  const rc = new RewardComputer(spec);
+  rc.reset(phi0);
+  return steps.map((s) => rc.step(s.rawTerms, s.phi).reward);
+}
+
+/** Discounted return. */
+export function discountedReturn(rewards: readonly number[], gamma = 1): number {
+  let g = 0;
+  for (let i = rewards.length - 1; i >= 0; i--) g = rewards[i] + gamma * g;
+  return g;
+}

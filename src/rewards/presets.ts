@@ -1,0 +1,39 @@
+import { existsSync, readdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ConfigError } from "../core/errors.js";
+import { loadRewardSpecFile, parseRewardSpec, type RewardSpec } from "./spec.js";
+
+function findRepoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(join(dir, "package.json")) && existsSync(join(dir, "configs"))) return dir;
+    dir = dirname(dir);
+  }
+  return resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+}
+
+/** Where the shipped `configs/` folder lives (works from source and from `dist/`). */
+export const CONFIGS_DIR = join(findRepoRoot(), "configs");
+
+/** Preset names available to a family: its own folder first, then the generic presets. */
+export function listRewardPresets(family: string | null): string[] {
+  const names = new Set<string>();
+  for (const dir of [family ? join(CONFIGS_DIR, "rewards", family) : null, join(CONFIGS_DIR, "rewards")]) {
+    if (!dir || !existsSync(dir)) continue;
+    for (const f of readdirSync(dir)) if (f.endsWith(".json")) names.add(f.slice(0, -5));
+  }
+  return [...names].sort();
+}
+
+/**
+ * Resolves the `reward` option: a preset name (family folder, then generic), a path to a JSON file, or an inline
+ * spec object. Terms are checked against the env's catalog.
+ */
+export function resolveRewardSpec(reward: string | object, family: string | null, knownTerms: readonly string[]): RewardSpec {
+  if (typeof reward === "object") return parseRewardSpec(reward, knownTerms, "inline reward spec");
+  if (reward.endsWith(".json") || reward.includes("/")) return loadRewardSpecFile(resolve(reward), knownTerms);
+  const candidates = [family ? join(CONFIGS_DIR, "rewards", family, `${reward}.json`) : null, join(CONFIGS_DIR, "rewards", `${reward}.json`)];
+  for (const path of candidates) if (path && existsSync(path)) return loadRewardSpecFile(path, knownTerms);
+  throw new ConfigError("reward", `unknown reward preset "${reward}"; available: ${listRewardPresets(family).join(", ")}`);
+}

@@ -1,0 +1,167 @@
+import { availableParallelism } from "node:os";
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import { ActionError, OptionsError, RecoveryGymError, ResetNeededError } from "../core/errors.js";
+import { make } from "../core/registry.js";
+import { batchSpace } from "../core/spaces/batch.js";
+import type { Space } from "../core/spaces/space.js";
+import type { WorkerCommand, WorkerInit, WorkerReply } from "./protocol.js";
+import { type AutoresetMode, type BatchedInfo, batchInfos, seedsFor, type VectorEnv, type VectorResetArgs, type VectorStepResult } from "./vectorEnv.js";
+
+interface WorkerHandle {
+  worker: Worker;
+  port: MessagePort;
+  flag: Int32Array;
+  slots: number[];
+}
+
+const WAIT_MS = 120_000;
+
+function rethrow(error: { name: string; message: string; code?: string; field?: string }): never {
+  if (error.name === "ResetNeededError") throw new ResetNeededError(error.message);
+  if (error.name === "ActionError") throw new ActionError(error.field ?? "action", error.message);
+  if (error.name === "OptionsError") throw new OptionsError(error.field ?? "options", error.message);
+  if (error.code) throw new RecoveryGymError(error.code as never, error.field ?? "", error.message);
+  throw new Error(`${error.name}: ${error.message}`);
+}
+
+/**
+ * Steps envs in worker threads (Gymnasium's AsyncVectorEnv). The API stays synchronous: commands go to every
+ * worker at once and the caller blocks (Atomics.wait) until all have answered, so the batch runs in parallel while
+ * `step()` keeps the same signature as SyncVectorEnv.
+ */
+export class AsyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<Obs, Act> {
+  readonly numEnvs: number;
+  readonly singleObservationSpace: Space<Obs>;
+  readonly singleActionSpace: Space<Act>;
+  readonly observationSpace: Space<unknown>;
+  readonly actionSpace: Space<unknown>;
+  readonly metadata: { autoresetMode: AutoresetMode; envId: string; workers: number };
+  private readonly workers: WorkerHandle[] = [];
+  private readonly owner: number[] = [];
+  private lastObs: Obs[] = [];
+  private closed = false;
+
+  constructor(envId: string, numEnvs: number, options: Record<string, unknown> = {}, config: { autoresetMode?: AutoresetMode; workers?: number; modules?: string[] } = {}) {
+    const autoresetMode = config.autoresetMode ?? "NextStep";
+    this.numEnvs = numEnvs;
+    const probe = make(envId, options);
+    this.singleObservationSpace = probe.observationSpace as Space<Obs>;
+    this.singleActionSpace = probe.actionSpace as Space<Act>;
+    probe.close();
+    this.observationSpace = batchSpace(this.singleObservationSpace, numEnvs);
+    this.actionSpace = batchSpace(this.singleActionSpace, numEnvs);
+    const count = Math.max(1, Math.min(numEnvs, config.workers ?? availableParallelism()));
+    this.metadata = { autoresetMode, envId, workers: count };
+    const fromSource = import.meta.url.endsWith(".ts");
+    const script = new URL(fromSource ? "./worker.ts" : "./worker.js", import.meta.url).href;
+    // Loads the worker module (through tsx when running from source) and reports a load failure as a reply, so a
+    // broken worker fails fast instead of leaving the caller blocked.
+    const bootstrap = `
+      const { workerData } = require("node:worker_threads");
+      (async () => {
+        try {
+          ${fromSource ? `(await import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})).register();` : ""}
+          await import(${JSON.stringify(script)});
+        } catch (e) {
+          workerData.port.postMessage({ ok: false, error: { name: e && e.name || "Error", message: String(e && e.stack || e) } });
+          const flag = new Int32Array(workerData.flag);
+          Atomics.store(flag, 0, 1);
+          Atomics.notify(flag, 0);
+        }
+      })();`;
+    for (let w = 0; w < count; w++) {
+      const slots = Array.from({ length: numEnvs }, (_, i) => i).filter((i) => i % count === w);
+      for (const s of slots) this.owner[s] = w;
+      const { port1, port2 } = new MessageChannel();
+      const flagBuf = new SharedArrayBuffer(4);
+      const init: WorkerInit & { port: MessagePort } = { envId, options, slots, autoresetMode, modules: config.modules ?? [], flag: flagBuf, port: port2 };
+      const worker = new Worker(bootstrap, { eval: true, workerData: init, transferList: [port2] });
+      worker.unref();
+      this.workers.push({ worker, port: port1, flag: new Int32Array(flagBuf), slots });
+    }
+    for (const w of this.workers) {
+      const ready = this.await(w);
+      if (!ready.ok) {
+        for (const x of this.workers) void x.worker.terminate();
+        rethrow(ready.error);
+      }
+    }
+  }
+
+  private await(w: WorkerHandle): WorkerReply {
+    for (;;) {
+      const res = Atomics.wait(w.flag, 0, 0, WAIT_MS);
+      const msg = receiveMessageOnPort(w.port);
+      if (msg) {
+        Atomics.store(w.flag, 0, 0);
+        return msg.message as WorkerReply;
+      }
+      if (res === "timed-out") throw new Error("AsyncVectorEnv: a worker did not answer within 120 s (crashed or stuck)");
+    }
+  }
+
+  private run(commands: Map<number, WorkerCommand>): WorkerReply[] {
+    if (this.closed) throw new ResetNeededError("AsyncVectorEnv is closed");
+    for (const [w, cmd] of commands) this.workers[w].port.postMessage(cmd);
+    const replies = [...commands.keys()].map((w) => this.await(this.workers[w]));
+    for (const r of replies) if (!r.ok) rethrow(r.error);
+    return replies;
+  }
+
+  reset(args: VectorResetArgs = {}): [Obs[], BatchedInfo] {
+    const seeds = seedsFor(args.seed, this.numEnvs);
+    const { resetMask, ...options } = args.options ?? {};
+    if (resetMask && resetMask.length !== this.numEnvs) throw new RangeError(`options.resetMask: expected ${this.numEnvs} flags, got ${resetMask.length}`);
+    const commands = new Map<number, WorkerCommand & { cmd: "reset" }>();
+    for (let i = 0; i < this.numEnvs; i++) {
+      if (resetMask && !resetMask[i]) continue;
+      const w = this.owner[i];
+      if (!commands.has(w)) commands.set(w, { cmd: "reset", items: [] });
+      (commands.get(w) as { items: unknown[] }).items.push({ slot: i, seed: seeds[i], options });
+    }
+    const infos: (Record<string, unknown> | null)[] = new Array(this.numEnvs).fill(null);
+    for (const reply of this.run(commands)) {
+      if (!reply.ok) continue;
+      for (const r of reply.results) {
+        this.lastObs[r.slot] = r.obs as Obs;
+        infos[r.slot] = r.info;
+      }
+    }
+    return [this.lastObs.slice(), batchInfos(infos)];
+  }
+
+  step(actions: readonly Act[]): VectorStepResult<Obs> {
+    if (actions.length !== this.numEnvs) throw new RangeError(`actions: expected ${this.numEnvs}, got ${actions.length}`);
+    const commands = new Map<number, WorkerCommand & { cmd: "step" }>();
+    for (let i = 0; i < this.numEnvs; i++) {
+      const w = this.owner[i];
+      if (!commands.has(w)) commands.set(w, { cmd: "step", items: [] });
+      (commands.get(w) as { items: unknown[] }).items.push({ slot: i, action: actions[i] });
+    }
+    const rewards = new Float64Array(this.numEnvs);
+    const terminated: boolean[] = new Array(this.numEnvs).fill(false);
+    const truncated: boolean[] = new Array(this.numEnvs).fill(false);
+    const infos: Record<string, unknown>[] = new Array(this.numEnvs);
+    for (const reply of this.run(commands)) {
+      if (!reply.ok) continue;
+      for (const r of reply.results) {
+        this.lastObs[r.slot] = r.obs as Obs;
+        rewards[r.slot] = r.reward;
+        terminated[r.slot] = r.terminated;
+        truncated[r.slot] = r.truncated;
+        infos[r.slot] = r.info;
+      }
+    }
+    return [this.lastObs.slice(), rewards, terminated, truncated, batchInfos(infos)];
+  }
+
+  close(): void {
+    if (this.closed) return;
+    try {
+      this.run(new Map(this.workers.map((_, w) => [w, { cmd: "close" } as WorkerCommand])));
+    } finally {
+      this.closed = true;
+      for (const w of this.workers) void w.worker.terminate();
+    }
+  }
+}

@@ -1,0 +1,22 @@
+import type { Info } from "../core/env.js";
+import type { JsonObject } from "../core/json.js";
+import type { AutoresetMode } from "./vectorEnv.js";
+
+/** Messages between AsyncVectorEnv and its workers (structured-clone data only). */
+export type WorkerCommand =
+  | { cmd: "reset"; items: { slot: number; seed: number | undefined; options: JsonObject }[] }
+  | { cmd: "step"; items: { slot: number; action: unknown }[] }
+  | { cmd: "close" };
+
+export type WorkerReply =
+  | { ok: true; results: { slot: number; obs: unknown; reward: number; terminated: boolean; truncated: boolean; info: Info }[] }
+  | { ok: false; error: { name: string; message: string; code?: string; field?: string } };
+
+export interface WorkerInit {
+  envId: string;
+  options: Record<string, unknown>;
+  slots: number[];
+  autoresetMode: AutoresetMode;
+  modules: string[];
+  flag: SharedArrayBuffer;
+}

@@ -1,0 +1,53 @@
+import type { Env, Info } from "../core/env.js";
+import { ResetNeededError } from "../core/errors.js";
+import type { JsonObject } from "../core/json.js";
+import type { AutoresetMode } from "./vectorEnv.js";
+
+/** One env's result inside a vector step. */
+export interface SlotStep<Obs> {
+  obs: Obs;
+  reward: number;
+  terminated: boolean;
+  truncated: boolean;
+  info: Info;
+}
+
+/**
+ * One env of a vector env with its autoreset bookkeeping. Shared by the sync vector env and the async workers so
+ * both have exactly the same semantics.
+ */
+export class EnvSlot<Obs, Act> {
+  private needsReset = true;
+  private autoresetPending = false;
+  constructor(
+    readonly env: Env<Obs, Act>,
+    private readonly mode: AutoresetMode,
+  ) {}
+
+  reset(seed: number | undefined, options: JsonObject | undefined): [Obs, Info] {
+    const res = this.env.reset({ seed, options });
+    this.needsReset = false;
+    this.autoresetPending = false;
+    return res;
+  }
+
+  step(action: Act): SlotStep<Obs> {
+    if (this.mode === "NextStep" && this.autoresetPending) {
+      const [obs, info] = this.reset(undefined, undefined);
+      return { obs, reward: 0, terminated: false, truncated: false, info };
+    }
+    if (this.needsReset) throw new ResetNeededError("vector env stepped before reset (or, with autoreset Disabled, after its episode ended without a masked reset)");
+    const [obs, reward, terminated, truncated, info] = this.env.step(action);
+    if (!(terminated || truncated)) return { obs, reward, terminated, truncated, info };
+    if (this.mode === "NextStep") {
+      this.autoresetPending = true;
+      return { obs, reward, terminated, truncated, info };
+    }
+    if (this.mode === "SameStep") {
+      const [resetObs, resetInfo] = this.reset(undefined, undefined);
+      return { obs: resetObs, reward, terminated, truncated, info: { ...resetInfo, final_obs: obs, final_info: info } };
+    }
+    this.needsReset = true;
+    return { obs, reward, terminated, truncated, info };
+  }
+}

@@ -1,0 +1,68 @@
+import type { Env } from "../core/env.js";
+import { batchSpace } from "../core/spaces/batch.js";
+import type { Space } from "../core/spaces/space.js";
+import { EnvSlot } from "./slot.js";
+import { type AutoresetMode, type BatchedInfo, batchInfos, seedsFor, type VectorEnv, type VectorResetArgs, type VectorStepResult } from "./vectorEnv.js";
+
+/** Steps `numEnvs` envs one after another in this thread (Gymnasium's SyncVectorEnv). */
+export class SyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<Obs, Act> {
+  readonly numEnvs: number;
+  readonly singleObservationSpace: Space<Obs>;
+  readonly singleActionSpace: Space<Act>;
+  readonly observationSpace: Space<unknown>;
+  readonly actionSpace: Space<unknown>;
+  readonly metadata: { autoresetMode: AutoresetMode; envId: string };
+  readonly envs: readonly Env<Obs, Act>[];
+  private readonly slots: EnvSlot<Obs, Act>[];
+  private lastObs: Obs[] = [];
+
+  constructor(envFns: readonly (() => Env<Obs, Act>)[], autoresetMode: AutoresetMode = "NextStep") {
+    if (envFns.length === 0) throw new RangeError("SyncVectorEnv needs at least one env");
+    this.envs = envFns.map((f) => f());
+    this.numEnvs = this.envs.length;
+    this.slots = this.envs.map((e) => new EnvSlot(e, autoresetMode));
+    this.singleObservationSpace = this.envs[0].observationSpace;
+    this.singleActionSpace = this.envs[0].actionSpace;
+    this.observationSpace = batchSpace(this.singleObservationSpace, this.numEnvs);
+    this.actionSpace = batchSpace(this.singleActionSpace, this.numEnvs);
+    this.metadata = { autoresetMode, envId: this.envs[0].spec.id };
+  }
+
+  reset(args: VectorResetArgs = {}): [Obs[], BatchedInfo] {
+    const seeds = seedsFor(args.seed, this.numEnvs);
+    const { resetMask, ...options } = args.options ?? {};
+    if (resetMask && resetMask.length !== this.numEnvs) throw new RangeError(`options.resetMask: expected ${this.numEnvs} flags, got ${resetMask.length}`);
+    const infos: (Record<string, unknown> | null)[] = [];
+    for (let i = 0; i < this.numEnvs; i++) {
+      if (resetMask && !resetMask[i]) {
+        infos.push(null);
+        continue;
+      }
+      const [obs, info] = this.slots[i].reset(seeds[i], options);
+      this.lastObs[i] = obs;
+      infos.push(info);
+    }
+    return [this.lastObs.slice(), batchInfos(infos)];
+  }
+
+  step(actions: readonly Act[]): VectorStepResult<Obs> {
+    if (actions.length !== this.numEnvs) throw new RangeError(`actions: expected ${this.numEnvs}, got ${actions.length}`);
+    const rewards = new Float64Array(this.numEnvs);
+    const terminated: boolean[] = [];
+    const truncated: boolean[] = [];
+    const infos: Record<string, unknown>[] = [];
+    for (let i = 0; i < this.numEnvs; i++) {
+      const r = this.slots[i].step(actions[i]);
+      this.lastObs[i] = r.obs;
+      rewards[i] = r.reward;
+      terminated.push(r.terminated);
+      truncated.push(r.truncated);
+      infos.push(r.info);
+    }
+    return [this.lastObs.slice(), rewards, terminated, truncated, batchInfos(infos)];
+  }
+
+  close(): void {
+    for (const e of this.envs) e.close();
+  }
+}

@@ -1,0 +1,44 @@
+import type { Env, Info, ResetArgs, StepResult } from "../src/core/env.js";
+import { Dict, Json, Sequence } from "../src/core/spaces/index.js";
+import type { Space } from "../src/core/spaces/space.js";
+import { Wrapper } from "../src/core/wrapper.js";
+import type { Action } from "../src/engine/actions.js";
+import { type ChatMessage, type ChatTool, toChatMessages, toChatTools } from "../src/engine/chat.js";
+import type { ToolObservation } from "../src/engine/observation.js";
+import { ToolEnv } from "../src/engine/toolEnv.js";
+
+/** The observation as an LLM would receive it. */
+export interface ChatObservationValue {
+  messages: ChatMessage[];
+  tools: ChatTool[];
+}
+
+const CHAT_SPACE = new Dict({ messages: new Sequence(new Json()), tools: new Sequence(new Json()) }) as unknown as Space<ChatObservationValue>;
+
+/** Replaces the structured observation by the chat so far (messages + tools), for LLM trainers. */
+export class ChatObservation extends Wrapper<ChatObservationValue, Action, ToolObservation, Action> {
+  private readonly tool: ToolEnv<unknown>;
+  constructor(
+    env: Env<ToolObservation, Action>,
+    readonly systemPrompt?: string,
+  ) {
+    super(env);
+    const inner = env.unwrapped;
+    if (!(inner instanceof ToolEnv)) throw new TypeError("ChatObservation wraps tool envs only");
+    this.tool = inner as ToolEnv<unknown>;
+  }
+  override get observationSpace(): Space<ChatObservationValue> {
+    return CHAT_SPACE;
+  }
+  private chat(): ChatObservationValue {
+    return { messages: toChatMessages(this.tool.taskPrompt(), this.tool.episodeHistory(), this.systemPrompt), tools: toChatTools(this.tool.visibleToolSchemas()) };
+  }
+  override reset(args?: ResetArgs): [ChatObservationValue, Info] {
+    const [, info] = this.env.reset(args);
+    return [this.chat(), info];
+  }
+  override step(action: Action): StepResult<ChatObservationValue> {
+    const [, reward, terminated, truncated, info] = this.env.step(action);
+    return [this.chat(), reward, terminated, truncated, info];
+  }
+}

@@ -1,0 +1,48 @@
+import { performance } from "node:perf_hooks";
+import type { Env, Info, ResetArgs, StepResult } from "../src/core/env.js";
+import { Wrapper } from "../src/core/wrapper.js";
+
+/** Episode statistics reported at the end: return, length, wall time in seconds. */
+export interface EpisodeStatistics {
+  r: number;
+  l: number;
+  t: number;
+}
+
+/**
+ * Adds `info.episode = { r, l, t }` on the final step (Gymnasium's RecordEpisodeStatistics). Wall time is for
+ * reporting only and never feeds back into the episode, so determinism is unaffected.
+ */
+export class RecordEpisodeStatistics<Obs, Act> extends Wrapper<Obs, Act> {
+  private ret = 0;
+  private len = 0;
+  private start = 0;
+  readonly returnQueue: number[] = [];
+  readonly lengthQueue: number[] = [];
+  constructor(
+    env: Env<Obs, Act>,
+    readonly bufferLength = 100,
+  ) {
+    super(env);
+  }
+  override reset(args?: ResetArgs): [Obs, Info] {
+    this.ret = 0;
+    this.len = 0;
+    this.start = performance.now();
+    return this.env.reset(args);
+  }
+  override step(action: Act): StepResult<Obs> {
+    const [obs, reward, terminated, truncated, info] = this.env.step(action);
+    this.ret += reward;
+    this.len += 1;
+    if (!(terminated || truncated)) return [obs, reward, terminated, truncated, info];
+    const episode: EpisodeStatistics = { r: this.ret, l: this.len, t: (performance.now() - this.start) / 1000 };
+    this.returnQueue.push(this.ret);
+    this.lengthQueue.push(this.len);
+    if (this.returnQueue.length > this.bufferLength) {
+      this.returnQueue.shift();
+      this.lengthQueue.shift();
+    }
+    return [obs, reward, terminated, truncated, { ...info, episode }];
+  }
+}

@@ -1,0 +1,30 @@
+import type { Env, Info, ResetArgs, StepResult } from "../src/core/env.js";
+import { RewardComputer, type RawTerms } from "../src/rewards/compute.js";
+import { resolveRewardSpec } from "../src/rewards/presets.js";
+import type { RewardSpec } from "../src/rewards/spec.js";
+import { Wrapper } from "../src/core/wrapper.js";
+
+/**
+ * Re-scores an env's steps under another RewardSpec, from `info.rawTerms` and `info.phi` — the same computation the
+ * env runs, so it equals making the env with that spec. Useful to compare specs on one stream of episodes.
+ */
+export class RewardSpecOverride<Obs, Act> extends Wrapper<Obs, Act> {
+  readonly rewardSpec: RewardSpec;
+  private readonly computer: RewardComputer;
+  constructor(env: Env<Obs, Act>, spec: string | RewardSpec) {
+    super(env);
+    const terms = Object.keys((env.metadata.rewardTerms as Record<string, string> | undefined) ?? {});
+    this.rewardSpec = resolveRewardSpec(spec, (env.metadata.family as string | undefined) ?? null, terms);
+    this.computer = new RewardComputer(this.rewardSpec);
+  }
+  override reset(args?: ResetArgs): [Obs, Info] {
+    const [obs, info] = this.env.reset(args);
+    this.computer.reset((info.phi as number | null | undefined) ?? null);
+    return [obs, info];
+  }
+  override step(action: Act): StepResult<Obs> {
+    const [obs, , terminated, truncated, info] = this.env.step(action);
+    const { reward, terms } = this.computer.step((info.rawTerms as RawTerms | undefined) ?? {}, (info.phi as number | null | undefined) ?? null);
+    return [obs, reward, terminated, truncated, { ...info, rewardTerms: terms }];
+  }
+}

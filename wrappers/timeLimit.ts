@@ -1,0 +1,26 @@
+import type { Env, Info, ResetArgs, StepResult } from "../src/core/env.js";
+import { Wrapper } from "../src/core/wrapper.js";
+
+/** Truncates an episode after `maxEpisodeSteps` steps (reason `max_steps`), as Gymnasium's TimeLimit. */
+export class TimeLimit<Obs, Act> extends Wrapper<Obs, Act> {
+  private elapsed = 0;
+  constructor(
+    env: Env<Obs, Act>,
+    readonly maxEpisodeSteps: number,
+  ) {
+    super(env);
+    if (!Number.isInteger(maxEpisodeSteps) || maxEpisodeSteps < 1) throw new RangeError(`TimeLimit: maxEpisodeSteps must be a positive integer, got ${maxEpisodeSteps}`);
+  }
+  override reset(args?: ResetArgs): [Obs, Info] {
+    this.elapsed = 0;
+    return this.env.reset(args);
+  }
+  override step(action: Act): StepResult<Obs> {
+    const [obs, reward, terminated, truncated, info] = this.env.step(action);
+    this.elapsed += 1;
+    if (!terminated && !truncated && this.elapsed >= this.maxEpisodeSteps) {
+      return [obs, reward, false, true, { ...info, terminationReason: "max_steps" }];
+    }
+    return [obs, reward, terminated, truncated, info];
+  }
+}
