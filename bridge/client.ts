@@ -2,7 +2,7 @@
  * A minimal Node client for the bridge (DEALER socket). Used by the tests and benchmarks, and usable by Node
  * trainers that want to talk to a remote server. Requests may be pipelined; responses are matched by `id`.
  */
-import { Dealer } from "zeromq";
+import { curveKeyPair, Dealer } from "zeromq";
 import { decode, encode } from "./codec.js";
 import type { ErrorCode } from "./protocol.js";
 
@@ -32,8 +32,14 @@ export class BridgeClient {
   readonly orphans: RawResponse[] = [];
   private readonly reader: Promise<void>;
 
-  constructor(endpoint: string, opts: { routingId?: string; timeoutMs?: number } = {}) {
+  constructor(endpoint: string, opts: { routingId?: string; curveServerKey?: string } = {}) {
     this.sock = new Dealer({ linger: 0, receiveTimeout: -1, ...(opts.routingId ? { routingId: opts.routingId } : {}) });
+    if (opts.curveServerKey) {
+      const mine = curveKeyPair();
+      this.sock.curveServerKey = opts.curveServerKey;
+      this.sock.curvePublicKey = mine.publicKey;
+      this.sock.curveSecretKey = mine.secretKey;
+    }
     this.sock.connect(endpoint);
     this.reader = this.readLoop();
   }
