@@ -47,8 +47,11 @@ export interface Backend {
   makeVec(id: string, numEnvs: number, options: Record<string, unknown>, autoresetMode: AutoresetMode | undefined, recordPath?: (i: number) => string): VecEnvLike;
   /** A description of a registered env without instantiating a session (for `get_spec` by id). */
   envSpec(id: string): unknown;
-  /** A seeded sampler stream (the core's Rng) for `step` with `sample: true`. */
-  createRng(seed: number): SamplerRng;
+  /**
+   * Seeded sampler streams (the core's Rng) for `step` with `sample: true`, one per env: stream `i` depends only
+   * on `seed` and the global env index `offset + i`, so sampled actions do not depend on batching or sharding.
+   */
+  createSamplers(seed: number, offset: number, n: number): SamplerRng[];
   /** Samples one action from a single-env action space with the given stream. */
   sampleAction(space: SpaceLike, rng: SamplerRng): unknown;
   /** Maps a library exception to a protocol error; anything unrecognised is ENV_ERROR. */

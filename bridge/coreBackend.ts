@@ -103,7 +103,10 @@ export function createCoreBackend(_opts: CoreBackendOptions = {}): Backend {
         env.close();
       }
     },
-    createRng: (seed: number): SamplerRng => new Rng(seed).derive("bridge-sample"),
+    createSamplers(seed: number, offset: number, n: number): SamplerRng[] {
+      const root = new Rng(seed).derive("bridge-sample");
+      return Array.from({ length: n }, (_, i) => root.derive(offset + i));
+    },
     sampleAction: (space: SpaceLike, rng: SamplerRng): unknown => (space as Space<unknown>).sample(rng as Rng),
     classifyError(err: unknown) {
       if (err instanceof RecoveryGymError) {

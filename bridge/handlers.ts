@@ -98,6 +98,7 @@ function describeSession(s: Session): Result {
     single_observation_space: spaceJson(s.env.singleObservationSpace),
     single_action_space: spaceJson(s.env.singleActionSpace),
     autoreset_mode: s.autoresetMode,
+    env_offset: s.envOffset,
     obs_encoding: s.obsEncoding,
     info_keys: s.infoKeys ? [...s.infoKeys] : null,
     spec: s.env.spec ?? null,
@@ -116,6 +117,7 @@ function make(ctx: HandlerContext, req: Requests["make"]): Result {
     infoKeys: req.info_keys ?? null,
     seed: req.seed ?? null,
     record: req.record ?? false,
+    envOffset: req.env_offset ?? 0,
   });
   return describeSession(s);
 }
@@ -151,7 +153,9 @@ function reset(ctx: HandlerContext, req: Requests["reset"]): Result | Promise<Re
       field: "reset_mask", expected: s.numEnvs, got: req.reset_mask.length,
     });
   }
-  const seed = req.seed ?? (s.resets === 0 && s.makeSeed !== null ? s.makeSeed : undefined);
+  // make's seed stands in for the first reset's: env i gets makeSeed + env_offset + i, as if unsharded.
+  const makeSeed = s.makeSeed;
+  const seed = req.seed ?? (s.resets === 0 && makeSeed !== null ? Array.from({ length: s.numEnvs }, (_, i) => makeSeed + s.envOffset + i) : undefined);
   const options: Record<string, unknown> = { ...(req.options ?? {}) };
   if (req.reset_mask) options.resetMask = req.reset_mask;
   const opts: { seed?: number | (number | null)[]; options?: Record<string, unknown> } = {};
@@ -173,9 +177,9 @@ function step(ctx: HandlerContext, req: Requests["step"]): Result | Promise<Resu
     if (req.actions !== undefined) {
       throw new BridgeError("VALIDATION_ERROR", "step: give either 'actions' or 'sample: true', not both", { field: "actions" });
     }
-    s.sampler ??= ctx.backend.createRng(s.makeSeed ?? 0);
-    const sampler = s.sampler;
-    actions = Array.from({ length: s.numEnvs }, () => ctx.backend.sampleAction(s.env.singleActionSpace, sampler));
+    s.samplers ??= ctx.backend.createSamplers(s.makeSeed ?? 0, s.envOffset, s.numEnvs);
+    const samplers = s.samplers;
+    actions = samplers.map((rng) => ctx.backend.sampleAction(s.env.singleActionSpace, rng));
   } else {
     if (req.actions === undefined) {
       throw new BridgeError("VALIDATION_ERROR", "step: 'actions' is required (one action per env) unless 'sample' is true", { field: "actions" });

@@ -63,6 +63,7 @@ export const requestSchemas = {
     obs_encoding: z.enum(["full", "delta"]).default("delta"),
     info_keys: z.array(z.string()).max(256).nullable().optional(),
     record: z.boolean().optional(),
+    env_offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   }),
   reset: z.strictObject({
     session: sessionHandle,

@@ -19,11 +19,13 @@ export interface Session {
   readonly autoresetMode: AutoresetMode;
   /** Seed given to `make`; used by the first `reset` that has none, and for the action sampler. */
   readonly makeSeed: number | null;
+  /** Global index of this session's env 0 when a vector env is sharded over several sessions. */
+  readonly envOffset: number;
   /** Last observation sent per env, the base of the next delta. */
   lastObs: unknown[] | null;
   resets: number;
   steps: number;
-  sampler: SamplerRng | null;
+  samplers: SamplerRng[] | null;
   lastUsed: number;
   /** Work queued on this session (async envs); ops on one session never overlap. */
   busy: boolean;
@@ -40,6 +42,7 @@ export interface NewSession {
   seed: number | null;
   /** Record trajectories into the server's record directory. */
   record: boolean;
+  envOffset: number;
 }
 
 export class SessionManager {
@@ -97,10 +100,11 @@ export class SessionManager {
       infoKeys: req.infoKeys ? new Set(req.infoKeys) : null,
       autoresetMode: meta.autoresetMode ?? meta.autoreset_mode ?? req.autoresetMode ?? "NextStep",
       makeSeed: req.seed,
+      envOffset: req.envOffset,
       lastObs: null,
       resets: 0,
       steps: 0,
-      sampler: null,
+      samplers: null,
       lastUsed: this.now(),
       busy: false,
     };

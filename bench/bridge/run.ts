@@ -6,7 +6,7 @@
  *   node --import tsx bench/bridge/run.ts [--env ToolMaze-v0] [--seconds 3] [--total 1000000] [--info all|none]
  *                                          [--workers 1] [--options '{"complexity":"C1"}']
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -68,18 +68,25 @@ async function main(): Promise<void> {
   for (let i = 0; i < 300 && !existsSync(ready); i++) await new Promise((r) => setTimeout(r, 100));
   const { endpoints, workerPids } = JSON.parse(readFileSync(ready, "utf8")) as { endpoints: string[]; workerPids: number[] };
   const echo = await startEcho();
-  const py = (extra: string[]): Record<string, unknown>[] => {
-    const r = spawnSync(PY, ["bench/bridge/bench.py", "--address", endpoints[0], "--env", envId, "--info", info, "--options", options, ...extra], {
-      cwd: repo,
-      encoding: "utf8",
-      maxBuffer: 1 << 26,
+  // Asynchronous on purpose: the echo server lives in this process and must keep serving meanwhile.
+  const py = (extra: string[]): Promise<Record<string, unknown>[]> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(PY, ["bench/bridge/bench.py", "--address", endpoints[0], "--env", envId, "--info", info, "--options", options, ...extra], {
+        cwd: repo,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+      child.on("exit", (code) => {
+        if (code !== 0) reject(new Error(`bench.py failed (${code}): ${err}`));
+        else resolve(out.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>));
+      });
     });
-    if (r.status !== 0) throw new Error(`bench.py failed: ${r.stderr}`);
-    return r.stdout.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-  };
   try {
     console.log(`bridge benchmark: ${envId}, info=${info}, ${workers} server worker(s), ${seconds} s per cell, Python ${PY}`);
-    const rows = py(["--mode", "throughput", "--echo", echo.endpoint, "--seconds", seconds, "--batches", batches]);
+    const rows = await py(["--mode", "throughput", "--echo", echo.endpoint, "--seconds", seconds, "--batches", batches]);
     const fmt = (x: number, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
     console.log("\n batch | bridge env-steps/s |  echo env-steps/s | ratio | bridge p50 / p99 ms | echo p50 / p99 ms | req B | resp B");
     console.log("-------|--------------------|-------------------|-------|---------------------|-------------------|-------|-------");
@@ -91,10 +98,10 @@ async function main(): Promise<void> {
       );
     }
     const rssBefore = workerPids.map(rssKb);
-    const soak = py(["--mode", "soak", "--total", total, "--batches", batches.split(",").at(-1)!])[0];
+    const soak = (await py(["--mode", "soak", "--total", total, "--batches", batches.split(",").at(-1)!]))[0];
     const rssAfter = workerPids.map(rssKb);
     // A second soak shows whether growth continues (a leak) or was warm-up (JIT, pools).
-    const soak2 = py(["--mode", "soak", "--total", total, "--batches", batches.split(",").at(-1)!])[0];
+    const soak2 = (await py(["--mode", "soak", "--total", total, "--batches", batches.split(",").at(-1)!]))[0];
     const rssAfter2 = workerPids.map(rssKb);
     const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
     console.log(`\nsoak: ${fmt(soak.env_steps as number)} env-steps in ${fmt(soak.seconds as number, 1)} s (${fmt(soak.steps_per_s as number)} env-steps/s); again: ${fmt(soak2.steps_per_s as number)} env-steps/s`);
@@ -111,4 +118,7 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});

@@ -29,11 +29,11 @@ function hash(x: unknown): string {
 function inProcess(envId: string, n: number, seed: number, steps: number): unknown {
   const backend = createCoreBackend();
   const env = makeVec(envId, n, {});
-  const rng = backend.createRng(seed);
+  const samplers = backend.createSamplers(seed, 0, n);
   const [obs0, infos0] = env.reset({ seed });
   const out: unknown[] = [];
   for (let t = 0; t < steps; t++) {
-    const actions = Array.from({ length: n }, () => backend.sampleAction(env.singleActionSpace, rng));
+    const actions = samplers.map((rng) => backend.sampleAction(env.singleActionSpace, rng));
     const [obs, rewards, terminated, truncated, infos] = env.step(actions);
     out.push({ actions, obs, rewards: Array.from(rewards), terminated, truncated, infos });
   }

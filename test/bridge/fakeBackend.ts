@@ -105,7 +105,7 @@ export function fakeBackend(): FakeBackend {
       throw Object.assign(new Error(`unknown environment id "${id}"`), { code: "UNKNOWN_ENV", field: "id" });
     },
     envSpec: (id) => ({ id }),
-    createRng: (seed) => new Lcg(seed),
+    createSamplers: (seed, offset, n) => Array.from({ length: n }, (_, i) => new Lcg(seed * 7919 + offset + i)),
     sampleAction: (_space, rng) => (rng as Lcg).next() % 3,
     classifyError(err) {
       const e = err as { code?: string; message?: string; field?: string };

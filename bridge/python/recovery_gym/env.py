@@ -47,7 +47,8 @@ class RemoteVectorEnv:
 
     def __init__(self, client: "Client", env_id: str, num_envs: int, options: Optional[Dict[str, Any]] = None, *,
                  seed: Optional[int] = None, autoreset_mode: Optional[str] = None, obs_encoding: str = "delta",
-                 info_keys: Optional[List[str]] = None, use_numpy: bool = False, record: bool = False):
+                 info_keys: Optional[List[str]] = None, use_numpy: bool = False, record: bool = False,
+                 env_offset: int = 0):
         self.client = client
         self.env_id = env_id
         fields: Dict[str, Any] = {"env_id": env_id, "num_envs": int(num_envs), "options": dict(options or {}),
@@ -60,6 +61,8 @@ class RemoteVectorEnv:
             fields["info_keys"] = list(info_keys)
         if record:
             fields["record"] = True
+        if env_offset:
+            fields["env_offset"] = int(env_offset)
         made = client.request("make", **fields)
         self.session: str = made["session"]
         self.num_envs: int = made["num_envs"]

@@ -2,7 +2,8 @@
 
 Env ``i`` of the sharded env is env ``i - offset_k`` of shard ``k``, shards are contiguous, and a reset seed ``s``
 gives env ``i`` the seed ``s + i`` exactly as a single server would, so results do not depend on the sharding.
-All shards are stepped concurrently: requests go out to every server before any answer is awaited.
+Each shard is made with its ``env_offset``, so server-side sampled actions and the make-seeded first reset
+match the unsharded env too. All shards are stepped concurrently: requests go out to every server before any answer is awaited.
 """
 from __future__ import annotations
 
@@ -59,8 +60,8 @@ class ShardedVectorEnv:
         self.use_numpy = use_numpy
         self.shards: List[RemoteVectorEnv] = []
         try:
-            for c, n in zip(self.clients, counts):
-                self.shards.append(RemoteVectorEnv(c, env_id, n, options, **make_fields))
+            for c, n, o in zip(self.clients, counts, self.offsets):
+                self.shards.append(RemoteVectorEnv(c, env_id, n, options, env_offset=o, **make_fields))
         except Exception:
             self.close()
             raise
@@ -130,7 +131,7 @@ class ShardedVectorEnv:
         return self._gather()
 
     def step_random(self) -> Tuple[Any, ...]:
-        """Server-sampled actions (each shard samples with its own stream, so this one *does* depend on sharding)."""
+        """Server-sampled actions; env i's stream depends only on the make seed and i, not on the sharding."""
         for shard in self.shards:
             shard.step_async(sample=True)
         return self._gather()

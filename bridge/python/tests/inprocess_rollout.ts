@@ -21,11 +21,11 @@ process.stdin.on("end", () => {
   const items = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Item[];
   const out = items.map((it) => {
     const env = makeVec(it.env_id, it.num_envs, it.options ?? {});
-    const rng = backend.createRng(it.seed);
+    const samplers = backend.createSamplers(it.seed, 0, it.num_envs);
     const [obs0, info0] = env.reset({ seed: it.seed });
     const steps: unknown[] = [];
     for (let t = 0; t < it.steps; t++) {
-      const actions = Array.from({ length: it.num_envs }, () => backend.sampleAction(env.singleActionSpace, rng));
+      const actions = samplers.map((rng) => backend.sampleAction(env.singleActionSpace, rng));
       const [obs, rewards, terminated, truncated, infos] = env.step(actions);
       steps.push({ actions, observations: obs, rewards: Array.from(rewards), terminated, truncated, infos });
     }

@@ -51,25 +51,31 @@ def test_bridge_equals_inprocess_for_every_env(client, env_ids, repo_root):
     assert traj_hash(other) != traj_hash(ref[0])
 
 
+def _collect(env, steps, actions=None):
+    obs, infos = env.reset()
+    t = {"obs": [obs], "r": [], "infos": [infos], "a": []}
+    for k in range(steps):
+        if actions is None:
+            o, r, te, tr, inf, a = env.step_random()
+        else:
+            a = actions[k]
+            o, r, te, tr, inf = env.step(a)
+        t["a"].append(a), t["obs"].append(o), t["r"].append([list(r), list(te), list(tr)]), t["infos"].append(inf)
+    return t
+
+
 def test_sharding_does_not_change_trajectories(client, endpoints):
     env_id, n, seed, steps = "Demo-v0", 7, 21, 25
     single = client.make_vec(env_id, n, seed=seed)
-    obs, infos = single.reset(seed=seed)
-    ref = {"obs": [obs], "r": [], "infos": [infos]}
-    actions = []
-    for _ in range(steps):
-        o, r, te, tr, inf, a = single.step_random()
-        actions.append(a)
-        ref["obs"].append(o), ref["r"].append([r, te, tr]), ref["infos"].append(inf)
+    ref = _collect(single, steps)
     single.close()
     for eps in ([endpoints[0]], endpoints, endpoints + endpoints[:1]):
-        with rg.make_vec(env_id, n, endpoints=eps) as sharded:
-            obs, infos = sharded.reset(seed=seed)
-            got = {"obs": [obs], "r": [], "infos": [infos]}
-            for a in actions:
-                o, r, te, tr, inf = sharded.step(a)
-                got["obs"].append(o), got["r"].append([r, te, tr]), got["infos"].append(inf)
-            assert traj_hash(got) == traj_hash(ref), eps
+        # server-sampled actions and make-seeded resets
+        with rg.make_vec(env_id, n, endpoints=eps, seed=seed) as sharded:
+            assert traj_hash(_collect(sharded, steps)) == traj_hash(ref), eps
+        # explicit actions and an explicit reset seed
+        with rg.make_vec(env_id, n, endpoints=eps, seed=seed) as sharded:
+            assert traj_hash(_collect(sharded, steps, ref["a"])) == traj_hash(ref), eps
 
 
 def test_split_and_merge_helpers():
