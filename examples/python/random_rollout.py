@@ -54,8 +54,8 @@ def run(env_id, args):
                             counts[k] += 1
                     succ = infos.get("success")
                     if succ is not None and infos.get("_success", [False] * args.envs)[i]:
-                        sums["success"] += float(bool(succ[i]))
-                        counts["success"] += 1
+                        sums["info.success"] += float(bool(succ[i]))
+                        counts["info.success"] += 1
         dt = time.perf_counter() - t0
     n = args.envs * args.steps
     print(f"\n{env_id}: {args.envs} envs x {args.steps} steps = {n} env-steps in {dt:.2f} s "
