@@ -62,16 +62,25 @@ export class BridgeClient {
     }
   }
 
+  /** zeromq.js allows one send in flight per socket; chaining keeps pipelined sends in order. */
+  private sendChain: Promise<void> = Promise.resolve();
+
+  private enqueue(frames: Buffer | Buffer[]): Promise<void> {
+    const next = this.sendChain.then(() => this.sock.send(frames));
+    this.sendChain = next.catch(() => {});
+    return next;
+  }
+
   /** Sends raw frames (for fuzzing); responses land in `orphans` unless their id is awaited. */
   async sendRaw(frames: Buffer | Buffer[]): Promise<void> {
-    await this.sock.send(frames);
+    await this.enqueue(frames);
   }
 
   /** Sends a request and resolves with the raw response map (ok or not). */
   async call(op: string, fields: Record<string, unknown> = {}): Promise<RawResponse> {
     const id = this.nextId++;
     const p = new Promise<RawResponse>((resolve) => this.waiting.set(id, resolve));
-    await this.sock.send(encode({ id, op, ...fields }));
+    await this.enqueue(encode({ id, op, ...fields }));
     return p;
   }
 
