@@ -53,7 +53,7 @@ export class BridgeServer {
   private bound = "";
   private peerEndpoints: string[] = [];
   private readonly log: (line: string) => void;
-  /** Counters for tests and `hello`; never reset. */
+  /** Counters (requests received, error responses, sessions reaped); never reset. */
   readonly stats = { requests: 0, errors: 0, reaped: 0 };
 
   constructor(private readonly opts: ServerOptions) {
@@ -165,6 +165,7 @@ export class BridgeServer {
       cs = { pending: 0, tail: null };
       this.clients.set(key, cs);
     }
+    this.stats.requests++;
     const refused = this.shuttingDown;
     const overloaded = cs.pending >= this.limits.maxPendingPerClient;
     cs.pending++;
@@ -204,7 +205,6 @@ export class BridgeServer {
     refused: boolean,
     overloaded: boolean,
   ): Response | Promise<Response> {
-    this.stats.requests++;
     if (body === null) {
       return this.err(null, new BridgeError("INVALID_MESSAGE", `expected one body frame (or an empty delimiter and one body frame), got ${frameCount - 1} frames`, { frames: frameCount - 1 }));
     }

@@ -92,8 +92,19 @@ export function fakeBackend(): FakeBackend {
       { id: "Counter-v0", description: "counts" },
       { id: "Throwing-v0", description: "throws on step" },
       { id: "AsyncCounter-v0", description: "async steps" },
+      { id: "Circular-v0", description: "observations that cannot be encoded" },
     ],
     makeVec(id, n, options, mode) {
+      if (id === "Circular-v0") {
+        const env = new CounterVec(n, 4, mode ?? "NextStep", false);
+        env.reset = () => {
+          const o: Record<string, unknown> = {};
+          o.self = o;
+          return [Array.from({ length: n }, () => o), {}];
+        };
+        made.push(env);
+        return env;
+      }
       if (id === "Counter-v0" || id === "AsyncCounter-v0" || id === "Throwing-v0") {
         const limit = options.limit ?? 4;
         if (typeof limit !== "number") throw Object.assign(new Error("options.limit must be a number"), { code: "OPTIONS_ERROR", field: "limit" });

@@ -33,7 +33,7 @@ describe("bridge server round trips", () => {
     const { client } = await setup();
     const r = await client.request("hello", { versions: [3, 1], client: "test" });
     expect(r.version).toBe(1);
-    expect(r.env_ids).toEqual(["Counter-v0", "Throwing-v0", "AsyncCounter-v0"]);
+    expect(r.env_ids).toEqual(["Counter-v0", "Throwing-v0", "AsyncCounter-v0", "Circular-v0"]);
     expect((r.limits as { maxSessions: number }).maxSessions).toBe(256);
     expect(await client.request("ping")).toEqual({ pong: true });
   });
@@ -166,8 +166,10 @@ describe("every error code", () => {
     cleanup.push(() => client.close());
     const { session } = await client.request<{ session: string }>("make", { env_id: "AsyncCounter-v0" });
     await client.request("reset", { session });
+    const before = server.stats.requests;
     const inflight = Array.from({ length: 5 }, () => client.call("step", { session, actions: [1] }));
-    await new Promise((r) => setTimeout(r, 0));
+    // wait until the server has received all five (they are still being answered: each async step takes 1 ms+)
+    while (server.stats.requests < before + 5) await new Promise((r) => setTimeout(r, 0));
     const stopping = server.stop();
     await new Promise((r) => setTimeout(r, 50));
     await expectCode(client.request("ping"), "SHUTTING_DOWN");
@@ -176,6 +178,14 @@ describe("every error code", () => {
     await stopping;
     expect(backend.made[0].closed).toBe(true);
     expect(server.sessions.size).toBe(0);
+  });
+
+  it("INTERNAL_ERROR when a result cannot be encoded, and the server carries on", async () => {
+    const { client } = await setup();
+    const { session } = await client.request<{ session: string }>("make", { env_id: "Circular-v0" });
+    const e = await expectCode(client.request("reset", { session }), "INTERNAL_ERROR");
+    expect(e.message).toContain("could not be encoded");
+    expect(await client.request("ping")).toEqual({ pong: true });
   });
 
   it("documents exactly the codes it can produce", () => {
