@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Router } from "zeromq";
+import { BridgeClient } from "../../bridge/client.js";
 import { decode, encode } from "../../bridge/codec.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -20,7 +21,7 @@ const arg = (name: string, dflt: string): string => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : dflt;
 };
-const envId = arg("env", "ToolMaze-v0");
+let envId = arg("env", "ToolMaze-v0");
 const seconds = arg("seconds", "3");
 const total = arg("total", "1000000");
 const info = arg("info", "all");
@@ -67,6 +68,13 @@ async function main(): Promise<void> {
   const serverExit = new Promise<number>((r) => server.on("exit", (c) => r(c ?? 1)));
   for (let i = 0; i < 300 && !existsSync(ready); i++) await new Promise((r) => setTimeout(r, 100));
   const { endpoints, workerPids } = JSON.parse(readFileSync(ready, "utf8")) as { endpoints: string[]; workerPids: number[] };
+  const probe = new BridgeClient(endpoints[0]);
+  const { env_ids: ids } = await probe.request<{ env_ids: string[] }>("hello", { versions: [1] });
+  await probe.close();
+  if (!ids.includes(envId)) {
+    console.log(`note: ${envId} is not registered on this build (have: ${ids.join(", ")}); measuring Demo-v0 instead`);
+    envId = "Demo-v0";
+  }
   const echo = await startEcho();
   // Asynchronous on purpose: the echo server lives in this process and must keep serving meanwhile.
   const py = (extra: string[]): Promise<Record<string, unknown>[]> =>

@@ -114,9 +114,10 @@ class Client:
                 self._outstanding.pop(rid, None)
                 self._abandoned.add(rid)
                 raise BridgeTimeout(f"no response from {self.address} within {limit} s (request id {rid})")
-            frames = self._sock.recv_multipart(copy=True)
+            frames = self._sock.recv_multipart(copy=False)
             try:
-                resp = unpack(frames[-1])
+                # Decode straight from ZeroMQ's buffer: large step responses are not copied first.
+                resp = unpack(frames[-1].buffer)
             except Exception as e:  # noqa: BLE001 - anything undecodable is a protocol error
                 raise ProtocolError(f"undecodable response from {self.address}: {e}") from e
             if not isinstance(resp, dict) or "ok" not in resp:
