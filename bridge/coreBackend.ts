@@ -75,12 +75,7 @@ const CODE_MAP: Record<string, ErrorCode> = {
   STATE_ERROR: "ENV_ERROR",
 };
 
-export interface CoreBackendOptions {
-  /** When set, `make` may ask for trajectory recording into this directory (one JSONL file per env). */
-  recordDir?: string | null;
-}
-
-export function createCoreBackend(_opts: CoreBackendOptions = {}): Backend {
+export function createCoreBackend(): Backend {
   return {
     libraryVersion: LIBRARY_VERSION,
     listEnvs: () => listEnvs() as unknown as EnvDescription[],
