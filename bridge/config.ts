@@ -83,6 +83,9 @@ export function loadCurveKeys(file: string): CurveKeys {
 export function resolveConfig(cfg: BridgeConfig): ResolvedConfig {
   const limits = limitsSchema.safeParse(cfg.limits);
   if (!limits.success) throw issuesToError("limits", limits.error);
+  if (limits.data.hardMessageBytes < limits.data.maxMessageBytes) {
+    throw new BridgeConfigError("limits.hardMessageBytes", `limits.hardMessageBytes (${limits.data.hardMessageBytes}) must be >= maxMessageBytes (${limits.data.maxMessageBytes})`);
+  }
   return {
     endpoint: cfg.endpoint,
     workers: cfg.workers ?? availableParallelism(),

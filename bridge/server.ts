@@ -58,6 +58,9 @@ export class BridgeServer {
 
   constructor(private readonly opts: ServerOptions) {
     this.limits = limitsSchema.parse(opts.limits ?? {});
+    if (this.limits.hardMessageBytes < this.limits.maxMessageBytes) {
+      throw new RangeError(`limits: hardMessageBytes (${this.limits.hardMessageBytes}) must be >= maxMessageBytes (${this.limits.maxMessageBytes})`);
+    }
     this.backend = opts.backend;
     this.log = opts.log ?? (() => {});
     const now = opts.now ?? (() => performance.now());

@@ -27,8 +27,11 @@ def pct(xs, p):
     return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
 
 
-def bridge_run(client, env_id, batch, seconds, info_keys, options):
-    env = client.make_vec(env_id, batch, seed=1, info_keys=info_keys, **options)
+def bridge_run(client, env_id, batch, seconds, info_keys, options, all_workers=False):
+    if all_workers:
+        env = rg.make_vec(env_id, batch, endpoints=client.worker_endpoints, seed=1, info_keys=info_keys, **options)
+    else:
+        env = client.make_vec(env_id, batch, seed=1, info_keys=info_keys, **options)
     env.reset()
     for _ in range(3):
         env.step_random()
@@ -44,10 +47,12 @@ def bridge_run(client, env_id, batch, seconds, info_keys, options):
         if s > deadline and steps >= 20:
             break
     dt = time.perf_counter() - t0
-    # One representative request/response pair, for the echo baseline and the payload size column.
-    req = pack({"id": 1, "op": "step", "session": env.session, "sample": True})
-    rid = client.send("step", session=env.session, sample=True)
-    raw = client.recv_response(rid)
+    # One representative request/response pair, for the echo baseline and the payload size column (with
+    # sharding: the first shard's, so the echo moves one shard's bytes per round trip, a generous baseline).
+    shard = env.shards[0] if all_workers else env
+    req = pack({"id": 1, "op": "step", "session": shard.session, "sample": True})
+    rid = shard.client.send("step", session=shard.session, sample=True)
+    raw = shard.client.recv_response(rid)
     env.close()
     return {"steps_per_s": steps * batch / dt, "p50_ms": pct(lat, 50) * 1e3, "p99_ms": pct(lat, 99) * 1e3,
             "batches": steps}, req, raw
@@ -85,13 +90,17 @@ def main():
     ap.add_argument("--info", choices=["all", "none"], default="all")
     ap.add_argument("--total", type=int, default=1_000_000)
     ap.add_argument("--options", default="{}")
+    ap.add_argument("--all-workers", action="store_true", help="shard each vector env over every server worker")
     args = ap.parse_args()
     options = json.loads(args.options)
     info_keys = None if args.info == "all" else []
     client = rg.Client(args.address, timeout=300)
     if args.mode == "soak":
         batch = int(args.batches.split(",")[-1])
-        env = client.make_vec(args.env, batch, seed=2, info_keys=info_keys, **options)
+        if args.all_workers:
+            env = rg.make_vec(args.env, batch, endpoints=client.worker_endpoints, seed=2, info_keys=info_keys, **options)
+        else:
+            env = client.make_vec(args.env, batch, seed=2, info_keys=info_keys, **options)
         env.reset()
         n = 0
         t0 = time.perf_counter()
@@ -108,7 +117,7 @@ def main():
         echo.setsockopt(zmq.LINGER, 0)
         echo.connect(args.echo)
     for b in [int(x) for x in args.batches.split(",")]:
-        res, req, raw = bridge_run(client, args.env, b, args.seconds, info_keys, options)
+        res, req, raw = bridge_run(client, args.env, b, args.seconds, info_keys, options, args.all_workers)
         row = {"mode": "throughput", "env": args.env, "batch": b, "info": args.info, "bridge": res,
                "request_bytes": len(req), "response_bytes": len(pack(raw))}
         if echo is not None:

@@ -4,7 +4,8 @@
  * bridge / echo; and the server's RSS before and after 1,000,000 env-steps.
  *
  *   node --import tsx bench/bridge/run.ts [--env ToolMaze-v0] [--seconds 3] [--total 1000000] [--info all|none]
- *                                          [--workers 1] [--options '{"complexity":"C1"}']
+ *                                          [--workers 1] [--options '{"complexity":"C1"}'] [--batches 1,8,64,256]
+ * With --workers N > 1 the Python client shards each vector env over all N worker processes.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
@@ -28,6 +29,7 @@ const info = arg("info", "all");
 const workers = arg("workers", "1");
 const options = arg("options", "{}");
 const batches = arg("batches", "1,8,64,256");
+const shard = Number(workers) > 1 ? ["--all-workers"] : [];
 const PY = process.env.PYTHON ?? "/usr/bin/python3";
 
 /** The baseline: decode each request, encode the primed response map, send. Same codec as the bridge. */
@@ -79,7 +81,7 @@ async function main(): Promise<void> {
   // Asynchronous on purpose: the echo server lives in this process and must keep serving meanwhile.
   const py = (extra: string[]): Promise<Record<string, unknown>[]> =>
     new Promise((resolve, reject) => {
-      const child = spawn(PY, ["bench/bridge/bench.py", "--address", endpoints[0], "--env", envId, "--info", info, "--options", options, ...extra], {
+      const child = spawn(PY, ["bench/bridge/bench.py", "--address", endpoints[0], "--env", envId, "--info", info, "--options", options, ...shard, ...extra], {
         cwd: repo,
         stdio: ["ignore", "pipe", "pipe"],
       });
