@@ -15,6 +15,8 @@ import { fileURLToPath } from "node:url";
 import { Router } from "zeromq";
 import { BridgeClient } from "../../bridge/client.js";
 import { decode, encode } from "../../bridge/codec.js";
+import { createCoreBackend } from "../../bridge/coreBackend.js";
+import { makeVec } from "../../src/index.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const argv = process.argv.slice(2);
@@ -53,6 +55,23 @@ async function startEcho(): Promise<{ endpoint: string; close: () => void }> {
     }
   })();
   return { endpoint: sock.lastEndpoint!, close: () => sock.close() };
+}
+
+/** The env's own speed in this process (sampling + vector step, no bridge): the ceiling the bridge can reach. */
+function inProcess(id: string, batch: number, secs: number, opts: Record<string, unknown>): number {
+  const backend = createCoreBackend();
+  const env = makeVec(id, batch, opts);
+  const samplers = backend.createSamplers(1, 0, batch);
+  env.reset({ seed: 1 });
+  let n = 0;
+  const t0 = performance.now();
+  while (performance.now() - t0 < secs * 1000 || n < 20) {
+    env.step(samplers.map((r) => backend.sampleAction(env.singleActionSpace, r)));
+    n++;
+  }
+  const dt = (performance.now() - t0) / 1000;
+  env.close();
+  return (n * batch) / dt;
 }
 
 function rssKb(pid: number): number {
@@ -97,14 +116,15 @@ async function main(): Promise<void> {
   try {
     console.log(`bridge benchmark: ${envId}, info=${info}, ${workers} server worker(s), ${seconds} s per cell, Python ${PY}`);
     const rows = await py(["--mode", "throughput", "--echo", echo.endpoint, "--seconds", seconds, "--batches", batches]);
+    for (const r of rows) r.inprocess = inProcess(envId, r.batch as number, Number(seconds), JSON.parse(options) as Record<string, unknown>);
     const fmt = (x: number, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
-    console.log("\n batch | bridge env-steps/s |  echo env-steps/s | ratio | bridge p50 / p99 ms | echo p50 / p99 ms | req B | resp B");
-    console.log("-------|--------------------|-------------------|-------|---------------------|-------------------|-------|-------");
+    console.log("\n batch | bridge env-steps/s |  echo env-steps/s | bridge/echo | in-process env-steps/s | bridge/in-proc | bridge p50 / p99 ms | echo p50 / p99 ms | req B | resp B");
+    console.log("-------|--------------------|-------------------|-------------|------------------------|----------------|---------------------|-------------------|-------|-------");
     for (const r of rows) {
       const b = r.bridge as Record<string, number>;
       const e = r.echo as Record<string, number>;
       console.log(
-        `${String(r.batch).padStart(6)} | ${fmt(b.steps_per_s).padStart(18)} | ${fmt(e.steps_per_s).padStart(17)} | ${fmt(r.ratio as number, 2).padStart(5)} | ${`${fmt(b.p50_ms, 3)} / ${fmt(b.p99_ms, 3)}`.padStart(19)} | ${`${fmt(e.p50_ms, 3)} / ${fmt(e.p99_ms, 3)}`.padStart(17)} | ${String(r.request_bytes).padStart(5)} | ${String(r.response_bytes).padStart(6)}`,
+        `${String(r.batch).padStart(6)} | ${fmt(b.steps_per_s).padStart(18)} | ${fmt(e.steps_per_s).padStart(17)} | ${fmt(r.ratio as number, 2).padStart(11)} | ${fmt(r.inprocess as number).padStart(22)} | ${fmt(b.steps_per_s / (r.inprocess as number), 2).padStart(14)} | ${`${fmt(b.p50_ms, 3)} / ${fmt(b.p99_ms, 3)}`.padStart(19)} | ${`${fmt(e.p50_ms, 3)} / ${fmt(e.p99_ms, 3)}`.padStart(17)} | ${String(r.request_bytes).padStart(5)} | ${String(r.response_bytes).padStart(6)}`,
       );
     }
     const rssBefore = workerPids.map(rssKb);

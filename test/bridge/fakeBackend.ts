@@ -22,7 +22,7 @@ class CounterVec implements VecEnvLike {
   private seeds: number[];
   private needsReset: boolean[];
   closed = false;
-  constructor(readonly numEnvs: number, readonly limit: number, mode: AutoresetMode, readonly asyncSteps: boolean) {
+  constructor(readonly numEnvs: number, readonly limit: number, mode: AutoresetMode, readonly asyncSteps: boolean, readonly delayMs = 1) {
     this.metadata = { autoresetMode: mode };
     this.pos = Array(numEnvs).fill(0);
     this.seeds = Array(numEnvs).fill(0);
@@ -44,7 +44,7 @@ class CounterVec implements VecEnvLike {
   }
   step(actions: unknown[]): VecStepResult | Promise<VecStepResult> {
     const out = this.doStep(actions);
-    return this.asyncSteps ? new Promise((r) => setTimeout(() => r(out), 1)) : out;
+    return this.asyncSteps ? new Promise((r) => setTimeout(() => r(out), this.delayMs)) : out;
   }
   private doStep(actions: unknown[]): VecStepResult {
     const rewards = new Float64Array(this.numEnvs);
@@ -108,7 +108,8 @@ export function fakeBackend(): FakeBackend {
       if (id === "Counter-v0" || id === "AsyncCounter-v0" || id === "Throwing-v0") {
         const limit = options.limit ?? 4;
         if (typeof limit !== "number") throw Object.assign(new Error("options.limit must be a number"), { code: "OPTIONS_ERROR", field: "limit" });
-        const env = new CounterVec(n, limit, mode ?? "NextStep", id === "AsyncCounter-v0");
+        const delay = typeof options.delay_ms === "number" ? options.delay_ms : 1;
+        const env = new CounterVec(n, limit, mode ?? "NextStep", id === "AsyncCounter-v0", delay);
         if (id === "Throwing-v0") env.step = () => { throw new Error("boom: simulator exploded"); };
         made.push(env);
         return env;

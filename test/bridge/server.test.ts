@@ -152,6 +152,18 @@ describe("every error code", () => {
     expect(e3.details.limit).toBe("maxSessions");
   });
 
+  it("CAPACITY_REACHED for too many unanswered requests from one client, still answered in order", async () => {
+    const { client } = await setup({ maxPendingPerClient: 2 });
+    // 200 ms per step: all six requests arrive while the first is still running
+    const { session } = await client.request<{ session: string }>("make", { env_id: "AsyncCounter-v0", options: { delay_ms: 200, limit: 100 } });
+    await client.request("reset", { session });
+    const rs = await Promise.all(Array.from({ length: 6 }, () => client.call("step", { session, actions: [1] })));
+    expect(rs.map((r) => r.id)).toEqual([...rs.map((r) => r.id)].sort((a, b) => (a as number) - (b as number)));
+    expect(rs[0].ok && rs[1].ok).toBe(true);
+    expect(rs.slice(2).every((r) => r.error?.code === "CAPACITY_REACHED")).toBe(true);
+    expect((await client.call("step", { session, actions: [1] })).ok).toBe(true);
+  });
+
   it("MESSAGE_TOO_LARGE keeps the id when it comes first", async () => {
     const { client } = await setup({ maxMessageBytes: 2048 });
     const e = await expectCode(client.request("make", { env_id: "Counter-v0", options: { pad: "x".repeat(5000) } }), "MESSAGE_TOO_LARGE");
