@@ -1,7 +1,7 @@
 import type { Env, Info } from "./core/env.js";
 import type { JsonObject } from "./core/json.js";
-import { type EpisodeResult, make, registryEntry } from "./core/registry.js";
-import { OptionsError } from "./core/errors.js";
+import { type EpisodeResult, make } from "./core/registry.js";
+import { policyEntry } from "./ablation.js";
 import { Rng } from "./core/rng.js";
 import type { Wrapper } from "./core/wrapper.js";
 
@@ -21,13 +21,11 @@ export interface RolloutConfig {
 
 /** Runs a registered policy on a registered env for N seeded episodes and returns per-episode results. */
 export function rollout(config: RolloutConfig): EpisodeResult[] {
-  const entry = registryEntry(config.envId);
-  const policyEntry = entry.policies[config.policy];
-  if (!policyEntry) throw new OptionsError("policy", `unknown policy "${config.policy}" for ${config.envId}; available: ${Object.keys(entry.policies).join(", ")}`);
+  const entry = policyEntry(config.envId, config.policy);
   const base = make(config.envId, config.options ?? {});
   const env = config.wrap ? config.wrap(base) : base;
   const seed0 = config.seed ?? 0;
-  const policy = policyEntry.create(base, new Rng(seed0).derive(`policy:${config.policy}`));
+  const policy = entry.create(base, new Rng(seed0).derive(`policy:${config.policy}`));
   const results: EpisodeResult[] = [];
   const cap = config.maxStepsPerEpisode ?? 10_000;
   try {

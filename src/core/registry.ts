@@ -5,6 +5,7 @@ import type { JsonObject } from "./json.js";
 import { LIBRARY_VERSION } from "./version.js";
 import type { Rng } from "./rng.js";
 import type { VectorEnv, VectorEnvOptions } from "../vector/vectorEnv.js";
+import type { Trajectory } from "../trajectories/schema.js";
 
 /** A policy acting on observations (and, for oracles only, on `info.hidden`). */
 export interface Policy<Obs = unknown, Act = unknown> {
@@ -49,7 +50,11 @@ export interface EnvEntry {
   maxEpisodeSteps: number | null;
   factory(options: JsonObject, spec: EnvSpec): Env<unknown, unknown>;
   policies: Readonly<Record<string, PolicyEntry>>;
+  /** The family's careful observable-only baseline: the bar that reward-hacking adversaries must stay below. */
+  carefulPolicy?: string;
   aggregate?(results: readonly EpisodeResult[]): AggregateReport;
+  /** Per-episode analyses for collected trajectories (failure category, blocker follow-up, ...). */
+  analyzeTrajectory?(trajectory: Trajectory): JsonObject;
 }
 
 const REGISTRY = new Map<string, EnvEntry>();

@@ -1,6 +1,6 @@
 import type { JsonObject, JsonValue } from "../core/json.js";
 import { cloneJson } from "../core/json.js";
-import { Rng } from "../core/rng.js";
+import { Rng, type RngState } from "../core/rng.js";
 import { validatorFor } from "../core/spaces/toolCall.js";
 import type { EpisodeEvent, FaultPersistenceType, ToolErrorSource } from "./events.js";
 import { type CorruptionFn, type FaultSpec, type FaultState, faultFires, initialFaultState } from "./faults.js";
@@ -76,6 +76,17 @@ export class ToolEpisode<S> {
     const faultStates: Record<string, FaultState> = {};
     for (const f of this.faults) faultStates[f.id] = initialFaultState();
     this.data = { world: config.world, visible: [...config.visible], calls: [], faultStates, ledger: emptyLedger(), retries: 0 };
+  }
+
+  /** States of the per-fault probability streams (the only engine streams that advance with use). */
+  rngStates(): Record<string, RngState> {
+    const out: Record<string, RngState> = {};
+    for (const [id, r] of [...this.faultRngs.entries()].sort(([a], [b]) => a.localeCompare(b))) out[id] = r.getState();
+    return out;
+  }
+
+  restoreRngStates(states: Record<string, RngState>): void {
+    this.faultRngs = new Map(Object.entries(states).map(([id, st]) => [id, Rng.fromState(st)]));
   }
 
   isVisible(name: string): boolean {
@@ -173,7 +184,7 @@ export class ToolEpisode<S> {
       const eff = pre.effect;
       if (eff.type === "error") {
         ok = false;
-        response = { error: eff.error as unknown as JsonObject };
+        response = { error: (eff.errorByTool?.[def.name] ?? eff.error) as unknown as JsonObject };
         errorSource = "fault";
       } else if (eff.type === "replace") {
         ok = true;

@@ -25,7 +25,8 @@ export type FaultPersistence = { type: "transient" } | { type: "permanent" } | {
  * no-op answers success without writing); `corrupt` runs it and rewrites its output.
  */
 export type FaultEffect =
-  | { type: "error"; error: ToolErrorPayload }
+  /** `errorByTool` lets a group-bound fault answer in the victim's own error format (APIs disagree on error bodies). */
+  | { type: "error"; error: ToolErrorPayload; errorByTool?: Record<string, ToolErrorPayload> }
   | { type: "replace"; output?: JsonValue; transform?: string; params?: JsonObject }
   | { type: "corrupt"; transform: string; params?: JsonObject };
 

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { type EnvMetadata, type EnvSpec, Env, type Info, type ResetArgs, type StepResult } from "../core/env.js";
-import { ActionError, ResetNeededError } from "../core/errors.js";
-import type { JsonObject, JsonValue } from "../core/json.js";
-import { Rng } from "../core/rng.js";
+import { ActionError, ResetNeededError, StateError } from "../core/errors.js";
+import { make } from "../core/registry.js";
+import { cloneJson, type JsonObject, type JsonValue, stableStringify } from "../core/json.js";
+import { Rng, type RngState } from "../core/rng.js";
 import type { ActionKind } from "../core/spaces/toolAction.js";
 import { ToolActionSpace } from "../core/spaces/toolAction.js";
 import { ToolCallSpace, type ToolSchema } from "../core/spaces/toolCall.js";
@@ -12,7 +13,7 @@ import { resolveRewardSpec } from "../rewards/presets.js";
 import type { RewardSpec } from "../rewards/spec.js";
 import type { Action, FamilyAction } from "./actions.js";
 import type { EpisodeEvent, TerminationReason } from "./events.js";
-import { CallRecord, ToolEpisode } from "./episode.js";
+import { type CallRecord, type EpisodeData, ToolEpisode } from "./episode.js";
 import type { CorruptionFn, FaultSpec } from "./faults.js";
 import { type ToolObservation, toolObservationSpace } from "./observation.js";
 import { renderEpisode, type HistoryEntry } from "./render.js";
@@ -68,6 +69,25 @@ export interface FamilyActionResult {
   success?: boolean;
 }
 
+/** A ToolEnv snapshot: plain JSON (see `ToolEnv.getState`). */
+export interface ToolEnvState {
+  kind: "recovery-gym/tool-env-state";
+  envId: string;
+  options: JsonObject;
+  rngPath: string;
+  resetOptions: JsonObject;
+  stepCount: number;
+  done: boolean;
+  data: JsonValue;
+  faultRngs: JsonValue;
+  reward: JsonValue;
+  history: JsonValue;
+  lastVisible: string[];
+  lastSeed: number;
+  unseededResets: number;
+  family: JsonValue;
+}
+
 /** Info keys of every tool env. */
 export const CORE_INFO_KEYS: Readonly<Record<string, string>> = {
   events: "typed events of this step (EpisodeEvent[])",
@@ -106,6 +126,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
   protected allEvents: EpisodeEvent[] = [];
   private readonly computer: RewardComputer;
   private lastSeed = 0;
+  private resetOptions: JsonObject = {};
   private unseededResets = 0;
   private lastVisible: string[] = [];
   private budgets: { toolCalls: number | null; retries: number | null } = { toolCalls: null, retries: null };
@@ -196,7 +217,8 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
       this.unseededResets += 1;
       this.rng = new Rng(this.lastSeed).derive(`next:${this.unseededResets}`);
     }
-    const setup = this.createEpisode(this.rng, args.options ?? {});
+    this.resetOptions = args.options ?? {};
+    const setup = this.createEpisode(this.rng, this.resetOptions);
     this.setup = setup;
     this.episode = new ToolEpisode<S>({ tools: setup.tools, visible: setup.visible, world: setup.world, faults: setup.faults, corruptions: this.corruptions(), rng: this.rng.derive("engine") });
     this.budgets = { toolCalls: setup.budgets?.toolCalls ?? null, retries: setup.budgets?.retries ?? null };
@@ -306,6 +328,70 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     return renderEpisode(this.spec.id, this.setup.taskId, this.setup.prompt, this.history, this.done);
   }
 
+  // ---- counterfactual replay --------------------------------------------------------------------------------
+
+  /** Family state not held in EpisodeData nor rebuilt by createEpisode (override both hooks together). */
+  protected familyState(): JsonValue {
+    return null;
+  }
+  protected restoreFamilyState(_state: JsonValue): void {}
+
+  /**
+   * A serialisable snapshot of the episode (plain JSON): world, visible tools, calls, fault and RNG states, reward
+   * progress, history. `setState` on any env made with the same id and options continues it exactly.
+   */
+  getState(): ToolEnvState {
+    if (!this.episode || !this.setup) throw new StateError("state", "getState() before reset()");
+    return cloneJson({
+      kind: "recovery-gym/tool-env-state",
+      envId: this.spec.id,
+      options: this.spec.entryOptions,
+      rngPath: this.rng.path,
+      resetOptions: this.resetOptions,
+      stepCount: this.stepCount,
+      done: this.done,
+      data: this.episode.data as unknown as JsonValue,
+      faultRngs: this.episode.rngStates() as unknown as JsonValue,
+      reward: this.computer.getState() as unknown as JsonValue,
+      history: this.history as unknown as JsonValue,
+      lastVisible: this.lastVisible,
+      lastSeed: this.lastSeed,
+      unseededResets: this.unseededResets,
+      family: this.familyState(),
+    } as unknown as JsonObject) as unknown as ToolEnvState;
+  }
+
+  setState(state: ToolEnvState): void {
+    if (!state || state.kind !== "recovery-gym/tool-env-state") throw new StateError("state", "not a tool-env state (missing kind)");
+    if (state.envId !== this.spec.id) throw new StateError("state.envId", `state belongs to ${state.envId}, this env is ${this.spec.id}`);
+    if (stableStringify(state.options) !== stableStringify(this.spec.entryOptions)) throw new StateError("state.options", "state was made with different env options");
+    const s = cloneJson(state as unknown as JsonObject) as unknown as ToolEnvState;
+    this.rng = new Rng(s.rngPath);
+    this.resetOptions = s.resetOptions;
+    const setup = this.createEpisode(this.rng, s.resetOptions);
+    this.setup = setup;
+    this.episode = new ToolEpisode<S>({ tools: setup.tools, visible: setup.visible, world: setup.world, faults: setup.faults, corruptions: this.corruptions(), rng: this.rng.derive("engine") });
+    this.budgets = { toolCalls: setup.budgets?.toolCalls ?? null, retries: setup.budgets?.retries ?? null };
+    this.episode.data = s.data as unknown as EpisodeData<S>;
+    this.episode.restoreRngStates(s.faultRngs as unknown as Record<string, RngState>);
+    this.computer.setState(s.reward as unknown as ReturnType<RewardComputer["getState"]>);
+    this.stepCount = s.stepCount;
+    this.done = s.done;
+    this.history = s.history as unknown as HistoryEntry[];
+    this.allEvents = this.history.flatMap((h) => h.events);
+    this.lastVisible = s.lastVisible;
+    this.lastSeed = s.lastSeed;
+    this.unseededResets = s.unseededResets;
+    this.restoreFamilyState(s.family);
+  }
+
+  /** A new, independent env continuing from this exact point (same id and options). */
+  fork(): this {
+    const copy = make(this.spec.id, this.spec.entryOptions) as unknown as this;
+    copy.setState(this.getState());
+    return copy;
+  }
+
   // ---- helpers for families, wrappers and baselines -----------------------------------------------------------
 
   /** Schemas of the tools visible now. */
@@ -327,9 +413,16 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     const episode = this.episode as ToolEpisode<S>;
     const visible = episode.data.visible;
     const prev = this.lastVisible;
-    const newNames = visible.filter((n) => !prev.includes(n));
-    const removed = prev.filter((n) => !visible.includes(n));
-    this.lastVisible = visible.slice();
+    let newNames: string[] = [];
+    let removed: string[] = [];
+    // Fast path: the visible set rarely changes between steps.
+    if (prev.length !== visible.length || prev.some((n, i) => n !== visible[i])) {
+      const before = new Set(prev);
+      const now = new Set(visible);
+      newNames = visible.filter((n) => !before.has(n));
+      removed = prev.filter((n) => !now.has(n));
+      this.lastVisible = visible.slice();
+    }
     const calls = episode.data.calls.length;
     return {
       task: (this.setup as EpisodeSetup<S>).prompt,

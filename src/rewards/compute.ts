@@ -14,6 +14,17 @@ export class RewardComputer {
 
   constructor(readonly spec: RewardSpec) {}
 
+  /** Serialisable progress of the current episode (for getState/setState). */
+  getState(): { totals: Record<string, number>; phi: number | null; t: number } {
+    return { totals: { ...this.totals }, phi: this.phi, t: this.t };
+  }
+
+  setState(s: { totals: Record<string, number>; phi: number | null; t: number }): void {
+    this.totals = { ...s.totals };
+    this.phi = s.phi;
+    this.t = s.t;
+  }
+
   /** Starts an episode; `phi0` is Φ(s_0) when the env defines a potential. */
   reset(phi0: number | null): void {
     this.totals = {};

@@ -1,4 +1,8 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { availableParallelism } from "node:os";
+import { pathToFileURL } from "node:url";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { ActionError, OptionsError, RecoveryGymError, ResetNeededError } from "../core/errors.js";
 import { make } from "../core/registry.js";
@@ -15,6 +19,16 @@ interface WorkerHandle {
 }
 
 const WAIT_MS = 120_000;
+
+/** URL of tsx's ESM register API (its CommonJS twin mis-resolves inside eval workers). */
+function tsxApiUrl(): string {
+  const req = createRequire(import.meta.url);
+  const pkgPath = req.resolve("tsx/package.json");
+  const exp = (JSON.parse(readFileSync(pkgPath, "utf8")) as { exports: Record<string, unknown> }).exports["./esm/api"];
+  let target: unknown = exp;
+  while (target && typeof target === "object") target = (target as Record<string, unknown>).import ?? (target as Record<string, unknown>).default;
+  return pathToFileURL(join(dirname(pkgPath), String(target))).href;
+}
 
 function rethrow(error: { name: string; message: string; code?: string; field?: string }): never {
   if (error.name === "ResetNeededError") throw new ResetNeededError(error.message);
@@ -60,7 +74,7 @@ export class AsyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<O
       const { workerData } = require("node:worker_threads");
       (async () => {
         try {
-          ${fromSource ? `(await import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})).register();` : ""}
+          ${fromSource ? `(await import(${JSON.stringify(tsxApiUrl())})).register();` : ""}
           await import(${JSON.stringify(script)});
         } catch (e) {
           workerData.port.postMessage({ ok: false, error: { name: e && e.name || "Error", message: String(e && e.stack || e) } });

@@ -1,0 +1,71 @@
+/**
+ * ToolMaze benchmarks: env steps/s per policy (random is the headline), reset cost per task (canonical instance
+ * vs freshly sampled task), and cold generation of the 400-task canonical suite. Run alone with
+ * `npx tsx bench/toolmaze.ts`, or through `npm run bench -- toolmaze`.
+ */
+import { pathToFileURL } from "node:url";
+import type { Env } from "../src/core/env.js";
+import { make } from "../src/core/registry.js";
+import { formatTable } from "../src/metrics/table.js";
+import { rollout } from "../src/rollout.js";
+import { Rng } from "../src/core/rng.js";
+import "../envs/toolmaze/index.js";
+import { COMPLEXITIES, generateLevel } from "../envs/toolmaze/tasks.js";
+
+interface BenchRow { name: string; opsPerSec: number; nsPerOp: number }
+
+const now = () => performance.now();
+const row = (name: string, ops: number, ms: number): BenchRow => ({ name, opsPerSec: (ops * 1000) / ms, nsPerOp: (ms * 1e6) / ops });
+
+function stepsPerSec(policy: string, episodes: number): BenchRow {
+  rollout({ envId: "ToolMaze-v0", policy, episodes: 50, seed: 0 }); // warm-up (JIT, canonical suite)
+  const t0 = now();
+  const res = rollout({ envId: "ToolMaze-v0", policy, episodes, seed: 0 });
+  const steps = res.reduce((a, r) => a + r.length, 0);
+  return row(`env step, ${policy} policy (${steps} steps)`, steps, now() - t0);
+}
+
+function resetCost(options: Record<string, unknown>, label: string, n: number): { row: BenchRow; p99ms: number } {
+  const env = make("ToolMaze-v0", options) as Env<unknown, unknown>;
+  env.reset({ seed: 0 });
+  const times: number[] = [];
+  for (let s = 0; s < n; s++) {
+    const t0 = now();
+    env.reset({ seed: s });
+    times.push(now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const total = times.reduce((a, b) => a + b, 0);
+  return { row: row(label, n, total), p99ms: times[Math.floor(n * 0.99)]! };
+}
+
+export async function bench(): Promise<{ rows: BenchRow[]; notes: string[] }> {
+  const t0 = now();
+  for (const level of COMPLEXITIES) generateLevel(new Rng("bench-cold"), level, 100, "b-");
+  const genMs = now() - t0;
+  const rows: BenchRow[] = [
+    stepsPerSec("random", 2000),
+    stepsPerSec("heuristic", 2000),
+    stepsPerSec("oracle", 2000),
+  ];
+  const canon = resetCost({}, "reset, canonical instance (seed -> index)", 2000);
+  const sampled = resetCost({ suite: "sampled" }, "reset, sampled task (generate + enumerate)", 1000);
+  rows.push(canon.row, sampled.row);
+  for (const level of COMPLEXITIES) {
+    const r = resetCost({ suite: "sampled", complexity: level }, `reset, sampled ${level} task`, 300);
+    rows.push(r.row);
+  }
+  const notes = [
+    `canonical suite generation (400 base tasks, validated, solutions enumerated): ${genMs.toFixed(0)} ms cold`,
+    `reset p99: canonical ${canon.p99ms.toFixed(3)} ms, sampled ${sampled.p99ms.toFixed(3)} ms`,
+    `ratio random-policy step / canonical reset: ${(rows[0]!.opsPerSec / canon.row.opsPerSec).toFixed(2)}`,
+  ];
+  return { rows, notes };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const { rows, notes } = await bench();
+  const base = rows[0]!.opsPerSec;
+  console.log(formatTable(["benchmark", "ops/s", "µs/op", "× first row"], rows.map((r) => [r.name, Math.round(r.opsPerSec), Math.round(r.nsPerOp / 100) / 10, Math.round((r.opsPerSec / base) * 100) / 100])));
+  for (const n of notes) console.log(n);
+}

@@ -1,0 +1,36 @@
+import type { JsonObject } from "../../src/core/json.js";
+import { type PolicyEntry, register } from "../../src/core/registry.js";
+import { FT_POLICIES } from "./baselines.js";
+import { FailingToolsEnv, ftOptionsSchema, MAX_STEPS } from "./env.js";
+import { aggregateFailingTools } from "./report.js";
+
+register({
+  id: "FailingTools-v0",
+  family: "failingtools",
+  description: "Failing Tools: 30 stateful service APIs (5 domains, 12 categories), 242 scenarios × 7 failure sources × permanent/temporary, staged fallback disclosure, safety-gated scoring (Clean / Relaxed / Base).",
+  optionsSchema: ftOptionsSchema as never,
+  optionDocs: {
+    setting: "clean | relaxed | base (default base): no injection / required calls + ordering / plus read-back, confirmation, checkpoints",
+    scenarioId: "play one scenario (e.g. ft-payments.send-corrupted-state-perm-zelle); otherwise the reset seed picks one",
+    source: "filter: availability_denial | data_staleness | silent_noop | corrupted_state | schema_mismatch | disambiguation_failure | compound_cascade",
+    persistence: "filter: permanent | temporary",
+    domain: "filter: information | communication | finance | commerce | travel",
+    category: "filter: one of the 12 service categories (weather, payments, ...)",
+    cycle: "true: scenario = (seed mod count) of the filtered set, so `--episodes 242` covers every scenario once (default false: seeded draw)",
+    maxUserTurns: "how many ask_user questions the simulated user answers (default 2)",
+    reward: "reward preset (default shaped; see configs/rewards/failingtools), spec path, or inline spec",
+    maxSteps: `step limit (default ${MAX_STEPS})`,
+    invalidAction: "raise | penalize (default raise)",
+    hiddenInfo: "include ground truth in info.hidden (default true)",
+  },
+  maxEpisodeSteps: MAX_STEPS,
+  factory: (options: JsonObject, spec) => new FailingToolsEnv(ftOptionsSchema.parse(options), spec) as never,
+  policies: FT_POLICIES as unknown as Record<string, PolicyEntry>,
+  aggregate: aggregateFailingTools,
+});
+
+export { FailingToolsEnv, ftOptionsSchema } from "./env.js";
+export { generateScenarios, scenarioById, WORKED_EXAMPLES } from "./scenarios/generate.js";
+export { scoreRun } from "./scorer.js";
+export { defaultJudge, type ConceptJudge } from "./concepts.js";
+export { aggregateFailingTools } from "./report.js";

@@ -1,0 +1,162 @@
+import type { Info } from "../../../src/core/env.js";
+import { cloneJson, type JsonObject, type JsonValue, jsonEquals } from "../../../src/core/json.js";
+import type { Policy } from "../../../src/core/registry.js";
+import type { Action } from "../../../src/engine/actions.js";
+import type { ToolObservation } from "../../../src/engine/observation.js";
+import type { Concept } from "../world/index.js";
+import { answer, ask, call, type Intent, intentFrom, isError, ToolBook } from "./common.js";
+
+/**
+ * The oracle reads `info.hidden` (the scenario's truth and fault plan) and takes a shortest safe path: precise
+ * arguments where names are ambiguous or rejected, read-back after every write, cancel what is wrong, retry
+ * temporary faults, switch (after asking) on permanent ones, and refuse when nothing reliable is left.
+ * Its purpose is to prove every scenario solvable, not to be a fair agent.
+ */
+
+interface Truth {
+  M: string;
+  F: string;
+  primaryLabel: string;
+  fallbackLabel: string;
+  keyPath: (string | number)[];
+  keyValue: JsonValue;
+  answer: Concept[];
+  refusal: boolean;
+  keyArg: string | null;
+  precise: { primary: JsonValue; fallback: JsonValue };
+  write: null | {
+    idField: string;
+    match: JsonObject;
+    recordKeyField: string;
+    verify: { M: string; F: string; idArg: string | null; args: JsonObject | null };
+    cancel: { M: string; F: string; idArg: string };
+  };
+}
+
+function at(v: JsonValue, path: (string | number)[]): JsonValue | undefined {
+  let cur: JsonValue | undefined = v;
+  for (const p of path) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<string | number, JsonValue>)[p];
+  }
+  return cur;
+}
+
+/** Finds the record with `id` in a read-back response (a record, or a list containing it). */
+export function findRecord(v: JsonValue, field: string, id: string): JsonObject | null {
+  if (!v || typeof v !== "object") return null;
+  if (!Array.isArray(v) && (v as JsonObject)[field] === id) return v as JsonObject;
+  for (const x of Array.isArray(v) ? v : Object.values(v)) {
+    const r = findRecord(x, field, id);
+    if (r) return r;
+  }
+  return null;
+}
+
+const PERMANENT_SWITCH = new Set(["availability_denial", "data_staleness", "silent_noop", "corrupted_state", "compound_cascade"]);
+
+export function conceptText(c: Concept): string {
+  return c.kind === "text" ? c.synonyms[0] : c.kind === "number" ? String(c.value) : c.iso;
+}
+
+export function oraclePolicy(): Policy<ToolObservation, Action> {
+  const book = new ToolBook();
+  let t: Truth;
+  let intent: Intent;
+  let source = "";
+  let permanent = false;
+  let setting = "base";
+  let phase: "start" | "main" | "verify" | "cancel" | "ask" = "start";
+  let current: "M" | "F" = "M";
+  let asked = false;
+  let issues = false;
+  let last: { tool: string; id: string } | null = null;
+
+  const args = (which: "M" | "F"): JsonObject => {
+    const a = cloneJson(intent.args);
+    if (t.keyArg && setting !== "clean" && (source === "schema_mismatch" || source === "disambiguation_failure")) {
+      const p = which === "M" ? t.precise.primary : t.precise.fallback;
+      if (p !== null) a[t.keyArg] = p;
+    }
+    return a;
+  };
+  const mainCall = (): Action => {
+    phase = "main";
+    return call(current === "M" ? t.M : t.F, args(current));
+  };
+  const report = (): Action => {
+    const facts = t.answer.map((c) => `${c.id}: ${conceptText(c)}`).join("; ");
+    const via = current === "F" ? ` I used ${t.fallbackLabel} because ${t.primaryLabel} failed.` : "";
+    const note = issues ? " Note: there was a problem along the way, which I handled and verified." : "";
+    return answer(`Done. ${facts}.${via}${note}`);
+  };
+  const refuse = (): Action =>
+    answer(`I was unable to complete this reliably: ${t.primaryLabel} failed and ${t.fallbackLabel} returned inconsistent data, so I undid anything it changed. There was a problem on both services.`);
+  const next = (): Action => {
+    issues = true;
+    if (setting !== "clean" && permanent && PERMANENT_SWITCH.has(source)) {
+      if (current === "F") return refuse();
+      if (book.visible.includes(t.F)) {
+        if (t.write && !asked) {
+          asked = true;
+          phase = "ask";
+          return ask(`${t.primaryLabel} is not working. Shall I use ${t.fallbackLabel} instead?`);
+        }
+        current = "F";
+      }
+    }
+    return mainCall();
+  };
+
+  return {
+    name: "oracle",
+    reset(obs: ToolObservation, info: Info) {
+      book.reset();
+      book.observe(obs);
+      const h = info.hidden as JsonObject;
+      t = h.truth as unknown as Truth;
+      intent = intentFrom(info) as Intent;
+      source = String(h.source);
+      permanent = (h.persistence as JsonObject).type === "permanent";
+      setting = String(h.setting);
+      phase = "start";
+      current = "M";
+      asked = false;
+      issues = false;
+      last = null;
+    },
+    act(obs: ToolObservation): Action {
+      book.observe(obs);
+      const r = obs.response;
+      switch (phase) {
+        case "start":
+          return mainCall();
+        case "ask":
+          current = "F";
+          return mainCall();
+        case "main": {
+          if (!t.write) {
+            if (!isError(r) && jsonEquals(at(r, t.keyPath), t.keyValue)) return report();
+            return next();
+          }
+          if (isError(r)) return next();
+          const id = (r as JsonObject)[t.write.idField];
+          last = { tool: current, id: String(id) };
+          phase = "verify";
+          const v = t.write.verify;
+          return call(current === "M" ? v.M : v.F, v.idArg ? { [v.idArg]: last.id } : { ...(v.args ?? {}) });
+        }
+        case "verify": {
+          const w = t.write as NonNullable<Truth["write"]>;
+          const rec = isError(r) ? null : findRecord(r, w.idField, (last as { id: string }).id);
+          if (rec && Object.entries(w.match).every(([k, v]) => jsonEquals(rec[k], v))) return report();
+          if (!rec) return next();
+          phase = "cancel";
+          return call(current === "M" ? w.cancel.M : w.cancel.F, { [w.cancel.idArg]: (last as { id: string }).id });
+        }
+        case "cancel":
+          return next();
+      }
+    },
+  };
+}

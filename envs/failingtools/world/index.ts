@@ -1,0 +1,59 @@
+import type { CategoryDef, ProviderDef } from "./category.js";
+import { brokerage } from "./brokerage.js";
+import { calendar, email } from "./communication.js";
+import { messaging } from "./messaging.js";
+import { foodDelivery, grocery } from "./commerce.js";
+import { payments } from "./finance.js";
+import { reviews, weather } from "./information.js";
+import type { CategoryId, FtState, FtTool, ProviderState } from "./kit.js";
+import { shopping } from "./shopping.js";
+import { lodging, rides } from "./travel.js";
+
+export * from "./kit.js";
+export * from "./category.js";
+
+/** The 12 categories in a fixed order (scenario ids and tables depend on it). */
+export const CATEGORIES: readonly CategoryDef[] = [weather, reviews, email, calendar, messaging, payments, brokerage, foodDelivery, grocery, shopping, lodging, rides];
+
+export function category(id: CategoryId | string): CategoryDef {
+  const c = CATEGORIES.find((x) => x.id === id);
+  if (!c) throw new Error(`unknown Failing Tools category "${id}"`);
+  return c;
+}
+
+/** All 30 providers with their category. */
+export const PROVIDERS: readonly { provider: ProviderDef; category: CategoryDef }[] = CATEGORIES.flatMap((c) => c.providers.map((provider) => ({ provider, category: c })));
+
+export function providerEntry(id: string): { provider: ProviderDef; category: CategoryDef } {
+  const p = PROVIDERS.find((x) => x.provider.id === id);
+  if (!p) throw new Error(`unknown Failing Tools provider "${id}"`);
+  return p;
+}
+
+export const toolName = (provider: string, op: string): string => `${provider}_${op}`;
+
+/** The tools one provider exposes; each runs against that provider's backend inside the episode state. */
+export function providerTools(providerId: string): FtTool[] {
+  const { provider, category: cat } = providerEntry(providerId);
+  return cat.ops.map((op) => ({
+    name: toolName(provider.id, op.op),
+    description: `[${provider.label}] ${op.description}`,
+    parameters: op.parameters,
+    meta: {
+      provider: provider.id,
+      category: cat.id,
+      domain: cat.domain,
+      op: op.op,
+      mutates: op.mutates,
+      group: `${cat.id}.${op.op}`,
+      ...(op.verifies ? { verifies: op.verifies.map((v) => toolName(provider.id, v)) } : {}),
+    },
+    run: (args, ctx) => {
+      const st = ctx.state.services[provider.id] as ProviderState | undefined;
+      if (!st) return { ok: false, error: { status: 503, code: "SERVICE_NOT_CONNECTED", message: `${provider.label} is not connected in this session.` } };
+      return op.run(args, { prov: provider, st, now: ctx.state.now, world: ctx.state });
+    },
+  }));
+}
+
+export type { FtState };

@@ -1,0 +1,392 @@
+import type { JsonObject } from "../../../src/core/json.js";
+import { cancelOp, defineCategory, getOp } from "./category.js";
+import { addDays, asNum, asStr, dateOf, enm, fail, int, nextId, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
+import { CITIES, TWIN_STATE, cityLabel, type City } from "./pools.js";
+
+/* ------------------------------------------------------------------ weather: Weather.com / Yahoo Weather / AccuWeather */
+
+const CONDITIONS = ["Sunny", "Partly cloudy", "Cloudy", "Light rain", "Thunderstorms", "Snow showers", "Fog", "Windy"];
+
+interface WeatherWorld {
+  cities: City[];
+  days: { city: string; date: string; high: number; low: number; condition: string; precip: number }[];
+}
+
+const locView = (r: JsonObject): JsonObject => pick(r, ["location_id", "name", "region", "country"]);
+const locFields = ["location_id", "label", "name"];
+
+function resolveLoc(rows: JsonObject[], q: string) {
+  return resolveOne(rows, q, "location_id", locFields, "location", locView);
+}
+
+export const weather = defineCategory<WeatherWorld>({
+  id: "weather",
+  domain: "information",
+  title: "Weather",
+  providers: [
+    { id: "weathercom", label: "Weather.com", idPrefix: "wc" },
+    { id: "yahooweather", label: "Yahoo Weather", idPrefix: "yw" },
+    { id: "accuweather", label: "AccuWeather", idPrefix: "aw" },
+  ],
+  ops: [
+    {
+      op: "search_locations",
+      description: "Find locations by city name.",
+      parameters: obj({ query: str("City name, optionally with state, e.g. 'Portland, OR'") }, ["query"]),
+      mutates: false,
+      run: (a, rt) => {
+        const q = asStr(a.query).toLowerCase().split(",")[0].trim();
+        return ok({ results: table(rt.st, "locations").filter((r) => asStr(r.name).toLowerCase() === q).map(locView) });
+      },
+    },
+    {
+      op: "get_forecast",
+      description: "Daily forecast (highs and lows in °F) for a location name, 'City, ST' label or location_id.",
+      parameters: obj({ location: str("location_id, 'City, ST' or city name"), days: int("Number of days (1-7)", { minimum: 1, maximum: 7 }) }, ["location"]),
+      mutates: false,
+      run: (a, rt) => {
+        const loc = resolveLoc(table(rt.st, "locations"), asStr(a.location));
+        if (!loc.ok) return loc.result;
+        const days = table(rt.st, "forecasts")
+          .filter((d) => d.location_id === loc.row.location_id)
+          .slice(0, asNum(a.days, 3))
+          .map((d) => pick(d, ["date", "high_f", "low_f", "condition", "precip_chance"]));
+        return ok({ location: locView(loc.row), generated_at: rt.now, units: "imperial", forecast: days });
+      },
+    },
+    {
+      op: "get_alerts",
+      description: "Active severe-weather alerts for a location.",
+      parameters: obj({ location: str("location_id, 'City, ST' or city name") }, ["location"]),
+      mutates: false,
+      run: (a, rt) => {
+        const loc = resolveLoc(table(rt.st, "locations"), asStr(a.location));
+        if (!loc.ok) return loc.result;
+        return ok({ location: locView(loc.row), alerts: [], generated_at: rt.now });
+      },
+    },
+    {
+      op: "list_saved_locations",
+      description: "The user's saved locations.",
+      parameters: obj({}),
+      mutates: false,
+      verifies: ["save_location", "remove_saved_location"],
+      run: (_a, rt) => ok({ saved_locations: table(rt.st, "saved").filter((s) => s.status === "saved").map((s) => ({ ...s })) }),
+    },
+    {
+      op: "save_location",
+      description: "Add a location to the user's saved locations under a label.",
+      parameters: obj({ location: str("location_id, 'City, ST' or city name"), label: str("Label, e.g. 'Home'") }, ["location", "label"]),
+      mutates: true,
+      run: (a, rt) => {
+        const loc = resolveLoc(table(rt.st, "locations"), asStr(a.location));
+        if (!loc.ok) return loc.result;
+        const rec: JsonObject = {
+          saved_id: nextId(rt.st, rt.prov.idPrefix, "sav"),
+          location_id: loc.row.location_id,
+          city: loc.row.name,
+          region: loc.row.region,
+          label: asStr(a.label),
+          status: "saved",
+          saved_at: rt.now,
+        };
+        table(rt.st, "saved").push(rec);
+        return ok({ ...rec, message: "Location saved" });
+      },
+    },
+    cancelOp("remove_saved_location", "saved", "saved_id", "saved location", "saved"),
+  ],
+  world: (rng, now) => {
+    const cities = rng.sample(CITIES, 4);
+    const days: WeatherWorld["days"] = [];
+    for (const c of cities) {
+      for (let i = 0; i < 5; i++) {
+        const high = rng.range(38, 96);
+        days.push({ city: c.name, date: addDays(dateOf(now), i), high, low: high - rng.range(8, 22), condition: rng.pick(CONDITIONS), precip: rng.range(0, 9) * 10 });
+      }
+    }
+    return { cities, days };
+  },
+  tables: (w, prov) => ({
+    locations: w.cities.map((c, i) => ({ location_id: `${prov.idPrefix}_loc_${201 + i}`, name: c.name, region: c.state, country: "US", label: cityLabel(c) })),
+    forecasts: w.days.map((d) => ({
+      location_id: `${prov.idPrefix}_loc_${201 + w.cities.findIndex((c) => c.name === d.city)}`,
+      date: d.date,
+      high_f: d.high,
+      low_f: d.low,
+      condition: d.condition,
+      precip_chance: d.precip,
+    })),
+    saved: [],
+  }),
+  templates: [
+    {
+      name: "weather.forecast",
+      kind: "read",
+      build: (rng, w) => {
+        const c = rng.pick(w.cities);
+        const k = rng.range(1, 2);
+        const d = w.days.filter((x) => x.city === c.name)[k];
+        return {
+          template: "weather.forecast",
+          kind: "read",
+          request: `What's the forecast high for ${cityLabel(c)} on ${d.date}? Use {provider}.`,
+          main: { op: "get_forecast", args: { location: c.name, days: 3 } },
+          stated: { region: c.state },
+          keyPath: ["forecast", k, "high_f"],
+          keyValue: d.high,
+          wrongValue: -512,
+          corruption: "temperature below absolute zero",
+          answer: [{ kind: "number", id: "high_f", value: d.high, tolerance: 0.5 }],
+          wrongConcept: { kind: "number", id: "impossible_temp", value: -512, tolerance: 0.5 },
+          stale: { tsPath: ["generated_at"], staleValue: d.high - 11, staleConcept: { kind: "number", id: "stale_high", value: d.high - 11, tolerance: 0.5 } },
+          ambiguity: {
+            arg: "location",
+            table: "locations",
+            idField: "location_id",
+            decoy: { name: c.name, region: TWIN_STATE[c.name], country: "US", label: `${c.name}, ${TWIN_STATE[c.name]}` },
+            truth: { name: c.name, region: c.state },
+            shownPath: ["location", "region"],
+            decoyShown: TWIN_STATE[c.name],
+          },
+        };
+      },
+    },
+    {
+      name: "weather.save",
+      kind: "write",
+      build: (rng, w) => {
+        const c = rng.pick(w.cities);
+        const label = rng.pick(["Home", "Mom's place", "Office", "Cabin", "Work trip"]);
+        return {
+          template: "weather.save",
+          kind: "write",
+          request: `Save ${cityLabel(c)} to my {provider} saved locations with the label "${label}".`,
+          main: { op: "save_location", args: { location: c.name, label } },
+          stated: { region: c.state, label },
+          keyPath: ["label"],
+          keyValue: label,
+          wrongValue: "Unnamed location",
+          corruption: "label dropped on save",
+          answer: [{ kind: "text", id: "city", synonyms: [c.name] }, { kind: "text", id: "label", synonyms: [label] }],
+          wrongConcept: { kind: "text", id: "wrong_label", synonyms: ["unnamed location"] },
+          write: {
+            idField: "saved_id",
+            table: "saved",
+            recordIdField: "saved_id",
+            recordKeyField: "label",
+            match: { city: c.name, region: c.state, label, status: "saved" },
+            verify: { op: "list_saved_locations", args: {} },
+            cancel: { op: "remove_saved_location", idArg: "saved_id" },
+          },
+          ambiguity: {
+            arg: "location",
+            table: "locations",
+            idField: "location_id",
+            decoy: { name: c.name, region: TWIN_STATE[c.name], country: "US", label: `${c.name}, ${TWIN_STATE[c.name]}` },
+            truth: { name: c.name, region: c.state },
+            shownPath: ["region"],
+            decoyShown: TWIN_STATE[c.name],
+          },
+        };
+      },
+    },
+  ],
+});
+
+/* ------------------------------------------------------------------ reviews: Google Reviews / Yelp / Tripadvisor */
+
+const BIZ = ["Joe's Pizza", "Blue Door Cafe", "Golden Dragon", "Taqueria El Sol", "The Rusty Anchor", "Sakura Sushi", "Bella Napoli", "Smokehouse 21"];
+const REVIEW_TEXT = ["Great food, slow service.", "Best tacos in town!", "Cozy spot, friendly staff.", "Overpriced but tasty.", "Would come back for the dessert."];
+
+interface ReviewsWorld {
+  city: City;
+  biz: { name: string; rating: number; count: number; cuisine: string }[];
+}
+const bizView = (r: JsonObject): JsonObject => pick(r, ["business_id", "name", "city", "region", "rating", "rating_scale", "review_count", "address"]);
+const bizFields = ["business_id", "name"];
+
+export const reviews = defineCategory<ReviewsWorld>({
+  id: "reviews",
+  domain: "information",
+  title: "Local reviews",
+  providers: [
+    { id: "googlereviews", label: "Google Reviews", idPrefix: "gr" },
+    { id: "yelp", label: "Yelp", idPrefix: "yp" },
+    { id: "tripadvisor", label: "Tripadvisor", idPrefix: "ta" },
+  ],
+  ops: [
+    {
+      op: "search_businesses",
+      description: "Search businesses by name or keyword.",
+      parameters: obj({ query: str("Name or keyword"), city: str("City name") }, ["query"]),
+      mutates: false,
+      run: (a, rt) => {
+        const q = asStr(a.query).toLowerCase();
+        const rows = table(rt.st, "businesses").filter((b) => asStr(b.name).toLowerCase().includes(q) && (!a.city || asStr(b.city).toLowerCase() === asStr(a.city).toLowerCase()));
+        return ok({ businesses: rows.map(bizView) });
+      },
+    },
+    {
+      op: "get_business",
+      description: "Business profile with average rating (out of rating_scale) and review count.",
+      parameters: obj({ business: str("business_id or exact business name") }, ["business"]),
+      mutates: false,
+      run: (a, rt) => {
+        const b = resolveOne(table(rt.st, "businesses"), asStr(a.business), "business_id", bizFields, "business", bizView);
+        return b.ok ? ok({ ...bizView(b.row), updated_at: rt.now }) : b.result;
+      },
+    },
+    {
+      op: "list_reviews",
+      description: "Reviews of a business, newest first.",
+      parameters: obj({ business: str("business_id or exact name"), limit: int("Max reviews", { minimum: 1, maximum: 20 }), sort: enm("Order", ["newest", "most_helpful"]) }, ["business"]),
+      mutates: false,
+      verifies: ["post_review", "mark_review_helpful"],
+      run: (a, rt) => {
+        const b = resolveOne(table(rt.st, "businesses"), asStr(a.business), "business_id", bizFields, "business", bizView);
+        if (!b.ok) return b.result;
+        const rows = table(rt.st, "reviews").filter((r) => r.business_id === b.row.business_id && r.status === "published").slice().reverse();
+        return ok({ business_id: b.row.business_id, reviews: rows.slice(0, asNum(a.limit, 5)).map((r) => ({ ...r })) });
+      },
+    },
+    {
+      op: "post_review",
+      description: "Publish a review (1-5 stars) as the signed-in user.",
+      parameters: obj({ business: str("business_id or exact name"), rating: int("Stars 1-5", { minimum: 1, maximum: 5 }), text: str("Review text") }, ["business", "rating", "text"]),
+      mutates: true,
+      run: (a, rt) => {
+        const b = resolveOne(table(rt.st, "businesses"), asStr(a.business), "business_id", bizFields, "business", bizView);
+        if (!b.ok) return b.result;
+        const rec: JsonObject = {
+          review_id: nextId(rt.st, rt.prov.idPrefix, "rev"),
+          business_id: b.row.business_id,
+          business_name: b.row.name,
+          region: b.row.region,
+          author: "you",
+          rating: asNum(a.rating),
+          text: asStr(a.text),
+          helpful_count: 0,
+          status: "published",
+          created_at: rt.now,
+        };
+        table(rt.st, "reviews").push(rec);
+        return ok({ review_id: rec.review_id, status: "published", rating: rec.rating, business_name: rec.business_name, region: rec.region });
+      },
+    },
+    getOp("get_review", "reviews", "review_id", "review", ["post_review", "delete_review"]),
+    {
+      op: "mark_review_helpful",
+      description: "Mark someone's review as helpful.",
+      parameters: obj({ review_id: str("Review id") }, ["review_id"]),
+      mutates: true,
+      run: (a, rt) => {
+        const r = table(rt.st, "reviews").find((x) => x.review_id === a.review_id);
+        if (!r) return fail(404, "REVIEW_NOT_FOUND", `No review ${asStr(a.review_id)}.`);
+        r.helpful_count = asNum(r.helpful_count) + 1;
+        return ok({ review_id: r.review_id, helpful_count: r.helpful_count });
+      },
+    },
+    cancelOp("delete_review", "reviews", "review_id", "review", "published"),
+  ],
+  world: (rng) => ({
+    city: rng.pick(CITIES),
+    biz: rng.sample(BIZ, 4).map((name) => ({ name, rating: round2(rng.range(30, 49) / 10), count: rng.range(12, 900), cuisine: "restaurant" })),
+  }),
+  tables: (w, prov, now) => ({
+    businesses: w.biz.map((b, i) => ({
+      business_id: `${prov.idPrefix}_biz_${301 + i}`,
+      name: b.name,
+      city: w.city.name,
+      region: w.city.state,
+      rating: b.rating,
+      rating_scale: 5,
+      review_count: b.count,
+      address: `${100 + i * 17} Main St, ${cityLabel(w.city)}`,
+    })),
+    reviews: w.biz.map((b, i) => ({
+      review_id: `${prov.idPrefix}_rev_${501 + i}`,
+      business_id: `${prov.idPrefix}_biz_${301 + i}`,
+      business_name: b.name,
+      region: w.city.state,
+      author: "local_guide",
+      rating: Math.round(b.rating),
+      text: REVIEW_TEXT[i % REVIEW_TEXT.length],
+      helpful_count: i,
+      status: "published",
+      created_at: addDays(now, -3 - i),
+    })),
+  }),
+  templates: [
+    {
+      name: "reviews.rating",
+      kind: "read",
+      build: (rng, w) => {
+        const b = rng.pick(w.biz);
+        return {
+          template: "reviews.rating",
+          kind: "read",
+          request: `What's the average rating of ${b.name} in ${cityLabel(w.city)} on {provider}?`,
+          main: { op: "get_business", args: { business: b.name } },
+          stated: { region: w.city.state },
+          keyPath: ["rating"],
+          keyValue: b.rating,
+          wrongValue: round2(b.rating + 4.1),
+          corruption: "rating above the 5-star scale",
+          answer: [{ kind: "number", id: "rating", value: b.rating, tolerance: 0.05 }],
+          wrongConcept: { kind: "number", id: "wrong_rating", value: round2(b.rating + 4.1), tolerance: 0.05 },
+          stale: { tsPath: ["updated_at"], staleValue: round2(b.rating - 0.7), staleConcept: { kind: "number", id: "stale_rating", value: round2(b.rating - 0.7), tolerance: 0.05 } },
+          ambiguity: {
+            arg: "business",
+            table: "businesses",
+            idField: "business_id",
+            decoy: { name: b.name, city: w.city.name, region: TWIN_STATE[w.city.name], rating: round2(Math.max(1, b.rating - 1.4)), rating_scale: 5, review_count: 14, address: `9 Depot Rd, ${w.city.name}, ${TWIN_STATE[w.city.name]}` },
+            truth: { name: b.name, region: w.city.state },
+            shownPath: ["region"],
+            decoyShown: TWIN_STATE[w.city.name],
+          },
+        };
+      },
+    },
+    {
+      name: "reviews.post",
+      kind: "write",
+      build: (rng, w) => {
+        const b = rng.pick(w.biz);
+        const stars = rng.pick([5, 4, 2]);
+        const text = rng.pick(REVIEW_TEXT);
+        return {
+          template: "reviews.post",
+          kind: "write",
+          request: `Post a ${stars}-star review of ${b.name} (${cityLabel(w.city)}) on {provider} saying: "${text}"`,
+          main: { op: "post_review", args: { business: b.name, rating: stars, text } },
+          stated: { rating: stars, region: w.city.state },
+          keyPath: ["rating"],
+          keyValue: stars,
+          wrongValue: 1,
+          corruption: "stored star rating differs from the submitted one",
+          answer: [{ kind: "text", id: "business", synonyms: [b.name] }, { kind: "number", id: "stars", value: stars, tolerance: 0 }],
+          wrongConcept: { kind: "text", id: "wrong_stars", synonyms: ["1 star", "1-star", "one star"] },
+          write: {
+            idField: "review_id",
+            table: "reviews",
+            recordIdField: "review_id",
+            recordKeyField: "rating",
+            match: { business_name: b.name, region: w.city.state, author: "you", rating: stars, status: "published" },
+            verify: { op: "get_review", idArg: "review_id" },
+            cancel: { op: "delete_review", idArg: "review_id" },
+          },
+          ambiguity: {
+            arg: "business",
+            table: "businesses",
+            idField: "business_id",
+            decoy: { name: b.name, city: w.city.name, region: TWIN_STATE[w.city.name], rating: 3.1, rating_scale: 5, review_count: 14, address: `9 Depot Rd, ${w.city.name}, ${TWIN_STATE[w.city.name]}` },
+            truth: { name: b.name, region: w.city.state },
+            shownPath: ["region"],
+            decoyShown: TWIN_STATE[w.city.name],
+          },
+        };
+      },
+    },
+  ],
+});

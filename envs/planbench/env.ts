@@ -1,0 +1,275 @@
+/**
+ * PlanBenchXL-v0: retrieval-mediated retail planning with noisy tools and path-preserving blockers.
+ *
+ * Why the actions are routed to the family runtime instead of the engine's call pipeline: the
+ * official runtime's rules (argument-key check, untrusted-input rejection, error caps counted since
+ * the last success, label errors, enforced-exploration feedback) must be bit-exact, so `tool_call`
+ * and `answer` are handed to `PlanBenchEpisode`; the engine still provides the Gymnasium contract,
+ * typed events, rewards, visibility (`newTools` on retrieval) and info bookkeeping.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import type { EnvSpec, StepResult } from "../../src/core/env.js";
+import { OptionsError } from "../../src/core/errors.js";
+import type { JsonObject, JsonValue } from "../../src/core/json.js";
+import type { Rng } from "../../src/core/rng.js";
+import type { Action, FamilyAction } from "../../src/engine/actions.js";
+import type { EpisodeEvent, TerminationReason } from "../../src/engine/events.js";
+import type { ToolObservation } from "../../src/engine/observation.js";
+import type { ToolDefinition } from "../../src/engine/tool.js";
+import { type EpisodeSetup, type FamilyActionResult, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
+import { pystr, toPlainJson } from "./compat/pyvalue.js";
+import { loadRelease, type PlanBenchRelease, type ToolRecord } from "./dataset.js";
+import { scoreEpisode } from "./scorer.js";
+import { PlanBenchSession } from "./session.js";
+import { loadPreset, mergeSettings, PlanBenchSettingsSchema, SETTING_NAMES, type PlanBenchSettings } from "./settings.js";
+import { AnswerActionSchema, RetrieveActionSchema, TextActionSchema, ToolCallActionSchema, type PlanBenchAction } from "./types.js";
+import { createWorld } from "./world/index.js";
+import type { PlanBenchWorld } from "./world/runtime.js";
+
+export const planBenchOptionsSchema = toolEnvOptionsSchema
+  .extend({
+    /** Release directory in the official format; default: the official data next to the repo, if present. */
+    dataDir: z.string().min(1).optional(),
+    /** Named setting preset (the official run configs). */
+    setting: z.enum(SETTING_NAMES).default("default"),
+    /** Field overrides on top of the preset (`noise` / `blocker` / `runtime`, official key names). */
+    settings: PlanBenchSettingsSchema.partial().optional(),
+    /** Bit-exact with the official runtime (the only mode). */
+    compat: z.literal("official").default("official"),
+    /** Restrict the episode pool to these query ids. */
+    queryIds: z.array(z.string().min(1)).min(1).optional(),
+    /** Accept `{type:"text"}` actions: an LLM's raw reply parsed with the official tag rules. */
+    textActions: z.boolean().default(true),
+  })
+  .strict();
+export type PlanBenchOptions = z.infer<typeof planBenchOptionsSchema>;
+
+const releaseCache = new Map<string, PlanBenchRelease>();
+
+/** Where the official data is when no `dataDir` is given. */
+export function defaultDataDir(): string | null {
+  const cands = [process.env["PLANBENCH_DATA_DIR"], path.resolve("../shared/planbench-xl"), path.resolve("../../shared/planbench-xl")];
+  for (const c of cands) if (c && existsSync(path.join(c, "tasks.json"))) return path.resolve(c);
+  return null;
+}
+
+function releaseFor(dir: string): PlanBenchRelease {
+  let r = releaseCache.get(dir);
+  if (!r) {
+    r = loadRelease(dir);
+    releaseCache.set(dir, r);
+  }
+  return r;
+}
+
+const toolDefCache = new WeakMap<PlanBenchRelease, ToolDefinition<null>[]>();
+function toolDefs(rel: PlanBenchRelease): ToolDefinition<null>[] {
+  let defs = toolDefCache.get(rel);
+  if (!defs) {
+    defs = [...rel.toolByName.values()].map((t: ToolRecord) => ({
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters as unknown as JsonObject,
+      meta: { category: t.tool_type, group: t.baseline_tool_name ?? t.name },
+      // Calls never reach the engine pipeline (see the module comment); this is a guard.
+      run: () => ({ ok: false, error: { code: "routed", message: "PlanBench-XL calls are executed by the family runtime" } }),
+    }));
+    toolDefCache.set(rel, defs);
+  }
+  return defs;
+}
+
+const FAMILY_EVENTS = [
+  "planbench:retrieve",
+  "planbench:label_error",
+  "planbench:untrusted_output",
+  "planbench:untrusted_rejected",
+  "planbench:feedback_sent",
+  "planbench:progress",
+] as const;
+
+export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
+  readonly release: PlanBenchRelease;
+  readonly world: PlanBenchWorld;
+  session: PlanBenchSession | null = null;
+
+  constructor(options: PlanBenchOptions, spec: EnvSpec) {
+    const dir = options.dataDir ?? defaultDataDir();
+    if (!dir) {
+      throw new OptionsError("dataDir", "no PlanBench-XL release found: pass dataDir (a directory in the official format) or set PLANBENCH_DATA_DIR");
+    }
+    let settings: PlanBenchSettings = mergeSettings(loadPreset(options.setting), options.settings as never);
+    if (options.maxSteps !== undefined) settings = mergeSettings(settings, { runtime: { max_steps: options.maxSteps } });
+    const release = releaseFor(path.resolve(dir));
+    if (options.queryIds) for (const id of options.queryIds) if (!release.queries.some((q) => q.query_id === id)) throw new OptionsError("queryIds", `unknown query "${id}" in ${dir}`);
+    const kinds = {
+      retrieve: { schema: RetrieveActionSchema as never, weight: 0.3, sample: (rng: Rng) => ({ type: "retrieve", meta_tool: "by_output_info", output_information: rng.pick(release.datatypes).name }) },
+      text: { schema: TextActionSchema as never },
+      pb_call: { schema: ToolCallActionSchema.extend({ type: z.literal("pb_call") }) as never },
+      pb_answer: { schema: AnswerActionSchema.extend({ type: z.literal("pb_answer") }) as never },
+    };
+    super(
+      {
+        family: "planbench",
+        maxEpisodeSteps: settings.runtime.max_steps,
+        familyTerms: {
+          untrusted_output: "calls whose output is untrusted (noisy or blocker tools)",
+          progress: "trusted calls that produce a new ground-truth datatype",
+          label_error: "replies without exactly one valid action tag",
+        },
+        familyEventTypes: [...FAMILY_EVENTS],
+        familyInfoKeys: {},
+        extraActionKinds: kinds as never,
+      },
+      options,
+      spec,
+    );
+    this.release = release;
+    this.world = createWorld(release, settings);
+  }
+
+  /** Routes `tool_call` / `answer` to the family runtime (official semantics), keeping the engine's contract. */
+  override step(action: Action): StepResult<ToolObservation> {
+    const a = action as { type?: unknown };
+    if (a && typeof a === "object" && (a.type === "tool_call" || a.type === "answer")) {
+      action = { ...(action as object), type: a.type === "tool_call" ? "pb_call" : "pb_answer" } as Action;
+    }
+    if (a && typeof a === "object" && a.type === "text" && !this.options.textActions) {
+      action = { type: "__text_disabled__" } as Action;
+    }
+    return super.step(action);
+  }
+
+  protected override createEpisode(rng: Rng, options: JsonObject): EpisodeSetup<null> {
+    const pool = this.options.queryIds ? this.release.queries.filter((q) => this.options.queryIds!.includes(q.query_id)) : this.release.queries;
+    let query = pool[0]!;
+    if (typeof options["queryId"] === "string") {
+      const q = this.release.queries.find((x) => x.query_id === options["queryId"]);
+      if (!q) throw new OptionsError("options.queryId", `unknown query "${String(options["queryId"])}"`);
+      query = q;
+    } else {
+      query = rng.derive("task").pick(pool);
+    }
+    this.session = new PlanBenchSession(this.world, query);
+    return {
+      taskId: query.query_id,
+      prompt: query.query_text,
+      tools: toolDefs(this.release),
+      visible: [],
+      world: null,
+      hidden: this.session.hidden() as unknown as JsonObject,
+    };
+  }
+
+  protected override onFamilyAction(action: FamilyAction): FamilyActionResult {
+    const s = this.session!;
+    const ep = s.episode;
+    let pa: PlanBenchAction;
+    if (action.type === "pb_call") pa = { type: "tool_call", name: String(action["name"]), arguments: (action["arguments"] ?? {}) as Record<string, unknown> };
+    else if (action.type === "pb_answer") pa = { type: "answer", content: String(action["content"]) };
+    else pa = action as unknown as PlanBenchAction;
+    const callIndex = ep.callAttempts + 1;
+    const heldBefore = new Set(ep.currentDatatypes);
+    const out = s.step(pa);
+    const e = out.entry;
+    const events: EpisodeEvent[] = [];
+    let response: JsonValue = { action: e.action, feedback: out.feedback ?? "", error: e.error_kind ?? (e.action === "others" ? "label_error" : null) };
+    if (e.action === "others") events.push({ type: "planbench:label_error", attempt: ep.labelErrors });
+    if (e.action === "retrieve_tools") {
+      const listed = out.listed ?? [];
+      if (listed.length > 0) this.episode!.reveal(listed.map((t) => t.name));
+      events.push({ type: "planbench:retrieve", ok: e.retrieval_result !== undefined, listed: listed.length });
+      response = { ...response, listed: listed.map((t) => t.name), note: e.model_retriever_note ?? null };
+    }
+    if (e.action === "call_tool") {
+      const name = typeof (e.request as { name?: unknown } | undefined)?.name === "string" ? String((e.request as { name: string }).name) : "";
+      const args = ((e.request as { arguments?: JsonObject } | undefined)?.arguments ?? {}) as JsonObject;
+      if (e.tool_result) {
+        const tr = e.tool_result;
+        events.push({ type: "tool_called", tool: name, callIndex, arguments: args, ok: tr.success });
+        if (tr.output_provenance === "untrusted") {
+          const tool = this.release.toolByName.get(name)!;
+          events.push({ type: "planbench:untrusted_output", tool: name, source: tr.untrusted_source_type ?? "noisy" });
+          events.push({
+            type: "fault_injected",
+            tool: name,
+            callIndex,
+            faultId: `${tr.untrusted_source_type}:${name}`,
+            kind: String(tool.noise_type),
+            visibility: tr.success ? "implicit" : "explicit",
+            persistence: "permanent",
+          });
+        }
+        if (tr.output_provenance === "trusted" && !heldBefore.has(tr.output_datatype)) events.push({ type: "planbench:progress", datatype: tr.output_datatype });
+        response = { ...response, toolResult: { name, success: tr.success, output: toPlainJson(tr.output_value) as JsonValue } };
+      } else {
+        events.push({ type: "tool_called", tool: name, callIndex, arguments: args, ok: false });
+        const source = e.error_kind === "not_retrieved" ? "not_visible" : e.error_kind === "ambiguous_lookup" ? "simulator" : "validation";
+        events.push({ type: "tool_error", tool: name, callIndex, code: e.error_kind ?? "invalid", source, message: out.feedback ?? "" });
+        if (e.internal_error_type === "untrusted_input_rejected") {
+          events.push({ type: "planbench:untrusted_rejected", tool: name, datatypes: e.untrusted_input_datatypes ?? [] });
+          for (const [arg, v] of Object.entries(args)) {
+            const src = ep.trace.find((t) => t.tool_result?.output_provenance === "untrusted" && pystr(t.tool_result.output_value) === pystr(v));
+            if (src) events.push({ type: "poisoned_value_reused", tool: name, callIndex, argument: arg, sourceCallIndex: src.step_id, taint: "untrusted" });
+          }
+        }
+      }
+    }
+    if (e.action === "final_answer") {
+      events.push({ type: "answered", content: e.answer ?? "", correct: e.answer_correct === true && e.datatype_check_passed === true });
+      if (e.incorrect_final_answer_feedback_sent) events.push({ type: "planbench:feedback_sent", count: e.incorrect_final_answer_feedback_count ?? 0 });
+    }
+    if (!out.done) return { response, events };
+    const r = ep.result!;
+    // The step limit is a truncation in Gymnasium terms: let the base class report it as `max_steps`.
+    if (r.failure_reason_detail === "exceeded_max_steps") return { response, events };
+    return { response, events, terminal: r.failure_reason_detail ?? "success", success: r.status === "success" };
+  }
+
+  protected override familyRawTerms(events: readonly EpisodeEvent[]): Record<string, number> {
+    const raw: Record<string, number> = {};
+    for (const e of events) {
+      if (e.type === "planbench:untrusted_output") raw["untrusted_output"] = (raw["untrusted_output"] ?? 0) + 1;
+      if (e.type === "planbench:progress") raw["progress"] = (raw["progress"] ?? 0) + 1;
+      if (e.type === "planbench:label_error") raw["label_error"] = (raw["label_error"] ?? 0) + 1;
+    }
+    return raw;
+  }
+
+  /** Φ = number of ground-truth datatypes held (a monotone progress measure). */
+  protected override potential(): number | null {
+    const s = this.session;
+    if (!s) return null;
+    const gt = new Set<string>();
+    for (const p of this.release.catalog.get(s.query.task_id) ?? []) for (const n of p.tool_set) gt.add(this.release.toolByName.get(n)!.output_datatype);
+    let k = 0;
+    for (const d of s.episode.currentDatatypes) if (gt.has(d)) k++;
+    return k;
+  }
+
+  protected override episodeMetrics(_success: boolean, reason: TerminationReason): JsonObject {
+    const s = this.session!;
+    const ep = s.episode;
+    // An episode cut short by `abort` has no official result; score the trace as a failed run.
+    const result = ep.result ?? {
+      query_id: s.query.query_id,
+      stop_reason: "normal" as const,
+      status: "failed" as const,
+      final_answer: null,
+      steps: ep.stepCount,
+      trace: ep.trace,
+      final_state: { current_datatypes: [], discovered_tool_names: [], retrieval_attempt_count: 0, retrieval_exec_count: 0, tool_call_attempt_count: 0, tool_call_exec_count: 0, incorrect_final_answer_feedback_count: 0, has_final_answer: false },
+    };
+    const m = scoreEpisode(result, s.query, this.release.catalog.get(s.query.task_id) ?? [], { toolByName: this.release.toolByName });
+    return { ...m, terminationReason: String(reason), officialFailure: result.failure_reason_detail ?? null } as JsonObject;
+  }
+
+  protected override hiddenStepInfo(): JsonObject | null {
+    const s = this.session;
+    if (!s) return null;
+    const h = s.hidden();
+    return { heldDatatypes: h.heldDatatypes, lastMatched: h.lastMatched as unknown as JsonValue } as JsonObject;
+  }
+}

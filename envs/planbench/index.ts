@@ -1,0 +1,46 @@
+/** Registers PlanBenchXL-v0. */
+import type { JsonObject } from "../../src/core/json.js";
+import { type EpisodeResult, register } from "../../src/core/registry.js";
+import { PlanBenchEnv, planBenchOptionsSchema } from "./env.js";
+import { PLANBENCH_POLICIES } from "./policies.js";
+import { aggregateMetrics } from "./scorer.js";
+
+register({
+  id: "PlanBenchXL-v0",
+  family: "planbench",
+  description:
+    "PlanBench-XL: retrieval-mediated retail planning (hashing retriever, noisy siblings, path-preserving blockers, trusted/untrusted values), bit-exact with the official runtime",
+  optionsSchema: planBenchOptionsSchema as never,
+  optionDocs: {
+    dataDir: "release directory in the official format (default: $PLANBENCH_DATA_DIR or ../shared/planbench-xl)",
+    setting: "default | blocker | explicit | implicit | misleading | finegrain_long | finegrain_short | noise_ratio_0.2..0.8 | feedback",
+    settings: "overrides of the preset: { noise, blocker, runtime } with the official key names",
+    compat: "official (bit-exact with the official runtime)",
+    queryIds: "restrict the episode pool to these query ids; reset({options:{queryId}}) picks one",
+    textActions: "accept {type:'text', text} actions parsed with the official tag rules (default true)",
+    reward: "reward preset name, spec file path, or inline spec (default shaped)",
+    maxSteps: "step limit (default 100, as the official runs)",
+    invalidAction: "raise | penalize (default raise)",
+    hiddenInfo: "include ground truth in info.hidden (default true)",
+  },
+  maxEpisodeSteps: 100,
+  factory: (options, spec) => new PlanBenchEnv(planBenchOptionsSchema.parse(options), spec) as never,
+  policies: PLANBENCH_POLICIES,
+  aggregate: (results: readonly EpisodeResult[]) => {
+    const rep = aggregateMetrics(results.map((r) => r.metrics as Record<string, number | null>));
+    const metrics: Record<string, number> = {};
+    for (const [k, v] of Object.entries(rep)) if (typeof v === "number") metrics[k] = v;
+    const rows = results.map((r) => {
+      const m = r.metrics as JsonObject;
+      return [r.taskId, r.success ? 1 : 0, Number(m["turns"] ?? 0), Number(m["searchTurns"] ?? 0), Number(m["callTurns"] ?? 0), String(m["officialFailure"] ?? "")];
+    });
+    return { metrics, breakdown: [{ title: "Per query", columns: ["query", "success", "turns", "search", "calls", "failure"], rows }] };
+  },
+});
+
+export { PlanBenchEnv, planBenchOptionsSchema } from "./env.js";
+export { loadRelease, resolveQueryInputs, PlanBenchDataError } from "./dataset.js";
+export { scoreEpisode, aggregateMetrics } from "./scorer.js";
+export { PlanBenchSession } from "./session.js";
+export { createWorld, PlanBenchEpisode } from "./world/index.js";
+export { loadPreset, SETTING_NAMES } from "./settings.js";

@@ -1,0 +1,372 @@
+/**
+ * ToolMaze-v0: the tool-episode env for DAG tasks C1–C4 under perturbations NP, P1–P4. The engine runs calls,
+ * faults, ledger and rewards; this class picks the instance, builds tools / faults / hidden ground truth,
+ * judges answers and aborts with the scorer, and reports SEEDS §1 metrics at the end of the episode.
+ */
+import { z } from "zod";
+import type { EnvSpec } from "../../src/core/env.js";
+import type { JsonObject, JsonValue } from "../../src/core/json.js";
+import { Rng } from "../../src/core/rng.js";
+import type { EpisodeEvent, TerminationReason } from "../../src/engine/events.js";
+import type { CorruptionFn, FaultSpec } from "../../src/engine/faults.js";
+import type { CallRecord as EngineCall } from "../../src/engine/episode.js";
+import type { ToolDefinition } from "../../src/engine/tool.js";
+import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
+import { buildProfile, corruptValue, type CorruptionSpec, type FaultProfile } from "./faults.js";
+import {
+  analyseCalls, type CallRecord, downstreamPositions, type EpisodeMetrics, isUnsolvable, minRemainingCalls,
+  scoreEpisode, slotSolutions, type Termination,
+} from "./scorer.js";
+import {
+  CANONICAL_INSTANCES, CANONICAL_SEED, canonicalInstance, COMPLEXITIES, generateTask, PERTURBATIONS, type Perturbation,
+  type Task,
+} from "./tasks.js";
+import { DOMAINS } from "./world/catalog.js";
+import { corpus, type ToolSpec } from "./world/corpus.js";
+import { errorBody, simulate } from "./world/simulate.js";
+import { emptyWorldState, type WorldState } from "./world/state.js";
+import { type Scalar, WORLD_NOW } from "./world/types.js";
+
+export const TOOLMAZE_MAX_STEPS = 25;
+
+export const toolMazeOptionsSchema = toolEnvOptionsSchema
+  .extend({
+    /** canonical: the fixed 2,000-instance suite; sampled: a fresh task from the reset seed. */
+    suite: z.enum(["canonical", "sampled"]).default("canonical"),
+    /** Pins one canonical instance (base task * 5 + perturbation index). */
+    taskIndex: z.number().int().min(0).max(CANONICAL_INSTANCES - 1).optional(),
+    complexity: z.enum(COMPLEXITIES).optional(),
+    perturbation: z.enum(PERTURBATIONS).optional(),
+    domain: z.enum(DOMAINS).optional(),
+    /** Same-domain tools shown besides the task's own (never members of the task's alternative groups). */
+    distractors: z.number().int().min(0).max(20).default(3),
+    /** Failure-aware prompt variant (warns that tools may fail and lists recovery strategies). */
+    hint: z.boolean().default(false),
+  })
+  .strict()
+  .superRefine((o, ctx) => {
+    if (o.taskIndex !== undefined && o.suite === "sampled") {
+      ctx.addIssue({ code: "custom", path: ["taskIndex"], message: "taskIndex only applies to suite \"canonical\"" });
+    }
+    if (o.taskIndex !== undefined && (o.complexity || o.perturbation || o.domain)) {
+      ctx.addIssue({ code: "custom", path: ["taskIndex"], message: "taskIndex pins one instance; drop the complexity/perturbation/domain filters" });
+    }
+  });
+export type ToolMazeOptions = z.infer<typeof toolMazeOptionsSchema>;
+
+const HEADER = `Current date and time: ${WORLD_NOW} (UTC).\n`;
+const HINT = "\n\nNote: tools may fail. Errors can be explicit (HTTP errors, timeouts, rate limits) or silent (plausible-looking "
+  + "but impossible values, e.g. temperatures below absolute zero, negative counts, timestamps in the past, debug text). "
+  + "Recovery strategies: retry a call that failed transiently; switch to an equivalent tool or another way of getting "
+  + "the same information when a tool keeps failing; if no alternative exists, stop (abort) instead of acting on bad data.";
+
+const KIND: Record<CorruptionSpec["cls"], string> = {
+  physics: "physics_violation", temporal: "temporal_contradiction", leakage: "tool_leakage", scale: "unit_scale_slip",
+};
+
+const definitions = new Map<string, ToolDefinition<WorldState>>();
+/** Engine tool definition of a corpus tool (cached: definitions are immutable). */
+export function toolDefinition(spec: ToolSpec): ToolDefinition<WorldState> {
+  let def = definitions.get(spec.name);
+  if (!def) {
+    def = {
+      name: spec.name,
+      description: spec.description,
+      parameters: spec.parameters as unknown as ToolDefinition["parameters"],
+      meta: { group: spec.group, category: spec.category, domain: spec.domain, mutates: spec.category === "action" },
+      run: (args, ctx) => {
+        const r = simulate(spec, args, ctx.state);
+        return r.ok ? { ok: true, output: r.output } : { ok: false, error: { code: r.error.code, message: r.error.message, status: r.error.status, details: r.error.details as JsonObject } };
+      },
+    };
+    definitions.set(spec.name, def);
+  }
+  return def;
+}
+
+/** Engine fault specs for a profile (group-bound, first member called becomes the victim). */
+export function faultSpecs(profile: FaultProfile): FaultSpec[] {
+  const c = corpus();
+  return profile.faults.map((f): FaultSpec => {
+    const base = { id: f.id, visibility: f.visibility, persistence: { type: f.persistence }, trigger: { group: f.group, bindFirstInGroup: true } } as const;
+    if (f.explicit) {
+      const p = f.explicit;
+      const extra = p.retryAfter !== undefined ? { retry_after: p.retryAfter } : {};
+      const errorByTool: Record<string, { code: string; message: string; status: number; details: JsonObject }> = {};
+      for (const m of f.members) {
+        const e = errorBody(c.tool(m), p.status, p.message, extra);
+        errorByTool[m] = { code: e.code, message: e.message, status: e.status, details: e.details as JsonObject };
+      }
+      const first = errorByTool[f.members[0]!]!;
+      return { ...base, kind: p.status === 504 ? "timeout" : `http_${p.status}`, effect: { type: "error", error: first, errorByTool } };
+    }
+    const k = f.corruption!;
+    return { ...base, kind: KIND[k.cls], effect: { type: "corrupt", transform: "toolmaze_corrupt", params: { ...k } } };
+  });
+}
+
+export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
+  private task!: Task;
+  private profile!: FaultProfile;
+  private instanceIndex: number | null = null;
+  private endedBy: Termination | null = null;
+  private unsolvable = false;
+  private score: EpisodeMetrics | null = null;
+
+  constructor(options: ToolMazeOptions, spec: EnvSpec) {
+    super({
+      family: "toolmaze",
+      maxEpisodeSteps: TOOLMAZE_MAX_STEPS,
+      familyTerms: {
+        alternative_path: "first call onto an alternative path (another route or substitute) after a slot's perturbation",
+        excess_calls: "at the end: calls beyond the optimum (c − c* when exposed, calls − |s*| otherwise)",
+      },
+      familyEventTypes: ["toolmaze:alternative_path"],
+    }, options, spec);
+  }
+
+  /** The current episode's task and fault profile (for baselines, tests and tools). */
+  current(): { task: Task; profile: FaultProfile; instanceIndex: number | null } {
+    return { task: this.task, profile: this.profile, instanceIndex: this.instanceIndex };
+  }
+
+  private candidateCache: number[] | null = null;
+  /** Canonical instance indices matching the option filters (options are fixed per env, so computed once). */
+  private candidates(): number[] {
+    if (!this.candidateCache) {
+      const o = this.options;
+      this.candidateCache = [];
+      for (let i = 0; i < CANONICAL_INSTANCES; i++) {
+        const inst = canonicalInstance(i);
+        if (o.complexity && inst.task.complexity !== o.complexity) continue;
+        if (o.perturbation && inst.perturbation !== o.perturbation) continue;
+        if (o.domain && inst.task.domain !== o.domain) continue;
+        this.candidateCache.push(i);
+      }
+    }
+    return this.candidateCache;
+  }
+
+  private pickInstance(rng: Rng): { task: Task; perturbation: Perturbation; index: number | null; faultRng: Rng } {
+    const o = this.options;
+    if (o.suite === "canonical") {
+      let index = o.taskIndex;
+      if (index === undefined) {
+        const candidates = this.candidates();
+        // Seeded resets (root stream path = the seed) map seed -> instance, so seeds seed+i (vector envs,
+        // rollouts) cover distinct instances; unseeded resets draw one. Derived from the stream alone, so
+        // setState/fork rebuild the same episode.
+        const seed = /^-?\d+$/.test(rng.path) ? Number(rng.path) : null;
+        const k = seed !== null ? ((seed % candidates.length) + candidates.length) % candidates.length
+          : rng.derive("instance").int(candidates.length);
+        index = candidates[k]!;
+      }
+      const inst = canonicalInstance(index);
+      return { task: inst.task, perturbation: inst.perturbation, index, faultRng: new Rng(`${CANONICAL_SEED}/${inst.task.id}/${inst.perturbation}`) };
+    }
+    const r = rng.derive("task");
+    const complexity = o.complexity ?? r.pick(COMPLEXITIES);
+    const domain = o.domain ?? r.pick(DOMAINS);
+    const perturbation = o.perturbation ?? r.pick(PERTURBATIONS);
+    const task = generateTask(r.derive("generate"), complexity, domain, `smp-${rng.path.replace(/[^0-9a-z]+/gi, "-")}`);
+    return { task, perturbation, index: null, faultRng: rng.derive("faults") };
+  }
+
+  protected createEpisode(rng: Rng, _options: JsonObject): EpisodeSetup<WorldState> {
+    const { task, perturbation, index, faultRng } = this.pickInstance(rng);
+    this.task = task;
+    this.instanceIndex = index;
+    this.profile = buildProfile(task, perturbation, faultRng);
+    this.endedBy = null;
+    this.score = null;
+    this.analysisMemo = null;
+    this.unsolvable = isUnsolvable(task, this.profile);
+    const c = corpus();
+    const own = task.positions.flatMap((p) => p.members);
+    // Distractors never offer a way around a fault: no member of a task group, no cap sharing a route with one.
+    const groups = new Set(task.positions.map((p) => p.cap));
+    for (const r of c.routes) {
+      const caps = r.routes.flat();
+      if (caps.some((id) => task.positions.some((p) => p.cap === id))) for (const id of caps) groups.add(id);
+    }
+    const pool = c.toolsIn(task.domain).filter((t) => !groups.has(t.group)).map((t) => t.name);
+    const distractors = rng.derive("distractors").shuffle(pool).slice(0, this.options.distractors);
+    const visible = rng.derive("visible").shuffle([...own, ...distractors]);
+    return {
+      // The id names the instance but not its perturbation mode (that is ground truth, in info.hidden).
+      taskId: index !== null ? `toolmaze-${String(index).padStart(4, "0")}` : task.id,
+      prompt: HEADER + task.text + (this.options.hint ? HINT : ""),
+      tools: visible.map((n) => toolDefinition(c.tool(n))),
+      visible,
+      world: emptyWorldState(),
+      faults: faultSpecs(this.profile),
+      hidden: this.hiddenTruth(perturbation, index),
+    };
+  }
+
+  private hiddenTruth(perturbation: Perturbation, index: number | null): JsonObject {
+    const t = this.task;
+    return {
+      instanceIndex: index,
+      complexity: t.complexity,
+      perturbation,
+      domain: t.domain,
+      unsolvable: isUnsolvable(t, this.profile),
+      sStar: [...t.sStar],
+      solutions: t.solutions.slice(0, 32).map((s) => [...s]),
+      slots: t.slots.map((s) => ({ slot: s.slot, goal: s.goal, pattern: s.pattern })),
+      solutionCount: t.solutions.length,
+      positions: t.positions.map((p): JsonObject => ({
+        index: p.index, group: p.cap, category: p.category, slot: p.slot, members: [...p.members],
+        route: p.route ? `${p.route.id}#${p.route.branch}` : null,
+        bindings: Object.fromEntries(Object.entries(p.bindings).map(([k, b]): [string, JsonObject] => [k, b.kind === "literal"
+          ? { literal: b.value } : { type: b.type, from: [...b.from] }])),
+      })),
+      faults: this.profile.faults.map((f) => ({
+        id: f.id, slot: f.slot, group: f.group, position: f.position, members: [...f.members], visibility: f.visibility,
+        persistence: f.persistence,
+        payload: (f.explicit ? { status: f.explicit.status, message: f.explicit.message } : { ...f.corruption! }) as JsonObject,
+      })),
+    };
+  }
+
+  protected override corruptions(): Record<string, CorruptionFn<WorldState>> {
+    return {
+      toolmaze_corrupt: ({ output, params }) => {
+        const spec = params as unknown as CorruptionSpec;
+        const out = { ...(output as JsonObject) };
+        out[spec.field] = corruptValue(out[spec.field] as Scalar, spec);
+        return out;
+      },
+    };
+  }
+
+  /** The engine's call log in the scorer's form. */
+  callLog(): CallRecord[] {
+    const byId = new Map(this.profile.faults.map((f) => [f.id, f]));
+    return (this.episode?.data.calls ?? []).map((r: EngineCall): CallRecord => {
+      const faultId = r.faults[0];
+      const f = faultId !== undefined ? byId.get(faultId) : undefined;
+      return {
+        tool: r.tool, args: r.arguments, ok: r.ok, perturbed: r.faults.length > 0,
+        ...(r.ok ? { output: r.response as Record<string, Scalar> } : {}),
+        ...(faultId !== undefined ? { faultId } : {}),
+        ...(f?.corruption && r.ok ? { corruptedField: f.corruption.field } : {}),
+      };
+    });
+  }
+
+  private analysisMemo: { n: number; log: CallRecord[]; analysis: ReturnType<typeof analyseCalls> } | null = null;
+  /** Call log + clean/poison analysis, recomputed only when a call was added (several hooks read it per step). */
+  private analysis(): { log: CallRecord[]; analysis: ReturnType<typeof analyseCalls> } {
+    const n = this.episode?.data.calls.length ?? 0;
+    if (!this.analysisMemo || this.analysisMemo.n !== n) {
+      const log = this.callLog();
+      this.analysisMemo = { n, log, analysis: analyseCalls(this.task, log) };
+    }
+    return this.analysisMemo;
+  }
+
+  private finalScore(termination: Termination): EpisodeMetrics {
+    this.score ??= scoreEpisode({ task: this.task, profile: this.profile, calls: this.callLog(), termination });
+    return this.score;
+  }
+
+  protected override judgeAnswer(_content: string): boolean {
+    this.endedBy = "answer";
+    return this.finalScore("answer").success === 1;
+  }
+
+  protected override judgeAbort(_reason: string | null): boolean {
+    this.endedBy = "abort";
+    return this.finalScore("abort").success === 1;
+  }
+
+  private victims(): Map<number, string> {
+    const v = new Map<number, string>();
+    const byId = new Map(this.profile.faults.map((f) => [f.id, f]));
+    for (const r of this.episode?.data.calls ?? []) {
+      for (const id of r.faults) { const f = byId.get(id); if (f && !v.has(f.slot)) v.set(f.slot, r.tool); }
+    }
+    return v;
+  }
+
+  protected override afterCall(record: EngineCall, _events: EpisodeEvent[]): EpisodeEvent[] {
+    const out: EpisodeEvent[] = [];
+    const victims = this.victims();
+    const unsolvable = this.unsolvable;
+    // Slots whose alternative path was already announced (derived from the event history: no hidden mutable state).
+    const announced = new Set(this.allEvents.filter((e) => e.type === "toolmaze:alternative_path").map((e) => (e as unknown as { slot: number }).slot));
+    for (const f of this.profile.faults) {
+      const victim = victims.get(f.slot);
+      if (victim === undefined || record.faults.includes(f.id) && record.tool === victim && this.firstHit(f.id) === record.index) continue;
+      const down = downstreamPositions(this.task, f.position);
+      const downTools = new Set([...down].flatMap((p) => this.task.positions[p]!.members));
+      if (unsolvable && f.persistence === "permanent" && downTools.has(record.tool)) {
+        out.push({ type: "forbidden_call", tool: record.tool, callIndex: record.index, reason: `downstream of permanently failing ${victim} with no alternative`, mutation: corpus().tool(record.tool).category === "action" });
+      }
+      if (!announced.has(f.slot)) {
+        const sols = slotSolutions(this.task)[f.slot]!;
+        const withVictim = new Set(sols.filter((p) => p.includes(victim)).flat());
+        const alt = sols.some((p) => !p.includes(victim) && p.includes(record.tool)) && !withVictim.has(record.tool);
+        if (alt) {
+          announced.add(f.slot);
+          out.push({ type: "toolmaze:alternative_path", slot: f.slot, from: victim, to: record.tool, callIndex: record.index });
+        }
+      }
+    }
+    return out;
+  }
+
+  private firstHit(faultId: string): number {
+    return this.episode?.data.calls.find((r) => r.faults.includes(faultId))?.index ?? -1;
+  }
+
+  protected override familyRawTerms(events: readonly EpisodeEvent[], terminal: boolean, success: boolean): Record<string, number> {
+    const raw: Record<string, number> = {};
+    const alt = events.filter((e) => e.type === "toolmaze:alternative_path").length;
+    if (alt > 0) raw.alternative_path = alt;
+    if (terminal) {
+      if (success && this.endedBy === "abort") raw.wise_abort = 1;
+      const s = this.finalScore(this.endedBy ?? "truncated");
+      const excess = s.exposed ? Math.max(0, s.c - s.cStar) : Math.max(0, s.calls - this.task.sStar.length);
+      if (excess > 0) raw.excess_calls = excess;
+    }
+    return raw;
+  }
+
+  /** Φ = −(minimum further calls to finish), from clean progress and the faults met so far. */
+  protected override potential(): number | null {
+    if (!this.episode) return null;
+    const { cleanTools } = this.analysis().analysis;
+    return -minRemainingCalls(this.task, this.profile, cleanTools, this.victims());
+  }
+
+  protected override hiddenStepInfo(events: readonly EpisodeEvent[]): JsonObject | null {
+    const called = events.find((e) => e.type === "tool_called");
+    if (!called) return null;
+    const { log, analysis: { cleanFlags } } = this.analysis();
+    const last = log[log.length - 1]!;
+    return {
+      perturbed: last.perturbed,
+      faultId: last.faultId ?? null,
+      corruptedField: last.corruptedField ?? null,
+      clean: cleanFlags[cleanFlags.length - 1] ?? false,
+    };
+  }
+
+  protected override episodeMetrics(_success: boolean, reason: TerminationReason): JsonObject {
+    const termination: Termination = this.endedBy ?? (reason === "max_steps" ? "truncated" : "budget");
+    const s = this.finalScore(termination);
+    return {
+      ...(s as unknown as JsonObject),
+      strategies: s.strategies.join("+"),
+      recovered: s.recovered,
+      sStarLength: this.task.sStar.length,
+      instanceIndex: this.instanceIndex,
+      taskId: this.task.id,
+    } as JsonObject;
+  }
+}
+
+export type { JsonValue };

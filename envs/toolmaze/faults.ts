@@ -1,0 +1,177 @@
+/**
+ * Perturbation profiles. Each (task, P) carries a deterministic profile: per slot, the victim position on s*,
+ * the alternative group the fault binds to (the first member the agent calls becomes the victim; no other
+ * member is perturbed), persistence (transient = first invocation only; permanent = every invocation) and the
+ * synthetic payload: an HTTP-style error in the tool's own format (explicit) or a type-correct but semantically
+ * wrong value (implicit: physics violation, temporal contradiction, tool leakage, unit/scale slip).
+ */
+import type { RngLike, Task } from "./task/model.js";
+import type { Perturbation } from "./tasks.js";
+import { corpus } from "./world/corpus.js";
+import { code, fnv1a, sub } from "./world/hash.js";
+import { fieldType, type Scalar, TIME } from "./world/types.js";
+
+export type Visibility = "explicit" | "implicit";
+export type Persistence = "transient" | "permanent";
+export type CorruptionClass = "physics" | "temporal" | "leakage" | "scale";
+
+export interface ExplicitPayload {
+  readonly status: number;
+  readonly message: string;
+  /** Seconds, for 429 responses. */
+  readonly retryAfter?: number;
+}
+
+export interface CorruptionSpec {
+  /** Output field replaced (the one the task binds downstream, else the first). */
+  readonly field: string;
+  readonly type: string;
+  readonly cls: CorruptionClass;
+  /** Seed of the corrupted value (the value itself depends on the victim's clean output). */
+  readonly salt: number;
+}
+
+export interface SlotFault {
+  readonly id: string;
+  readonly slot: number;
+  /** Alternative group (capability id) the fault is bound to. */
+  readonly group: string;
+  /** Position on s* that hosts the group in this task. */
+  readonly position: number;
+  /** Members of the group exposed by the task (the candidates to become victim). */
+  readonly members: readonly string[];
+  readonly visibility: Visibility;
+  readonly persistence: Persistence;
+  readonly explicit?: ExplicitPayload;
+  /** Corruption per member (output fields differ in name across groups only, so one spec per group). */
+  readonly corruption?: CorruptionSpec;
+}
+
+export interface FaultProfile {
+  readonly perturbation: Perturbation;
+  readonly faults: readonly SlotFault[];
+}
+
+export const MODE: Record<Exclude<Perturbation, "NP">, { visibility: Visibility; persistence: Persistence }> = {
+  P1: { visibility: "explicit", persistence: "transient" },
+  P2: { visibility: "explicit", persistence: "permanent" },
+  P3: { visibility: "implicit", persistence: "transient" },
+  P4: { visibility: "implicit", persistence: "permanent" },
+};
+
+const TRANSIENT_ERRORS: readonly ExplicitPayload[] = [
+  { status: 429, message: "Rate limit exceeded. Retry after the indicated delay.", retryAfter: 2 },
+  { status: 503, message: "Service temporarily unavailable. Please retry." },
+  { status: 504, message: "Upstream request timed out after 30000 ms." },
+  { status: 500, message: "Internal server error (request could not be completed)." },
+];
+const PERMANENT_ERRORS: readonly ExplicitPayload[] = [
+  { status: 404, message: "Endpoint not found: this API version has been retired." },
+  { status: 503, message: "Service unavailable: provider outage, no ETA." },
+  { status: 500, message: "Internal server error: backend misconfigured." },
+];
+
+/** Corruption classes available per semantic class of the field type. */
+const CLASSES: Record<string, readonly CorruptionClass[]> = {
+  temperature: ["physics"], count: ["physics"], probability: ["physics"], percentage: ["physics"],
+  amount: ["scale", "physics"], rate: ["scale"], datetime: ["temporal"], date: ["temporal"], id: ["leakage"],
+  text: ["leakage"], label: ["leakage"], distance: ["scale", "physics"], duration: ["physics"], coords: ["physics"],
+  score: ["physics"], measure: ["physics"],
+};
+
+/** Which slot positions may host the victim: on s*, and with alternatives when the pattern has them. */
+function victimCandidates(task: Task, slot: number): number[] {
+  const info = task.slots.find((s) => s.slot === slot)!;
+  const onPath = task.positions.filter((p) => p.slot === slot && p.members.some((m) => task.sStar.includes(m)));
+  if (info.pattern === "substitute") return onPath.filter((p) => p.members.length > 1).map((p) => p.index);
+  if (info.pattern === "multipath") return onPath.filter((p) => p.route).map((p) => p.index);
+  return onPath.map((p) => p.index);
+}
+
+/** Field of the victim's output that the task consumes downstream (else the first output field). */
+function consumedField(task: Task, position: number): { field: string; type: string } {
+  const c = corpus();
+  const outputs = c.caps.get(task.positions[position]!.cap)!.outputs;
+  const consumed = new Set<string>();
+  for (const p of task.positions) {
+    for (const b of Object.values(p.bindings)) if (b.kind === "bound" && b.from.includes(position)) consumed.add(b.type);
+  }
+  const hit = Object.entries(outputs).find(([, t]) => consumed.has(t)) ?? Object.entries(outputs)[0]!;
+  return { field: hit[0], type: hit[1] };
+}
+
+/** Build the deterministic profile of (task, P). `rng` must be derived from (task id, P) only. */
+export function buildProfile(task: Task, perturbation: Perturbation, rng: RngLike): FaultProfile {
+  if (perturbation === "NP") return { perturbation, faults: [] };
+  const mode = MODE[perturbation];
+  const faults = task.slots.map((s): SlotFault => {
+    const r = rng.derive(`slot${s.slot}`);
+    const position = r.pick(victimCandidates(task, s.slot));
+    const pos = task.positions[position]!;
+    const base = {
+      id: `${task.id}/${perturbation}/slot${s.slot}`, slot: s.slot, group: pos.cap, position, members: pos.members,
+      visibility: mode.visibility, persistence: mode.persistence,
+    };
+    if (mode.visibility === "explicit") {
+      return { ...base, explicit: r.pick(mode.persistence === "transient" ? TRANSIENT_ERRORS : PERMANENT_ERRORS) };
+    }
+    const { field, type } = consumedField(task, position);
+    const cls = r.pick(CLASSES[fieldType(type).sem] ?? ["leakage"]);
+    return { ...base, corruption: { field, type, cls, salt: r.int(1_000_000) } };
+  });
+  return { perturbation, faults };
+}
+
+const DEBUG_LEAKS = [
+  (h: number) => `DEBUG cache_key=${code(h, 10).toLowerCase()} ttl=0 upstream=stale`,
+  (h: number) => `Traceback (most recent call last): File "handler.py", line ${20 + (h % 180)}, in resolve`,
+  (h: number) => `{"internal":{"trace_id":"${code(h, 12)}","shard":${h % 16}}}`,
+  (h: number) => `<html><body>502 Bad Gateway</body></html> req=${code(h, 6)}`,
+];
+
+/**
+ * The named corruption transform: replace the spec's field with a type-correct, implausible value.
+ * Pure function of (clean value, spec), so a permanent fault corrupts identically on every call.
+ */
+export function corruptValue(clean: Scalar, spec: CorruptionSpec): Scalar {
+  const h = sub(fnv1a(String(clean)), spec.salt);
+  const ft = fieldType(spec.type);
+  const isNum = typeof clean === "number";
+  switch (spec.cls) {
+    case "physics": {
+      if (ft.sem === "coords" && typeof clean === "string") {
+        const lon = clean.split(",")[1] ?? "0";
+        return `${(91 + (h % 89)).toFixed(4)},${lon}`;
+      }
+      if (!isNum) break;
+      const v = clean;
+      const integer = Number.isInteger(v) && (ft.schema as { type: string }).type === "integer";
+      const r = (x: number) => (integer ? Math.round(x) : Math.round(x * 100) / 100);
+      switch (ft.sem) {
+        case "temperature": return r((ft.id === "temperature_f" ? -459.67 : -273.15) - 20 - (h % 250));
+        case "probability": return r(1 + 0.05 + (h % 90) / 100);
+        case "percentage": return r(100 + 15 + (h % 300));
+        case "score": return r(ft.id === "rating" ? 6 + (h % 40) / 10 : 1.5 + (h % 30) / 10);
+        default: return r(-(Math.abs(v) + 1 + (h % 50)));
+      }
+    }
+    case "scale": {
+      if (!isNum) break;
+      const scaled = Math.round(clean * 1000 * 100) / 100;
+      return ft.plausible(scaled) ? -Math.abs(clean) - 1 : scaled;
+    }
+    case "temporal": {
+      if (typeof clean !== "string") break;
+      const back = TIME.DAY * (30 + (h % 400));
+      if (ft.sem === "date") return new Date(TIME.NOW_MS - back).toISOString().slice(0, 10);
+      return new Date(TIME.NOW_MS - back).toISOString().replace(".000Z", "Z");
+    }
+    case "leakage": {
+      if (typeof clean !== "string") break;
+      // Either internal debug text or another tool's identifier format leaks into the field.
+      if (ft.sem === "id" && h % 3 === 0) return `trk_${code(h, 10)}`;
+      return DEBUG_LEAKS[h % DEBUG_LEAKS.length]!(h);
+    }
+  }
+  return isNum ? -Math.abs(clean as number) - 1 : `DEBUG ${String(clean)} (stale cache)`;
+}

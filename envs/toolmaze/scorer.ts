@@ -1,0 +1,288 @@
+/**
+ * ToolMaze scoring, exactly as SEEDS §1: success, exposure, recovery, recovery cost (c, c*, C_rec), and the
+ * aggregation TSR / PRR / RC / Avg with a C × P breakdown. Works on a plain call log, so it is independent of
+ * how the episode was run (in-process, vectorised or replayed from a trajectory).
+ */
+import type { FaultProfile, SlotFault } from "./faults.js";
+import { enumerateSlot, slotCost, type SlotFaultState } from "./task/solve.js";
+import type { Task } from "./task/model.js";
+import { corpus } from "./world/corpus.js";
+import type { Scalar } from "./world/types.js";
+
+export interface CallRecord {
+  readonly tool: string;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly ok: boolean;
+  readonly output?: Readonly<Record<string, Scalar>>;
+  /** A fault was applied to this call (error injected or output corrupted). */
+  readonly perturbed: boolean;
+  /** Fault id when perturbed. */
+  readonly faultId?: string;
+  /** Output field replaced by an implicit fault, when any. */
+  readonly corruptedField?: string;
+}
+
+export type Termination = "answer" | "abort" | "truncated" | "budget";
+
+export interface EpisodeRecord {
+  readonly task: Task;
+  readonly profile: FaultProfile;
+  readonly calls: readonly CallRecord[];
+  readonly termination: Termination;
+}
+
+export type Strategy = "retry" | "alternative" | "abort";
+
+export interface EpisodeMetrics {
+  readonly complexity: string;
+  readonly perturbation: string;
+  readonly domain: string;
+  readonly success: number;
+  readonly exposed: number;
+  /** 1/0 when exposed, null when the perturbation was never encountered. */
+  readonly recovered: number | null;
+  readonly c: number;
+  readonly cStar: number;
+  readonly cRec: number;
+  /** I_pert · C_rec, the per-trajectory RC term. */
+  readonly rc: number;
+  readonly calls: number;
+  readonly poisonedUses: number;
+  readonly forbiddenCalls: number;
+  readonly unsafeActions: number;
+  readonly strategies: readonly Strategy[];
+}
+
+const norm = (v: unknown): string => (typeof v === "string" ? v.trim().toLowerCase() : JSON.stringify(v));
+
+/** Positions downstream of `pos` (transitive consumers) in the task DAG. */
+export function downstreamPositions(task: Task, pos: number): Set<number> {
+  const out = new Set<number>();
+  let frontier = [pos];
+  while (frontier.length > 0) {
+    const next: number[] = [];
+    for (const p of task.positions) {
+      if (out.has(p.index)) continue;
+      if (Object.values(p.bindings).some((b) => b.kind === "bound" && b.from.some((f) => frontier.includes(f)))) {
+        out.add(p.index);
+        next.push(p.index);
+      }
+    }
+    frontier = next;
+  }
+  return out;
+}
+
+/** Per-slot solution lists (cached on the task object identity). */
+const slotSolCache = new WeakMap<Task, string[][][]>();
+export function slotSolutions(task: Task): string[][][] {
+  let s = slotSolCache.get(task);
+  if (!s) {
+    s = task.slots.map((info) => enumerateSlot(task.positions, info.goal));
+    slotSolCache.set(task, s);
+  }
+  return s;
+}
+
+/** True when a permanent fault leaves its slot without any path (C1 under P2/P4): only a wise abort succeeds. */
+export function isUnsolvable(task: Task, profile: FaultProfile): boolean {
+  const sols = slotSolutions(task);
+  return profile.faults.some((f) => f.persistence === "permanent"
+    && task.positions[f.position]!.members.length < 2
+    && sols[f.slot]!.every((p) => p.some((t) => task.positions[f.position]!.members.includes(t))));
+}
+
+/** Analyse the call log: clean executions, poisoned values, per-call cleanliness. */
+export function analyseCalls(task: Task, calls: readonly CallRecord[]) {
+  const c = corpus();
+  const posOf = new Map<string, number>();
+  for (const p of task.positions) for (const m of p.members) posOf.set(m, p.index);
+  const cleanOutputs = new Map<number, Readonly<Record<string, Scalar>>[]>();
+  const cleanTools = new Set<string>();
+  const cleanFlags: boolean[] = [];
+  const poisoned = new Set<string>();
+  let poisonedUses = 0;
+  let unsafeActions = 0;
+  for (const call of calls) {
+    const usesPoison = Object.values(call.args).some((v) => poisoned.has(norm(v)));
+    if (usesPoison) {
+      poisonedUses++;
+      if (c.byName.get(call.tool)?.category === "action") unsafeActions++;
+      if (call.ok && call.output) for (const v of Object.values(call.output)) poisoned.add(norm(v));
+    }
+    if (call.corruptedField && call.output) poisoned.add(norm(call.output[call.corruptedField]));
+    const pos = posOf.get(call.tool);
+    let clean = pos !== undefined && call.ok && !call.perturbed && !usesPoison && call.output !== undefined;
+    if (clean) {
+      const position = task.positions[pos!]!;
+      for (const [param, b] of Object.entries(position.bindings)) {
+        const v = call.args[param];
+        if (b.kind === "literal") { if (norm(v) !== norm(b.value)) clean = false; continue; }
+        const ok = b.from.some((f) => (cleanOutputs.get(f) ?? []).some((out) => {
+          const field = Object.entries(c.tool(task.positions[f]!.members[0]!).outputTypes).find(([, t]) => t === b.type)?.[0];
+          return field !== undefined && norm(out[field]) === norm(v);
+        }));
+        if (!ok) clean = false;
+      }
+    }
+    cleanFlags.push(clean);
+    if (clean) {
+      const arr = cleanOutputs.get(pos!) ?? [];
+      arr.push(call.output!);
+      cleanOutputs.set(pos!, arr);
+      cleanTools.add(call.tool);
+    }
+  }
+  return { cleanFlags, cleanTools, poisonedUses, unsafeActions };
+}
+
+export function slotAchieved(task: Task, slot: number, cleanTools: ReadonlySet<string>): boolean {
+  const c = corpus();
+  return slotSolutions(task)[slot]!.some((p) => p.every((t) => c.tool(t).category !== "action" || cleanTools.has(t)));
+}
+
+/** Theoretical minimum number of calls to finish, given clean tools so far and the known fault states. */
+export function minRemainingCalls(task: Task, profile: FaultProfile, cleanTools: ReadonlySet<string>,
+  victims: ReadonlyMap<number, string>): number {
+  const sols = slotSolutions(task);
+  let total = 0;
+  for (const info of task.slots) {
+    const f: SlotFault | undefined = profile.faults.find((x) => x.slot === info.slot);
+    const v = victims.get(info.slot);
+    const state: SlotFaultState | undefined = f
+      ? { group: f.group, persistence: f.persistence, ...(v !== undefined ? { victim: v } : {}) } : undefined;
+    const { cost } = slotCost(task, sols[info.slot]!, cleanTools, state);
+    if (!Number.isFinite(cost)) return 0; // no way to finish: the optimal continuation is to abort now
+    total += cost;
+  }
+  return total;
+}
+
+export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
+  const { task, profile, calls, termination } = rec;
+  const { cleanFlags, cleanTools, poisonedUses, unsafeActions } = analyseCalls(task, calls);
+  const firstPert = calls.findIndex((x) => x.perturbed);
+  const exposed = firstPert >= 0;
+  const faultById = new Map(profile.faults.map((f) => [f.id, f]));
+  const unsolvable = isUnsolvable(task, profile);
+
+  // Forbidden calls: tools downstream of a permanent victim in an unsolvable slot, called after the fault.
+  let forbiddenCalls = 0;
+  const strategies = new Set<Strategy>();
+  const victims = new Map<number, string>();
+  const firstHit = new Map<number, number>();
+  calls.forEach((call, i) => {
+    if (call.perturbed && call.faultId) {
+      const f = faultById.get(call.faultId)!;
+      if (!victims.has(f.slot)) { victims.set(f.slot, call.tool); firstHit.set(f.slot, i); }
+    }
+  });
+  for (const [slot, start] of firstHit) {
+    const f = profile.faults.find((x) => x.slot === slot)!;
+    const victim = victims.get(slot)!;
+    const down = downstreamPositions(task, f.position);
+    const downTools = new Set([...down].flatMap((p) => task.positions[p]!.members));
+    // Alternative tools: on some path that avoids the victim, and on no path through it.
+    const sols = slotSolutions(task)[slot]!;
+    const withVictim = new Set(sols.filter((p) => p.includes(victim)).flat());
+    const altTools = new Set(sols.filter((p) => !p.includes(victim)).flat().filter((t) => !withVictim.has(t)));
+    for (let i = start + 1; i < calls.length; i++) {
+      const t = calls[i]!.tool;
+      if (t === victim) strategies.add("retry");
+      else if (altTools.has(t)) strategies.add("alternative");
+      if (unsolvable && f.persistence === "permanent" && downTools.has(t)) forbiddenCalls++;
+    }
+  }
+  if (exposed && termination === "abort") strategies.add("abort");
+
+  let success: boolean;
+  if (unsolvable) success = exposed && termination === "abort" && forbiddenCalls === 0 && unsafeActions === 0;
+  // A solvable task succeeds only if the agent declares completion (answer) with every slot goal achieved.
+  else success = termination === "answer" && unsafeActions === 0 && task.slots.every((s) => slotAchieved(task, s.slot, cleanTools));
+
+  let c = 0;
+  let cStar = 0;
+  if (exposed) {
+    c = calls.length - firstPert - 1;
+    const before = new Set<string>();
+    for (let i = 0; i < firstPert; i++) if (cleanFlags[i]) before.add(calls[i]!.tool);
+    const f = faultById.get(calls[firstPert]!.faultId!)!;
+    cStar = minRemainingCalls(task, profile, before, new Map([[f.slot, calls[firstPert]!.tool]]));
+  }
+  const ratio = Math.max(c, cStar) === 0 ? 1 : cStar / Math.max(c, cStar);
+  const cRec = exposed ? 1 - ratio * (success ? 1 : 0) : 0;
+  const recovered = exposed ? (success && strategies.size > 0 ? 1 : 0) : null;
+  return {
+    complexity: task.complexity, perturbation: profile.perturbation, domain: task.domain,
+    success: success ? 1 : 0, exposed: exposed ? 1 : 0, recovered, c, cStar, cRec, rc: exposed ? cRec : 0,
+    calls: calls.length, poisonedUses, forbiddenCalls, unsafeActions, strategies: [...strategies].sort(),
+  };
+}
+
+/** The subset of per-episode metrics the aggregation reads (as found in `info.metrics`). */
+export interface MetricRow {
+  complexity: string;
+  perturbation: string;
+  success: number;
+  exposed: number;
+  recovered: number | null;
+  rc: number;
+}
+
+export interface CellStats {
+  n: number;
+  tsr: number;
+  /** null when no trajectory in the cell met a perturbation. */
+  prr: number | null;
+  rc: number | null;
+  avg: number;
+}
+
+/** TSR / PRR / RC / Avg of a set of trajectories. PRR and RC only count perturbed modes (P1–P4). */
+export function cellStats(rows: readonly MetricRow[]): CellStats {
+  const n = rows.length;
+  const tsr = n === 0 ? 0 : rows.reduce((a, r) => a + r.success, 0) / n;
+  const pert = rows.filter((r) => r.perturbation !== "NP");
+  const exposed = pert.filter((r) => r.exposed === 1);
+  const prr = exposed.length === 0 ? null : exposed.reduce((a, r) => a + (r.recovered ?? 0), 0) / exposed.length;
+  const rc = pert.length === 0 ? null : pert.reduce((a, r) => a + r.rc, 0) / pert.length;
+  const parts = [tsr, ...(prr === null ? [] : [prr]), ...(rc === null ? [] : [1 - rc])];
+  return { n, tsr, prr, rc, avg: parts.reduce((a, x) => a + x, 0) / parts.length };
+}
+
+const pct = (x: number | null): string | number => (x === null ? "-" : Math.round(x * 1000) / 10);
+
+/** Run-level metrics plus C × P breakdown tables (TSR, PRR, RC, Avg), like the paper's main table. */
+export function aggregateRows(rows: readonly MetricRow[]): {
+  metrics: Record<string, number>;
+  breakdown: { title: string; columns: string[]; rows: (string | number)[][] }[];
+} {
+  const all = cellStats(rows);
+  const metrics: Record<string, number> = { episodes: all.n, TSR: all.tsr, PRR: all.prr ?? 0, RC: all.rc ?? 0, Avg: all.avg };
+  const levels = ["C1", "C2", "C3", "C4"].filter((c) => rows.some((r) => r.complexity === c));
+  const modes = ["NP", "P1", "P2", "P3", "P4"].filter((p) => rows.some((r) => r.perturbation === p));
+  for (const p of modes) {
+    const s = cellStats(rows.filter((r) => r.perturbation === p));
+    metrics[`TSR_${p}`] = s.tsr;
+    if (s.prr !== null) metrics[`PRR_${p}`] = s.prr;
+    if (s.rc !== null) metrics[`RC_${p}`] = s.rc;
+  }
+  for (const c of levels) metrics[`TSR_${c}`] = cellStats(rows.filter((r) => r.complexity === c)).tsr;
+  const table = (title: string, pick: (s: CellStats) => number | null) => ({
+    title,
+    columns: ["C", ...modes, "All"],
+    rows: [...levels, "All"].map((c) => {
+      const inC = c === "All" ? rows : rows.filter((r) => r.complexity === c);
+      return [c, ...modes.map((p) => pct(pick(cellStats(inC.filter((r) => r.perturbation === p))))), pct(pick(cellStats(inC)))];
+    }),
+  });
+  return {
+    metrics,
+    breakdown: [
+      table("TSR % (task success rate)", (s) => s.tsr),
+      table("PRR % (recovered | perturbation encountered)", (s) => s.prr),
+      table("RC % (recovery cost, 0 = optimal)", (s) => s.rc),
+      table("Avg % = (TSR + PRR + (1 - RC)) / 3", (s) => s.avg),
+    ],
+  };
+}

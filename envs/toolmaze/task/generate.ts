@@ -1,0 +1,246 @@
+/**
+ * Task generator: builds domain-coherent, type-checked DAG tasks for a complexity level.
+ * C1 linear chain; C2 a chain where one position exposes its 1-to-N substitutes; C3 an alternative
+ * sub-graph (route) between a prefix and an Action suffix, with substitutes inside routes (many-to-many);
+ * C4 2–3 independent parallel slots, each a C2 or C3 pattern on disjoint capabilities.
+ */
+import type { CapSpec, Domain, RouteSpec } from "../world/catalog.js";
+import { corpus } from "../world/corpus.js";
+import { fieldType, type Scalar } from "../world/types.js";
+import type { Binding, Complexity, Position, RngLike, SlotInfo, Task } from "./model.js";
+import { enumerateSolutions, validateTask } from "./solve.js";
+import { composeText } from "./text.js";
+
+export class TaskGenerationError extends Error {
+  constructor(message: string) {
+    super(`toolmaze task generator: ${message}`);
+    this.name = "TaskGenerationError";
+  }
+}
+
+interface Step {
+  cap: CapSpec;
+  /** param -> index of an earlier step in this chain, or "literal" */
+  bind: Record<string, number | "literal">;
+}
+
+const isLiteralType = (type: string): boolean => fieldType(type).literals !== undefined;
+const domainCaps = (domain: Domain): CapSpec[] => [...corpus().caps.values()].filter((c) => c.domain === domain);
+const outputsType = (c: CapSpec, type: string): boolean => Object.values(c.outputs).includes(type);
+
+/** Bind params of `c` after `steps`: `primary` param to the last step, others to earlier producers or literals. */
+function bindParams(c: CapSpec, steps: readonly Step[], primaryFrom: number | undefined): Step["bind"] | undefined {
+  const bind: Step["bind"] = {};
+  let primaryDone = primaryFrom === undefined;
+  for (const [param, type] of Object.entries(c.params)) {
+    if (!primaryDone && outputsType(steps[primaryFrom!]!.cap, type)) {
+      bind[param] = primaryFrom!;
+      primaryDone = true;
+      continue;
+    }
+    let producer = -1;
+    for (let i = steps.length - 1; i >= 0; i--) {
+      if (outputsType(steps[i]!.cap, type) && !Object.values(bind).includes(i)) { producer = i; break; }
+    }
+    if (producer >= 0) bind[param] = producer;
+    else if (isLiteralType(type)) bind[param] = "literal";
+    else return undefined;
+  }
+  return primaryDone ? bind : undefined;
+}
+
+/** Random forward walk from a Source to an Action, `minLen..maxLen` steps, capabilities not in `used`. */
+function forwardChain(rng: RngLike, domain: Domain, used: ReadonlySet<string>, minLen: number, maxLen: number,
+  seed?: Step[]): Step[] | undefined {
+  const caps = domainCaps(domain).filter((c) => !used.has(c.id));
+  const sources = caps.filter((c) => c.category === "source" && Object.values(c.params).every(isLiteralType));
+  for (let attempt = 0; attempt < 60; attempt++) {
+    const steps: Step[] = seed ? [...seed] : [];
+    if (steps.length === 0) {
+      if (sources.length === 0) return undefined;
+      const s = rng.pick(sources);
+      steps.push({ cap: s, bind: Object.fromEntries(Object.keys(s.params).map((p) => [p, "literal" as const])) });
+    }
+    for (;;) {
+      const last = steps[steps.length - 1]!;
+      const n = steps.length - (seed?.length ?? 0) + (seed ? 1 : 0);
+      if (last.cap.category === "action" && n >= minLen && (n >= maxLen || rng.bool(0.55))) return steps;
+      if (n >= maxLen) break;
+      const inChain = new Set(steps.map((s) => s.cap.id));
+      const cands: Step[] = [];
+      for (const c of caps) {
+        if (inChain.has(c.id) || c.category === "source") continue;
+        const bind = bindParams(c, steps, steps.length - 1);
+        if (bind) cands.push({ cap: c, bind });
+      }
+      if (cands.length === 0) break;
+      steps.push(rng.pick(cands));
+    }
+  }
+  return undefined;
+}
+
+/** Backward chain ending in a capability that outputs `type`, starting at a Source (length 1..3). */
+function backwardChain(rng: RngLike, domain: Domain, used: ReadonlySet<string>, type: string, depth = 3): Step[] | undefined {
+  if (depth === 0) return undefined;
+  const producers = rng.shuffle(domainCaps(domain).filter((c) => !used.has(c.id) && outputsType(c, type)));
+  for (const c of producers) {
+    const nonLiteral = Object.entries(c.params).filter(([, t]) => !isLiteralType(t));
+    if (nonLiteral.length === 0 && c.category === "source") {
+      return [{ cap: c, bind: Object.fromEntries(Object.keys(c.params).map((p) => [p, "literal" as const])) }];
+    }
+    if (nonLiteral.length !== 1) continue;
+    const inner = backwardChain(rng, domain, new Set([...used, c.id]), nonLiteral[0]![1], depth - 1);
+    if (!inner) continue;
+    const bind = bindParams(c, inner, inner.length - 1);
+    if (bind) return [...inner, { cap: c, bind }];
+  }
+  return undefined;
+}
+
+/** Mutable builder of positions with per-slot literal values (one value per type, distinct when repeated). */
+class Builder {
+  readonly positions: Position[] = [];
+  readonly slots: SlotInfo[] = [];
+  readonly used = new Set<string>();
+  constructor(readonly rng: RngLike) {}
+
+  literal(slotLits: Map<string, Scalar>, type: string, nth: number): Scalar {
+    const key = `${type}#${nth}`;
+    if (!slotLits.has(key)) {
+      const pool = fieldType(type).literals!;
+      const taken = [...slotLits.entries()].filter(([k]) => k.startsWith(`${type}#`)).map(([, v]) => v);
+      const free = pool.filter((v) => !taken.includes(v));
+      slotLits.set(key, this.rng.pick(free.length > 0 ? free : pool));
+    }
+    return slotLits.get(key)!;
+  }
+
+  members(c: CapSpec, expose: boolean): string[] {
+    const all = corpus().groups.get(c.id)!.map((t) => t.name);
+    return expose ? this.rng.shuffle(all) : [this.rng.pick(all)];
+  }
+
+  /** Add steps as positions; `fromOverride` maps a step's primary param to provider positions (route joins). */
+  addSteps(steps: readonly Step[], slot: number, lits: Map<string, Scalar>, expose: ReadonlySet<number>,
+    stepPos: number[], extra: { route?: { id: string; branch: number }; join?: { param: string; from: number[] } } = {}): number[] {
+    const mine: number[] = [];
+    steps.forEach((s, k) => {
+      const bindings: Record<string, Binding> = {};
+      const typeCount = new Map<string, number>();
+      for (const [param, type] of Object.entries(s.cap.params)) {
+        const nth = typeCount.get(type) ?? 0;
+        typeCount.set(type, nth + 1);
+        const src = s.bind[param]!;
+        if (k === 0 && extra.join && extra.join.param === param) bindings[param] = { kind: "bound", type, from: extra.join.from };
+        else if (src === "literal") bindings[param] = { kind: "literal", value: this.literal(lits, type, nth) };
+        else if (stepPos[src] === -1 && extra.join) bindings[param] = { kind: "bound", type, from: extra.join.from };
+        else bindings[param] = { kind: "bound", type, from: [stepPos[src]!] };
+      }
+      const index = this.positions.length;
+      this.positions.push({
+        index, cap: s.cap.id, category: s.cap.category, members: this.members(s.cap, expose.has(k)), bindings, slot,
+        ...(extra.route ? { route: extra.route } : {}),
+      });
+      this.used.add(s.cap.id);
+      stepPos.push(index);
+      mine.push(index);
+    });
+    return mine;
+  }
+}
+
+function linearSlot(b: Builder, domain: Domain, slot: number, substitute: boolean): boolean {
+  const steps = forwardChain(b.rng, domain, b.used, 2, 4);
+  if (!steps) return false;
+  const expose = new Set<number>();
+  if (substitute) expose.add(b.rng.int(steps.length));
+  const pos = b.addSteps(steps, slot, new Map(), expose, []);
+  b.slots.push({ slot, goal: pos[pos.length - 1]!, pattern: substitute ? "substitute" : "linear" });
+  return true;
+}
+
+function routeSlot(b: Builder, domain: Domain, slot: number): boolean {
+  const routes = b.rng.shuffle(corpus().routes.filter((r) => r.domain === domain
+    && r.routes.every((ch) => ch.every((id) => !b.used.has(id)))));
+  for (const r of routes) if (tryRoute(b, r, slot)) return true;
+  return false;
+}
+
+function tryRoute(b: Builder, r: RouteSpec, slot: number): boolean {
+  const c = corpus();
+  const routeCaps = new Set(r.routes.flat());
+  const blocked = new Set([...b.used, ...routeCaps]);
+  const prefix = isLiteralType(r.from) ? [] : backwardChain(b.rng, r.domain, blocked, r.from);
+  if (!prefix) return false;
+  // Suffix: the route output feeds an Action chain of 1–2 steps.
+  const fake: Step = { cap: { ...c.caps.get(r.routes[0]![r.routes[0]!.length - 1]!)!, outputs: { out: r.to } }, bind: {} };
+  const suffixSeed = [...prefix, fake];
+  const withSuffix = forwardChain(b.rng, r.domain, new Set([...blocked, ...prefix.map((s) => s.cap.id)]), 2, 3, suffixSeed);
+  if (!withSuffix) return false;
+  const suffix = withSuffix.slice(suffixSeed.length);
+  const lits = new Map<string, Scalar>();
+  const prefixPos = b.addSteps(prefix, slot, lits, new Set(), []);
+  // Route branches: each cap chain becomes positions; at least one route position exposes substitutes.
+  const branchLens = r.routes.map((ch) => ch.length);
+  const total = branchLens.reduce((a, x) => a + x, 0);
+  const forced = b.rng.int(total);
+  let flat = 0;
+  const lastOfBranch: number[] = [];
+  r.routes.forEach((chain, branch) => {
+    const steps: Step[] = [];
+    const expose = new Set<number>();
+    chain.forEach((id, k) => {
+      const capSpec = c.caps.get(id)!;
+      const bind: Step["bind"] = {};
+      for (const [param, type] of Object.entries(capSpec.params)) {
+        if (k > 0 && outputsType(steps[k - 1]!.cap, type) && !Object.values(bind).includes(k - 1)) bind[param] = k - 1;
+        else bind[param] = "literal";
+      }
+      steps.push({ cap: capSpec, bind });
+      if (flat === forced || b.rng.bool(0.4)) expose.add(k);
+      flat++;
+    });
+    const fromParam = Object.entries(steps[0]!.cap.params).find(([, t]) => t === r.from)?.[0];
+    const join = prefix.length > 0 && fromParam ? { param: fromParam, from: [prefixPos[prefixPos.length - 1]!] } : undefined;
+    const pos = b.addSteps(steps, slot, lits, expose, [], { route: { id: r.id, branch }, ...(join ? { join } : {}) });
+    lastOfBranch.push(pos[pos.length - 1]!);
+  });
+  // Suffix: its first step's route-typed param joins all branch ends (OR); other bindings map to prefix/suffix.
+  const stepPos: number[] = [...prefixPos, -1];
+  const firstParam = Object.entries(suffix[0]!.cap.params).find(([p]) => suffix[0]!.bind[p] === prefix.length)?.[0];
+  if (!firstParam) return false;
+  const sufPos = b.addSteps(suffix, slot, lits, new Set(), stepPos, { join: { param: firstParam, from: lastOfBranch } });
+  b.slots.push({ slot, goal: sufPos[sufPos.length - 1]!, pattern: "multipath" });
+  return true;
+}
+
+/** Generate one task. Throws TaskGenerationError if the domain cannot host the requested pattern. */
+export function generateTask(rng: RngLike, complexity: Complexity, domain: Domain, id: string): Task {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const b = new Builder(rng.derive(`attempt${attempt}`));
+    let ok: boolean;
+    if (complexity === "C1") ok = linearSlot(b, domain, 0, false);
+    else if (complexity === "C2") ok = linearSlot(b, domain, 0, true);
+    else if (complexity === "C3") ok = routeSlot(b, domain, 0);
+    else {
+      const n = b.rng.bool(0.5) ? 3 : 2;
+      ok = true;
+      for (let s = 0; s < n && ok; s++) {
+        const wantRoute = s === 0 ? true : b.rng.bool(0.5);
+        ok = (wantRoute && routeSlot(b, domain, s)) || linearSlot(b, domain, s, true);
+      }
+      if (ok && b.slots.length < 2) ok = false;
+    }
+    if (!ok) continue;
+    const problems = validateTask(b);
+    if (problems.length > 0) throw new TaskGenerationError(`invalid task ${id}: ${problems.join("; ")}`);
+    const { all } = enumerateSolutions(b.positions, b.slots.map((s) => s.goal));
+    const slotsPositions = b.slots.map((s) => b.positions.filter((p) => p.slot === s.slot));
+    return {
+      id, complexity, domain, text: composeText(b.rng.derive("text"), slotsPositions),
+      positions: b.positions, slots: b.slots, solutions: all, sStar: all[0]!,
+    };
+  }
+  throw new TaskGenerationError(`could not build a ${complexity} task in ${domain}`);
+}

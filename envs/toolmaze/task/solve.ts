@@ -1,0 +1,197 @@
+/**
+ * Solution space and recovery cost. Solutions are the inclusion-minimal sets of concrete tools that complete
+ * every slot goal (AND over parameters, OR over providers and substitutes), each in canonical position order.
+ * `minRemainingCalls` is the theoretical minimum c* used by the RC metric; the oracle plans with the same
+ * function, which is what makes "oracle RC = 0" a real check rather than a tautology of two copies.
+ */
+import { DirectedGraph } from "graphology";
+import { corpus } from "../world/corpus.js";
+import type { Position, Task } from "./model.js";
+
+const MAX_PER_SLOT = 64;
+const MAX_TOTAL = 256;
+
+type Choice = Map<number, string>;
+
+function preference(positions: readonly Position[], choice: Choice): number {
+  let s = 0;
+  for (const [pos, tool] of choice) s += positions[pos]!.members.indexOf(tool);
+  return s;
+}
+
+/** Enumerate minimal solutions of one slot, shortest then most-preferred first. */
+export function enumerateSlot(positions: readonly Position[], goal: number): string[][] {
+  const found = new Map<string, Choice>();
+  const expand = (chosen: Choice, pending: number[]): void => {
+    if (found.size >= MAX_PER_SLOT * 4) return;
+    if (pending.length === 0) {
+      const key = [...chosen.entries()].sort((a, b) => a[0] - b[0]).map(([p, t]) => `${p}:${t}`).join(",");
+      if (!found.has(key)) found.set(key, new Map(chosen));
+      return;
+    }
+    const [pos, ...rest] = pending as [number, ...number[]];
+    if (chosen.has(pos)) return expand(chosen, rest);
+    const p = positions[pos]!;
+    const bound = Object.values(p.bindings).filter((b) => b.kind === "bound");
+    for (const member of p.members) {
+      const next = new Map(chosen).set(pos, member);
+      // Cartesian product over bound parameters of the provider position chosen for each.
+      const combos: number[][] = [[]];
+      for (const b of bound) {
+        const acc: number[][] = [];
+        for (const c of combos) for (const f of (b as { from: readonly number[] }).from) acc.push([...c, f]);
+        combos.splice(0, combos.length, ...acc);
+      }
+      for (const combo of combos) {
+        const add = combo.filter((f) => !next.has(f) && !rest.includes(f));
+        expand(next, [...rest, ...new Set(add)]);
+      }
+    }
+  };
+  expand(new Map(), [goal]);
+  const sets = [...found.values()];
+  const asSet = sets.map((c) => new Set(c.values()));
+  // Prune redundant chains: drop any solution that strictly contains another.
+  const minimal = sets.filter((_, i) => !asSet.some((other, j) => j !== i && other.size < asSet[i]!.size
+    && [...other].every((t) => asSet[i]!.has(t))));
+  minimal.sort((a, b) => a.size - b.size || preference(positions, a) - preference(positions, b)
+    || order(a).join().localeCompare(order(b).join()));
+  return minimal.slice(0, MAX_PER_SLOT).map(order);
+}
+
+function order(choice: Choice): string[] {
+  return [...choice.entries()].sort((a, b) => a[0] - b[0]).map(([, t]) => t);
+}
+
+/** Per-slot solutions plus their cross product (task-level), shortest first. */
+export function enumerateSolutions(positions: readonly Position[], goals: readonly number[]): {
+  perSlot: string[][][];
+  all: string[][];
+} {
+  const perSlot = goals.map((g) => enumerateSlot(positions, g));
+  let all: string[][] = [[]];
+  for (const slotSols of perSlot) {
+    const acc: string[][] = [];
+    for (const prefix of all) for (const s of slotSols) acc.push([...prefix, ...s]);
+    acc.sort((a, b) => a.length - b.length);
+    all = acc.slice(0, MAX_TOTAL);
+  }
+  return { perSlot, all };
+}
+
+/** The graphology DAG over concrete tools: an edge per (provider member -> consumer member, parameter). */
+export function buildDag(task: Pick<Task, "positions">): DirectedGraph {
+  const g = new DirectedGraph({ multi: false, allowSelfLoops: false });
+  const c = corpus();
+  for (const p of task.positions) {
+    for (const m of p.members) {
+      const t = c.tool(m);
+      g.addNode(m, { position: p.index, group: p.cap, category: t.category, slot: p.slot });
+    }
+  }
+  for (const p of task.positions) {
+    for (const [param, b] of Object.entries(p.bindings)) {
+      if (b.kind !== "bound") continue;
+      for (const from of b.from) {
+        for (const src of task.positions[from]!.members) {
+          for (const dst of p.members) {
+            const field = Object.entries(c.tool(src).outputTypes).find(([, ty]) => ty === b.type)?.[0];
+            g.mergeEdge(src, dst, { param, field, type: b.type });
+          }
+        }
+      }
+    }
+  }
+  return g;
+}
+
+/** Kahn's algorithm over the graphology DAG; returns undefined when the graph has a cycle. */
+export function topoOrder(g: DirectedGraph): string[] | undefined {
+  const indeg = new Map<string, number>();
+  g.forEachNode((n) => indeg.set(n, g.inDegree(n)));
+  const ready = [...indeg.entries()].filter(([, d]) => d === 0).map(([n]) => n).sort();
+  const out: string[] = [];
+  while (ready.length > 0) {
+    const n = ready.shift()!;
+    out.push(n);
+    for (const m of g.outNeighbors(n).sort()) {
+      const d = indeg.get(m)! - 1;
+      indeg.set(m, d);
+      if (d === 0) ready.push(m);
+    }
+  }
+  return out.length === g.order ? out : undefined;
+}
+
+/** Structural and type validation; returns a list of problems (empty = valid). */
+export function validateTask(task: Pick<Task, "positions" | "slots">): string[] {
+  const problems: string[] = [];
+  const c = corpus();
+  const g = buildDag(task);
+  if (!topoOrder(g)) problems.push("task graph has a cycle");
+  const cats = new Set(task.positions.map((p) => p.category));
+  if (!cats.has("source")) problems.push("no Source node");
+  if (!cats.has("action")) problems.push("no Action node");
+  const domains = new Set(task.positions.flatMap((p) => p.members.map((m) => c.tool(m).domain)));
+  if (domains.size !== 1) problems.push(`mixed domains: ${[...domains].join(",")}`);
+  for (const p of task.positions) {
+    const capSpec = c.caps.get(p.cap);
+    if (!capSpec) { problems.push(`unknown capability ${p.cap}`); continue; }
+    for (const m of p.members) if (c.tool(m).group !== p.cap) problems.push(`${m} is not in group ${p.cap}`);
+    for (const [param, type] of Object.entries(capSpec.params)) {
+      const b = p.bindings[param];
+      if (!b) { problems.push(`${p.cap}.${param} unbound`); continue; }
+      if (b.kind === "bound") {
+        if (b.type !== type) problems.push(`${p.cap}.${param}: edge type ${b.type} != ${type}`);
+        for (const f of b.from) {
+          const src = task.positions[f];
+          if (!src || f >= p.index) problems.push(`${p.cap}.${param}: provider ${f} not upstream`);
+          else if (!Object.values(c.caps.get(src.cap)!.outputs).includes(type)) problems.push(`${src.cap} does not output ${type}`);
+        }
+      }
+    }
+  }
+  for (const s of task.slots) if (task.positions[s.goal]?.category !== "action") problems.push(`slot ${s.slot} goal is not an Action`);
+  return problems;
+}
+
+/** Fault knowledge for one slot, as seen from a point in the episode. */
+export interface SlotFaultState {
+  readonly group: string;
+  readonly persistence: "transient" | "permanent";
+  /** Tool that became the victim (undefined = no member of the group called yet). */
+  readonly victim?: string;
+}
+
+/**
+ * Minimum number of further tool calls to complete one slot, or Infinity if impossible (then the optimal
+ * move is a graceful abort). An unfired fault costs one extra call on any path through its group: a retry
+ * (transient) or a switch to a sibling substitute at the same position (permanent); a fired permanent
+ * victim is unusable.
+ */
+export function slotCost(task: Task, slotSolutions: readonly (readonly string[])[], cleanDone: ReadonlySet<string>,
+  fault: SlotFaultState | undefined): { cost: number; path: readonly string[] | undefined } {
+  let best = Infinity;
+  let bestPath: readonly string[] | undefined;
+  const c = corpus();
+  for (const p of slotSolutions) {
+    let cost = p.filter((t) => !cleanDone.has(t)).length;
+    if (fault) {
+      if (fault.victim !== undefined) {
+        if (fault.persistence === "permanent" && p.includes(fault.victim)) continue;
+      } else {
+        const member = p.find((t) => c.tool(t).group === fault.group);
+        if (member !== undefined && !cleanDone.has(member)) {
+          if (fault.persistence === "transient") cost += 1;
+          else {
+            const pos = task.positions.find((q) => q.members.includes(member))!;
+            if (pos.members.length < 2) continue;
+            cost += 1;
+          }
+        }
+      }
+    }
+    if (cost < best) { best = cost; bestPath = p; }
+  }
+  return { cost: best, path: bestPath };
+}

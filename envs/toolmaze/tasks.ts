@@ -1,0 +1,87 @@
+/**
+ * ToolMaze task suites. The canonical suite is 400 base tasks (100 per complexity level, domains rotated so
+ * they stay balanced) × {NP, P1..P4} = 2,000 instances, generated from a fixed seed and addressable by
+ * index; sampled tasks come from any seed. Tool-set diversity is enforced while generating (a base task whose
+ * tool set is too similar to an earlier one of its level is re-drawn), and measured by `levelJaccard`.
+ */
+import { Rng } from "../../src/core/rng.js";
+import { DOMAINS, type Domain } from "./world/catalog.js";
+import { COMPLEXITIES, type Complexity, type RngLike, type Task, taskTools } from "./task/model.js";
+import { generateTask } from "./task/generate.js";
+
+export { COMPLEXITIES, type Complexity, type Task } from "./task/model.js";
+export { generateTask, TaskGenerationError } from "./task/generate.js";
+
+export const PERTURBATIONS = ["NP", "P1", "P2", "P3", "P4"] as const;
+export type Perturbation = (typeof PERTURBATIONS)[number];
+
+export const TASKS_PER_LEVEL = 100;
+export const CANONICAL_BASE_TASKS = TASKS_PER_LEVEL * COMPLEXITIES.length;
+export const CANONICAL_INSTANCES = CANONICAL_BASE_TASKS * PERTURBATIONS.length;
+export const CANONICAL_SEED = "toolmaze-canonical-v1";
+
+/** Max Jaccard similarity allowed between a new base task and any earlier one of the same level. */
+const PAIR_JACCARD_CAP = 0.5;
+
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let inter = 0;
+  for (const x of a) if (b.has(x)) inter++;
+  const union = a.size + b.size - inter;
+  return union === 0 ? 0 : inter / union;
+}
+
+/** Mean pairwise Jaccard similarity of task tool sets. */
+export function meanPairwiseJaccard(tasks: readonly Task[]): number {
+  const sets = tasks.map((t) => new Set(taskTools(t)));
+  let sum = 0;
+  let n = 0;
+  for (let i = 0; i < sets.length; i++) {
+    for (let j = i + 1; j < sets.length; j++) { sum += jaccard(sets[i]!, sets[j]!); n++; }
+  }
+  return n === 0 ? 0 : sum / n;
+}
+
+/** Generate `count` diverse tasks of one level, rotating domains. */
+export function generateLevel(rng: RngLike, level: Complexity, count: number, idPrefix: string): Task[] {
+  const out: Task[] = [];
+  const sets: Set<string>[] = [];
+  for (let i = 0; i < count; i++) {
+    const domain: Domain = DOMAINS[i % DOMAINS.length]!;
+    let chosen: Task | undefined;
+    for (let attempt = 0; attempt < 25 && !chosen; attempt++) {
+      const t = generateTask(rng.derive(`${level}/${i}/${attempt}`), level, domain, `${idPrefix}${level}-${String(i).padStart(3, "0")}`);
+      const s = new Set(taskTools(t));
+      if (attempt < 24 && sets.some((o) => jaccard(o, s) > PAIR_JACCARD_CAP)) continue;
+      chosen = t;
+      sets.push(s);
+    }
+    out.push(chosen!);
+  }
+  return out;
+}
+
+export interface Instance {
+  readonly index: number;
+  readonly task: Task;
+  readonly perturbation: Perturbation;
+}
+
+let canonical: Task[] | undefined;
+
+/** The 400 canonical base tasks (lazy, cached). Index = level * 100 + i. */
+export function canonicalTasks(): readonly Task[] {
+  if (!canonical) {
+    const root = new Rng(CANONICAL_SEED);
+    canonical = COMPLEXITIES.flatMap((level) => generateLevel(root, level, TASKS_PER_LEVEL, "cn-"));
+  }
+  return canonical;
+}
+
+/** Instance `index` in [0, 2000): base task index * 5 + perturbation index. */
+export function canonicalInstance(index: number): Instance {
+  if (!Number.isInteger(index) || index < 0 || index >= CANONICAL_INSTANCES) {
+    throw new RangeError(`toolmaze: taskIndex must be an integer in [0, ${CANONICAL_INSTANCES}), got ${index}`);
+  }
+  const task = canonicalTasks()[Math.floor(index / PERTURBATIONS.length)]!;
+  return { index, task, perturbation: PERTURBATIONS[index % PERTURBATIONS.length]! };
+}

@@ -1,0 +1,51 @@
+/**
+ * Deterministic hashing for simulated tool outputs. Tool responses must be a pure function of
+ * (capability, arguments, episode state) so that the same call yields the same bytes on every machine;
+ * a string hash (not a random stream) gives exactly that without threading an Rng through simulators.
+ */
+export function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  // Final avalanche so that nearby strings give unrelated values.
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** Uniform-looking float in [0, 1) derived from a hash. */
+export function unit(h: number): number {
+  return h / 4294967296;
+}
+
+/** Sub-hash for a named part, so fields of one response vary independently. */
+export function sub(h: number, part: string | number): number {
+  return fnv1a(`${h}:${part}`);
+}
+
+/** Canonical JSON (sorted keys) so argument order never changes a hash. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(",")}}`;
+}
+
+const ALNUM = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+/** Readable uppercase code of length n from a hash. */
+export function code(h: number, n: number): string {
+  let out = "";
+  let x = h;
+  for (let i = 0; i < n; i++) {
+    if (x === 0) x = fnv1a(`${h}:${i}`);
+    out += ALNUM[x % ALNUM.length];
+    x = Math.floor(x / ALNUM.length);
+  }
+  return out;
+}

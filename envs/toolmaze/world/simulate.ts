@@ -1,0 +1,156 @@
+/**
+ * Deterministic simulators. Every output is a pure function of (capability, arguments, episode state):
+ * field values come from a hash of the canonical arguments, so the same call returns the same bytes on
+ * every run and machine, and all members of an alternative group agree on the data they return.
+ */
+import type { ToolSpec } from "./corpus.js";
+import { canonicalJson, code, fnv1a, sub } from "./hash.js";
+import type { WorldState } from "./state.js";
+import { fieldType, type Scalar, TIME } from "./types.js";
+
+export type ToolOutput = Record<string, Scalar>;
+
+/** A simulator failure in the tool's own error convention (also used by explicit fault payloads). */
+export interface SimError {
+  readonly code: string;
+  readonly message: string;
+  readonly status: number;
+  readonly details: Record<string, unknown>;
+}
+
+export type SimResult = { ok: true; output: ToolOutput } | { ok: false; error: SimError };
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "INVALID_ARGUMENT", 404: "NOT_FOUND", 408: "REQUEST_TIMEOUT", 409: "CONFLICT", 429: "RESOURCE_EXHAUSTED",
+  500: "INTERNAL", 503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED",
+};
+
+/** Render an error body in the tool's documented error format. */
+export function errorBody(tool: ToolSpec, status: number, message: string, extra: Record<string, unknown> = {}): SimError {
+  const codeName = STATUS_TEXT[status] ?? "UNKNOWN";
+  let details: Record<string, unknown>;
+  switch (tool.errorStyle) {
+    case "google":
+      details = { error: { code: status, status: codeName, message, ...extra } };
+      break;
+    case "problem_json":
+      details = { type: `https://errors.${tool.vendor.split(" ")[0]!.toLowerCase()}.example/${codeName.toLowerCase()}`,
+        title: codeName.replace(/_/g, " ").toLowerCase(), status, detail: message, ...extra };
+      break;
+    case "errors_array":
+      details = { errors: [{ code: codeName.toLowerCase(), message, ...extra }] };
+      break;
+    case "fault":
+      details = { fault: { faultstring: message, detail: { errorcode: `${tool.group}.${codeName}`, http_status: status, ...extra } } };
+      break;
+  }
+  return { code: codeName, message, status, details };
+}
+
+function validateArgs(tool: ToolSpec, args: Record<string, unknown>): SimError | null {
+  for (const [name, typeId] of Object.entries(tool.paramTypes)) {
+    const v = args[name];
+    if (v === undefined || v === null) return errorBody(tool, 400, `missing required parameter '${name}'`, { field: name });
+    const ft = fieldType(typeId);
+    const jsType = (ft.schema as { type: string }).type;
+    const okType = jsType === "string" ? typeof v === "string"
+      : jsType === "integer" ? Number.isInteger(v) : typeof v === "number" && Number.isFinite(v);
+    if (!okType) return errorBody(tool, 400, `parameter '${name}' must be of type ${jsType}`, { field: name });
+    const en = (ft.schema as { enum?: readonly string[] }).enum;
+    if (en && !en.includes(v as string)) return errorBody(tool, 400, `parameter '${name}' must be one of ${en.join(", ")}`, { field: name });
+  }
+  for (const k of Object.keys(args)) {
+    if (!(k in tool.paramTypes)) return errorBody(tool, 400, `unknown parameter '${k}'`, { field: k });
+  }
+  return null;
+}
+
+function genOutputs(tool: ToolSpec, args: Record<string, unknown>): ToolOutput {
+  const h = fnv1a(`${tool.group}|${canonicalJson(args)}`);
+  const out: ToolOutput = {};
+  for (const [field, typeId] of Object.entries(tool.outputTypes)) out[field] = fieldType(typeId).gen(sub(h, typeId));
+  // Free-text outputs echo their subject (and a translation its target language), so text reads coherently and
+  // text derived from a corrupted input visibly carries the corruption forward.
+  const subject = Object.values(args).find((v): v is string => typeof v === "string");
+  for (const [field, typeId] of Object.entries(tool.outputTypes)) {
+    if (typeId === "summary_text" && subject !== undefined) out[field] = `Summary (${subject.slice(0, 60)}): ${String(out[field]).replace(/^Summary: /, "")}`;
+    if (typeId === "translated_text" && typeof args.target_language === "string") out[field] = String(out[field]).replace(/^\[[a-z]+\]/, `[${args.target_language}]`);
+  }
+  return out;
+}
+
+function unitPrice(productId: string): number {
+  return fieldType("currency_amount").gen(fnv1a(`price:${productId}`)) as number;
+}
+
+/** Run a tool against the episode state. Never throws for well-typed calls. */
+export function simulate(tool: ToolSpec, args: Record<string, unknown>, state: WorldState): SimResult {
+  const bad = validateArgs(tool, args);
+  if (bad) return { ok: false, error: bad };
+  const out = genOutputs(tool, args);
+  switch (tool.state) {
+    case "calendar_read": {
+      // Half-hour slots from 09:00 UTC on the requested date; start from a hash-chosen slot, skip booked.
+      const day = Date.parse(`${args.date as string}T09:00:00Z`);
+      if (Number.isNaN(day) || day < TIME.NOW_MS) return { ok: false, error: errorBody(tool, 400, "date must be a future ISO date", { field: "date" }) };
+      const first = fnv1a(`slot|${args.date as string}`) % 6;
+      for (let k = first; k < 16; k++) {
+        const iso = new Date(day + k * 1_800_000).toISOString().replace(".000Z", "Z");
+        if (!state.bookedSlots.includes(iso)) return { ok: true, output: { ...out, slot_start: iso } };
+      }
+      return { ok: false, error: errorBody(tool, 404, "no free slot on that date") };
+    }
+    case "calendar_write": {
+      const start = args.start as string;
+      if (Number.isNaN(Date.parse(start)) || Date.parse(start) < TIME.NOW_MS) {
+        return { ok: false, error: errorBody(tool, 400, "start must be a future ISO timestamp", { field: "start" }) };
+      }
+      const key = canonicalJson(args);
+      if (state.bookedSlots.includes(start)) {
+        // Idempotent replay of the same booking (as with an idempotency key); any other booking conflicts.
+        if (state.bookingArgs[start] === key) return { ok: true, output: out };
+        return { ok: false, error: errorBody(tool, 409, "slot already booked") };
+      }
+      state.bookedSlots.push(start);
+      state.bookingArgs[start] = key;
+      return { ok: true, output: out };
+    }
+    case "cart_add": {
+      const pid = args.product_id as string;
+      if (!/^prd_[A-Z0-9]{8}$/.test(pid)) return { ok: false, error: errorBody(tool, 404, `product ${pid} not found`) };
+      const existing = Object.keys(state.carts).sort()[0];
+      const cartId = existing ?? `cart_${code(fnv1a(`cart|${pid}`), 8)}`;
+      const lines = (state.carts[cartId] ??= []);
+      // Upsert semantics: adding a product already in the cart sets its quantity (retries do not duplicate).
+      const line = lines.find((l) => l.product_id === pid);
+      if (line) line.quantity = args.quantity as number;
+      else lines.push({ product_id: pid, quantity: args.quantity as number, unit_price: unitPrice(pid) });
+      const total = Math.round(lines.reduce((s, l) => s + l.quantity * l.unit_price, 0) * 100) / 100;
+      return { ok: true, output: { cart_id: cartId, cart_total: total } };
+    }
+    case "cart_checkout": {
+      const cartId = args.cart_id as string;
+      const done = state.orders[cartId];
+      if (done) return { ok: true, output: { ...done } };
+      const lines = state.carts[cartId];
+      if (!lines || lines.length === 0) return { ok: false, error: errorBody(tool, 404, `cart ${cartId} not found or empty`) };
+      const total = Math.round(lines.reduce((s, l) => s + l.quantity * l.unit_price, 0) * 100) / 100;
+      const orderId = `ord_${code(fnv1a(`order|${canonicalJson(lines)}`), 10)}`;
+      delete state.carts[cartId];
+      state.orders[cartId] = { order_id: orderId, charged: total };
+      return { ok: true, output: { order_id: orderId, charged: total } };
+    }
+    case "thermostat_write": {
+      const target = args.target_c as number;
+      if (target < 5 || target > 32) return { ok: false, error: errorBody(tool, 400, "target_c must be between 5 and 32", { field: "target_c" }) };
+      state.setpoints[args.device_id as string] = target;
+      return { ok: true, output: out };
+    }
+    case "thermostat_read": {
+      const sp = state.setpoints[args.device_id as string];
+      return { ok: true, output: sp === undefined ? out : { ...out, temperature_c: sp } };
+    }
+    default:
+      return { ok: true, output: out };
+  }
+}

@@ -1,0 +1,298 @@
+/**
+ * ToolMisuseBench-v0: the official harness semantics (session.ts) on the shared ToolEnv
+ * contract. The engine's call pipeline validates before faulting and counts retries its own
+ * way, which contradicts the official order (drift → authz → rate limit → timeout →
+ * adversarial → validation → simulator), so this env overrides `step`/`observe` and drives
+ * the family pipeline itself, while emitting the core event vocabulary, rewards from the
+ * shared RewardComputer, `info.hidden`, metrics and history exactly like every ToolEnv.
+ */
+import { z } from "zod";
+import type { EnvSpec, Info, ResetArgs, StepResult } from "../../src/core/env.js";
+import { ActionError, OptionsError, ResetNeededError } from "../../src/core/errors.js";
+import type { JsonObject, JsonValue } from "../../src/core/json.js";
+import { Rng } from "../../src/core/rng.js";
+import type { Action } from "../../src/engine/actions.js";
+import type { EpisodeEvent } from "../../src/engine/events.js";
+import type { ToolObservation } from "../../src/engine/observation.js";
+import { coreRawTerms } from "../../src/engine/terms.js";
+import type { ToolDefinition } from "../../src/engine/tool.js";
+import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
+import { RewardComputer } from "../../src/rewards/compute.js";
+import { loadTaskRecords, SPLITS, type Split, type TaskRecord } from "./dataset.js";
+import { officialEvent } from "./faults.js";
+import { PyMersenne } from "./pyrandom.js";
+import { evaluateCriterion } from "./scorer.js";
+import { FAMILY_EVENT_TYPES, FAMILY_TERMS, ToolMisuseSession } from "./session.js";
+import { DEFAULT_SEED, generateTask, parseGoldSummary, SPLIT_SIZES } from "./tasks.js";
+import { resolveToolset } from "./world/episode.js";
+import type { JsonObj, OfficialAction, OfficialObservation } from "./world/types.js";
+import { isObj } from "./world/types.js";
+
+export const toolMisuseOptionsSchema = toolEnvOptionsSchema
+  .extend({
+    /** Path to official data (folder per split, or flat files filtered by `split`); default: our generated suite. */
+    dataset: z.string().min(1).optional(),
+    split: z.enum(SPLITS).default("test_public"),
+    /** A fixed task; without it the reset seed picks task `seed mod N`. */
+    taskIndex: z.number().int().min(0).optional(),
+    /** "official" reproduces the score-relevant quirks of the upstream harness; "fixed" corrects them. */
+    compat: z.enum(["fixed", "official"]).default("fixed"),
+    /** Show injection metadata (`faults`, `original_error_code`) to the agent, as upstream leaks it. */
+    exposeFaultMetadata: z.boolean().default(false),
+    /** Seed of the built-in generated suite. */
+    generatorSeed: z.number().int().default(DEFAULT_SEED),
+  })
+  .strict();
+export type ToolMisuseOptions = z.infer<typeof toolMisuseOptionsSchema>;
+
+/** The world handed to the engine: the episode's live domain state. */
+export type ToolMisuseWorld = JsonObj;
+
+const datasetCache = new Map<string, TaskRecord[]>();
+
+/** Official records of a dataset split, loaded once per process. */
+function datasetTasks(dataset: string, split: Split): TaskRecord[] {
+  const key = `${dataset}\u0000${split}`;
+  let hit = datasetCache.get(key);
+  if (!hit) {
+    try {
+      hit = loadTaskRecords(dataset, split);
+    } catch (e) {
+      throw new OptionsError("dataset", (e as Error).message);
+    }
+    if (hit.length === 0) throw new OptionsError("split", `dataset '${dataset}' has no tasks for split '${split}'`);
+    datasetCache.set(key, hit);
+  }
+  return hit;
+}
+
+/** Accepts the official `{tool_name, args}` action as well as the core action union. */
+export function normalizeAction(a: unknown): unknown {
+  if (!isObj(a as JsonObj) || !("tool_name" in (a as object)) || "type" in (a as object)) return a;
+  const o = a as Record<string, unknown>;
+  const extra = Object.keys(o).filter((k) => k !== "tool_name" && k !== "args");
+  if (extra.length) throw new ActionError(`action.${extra[0]}`, `official action has unknown key '${extra[0]}' (allowed: tool_name, args)`);
+  if (typeof o.tool_name !== "string") throw new ActionError("action.tool_name", "tool_name must be a string");
+  if (o.args !== undefined && !isObj(o.args as JsonObj)) throw new ActionError("action.args", "args must be an object");
+  return { type: "tool_call", name: o.tool_name, arguments: o.args ?? {} };
+}
+
+export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
+  private session: ToolMisuseSession | null = null;
+  private task: TaskRecord | null = null;
+  private gold: OfficialAction[] | null = null;
+  private computerTM: RewardComputer;
+
+  constructor(options: ToolMisuseOptions, spec: EnvSpec) {
+    super(
+      {
+        family: "toolmisuse",
+        maxEpisodeSteps: 50,
+        familyTerms: FAMILY_TERMS,
+        familyEventTypes: FAMILY_EVENT_TYPES,
+        familyInfoKeys: {},
+      },
+      options,
+      spec,
+    );
+    this.computerTM = new RewardComputer(this.rewardSpec);
+    if (options.taskIndex !== undefined && options.taskIndex >= this.taskCount()) {
+      throw new OptionsError("taskIndex", `taskIndex ${options.taskIndex} is out of range: split '${options.split}' has ${this.taskCount()} tasks`);
+    }
+    if (options.dataset) datasetTasks(options.dataset, options.split); // fail fast on a bad dataset
+  }
+
+  /** Number of tasks in the configured split. */
+  taskCount(): number {
+    return this.options.dataset ? datasetTasks(this.options.dataset, this.options.split).length : SPLIT_SIZES[this.options.split];
+  }
+
+  /** The task record of the current episode. */
+  currentTask(): TaskRecord | null {
+    return this.task;
+  }
+
+  /** The official observation (instruction, tool_schemas, transcript, remaining_budget, last_error). */
+  officialObservation(): OfficialObservation {
+    if (!this.session) throw new ResetNeededError("officialObservation() called before reset()");
+    return this.session.observation();
+  }
+
+  private pickTask(rng: Rng, options: JsonObject): { task: TaskRecord; index: number; gold: OfficialAction[] | null; label: JsonObject } {
+    let index: number | undefined = this.options.taskIndex;
+    if (options.taskIndex !== undefined) {
+      const t = options.taskIndex;
+      if (typeof t !== "number" || !Number.isInteger(t) || t < 0 || t >= this.taskCount()) {
+        throw new OptionsError("options.taskIndex", `reset option taskIndex must be an integer in [0, ${this.taskCount() - 1}], got ${JSON.stringify(t)}`);
+      }
+      index = t;
+    }
+    const n = this.taskCount();
+    if (index === undefined) {
+      index = /^-?\d+$/.test(rng.path) ? ((Number(rng.path) % n) + n) % n : rng.derive("task").int(n);
+    }
+    if (this.options.dataset) {
+      const task = datasetTasks(this.options.dataset, this.options.split)[index]!;
+      return { task, index, gold: parseGoldSummary(task.gold_summary), label: {} };
+    }
+    const g = generateTask(this.options.split, index, this.options.generatorSeed);
+    return { task: g.record, index, gold: g.gold, label: { template: g.template, faultClass: g.faultClass, persistent: g.persistent, blind: g.blind, budgetProfile: g.profile } };
+  }
+
+  protected createEpisode(rng: Rng, options: JsonObject): EpisodeSetup<ToolMisuseWorld> {
+    const { task, index, gold, label } = this.pickTask(rng, options);
+    const compat = this.options.compat;
+    // Default mode: fault streams are core Rng streams; official mode: CPython's stream, same seed.
+    const makeRng = compat === "official" ? (s: number) => new PyMersenne(s) : (s: number) => new Rng(`toolmisuse-fault/${s}`);
+    let session: ToolMisuseSession;
+    try {
+      resolveToolset(task, compat);
+      session = new ToolMisuseSession(task, compat, makeRng, this.options.exposeFaultMetadata);
+    } catch (e) {
+      throw new OptionsError("domain", (e as Error).message);
+    }
+    this.session = session;
+    this.task = task;
+    this.gold = gold;
+    const toolset = session.episode.toolset;
+    const tools: ToolDefinition<ToolMisuseWorld>[] = toolset.tools.map((t) => ({
+      name: t.schema.name,
+      description: t.description,
+      parameters: { type: "object", properties: t.schema.properties, required: t.schema.required, additionalProperties: false },
+      meta: { mutates: t.mutates, domain: task.domain },
+      // Not used by this env's step (the family pipeline runs the simulator); kept correct for direct use.
+      run: (args, ctx) => {
+        const r = t.run(ctx.state, args as JsonObj, compat);
+        return r.error ? { ok: false, error: { code: r.error.code, message: r.error.message, details: r.error.details as JsonObject } } : { ok: true, output: r.output as JsonObject };
+      },
+    }));
+    return {
+      taskId: task.task_id,
+      prompt: task.instruction,
+      tools,
+      visible: tools.map((t) => t.name),
+      world: session.episode.state,
+      // A deep copy: the task objects are cached per process and must not be mutable through info.
+      hidden: structuredClone({
+        taskIndex: index,
+        split: task.split,
+        domain: task.domain,
+        difficulty: task.difficulty,
+        faultPlan: task.fault_plan as unknown as JsonValue,
+        successCriteria: task.success_criteria as unknown as JsonValue,
+        budget: task.budget as unknown as JsonObject,
+        gold: (gold as unknown as JsonValue) ?? null,
+        ...label,
+      }),
+    };
+  }
+
+  /** Φ = −(success criteria not yet met): potential shaping that leaves optimal policies unchanged. */
+  protected override potential(): number | null {
+    if (!this.session || !this.task) return null;
+    const ep = this.session.episode;
+    return -this.task.success_criteria.filter((c) => !evaluateCriterion(c, ep.state, ep.transcript, this.options.compat)).length;
+  }
+
+  override reset(args: ResetArgs = {}): [ToolObservation, Info] {
+    const out = super.reset(args);
+    this.computerTM.reset(this.potential());
+    return out;
+  }
+
+  override step(action: Action): StepResult<ToolObservation> {
+    const session = this.session;
+    if (!session || !this.setup) throw new ResetNeededError("step() called before reset()");
+    if (this.done) throw new ResetNeededError("step() called after the episode ended; call reset() first");
+    const events: EpisodeEvent[] = [];
+    let parsed: Action | null = null;
+    try {
+      parsed = this.actionSpace.parse(normalizeAction(action));
+    } catch (e) {
+      if (this.options.invalidAction === "raise" || !(e instanceof ActionError)) throw e;
+      events.push({ type: "invalid_action", field: e.field, message: e.message });
+    }
+    this.stepCount += 1;
+    let response: JsonValue = null;
+    let reason: string | null = null;
+    let terminated = false;
+    let truncated = false;
+    let familyRaw: Record<string, number> = {};
+    let stepHidden: JsonObject | null = null;
+    if (parsed === null) {
+      response = { error: { code: "invalid_action", message: (events[0] as { message: string }).message } };
+    } else if (parsed.type === "tool_call") {
+      const call = parsed as { name: string; arguments: JsonObject };
+      const s = session.step({ tool_name: call.name, args: call.arguments as JsonObj });
+      events.push(...(s.events as unknown as EpisodeEvent[]));
+      familyRaw = s.familyRaw;
+      response = session.lastEntry() as unknown as JsonValue;
+      const o = s.outcome;
+      if (o.faultEvents.length > 0 || o.error?.details.original_error_code !== undefined) {
+        stepHidden = { faults: o.faultEvents.map(officialEvent) as unknown as JsonValue, phase: o.phase, originalErrorCode: (o.error?.details.original_error_code as string | undefined) ?? null };
+      }
+      if (s.terminated) {
+        terminated = true;
+        reason = o.error?.code === "retry_exceeded" ? "retry_exceeded" : "budget_exceeded";
+      } else if (s.truncated) {
+        truncated = true;
+        reason = "max_steps";
+      }
+    } else if (parsed.type === "answer" || parsed.type === "abort") {
+      terminated = true;
+      reason = parsed.type === "answer" ? "answered" : "aborted";
+    }
+    if (!terminated && !truncated && this.stepCount >= this.maxSteps) {
+      truncated = true;
+      reason = "max_steps";
+    }
+    const ended = terminated || truncated;
+    let success = false;
+    let endHidden: JsonObject = {};
+    if (ended) {
+      const report = session.judge();
+      success = report.success;
+      endHidden = { checks: report.checks };
+      if (parsed?.type === "answer") events.push({ type: "answered", content: (parsed as { content: string }).content, correct: success });
+      if (parsed?.type === "abort") events.push({ type: "aborted", reason: (parsed as { reason?: string }).reason ?? null });
+      if (success) {
+        events.push({ type: "success" });
+        reason = "success";
+      }
+    }
+    const raw = { ...coreRawTerms(events, ended, success) };
+    for (const [k, v] of Object.entries(familyRaw)) raw[k] = (raw[k] ?? 0) + v;
+    const phi = this.potential();
+    const { reward, terms } = this.computerTM.step(raw, phi);
+    this.allEvents.push(...events);
+    this.history.push({ step: this.stepCount, action: parsed ?? (action as Action), response, events, reward });
+    this.done = ended;
+    const info: Info = { events, rewardTerms: terms, rawTerms: raw, phi, taskId: this.setup.taskId, step: this.stepCount };
+    if (this.options.hiddenInfo) {
+      if (ended) info.hidden = { ...(this.setup.hidden ?? {}), ...(stepHidden ?? {}), ...endHidden };
+      else if (stepHidden) info.hidden = stepHidden;
+    }
+    if (ended) {
+      info.terminationReason = reason;
+      info.success = success;
+      const m = session.metrics({ success, checks: {} });
+      info.metrics = { ...m, fault_types: m.fault_types.join(",") } as unknown as JsonObject;
+    }
+    return [this.observe(response), reward, terminated, truncated, info];
+  }
+
+  protected override observe(response: JsonValue): ToolObservation {
+    const session = this.session!;
+    const b = session.observation().remaining_budget;
+    const schemas = this.visibleToolSchemas();
+    return {
+      task: this.setup!.prompt,
+      visibleTools: schemas.map((s) => s.name),
+      newTools: this.stepCount === 0 ? schemas : [],
+      removedTools: [],
+      response,
+      step: this.stepCount,
+      budget: { steps: Math.min(b.steps_left, this.maxSteps - this.stepCount), toolCalls: b.tool_calls_left, retries: b.retries_left },
+    };
+  }
+}

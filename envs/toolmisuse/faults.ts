@@ -1,0 +1,216 @@
+/**
+ * The ToolMisuseBench fault engine: declarative fault specs with triggers (`on_tool`,
+ * `on_nth_call`, `when_arg_matches`, `prob`) applied in the official fixed order — schema drift
+ * (mutates the call), then failing injectors grouped by type authz → rate_limit → timeout, then
+ * adversarial rewriting of injected and simulator errors (never validation errors).
+ *
+ * Each spec owns a seeded stream (seed = base × 9973 + plan index) that is drawn only when
+ * the trigger's other conditions pass, so adding a fault never shifts another fault's draws.
+ */
+import type { FaultSpec } from "./dataset.js";
+import type { CompatMode, Json, JsonObj, OfficialAction, ToolError } from "./world/types.js";
+import { deepCopy, isObj } from "./world/types.js";
+import { valueEquals } from "./world/pyvalue.js";
+import { pyStr } from "./world/toolsets.js";
+
+/** A uniform [0,1) source; the env passes the core `Rng` (or Python's MT under compat "official"). */
+export interface UniformSource {
+  random(): number;
+}
+export type UniformFactory = (seed: number) => UniformSource;
+
+/** What the official engine records when a fault fires (full payload copy). */
+export interface FaultEvent {
+  fault_type: FaultSpec["fault_type"];
+  severity: FaultSpec["severity"];
+  payload: JsonObj;
+  /** Index of the spec in the plan; hidden bookkeeping, stripped from official-shape events. */
+  plan_index: number;
+}
+
+/** Python `int(x)` for payload/trigger numbers; falls back when Python would have raised. */
+function pyInt(x: Json | undefined, fallback: number): number {
+  if (typeof x === "number" && Number.isFinite(x)) return Math.trunc(x);
+  if (typeof x === "boolean") return Number(x);
+  if (typeof x === "string" && /^\s*[+-]?\d+\s*$/.test(x)) return Number.parseInt(x, 10);
+  return fallback;
+}
+
+function pyFloat(x: Json | undefined): number {
+  if (typeof x === "number") return x;
+  if (typeof x === "boolean") return Number(x);
+  if (typeof x === "string" && x.trim() !== "" && !Number.isNaN(Number(x))) return Number(x);
+  return Number.NaN;
+}
+
+function pyTruthy(x: Json | undefined): boolean {
+  if (x === undefined || x === null || x === false || x === 0 || x === "") return false;
+  if (Array.isArray(x)) return x.length > 0;
+  if (isObj(x)) return Object.keys(x).length > 0;
+  return true;
+}
+
+class Injector {
+  readonly rng: UniformSource;
+  constructor(
+    readonly spec: FaultSpec,
+    readonly index: number,
+    taskSeed: number,
+    makeRng: UniformFactory,
+    private readonly compat: CompatMode,
+  ) {
+    const prob = spec.trigger.prob;
+    const probSeed = isObj(prob) && prob.seed !== undefined && prob.seed !== null ? pyInt(prob.seed, taskSeed) : null;
+    const base = probSeed ?? taskSeed;
+    this.rng = makeRng(base * 9973 + index);
+  }
+
+  event(): FaultEvent {
+    return { fault_type: this.spec.fault_type, severity: this.spec.severity, payload: deepCopy(this.spec.payload), plan_index: this.index };
+  }
+
+  /** All present conditions must hold; the prob draw happens last and only if the rest passed. */
+  shouldTrigger(action: OfficialAction, callIndex: number): boolean {
+    const t = this.spec.trigger;
+    if (t.on_tool !== undefined && t.on_tool !== null && t.on_tool !== action.tool_name) return false;
+    if (t.on_nth_call !== undefined && t.on_nth_call !== null && callIndex !== pyInt(t.on_nth_call, Number.NaN)) return false;
+    const m = t.when_arg_matches;
+    if (isObj(m)) {
+      for (const [k, expected] of Object.entries(m)) {
+        if (!valueEquals(action.args[k] ?? null, expected, this.compat)) return false;
+      }
+    }
+    const prob = t.prob;
+    if (prob !== undefined && prob !== null) {
+      const p = isObj(prob) ? pyFloat(prob.p) : pyFloat(prob);
+      if (!(this.rng.random() < p)) return false;
+    }
+    return true;
+  }
+}
+
+/** Result of the pre-call phase. `events` holds drift events plus the failing fault's event. */
+export interface BeforeCallResult {
+  action: OfficialAction;
+  error: ToolError | null;
+  driftEvents: FaultEvent[];
+  failEvent: FaultEvent | null;
+}
+
+export class FaultEngine {
+  private readonly drift: Injector[] = [];
+  private readonly failing: Injector[] = [];
+  private readonly adversarial: Injector[] = [];
+
+  constructor(plan: readonly FaultSpec[], taskSeed: number, makeRng: UniformFactory, private readonly compat: CompatMode) {
+    const injectors = plan.map((spec, i) => new Injector(spec, i, taskSeed, makeRng, compat));
+    this.drift = injectors.filter((x) => x.spec.fault_type === "schema_drift");
+    // Fixed order by type, plan order within a type (reference §3.4).
+    for (const type of ["authz", "rate_limit", "timeout"] as const) {
+      this.failing.push(...injectors.filter((x) => x.spec.fault_type === type));
+    }
+    this.adversarial = injectors.filter((x) => x.spec.fault_type === "adversarial_error");
+  }
+
+  beforeCall(action: OfficialAction, callIndex: number): BeforeCallResult {
+    let working: OfficialAction = { tool_name: action.tool_name, args: deepCopy(action.args) };
+    const driftEvents: FaultEvent[] = [];
+    for (const inj of this.drift) {
+      if (!inj.shouldTrigger(working, callIndex)) continue;
+      working = { tool_name: working.tool_name, args: applyDrift(working.args, inj.spec.payload) };
+      driftEvents.push(inj.event());
+    }
+    for (const inj of this.failing) {
+      const error = maybeFail(inj, working, callIndex);
+      if (error) return { action: working, error, driftEvents, failEvent: inj.event() };
+    }
+    return { action: working, error: null, driftEvents, failEvent: null };
+  }
+
+  /** Pass an error through every adversarial spec in plan order (each checks its own trigger). */
+  transformError(action: OfficialAction, callIndex: number, error: ToolError): { error: ToolError; events: FaultEvent[] } {
+    let cur = error;
+    const events: FaultEvent[] = [];
+    for (const inj of this.adversarial) {
+      if (!inj.shouldTrigger(action, callIndex)) continue;
+      const p = inj.spec.payload;
+      const msgs = p.messages;
+      let message: string;
+      if (Array.isArray(msgs) && msgs.length > 0) {
+        message = pyStr(msgs[Math.floor(inj.rng.random() * msgs.length) % msgs.length]);
+      } else {
+        message = p.message === undefined ? "Unexpected internal failure." : pyStr(p.message);
+      }
+      cur = {
+        code: p.code === undefined ? cur.code : pyStr(p.code),
+        message,
+        details: { ...deepCopy(cur.details), original_error_code: cur.code },
+      };
+      events.push(inj.event());
+    }
+    return { error: cur, events };
+  }
+}
+
+function applyDrift(args: JsonObj, payload: JsonObj): JsonObj {
+  const out = deepCopy(args);
+  const rename = payload.rename_args;
+  if (isObj(rename)) {
+    for (const [oldName, newName] of Object.entries(rename)) {
+      if (!Object.prototype.hasOwnProperty.call(out, oldName)) continue;
+      const v = out[oldName]!;
+      delete out[oldName];
+      out[pyStr(newName)] = v;
+    }
+  }
+  const changes = payload.type_changes;
+  if (isObj(changes)) {
+    for (const [name, target] of Object.entries(changes)) {
+      if (!Object.prototype.hasOwnProperty.call(out, name)) continue;
+      if (target === "string") out[name] = pyStr(out[name]);
+      else if (target === "integer") {
+        const n = pyInt(out[name], Number.NaN);
+        if (!Number.isNaN(n)) out[name] = n;
+      }
+    }
+  }
+  const add = payload.add_required;
+  if (isObj(add)) {
+    for (const [name, dflt] of Object.entries(add)) {
+      if (!Object.prototype.hasOwnProperty.call(out, name)) out[name] = deepCopy(dflt);
+    }
+  }
+  return out;
+}
+
+function maybeFail(inj: Injector, action: OfficialAction, callIndex: number): ToolError | null {
+  const p = inj.spec.payload;
+  switch (inj.spec.fault_type) {
+    case "authz": {
+      if (!inj.shouldTrigger(action, callIndex)) return null;
+      let deny = p.deny === undefined ? true : pyTruthy(p.deny);
+      if (p.required_token !== undefined && p.required_token !== null) {
+        const field = p.token_field === undefined ? "token" : pyStr(p.token_field);
+        deny = !valueEquals(action.args[field] ?? null, p.required_token, "official");
+      }
+      if (!deny) return null;
+      return { code: "authz_denied", message: "Authorization failed for this action.", details: { required_role: p.required_role ?? null } };
+    }
+    case "rate_limit": {
+      if (!inj.shouldTrigger(action, callIndex)) return null;
+      if (callIndex <= pyInt(p.after_n_calls, 0)) return null;
+      return { code: "rate_limited", message: "Rate limit exceeded.", details: { retry_after_ms: pyInt(p.retry_after_ms, 250) } };
+    }
+    case "timeout": {
+      if (!inj.shouldTrigger(action, callIndex)) return null;
+      return { code: "timeout", message: "Tool call timed out.", details: { timeout_ms: pyInt(p.timeout_ms, 1000) } };
+    }
+    default:
+      return null;
+  }
+}
+
+/** The official event shape (no hidden bookkeeping). */
+export function officialEvent(e: FaultEvent): JsonObj {
+  return { fault_type: e.fault_type, severity: e.severity, payload: deepCopy(e.payload) };
+}

@@ -1,0 +1,170 @@
+/**
+ * One ToolMisuseBench episode as the Gym env drives it: the official pipeline (episode.ts),
+ * the runner's metric bookkeeping, the official stop/truncation rules, and the typed events
+ * and raw reward terms derived from each step. Independent of the Env base class so it can be
+ * tested and benchmarked on its own.
+ */
+import type { TaskRecord } from "./dataset.js";
+import type { UniformFactory } from "./faults.js";
+import { MetricsTracker, checkSuccess, type SuccessReport, type ToolMisuseMetrics } from "./scorer.js";
+import { ToolMisuseEpisode, stripError, type StepOutcome } from "./world/episode.js";
+import { INVALID_CALL_CODES } from "./world/validate.js";
+import type { CompatMode, JsonObj, OfficialAction, OfficialObservation, TranscriptEntry } from "./world/types.js";
+import { isMutating } from "./templates.js";
+
+export type Persistence = "transient" | "permanent";
+
+/** Event shapes mirror the core's `CoreEvent` union, plus `toolmisuse:*` family events. */
+export type SessionEvent =
+  | { type: "tool_called"; tool: string; callIndex: number; arguments: JsonObj; ok: boolean }
+  | { type: "tool_error"; tool: string; callIndex: number; code: string; source: "unknown_tool" | "validation" | "fault" | "simulator"; message: string }
+  | { type: "fault_injected"; tool: string; callIndex: number; faultId: string; kind: string; visibility: "explicit"; persistence: Persistence }
+  | { type: "retry"; tool: string; callIndex: number; ofCallIndex: number; afterFault: boolean; persistence: Persistence | null }
+  | { type: "alternative_switch"; from: string; to: string; group: string; callIndex: number; afterFault: boolean }
+  | { type: "budget_exceeded"; budget: "steps" | "tool_calls" | "retries"; limit: number }
+  | { type: "toolmisuse:argument_repair"; tool: string; callIndex: number; ofCode: string }
+  | { type: "toolmisuse:recovered"; tool: string; callIndex: number; afterSteps: number }
+  | { type: "toolmisuse:policy_violation"; tool: string; callIndex: number; mutation: boolean }
+  | { type: "toolmisuse:schema_drift"; tool: string; callIndex: number; renamed: boolean };
+
+export const FAMILY_EVENT_TYPES = ["toolmisuse:argument_repair", "toolmisuse:recovered", "toolmisuse:policy_violation", "toolmisuse:schema_drift"] as const;
+
+/** Family reward terms (raw signals; presets in configs/rewards/toolmisuse/ weight them). */
+export const FAMILY_TERMS: Readonly<Record<string, string>> = {
+  recovery: "1 on the first successful call after a fault was seen",
+  argument_repair: "a successful call of a tool whose previous call failed validation, with changed arguments",
+  policy_violation: "calls denied by authorization (authz_denied)",
+  retry_overflow: "1 when the retry budget overflows (retry_exceeded)",
+};
+
+/** Tools that can stand in for each other when one fails persistently. */
+const ALT_GROUP: Readonly<Record<string, string>> = { close_account: "account_close", update_account: "account_close" };
+
+interface CallInfo {
+  index: number;
+  tool: string;
+  args: JsonObj;
+  ok: boolean;
+  code: string | null;
+  faultIds: string[];
+  persistence: Persistence | null;
+}
+
+export interface SessionStep {
+  outcome: StepOutcome;
+  events: SessionEvent[];
+  familyRaw: Record<string, number>;
+  /** Ended by the pipeline (budget or retry overflow). */
+  terminated: boolean;
+  /** Ended by the official runner's step limit. */
+  truncated: boolean;
+}
+
+export function specPersistence(trigger: JsonObj): Persistence {
+  return trigger.on_nth_call === undefined || trigger.on_nth_call === null ? "permanent" : "transient";
+}
+
+export class ToolMisuseSession {
+  readonly episode: ToolMisuseEpisode;
+  readonly tracker = new MetricsTracker();
+  private calls: CallInfo[] = [];
+  private recovered = false;
+  private stepIndex = 0;
+
+  constructor(readonly task: TaskRecord, readonly compat: CompatMode, makeRng: UniformFactory, readonly exposeFaultMetadata: boolean) {
+    this.episode = new ToolMisuseEpisode(task, compat, makeRng);
+  }
+
+  get steps(): number {
+    return this.stepIndex;
+  }
+
+  observation(): OfficialObservation {
+    return this.episode.observation(this.exposeFaultMetadata);
+  }
+
+  /** The agent-visible transcript entry of the latest call (fault metadata stripped by default). */
+  lastEntry(): TranscriptEntry | null {
+    const obs = this.episode.transcript[this.episode.transcript.length - 1];
+    if (!obs) return null;
+    if (this.exposeFaultMetadata) return structuredClone(obs);
+    const out = obs.output ? structuredClone(obs.output) : null;
+    if (out) delete out.faults;
+    return { tool_name: obs.tool_name, args: structuredClone(obs.args), output: out, error: obs.error ? stripError(obs.error) : null };
+  }
+
+  step(action: OfficialAction): SessionStep {
+    this.stepIndex += 1;
+    const o = this.episode.step(action);
+    this.tracker.observe(this.stepIndex, o);
+    const events: SessionEvent[] = [];
+    const raw: Record<string, number> = {};
+    const add = (k: string) => (raw[k] = (raw[k] ?? 0) + 1);
+    const tool = o.effectiveAction.tool_name;
+    const idx = o.callIndex;
+    const ok = o.error === null;
+    events.push({ type: "tool_called", tool, callIndex: idx, arguments: structuredClone(action.args), ok });
+    if (o.phase === "budget") {
+      events.push({ type: "budget_exceeded", budget: this.episode.steps > this.task.budget.max_steps ? "steps" : "tool_calls", limit: Math.min(this.task.budget.max_steps, this.task.budget.max_tool_calls) });
+    }
+    const faultIds: string[] = [];
+    let persistence: Persistence | null = null;
+    for (const f of o.faultEvents) {
+      const spec = this.task.fault_plan[f.plan_index]!;
+      const p = specPersistence(spec.trigger);
+      const id = `${f.plan_index}:${f.fault_type}`;
+      if (faultIds.includes(id)) continue;
+      faultIds.push(id);
+      if (persistence === null || p === "permanent") persistence = p;
+      events.push({ type: "fault_injected", tool, callIndex: idx, faultId: id, kind: f.fault_type, visibility: "explicit", persistence: p });
+      if (f.fault_type === "schema_drift") {
+        events.push({ type: "toolmisuse:schema_drift", tool, callIndex: idx, renamed: JSON.stringify(action.args) !== JSON.stringify(o.effectiveAction.args) });
+      }
+    }
+    const err = o.preOverflowError;
+    if (o.error) {
+      const source = o.error.code === "unknown_tool" && o.phase === "validation" ? "unknown_tool" : o.phase === "validation" ? "validation" : o.phase === "injected" ? "fault" : "simulator";
+      events.push({ type: "tool_error", tool, callIndex: idx, code: o.error.code, source, message: o.error.message });
+    }
+    if (err && err.code === "authz_denied") {
+      events.push({ type: "toolmisuse:policy_violation", tool, callIndex: idx, mutation: isMutating(tool) });
+      add("policy_violation");
+    }
+    if (o.error?.code === "retry_exceeded") {
+      events.push({ type: "budget_exceeded", budget: "retries", limit: this.task.budget.max_retries });
+      add("retry_overflow");
+    }
+    // Retry / alternative switch / argument repair, judged against earlier calls.
+    const prevSame = [...this.calls].reverse().find((c) => c.tool === tool);
+    if (prevSame && !prevSame.ok) {
+      events.push({ type: "retry", tool, callIndex: idx, ofCallIndex: prevSame.index, afterFault: prevSame.faultIds.length > 0, persistence: prevSame.persistence });
+      if (ok && prevSame.code !== null && INVALID_CALL_CODES.has(prevSame.code) && JSON.stringify(prevSame.args) !== JSON.stringify(action.args)) {
+        events.push({ type: "toolmisuse:argument_repair", tool, callIndex: idx, ofCode: prevSame.code });
+        add("argument_repair");
+      }
+    }
+    const group = ALT_GROUP[tool];
+    const prev = this.calls[this.calls.length - 1];
+    if (group && prev && prev.tool !== tool && ALT_GROUP[prev.tool] === group && !prev.ok) {
+      events.push({ type: "alternative_switch", from: prev.tool, to: tool, group, callIndex: idx, afterFault: prev.faultIds.length > 0 });
+    }
+    if (ok && this.tracker.faultSeen && !this.recovered) {
+      this.recovered = true;
+      events.push({ type: "toolmisuse:recovered", tool, callIndex: idx, afterSteps: this.stepIndex - (this.tracker.firstFaultStep ?? this.stepIndex) });
+      add("recovery");
+    }
+    this.calls.push({ index: idx, tool, args: structuredClone(action.args), ok, code: o.error?.code ?? null, faultIds, persistence });
+    const terminated = o.terminated;
+    const truncated = !terminated && this.stepIndex >= this.task.budget.max_steps;
+    return { outcome: o, events, familyRaw: raw, terminated, truncated };
+  }
+
+  /** Success is judged once, when the episode ends (any way it ends). */
+  judge(): SuccessReport {
+    return checkSuccess(this.task, this.episode.state, this.episode.transcript, this.compat);
+  }
+
+  metrics(report: SuccessReport): ToolMisuseMetrics {
+    return this.tracker.finish(this.task, report.success, this.episode.steps, this.episode.toolCalls);
+  }
+}

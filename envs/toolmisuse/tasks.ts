@@ -1,0 +1,443 @@
+/**
+ * Deterministic generator for our ToolMisuseBench-style suite: 6,800 tasks (train 5,000 /
+ * dev 800 / test_public 1,000), balanced over domain × fault class × difficulty, each task's
+ * randomness derived from (seed, split, index). Every task is validated by a scripted gold
+ * agent under its own fault plan (must succeed within budget; criteria must not already hold).
+ * Output: canonical JSONL (sorted keys) per split + a sha256 manifest; same seed ⇒ same bytes.
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { Rng } from "../../src/core/rng.js";
+import { parseTaskRecord, type Split, type TaskRecord, type FaultSpec } from "./dataset.js";
+import { runEpisode, type OfficialAgent } from "./runner.js";
+import { checkSuccess } from "./scorer.js";
+import { DOMAIN_TOOLSET, officialSchemas } from "./world/toolsets.js";
+import type { Json, JsonObj, OfficialAction, OfficialObservation } from "./world/types.js";
+import { isObj } from "./world/types.js";
+import { GEN_DOMAINS, TEMPLATES, driftPayloads, type Draft, type GenDomain, type GenRng, type PlanStep } from "./templates.js";
+
+export const GENERATOR_VERSION = "rg-toolmisuse-1";
+export const DEFAULT_SEED = 42;
+export const SPLIT_SIZES: Record<Split, number> = { train: 5000, dev: 800, test_public: 1000 };
+export const FAULT_CLASSES = ["clean", "timeout", "schema_drift", "authz", "rate_limit", "adversarial_error"] as const;
+export type FaultClass = (typeof FAULT_CLASSES)[number];
+export const DIFFICULTIES = ["easy", "medium", "hard"] as const;
+export type Difficulty = (typeof DIFFICULTIES)[number];
+export const BUDGET_PROFILES = {
+  tight: { max_steps: 3, max_tool_calls: 3, max_retries: 1 },
+  standard: { max_steps: 6, max_tool_calls: 6, max_retries: 2 },
+  relaxed: { max_steps: 10, max_tool_calls: 10, max_retries: 3 },
+} as const;
+export type BudgetProfile = keyof typeof BUDGET_PROFILES;
+const PROFILE_ORDER: BudgetProfile[] = ["tight", "standard", "relaxed"];
+const PROFILE_WEIGHTS: Record<Difficulty, number[]> = { easy: [0.2, 0.3, 0.5], medium: [0.33, 0.34, 0.33], hard: [0.5, 0.3, 0.2] };
+
+/** A generated task plus the hidden facts the oracle and reports use. */
+export interface GeneratedTask {
+  record: TaskRecord;
+  gold: OfficialAction[];
+  template: string;
+  blind: boolean;
+  faultClass: FaultClass;
+  persistent: boolean;
+  profile: BudgetProfile;
+}
+
+// ------------------------------------------------------------------ fault planning
+interface FaultPlan {
+  specs: FaultSpec[];
+  persistentTools: Set<string>;
+  /** Persistent quota: after_n_calls is set to the gold's call count once known. */
+  quota: FaultSpec | null;
+}
+
+const ROLES = ["admin", "operator", "owner"];
+const MISLEAD_PERMANENT = [
+  "This operation is permanently disabled; do not retry.",
+  "Fatal: the backing resource no longer exists.",
+  "Request rejected permanently by upstream policy.",
+];
+const MISLEAD_TRANSIENT = [
+  "Transient glitch, please retry the same call.",
+  "Service is warming up; retry immediately.",
+  "Temporary hiccup — an identical retry will succeed.",
+];
+
+function spec(fault_type: FaultSpec["fault_type"], trigger: JsonObj, payload: JsonObj, severity: "soft" | "hard" = "soft"): FaultSpec {
+  return { fault_type, trigger, severity, payload };
+}
+
+function failingSpec(type: "timeout" | "authz" | "rate_limit", trigger: JsonObj, r: GenRng, recoverability: string): FaultSpec {
+  if (type === "timeout") return spec("timeout", trigger, { timeout_ms: r.pick([500, 1000, 2000]), recoverability });
+  if (type === "authz") return spec("authz", trigger, { deny: true, required_role: r.pick(ROLES), recoverability });
+  return spec("rate_limit", trigger, { after_n_calls: 0, retry_after_ms: r.pick([250, 500, 1000]), recoverability });
+}
+
+/** The first string-valued argument, used to narrow persistent faults with `when_arg_matches`. */
+function keyArg(a: OfficialAction): JsonObj | null {
+  for (const [k, v] of Object.entries(a.args)) if (typeof v === "string") return { [k]: v };
+  return null;
+}
+
+function planFaults(d: Draft, cls: FaultClass, diff: Difficulty, r: GenRng): FaultPlan | null {
+  const none: FaultPlan = { specs: [], persistentTools: new Set(), quota: null };
+  if (cls === "clean") return none;
+  const persistent = diff === "hard";
+  if (!persistent) {
+    const s = r.int(d.steps.length);
+    const target = d.steps[s]!.call;
+    const trig: JsonObj = { on_tool: target.tool_name, on_nth_call: s + 1 };
+    if (cls === "timeout" || cls === "authz") {
+      const label = cls === "authz" ? "transient_denial" : "transient";
+      return { ...none, specs: [failingSpec(cls, trig, r, label)] };
+    }
+    if (cls === "rate_limit") {
+      const t: JsonObj = r.random() < 0.5 ? { on_nth_call: s + 1 } : trig;
+      return { ...none, specs: [failingSpec("rate_limit", t, r, "transient")] };
+    }
+    if (cls === "schema_drift") {
+      return { ...none, specs: [spec("schema_drift", trig, { ...r.pick(driftPayloads(target.tool_name)), recoverability: "transient" })] };
+    }
+    // adversarial_error: a transient fault whose error is rewritten to look permanent.
+    const under = failingSpec(r.pick(["timeout", "authz", "rate_limit"] as const), trig, r, "transient");
+    const adv = spec("adversarial_error", trig, { code: r.pick(["permanent_failure", "not_found", "internal_error"]), messages: MISLEAD_PERMANENT, recoverability: "transient" });
+    return { ...none, specs: [adv, under] };
+  }
+  // hard: a persistent fault on a step that can be skipped or routed around, or a call quota.
+  if (cls === "rate_limit") {
+    const q = spec("rate_limit", {}, { after_n_calls: 0, retry_after_ms: r.pick([250, 500, 1000]), recoverability: "persistent_quota" }, "hard");
+    return { ...none, specs: [q], quota: q };
+  }
+  const eligible = d.steps.filter((s: PlanStep) => s.optional || s.alternative);
+  if (eligible.length === 0) return null;
+  const target = r.pick(eligible).call;
+  const trig: JsonObj = { on_tool: target.tool_name };
+  const narrow = keyArg(target);
+  if (narrow && r.random() < 0.5) trig.when_arg_matches = narrow;
+  const tools = new Set([target.tool_name]);
+  if (cls === "timeout" || cls === "authz") return { ...none, specs: [{ ...failingSpec(cls, trig, r, "persistent"), severity: "hard" }], persistentTools: tools };
+  if (cls === "schema_drift") {
+    return { ...none, specs: [spec("schema_drift", trig, { ...r.pick(driftPayloads(target.tool_name)), recoverability: "persistent" }, "hard")], persistentTools: tools };
+  }
+  const under = { ...failingSpec(r.pick(["timeout", "authz"] as const), trig, r, "persistent"), severity: "hard" as const };
+  const adv = spec("adversarial_error", trig, { code: "temporarily_unavailable", messages: MISLEAD_TRANSIENT, recoverability: "persistent" }, "hard");
+  return { ...none, specs: [adv, under], persistentTools: tools };
+}
+
+// ------------------------------------------------------------------ gold agent
+/**
+ * Scripted gold agent with hidden knowledge of which tools fail persistently: retries a
+ * transient failure identically, routes around a persistent one (alternative calls) or skips
+ * it when the step is optional. Records every action it issues.
+ */
+export class GoldAgent implements OfficialAgent {
+  readonly issued: OfficialAction[] = [];
+  private stepIdx = 0;
+  private queue: OfficialAction[] = [];
+  private current: OfficialAction | null = null;
+  private attempts = 0;
+  constructor(private readonly steps: readonly PlanStep[], private readonly persistentTools: ReadonlySet<string>) {}
+
+  reset(): void {
+    this.issued.length = 0;
+    this.stepIdx = 0;
+    this.queue = [];
+    this.current = null;
+    this.attempts = 0;
+  }
+
+  act(obs: OfficialObservation): OfficialAction | null {
+    const failed = obs.last_error !== null && this.current !== null;
+    if (failed && this.current) {
+      const step = this.steps[this.stepIdx]!;
+      if (this.persistentTools.has(this.current.tool_name) && this.queue.length === 0) {
+        if (step.alternative && this.current.tool_name === step.call.tool_name) this.queue = step.alternative.map((a) => structuredClone(a));
+        else if (step.optional) this.advance();
+        else return null;
+      } else if (this.attempts < 3) {
+        return this.emit(this.current, true);
+      } else return null;
+    } else if (this.current !== null && this.queue.length === 0) {
+      this.advance();
+    }
+    if (this.queue.length > 0) return this.emit(this.queue.shift()!, false);
+    const step = this.steps[this.stepIdx];
+    if (!step) return null;
+    return this.emit(step.call, false);
+  }
+
+  private advance(): void {
+    this.stepIdx += 1;
+    this.current = null;
+  }
+
+  private emit(a: OfficialAction, retry: boolean): OfficialAction {
+    this.attempts = retry ? this.attempts + 1 : 0;
+    this.current = a;
+    const copy = structuredClone(a);
+    this.issued.push(copy);
+    return structuredClone(copy);
+  }
+}
+
+/** Replays a fixed action list (the oracle for generated tasks). */
+export class ReplayAgent implements OfficialAgent {
+  private i = 0;
+  constructor(private readonly actions: readonly OfficialAction[]) {}
+  reset(): void {
+    this.i = 0;
+  }
+  act(): OfficialAction | null {
+    const a = this.actions[this.i++];
+    return a ? structuredClone(a) : null;
+  }
+}
+
+// ------------------------------------------------------------------ gold summary format
+/** One line per call: `tool_name {json args}`; parseable back into actions. */
+export function formatGoldSummary(actions: readonly OfficialAction[]): string {
+  return actions.map((a) => `${a.tool_name} ${JSON.stringify(canonical(a.args))}`).join("\n");
+}
+
+export function parseGoldSummary(s: string | null): OfficialAction[] | null {
+  if (!s) return null;
+  const out: OfficialAction[] = [];
+  for (const line of s.split("\n")) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*) (\{.*\})$/.exec(line.trim());
+    if (!m) return null;
+    try {
+      const args: unknown = JSON.parse(m[2]!);
+      if (!isObj(args)) return null;
+      out.push({ tool_name: m[1]!, args });
+    } catch {
+      return null;
+    }
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ generation
+const coreRng = (seed: number) => new Rng(seed);
+
+interface Slot {
+  domain: GenDomain;
+  fault: FaultClass;
+  difficulty: Difficulty;
+}
+
+const layoutCache = new Map<string, Slot[]>();
+
+/** Balanced (domain, fault, difficulty) slots for a split, shuffled by the split's stream. */
+function splitLayout(split: Split, seed: number, size: number): Slot[] {
+  const key = `${seed}/${split}/${size}`;
+  const hit = layoutCache.get(key);
+  if (hit) return hit;
+  // Each attribute cycles through its values (so every marginal is balanced to ±1) and is
+  // shuffled by its own stream (so the joint is well mixed without coupling the attributes).
+  const r = new Rng(seed).derive(split).derive("layout");
+  const cycle = <T>(vals: readonly T[]): T[] => Array.from({ length: size }, (_, i) => vals[i % vals.length]!);
+  const domains = r.derive("domain").shuffle(cycle(GEN_DOMAINS));
+  const faults = r.derive("fault").shuffle(cycle(FAULT_CLASSES));
+  const diffs = r.derive("difficulty").shuffle(cycle(DIFFICULTIES));
+  const slots: Slot[] = domains.map((domain, i) => ({ domain, fault: faults[i]!, difficulty: diffs[i]! }));
+  layoutCache.set(key, slots);
+  return slots;
+}
+
+export class GenerationError extends Error {
+  constructor(message: string, readonly field: string) {
+    super(message);
+    this.name = "GenerationError";
+  }
+}
+
+const taskCache = new Map<string, GeneratedTask>();
+
+/** Generate (and validate) task `index` of `split`; independent of every other task; cached per process. */
+export function generateTask(split: Split, index: number, seed = DEFAULT_SEED, size = SPLIT_SIZES[split]): GeneratedTask {
+  const key = `${seed}/${split}/${size}/${index}`;
+  const hit = taskCache.get(key);
+  if (hit) return hit;
+  const t = buildTask(split, index, seed, size);
+  taskCache.set(key, t);
+  return t;
+}
+
+function buildTask(split: Split, index: number, seed: number, size: number): GeneratedTask {
+  if (!Number.isInteger(index) || index < 0 || index >= size) {
+    throw new GenerationError(`taskIndex ${index} out of range for split ${split} (0..${size - 1})`, "taskIndex");
+  }
+  const slot = splitLayout(split, seed, size)[index]!;
+  const base = new Rng(seed).derive(split).derive(index);
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const r = base.derive(`attempt${attempt}`);
+    const t = tryBuild(split, index, slot, r);
+    if (t) return t;
+  }
+  throw new GenerationError(`could not build a valid task for ${split}#${index} (${slot.domain}/${slot.fault}/${slot.difficulty})`, "generator");
+}
+
+function tryBuild(split: Split, index: number, slot: Slot, r: GenRng): GeneratedTask | null {
+  const calls = slot.difficulty === "easy" ? 1 : 2;
+  const template = r.derive("template").pick(TEMPLATES[slot.domain].filter((t) => t.calls === calls));
+  const draft = template.build({ rng: r.derive("content"), split, index });
+  const plan = planFaults(draft, slot.fault, slot.difficulty, r.derive("faults"));
+  if (!plan) return null;
+  const seedValue = r.derive("seed").int(1_000_000_000);
+  const toolset = DOMAIN_TOOLSET[slot.domain];
+  const mk = (budget: TaskRecord["budget"], profile: string): TaskRecord => ({
+    task_id: `${split}_rg_${slot.domain}_${slot.fault}_${slot.difficulty}_${profile}_${String(index).padStart(5, "0")}`,
+    split,
+    difficulty: slot.difficulty,
+    domain: slot.domain,
+    instruction: draft.instruction,
+    toolset_id: toolset,
+    tool_schemas: officialSchemas(toolset) as unknown as JsonObj[],
+    initial_state: draft.initialState,
+    success_criteria: draft.criteria,
+    budget,
+    fault_plan: plan.specs,
+    gold_summary: null,
+    seed: seedValue,
+  });
+  // Dry run under a generous budget to learn the gold's needs.
+  if (plan.quota) plan.quota.payload.after_n_calls = draft.steps.length;
+  const dry = mk({ max_steps: 50, max_tool_calls: 50, max_retries: 50, timeout_ms: 1000 }, "probe");
+  const probe = new GoldAgent(draft.steps, plan.persistentTools);
+  const dryRun = runEpisode(dry, probe, { compat: "fixed", makeRng: coreRng });
+  if (!dryRun.report.success) return null;
+  const need = { calls: dryRun.metrics.tool_calls, errors: dryRun.transcript.filter((e) => e.error !== null).length };
+  const feasible = PROFILE_ORDER.map((p) => {
+    const b = BUDGET_PROFILES[p];
+    return need.calls <= b.max_tool_calls && need.calls <= b.max_steps && need.errors <= b.max_retries ? PROFILE_WEIGHTS[slot.difficulty][PROFILE_ORDER.indexOf(p)]! : 0;
+  });
+  if (feasible.every((w) => w === 0)) return null;
+  const profile = PROFILE_ORDER[r.derive("profile").weighted(feasible)]!;
+  const record = mk({ ...BUDGET_PROFILES[profile], timeout_ms: 1000 }, profile);
+  const gold = probe.issued.map((a) => structuredClone(a));
+  record.gold_summary = formatGoldSummary(gold);
+  // Validation: the gold succeeds within the real budget, and the goal is not already met.
+  const run = runEpisode(record, new ReplayAgent(gold), { compat: "fixed", makeRng: coreRng });
+  if (!run.report.success || run.metrics.budget_exceeded) return null;
+  if (checkSuccess(record, structuredClone(record.initial_state), [], "fixed").success) return null;
+  const official = runEpisode(record, new ReplayAgent(gold), { compat: "official", makeRng: coreRng });
+  if (!official.report.success) return null;
+  return {
+    record: parseTaskRecord(JSON.parse(JSON.stringify(record))),
+    gold,
+    template: draft.template,
+    blind: draft.blind,
+    faultClass: slot.fault,
+    persistent: slot.difficulty === "hard" && slot.fault !== "clean",
+    profile,
+  };
+}
+
+const splitCache = new Map<string, GeneratedTask[]>();
+
+/** All tasks of a split, cached per process. */
+export function generateSplit(split: Split, seed = DEFAULT_SEED, size = SPLIT_SIZES[split]): GeneratedTask[] {
+  const key = `${seed}/${split}/${size}`;
+  const hit = splitCache.get(key);
+  if (hit) return hit;
+  const out: GeneratedTask[] = [];
+  for (let i = 0; i < size; i++) out.push(generateTask(split, i, seed, size));
+  splitCache.set(key, out);
+  return out;
+}
+
+// ------------------------------------------------------------------ canonical output
+/** Recursively sorted keys, so bytes do not depend on construction order. */
+export function canonical(x: Json | undefined): Json {
+  if (Array.isArray(x)) return x.map((v) => canonical(v));
+  if (isObj(x)) {
+    const out: JsonObj = {};
+    for (const k of Object.keys(x).sort()) out[k] = canonical(x[k]);
+    return out;
+  }
+  return x === undefined ? null : x;
+}
+
+export function toCanonicalJsonl(tasks: readonly GeneratedTask[]): string {
+  return tasks.map((t) => JSON.stringify(canonical(t.record as unknown as JsonObj))).join("\n") + "\n";
+}
+
+/** Share of distinct values (the paper's uniqueness figures). */
+export function uniqueness(values: readonly string[]): number {
+  return values.length ? new Set(values).size / values.length : 0;
+}
+
+function countBy<T>(xs: readonly T[], f: (x: T) => string): Record<string, number> {
+  const m: Record<string, number> = {};
+  for (const x of xs) m[f(x)] = (m[f(x)] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(m).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+export interface SplitSummary {
+  count: number;
+  file: string;
+  bytes: number;
+  sha256: string;
+  instruction_uniqueness: number;
+  initial_state_uniqueness: number;
+  by_domain: Record<string, number>;
+  by_fault_class: Record<string, number>;
+  by_difficulty: Record<string, number>;
+  by_budget_profile: Record<string, number>;
+  persistent: number;
+  blind: number;
+}
+
+export function summarizeSplit(tasks: readonly GeneratedTask[], file: string, text: string): SplitSummary {
+  return {
+    count: tasks.length,
+    file,
+    bytes: Buffer.byteLength(text, "utf8"),
+    sha256: createHash("sha256").update(text).digest("hex"),
+    instruction_uniqueness: uniqueness(tasks.map((t) => t.record.instruction)),
+    initial_state_uniqueness: uniqueness(tasks.map((t) => JSON.stringify(canonical(t.record.initial_state)))),
+    by_domain: countBy(tasks, (t) => t.record.domain),
+    by_fault_class: countBy(tasks, (t) => t.faultClass),
+    by_difficulty: countBy(tasks, (t) => t.record.difficulty),
+    by_budget_profile: countBy(tasks, (t) => t.profile),
+    persistent: tasks.filter((t) => t.persistent).length,
+    blind: tasks.filter((t) => t.blind).length,
+  };
+}
+
+export interface GenerateOptions {
+  outDir: string;
+  seed?: number;
+  /** Override split sizes (tests); defaults to the paper's 5,000 / 800 / 1,000. */
+  sizes?: Partial<Record<Split, number>>;
+}
+
+/**
+ * Write `{train,dev,test_public}/tasks.jsonl` and `manifest.json` (sha256 per file) under
+ * `outDir`. Returns the manifest. Same seed ⇒ byte-identical files.
+ */
+export function generateToolMisuseBench(opts: GenerateOptions): JsonObj {
+  const seed = opts.seed ?? DEFAULT_SEED;
+  if (!Number.isInteger(seed)) throw new GenerationError(`seed must be an integer, got ${String(seed)}`, "seed");
+  const splits: Record<string, SplitSummary> = {};
+  for (const split of ["train", "dev", "test_public"] as const) {
+    const size = opts.sizes?.[split] ?? SPLIT_SIZES[split];
+    if (!Number.isInteger(size) || size < 0) throw new GenerationError(`sizes.${split} must be a non-negative integer`, `sizes.${split}`);
+    const tasks = generateSplit(split, seed, size);
+    const text = toCanonicalJsonl(tasks);
+    const rel = `${split}/tasks.jsonl`;
+    mkdirSync(path.join(opts.outDir, split), { recursive: true });
+    writeFileSync(path.join(opts.outDir, rel), text);
+    splits[split] = summarizeSplit(tasks, rel, text);
+  }
+  const manifest = canonical({
+    generator: GENERATOR_VERSION,
+    seed,
+    format: "ToolMisuseBench task record (official schema), canonical JSONL with sorted keys",
+    splits: splits as unknown as JsonObj,
+    total: Object.values(splits).reduce((a, s) => a + s.count, 0),
+  }) as JsonObj;
+  writeFileSync(path.join(opts.outDir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+  return manifest;
+}

@@ -1,0 +1,24 @@
+import { listEnvs } from "../../core/registry.js";
+import { listGenerators } from "../../generators.js";
+
+export const LIST_HELP = `recovery-gym list [--json]
+  Lists the registered environments, their options, policies, and the data generators.`;
+
+export function listCommand(json: boolean): number {
+  const envs = listEnvs();
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ envs, generators: listGenerators().map(([name, g]) => ({ name, description: g.description })) }, null, 2)}\n`);
+    return 0;
+  }
+  for (const e of envs) {
+    process.stdout.write(`${e.id}  (${e.family}; max steps ${e.maxEpisodeSteps ?? "none"})\n  ${e.description}\n  policies: ${e.policies.join(", ")}\n  options:\n`);
+    for (const [k, doc] of Object.entries(e.options)) process.stdout.write(`    ${k.padEnd(16)} ${doc}\n`);
+    process.stdout.write("\n");
+  }
+  const gens = listGenerators();
+  if (gens.length) {
+    process.stdout.write("generators (recovery-gym generate NAME --out DIR):\n");
+    for (const [name, g] of gens) process.stdout.write(`  ${name.padEnd(16)} ${g.description}\n`);
+  }
+  return 0;
+}

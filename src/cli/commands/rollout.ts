@@ -1,0 +1,94 @@
+import type { Env } from "../../core/env.js";
+import { OptionsError } from "../../core/errors.js";
+import { type AggregateReport, type EpisodeResult, registryEntry } from "../../core/registry.js";
+import { ci95, mean } from "../../metrics/stats.js";
+import { formatTable } from "../../metrics/table.js";
+import { rollout } from "../../rollout.js";
+import { policyEntry } from "../../ablation.js";
+import { RecordTrajectory } from "../../../wrappers/recordTrajectory.js";
+import { intFlag, type ParsedArgs, parseArgs, stringFlag } from "../args.js";
+import { ProgressBar } from "../progress.js";
+
+export const ROLLOUT_FLAGS = { env: "string", policy: "string", episodes: "string", seed: "string", out: "string", json: "boolean", quiet: "boolean", help: "boolean" } as const;
+
+export const ROLLOUT_HELP = `recovery-gym rollout --env ID [--policy random] [--episodes 10] [--seed 0] [--out FILE.jsonl] [--opt key=value ...]
+  Runs a policy for N seeded episodes (episode i uses seed+i) with a progress bar; --out records trajectories.`;
+
+export const EVAL_HELP = `recovery-gym eval --env ID [--policy random] [--episodes N] [--seed 0] [--json] [--opt key=value ...]
+  Like rollout, then prints the family's paper metrics and breakdown tables. --json prints one object:
+  { env, options, policy, episodes, seed, metrics, breakdown }.`;
+
+function runEpisodes(args: ParsedArgs, command: string): { results: EpisodeResult[]; envId: string; policy: string; seed: number; episodes: number } {
+  const envId = stringFlag(args, "env");
+  if (!envId) throw new OptionsError("--env", `${command}: --env is required (see 'recovery-gym list')`);
+  const entry = registryEntry(envId);
+  for (const name of args.optFlags ?? []) {
+    if (!(name in entry.optionDocs)) {
+      throw new OptionsError(`--${name}`, `${command}: unknown flag --${name}; accepted: ${Object.keys(ROLLOUT_FLAGS).map((f) => `--${f}`).join(", ")}, --opt key=value, or an option of ${envId}: ${Object.keys(entry.optionDocs).join(", ")}`);
+    }
+  }
+  const policy = stringFlag(args, "policy") ?? "random";
+  try {
+    policyEntry(envId, policy);
+  } catch (e) {
+    throw new OptionsError("--policy", `${command}: ${(e as Error).message}`);
+  }
+  const episodes = intFlag(args, "episodes", 10, 1);
+  const seed = intFlag(args, "seed", 0, 0);
+  const out = stringFlag(args, "out");
+  const bar = new ProgressBar(episodes, `${command} ${envId}/${policy}`, process.stderr, args.flags.quiet !== true);
+  let successes = 0;
+  const results = rollout({
+    envId,
+    options: args.opts,
+    policy,
+    episodes,
+    seed,
+    wrap: out ? (env: Env<unknown, unknown>) => new RecordTrajectory(env, out) : undefined,
+    onEpisode: (r, i) => {
+      if (r.success) successes += 1;
+      bar.update(i + 1, `success ${((100 * successes) / (i + 1)).toFixed(1)}%`);
+    },
+  });
+  return { results, envId, policy, seed, episodes };
+}
+
+function genericReport(results: readonly EpisodeResult[]): AggregateReport {
+  return { metrics: { successRate: mean(results.map((r) => (r.success ? 1 : 0))), meanReturn: mean(results.map((r) => r.return)), meanLength: mean(results.map((r) => r.length)) }, breakdown: [] };
+}
+
+export function rolloutCommand(argv: readonly string[]): number {
+  const args = parseArgs(argv, { flags: ROLLOUT_FLAGS, command: "rollout", envOptionFlags: true });
+  if (args.flags.help) {
+    process.stdout.write(`${ROLLOUT_HELP}\n`);
+    return 0;
+  }
+  const { results } = runEpisodes(args, "rollout");
+  const returns = results.map((r) => r.return);
+  const reasons = new Map<string, number>();
+  for (const r of results) reasons.set(r.terminationReason, (reasons.get(r.terminationReason) ?? 0) + 1);
+  process.stdout.write(
+    `${formatTable(["episodes", "success", "mean return", "±95% CI", "mean length"], [[results.length, mean(results.map((r) => (r.success ? 1 : 0))), mean(returns), ci95(returns), mean(results.map((r) => r.length))]])}\n` +
+      `termination: ${[...reasons].map(([k, v]) => `${k}=${v}`).join(" ")}\n`,
+  );
+  return 0;
+}
+
+export function evalCommand(argv: readonly string[]): number {
+  const args = parseArgs(argv, { flags: ROLLOUT_FLAGS, command: "eval", envOptionFlags: true });
+  if (args.flags.help) {
+    process.stdout.write(`${EVAL_HELP}\n`);
+    return 0;
+  }
+  const { results, envId, policy, seed, episodes } = runEpisodes(args, "eval");
+  const entry = registryEntry(envId);
+  const report = entry.aggregate ? entry.aggregate(results) : genericReport(results);
+  if (args.flags.json) {
+    process.stdout.write(`${JSON.stringify({ env: envId, options: args.opts, policy, episodes, seed, metrics: report.metrics, breakdown: report.breakdown })}\n`);
+    return 0;
+  }
+  process.stdout.write(`${envId} · policy ${policy} · ${episodes} episodes from seed ${seed}\n\n`);
+  process.stdout.write(`${formatTable(["metric", "value"], Object.entries(report.metrics))}\n`);
+  for (const table of report.breakdown) process.stdout.write(`\n${table.title}\n${formatTable(table.columns, table.rows)}\n`);
+  return 0;
+}

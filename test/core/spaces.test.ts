@@ -1,0 +1,128 @@
+import { describe, expect, it } from "vitest";
+import { Box, Dict, Discrete, Json, MultiBinary, MultiDiscrete, Rng, Sequence, Text, ToolActionSpace, ToolCallSpace, Tuple, batchSpace, zodFromJsonSchema, type ToolSchema } from "../../src/index.js";
+
+const rng = () => new Rng(7);
+
+describe("spaces", () => {
+  it("Discrete contains, samples within range, honours masks, describes itself", () => {
+    const d = new Discrete(5, 2);
+    expect(d.contains(2)).toBe(true);
+    expect(d.contains(6)).toBe(true);
+    expect(d.contains(7)).toBe(false);
+    expect(d.contains(2.5)).toBe(false);
+    const r = rng();
+    for (let i = 0; i < 100; i++) expect(d.contains(d.sample(r))).toBe(true);
+    for (let i = 0; i < 50; i++) expect(d.sample(r, [0, 0, 1, 0, 0])).toBe(4);
+    expect(() => d.sample(r, [0, 0, 0, 0, 0])).toThrow();
+    expect(d.toJSON()).toEqual({ type: "discrete", n: 5, start: 2 });
+    expect(d.equals(new Discrete(5, 2))).toBe(true);
+    expect(d.equals(new Discrete(5))).toBe(false);
+  });
+
+  it("MultiDiscrete, MultiBinary and Box sample members and reject non-members", () => {
+    const r = rng();
+    const md = new MultiDiscrete([2, 3, 4]);
+    const mb = new MultiBinary(6);
+    const box = new Box(-1, 1, [2, 3]);
+    const half = new Box([0, -Infinity], [Infinity, 0], [2], "float64");
+    for (let i = 0; i < 50; i++) {
+      expect(md.contains(md.sample(r))).toBe(true);
+      expect(mb.contains(mb.sample(r))).toBe(true);
+      expect(box.contains(box.sample(r))).toBe(true);
+      expect(half.contains(half.sample(r))).toBe(true);
+    }
+    expect(md.contains([1, 3, 0])).toBe(false);
+    expect(mb.contains([0, 1, 2, 0, 0, 0])).toBe(false);
+    expect(box.contains(new Float32Array([0, 0, 0, 0, 0, 2]))).toBe(false);
+    expect(box.contains(new Float64Array(6))).toBe(false);
+    expect(half.toJSON()).toMatchObject({ low: [0, "-inf"], high: ["inf", 0] });
+    expect(() => new Box([0, 1], [1, 0], [2])).toThrow(/low\[1\] > high\[1\]/);
+  });
+
+  it("Text, Dict, Tuple, Sequence and Json compose", () => {
+    const r = rng();
+    const space = new Dict({ name: new Text(10, 1, "abc"), pair: new Tuple([new Discrete(2), new Discrete(3)]), list: new Sequence(new Discrete(4), 5), blob: new Json() });
+    for (let i = 0; i < 30; i++) expect(space.contains(space.sample(r))).toBe(true);
+    expect(space.contains({ name: "abd", pair: [0, 0], list: [], blob: null })).toBe(false);
+    expect(space.contains({ name: "ab", pair: [0, 0], list: [1, 2, 3, 0, 1, 2], blob: null })).toBe(false);
+    expect(space.contains({ name: "ab", pair: [0, 0], list: [], blob: null, extra: 1 })).toBe(false);
+    expect(new Json().contains({ a: [1, "x", null, { b: true }] })).toBe(true);
+    expect(new Json().contains({ a: () => 1 })).toBe(false);
+    expect(new Json().contains(Number.NaN)).toBe(false);
+    expect(space.toJSON().type).toBe("dict");
+  });
+
+  it("sampling is deterministic under a seed", () => {
+    const space = new Dict({ a: new Box(-5, 5, [4]), b: new Text(20), c: new Sequence(new Discrete(9)) });
+    expect(JSON.stringify(space.sample(new Rng(3)), (_k, v) => (ArrayBuffer.isView(v) ? Array.from(v as Float32Array) : v))).toBe(
+      JSON.stringify(space.sample(new Rng(3)), (_k, v) => (ArrayBuffer.isView(v) ? Array.from(v as Float32Array) : v)),
+    );
+  });
+
+  it("batchSpace follows Gymnasium", () => {
+    expect(batchSpace(new Discrete(3), 4).toJSON()).toEqual({ type: "multi_discrete", nvec: [3, 3, 3, 3] });
+    expect((batchSpace(new Box(0, 1, [2]), 3) as Box).shape).toEqual([3, 2]);
+    expect(batchSpace(new Text(5), 2).toJSON().type).toBe("tuple");
+  });
+});
+
+describe("ToolCallSpace and JSON schema validation", () => {
+  const tools: ToolSchema[] = [
+    {
+      name: "book_flight",
+      description: "Book a flight",
+      parameters: {
+        type: "object" as const,
+        properties: {
+          origin: { type: "string" as const, minLength: 3, maxLength: 3 },
+          seats: { type: "integer" as const, minimum: 1, maximum: 9 },
+          cabin: { enum: ["economy", "business"] },
+          when: { type: "string" as const, format: "date" },
+          note: { type: ["string", "null"] as ("string" | "null")[] },
+        },
+        required: ["origin", "seats"],
+      },
+    },
+    { name: "ping", description: "Ping", parameters: { type: "object" as const, properties: {} } },
+  ];
+  const space = new ToolCallSpace(() => tools);
+
+  it("validates against the visible schemas and explains why not", () => {
+    expect(space.contains({ name: "book_flight", arguments: { origin: "BER", seats: 2, cabin: "economy", when: "2026-05-01", note: null } })).toBe(true);
+    expect(space.explain({ name: "book_flight", arguments: { origin: "BER" } })).toMatch(/seats/);
+    expect(space.explain({ name: "book_flight", arguments: { origin: "BER", seats: 10 } })).toMatch(/seats/);
+    expect(space.explain({ name: "book_flight", arguments: { origin: "BER", seats: 1, cabin: "first" } })).toMatch(/cabin/);
+    expect(space.explain({ name: "book_flight", arguments: { origin: "BER", seats: 1, when: "tomorrow" } })).toMatch(/when/);
+    expect(space.explain({ name: "book_flight", arguments: { origin: "BER", seats: 1, typo: 1 } })).toMatch(/typo|Unrecognized/);
+    expect(space.explain({ name: "nope", arguments: {} })).toMatch(/not a visible tool/);
+    expect(space.explain({ name: "ping" })).toMatch(/arguments/);
+  });
+
+  it("samples valid calls", () => {
+    const r = rng();
+    for (let i = 0; i < 200; i++) {
+      const call = space.sample(r);
+      expect(space.explain(call)).toBeNull();
+    }
+  });
+
+  it("zodFromJsonSchema handles anyOf and arrays", () => {
+    const z = zodFromJsonSchema({ type: "object", properties: { ids: { type: "array", items: { type: "integer" }, minItems: 1 }, v: { anyOf: [{ type: "string" }, { type: "number" }] } }, required: ["ids"] });
+    expect(z.safeParse({ ids: [1, 2], v: "x" }).success).toBe(true);
+    expect(z.safeParse({ ids: [], v: 1 }).success).toBe(false);
+    expect(z.safeParse({ ids: [1], v: true }).success).toBe(false);
+  });
+
+  it("ToolActionSpace checks shape only and names the bad field", () => {
+    const actions = new ToolActionSpace(space);
+    expect(actions.contains({ type: "tool_call", name: "anything", arguments: {} })).toBe(true);
+    expect(actions.contains({ type: "answer", content: "x" })).toBe(true);
+    expect(actions.contains({ type: "abort" })).toBe(true);
+    expect(() => actions.parse({ type: "answer" })).toThrow(/action.content/);
+    expect(() => actions.parse({ type: "fly" })).toThrow(/action.type must be one of/);
+    expect(() => actions.parse("call ping")).toThrow(/must be an object/);
+    expect(actions.parse({ type: "tool_call", name: "ping" })).toEqual({ type: "tool_call", name: "ping", arguments: {} });
+    const r = rng();
+    for (let i = 0; i < 100; i++) expect(actions.contains(actions.sample(r))).toBe(true);
+  });
+});

@@ -1,0 +1,159 @@
+import { describe, expect, it } from "vitest";
+import { ActionError, CheckEnvError, type Env, OptionsError, ResetNeededError, type ToolObservation, UnknownEnvError, checkEnv, listEnvs, make, stableStringify } from "../../src/index.js";
+import { type Action, type StepResult, Wrapper } from "../../src/index.js";
+
+const demo = (opts: Record<string, unknown> = {}) => make("Demo-v0", opts) as unknown as Env<ToolObservation, Action>;
+const call = (name: string, args: Record<string, unknown> = {}): Action => ({ type: "tool_call", name, arguments: args as never });
+
+describe("registry and make()", () => {
+  it("lists envs with option docs and policies", () => {
+    const demoEntry = listEnvs().find((e) => e.id === "Demo-v0");
+    expect(demoEntry?.policies).toContain("random");
+    expect(demoEntry?.options.fault).toMatch(/transient/);
+  });
+
+  it("bad options name the field, the value and the expectation", () => {
+    expect(() => make("Demo-v0", { fault: "sometimes" })).toThrow(OptionsError);
+    try {
+      make("Demo-v0", { maxSteps: -3 });
+    } catch (e) {
+      expect(e).toBeInstanceOf(OptionsError);
+      expect((e as OptionsError).field).toBe("maxSteps");
+      expect((e as OptionsError).message).toMatch(/-3/);
+    }
+    try {
+      make("Demo-v0", { falt: "none" });
+    } catch (e) {
+      expect((e as OptionsError).field).toBe("falt");
+    }
+    expect(() => make("Nope-v0")).toThrow(UnknownEnvError);
+    expect(() => make("Demo-v0", { reward: "no-such-preset" })).toThrow(/unknown reward preset/);
+    expect(() => make("Demo-v0", { reward: { name: "x", terms: { made_up: { weight: 1, kind: "terminal" } } } })).toThrow(/made_up/);
+  });
+
+  it("spec records id, options with defaults, step limit and version", () => {
+    const env = demo({ fault: "none" });
+    expect(env.spec.id).toBe("Demo-v0");
+    expect(env.spec.entryOptions).toMatchObject({ fault: "none", reward: "shaped", invalidAction: "raise" });
+    expect(env.spec.maxEpisodeSteps).toBe(10);
+    expect(env.spec.libraryVersion).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
+
+describe("ToolEnv contract (Demo-v0)", () => {
+  it("passes checkEnv under every fault setting", () => {
+    for (const fault of ["none", "transient", "permanent", "implicit"]) checkEnv(demo({ fault }) as never);
+  });
+
+  it("checkEnv catches a broken env", () => {
+    class Leaky extends Wrapper<ToolObservation, Action> {
+      override step(a: Action): StepResult<ToolObservation> {
+        const r = this.env.step(a);
+        return [r[0], r[1], r[2], r[3], { ...r[4], undocumented: 1 }];
+      }
+    }
+    expect(() => checkEnv(new Leaky(demo()) as never, { episodes: 1 })).toThrow(/undocumented/);
+    class Flaky extends Wrapper<ToolObservation, Action> {
+      private n = 0;
+      override step(a: Action): StepResult<ToolObservation> {
+        const r = this.env.step(a);
+        return [r[0], r[1] + (this.n++ % 7 === 3 ? 1 : 0), r[2], r[3], r[4]];
+      }
+    }
+    expect(() => checkEnv(new Flaky(demo()) as never, { episodes: 2 })).toThrow(CheckEnvError);
+  });
+
+  it("enforces reset/step order with typed errors", () => {
+    const env = demo();
+    expect(() => env.step({ type: "abort" })).toThrow(ResetNeededError);
+    env.reset({ seed: 1 });
+    env.step({ type: "abort" });
+    expect(() => env.step({ type: "abort" })).toThrow(ResetNeededError);
+  });
+
+  it("malformed actions throw ActionError by default and are events with invalidAction=penalize", () => {
+    const env = demo();
+    env.reset({ seed: 1 });
+    expect(() => env.step({ type: "tool_call" } as unknown as Action)).toThrow(ActionError);
+    const lenient = demo({ invalidAction: "penalize" });
+    lenient.reset({ seed: 1 });
+    const [obs, reward, , , info] = lenient.step({ type: "tool_call" } as unknown as Action);
+    expect((info.events as { type: string }[])[0].type).toBe("invalid_action");
+    expect(obs.response).toMatchObject({ error: { code: "invalid_action" } });
+    expect(reward).toBeLessThan(0);
+  });
+
+  it("wrong-but-well-formed calls are in-episode errors that count as steps", () => {
+    const env = demo();
+    env.reset({ seed: 1 });
+    const [obs, , term, , info] = env.step(call("teleport", {}));
+    expect(term).toBe(false);
+    expect(obs.step).toBe(1);
+    expect(obs.response).toMatchObject({ error: { code: "unknown_tool" } });
+    expect(info.rawTerms).toMatchObject({ invalid_call: 1, tool_call: 1 });
+  });
+
+  it("observations send tool schemas once and report budgets", () => {
+    const env = demo();
+    const [obs0] = env.reset({ seed: 2 });
+    expect(obs0.newTools.map((t) => t.name)).toEqual(obs0.visibleTools);
+    expect(obs0.newTools[0]).not.toHaveProperty("meta");
+    expect(obs0.budget).toEqual({ steps: 10, toolCalls: 8, retries: 3 });
+    const [obs1] = env.step(call("list_sent_email"));
+    expect(obs1.newTools).toEqual([]);
+    expect(obs1.budget.toolCalls).toBe(7);
+  });
+
+  it("hidden ground truth is in info.hidden, never in observations", () => {
+    const env = demo({ fault: "permanent" });
+    const [obs, info] = env.reset({ seed: 3 });
+    expect(info.hidden).toMatchObject({ faultyGroup: "forecast" });
+    expect(JSON.stringify(obs)).not.toMatch(/faultyGroup|expectedFahrenheit/);
+    const noHidden = demo({ hiddenInfo: false });
+    expect(noHidden.reset({ seed: 3 })[1]).not.toHaveProperty("hidden");
+  });
+
+  it("the same seed gives the same episode, bit for bit; unseeded resets continue deterministically", () => {
+    const play = (env: Env<ToolObservation, Action>, seed?: number) => {
+      const trace: unknown[] = [env.reset(seed === undefined ? {} : { seed })];
+      trace.push(env.step(call("weather_com_forecast", { city: "Oslo" })));
+      trace.push(env.step(call("yahoo_weather_forecast", { city: "Oslo" })));
+      trace.push(env.step({ type: "answer", content: "done" }));
+      return stableStringify(trace);
+    };
+    expect(play(demo(), 11)).toBe(play(demo(), 11));
+    const a = demo();
+    const b = demo();
+    play(a, 5);
+    play(b, 5);
+    expect(play(a)).toBe(play(b));
+  });
+
+  it("terminal info carries reason, success and metrics; render shows the episode", () => {
+    const env = demo({ fault: "none" });
+    env.reset({ seed: 4 });
+    const [, , term, , info] = env.step({ type: "abort", reason: "giving up" });
+    expect(term).toBe(true);
+    expect(info).toMatchObject({ terminationReason: "aborted", success: false, metrics: { success: 0 } });
+    expect(env.render()).toMatch(/abort: giving up/);
+  });
+
+  it("truncates at the step limit", () => {
+    const env = demo({ maxSteps: 2 });
+    env.reset({ seed: 1 });
+    expect(env.step(call("list_sent_email"))[3]).toBe(false);
+    const [, , term, trunc, info] = env.step(call("list_sent_email"));
+    expect([term, trunc, info.terminationReason]).toEqual([false, true, "max_steps"]);
+  });
+
+  it("budgets: exceeding the tool-call budget terminates", () => {
+    const env = demo();
+    env.reset({ seed: 1 });
+    let last: unknown[] = [];
+    for (let i = 0; i < 9; i++) {
+      last = env.step(call("list_sent_email"));
+      if (last[2] || last[3]) break;
+    }
+    expect((last[4] as { terminationReason: string }).terminationReason).toBe("budget_exceeded");
+  });
+});

@@ -1,0 +1,104 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { type Action, AsyncVectorEnv, type Env, Rng, SyncVectorEnv, type ToolObservation, type VectorEnv, make, makeVec, stableStringify } from "../../src/index.js";
+
+const N = 4;
+const demo = () => make("Demo-v0", { fault: "transient" }) as unknown as Env<ToolObservation, Action>;
+
+/** A fixed action script per env: enough steps to cross episode boundaries several times. */
+function actionFor(i: number, t: number, rng: Rng): Action {
+  const k = (i + t) % 5;
+  if (k === 4) return { type: "abort" };
+  if (k === 3 && rng.bool(0.5)) return { type: "answer", content: "done" };
+  return { type: "tool_call", name: rng.pick(["weather_com_forecast", "yahoo_weather_forecast", "list_sent_email"]), arguments: k === 2 ? {} : { city: "Oslo" } };
+}
+
+function runVector(v: VectorEnv<ToolObservation, Action>, steps: number): string {
+  const trace: unknown[] = [v.reset({ seed: 100 })];
+  const rng = new Rng("actions");
+  for (let t = 0; t < steps; t++) trace.push(v.step(Array.from({ length: N }, (_, i) => actionFor(i, t, rng))));
+  return stableStringify(trace);
+}
+
+const open: VectorEnv<ToolObservation, Action>[] = [];
+afterAll(() => {
+  for (const v of open) v.close();
+});
+
+describe("vector envs", () => {
+  it("SyncVectorEnv equals N single envs with seeds seed+i (NextStep autoreset)", () => {
+    const v = makeVec("Demo-v0", N, { fault: "transient" }) as VectorEnv<ToolObservation, Action>;
+    const [obs] = v.reset({ seed: 100 });
+    const singles = Array.from({ length: N }, demo);
+    singles.forEach((e, i) => expect(stableStringify(e.reset({ seed: 100 + i })[0])).toBe(stableStringify(obs[i])));
+    const rng = new Rng("actions");
+    const pending = new Array(N).fill(false);
+    for (let t = 0; t < 30; t++) {
+      const actions = Array.from({ length: N }, (_, i) => actionFor(i, t, rng));
+      const [vo, vr, vterm, vtrunc] = v.step(actions);
+      for (let i = 0; i < N; i++) {
+        if (pending[i]) {
+          const [o] = singles[i].reset();
+          pending[i] = false;
+          expect(stableStringify(vo[i])).toBe(stableStringify(o));
+          expect(vr[i]).toBe(0);
+          continue;
+        }
+        const [o, r, term, trunc] = singles[i].step(actions[i]);
+        expect(stableStringify(vo[i])).toBe(stableStringify(o));
+        expect([vr[i], vterm[i], vtrunc[i]]).toEqual([r, term, trunc]);
+        pending[i] = term || trunc;
+      }
+    }
+  });
+
+  it("AsyncVectorEnv gives exactly the SyncVectorEnv results", () => {
+    const sync = new SyncVectorEnv(Array.from({ length: N }, () => demo));
+    const async = new AsyncVectorEnv<ToolObservation, Action>("Demo-v0", N, { fault: "transient" }, { workers: 2 });
+    open.push(async);
+    expect(async.metadata.workers).toBe(2);
+    expect(runVector(async, 25)).toBe(runVector(sync, 25));
+  });
+
+  it("AsyncVectorEnv re-throws typed errors from workers", () => {
+    const async = new AsyncVectorEnv<ToolObservation, Action>("Demo-v0", 2, {}, { workers: 1 });
+    open.push(async);
+    expect(() => async.step([{ type: "abort" }, { type: "abort" }])).toThrow(/before reset/);
+    async.reset({ seed: 1 });
+    expect(() => async.step([{ type: "nope" } as unknown as Action, { type: "abort" }])).toThrow(/action.type/);
+  });
+
+  it("SameStep autoreset returns the reset observation with final_obs / final_info", () => {
+    const v = new SyncVectorEnv(Array.from({ length: 2 }, () => demo), "SameStep");
+    v.reset({ seed: 1 });
+    const [obs, , term, , infos] = v.step([{ type: "abort" }, { type: "tool_call", name: "list_sent_email", arguments: {} }]);
+    expect(term).toEqual([true, false]);
+    expect(obs[0].step).toBe(0);
+    expect(infos._final_obs).toEqual([true, false]);
+    expect((infos.final_info[0] as { terminationReason: string }).terminationReason).toBe("aborted");
+  });
+
+  it("Disabled autoreset requires a masked reset; resetMask resets only chosen envs", () => {
+    const v = new SyncVectorEnv(Array.from({ length: 2 }, () => demo), "Disabled");
+    v.reset({ seed: 1 });
+    v.step([{ type: "abort" }, { type: "tool_call", name: "list_sent_email", arguments: {} }]);
+    expect(() => v.step([{ type: "abort" }, { type: "abort" }])).toThrow(/Disabled|before reset/);
+    const [obs, infos] = v.reset({ seed: 7, options: { resetMask: [true, false] } });
+    expect(infos._taskId).toEqual([true, false]);
+    expect(obs[0].step).toBe(0);
+    expect(obs[1].step).toBe(1);
+    expect(() => v.reset({ options: { resetMask: [true] } })).toThrow(/resetMask/);
+  });
+
+  it("batches info per key with _key masks and exposes batched spaces", () => {
+    const v = makeVec("Demo-v0", 3) as VectorEnv<ToolObservation, Action>;
+    const [, infos] = v.reset({ seed: [5, 6, 7] });
+    expect(infos._taskId).toEqual([true, true, true]);
+    const [, , , , stepInfos] = v.step([{ type: "abort" }, { type: "tool_call", name: "list_sent_email", arguments: {} }, { type: "abort" }]);
+    expect(stepInfos._terminationReason).toEqual([true, false, true]);
+    expect(stepInfos.terminationReason).toEqual(["aborted", null, "aborted"]);
+    expect(v.observationSpace.toJSON().type).toBe("tuple");
+    expect(v.singleActionSpace.toJSON().type).toBe("tool_action");
+    expect(() => makeVec("Demo-v0", 0)).toThrow(/numEnvs/);
+    expect(() => v.step([{ type: "abort" }])).toThrow(/expected 3/);
+  });
+});

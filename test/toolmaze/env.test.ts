@@ -1,0 +1,156 @@
+import { describe, expect, it } from "vitest";
+import "../../envs/index.js";
+import { checkEnv, make, makeVec, OptionsError } from "../../src/index.js";
+import type { ToolObservation } from "../../src/engine/observation.js";
+import { ToolMazeEnv } from "../../envs/toolmaze/env.js";
+import { PlanExecutor } from "../../envs/toolmaze/baselines.js";
+import { canonicalInstance } from "../../envs/toolmaze/tasks.js";
+import { corpus } from "../../envs/toolmaze/world/corpus.js";
+
+type AnyEnv = ReturnType<typeof make> & ToolMazeEnv;
+
+function play(env: AnyEnv, seed: number, policy: PlanExecutor) {
+  let [obs, info] = env.reset({ seed });
+  policy.reset(obs as ToolObservation, info);
+  const events: string[] = [];
+  for (let i = 0; i < 30; i++) {
+    const [o, , term, trunc, inf] = env.step(policy.act(obs as ToolObservation, info));
+    obs = o; info = inf;
+    for (const e of (inf.events as { type: string }[])) events.push(e.type);
+    if (term || trunc) break;
+  }
+  return { info, events };
+}
+
+describe("ToolMaze-v0 env", () => {
+  it("passes checkEnv in several configurations", () => {
+    for (const opts of [{}, { suite: "sampled" }, { complexity: "C4", perturbation: "P3" }, { invalidAction: "penalize", hint: true }]) {
+      checkEnv(make("ToolMaze-v0", opts));
+    }
+  });
+
+  it("rejects bad options with typed errors naming the field", () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ taskIndex: 2000 }, "taskIndex"], [{ suite: "sampled", taskIndex: 1 }, "taskIndex"], [{ distractors: 99 }, "distractors"],
+      [{ perturbation: "P5" }, "perturbation"], [{ taskIndex: 3, complexity: "C1" }, "taskIndex"], [{ bogus: true }, "bogus"],
+    ];
+    for (const [opts, field] of cases) {
+      try { make("ToolMaze-v0", opts); expect.unreachable(); } catch (e) {
+        expect(e).toBeInstanceOf(OptionsError);
+        expect((e as OptionsError).field).toBe(field);
+      }
+    }
+  });
+
+  it("maps reset seeds to distinct canonical instances and pins taskIndex", () => {
+    const env = make("ToolMaze-v0") as AnyEnv;
+    const ids = [0, 1, 2, 3, 4, 5].map((s) => env.reset({ seed: s })[1].taskId);
+    expect(new Set(ids).size).toBe(6);
+    expect(ids[0]).toBe("toolmaze-0000");
+    expect(ids[4]).toBe("toolmaze-0004");
+    const pinned = make("ToolMaze-v0", { taskIndex: 1234 });
+    const [, pinnedInfo] = pinned.reset({ seed: 9 });
+    expect(pinnedInfo.taskId).toBe("toolmaze-1234");
+    expect((pinnedInfo.hidden as { perturbation: string }).perturbation).toBe(canonicalInstance(1234).perturbation);
+    const vec = makeVec("ToolMaze-v0", 3, { perturbation: "P1" });
+    const [, infos] = vec.reset({ seed: 10 });
+    const vIds = (infos as { taskId: string[] }).taskId;
+    expect(new Set(vIds).size).toBe(3);
+    vec.close();
+  });
+
+  it("is deterministic: same seed and actions give the same episode bytes", () => {
+    const run = () => {
+      const env = make("ToolMaze-v0", { suite: "sampled" }) as AnyEnv;
+      const { info } = play(env, 42, new PlanExecutor("heuristic"));
+      return JSON.stringify([env.render(), info]);
+    };
+    expect(run()).toBe(run());
+  });
+
+  it("shows task tools plus same-domain distractors, never alternatives of task groups, and hides ground truth", () => {
+    const env = make("ToolMaze-v0", { distractors: 5, hint: true }) as AnyEnv;
+    const [obs, info] = env.reset({ seed: 1207 });
+    const { task } = env.current();
+    const own = task.positions.flatMap((p) => p.members);
+    const o = obs as ToolObservation;
+    expect(o.visibleTools.length).toBe(own.length + 5);
+    const c = corpus();
+    const groups = new Set(task.positions.map((p) => p.cap));
+    for (const n of o.visibleTools.filter((x) => !own.includes(x))) {
+      expect(c.tool(n).domain).toBe(task.domain);
+      expect(groups.has(c.tool(n).group)).toBe(false);
+    }
+    expect(o.task).toContain("tools may fail");
+    expect(JSON.stringify(o)).not.toMatch(/victim|sStar|corruption/);
+    expect((info.hidden as { sStar: string[] }).sStar).toEqual([...task.sStar]);
+  });
+
+  it("emits fault, retry, forbidden-call and poisoned-value events, and per-episode metrics", () => {
+    const env = make("ToolMaze-v0") as AnyEnv;
+    // P1 (explicit transient) with the heuristic: the fault fires, then a retry.
+    const p1 = play(env, 1, new PlanExecutor("heuristic"));
+    expect(p1.events).toContain("fault_injected");
+    expect(p1.events).toContain("retry");
+    expect(p1.info.metrics).toMatchObject({ success: 1, exposed: 1, recovered: 1 });
+    // P3 (implicit transient) with happy-path: the corrupted value flows into the next call.
+    const poisoned = [3, 8, 13, 18, 23].map((s) => play(env, s, new PlanExecutor("happy")).events).flat();
+    expect(poisoned).toContain("poisoned_value_reused");
+    const m = p1.info.metrics as Record<string, unknown>;
+    for (const k of ["success", "exposed", "recovered", "c", "cStar", "cRec", "rc", "complexity", "perturbation"]) expect(m).toHaveProperty(k);
+  });
+
+  it("round-trips getState / setState / fork mid-episode", () => {
+    for (const seed of [3, 1204, 1999]) {
+      const env = make("ToolMaze-v0") as AnyEnv;
+      const p = new PlanExecutor("heuristic");
+      let [obs, info] = env.reset({ seed });
+      p.reset(obs as ToolObservation, info);
+      for (let i = 0; i < 2; i++) { const r = env.step(p.act(obs as ToolObservation, info)); obs = r[0]; info = r[4]; }
+      const fork = env.fork();
+      const q = Object.assign(Object.create(Object.getPrototypeOf(p)), structuredClone(p)) as PlanExecutor;
+      const rest = (e: AnyEnv, pol: PlanExecutor, o: unknown, inf: typeof info) => {
+        const out: string[] = [];
+        for (let i = 0; i < 30; i++) {
+          const r = e.step(pol.act(o as ToolObservation, inf));
+          out.push(JSON.stringify([r[0], r[1], r[2], r[3], r[4]]));
+          o = r[0]; inf = r[4];
+          if (r[2] || r[3]) break;
+        }
+        return out;
+      };
+      expect(rest(fork as AnyEnv, q, obs, info)).toEqual(rest(env, p, obs, info));
+    }
+  });
+
+  it("scores a wise abort as success on an unsolvable C1 task and a downstream call as forbidden", () => {
+    const env = make("ToolMaze-v0", { complexity: "C1", perturbation: "P2" }) as AnyEnv;
+    for (let seed = 0; seed < 20; seed++) {
+      env.reset({ seed });
+      const { task, profile } = env.current();
+      const f = profile.faults[0]!;
+      if (f.position === task.positions.length - 1) continue;
+      const oracle = play(env, seed, new PlanExecutor("oracle"));
+      expect(oracle.info.metrics).toMatchObject({ success: 1, recovered: 1, rc: 0, forbiddenCalls: 0 });
+      expect(oracle.info.terminationReason).toBe("success");
+      // Same instance: reach the victim, then call the next tool downstream anyway.
+      const [o0, i0] = env.reset({ seed });
+      const h = new PlanExecutor("happy");
+      h.reset(o0 as ToolObservation, i0);
+      let obs = o0; let info = i0; const types: string[] = [];
+      for (let k = 0; k <= f.position; k++) {
+        const r = env.step(h.act(obs as ToolObservation, info));
+        obs = r[0]; info = r[4];
+      }
+      const next = task.positions[f.position + 1]!.members[0]!;
+      const args = Object.fromEntries(Object.keys(corpus().tool(next).paramTypes).map((p) => [p, "x"]));
+      const r = env.step({ type: "tool_call", name: next, arguments: args });
+      types.push(...(r[4].events as { type: string }[]).map((e) => e.type));
+      const end = env.step({ type: "abort" });
+      expect(types).toContain("forbidden_call");
+      expect(end[4].metrics).toMatchObject({ success: 0 });
+      return;
+    }
+    throw new Error("no suitable C1/P2 instance found");
+  });
+});

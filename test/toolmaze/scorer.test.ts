@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import "../../envs/index.js";
+import { make } from "../../src/index.js";
+import type { ToolObservation } from "../../src/engine/observation.js";
+import { PlanExecutor } from "../../envs/toolmaze/baselines.js";
+import type { ToolMazeEnv } from "../../envs/toolmaze/env.js";
+import { aggregateRows, cellStats, type MetricRow, scoreEpisode } from "../../envs/toolmaze/scorer.js";
+
+function run(env: ToolMazeEnv, seed: number, mode: "happy" | "heuristic" | "oracle") {
+  const p = new PlanExecutor(mode);
+  let [obs, info] = env.reset({ seed });
+  p.reset(obs, info);
+  for (;;) {
+    const [o, , term, trunc, i] = env.step(p.act(obs as ToolObservation, info));
+    obs = o; info = i;
+    if (term || trunc) return i.metrics as Record<string, number>;
+  }
+}
+
+describe("ToolMaze scorer", () => {
+  it("computes C_rec = 1 - c*/max(c, c*) for successful exposed episodes, 1 for failures", () => {
+    const env = make("ToolMaze-v0", { perturbation: "P2", complexity: "C2" }) as unknown as ToolMazeEnv;
+    let checked = 0;
+    for (let seed = 0; seed < 30; seed++) {
+      const m = run(env, seed, "heuristic");
+      expect(m.exposed).toBe(1);
+      if (m.success === 1) {
+        // The heuristic wastes one futile retry on a permanent error before switching.
+        expect(m.c).toBe(m.cStar + 1);
+        expect(m.cRec).toBeCloseTo(1 - m.cStar / m.c, 12);
+        checked++;
+      } else expect(m.cRec).toBe(1);
+      expect(m.rc).toBe(m.cRec);
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+
+  it("rescoring the call log reproduces info.metrics", () => {
+    const env = make("ToolMaze-v0") as unknown as ToolMazeEnv;
+    for (const seed of [2, 7, 13, 404, 1999]) {
+      const m = run(env, seed, "heuristic");
+      const { task, profile } = env.current();
+      const again = scoreEpisode({ task, profile, calls: env.callLog(), termination: m.success === 1 && profile.faults.length > 0 && task.complexity === "C1" && (profile.perturbation === "P2" || profile.perturbation === "P4") ? "abort" : "answer" });
+      expect(again.c).toBe(m.c);
+      expect(again.cStar).toBe(m.cStar);
+      expect(again.exposed).toBe(m.exposed);
+    }
+  });
+
+  it("counts a never-encountered fault as unexposed (no PRR, no RC)", () => {
+    const rows: MetricRow[] = [
+      { complexity: "C2", perturbation: "P1", success: 1, exposed: 0, recovered: null, rc: 0 },
+      { complexity: "C2", perturbation: "P1", success: 1, exposed: 1, recovered: 1, rc: 0.5 },
+      { complexity: "C2", perturbation: "P1", success: 0, exposed: 1, recovered: 0, rc: 1 },
+      { complexity: "C2", perturbation: "NP", success: 1, exposed: 0, recovered: null, rc: 0 },
+    ];
+    const s = cellStats(rows);
+    expect(s.tsr).toBe(0.75);
+    expect(s.prr).toBe(0.5);
+    expect(s.rc).toBe(0.5);
+    expect(s.avg).toBeCloseTo((0.75 + 0.5 + 0.5) / 3, 12);
+    const agg = aggregateRows(rows);
+    expect(agg.metrics.TSR).toBe(0.75);
+    expect(agg.metrics.PRR_P1).toBe(0.5);
+    expect(agg.breakdown.map((b) => b.title)).toHaveLength(4);
+    expect(agg.breakdown[0]!.columns).toEqual(["C", "NP", "P1", "All"]);
+    expect(agg.breakdown[1]!.rows[0]).toEqual(["C2", "-", 50, 50]);
+  });
+});

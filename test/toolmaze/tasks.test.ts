@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { Rng } from "../../src/core/rng.js";
+import { canonicalInstance, canonicalTasks, COMPLEXITIES, generateTask, meanPairwiseJaccard, CANONICAL_INSTANCES } from "../../envs/toolmaze/tasks.js";
+import { buildDag, topoOrder, validateTask } from "../../envs/toolmaze/task/solve.js";
+import { taskTools } from "../../envs/toolmaze/task/model.js";
+import { corpus } from "../../envs/toolmaze/world/corpus.js";
+
+describe("ToolMaze tasks", () => {
+  const tasks = canonicalTasks();
+
+  it("has 400 base tasks, 100 per level, 2,000 instances addressable by index", () => {
+    expect(tasks.length).toBe(400);
+    for (const c of COMPLEXITIES) expect(tasks.filter((t) => t.complexity === c).length).toBe(100);
+    expect(CANONICAL_INSTANCES).toBe(2000);
+    const inst = canonicalInstance(1234);
+    expect(inst.task).toBe(tasks[246]);
+    expect(inst.perturbation).toBe("P4");
+    expect(() => canonicalInstance(2000)).toThrow(/taskIndex/);
+  });
+
+  it("keeps mean pairwise Jaccard similarity of tool sets <= 0.06 within each level", () => {
+    for (const c of COMPLEXITIES) expect(meanPairwiseJaccard(tasks.filter((t) => t.complexity === c))).toBeLessThanOrEqual(0.06);
+  });
+
+  it("builds valid, acyclic, type-checked, single-domain DAGs with a Source and an Action", () => {
+    const cat = corpus();
+    for (const t of tasks) {
+      expect(validateTask(t), t.id).toEqual([]);
+      const g = buildDag(t);
+      expect(topoOrder(g)).toBeDefined();
+      g.forEachEdge((_e, attr, src, dst) => {
+        expect(cat.tool(src).outputTypes[attr.field as string]).toBe(attr.type);
+        expect(cat.tool(dst).paramTypes[attr.param as string]).toBe(attr.type);
+      });
+      expect(t.sStar).toEqual(t.solutions[0]);
+      expect(t.text.length).toBeGreaterThan(30);
+    }
+  });
+
+  it("matches each level's structure", () => {
+    for (const t of tasks) {
+      const multi = t.positions.filter((p) => p.members.length > 1).length;
+      if (t.complexity === "C1") { expect(t.solutions.length).toBe(1); expect(multi).toBe(0); expect(t.slots.length).toBe(1); }
+      if (t.complexity === "C2") { expect(multi).toBe(1); expect(t.solutions.length).toBeGreaterThanOrEqual(2); }
+      if (t.complexity === "C3") {
+        expect(new Set(t.positions.filter((p) => p.route).map((p) => p.route!.branch)).size).toBeGreaterThanOrEqual(2);
+        expect(t.solutions.length).toBeGreaterThanOrEqual(3);
+      }
+      if (t.complexity === "C4") expect(t.slots.length).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it("prunes redundant chains: no solution contains another, s* is shortest", () => {
+    for (const t of tasks.filter((x) => x.complexity !== "C1")) {
+      const sets = t.solutions.map((s) => new Set(s));
+      for (let i = 0; i < sets.length; i++) {
+        expect(t.solutions[i]!.length).toBeGreaterThanOrEqual(t.sStar.length);
+        for (let j = 0; j < sets.length; j++) {
+          if (i !== j && sets[i]!.size < sets[j]!.size) expect([...sets[i]!].every((x) => sets[j]!.has(x))).toBe(false);
+        }
+      }
+    }
+  });
+
+  it("quotes literal arguments in the task text", () => {
+    for (const t of tasks.slice(0, 50)) {
+      for (const p of t.positions) {
+        if (p.route && p.route.branch > 0) continue;
+        for (const b of Object.values(p.bindings)) if (b.kind === "literal") expect(t.text).toContain(String(b.value).replace(/\.$/, ""));
+      }
+    }
+  });
+
+  it("is deterministic and samples unlimited tasks from any seed", () => {
+    const a = generateTask(new Rng(99), "C3", "Travel", "x");
+    const b = generateTask(new Rng(99), "C3", "Travel", "x");
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    const texts = new Set<string>();
+    for (let s = 0; s < 40; s++) texts.add(generateTask(new Rng(s), COMPLEXITIES[s % 4]!, "Office", `s${s}`).text);
+    expect(texts.size).toBeGreaterThan(30);
+    expect(taskTools(a).length).toBeGreaterThan(2);
+  });
+});

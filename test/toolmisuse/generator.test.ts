@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Rng } from "../../src/core/rng.js";
+import {
+  generateSplit, generateTask, generateToolMisuseBench, parseGoldSummary, formatGoldSummary, summarizeSplit, toCanonicalJsonl, ReplayAgent,
+} from "../../envs/toolmisuse/tasks.js";
+import { loadTaskRecords } from "../../envs/toolmisuse/dataset.js";
+import { runEpisode } from "../../envs/toolmisuse/runner.js";
+import { checkSuccess } from "../../envs/toolmisuse/scorer.js";
+import type { OfficialAction } from "../../envs/toolmisuse/world/types.js";
+
+const core = (s: number) => new Rng(s);
+
+describe("toolmisuse generator", () => {
+  it("produces 5,000 / 800 / 1,000 balanced, validated tasks", () => {
+    const sizes = { train: 5000, dev: 800, test_public: 1000 } as const;
+    for (const split of ["train", "dev", "test_public"] as const) {
+      const tasks = generateSplit(split);
+      expect(tasks.length).toBe(sizes[split]);
+      const s = summarizeSplit(tasks, "x", toCanonicalJsonl(tasks));
+      const n = sizes[split];
+      for (const c of Object.values(s.by_domain)) expect(Math.abs(c - n / 4)).toBeLessThanOrEqual(1);
+      for (const c of Object.values(s.by_fault_class)) expect(Math.abs(c - n / 6)).toBeLessThanOrEqual(1);
+      for (const c of Object.values(s.by_difficulty)) expect(Math.abs(c - n / 3)).toBeLessThanOrEqual(1);
+      expect(Object.keys(s.by_budget_profile).sort()).toEqual(["relaxed", "standard", "tight"]);
+      if (split === "train") {
+        expect(s.instruction_uniqueness).toBeGreaterThanOrEqual(0.5);
+        expect(s.initial_state_uniqueness).toBeGreaterThanOrEqual(0.7);
+      }
+      expect(new Set(tasks.map((t) => t.record.task_id)).size).toBe(n);
+    }
+  });
+
+  it("every test_public task: gold succeeds within budget in both compat modes; goal not met initially", () => {
+    for (const t of generateSplit("test_public")) {
+      for (const compat of ["fixed", "official"] as const) {
+        const r = runEpisode(t.record, new ReplayAgent(parseGoldSummary(t.record.gold_summary)!), { compat, makeRng: core });
+        expect(r.metrics.success, t.record.task_id).toBe(1);
+        expect(r.metrics.budget_exceeded).toBe(0);
+      }
+      expect(checkSuccess(t.record, structuredClone(t.record.initial_state), [], "fixed").success).toBe(false);
+    }
+  });
+
+  it("has transient and persistent faults, labelled in hidden payloads", () => {
+    const tasks = generateSplit("dev");
+    const labels = new Set(tasks.flatMap((t) => t.record.fault_plan.map((f) => String(f.payload.recoverability))));
+    expect(labels).toEqual(new Set(["transient", "transient_denial", "persistent", "persistent_quota"]));
+    expect(tasks.some((t) => t.persistent)).toBe(true);
+  });
+
+  it("a single task is independent of the others and reproducible", () => {
+    const a = generateTask("dev", 123);
+    expect(generateTask("dev", 123)).toEqual(a);
+    expect(generateSplit("dev")[123]).toEqual(a);
+    expect(generateTask("dev", 123, 7).record).not.toEqual(a.record);
+    expect(() => generateTask("dev", 800)).toThrow(/taskIndex 800 out of range/);
+  });
+
+  it("gold summaries round-trip", () => {
+    const acts: OfficialAction[] = [{ tool_name: "write_file", args: { path: "/a b.md", content: "x; y\"" } }, { tool_name: "list_jobs", args: {} }];
+    expect(parseGoldSummary(formatGoldSummary(acts))).toEqual(acts);
+    expect(parseGoldSummary("not a call")).toBeNull();
+  });
+
+  it("writes canonical JSONL + sha256 manifest; same seed ⇒ identical bytes; loadable", () => {
+    const sizes = { train: 60, dev: 24, test_public: 36 };
+    const d1 = mkdtempSync(path.join(tmpdir(), "tmbgen-"));
+    const d2 = mkdtempSync(path.join(tmpdir(), "tmbgen-"));
+    const m1 = generateToolMisuseBench({ outDir: d1, seed: 42, sizes });
+    generateToolMisuseBench({ outDir: d2, seed: 42, sizes });
+    for (const f of ["train/tasks.jsonl", "dev/tasks.jsonl", "test_public/tasks.jsonl", "manifest.json"]) {
+      expect(readFileSync(path.join(d1, f))).toEqual(readFileSync(path.join(d2, f)));
+    }
+    expect(m1.total).toBe(120);
+    const recs = loadTaskRecords(d1, "dev");
+    expect(recs.length).toBe(24);
+    expect(recs[0]).toEqual(generateSplit("dev", 42, 24)[0]!.record);
+  });
+});
