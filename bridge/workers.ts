@@ -24,6 +24,17 @@ function entryFile(): string {
   return fileURLToPath(new URL(`./main${ext}`, import.meta.url));
 }
 
+/**
+ * Node flags for the workers. Running from TypeScript sources, the parent may have tsx through `--import tsx`
+ * (inherited) or through tsx's register() API (as bin/recovery-gym.js does, which children do not inherit), so
+ * the loader is added explicitly, by absolute URL so the working directory does not matter.
+ */
+function workerExecArgv(entry: string): string[] {
+  const inherited = process.execArgv;
+  if (!entry.endsWith(".ts") || inherited.some((a) => a.includes("tsx"))) return inherited;
+  return [...inherited, "--import", import.meta.resolve("tsx")];
+}
+
 export async function runSupervisor(
   cfg: ResolvedConfig,
   opts: { log: (line: string) => void; stop: Promise<unknown>; onListening?: (endpoints: string[], workerPids: number[]) => void },
@@ -38,7 +49,8 @@ export async function runSupervisor(
   const ready = new Promise<void>((resolve) => {
     let count = 0;
     for (let i = 0; i < n; i++) {
-      const child = fork(entryFile(), [], { env: { ...process.env, [WORKER_ENV]: "1" }, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+      const entry = entryFile();
+      const child = fork(entry, [], { env: { ...process.env, [WORKER_ENV]: "1" }, execArgv: workerExecArgv(entry), stdio: ["ignore", "inherit", "inherit", "ipc"] });
       children.push(child);
       exits.push(new Promise((res) => child.on("exit", (code, sig) => res(code ?? (sig ? 128 : 1)))));
       child.on("message", (m: ToParent) => {

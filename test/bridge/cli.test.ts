@@ -99,11 +99,12 @@ describe("serve command", () => {
     expect(() => workerEndpoint("inproc://x", 1)).toThrow(/cannot be shared/);
   });
 
-  it("a real server process with 2 workers serves on both endpoints and exits 0 on SIGTERM", async () => {
+  it("`recovery-gym serve --workers 2` serves on both endpoints and exits 0 on SIGTERM", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "rg-serve-"));
     const ready = path.join(dir, "ready.json");
-    const child = spawn(process.execPath, ["--import", "tsx", "bridge/main.ts", "--endpoint", `ipc://${dir}/b.sock`, "--workers", "2", "--ready-file", ready, "--drain-ms", "200"], {
-      cwd: repo,
+    // Through the real binary (as `npm start` runs it), from another directory.
+    const child = spawn(process.execPath, [path.join(repo, "bin/recovery-gym.js"), "serve", "--endpoint", `ipc://${dir}/b.sock`, "--workers", "2", "--ready-file", ready, "--drain-ms", "200"], {
+      cwd: dir,
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";
