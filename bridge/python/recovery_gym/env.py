@@ -1,6 +1,7 @@
 """Remote envs with Gymnasium's signatures. Observations arrive as deltas and are rebuilt here."""
 from __future__ import annotations
 
+import numbers
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -91,7 +92,7 @@ class RemoteVectorEnv:
               reset_mask: Optional[Sequence[bool]] = None) -> Tuple[List[Any], Dict[str, Any]]:
         fields: Dict[str, Any] = {"session": self.session}
         if seed is not None:
-            fields["seed"] = int(seed) if isinstance(seed, int) else [None if s is None else int(s) for s in seed]
+            fields["seed"] = int(seed) if isinstance(seed, numbers.Integral) else [None if s is None else int(s) for s in seed]
         opts = dict(options or {})
         mask = reset_mask if reset_mask is not None else opts.pop("reset_mask", None)
         if opts:

@@ -7,6 +7,7 @@ match the unsharded env too. All shards are stepped concurrently: requests go ou
 """
 from __future__ import annotations
 
+import numbers
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .client import DEFAULT_ADDRESS, Client
@@ -79,7 +80,8 @@ class ShardedVectorEnv:
               reset_mask: Optional[Sequence[bool]] = None) -> Tuple[List[Any], Dict[str, Any]]:
         if seed is None:
             seeds: List[Any] = [None] * len(self.shards)
-        elif isinstance(seed, int):
+        elif isinstance(seed, numbers.Integral):
+            seed = int(seed)
             seeds = [[seed + o + j for j in range(n)] for o, n in zip(self.offsets, self.counts)]
         else:
             if len(seed) != self.num_envs:

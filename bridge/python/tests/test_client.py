@@ -47,7 +47,9 @@ def test_every_env_make_reset_step(client, env_ids):
 def test_explicit_actions_and_numpy(client):
     np = pytest.importorskip("numpy")
     vec = client.make_vec("Demo-v0", 3, seed=5, use_numpy=True)
-    vec.reset()
+    obs_np, _ = vec.reset(seed=np.int64(5))  # numpy integers are accepted wherever ints are
+    obs, _ = vec.reset(seed=5)
+    assert obs_np == obs
     _, rewards, terminated, truncated, _, actions = vec.step_random()
     assert isinstance(rewards, np.ndarray) and rewards.dtype == np.float64
     assert terminated.dtype == np.bool_ and truncated.shape == (3,)
