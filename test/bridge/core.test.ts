@@ -12,7 +12,7 @@ import { encode } from "../../bridge/codec.js";
 import { createCoreBackend } from "../../bridge/coreBackend.js";
 import { applyDelta, type WireObs } from "../../bridge/delta.js";
 import { BridgeServer } from "../../bridge/server.js";
-import { listEnvs, makeVec, Rng, stableStringify } from "../../src/index.js";
+import { type AutoresetMode, listEnvs, makeVec, Rng, stableStringify } from "../../src/index.js";
 import { startServer, tempIpc } from "./helpers.js";
 
 const cleanup: Array<() => Promise<void>> = [];
@@ -26,9 +26,9 @@ function hash(x: unknown): string {
   return createHash("sha256").update(stableStringify(norm)).digest("hex");
 }
 
-function inProcess(envId: string, n: number, seed: number, steps: number): unknown {
+function inProcess(envId: string, n: number, seed: number, steps: number, autoresetMode: AutoresetMode = "NextStep"): unknown {
   const backend = createCoreBackend();
-  const env = makeVec(envId, n, {});
+  const env = makeVec(envId, n, {}, { autoresetMode });
   const samplers = backend.createSamplers(seed, 0, n);
   const [obs0, infos0] = env.reset({ seed });
   const out: unknown[] = [];
@@ -41,8 +41,8 @@ function inProcess(envId: string, n: number, seed: number, steps: number): unkno
   return { obs0, infos0, out };
 }
 
-async function overBridge(client: BridgeClient, envId: string, n: number, seed: number, steps: number, encoding = "delta"): Promise<unknown> {
-  const { session } = await client.request<{ session: string }>("make", { env_id: envId, num_envs: n, seed, obs_encoding: encoding });
+async function overBridge(client: BridgeClient, envId: string, n: number, seed: number, steps: number, encoding = "delta", autoresetMode: AutoresetMode = "NextStep"): Promise<unknown> {
+  const { session } = await client.request<{ session: string }>("make", { env_id: envId, num_envs: n, seed, obs_encoding: encoding, autoreset_mode: autoresetMode });
   const r = await client.request<{ observations: unknown[]; infos: unknown }>("reset", { session });
   let obs = r.observations;
   const out: unknown[] = [];
@@ -69,6 +69,28 @@ describe("bridge over the library", () => {
       expect(hash(await overBridge(client, id, 3, 5, 40, "full")), id).toBe(want);
     }
     expect(hash(await overBridge(client, "Demo-v0", 3, 6, 40))).not.toBe(hash(inProcess("Demo-v0", 3, 5, 40)));
+    // SameStep autoreset (final_obs / final_info in infos) matches too
+    const same = hash(inProcess("Demo-v0", 3, 5, 40, "SameStep"));
+    expect(same).not.toBe(hash(inProcess("Demo-v0", 3, 5, 40)));
+    expect(hash(await overBridge(client, "Demo-v0", 3, 5, 40, "delta", "SameStep"))).toBe(same);
+  });
+
+  it("reset with a mask and per-env seeds resets only the masked envs, as in-process", async () => {
+    const server = await startServer(createCoreBackend());
+    cleanup.push(() => server.stop());
+    const client = new BridgeClient(server.endpoint);
+    cleanup.push(() => client.close());
+    const local = makeVec("Demo-v0", 2, {});
+    const { session } = await client.request<{ session: string }>("make", { env_id: "Demo-v0", num_envs: 2, obs_encoding: "full" });
+    const a = await client.request<{ observations: unknown[] }>("reset", { session, seed: 1 });
+    expect(hash(a.observations)).toBe(hash(local.reset({ seed: 1 })[0]));
+    const b = await client.request<{ observations: unknown[]; infos: unknown }>("reset", { session, seed: [null, 7], reset_mask: [false, true] });
+    const [lo, li] = local.reset({ seed: [null, 7], options: { resetMask: [false, true] } });
+    expect(hash(b)).toBe(hash({ observations: lo, infos: li }));
+    expect(hash(b.observations[0])).toBe(hash(a.observations[0]));
+    const bad = await client.call("reset", { session, reset_mask: [true] });
+    expect(bad.error?.code).toBe("VALIDATION_ERROR");
+    local.close();
   });
 
   it("delta steps are much smaller than full steps (tool schemas and task sent once)", async () => {
