@@ -39,6 +39,8 @@ export class OracleAgent implements PlanBenchAgent {
     const tool = this.release.toolByName.get(h.onePath[this.i]!)!;
     if (this.phase === "retrieve") {
       this.phase = "call";
+      // by_io_info matches at most two inputs; a 3–5-input tool is only reachable by its output.
+      if (tool.input_datatypes.length > 2) return { type: "retrieve", meta_tool: "by_output_info", output_information: tool.output_datatype };
       return { type: "retrieve", meta_tool: "by_io_info", output_information: tool.output_datatype, input_information: tool.input_datatypes };
     }
     this.phase = "retrieve";

@@ -219,10 +219,30 @@ export interface LoadReleaseOptions {
 /** Load and validate a release directory. Throws `PlanBenchDataError` naming file / record / field. */
 export function loadRelease(dir: string, opts: LoadReleaseOptions = {}): PlanBenchRelease {
   const abs = path.resolve(dir);
-  const datatypes = parseArray("datatypes.json", readFile(abs, "datatypes.json"), DatatypeSchema, "name");
-  const baselineTools = parseArray("baseline_tools.json", readFile(abs, "baseline_tools.json"), BaselineToolSchema, "name").map((t) => toTool(t, "baseline"));
-  const noisyTools = parseArray("noisy_tools.json", readFile(abs, "noisy_tools.json"), NoisyToolSchema, "name").map((t) => toTool(t, "noisy_misleading"));
-  const blockerTools = parseArray("blocker_tools.json", readFile(abs, "blocker_tools.json"), BlockerToolSchema, "name").map((t) => toTool(t, "blocker_misleading"));
+  return parseRelease(abs, (file) => readFile(abs, file), opts);
+}
+
+/**
+ * Validate a release held in memory (file name -> exact text), e.g. the generated built-in world.
+ * The texts go through the same parser and checks as files on disk, so both worlds behave alike.
+ */
+export function loadReleaseFromTexts(label: string, texts: Readonly<Record<ReleaseFile, string>>, opts: LoadReleaseOptions = {}): PlanBenchRelease {
+  return parseRelease(label, (file) => {
+    const text = texts[file as ReleaseFile];
+    if (text === undefined) throw new PlanBenchDataError(file, null, null, `file missing from ${label}`);
+    try {
+      return parsePyJson(text);
+    } catch (e) {
+      throw new PlanBenchDataError(file, null, null, `invalid JSON (${(e as Error).message})`);
+    }
+  }, opts);
+}
+
+function parseRelease(abs: string, readFile: (file: string) => PyValue, opts: LoadReleaseOptions): PlanBenchRelease {
+  const datatypes = parseArray("datatypes.json", readFile("datatypes.json"), DatatypeSchema, "name");
+  const baselineTools = parseArray("baseline_tools.json", readFile("baseline_tools.json"), BaselineToolSchema, "name").map((t) => toTool(t, "baseline"));
+  const noisyTools = parseArray("noisy_tools.json", readFile("noisy_tools.json"), NoisyToolSchema, "name").map((t) => toTool(t, "noisy_misleading"));
+  const blockerTools = parseArray("blocker_tools.json", readFile("blocker_tools.json"), BlockerToolSchema, "name").map((t) => toTool(t, "blocker_misleading"));
 
   const toolByName = new Map<string, ToolRecord>();
   const files: Array<[string, ToolRecord[]]> = [["baseline_tools.json", baselineTools], ["noisy_tools.json", noisyTools], ["blocker_tools.json", blockerTools]];
@@ -246,14 +266,14 @@ export function loadRelease(dir: string, opts: LoadReleaseOptions = {}): PlanBen
     });
   }
 
-  const dbRaw = readFile(abs, "database.json");
+  const dbRaw = readFile("database.json");
   const dbParsed = z.object({ order_cases: z.record(z.string(), z.record(z.string(), pyValue)) }).safeParse(dbRaw);
   if (!dbParsed.success) throw issueOf("database.json", "(root)", dbParsed.error);
   const cases: CaseRecord[] = Object.entries(dbParsed.data.order_cases).map(([id, values]) => ({ id, values }));
 
-  let tasks = parseArray("tasks.json", readFile(abs, "tasks.json"), TaskSchema, "task_id");
-  let queries = parseArray("queries.json", readFile(abs, "queries.json"), QuerySchema, "query_id");
-  const catRaw = readFile(abs, "paths_set_catalog.json");
+  let tasks = parseArray("tasks.json", readFile("tasks.json"), TaskSchema, "task_id");
+  let queries = parseArray("queries.json", readFile("queries.json"), QuerySchema, "query_id");
+  const catRaw = readFile("paths_set_catalog.json");
   const catParsed = z.record(z.string(), z.array(PathSetSchema)).safeParse(catRaw);
   if (!catParsed.success) throw issueOf("paths_set_catalog.json", "(root)", catParsed.error);
 
@@ -265,6 +285,8 @@ export function loadRelease(dir: string, opts: LoadReleaseOptions = {}): PlanBen
     const taskIds = new Set(queries.map((q) => q.task_id));
     tasks = tasks.filter((t) => taskIds.has(t.task_id));
   }
+  // Retrieval seeds embed the domain label; a release names it in its task ids ("retail_task_0001").
+  const inferred = /^([a-z0-9]+)_task_/.exec(tasks[0]?.task_id ?? "")?.[1];
   const taskById = new Map(tasks.map((t) => [t.task_id, t]));
   queries.forEach((q, i) => {
     if (!taskById.has(q.task_id)) throw new PlanBenchDataError("queries.json", `#${i} (query_id "${q.query_id}")`, "task_id", `no task "${q.task_id}" in tasks.json`);
@@ -284,7 +306,7 @@ export function loadRelease(dir: string, opts: LoadReleaseOptions = {}): PlanBen
     );
     catalog.set(taskId, sets);
   }
-  return { dir: abs, datatypes, baselineTools, noisyTools, blockerTools, toolByName, cases, tasks, taskById, queries, catalog, domain: opts.domain ?? "retail" };
+  return { dir: abs, datatypes, baselineTools, noisyTools, blockerTools, toolByName, cases, tasks, taskById, queries, catalog, domain: opts.domain ?? inferred ?? "retail" };
 }
 
 /**

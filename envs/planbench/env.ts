@@ -25,6 +25,7 @@ import { scoreEpisode } from "./scorer.js";
 import { PlanBenchSession } from "./session.js";
 import { loadPreset, mergeSettings, PlanBenchSettingsSchema, SETTING_NAMES, type PlanBenchSettings } from "./settings.js";
 import { AnswerActionSchema, RetrieveActionSchema, TextActionSchema, ToolCallActionSchema, type PlanBenchAction } from "./types.js";
+import { builtinRelease } from "./generator/index.js";
 import { createWorld } from "./world/index.js";
 import type { PlanBenchWorld } from "./world/runtime.js";
 
@@ -32,6 +33,10 @@ export const planBenchOptionsSchema = toolEnvOptionsSchema
   .extend({
     /** Release directory in the official format; default: the official data next to the repo, if present. */
     dataDir: z.string().min(1).optional(),
+    /** `auto`: `dataDir`, else the official data if found, else the built-in world; `builtin`: always the built-in world. */
+    world: z.enum(["auto", "builtin"]).default("auto"),
+    /** Seed of the built-in world's generator. */
+    worldSeed: z.number().int().nonnegative().default(42),
     /** Named setting preset (the official run configs). */
     setting: z.enum(SETTING_NAMES).default("default"),
     /** Field overrides on top of the preset (`noise` / `blocker` / `runtime`, official key names). */
@@ -96,14 +101,15 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
   session: PlanBenchSession | null = null;
 
   constructor(options: PlanBenchOptions, spec: EnvSpec) {
-    const dir = options.dataDir ?? defaultDataDir();
-    if (!dir) {
-      throw new OptionsError("dataDir", "no PlanBench-XL release found: pass dataDir (a directory in the official format) or set PLANBENCH_DATA_DIR");
+    if (options.world === "builtin" && options.dataDir !== undefined) {
+      throw new OptionsError("world", `world "builtin" conflicts with dataDir "${options.dataDir}": pass one or the other`);
     }
+    const dir = options.world === "builtin" ? null : (options.dataDir ?? defaultDataDir());
     let settings: PlanBenchSettings = mergeSettings(loadPreset(options.setting), options.settings as never);
     if (options.maxSteps !== undefined) settings = mergeSettings(settings, { runtime: { max_steps: options.maxSteps } });
-    const release = releaseFor(path.resolve(dir));
-    if (options.queryIds) for (const id of options.queryIds) if (!release.queries.some((q) => q.query_id === id)) throw new OptionsError("queryIds", `unknown query "${id}" in ${dir}`);
+    // No release given or found: run on the generated built-in world (same loader, same runtime).
+    const release = dir ? releaseFor(path.resolve(dir)) : builtinRelease(options.worldSeed);
+    if (options.queryIds) for (const id of options.queryIds) if (!release.queries.some((q) => q.query_id === id)) throw new OptionsError("queryIds", `unknown query "${id}" in ${release.dir}`);
     const kinds = {
       retrieve: { schema: RetrieveActionSchema as never, weight: 0.3, sample: (rng: Rng) => ({ type: "retrieve", meta_tool: "by_output_info", output_information: rng.pick(release.datatypes).name }) },
       text: { schema: TextActionSchema as never },

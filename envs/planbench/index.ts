@@ -12,7 +12,9 @@ register({
     "PlanBench-XL: retrieval-mediated retail planning (hashing retriever, noisy siblings, path-preserving blockers, trusted/untrusted values), bit-exact with the official runtime",
   optionsSchema: planBenchOptionsSchema as never,
   optionDocs: {
-    dataDir: "release directory in the official format (default: $PLANBENCH_DATA_DIR or ../shared/planbench-xl)",
+    dataDir: "release directory in the official format (default: $PLANBENCH_DATA_DIR or ../shared/planbench-xl, else the built-in generated world)",
+    world: "auto (dataDir / official data / built-in) | builtin (always the generated world)",
+    worldSeed: "seed of the built-in world generator (default 42)",
     setting: "default | blocker | explicit | implicit | misleading | finegrain_long | finegrain_short | noise_ratio_0.2..0.8 | feedback",
     settings: "overrides of the preset: { noise, blocker, runtime } with the official key names",
     compat: "official (bit-exact with the official runtime)",
@@ -43,4 +45,5 @@ export { loadRelease, resolveQueryInputs, PlanBenchDataError } from "./dataset.j
 export { scoreEpisode, aggregateMetrics } from "./scorer.js";
 export { PlanBenchSession } from "./session.js";
 export { createWorld, PlanBenchEpisode } from "./world/index.js";
+export { builtinRelease, generatePlanBenchWorld, loadDomain } from "./generator/index.js";
 export { loadPreset, SETTING_NAMES } from "./settings.js";

@@ -1,12 +1,12 @@
 /**
- * ToolMaze baselines. `random` samples the action space. The three planners share one executor that knows the
- * task plan (the DAG an LLM would read from the text and tool schemas: `info.hidden.positions/slots` at reset)
- * and differ only in how they treat failures:
+ * ToolMaze baselines. `random` samples the action space. `heuristic` (agent/observant.ts) plans from the
+ * observation alone. `happy-path` and `oracle` are reference followers that share one executor reading the task
+ * plan from `info.hidden` (positions/slots at reset), and differ in how they treat failures:
  * - happy-path follows s* and never retries (after an error it stops and answers);
- * - heuristic uses only what it observes: retries a failed or implausible call once, then switches to another
- *   path avoiding the tool; aborts when no path is left; plausibility checks read field names and values;
  * - oracle also reads the fault ground truth (per-step `hidden.perturbed/clean` and the fault profile) and
  *   replans with the same minimum-cost function the RC metric uses, so it recovers optimally.
+ * The executor's observation-only failure mode ("careful") is kept as an upper reference for the heuristic: same
+ * failure handling, but a perfect reading of the task plan.
  */
 import type { Info } from "../../src/core/env.js";
 import type { JsonObject } from "../../src/core/json.js";
@@ -18,6 +18,10 @@ import type { Binding, Position, SlotInfo, Task } from "./task/model.js";
 import { enumerateSlot, slotCost, type SlotFaultState } from "./task/solve.js";
 import { corpus } from "./world/corpus.js";
 import type { Scalar } from "./world/types.js";
+import { ObservantPolicy } from "./agent/observant.js";
+import { looksImplausible } from "./agent/plausibility.js";
+
+export { looksImplausible };
 
 interface HiddenPlan {
   positions: { index: number; group: string; category: Position["category"]; slot: number; members: string[];
@@ -37,34 +41,7 @@ function planFrom(hidden: HiddenPlan): Task {
   return { id: "plan", complexity: "C1", domain: "General", text: "", positions, slots: hidden.slots, solutions: [], sStar: hidden.sStar };
 }
 
-type FailureMode = "happy" | "heuristic" | "oracle";
-
-const NOW = Date.parse("2026-12-01T09:00:00Z");
-
-/** Observable plausibility checks: what a careful agent knows about units, ranges and leaked internals. */
-export function looksImplausible(field: string, v: unknown, nowMs = NOW): boolean {
-  const f = field.toLowerCase();
-  if (typeof v === "string") {
-    if (/debug|traceback|internal|<html|^\{|stack trace/i.test(v)) return true;
-    if (/^\d{4}-\d{2}-\d{2}(T|$)/.test(v)) return Date.parse(v.length === 10 ? `${v}T23:59:59Z` : v) < nowMs;
-    const coords = /^(-?\d+\.\d+),(-?\d+\.\d+)$/.exec(v);
-    if (coords) return Math.abs(Number(coords[1])) > 90 || Math.abs(Number(coords[2])) > 180;
-    return false;
-  }
-  if (typeof v !== "number") return false;
-  if (/temperature_f/.test(f)) return v < -459.67;
-  if (/temperature|setpoint|_c$/.test(f)) return v < -273.15 || v > 70;
-  if (/probability|risk/.test(f)) return v < 0 || v > 1;
-  if (/change_pct/.test(f)) return Math.abs(v) > 100;
-  if (/pct|percent|humidity|discount|battery/.test(f)) return v < 0 || v > 100;
-  if (/units|stock|count|words|quantity|minutes|duration|ppm|kwh|power/.test(f)) return v < 0;
-  if (/sentiment/.test(f)) return Math.abs(v) > 1;
-  if (/rating/.test(f)) return v < 0 || v > 5;
-  if (/distance/.test(f)) return v < 0 || v > 20000;
-  if (/^rate$|exchange/.test(f)) return v <= 0 || v > 100;
-  if (/price|fare|amount|total|cost|charged|available|estimate|converted|balance|refund|rate/.test(f)) return v < 0 || v > 20000;
-  return false;
-}
+type FailureMode = "happy" | "careful" | "oracle";
 
 /** The shared plan executor; `mode` decides how failures are handled. */
 export class PlanExecutor implements Policy<ToolObservation, Action> {
@@ -83,7 +60,7 @@ export class PlanExecutor implements Policy<ToolObservation, Action> {
   private gaveUp = false;
 
   constructor(private readonly mode: FailureMode) {
-    this.name = mode === "happy" ? "happy-path" : mode;
+    this.name = mode === "happy" ? "happy-path" : mode === "careful" ? "plan-careful" : mode;
   }
 
   reset(_obs: ToolObservation, info: Info): void {
@@ -208,7 +185,8 @@ const planner = (mode: FailureMode) => () => new PlanExecutor(mode);
 
 export const TOOLMAZE_POLICIES: Record<string, PolicyEntry<ToolObservation, Action>> = {
     random: { description: "uniform samples from the action space", usesHidden: false, create: (env, rng) => randomPolicy(env, rng) },
-    "happy-path": { description: "follows s* (task plan from info.hidden), never retries, trusts every response", usesHidden: true, create: planner("happy") },
-    heuristic: { description: "task plan + observation-only failure handling: retry once, switch path, plausibility checks, abort when stuck", usesHidden: true, create: planner("heuristic") },
+    "happy-path": { description: "HIDDEN-INFORMED reference: follows s* read from info.hidden, never retries, trusts every response", usesHidden: true, create: planner("happy") },
+    heuristic: { description: "observation only: plans from the request text and tool schemas (backward chaining by documented types), retries once, switches to alternatives, plausibility checks, aborts when no way is left", usesHidden: false, create: () => new ObservantPolicy() },
+    "plan-careful": { description: "HIDDEN-INFORMED reference: the heuristic's failure handling on the true task plan from info.hidden (upper bound for plan reading)", usesHidden: true, create: planner("careful") },
     oracle: { description: "reads fault ground truth and replans with the RC minimum-cost function", usesHidden: true, create: planner("oracle") },
 };

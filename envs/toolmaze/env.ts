@@ -189,7 +189,10 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       const caps = r.routes.flat();
       if (caps.some((id) => task.positions.some((p) => p.cap === id))) for (const id of caps) groups.add(id);
     }
-    const pool = c.toolsIn(task.domain).filter((t) => !groups.has(t.group)).map((t) => t.name);
+    // Nor a type-valid substitute the scorer would not accept: no distractor produces a type the task consumes.
+    const consumed = new Set(task.positions.flatMap((p) => Object.values(p.bindings).flatMap((b) => (b.kind === "bound" ? [b.type] : []))));
+    const pool = c.toolsIn(task.domain)
+      .filter((t) => !groups.has(t.group) && !Object.values(t.outputTypes).some((ty) => consumed.has(ty))).map((t) => t.name);
     const distractors = rng.derive("distractors").shuffle(pool).slice(0, this.options.distractors);
     const visible = rng.derive("visible").shuffle([...own, ...distractors]);
     return {
@@ -339,7 +342,8 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   protected override potential(): number | null {
     if (!this.episode) return null;
     const { cleanTools } = this.analysis().analysis;
-    return -minRemainingCalls(this.task, this.profile, cleanTools, this.victims());
+    // 0 - n, not -n: Φ = -0 would break equality checks on finished episodes.
+    return 0 - minRemainingCalls(this.task, this.profile, cleanTools, this.victims());
   }
 
   protected override hiddenStepInfo(events: readonly EpisodeEvent[]): JsonObject | null {

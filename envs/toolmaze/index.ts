@@ -1,6 +1,7 @@
 /** Registers ToolMaze-v0 and re-exports the family's public pieces. */
 import type { JsonObject } from "../../src/core/json.js";
 import { type EpisodeResult, type PolicyEntry, register } from "../../src/core/registry.js";
+import { analyzeToolMazeTrajectory } from "./analysis.js";
 import { TOOLMAZE_POLICIES } from "./baselines.js";
 import { TOOLMAZE_MAX_STEPS, ToolMazeEnv, toolMazeOptionsSchema } from "./env.js";
 import { aggregateRows, type MetricRow } from "./scorer.js";
@@ -18,19 +19,21 @@ register({
     domain: "Financial | Travel | Office | Shopping | IoT | General: restrict to a domain",
     distractors: "same-domain distractor tools shown (0-20, default 3)",
     hint: "failure-aware prompt variant (default false)",
-    reward: "reward preset (shaped | sparse), spec path or inline spec (default shaped)",
+    reward: "reward preset (shaped | sparse | potential-only | shaped-no-<term>), spec path or inline spec (default shaped)",
     maxSteps: `step limit (default ${TOOLMAZE_MAX_STEPS})`,
     invalidAction: "raise | penalize (default raise)",
-    hiddenInfo: "include ground truth in info.hidden (default true; the planner baselines need it)",
+    hiddenInfo: "include ground truth in info.hidden (default true; happy-path and oracle need it, heuristic does not)",
   },
   maxEpisodeSteps: TOOLMAZE_MAX_STEPS,
   factory: (options, spec) => new ToolMazeEnv(toolMazeOptionsSchema.parse(options), spec) as never,
   policies: TOOLMAZE_POLICIES as unknown as Record<string, PolicyEntry>,
   carefulPolicy: "heuristic",
+  analyzeTrajectory: analyzeToolMazeTrajectory,
   aggregate: (results: readonly EpisodeResult[]) => aggregateRows(results.map((r) => r.metrics as unknown as MetricRow & JsonObject)),
 });
 
 export { ToolMazeEnv, toolMazeOptionsSchema, type ToolMazeOptions } from "./env.js";
+export { analyzeToolMazeTrajectory, RECOVERY_CATEGORIES, type RecoveryCategory } from "./analysis.js";
 export { aggregateRows, scoreEpisode, type EpisodeMetrics } from "./scorer.js";
 export { canonicalInstance, canonicalTasks, generateTask, meanPairwiseJaccard, CANONICAL_INSTANCES } from "./tasks.js";
 export { corpus } from "./world/corpus.js";

@@ -7,6 +7,7 @@ import type { TaskRecord } from "./dataset.js";
 import type { OfficialAgent } from "./runner.js";
 import { parseGoldSummary } from "./tasks.js";
 import { isMutating } from "./templates.js";
+import { parseClauses, resolvePlanned, type PlannedCall } from "./parser.js";
 import type { Json, JsonObj, OfficialAction, OfficialObservation, OfficialToolSchema } from "./world/types.js";
 
 /** Schema default per JSON type, as the official baselines fill missing arguments. */
@@ -140,8 +141,14 @@ export class PolicyAwareAgent extends SchemaRepairAgent {
 // ------------------------------------------------------------------ instruction parser
 const q1 = (s: string): string | null => /'([^']+)'/.exec(s)?.[1] ?? null;
 
-/** Parse the instruction into an ordered list of calls (our templates and the v0.2 phrasings). */
-export function parseInstruction(instruction: string, tools: readonly string[]): OfficialAction[] {
+/**
+ * Parse the instruction into an ordered list of calls (our templates and the v0.2 phrasings):
+ * multi-step instructions (three or more actionable clauses) clause by clause, shorter ones by
+ * whole-instruction patterns.
+ */
+export function parseInstruction(instruction: string, tools: readonly string[]): PlannedCall[] {
+  const clauses = parseClauses(instruction, tools);
+  if (clauses.length >= 3) return clauses;
   const s = instruction;
   const low = s.toLowerCase();
   const has = (t: string) => tools.includes(t);
@@ -187,7 +194,7 @@ export function parseInstruction(instruction: string, tools: readonly string[]):
  * failures of the same step it moves on (the step may be skippable). Stops after the plan.
  */
 export class InstructionParserAgent implements OfficialAgent {
-  private plan: OfficialAction[] = [];
+  private plan: PlannedCall[] = [];
   private i = 0;
   private fails = 0;
   private started = false;
@@ -201,15 +208,15 @@ export class InstructionParserAgent implements OfficialAgent {
     if (!this.started) {
       this.started = true;
       this.plan = parseInstruction(obs.instruction, obs.tool_schemas.map((t) => t.name));
-      return this.plan[0] ? structuredClone(this.plan[0]) : null;
+      return this.plan[0] ? resolvePlanned(this.plan[0], obs.transcript) : null;
     }
     if (obs.last_error) {
       this.fails += 1;
-      if (this.fails < 2 || this.i === this.plan.length - 1) return repairLastCall(obs) ?? structuredClone(this.plan[this.i]!);
+      if (this.fails < 2 || this.i === this.plan.length - 1) return repairLastCall(obs) ?? resolvePlanned(this.plan[this.i]!, obs.transcript);
     }
     this.i += 1;
     this.fails = 0;
-    return this.plan[this.i] ? structuredClone(this.plan[this.i]!) : null;
+    return this.plan[this.i] ? resolvePlanned(this.plan[this.i]!, obs.transcript) : null;
   }
 }
 

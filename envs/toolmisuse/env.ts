@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import type { EnvSpec, Info, ResetArgs, StepResult } from "../../src/core/env.js";
-import { ActionError, OptionsError, ResetNeededError } from "../../src/core/errors.js";
+import { ActionError, OptionsError, ResetNeededError, StateError } from "../../src/core/errors.js";
 import type { JsonObject, JsonValue } from "../../src/core/json.js";
 import { Rng } from "../../src/core/rng.js";
 import type { Action } from "../../src/engine/actions.js";
@@ -19,10 +19,10 @@ import type { ToolDefinition } from "../../src/engine/tool.js";
 import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
 import { RewardComputer } from "../../src/rewards/compute.js";
 import { loadTaskRecords, SPLITS, type Split, type TaskRecord } from "./dataset.js";
-import { officialEvent } from "./faults.js";
+import { CoreUniform, officialEvent } from "./faults.js";
 import { PyMersenne } from "./pyrandom.js";
 import { evaluateCriterion } from "./scorer.js";
-import { FAMILY_EVENT_TYPES, FAMILY_TERMS, ToolMisuseSession } from "./session.js";
+import { FAMILY_EVENT_TYPES, FAMILY_TERMS, ToolMisuseSession, type SessionSnapshot } from "./session.js";
 import { DEFAULT_SEED, generateTask, parseGoldSummary, SPLIT_SIZES } from "./tasks.js";
 import { resolveToolset } from "./world/episode.js";
 import type { JsonObj, OfficialAction, OfficialObservation } from "./world/types.js";
@@ -81,6 +81,8 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
   private session: ToolMisuseSession | null = null;
   private task: TaskRecord | null = null;
   private gold: OfficialAction[] | null = null;
+  /** Criteria per required gold step (generated suite); null for official records. */
+  private phiSteps: number[][] | null = null;
   private computerTM: RewardComputer;
 
   constructor(options: ToolMisuseOptions, spec: EnvSpec) {
@@ -91,6 +93,7 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
         familyTerms: FAMILY_TERMS,
         familyEventTypes: FAMILY_EVENT_TYPES,
         familyInfoKeys: {},
+        normalizeAction,
       },
       options,
       spec,
@@ -118,7 +121,7 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
     return this.session.observation();
   }
 
-  private pickTask(rng: Rng, options: JsonObject): { task: TaskRecord; index: number; gold: OfficialAction[] | null; label: JsonObject } {
+  private pickTask(rng: Rng, options: JsonObject): { task: TaskRecord; index: number; gold: OfficialAction[] | null; label: JsonObject; phiSteps: number[][] | null } {
     let index: number | undefined = this.options.taskIndex;
     if (options.taskIndex !== undefined) {
       const t = options.taskIndex;
@@ -133,17 +136,18 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
     }
     if (this.options.dataset) {
       const task = datasetTasks(this.options.dataset, this.options.split)[index]!;
-      return { task, index, gold: parseGoldSummary(task.gold_summary), label: {} };
+      return { task, index, gold: parseGoldSummary(task.gold_summary), label: {}, phiSteps: null };
     }
     const g = generateTask(this.options.split, index, this.options.generatorSeed);
-    return { task: g.record, index, gold: g.gold, label: { template: g.template, faultClass: g.faultClass, persistent: g.persistent, blind: g.blind, budgetProfile: g.profile } };
+    return { task: g.record, index, gold: g.gold, label: { template: g.template, faultClass: g.faultClass, persistent: g.persistent, blind: g.blind, budgetProfile: g.profile }, phiSteps: g.phiSteps };
   }
 
   protected createEpisode(rng: Rng, options: JsonObject): EpisodeSetup<ToolMisuseWorld> {
-    const { task, index, gold, label } = this.pickTask(rng, options);
+    const { task, index, gold, label, phiSteps } = this.pickTask(rng, options);
+    this.phiSteps = phiSteps;
     const compat = this.options.compat;
     // Default mode: fault streams are core Rng streams; official mode: CPython's stream, same seed.
-    const makeRng = compat === "official" ? (s: number) => new PyMersenne(s) : (s: number) => new Rng(`toolmisuse-fault/${s}`);
+    const makeRng = compat === "official" ? (s: number) => new PyMersenne(s) : (s: number) => new CoreUniform(`toolmisuse-fault/${s}`);
     let session: ToolMisuseSession;
     try {
       resolveToolset(task, compat);
@@ -187,11 +191,37 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
     };
   }
 
-  /** Φ = −(success criteria not yet met): potential shaping that leaves optimal policies unchanged. */
+  /**
+   * Φ = −(required gold calls still to make): a required step of the validated gold plan counts
+   * until every criterion it is responsible for holds (alternatives and optional steps are free).
+   * Official records carry no step attribution, so there each unmet criterion counts as one call.
+   * Φ depends only on the world state and transcript, so F = γΦ(s′) − Φ(s) leaves optimal
+   * policies unchanged (Ng, Harada & Russell, 1999).
+   */
   protected override potential(): number | null {
     if (!this.session || !this.task) return null;
     const ep = this.session.episode;
-    return -this.task.success_criteria.filter((c) => !evaluateCriterion(c, ep.state, ep.transcript, this.options.compat)).length;
+    const met = this.task.success_criteria.map((c) => evaluateCriterion(c, ep.state, ep.transcript, this.options.compat));
+    // `0 - n`, not `-n`: Φ = +0 when done (no -0 in info.phi).
+    if (this.phiSteps) return 0 - this.phiSteps.filter((crit) => crit.some((i) => !met[i])).length;
+    return 0 - met.filter((m) => !m).length;
+  }
+
+  /** The session (world, transcript, fault streams, metric bookkeeping) and this env's reward progress. */
+  protected override familyState(): JsonValue {
+    if (!this.session) return null;
+    return { session: this.session.snapshot(), reward: this.computerTM.getState() } as unknown as JsonValue;
+  }
+
+  protected override restoreFamilyState(state: JsonValue): void {
+    const s = state as unknown as { session: SessionSnapshot; reward: ReturnType<RewardComputer["getState"]> } | null;
+    if (!s || !this.session) throw new StateError("state.family", "ToolMisuseBench state has no session snapshot");
+    try {
+      this.session.restore(s.session);
+    } catch (e) {
+      throw new StateError("state.family.session", (e as Error).message);
+    }
+    this.computerTM.setState(s.reward);
   }
 
   override reset(args: ResetArgs = {}): [ToolObservation, Info] {
@@ -207,7 +237,7 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
     const events: EpisodeEvent[] = [];
     let parsed: Action | null = null;
     try {
-      parsed = this.actionSpace.parse(normalizeAction(action));
+      parsed = this.actionSpace.parse(action);
     } catch (e) {
       if (this.options.invalidAction === "raise" || !(e instanceof ActionError)) throw e;
       events.push({ type: "invalid_action", field: e.field, message: e.message });

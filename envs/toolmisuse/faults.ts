@@ -7,6 +7,7 @@
  * Each spec owns a seeded stream (seed = base × 9973 + plan index) that is drawn only when
  * the trigger's other conditions pass, so adding a fault never shifts another fault's draws.
  */
+import { Rng, type RngState } from "../../src/core/rng.js";
 import type { FaultSpec } from "./dataset.js";
 import type { CompatMode, Json, JsonObj, OfficialAction, ToolError } from "./world/types.js";
 import { deepCopy, isObj } from "./world/types.js";
@@ -16,6 +17,26 @@ import { pyStr } from "./world/toolsets.js";
 /** A uniform [0,1) source; the env passes the core `Rng` (or Python's MT under compat "official"). */
 export interface UniformSource {
   random(): number;
+  /** Plain-JSON state (needed only for getState/setState/fork of an episode). */
+  snapshot?(): unknown;
+  restore?(state: unknown): void;
+}
+
+/** The core `Rng` as a restorable uniform source (the env's default fault streams). */
+export class CoreUniform implements UniformSource {
+  private rng: Rng;
+  constructor(seed: string | number) {
+    this.rng = new Rng(seed);
+  }
+  random(): number {
+    return this.rng.random();
+  }
+  snapshot(): RngState {
+    return this.rng.getState();
+  }
+  restore(state: unknown): void {
+    this.rng = Rng.fromState(state as RngState);
+  }
 }
 export type UniformFactory = (seed: number) => UniformSource;
 
@@ -98,18 +119,36 @@ export interface BeforeCallResult {
 }
 
 export class FaultEngine {
+  private readonly all: Injector[];
   private readonly drift: Injector[] = [];
   private readonly failing: Injector[] = [];
   private readonly adversarial: Injector[] = [];
 
   constructor(plan: readonly FaultSpec[], taskSeed: number, makeRng: UniformFactory, private readonly compat: CompatMode) {
     const injectors = plan.map((spec, i) => new Injector(spec, i, taskSeed, makeRng, compat));
+    this.all = injectors;
     this.drift = injectors.filter((x) => x.spec.fault_type === "schema_drift");
     // Fixed order by type, plan order within a type (reference §3.4).
     for (const type of ["authz", "rate_limit", "timeout"] as const) {
       this.failing.push(...injectors.filter((x) => x.spec.fault_type === type));
     }
     this.adversarial = injectors.filter((x) => x.spec.fault_type === "adversarial_error");
+  }
+
+  /** Each spec's stream state, in plan order (for episode snapshots). */
+  rngStates(): unknown[] {
+    return this.all.map((inj) => {
+      if (!inj.rng.snapshot) throw new TypeError("fault stream cannot be snapshotted (its UniformSource has no snapshot())");
+      return inj.rng.snapshot();
+    });
+  }
+
+  restoreRngStates(states: readonly unknown[]): void {
+    if (states.length !== this.all.length) throw new TypeError(`fault stream snapshot has ${states.length} streams, the plan has ${this.all.length}`);
+    this.all.forEach((inj, i) => {
+      if (!inj.rng.restore) throw new TypeError("fault stream cannot be restored (its UniformSource has no restore())");
+      inj.rng.restore(states[i]);
+    });
   }
 
   beforeCall(action: OfficialAction, callIndex: number): BeforeCallResult {

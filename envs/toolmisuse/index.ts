@@ -107,7 +107,7 @@ register({
     compat: "fixed (default) | official: reproduce the upstream harness's score-relevant quirks",
     exposeFaultMetadata: "show fault injection metadata to the agent, as upstream does (default false)",
     generatorSeed: "seed of the built-in suite (default 42)",
-    reward: "reward preset name (sparse | shaped), spec file path, or inline spec (default shaped)",
+    reward: "reward preset name (sparse | shaped | potential-only | shaped-no-<term>), spec file path, or inline spec (default shaped)",
     maxSteps: "hard step limit (default 50; each task's own max_steps truncates earlier)",
     invalidAction: "raise | penalize (default raise)",
     hiddenInfo: "include ground truth in info.hidden (default true)",
@@ -115,6 +115,8 @@ register({
   maxEpisodeSteps: 50,
   factory: (options, spec) => new ToolMisuseEnv(toolMisuseOptionsSchema.parse(options), spec) as never,
   policies: policies(),
+  // Best baseline that sees only what the agent sees (instruction, schemas, transcript): the anti-hacking bar.
+  carefulPolicy: "instruction-parser",
   aggregate: aggregateResults,
 });
 

@@ -116,6 +116,16 @@ export interface ToolMisuseMetrics {
 }
 
 /** Accumulates the runner's per-step bookkeeping for one episode. */
+/** Plain-JSON state of a MetricsTracker. */
+export interface TrackerSnapshot {
+  invalidCalls: number;
+  policyViolations: number;
+  budgetExceeded: boolean;
+  faultSeen: boolean;
+  firstFaultStep: number | null;
+  firstRecoveryStep: number | null;
+}
+
 export class MetricsTracker {
   invalidCalls = 0;
   policyViolations = 0;
@@ -123,6 +133,19 @@ export class MetricsTracker {
   faultSeen = false;
   firstFaultStep: number | null = null;
   firstRecoveryStep: number | null = null;
+
+  snapshot(): TrackerSnapshot {
+    return { invalidCalls: this.invalidCalls, policyViolations: this.policyViolations, budgetExceeded: this.budgetExceeded, faultSeen: this.faultSeen, firstFaultStep: this.firstFaultStep, firstRecoveryStep: this.firstRecoveryStep };
+  }
+
+  restore(s: TrackerSnapshot): void {
+    this.invalidCalls = s.invalidCalls;
+    this.policyViolations = s.policyViolations;
+    this.budgetExceeded = s.budgetExceeded;
+    this.faultSeen = s.faultSeen;
+    this.firstFaultStep = s.firstFaultStep;
+    this.firstRecoveryStep = s.firstRecoveryStep;
+  }
 
   observe(stepIndex: number, o: StepOutcome): void {
     const carrier = o.error ? o.error.details.faults : o.output ? o.output.faults : undefined;

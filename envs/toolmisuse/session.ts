@@ -6,8 +6,8 @@
  */
 import type { TaskRecord } from "./dataset.js";
 import type { UniformFactory } from "./faults.js";
-import { MetricsTracker, checkSuccess, type SuccessReport, type ToolMisuseMetrics } from "./scorer.js";
-import { ToolMisuseEpisode, stripError, type StepOutcome } from "./world/episode.js";
+import { MetricsTracker, checkSuccess, type SuccessReport, type ToolMisuseMetrics, type TrackerSnapshot } from "./scorer.js";
+import { ToolMisuseEpisode, stripError, type EpisodeSnapshot, type StepOutcome } from "./world/episode.js";
 import { INVALID_CALL_CODES } from "./world/validate.js";
 import type { CompatMode, JsonObj, OfficialAction, OfficialObservation, TranscriptEntry } from "./world/types.js";
 import { isMutating } from "./templates.js";
@@ -39,6 +39,14 @@ export const FAMILY_TERMS: Readonly<Record<string, string>> = {
 
 /** Tools that can stand in for each other when one fails persistently. */
 const ALT_GROUP: Readonly<Record<string, string>> = { close_account: "account_close", update_account: "account_close" };
+
+export interface SessionSnapshot {
+  episode: EpisodeSnapshot;
+  tracker: TrackerSnapshot;
+  calls: CallInfo[];
+  recovered: boolean;
+  stepIndex: number;
+}
 
 interface CallInfo {
   index: number;
@@ -73,6 +81,20 @@ export class ToolMisuseSession {
 
   constructor(readonly task: TaskRecord, readonly compat: CompatMode, makeRng: UniformFactory, readonly exposeFaultMetadata: boolean) {
     this.episode = new ToolMisuseEpisode(task, compat, makeRng);
+  }
+
+  /** Plain-JSON state of the session (episode, metric tracker, call history). */
+  snapshot(): SessionSnapshot {
+    return { episode: this.episode.snapshot(), tracker: this.tracker.snapshot(), calls: structuredClone(this.calls), recovered: this.recovered, stepIndex: this.stepIndex };
+  }
+
+  /** Continue from a snapshot taken on a session of the same task. */
+  restore(s: SessionSnapshot): void {
+    this.episode.restore(s.episode);
+    this.tracker.restore(s.tracker);
+    this.calls = structuredClone(s.calls);
+    this.recovered = s.recovered;
+    this.stepIndex = s.stepIndex;
   }
 
   get steps(): number {

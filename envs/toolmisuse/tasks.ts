@@ -42,6 +42,8 @@ export interface GeneratedTask {
   faultClass: FaultClass;
   persistent: boolean;
   profile: BudgetProfile;
+  /** Per required gold step, the criteria it makes true: Φ = −(required steps with an unmet criterion). */
+  phiSteps: number[][];
 }
 
 // ------------------------------------------------------------------ fault planning
@@ -109,7 +111,9 @@ function planFaults(d: Draft, cls: FaultClass, diff: Difficulty, r: GenRng): Fau
     const q = spec("rate_limit", {}, { after_n_calls: 0, retry_after_ms: r.pick([250, 500, 1000]), recoverability: "persistent_quota" }, "hard");
     return { ...none, specs: [q], quota: q };
   }
-  const eligible = d.steps.filter((s: PlanStep) => s.optional || s.alternative);
+  // Only steps a careful agent can do without: optional or routable, on a tool no unavoidable step needs.
+  const unavoidable = new Set(d.steps.filter((s) => !s.optional && !s.alternative).map((s) => s.call.tool_name));
+  const eligible = d.steps.filter((s: PlanStep) => (s.optional || s.alternative) && !unavoidable.has(s.call.tool_name) && !(s.alternative ?? []).some((a) => a.tool_name === s.call.tool_name));
   if (eligible.length === 0) return null;
   const target = r.pick(eligible).call;
   const trig: JsonObj = { on_tool: target.tool_name };
@@ -279,8 +283,8 @@ function buildTask(split: Split, index: number, seed: number, size: number): Gen
 }
 
 function tryBuild(split: Split, index: number, slot: Slot, r: GenRng): GeneratedTask | null {
-  const calls = slot.difficulty === "easy" ? 1 : 2;
-  const template = r.derive("template").pick(TEMPLATES[slot.domain].filter((t) => t.calls === calls));
+  const multi = slot.difficulty !== "easy";
+  const template = r.derive("template").pick(TEMPLATES[slot.domain].filter((t) => (multi ? t.calls >= 2 : t.calls === 1)));
   const draft = template.build({ rng: r.derive("content"), split, index });
   const plan = planFaults(draft, slot.fault, slot.difficulty, r.derive("faults"));
   if (!plan) return null;
@@ -331,7 +335,25 @@ function tryBuild(split: Split, index: number, slot: Slot, r: GenRng): Generated
     faultClass: slot.fault,
     persistent: slot.difficulty === "hard" && slot.fault !== "clean",
     profile,
+    phiSteps: phiSteps(draft),
   };
+}
+
+/**
+ * Criteria per required step. A template either declares `achieves` on every required step
+ * (each criterion exactly once) or nowhere (then all criteria belong to the last required step).
+ */
+export function phiSteps(d: Draft): number[][] {
+  const required = d.steps.filter((s) => !s.optional);
+  const n = d.criteria.length;
+  if (required.every((s) => s.achieves === undefined)) return required.length ? [...required.map(() => [] as number[]).slice(1), Array.from({ length: n }, (_, i) => i)] : [];
+  const seen = new Array<number>(n).fill(0);
+  for (const s of required) {
+    if (!s.achieves) throw new GenerationError(`template ${d.template}: required step ${s.call.tool_name} declares no 'achieves'`, "achieves");
+    for (const i of s.achieves) seen[i] = (seen[i] ?? 0) + 1;
+  }
+  if (seen.some((c) => c !== 1) || seen.length !== n) throw new GenerationError(`template ${d.template}: every criterion must be achieved by exactly one required step`, "achieves");
+  return required.map((s) => [...(s.achieves ?? [])]);
 }
 
 const splitCache = new Map<string, GeneratedTask[]>();

@@ -59,6 +59,8 @@ export interface ToolEnvConfig {
   /** Family info keys beyond the core ones: key -> documentation. */
   familyInfoKeys?: Readonly<Record<string, string>>;
   extraActionKinds?: Readonly<Record<string, ActionKind>>;
+  /** Accepts a family's alternative action wire format by mapping it onto the action union (see ToolActionSpace). */
+  normalizeAction?: (x: unknown) => unknown;
 }
 
 /** What a family-specific action (e.g. `retrieve`) did. */
@@ -139,7 +141,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     super();
     this.maxSteps = options.maxSteps ?? config.maxEpisodeSteps;
     this.toolCallSpace = new ToolCallSpace(() => (this.episode ? this.episode.visibleTools() : []));
-    this.actionSpace = new ToolActionSpace(this.toolCallSpace, { ...(config.extraActionKinds ?? {}) });
+    this.actionSpace = new ToolActionSpace(this.toolCallSpace, { ...(config.extraActionKinds ?? {}) }, undefined, config.normalizeAction);
     this.observationSpace = toolObservationSpace(this.maxSteps);
     this.rewardSpec = resolveRewardSpec(options.reward as string | object, config.family, this.knownTerms());
     this.computer = new RewardComputer(this.rewardSpec);

@@ -62,7 +62,7 @@ describe("ToolMaze-v0 env", () => {
   it("is deterministic: same seed and actions give the same episode bytes", () => {
     const run = () => {
       const env = make("ToolMaze-v0", { suite: "sampled" }) as AnyEnv;
-      const { info } = play(env, 42, new PlanExecutor("heuristic"));
+      const { info } = play(env, 42, new PlanExecutor("careful"));
       return JSON.stringify([env.render(), info]);
     };
     expect(run()).toBe(run());
@@ -89,7 +89,7 @@ describe("ToolMaze-v0 env", () => {
   it("emits fault, retry, forbidden-call and poisoned-value events, and per-episode metrics", () => {
     const env = make("ToolMaze-v0") as AnyEnv;
     // P1 (explicit transient) with the heuristic: the fault fires, then a retry.
-    const p1 = play(env, 1, new PlanExecutor("heuristic"));
+    const p1 = play(env, 1, new PlanExecutor("careful"));
     expect(p1.events).toContain("fault_injected");
     expect(p1.events).toContain("retry");
     expect(p1.info.metrics).toMatchObject({ success: 1, exposed: 1, recovered: 1 });
@@ -103,7 +103,7 @@ describe("ToolMaze-v0 env", () => {
   it("round-trips getState / setState / fork mid-episode", () => {
     for (const seed of [3, 1204, 1999]) {
       const env = make("ToolMaze-v0") as AnyEnv;
-      const p = new PlanExecutor("heuristic");
+      const p = new PlanExecutor("careful");
       let [obs, info] = env.reset({ seed });
       p.reset(obs as ToolObservation, info);
       for (let i = 0; i < 2; i++) { const r = env.step(p.act(obs as ToolObservation, info)); obs = r[0]; info = r[4]; }

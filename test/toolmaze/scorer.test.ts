@@ -6,7 +6,7 @@ import { PlanExecutor } from "../../envs/toolmaze/baselines.js";
 import type { ToolMazeEnv } from "../../envs/toolmaze/env.js";
 import { aggregateRows, cellStats, type MetricRow, scoreEpisode } from "../../envs/toolmaze/scorer.js";
 
-function run(env: ToolMazeEnv, seed: number, mode: "happy" | "heuristic" | "oracle") {
+function run(env: ToolMazeEnv, seed: number, mode: "happy" | "careful" | "oracle") {
   const p = new PlanExecutor(mode);
   let [obs, info] = env.reset({ seed });
   p.reset(obs, info);
@@ -22,7 +22,7 @@ describe("ToolMaze scorer", () => {
     const env = make("ToolMaze-v0", { perturbation: "P2", complexity: "C2" }) as unknown as ToolMazeEnv;
     let checked = 0;
     for (let seed = 0; seed < 30; seed++) {
-      const m = run(env, seed, "heuristic");
+      const m = run(env, seed, "careful");
       expect(m.exposed).toBe(1);
       if (m.success === 1) {
         // The heuristic wastes one futile retry on a permanent error before switching.
@@ -38,7 +38,7 @@ describe("ToolMaze scorer", () => {
   it("rescoring the call log reproduces info.metrics", () => {
     const env = make("ToolMaze-v0") as unknown as ToolMazeEnv;
     for (const seed of [2, 7, 13, 404, 1999]) {
-      const m = run(env, seed, "heuristic");
+      const m = run(env, seed, "careful");
       const { task, profile } = env.current();
       const again = scoreEpisode({ task, profile, calls: env.callLog(), termination: m.success === 1 && profile.faults.length > 0 && task.complexity === "C1" && (profile.perturbation === "P2" || profile.perturbation === "P4") ? "abort" : "answer" });
       expect(again.c).toBe(m.c);

@@ -4,6 +4,7 @@ import { generateSplit } from "../../envs/toolmisuse/tasks.js";
 import { runEpisode } from "../../envs/toolmisuse/runner.js";
 import { aggregateToolMisuse } from "../../envs/toolmisuse/scorer.js";
 import { makeBaseline, parseInstruction, type BaselineName } from "../../envs/toolmisuse/baselines.js";
+import { splitClauses } from "../../envs/toolmisuse/parser.js";
 
 const core = (s: number) => new Rng(s);
 const tasks = generateSplit("test_public");
@@ -43,6 +44,26 @@ describe("toolmisuse baselines", () => {
       { tool_name: "write_file", args: { path: "/reports/rollup_test_public_21870.md", content: "entry-test_public-21870-520" } },
     ]);
     expect(parseInstruction("Validate cron expression '5 4 * * *'.", ["create_job", "validate_cron", "list_jobs"])).toEqual([{ tool_name: "validate_cron", args: { cron: "5 4 * * *" } }]);
+  });
+
+  it("instruction parser splits multi-step instructions into clauses (quotes kept, 'it' resolved, copy reads first)", () => {
+    expect(splitClauses("Validate '5 * * * *', then create job a-b running 'make x, y' on schedule '5 * * * *'.")).toEqual([
+      "Validate '5 * * * *'", "create job a-b running 'make x, y' on schedule '5 * * * *'",
+    ]);
+    const crud = ["get_account", "update_account", "create_account", "close_account"];
+    expect(parseInstruction("Account cleanup: look up account at00001 and close it with reason fraud_hold; look up account nt00002 and close it with reason inactivity; then move account at00003 to tier gold.", crud)).toEqual([
+      { tool_name: "get_account", args: { id: "at00001" } },
+      { tool_name: "close_account", args: { id: "at00001", reason: "fraud_hold" } },
+      { tool_name: "get_account", args: { id: "nt00002" } },
+      { tool_name: "close_account", args: { id: "nt00002", reason: "inactivity" } },
+      { tool_name: "update_account", args: { id: "at00003", patch: { tier: "gold" } } },
+    ]);
+    const copy = tasks.find((t) => t.template === "files_copy" && t.faultClass === "clean")!;
+    const r = runEpisode(copy.record, makeBaseline("instruction-parser"), { compat: "fixed", makeRng: core });
+    expect(r.metrics.success).toBe(1);
+    const write = r.transcript.find((e) => e.tool_name === "write_file")!;
+    const read = r.transcript.find((e) => e.tool_name === "read_file")!;
+    expect(write.args.content).toBe(read.output!.content);
   });
 
   it("instruction parser solves clean tasks; persistent authz on a mutation defeats the policy-aware agent", () => {

@@ -47,6 +47,14 @@ describe("ToolMisuseBench-v0 env", () => {
     expect((obs.response as { tool_name: string }).tool_name).toBe(tool);
     expect(env.officialObservation().transcript.length).toBe(1);
     expect(() => env.step({ tool_name: tool, args: {}, extra: 1 } as never)).toThrow(ActionError);
+    // The action space itself knows the official shape (samplers and validators see one contract).
+    expect(env.actionSpace.contains({ tool_name: tool, args: { id: "x" } })).toBe(true);
+    expect(env.actionSpace.contains({ tool_name: tool })).toBe(true);
+    expect(env.actionSpace.parse({ tool_name: tool, args: { id: "x" } })).toEqual({ type: "tool_call", name: tool, arguments: { id: "x" } });
+    expect(env.actionSpace.contains({ tool_name: tool, args: {}, extra: 1 })).toBe(false);
+    expect(env.actionSpace.contains({ tool_name: 3, args: {} })).toBe(false);
+    expect(env.actionSpace.contains({ tool_name: tool, args: [] })).toBe(false);
+    expect(env.actionSpace.contains({ type: "answer", content: "ok" })).toBe(true);
   });
 
   it("bad options are typed errors naming the field", () => {

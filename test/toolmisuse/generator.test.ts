@@ -10,6 +10,7 @@ import { loadTaskRecords } from "../../envs/toolmisuse/dataset.js";
 import { runEpisode } from "../../envs/toolmisuse/runner.js";
 import { checkSuccess } from "../../envs/toolmisuse/scorer.js";
 import type { OfficialAction } from "../../envs/toolmisuse/world/types.js";
+import { GEN_DOMAINS, TEMPLATES } from "../../envs/toolmisuse/templates.js";
 
 const core = (s: number) => new Rng(s);
 
@@ -42,6 +43,28 @@ describe("toolmisuse generator", () => {
       }
       expect(checkSuccess(t.record, structuredClone(t.record.initial_state), [], "fixed").success).toBe(false);
     }
+  });
+
+  it("medium and hard tasks come from several multi-step templates per domain (3-5 gold calls, mixed ops)", () => {
+    const tasks = generateSplit("train");
+    for (const domain of GEN_DOMAINS) {
+      const multi = TEMPLATES[domain].filter((t) => t.calls >= 3);
+      expect(multi.length).toBeGreaterThanOrEqual(3);
+      expect(new Set(multi.map((t) => t.calls)).size).toBeGreaterThanOrEqual(2);
+      const used = new Set(tasks.filter((t) => t.record.domain === domain && t.record.difficulty !== "easy").map((t) => t.template));
+      for (const t of TEMPLATES[domain].filter((x) => x.calls >= 2)) expect(used.has(t.name)).toBe(true);
+    }
+    for (const t of tasks.filter((x) => x.record.difficulty !== "easy")) {
+      const tpl = Object.values(TEMPLATES).flat().find((x) => x.name === t.template)!;
+      expect(tpl.calls).toBeGreaterThanOrEqual(2);
+      // Every required gold step owns at least one criterion, so Φ steps down once per step.
+      for (const crit of t.phiSteps) expect(crit.length).toBeGreaterThan(0);
+    }
+    // Ops mix: the suite exercises every state and transcript op our templates use.
+    const ops = new Set(tasks.flatMap((t) => t.record.success_criteria.map((c) => String(c.op))));
+    for (const op of ["equals", "exists", "in", "map_value_equals", "successful_tool_call", "tool_output_path_equals", "tool_output_path_exists"]) expect(ops.has(op)).toBe(true);
+    const lengths = tasks.map((t) => t.gold.length);
+    for (const n of [3, 4, 5]) expect(lengths.filter((l) => l === n).length).toBeGreaterThan(300);
   });
 
   it("has transient and persistent faults, labelled in hidden payloads", () => {

@@ -12,7 +12,7 @@ const REFS: Record<string, string> = {
   hotel_offer_id: "that hotel offer", booking_ref: "the booking", currency_amount: "that amount",
   temperature_c: "that temperature", temperature_f: "the Fahrenheit reading", distance_km: "that distance",
   timezone: "that time zone", iso_datetime: "that time", iso_date: "that date", email_address: "their e-mail address",
-  phone_number: "that phone number", summary_text: "the text", document_id: "the document", url: "the link",
+  phone_number: "that phone number", summary_text: "the summary", document_id: "the document", url: "the link",
   task_id: "the new task", meeting_id: "the meeting", contact_id: "that contact", product_id: "the product",
   cart_id: "the cart", order_id: "the order", tracking_number: "the tracking number", return_id: "the return",
   coupon_code: "the coupon", stock_count: "the stock level", device_id: "the device", setpoint_c: "that set-point",
@@ -28,7 +28,7 @@ const CLOSERS = ["", " Thanks!", " Let me know once it's done.", " Report back w
 
 function renderLiteral(type: string, v: Scalar): string {
   if (type === "duration_min") return `${v}-minute`;
-  if (type === "message_text") return String(v).replace(/\.$/, "");
+  // Messages are quoted verbatim (trailing period included) so an agent can copy the exact value.
   return String(v);
 }
 

@@ -51,10 +51,17 @@ export const ALL_ROUTES: readonly RouteSpec[] = [
   ...FINANCIAL_ROUTES, ...TRAVEL_ROUTES, ...OFFICE_ROUTES, ...SHOPPING_ROUTES, ...IOT_ROUTES, ...GENERAL_ROUTES,
 ];
 
+/** Human label of a semantic field type ("iata_code" -> "iata code"); documented on every parameter and field. */
+export function typeLabel(typeId: string): string {
+  return typeId.replace(/_/g, " ");
+}
+
+// The semantic type is part of the documentation (as in a real API reference), so an agent can tell which output
+// field can feed which parameter without seeing the task plan.
 function paramDescription(name: string, typeId: string): string {
   const base = name.replace(/_/g, " ");
   const schema = fieldType(typeId).schema as { description?: string };
-  return schema.description ? `${base} (${schema.description})` : base;
+  return `${base} (${typeLabel(typeId)}${schema.description ? `: ${schema.description}` : ""})`;
 }
 
 function objectSchema(fields: Readonly<Record<string, string>>, withDescriptions: boolean): JsonSchemaObject {
@@ -73,7 +80,7 @@ function buildTool(capSpec: CapSpec, rank: number): ToolSpec {
   return {
     name: provider.name,
     // Response fields are documented like a real API reference, so agents can chain calls from the schema.
-    description: `${capSpec.summary}.${vendorNote} Returns: ${Object.keys(capSpec.outputs).join(", ")}.`,
+    description: `${capSpec.summary}.${vendorNote} Returns: ${Object.entries(capSpec.outputs).map(([f, ty]) => `${f} (${typeLabel(ty)})`).join(", ")}.`,
     domain: capSpec.domain,
     category: capSpec.category,
     group: capSpec.id,

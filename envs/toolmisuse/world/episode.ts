@@ -5,7 +5,7 @@
  */
 import type { TaskRecord } from "../dataset.js";
 import { FaultEngine, officialEvent, type FaultEvent, type UniformFactory } from "../faults.js";
-import type { CompatMode, JsonObj, OfficialAction, OfficialObservation, ToolError, TranscriptEntry } from "./types.js";
+import type { CompatMode, Json, JsonObj, OfficialAction, OfficialObservation, ToolError, TranscriptEntry } from "./types.js";
 import { deepCopy } from "./types.js";
 import { DOMAIN_TOOLSET, getToolset, officialSchemas, type Toolset, type ToolsetId } from "./toolsets.js";
 import { validateCall } from "./validate.js";
@@ -25,6 +25,17 @@ export interface StepOutcome {
   /** The error before retry-overflow replacement (for metrics); null on success. */
   preOverflowError: ToolError | null;
   effectiveAction: OfficialAction;
+}
+
+/** Plain-JSON state of a running episode. */
+export interface EpisodeSnapshot {
+  state: JsonObj;
+  transcript: TranscriptEntry[];
+  steps: number;
+  toolCalls: number;
+  retries: number;
+  lastError: ToolError | null;
+  faultStreams: Json[];
 }
 
 export class EpisodeSetupError extends Error {
@@ -59,6 +70,31 @@ export class ToolMisuseEpisode {
     this.toolset = resolveToolset(task, compat);
     this.state = deepCopy(task.initial_state);
     this.engine = new FaultEngine(task.fault_plan, task.seed, makeRng, compat);
+  }
+
+  /** Everything that changes during the episode, as plain JSON (fault streams included). */
+  snapshot(): EpisodeSnapshot {
+    return deepCopy({
+      state: this.state,
+      transcript: this.transcript as unknown as Json,
+      steps: this.steps,
+      toolCalls: this.toolCalls,
+      retries: this.retries,
+      lastError: this.lastError as unknown as Json,
+      faultStreams: this.engine.rngStates() as Json,
+    }) as unknown as EpisodeSnapshot;
+  }
+
+  /** Continue from a snapshot of an episode of the same task (see `snapshot`). */
+  restore(snap: EpisodeSnapshot): void {
+    const s = deepCopy(snap as unknown as JsonObj) as unknown as EpisodeSnapshot;
+    this.state = s.state;
+    this.transcript.splice(0, this.transcript.length, ...s.transcript);
+    this.steps = s.steps;
+    this.toolCalls = s.toolCalls;
+    this.retries = s.retries;
+    this.lastError = s.lastError;
+    this.engine.restoreRngStates(s.faultStreams);
   }
 
   get toolsetId(): ToolsetId {

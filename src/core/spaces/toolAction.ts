@@ -25,6 +25,8 @@ export class ToolActionSpace extends Space<Action> {
     readonly toolCalls: ToolCallSpace,
     readonly extraKinds: Record<string, ActionKind> = {},
     readonly sampleWeights: { tool_call: number; answer: number; abort: number } = { tool_call: 0.9, answer: 0.05, abort: 0.05 },
+    /** Maps a family's alternative wire format (e.g. ToolMisuseBench's `{tool_name, args}`) onto the union; may throw ActionError. */
+    private readonly normalize?: (x: unknown) => unknown,
   ) {
     super();
     this.kinds = { ...(CORE_ACTION_SCHEMAS as unknown as Record<string, z.ZodType<Action>>) };
@@ -32,7 +34,8 @@ export class ToolActionSpace extends Space<Action> {
   }
 
   /** Validates and normalises an action, or throws an `ActionError` naming the field. */
-  parse(x: unknown): Action {
+  parse(input: unknown): Action {
+    const x = this.normalize ? this.normalize(input) : input;
     if (!isJsonObject(x)) throw new ActionError("action", `action must be an object with a "type" field, got ${JSON.stringify(x)?.slice(0, 80)}`);
     const type = x.type;
     const schema = typeof type === "string" ? this.kinds[type] : undefined;

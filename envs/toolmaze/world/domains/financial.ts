@@ -64,7 +64,7 @@ export const FINANCIAL_CAPS: CapSpec[] = [
     "set a price alert for {ticker} at {threshold}", { ticker: "ticker", threshold: "share_price" },
     { alert_id: "alert_rule_id" },
     ["set_stock_price_alert|TradingView Alerts", "finnhub_price_alert|Finnhub Webhooks"]),
-  cap(D, "downside_risk", "processor", "Probability of a 5% drawdown given the last price move",
+  cap(D, "downside_risk", "processor", "Estimate the probability of a 5% drawdown from the day's price move",
     "estimate the drawdown probability from {change_pct}", { change_pct: "percent_change" },
     { drawdown_probability: "probability" },
     ["estimate_drawdown_risk|RiskMetrics", "portfolio_visualizer_var|Portfolio Visualizer"]),

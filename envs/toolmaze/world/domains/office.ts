@@ -2,7 +2,7 @@ import { cap, route, type CapSpec, type RouteSpec } from "../catalog.js";
 
 const D = "Office" as const;
 export const OFFICE_CAPS: CapSpec[] = [
-  cap(D, "find_contact", "source", "Find a contact by full name",
+  cap(D, "find_contact", "source", "Find a contact in the address book by full name",
     "look up {name} in the address book", { name: "person_name" }, { email: "email_address", contact_id: "contact_id" },
     ["lookup_contact|Google People API", "outlook_contacts_find|Microsoft Graph Contacts", "hubspot_contact_search|HubSpot CRM Search"]),
   cap(D, "query_availability", "source", "First free calendar slot of a given length on a date",
@@ -66,7 +66,7 @@ export const OFFICE_CAPS: CapSpec[] = [
   cap(D, "latest_email", "source", "Summary of the latest e-mail thread from a sender",
     "read the latest e-mail from {sender}", { sender: "email_address" }, { summary: "summary_text" },
     ["read_latest_email|Gmail Threads", "front_latest_conversation|Front Conversations"]),
-  cap(D, "proofread_text", "processor", "Fix grammar and spelling in a text",
+  cap(D, "proofread_text", "processor", "Proofread a text: fix grammar and spelling",
     "proofread {text}", { text: "summary_text" }, { corrected: "summary_text" },
     ["proofread_text|LanguageTool HTTP API", "sapling_grammar_check|Sapling Edits API"]),
 ];

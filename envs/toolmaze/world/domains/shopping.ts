@@ -2,7 +2,7 @@ import { cap, route, type CapSpec, type RouteSpec } from "../catalog.js";
 
 const D = "Shopping" as const;
 export const SHOPPING_CAPS: CapSpec[] = [
-  cap(D, "search_products", "source", "Search the catalogue and return the best-matching product",
+  cap(D, "search_products", "source", "Find a product in the catalogue and return the best match",
     "find a {query}", { query: "product_query" }, { product_id: "product_id", list_price: "currency_amount" },
     ["search_products|Shopify Storefront", "amazon_product_search|Amazon Product Advertising API", "bestbuy_products_query|Best Buy Products API"]),
   cap(D, "product_details", "processor", "Current price and rating of a product",
@@ -25,7 +25,7 @@ export const SHOPPING_CAPS: CapSpec[] = [
   cap(D, "track_order", "processor", "Carrier tracking number of an order",
     "get the tracking number of {order_id}", { order_id: "order_id" }, { tracking_number: "tracking_number" },
     ["get_order_status|ShipStation Orders", "shopify_fulfillment_get|Shopify Fulfillments"]),
-  cap(D, "carrier_track", "processor", "Expected delivery date from a carrier tracking number",
+  cap(D, "carrier_track", "processor", "Track a package: expected delivery date from a carrier tracking number",
     "track package {tracking_number}", { tracking_number: "tracking_number" }, { eta: "iso_date" },
     ["track_package|UPS Tracking API", "aftership_tracking|AfterShip Trackings", "easypost_tracker|EasyPost Trackers"]),
   cap(D, "order_eta", "processor", "Expected delivery date of an order from the merchant",
@@ -57,7 +57,7 @@ export const SHOPPING_CAPS: CapSpec[] = [
     "convert {amount} into {currency}", { amount: "currency_amount", currency: "currency_code" },
     { converted_price: "currency_amount" },
     ["convert_price_currency|Currencylayer", "exchangerate_host_convert|exchangerate.host"]),
-  cap(D, "find_coupon", "source", "Best coupon currently available for a kind of product",
+  cap(D, "find_coupon", "source", "Coupon finder: the best coupon code currently available for a kind of product",
     "find a coupon for a {query}", { query: "product_query" }, { coupon_code: "coupon_code", discount: "discount_pct" },
     ["find_coupons|Honey Deals", "rakuten_coupon_lookup|Rakuten Advertising Coupons"]),
   cap(D, "share_deal", "action", "E-mail a coupon to a friend",
@@ -70,7 +70,7 @@ export const SHOPPING_CAPS: CapSpec[] = [
   cap(D, "recent_order", "source", "Most recent order placed by a customer",
     "find the latest order placed by {customer}", { customer: "email_address" }, { order_id: "order_id" },
     ["lookup_customer_orders|Shopify Admin Orders", "woocommerce_orders_list|WooCommerce REST API"]),
-  cap(D, "low_stock_report", "action", "Post a low-stock warning to the merchant dashboard",
+  cap(D, "low_stock_report", "action", "Report a low-stock warning (units left) to the merchant dashboard",
     "report {units_available} units left for {product_id}", { units_available: "stock_count", product_id: "product_id" },
     { report_id: "report_id" },
     ["post_inventory_alert|Shopify Admin Events", "netsuite_stock_note|NetSuite SuiteTalk"]),
