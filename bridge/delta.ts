@@ -49,7 +49,9 @@ export function deepEqual(a: unknown, b: unknown): boolean {
  * the position of changed keys, which JSON-like consumers do not depend on).
  */
 export function encodeDelta(prev: unknown, next: unknown): WireObs {
-  if (!isPlainObject(prev) || !isPlainObject(next)) return { f: next };
+  // The same object returned again may have been changed in place: nothing to diff against, send it whole.
+  // (Deltas assume envs hand out fresh observation objects, as the library's envs do.)
+  if (prev === next || !isPlainObject(prev) || !isPlainObject(next)) return { f: next };
   const s: Record<string, unknown> = {};
   for (const k of Object.keys(next)) {
     const v = next[k];

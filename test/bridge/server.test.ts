@@ -235,3 +235,17 @@ describe("isolation and reaping", () => {
     expect(await server.reapNow()).toEqual([b.session]);
   });
 });
+
+describe("observation deltas", () => {
+  it("round-trip changed, added and removed keys, non-map observations, and a reused object", async () => {
+    const { encodeDelta } = await import("../../bridge/delta.js");
+    const a = { task: "t", tools: [{ name: "x" }], n: 1, gone: true };
+    const b = { task: "t", tools: [{ name: "x" }], n: 2, extra: [1, 2] };
+    const d = encodeDelta(a, b);
+    expect(d).toEqual({ s: { n: 2, extra: [1, 2] }, d: ["gone"] });
+    expect(applyDelta(a, d)).toEqual(b);
+    expect(encodeDelta(3, 4)).toEqual({ f: 4 });
+    expect(encodeDelta(a, a)).toEqual({ f: a });
+    expect(encodeDelta({ v: Number.NaN }, { v: Number.NaN })).toEqual({ s: {} });
+  });
+});
