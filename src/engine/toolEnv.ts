@@ -387,6 +387,13 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     this.restoreFamilyState(s.family);
   }
 
+  /** The observation of the current state in full (every visible tool schema), e.g. after `setState`. */
+  currentObservation(): ToolObservation {
+    if (!this.episode || !this.setup) throw new StateError("state", "currentObservation() before reset()");
+    const obs = this.observe(this.history.length ? this.history[this.history.length - 1].response : null);
+    return { ...obs, newTools: this.visibleToolSchemas(), removedTools: [] };
+  }
+
   /** A new, independent env continuing from this exact point (same id and options). */
   fork(): this {
     const copy = make(this.spec.id, this.spec.entryOptions) as unknown as this;
