@@ -199,7 +199,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
    * whose benchmark prescribes another order of validation and faults (ToolMisuseBench, PlanBench-XL) overrides
    * this one method and keeps everything else of `step` (events, rewards, info, termination).
    */
-  protected handleToolCall(call: ToolCallAction, events: EpisodeEvent[]): { response: JsonValue; terminal?: TerminationReason } {
+  protected handleToolCall(call: ToolCallAction, events: EpisodeEvent[]): { response: JsonValue; terminal?: TerminationReason; truncate?: boolean } {
     const episode = this.episode as ToolEpisode<S>;
     if (this.budgets.toolCalls !== null && episode.data.calls.length >= this.budgets.toolCalls) {
       events.push({ type: "budget_exceeded", budget: "tool_calls", limit: this.budgets.toolCalls });
@@ -277,12 +277,14 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     let response: JsonValue = null;
     let terminal: TerminationReason | null = null;
     let success = false;
+    let truncateNow = false;
     if (parsed === null) {
       response = { error: { code: "invalid_action", message: (events[0] as { message: string }).message } };
     } else if (parsed.type === "tool_call") {
       const r = this.handleToolCall(parsed as ToolCallAction, events);
       response = r.response;
       terminal = r.terminal ?? null;
+      truncateNow = r.truncate === true;
     } else if (parsed.type === "answer") {
       const content = (parsed as { content: string }).content;
       success = this.judgeAnswer(content);
@@ -310,7 +312,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
         success = extra.success;
       }
     }
-    const truncated = terminal === null && this.stepCount >= this.maxSteps;
+    const truncated = terminal === null && (truncateNow || this.stepCount >= this.maxSteps);
     const terminated = terminal !== null;
     const ended = terminated || truncated;
     if (ended && parsed?.type !== "answer" && parsed?.type !== "abort") success = this.judgeAtEnd(terminal ?? "max_steps") ?? success;
