@@ -1,6 +1,6 @@
 import type { JsonObject, JsonPrimitive, JsonValue } from "../core/json.js";
 import type { Rng } from "../core/rng.js";
-import type { FaultPersistenceType, FaultVisibility } from "./events.js";
+import type { FaultVisibility } from "./events.js";
 import type { ToolErrorPayload, ToolMeta } from "./tool.js";
 
 /** When a fault fires. All present conditions must hold; `prob` is drawn last, and only if the rest hold. */

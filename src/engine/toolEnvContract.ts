@@ -1,0 +1,95 @@
+import { z } from "zod";
+import type { JsonObject, JsonValue } from "../core/json.js";
+import type { ActionKind } from "../core/spaces/toolAction.js";
+import type { EpisodeEvent, TerminationReason } from "./events.js";
+import type { FaultSpec } from "./faults.js";
+import type { ToolDefinition } from "./tool.js";
+
+// The contracts between ToolEnv and the families that subclass it: options, what a family builds per episode,
+// its static description, and the documented info keys and state snapshot.
+
+/** Options every tool env accepts; families extend this schema with their own. */
+export const toolEnvOptionsSchema = z.object({
+  /** Reward preset name, path to a spec JSON file, or an inline spec. */
+  reward: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).default("shaped"),
+  /** Overrides the family's default step limit (the episode is truncated, reason `max_steps`). */
+  maxSteps: z.number().int().positive().optional(),
+  /**
+   * An action outside the action space's shape: `raise` throws an ActionError (Gymnasium-like default: a malformed
+   * action is a bug in the caller); `penalize` turns it into an `invalid_action` event and a step.
+   */
+  invalidAction: z.enum(["raise", "penalize"]).default("raise"),
+  /** Put ground truth in `info.hidden` (never in observations). */
+  hiddenInfo: z.boolean().default(true),
+});
+export type ToolEnvOptions = z.infer<typeof toolEnvOptionsSchema>;
+
+/** What a family builds for one episode. */
+export interface EpisodeSetup<S> {
+  taskId: string;
+  prompt: string;
+  tools: readonly ToolDefinition<S>[];
+  visible: readonly string[];
+  world: S;
+  faults?: readonly FaultSpec[];
+  budgets?: { toolCalls?: number | null; retries?: number | null };
+  /** Ground truth for `info.hidden` at reset and at the end of the episode. */
+  hidden?: JsonObject;
+}
+
+/** A family's static description, given once to the base class. */
+export interface ToolEnvConfig {
+  family: string;
+  maxEpisodeSteps: number;
+  /** Family reward terms beyond CORE_TERMS: name -> documentation. */
+  familyTerms?: Readonly<Record<string, string>>;
+  familyEventTypes?: readonly string[];
+  /** Family info keys beyond the core ones: key -> documentation. */
+  familyInfoKeys?: Readonly<Record<string, string>>;
+  extraActionKinds?: Readonly<Record<string, ActionKind>>;
+  /** Accepts a family's alternative action wire format by mapping it onto the action union (see ToolActionSpace). */
+  normalizeAction?: (x: unknown) => unknown;
+}
+
+/** What a family-specific action (e.g. `retrieve`) did. */
+export interface FamilyActionResult {
+  response: JsonValue;
+  events: EpisodeEvent[];
+  terminal?: TerminationReason;
+  success?: boolean;
+}
+
+/** A ToolEnv snapshot: plain JSON (see `ToolEnv.getState`). */
+export interface ToolEnvState {
+  kind: "recovery-gym/tool-env-state";
+  envId: string;
+  options: JsonObject;
+  rngPath: string;
+  resetOptions: JsonObject;
+  stepCount: number;
+  done: boolean;
+  data: JsonValue;
+  faultRngs: JsonValue;
+  reward: JsonValue;
+  history: JsonValue;
+  lastVisible: string[];
+  lastSeed: number;
+  unseededResets: number;
+  family: JsonValue;
+}
+
+/** Info keys of every tool env. */
+export const CORE_INFO_KEYS: Readonly<Record<string, string>> = {
+  events: "typed events of this step (EpisodeEvent[])",
+  rewardTerms: "weighted contribution of each reward term this step (sums to the reward)",
+  rawTerms: "raw, unweighted term signals this step; any RewardSpec can be recomputed from them",
+  phi: "potential Φ of the state after this step (null when the family defines none)",
+  taskId: "identifier of the episode's task",
+  step: "number of steps taken so far",
+  hidden: "ground truth the agent must not see (reset and episode end: full; other steps: per-step annotations)",
+  terminationReason: "why the episode ended (only on the final step)",
+  success: "whether the episode was judged successful (only on the final step)",
+  metrics: "per-episode values of the family's metrics (only on the final step)",
+  episode: "RecordEpisodeStatistics: { r, l, t } at episode end",
+};
+
