@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import type { EnvSpec, StepResult } from "../../src/core/env.js";
-import { OptionsError } from "../../src/core/errors.js";
+import { OptionsError, StateError } from "../../src/core/errors.js";
 import type { JsonObject, JsonValue } from "../../src/core/json.js";
 import type { Rng } from "../../src/core/rng.js";
 import type { Action, FamilyAction } from "../../src/engine/actions.js";
@@ -270,6 +270,20 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
     };
     const m = scoreEpisode(result, s.query, this.release.catalog.get(s.query.task_id) ?? [], { toolByName: this.release.toolByName });
     return { ...m, terminationReason: String(reason), officialFailure: result.failure_reason_detail ?? null } as JsonObject;
+  }
+
+  /** The family runtime lives outside EpisodeData: snapshot it (plain JSON) for getState / setState / fork. */
+  protected override familyState(): JsonValue {
+    const s = this.session;
+    return s ? ({ queryId: s.query.query_id, session: s.snapshot() } as unknown as JsonValue) : null;
+  }
+
+  protected override restoreFamilyState(state: JsonValue): void {
+    if (state === null) return;
+    const st = state as { queryId: string; session: JsonValue };
+    const s = this.session;
+    if (!s || s.query.query_id !== st.queryId) throw new StateError("state.family.queryId", `state is for query ${st.queryId}, the rebuilt episode is ${s?.query.query_id ?? "none"}`);
+    s.restore(st.session as never);
   }
 
   protected override hiddenStepInfo(): JsonObject | null {
