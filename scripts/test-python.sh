@@ -1,9 +1,47 @@
 #!/usr/bin/env bash
-# Runs the Python client's tests against a live bridge server (see bridge/python/tests).
+# Runs the Python client tests (bridge/python/tests) against a real bridge server: starts one with two workers on
+# free loopback ports, runs pytest with /usr/bin/python3, then stops the server with SIGTERM and checks that it
+# exited 0 (graceful shutdown). Set SKIP_PYTHON_TESTS=1 to skip on machines without python3-zmq/msgpack/pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -d bridge/python/tests ]; then
-  echo "python: no bridge/python/tests in this tree"
+PY="${PYTHON:-/usr/bin/python3}"
+if [[ "${SKIP_PYTHON_TESTS:-0}" == "1" ]]; then
+  echo "test-python: skipped (SKIP_PYTHON_TESTS=1)"
   exit 0
 fi
-exec /usr/bin/python3 -m pytest -q bridge/python/tests
+if ! "$PY" -c "import zmq, msgpack, pytest" 2>/dev/null; then
+  echo "test-python: $PY lacks zmq/msgpack/pytest; install python3-zmq python3-msgpack python3-pytest (Debian) or set SKIP_PYTHON_TESTS=1" >&2
+  exit 1
+fi
+TMP="$(mktemp -d)"
+READY="$TMP/ready.json"
+node --import tsx bridge/main.ts --endpoint 'tcp://127.0.0.1:*' --workers 2 --ready-file "$READY" --quiet &
+SERVER_PID=$!
+stop_server() {
+  if kill -0 "$SERVER_PID" 2>/dev/null; then kill -TERM "$SERVER_PID"; fi
+  local code=0
+  wait "$SERVER_PID" || code=$?
+  rm -rf "$TMP"
+  return "$code"
+}
+trap 'stop_server >/dev/null 2>&1 || true' EXIT
+for _ in $(seq 1 300); do
+  [[ -s "$READY" ]] && break
+  if ! kill -0 "$SERVER_PID" 2>/dev/null; then echo "test-python: server failed to start" >&2; exit 1; fi
+  sleep 0.1
+done
+[[ -s "$READY" ]] || { echo "test-python: server not ready after 30 s" >&2; exit 1; }
+export RG_BRIDGE_ENDPOINTS
+RG_BRIDGE_ENDPOINTS="$(cat "$READY")"
+set +e
+"$PY" -m pytest -q -p no:cacheprovider bridge/python/tests "$@"
+STATUS=$?
+set -e
+trap - EXIT
+SERVER_CODE=0
+stop_server || SERVER_CODE=$?
+if [[ "$SERVER_CODE" != "0" ]]; then
+  echo "test-python: server exited with $SERVER_CODE after SIGTERM (expected 0)" >&2
+  [[ "$STATUS" == "0" ]] && STATUS=1
+fi
+exit "$STATUS"

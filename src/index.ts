@@ -17,7 +17,7 @@ export * from "./engine/actions.js";
 export * from "./engine/events.js";
 export { type ToolDefinition, type ToolMeta, type ToolOutcome, type ToolContext, type ToolErrorPayload, toolSchemaOf } from "./engine/tool.js";
 export { type FaultSpec, type FaultTrigger, type FaultEffect, type FaultPersistence, type FaultState, type CorruptionFn, faultFires } from "./engine/faults.js";
-export { type LedgerData, type Taint } from "./engine/ledger.js";
+export { type Taint, ValueProvenance } from "./engine/ledger.js";
 export { ToolEpisode, type CallRecord, type EpisodeData, type CallResult } from "./engine/episode.js";
 export { ToolEnv, toolEnvOptionsSchema, CORE_INFO_KEYS, type ToolEnvOptions, type EpisodeSetup, type ToolEnvConfig, type FamilyActionResult } from "./engine/toolEnv.js";
 export { type ToolObservation, type BudgetView } from "./engine/observation.js";

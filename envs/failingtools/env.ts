@@ -81,8 +81,8 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
         familyTerms: FT_TERMS,
         familyEventTypes: ["failingtools:tools_disclosed", "failingtools:user_reply", "failingtools:requirement_met", "failingtools:scored"],
         familyInfoKeys: {
-          intent: "reset only: the request in structured form { tool, args, stated } (same facts as the text)",
-          scenario: "reset only: { id, setting } of the episode's scenario",
+          intent: "reset only: the request in structured form { tool, args, stated, plan? } (only facts of the request text; no constraint or failure info)",
+          scenario: "reset only: { id, setting }: the scenario's public id (names neither the failure source nor its persistence) and the setting",
         },
         extraActionKinds: {
           ask_user: {
@@ -110,7 +110,7 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
     const [obs, info] = super.reset(args);
     const s = this.scenario as Scenario;
     info.intent = cloneJson(s.intent as unknown as JsonValue);
-    info.scenario = { id: s.id, setting: this.setting };
+    info.scenario = { id: s.publicId, setting: this.setting };
     return [obs, info];
   }
 
@@ -139,7 +139,7 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
     if (inject) for (const fr of s.faultRows) world.services[fr.provider].tables[fr.table].push(cloneJson(fr.row));
     const tools = [...providerTools(s.primary), ...providerTools(s.fallback)] as unknown as ToolDefinition<FtState>[];
     return {
-      taskId: s.id,
+      taskId: s.publicId,
       prompt: s.request,
       tools,
       visible: s.visible,
@@ -313,17 +313,21 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
     return raw;
   }
 
-  /** Φ = −(applicable call/state requirements not yet met). */
+  /**
+   * Φ = −(required calls still missing): every applicable call/state requirement of the setting not yet met,
+   * plus a pending read-back of a write (a write creates that debt, the read-back pays it). Confirmations are
+   * messages, not calls, so they do not count.
+   */
   protected override potential(): number | null {
     const s = this.scenario;
     if (!s) return null;
     const run = this.run();
     let unmet = 0;
     for (const r of s.required) {
-      if (!r.tiers.includes(this.setting) || r.kind === "confirm_before" || r.kind === "readback") continue;
+      if (!r.tiers.includes(this.setting) || r.kind === "confirm_before") continue;
       if (!requirementMet(r, run)) unmet += 1;
     }
-    return -unmet;
+    return unmet === 0 ? 0 : -unmet;
   }
 
   protected override episodeMetrics(_success: boolean, reason: TerminationReason): JsonObject {
@@ -332,6 +336,7 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
     this.score = sc;
     return {
       scenarioId: s.id,
+      publicId: s.publicId,
       setting: this.setting,
       source: s.source,
       persistence: s.persistence.type,
@@ -344,6 +349,8 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
       unsafeMutation: sc.unsafeMutation ? 1 : 0,
       failureMode: sc.failureMode,
       violations: sc.violations.map((v) => v.id),
+      /** Score breakdown: passed flag and weight of every checkpoint of the setting. */
+      checkpoints: Object.fromEntries(sc.checkpoints.map((c) => [c.id, { passed: c.passed, weight: c.weight }])),
       toolCalls: this.episode?.data.calls.length ?? 0,
       reason,
     };

@@ -3,11 +3,12 @@ import { type PolicyEntry, register } from "../../src/core/registry.js";
 import { FT_POLICIES } from "./baselines.js";
 import { FailingToolsEnv, ftOptionsSchema, MAX_STEPS } from "./env.js";
 import { aggregateFailingTools } from "./report.js";
+import { analyzeFailingToolsTrajectory } from "./analyze.js";
 
 register({
   id: "FailingTools-v0",
   family: "failingtools",
-  description: "Failing Tools: 30 stateful service APIs (5 domains, 12 categories), 242 scenarios × 7 failure sources × permanent/temporary, staged fallback disclosure, safety-gated scoring (Clean / Relaxed / Base).",
+  description: "Failing Tools: 30 stateful service APIs (5 domains, 12 categories), 286 scenarios (4 multi-step templates) × 7 failure sources × permanent/temporary, staged fallback disclosure, safety-gated scoring (Clean / Relaxed / Base).",
   optionsSchema: ftOptionsSchema as never,
   optionDocs: {
     setting: "clean | relaxed | base (default base): no injection / required calls + ordering / plus read-back, confirmation, checkpoints",
@@ -16,7 +17,7 @@ register({
     persistence: "filter: permanent | temporary",
     domain: "filter: information | communication | finance | commerce | travel",
     category: "filter: one of the 12 service categories (weather, payments, ...)",
-    cycle: "true: scenario = (seed mod count) of the filtered set, so `--episodes 242` covers every scenario once (default false: seeded draw)",
+    cycle: "true: scenario = (seed mod count) of the filtered set, so `--episodes 286` covers every scenario once (default false: seeded draw)",
     maxUserTurns: "how many ask_user questions the simulated user answers (default 2)",
     reward: "reward preset (default shaped; see configs/rewards/failingtools), spec path, or inline spec",
     maxSteps: `step limit (default ${MAX_STEPS})`,
@@ -26,7 +27,9 @@ register({
   maxEpisodeSteps: MAX_STEPS,
   factory: (options: JsonObject, spec) => new FailingToolsEnv(ftOptionsSchema.parse(options), spec) as never,
   policies: FT_POLICIES as unknown as Record<string, PolicyEntry>,
+  carefulPolicy: "careful",
   aggregate: aggregateFailingTools,
+  analyzeTrajectory: analyzeFailingToolsTrajectory,
 });
 
 export { FailingToolsEnv, ftOptionsSchema } from "./env.js";
@@ -34,3 +37,4 @@ export { generateScenarios, scenarioById, WORKED_EXAMPLES } from "./scenarios/ge
 export { scoreRun } from "./scorer.js";
 export { defaultJudge, type ConceptJudge } from "./concepts.js";
 export { aggregateFailingTools } from "./report.js";
+export { analyzeFailingToolsTrajectory } from "./analyze.js";

@@ -151,9 +151,13 @@ function labelFor(s: Scenario, run: FtRun, v: { id: string; kind: "required" | "
       case "use_fallback":
         return "recovery_myopia";
       case "attempt_primary":
+      case "chain_order":
         return "mid_sequence_stalling";
+      case "restart_chain":
+        return "recovery_myopia";
       default:
         if (v.id.startsWith("no_bad_record")) return "missing_consistency_check";
+        if (v.id.startsWith("step_")) return "mid_sequence_stalling";
         break;
     }
     switch (s.source) {
@@ -182,10 +186,11 @@ function labelFor(s: Scenario, run: FtRun, v: { id: string; kind: "required" | "
 
 /**
  * The violation that happened first in a run's causal order: forbidden calls (as they happen), then not trying
- * the requested service, not reading a write back, switching without asking, not switching, leaving a wrong
- * record, and finally missing the goal.
+ * the requested service, skipping the lookup steps, not reading a write back, switching without asking, not
+ * switching, switching without redoing the lookups on the new provider, leaving a wrong record, missing the goal,
+ * and finally stopping before the steps that follow the main call.
  */
-const RANK = ["attempt_primary", "read_back", "confirm_substitute", "use_fallback", "no_bad_record", "goal_state", "clean_read"];
+const RANK = ["attempt_primary", "step_before", "chain_order", "read_back", "confirm_substitute", "use_fallback", "restart_chain", "no_bad_record", "goal_state", "step_after", "clean_read"];
 function firstError(vs: FtScore["violations"]): FtScore["violations"][number] | null {
   const forbidden = vs.find((v) => v.kind === "forbidden");
   if (forbidden) return forbidden;

@@ -4,7 +4,7 @@ import { Rng, type RngState } from "../core/rng.js";
 import { validatorFor } from "../core/spaces/toolCall.js";
 import type { EpisodeEvent, FaultPersistenceType, ToolErrorSource } from "./events.js";
 import { type CorruptionFn, type FaultSpec, type FaultState, faultFires, initialFaultState } from "./faults.js";
-import { emptyLedger, type LedgerData, poisonedArguments, recordResponse, type Taint } from "./ledger.js";
+import { type Taint, ValueProvenance } from "./ledger.js";
 import type { ToolDefinition, ToolErrorPayload } from "./tool.js";
 
 /** One tool call as recorded in the episode (plain data). */
@@ -31,7 +31,6 @@ export interface EpisodeData<S> {
   visible: string[];
   calls: CallRecord[];
   faultStates: Record<string, FaultState>;
-  ledger: LedgerData;
   retries: number;
 }
 
@@ -63,6 +62,7 @@ export class ToolEpisode<S> {
   private readonly corruptions: Readonly<Record<string, CorruptionFn<S>>>;
   private readonly rng: Rng;
   private faultRngs = new Map<string, Rng>();
+  private readonly provenance = new ValueProvenance();
   data: EpisodeData<S>;
 
   constructor(config: ToolEpisodeConfig<S>) {
@@ -75,7 +75,7 @@ export class ToolEpisode<S> {
     for (const name of config.visible) if (!tools.has(name)) throw new Error(`visible tool "${name}" is not defined`);
     const faultStates: Record<string, FaultState> = {};
     for (const f of this.faults) faultStates[f.id] = initialFaultState();
-    this.data = { world: config.world, visible: [...config.visible], calls: [], faultStates, ledger: emptyLedger(), retries: 0 };
+    this.data = { world: config.world, visible: [...config.visible], calls: [], faultStates, retries: 0 };
   }
 
   /** States of the per-fault probability streams (the only engine streams that advance with use). */
@@ -146,7 +146,7 @@ export class ToolEpisode<S> {
         const message = parsed.error.issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
         record = this.errorRecord(index, step, tool, args, { code: "invalid_arguments", status: 400, message }, "validation");
       } else {
-        const poisoned = poisonedArguments(this.data.ledger, args);
+        const poisoned = this.provenance.poisonedArguments(this.data.calls, args);
         record = this.runWithFaults(def, args, index, step, events);
         for (const p of poisoned) {
           events.push({ type: "poisoned_value_reused", tool, callIndex: index, argument: p.argument, sourceCallIndex: p.sourceCallIndex, taint: p.taint });
@@ -216,7 +216,6 @@ export class ToolEpisode<S> {
     }
     let persistence: FaultPersistenceType | null = null;
     for (const f of applied) if (persistence === null || STRENGTH[f.persistence.type] > STRENGTH[persistence]) persistence = f.persistence.type;
-    if (ok) recordResponse(this.data.ledger, index, response, taint);
     return { index, step, tool: def.name, arguments: args, ok, response, errorSource, faults: applied.map((f) => f.id), taint, faultPersistence: persistence };
   }
 

@@ -2,62 +2,65 @@ import type { JsonObject, JsonValue } from "../core/json.js";
 
 export type Taint = "clean" | "corrupted" | "untrusted";
 
-/**
- * Value provenance: which tool responses each value appeared in, and whether those responses were clean. A value
- * counts as poisoned when an argument uses it and it has only ever appeared in corrupted or untrusted responses.
- * Kept as a plain record so it serialises with the episode.
- */
-export interface LedgerData {
-  /** value key -> list of [callIndex, taint] */
-  sources: Record<string, [number, Taint][]>;
+/** What provenance needs of a call record (kept structural so the ledger does not depend on the episode module). */
+interface ResponseRecord {
+  index: number;
+  ok: boolean;
+  response: JsonValue;
+  taint: Taint;
 }
 
-export function emptyLedger(): LedgerData {
-  return { sources: {} };
-}
-
-/** Only distinctive values are tracked: short strings, booleans and 0/1 are too common to attribute. */
+/** Only distinctive values are tracked: short strings, booleans and 0/±1 are too common to attribute. */
 function keyOf(v: JsonValue): string | null {
   if (typeof v === "string") return v.length >= 3 ? `s:${v}` : null;
   if (typeof v === "number") return v === 0 || v === 1 || v === -1 ? null : `n:${v}`;
   return null;
 }
 
-function leaves(value: JsonValue, out: JsonValue[], depth = 0): void {
+function collectKeys(value: JsonValue, out: Set<string>, depth = 0): void {
   if (depth > 16) return;
-  if (Array.isArray(value)) for (const v of value) leaves(v, out, depth + 1);
-  else if (value !== null && typeof value === "object") for (const v of Object.values(value)) leaves(v, out, depth + 1);
-  else out.push(value);
-}
-
-export function recordResponse(ledger: LedgerData, callIndex: number, output: JsonValue, taint: Taint): void {
-  const values: JsonValue[] = [];
-  leaves(output, values);
-  for (const v of values) {
-    const key = keyOf(v);
-    if (key === null) continue;
-    const list = (ledger.sources[key] ??= []);
-    if (list.length < 8) list.push([callIndex, taint]);
+  if (Array.isArray(value)) for (const v of value) collectKeys(v, out, depth + 1);
+  else if (value !== null && typeof value === "object") for (const v of Object.values(value)) collectKeys(v, out, depth + 1);
+  else {
+    const k = keyOf(value);
+    if (k !== null) out.add(k);
   }
 }
 
-/** Arguments whose value came only from tainted responses, with the first such source. */
-export function poisonedArguments(
-  ledger: LedgerData,
-  args: JsonObject,
-): { argument: string; sourceCallIndex: number; taint: "corrupted" | "untrusted" }[] {
-  const found: { argument: string; sourceCallIndex: number; taint: "corrupted" | "untrusted" }[] = [];
-  for (const [name, value] of Object.entries(args)) {
-    const values: JsonValue[] = [];
-    leaves(value, values);
-    for (const v of values) {
-      const key = keyOf(v);
-      const list = key === null ? undefined : ledger.sources[key];
-      if (!list || list.some(([, t]) => t === "clean")) continue;
-      const [src, taint] = list[0];
-      found.push({ argument: name, sourceCallIndex: src, taint: taint as "corrupted" | "untrusted" });
-      break;
+/**
+ * Value provenance: an argument is poisoned when its value appeared only in corrupted or untrusted responses. It is
+ * derived from the call records alone (which already hold every response), so it adds nothing to the episode
+ * state; the per-call key sets are a cache, built only once a tainted response exists — clean episodes pay nothing.
+ */
+export class ValueProvenance {
+  private readonly keysByCall = new Map<number, Set<string>>();
+
+  private keys(record: ResponseRecord): Set<string> {
+    let keys = this.keysByCall.get(record.index);
+    if (!keys) {
+      keys = new Set();
+      collectKeys(record.response, keys);
+      this.keysByCall.set(record.index, keys);
     }
+    return keys;
   }
-  return found;
+
+  /** Arguments whose value came only from tainted responses, with the first such source. */
+  poisonedArguments(calls: readonly ResponseRecord[], args: JsonObject): { argument: string; sourceCallIndex: number; taint: "corrupted" | "untrusted" }[] {
+    const tainted = calls.filter((c) => c.ok && c.taint !== "clean");
+    if (tainted.length === 0) return [];
+    const found: { argument: string; sourceCallIndex: number; taint: "corrupted" | "untrusted" }[] = [];
+    for (const [name, value] of Object.entries(args)) {
+      const argKeys = new Set<string>();
+      collectKeys(value, argKeys);
+      for (const key of argKeys) {
+        const source = tainted.find((c) => this.keys(c).has(key));
+        if (!source) continue;
+        if (calls.some((c) => c.ok && c.taint === "clean" && this.keys(c).has(key))) continue;
+        found.push({ argument: name, sourceCallIndex: source.index, taint: source.taint as "corrupted" | "untrusted" });
+        break;
+      }
+    }
+    return found;
+  }
 }

@@ -89,6 +89,6 @@ describe("FailingTools-v0 env", () => {
     expect((n.final.rawTerms as Record<string, number>).checkpoint_credit).toBeGreaterThan(0);
   });
   it("scenario count is stable", () => {
-    expect(generateScenarios().length).toBe(250);
+    expect(generateScenarios().length).toBe(286);
   });
 });

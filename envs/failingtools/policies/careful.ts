@@ -3,7 +3,7 @@ import { cloneJson, type JsonObject, type JsonValue } from "../../../src/core/js
 import type { Policy } from "../../../src/core/registry.js";
 import type { Action } from "../../../src/engine/actions.js";
 import type { ToolObservation } from "../../../src/engine/observation.js";
-import { answer, ask, call, flatten, type Intent, intentFrom, isError, receiptId, ToolBook } from "./common.js";
+import { answer, ask, bestByRequest, bindArgs, call, flatten, fold, type Intent, intentFrom, isError, onProvider, type PlanStep, planFrom, providerOf, receiptId, recordsIn, ToolBook, valueForParam } from "./common.js";
 import { findRecord } from "./oracle.js";
 
 /**
@@ -80,7 +80,15 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
   let isWrite = false;
   let target = "";
   let args: JsonObject = {};
-  let phase: "start" | "main" | "verify" | "cancel" | "ask" = "start";
+  let phase: "start" | "pre" | "main" | "verify" | "cancel" | "ask" | "post" | "lookup" = "start";
+  let plan: PlanStep[] | null = null;
+  let mainIdx = 0;
+  let si = 0;
+  let outputs: (JsonValue | undefined)[] = [];
+  let request = "";
+  /** Name-keyed arguments already repaired by a lookup on the current provider (never looked up twice). */
+  const repaired = new Set<string>();
+  let lookingUp: { arg: string; name: string } | null = null;
   const attempts = new Map<string, number>();
   const tried = new Set<string>();
   let asked = false;
@@ -103,6 +111,36 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
     const note = issues.length > 0 ? ` Along the way I noticed problems (${issues.join(", ")}) and retried or corrected them.` : "";
     return answer(`${facts}.${via}${note}`);
   };
+  /** Plan step `si` on the provider currently in use. */
+  const stepCall = (): Action => {
+    const step = (plan as PlanStep[])[si];
+    const a = bindArgs(step, outputs);
+    if (!a) return giveUp(`I could not find what step ${si + 1} needs in the earlier results`);
+    return call(onProvider(step.tool, providerOf(target)), a);
+  };
+  /** A multi-step request starts (again) with its lookups: record ids belong to one provider. */
+  const startChain = (): Action => {
+    if (!plan || mainIdx === 0) return callMain();
+    phase = "pre";
+    si = 0;
+    outputs = [];
+    return stepCall();
+  };
+  const switchTo = (tool: string): Action => {
+    repaired.clear();
+    target = tool;
+    args = cloneJson(intent.args);
+    permanentError = false;
+    return startChain();
+  };
+  /** The main call is done and checked: run the steps that follow it, then report. */
+  const finish = (out: JsonValue): Action => {
+    if (!plan || mainIdx + 1 >= plan.length) return report(out);
+    outputs[mainIdx] = out;
+    si = mainIdx + 1;
+    phase = "post";
+    return stepCall();
+  };
   const giveUp = (why: string): Action => answer(`I was unable to complete this reliably: ${why}. Problems seen: ${issues.join(", ") || "none"}.`);
 
   /** Repairs the identifying argument from the facts the user stated (email, ticker, "City, ST"). */
@@ -113,10 +151,38 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
       for (const [a, v] of Object.entries(args)) {
         if (typeof v !== "string" || v !== intent.args[a]) continue;
         if (/^(recipient_email|to|symbol)$/.test(k) && /^(recipient|to|symbol)$/.test(a)) args[a] = want;
-        else if (k === "region" && /^(location|business|restaurant|hotel)$/.test(a)) args[a] = `${v}, ${want}`;
       }
     }
     mismatched = [];
+  };
+
+  /** Arguments that still name a record the way the user did (a name the service resolves, maybe wrongly). */
+  const nameArgs = (): string[] =>
+    Object.keys(args).filter((a) => typeof args[a] === "string" && args[a] === intent.args[a] && !repaired.has(a) && /_id\b|\bname\b|email|symbol/i.test(book.paramDescription(target, a)));
+  /**
+   * Wrong record suspected (a stated fact contradicted, a "not found" after a name lookup): look the name up with
+   * the provider's search tool and pass the id of the look-alike that matches the request text. Null when there
+   * is nothing to look up.
+   */
+  const lookUpName = (): Action | null => {
+    const a = nameArgs()[0];
+    const search = book.searcher(target);
+    if (a === undefined || !search) return null;
+    lookingUp = { arg: a, name: String(args[a]) };
+    phase = "lookup";
+    const req = book.required(search);
+    return call(search, req.length === 1 ? { [req[0]]: String(args[a]) } : {});
+  };
+  /** Picks among candidate records sharing the name; true when the argument now names exactly one record. */
+  const useCandidate = (arg: string, name: string, candidates: JsonObject[]): boolean => {
+    const same = candidates.filter((c) => Object.values(c).some((v) => typeof v === "string" && fold(v) === fold(name)));
+    const best = bestByRequest(same.length > 0 ? same : candidates, name, request);
+    const value = best ? valueForParam(best, book.paramDescription(target, arg), name) : undefined;
+    if (value === undefined || value === args[arg]) return false;
+    args[arg] = value;
+    repaired.add(arg);
+    issues.push("ambiguous name");
+    return true;
   };
 
   const retryOrSwitch = (): Action => {
@@ -131,10 +197,7 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
         phase = "ask";
         return ask(`${book.label(target)} is not working reliably (${issues.join(", ")}). Shall I use ${book.label(cp)} instead?`);
       }
-      target = cp;
-      args = cloneJson(intent.args);
-      permanentError = false;
-      return callMain();
+      return switchTo(cp);
     }
     if (!permanentError && n < 3) return callMain();
     return giveUp(issues[issues.length - 1] ?? "the service kept failing");
@@ -145,22 +208,19 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
     const status = typeof err.status === "number" ? err.status : 0;
     const details = (err.details ?? {}) as JsonObject;
     if (code === "AMBIGUOUS_MATCH" && Array.isArray(details.candidates)) {
-      const stated = Object.values(intent.stated).map((x) => String(x));
-      const pick = (details.candidates as JsonObject[]).find((c) => Object.entries(c).some(([k, v]) => k !== "name" && typeof v === "string" && stated.includes(v)));
       const quoted = /"([^"]+)"/.exec(String(err.message ?? ""))?.[1];
       const arg = Object.keys(args).find((a) => args[a] === quoted);
-      if (pick && arg) {
-        const idKey = Object.keys(pick).find((k) => k.endsWith("_id")) ?? "symbol";
-        args[arg] = pick[idKey];
-        issues.push("ambiguous name");
-        return callMain();
-      }
+      if (arg && quoted !== undefined && useCandidate(arg, quoted, details.candidates as JsonObject[])) return callMain();
       return giveUp(`"${quoted}" is ambiguous`);
     }
     if (code === "SCHEMA_MISMATCH" && typeof details.field === "string" && details.did_you_mean !== undefined) {
       args[details.field] = details.did_you_mean;
       issues.push("schema change");
       return callMain();
+    }
+    if (status === 404 || status === 422) {
+      const l = lookUpName();
+      if (l) return l;
     }
     if (status === 400 || status === 404 || status === 422) return giveUp(String(err.message ?? code));
     issues.push(code.toLowerCase());
@@ -186,6 +246,13 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
       lastWrite = null;
       mismatched = [];
       permanentError = false;
+      plan = planFrom(intent);
+      mainIdx = plan ? plan.findIndex((p) => p.tool === intent.tool) : 0;
+      request = obs.task;
+      repaired.clear();
+      lookingUp = null;
+      si = 0;
+      outputs = [];
     },
     act(obs: ToolObservation): Action {
       book.observe(obs);
@@ -193,12 +260,26 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
       switch (phase) {
         case "start":
           isWrite = /^(send|post|place|create|save|book|request|schedule|mark)_/.test(target.slice(target.indexOf("_") + 1));
-          return callMain();
+          return startChain();
         case "ask":
-          target = pending;
-          args = cloneJson(intent.args);
-          permanentError = false;
+          return switchTo(pending);
+        case "pre": {
+          if (isError(r)) return giveUp(`step ${si + 1} failed (${String(r.error.message ?? r.error.code)})`);
+          outputs[si] = r;
+          si += 1;
+          if (si < mainIdx) return stepCall();
+          const bound = bindArgs({ ...(plan as PlanStep[])[mainIdx], args: cloneJson(intent.args) }, outputs);
+          if (!bound) return giveUp("the record named in the request was not in the lookup results");
+          args = bound;
           return callMain();
+        }
+        case "post": {
+          if (isError(r)) issues.push(`step ${si + 1} failed`);
+          else outputs[si] = r;
+          si += 1;
+          if (si < (plan as PlanStep[]).length) return stepCall();
+          return report(outputs.slice(mainIdx).filter((o): o is JsonValue => o !== undefined));
+        }
         case "main": {
           if (isError(r)) return onError(r.error);
           if (!isWrite) {
@@ -206,6 +287,10 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
             mismatched = contradictions(r, intent.stated);
             if (probs.length === 0) return report(r);
             issues.push(...probs);
+            if (mismatched.length > 0) {
+              const l = lookUpName();
+              if (l) return l;
+            }
             repairIdentity();
             return retryOrSwitch();
           }
@@ -221,10 +306,10 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
               return call(c, { [id.field]: id.value });
             }
           }
-          if (!id) return report(r);
+          if (!id) return finish(r);
           lastWrite = id;
           const v = book.verifier(target, id.field);
-          if (!v) return report(r);
+          if (!v) return finish(r);
           phase = "verify";
           return call(v, book.required(v).includes(id.field) ? { [id.field]: id.value } : {});
         }
@@ -237,7 +322,7 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
           }
           const bad = contradictions(rec, intent.stated);
           const probs = [...inspect(rec), ...bad.map((k) => `${k} mismatch`)];
-          if (probs.length === 0) return report(rec);
+          if (probs.length === 0) return finish(rec);
           issues.push(...probs);
           mismatched = bad;
           const c = book.canceller(target, w.field);
@@ -245,9 +330,25 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
           phase = "cancel";
           return call(c, { [w.field]: w.value });
         }
-        case "cancel":
+        case "cancel": {
+          if (mismatched.length > 0) {
+            const l = lookUpName();
+            if (l) return l;
+          }
           repairIdentity();
           return retryOrSwitch();
+        }
+        case "lookup": {
+          const l = lookingUp as { arg: string; name: string };
+          lookingUp = null;
+          repaired.add(l.arg);
+          if (!isError(r) && useCandidate(l.arg, l.name, recordsIn(r))) {
+            mismatched = [];
+            return callMain();
+          }
+          repairIdentity();
+          return retryOrSwitch();
+        }
       }
     },
   };

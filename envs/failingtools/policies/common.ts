@@ -39,6 +39,19 @@ export class ToolBook {
     const p = (this.schemas.get(tool)?.parameters as JsonObject | undefined)?.properties as JsonObject | undefined;
     return p ? Object.keys(p) : [];
   }
+  paramDescription(tool: string, param: string): string {
+    const p = (this.schemas.get(tool)?.parameters as JsonObject | undefined)?.properties as Record<string, JsonObject> | undefined;
+    return String(p?.[param]?.description ?? "");
+  }
+  /** A read tool of the tool's provider that looks records up by a name (`search_*` first, then `find_*`, `list_*`). */
+  searcher(tool: string): string | null {
+    const prov = providerOf(tool);
+    for (const verb of ["search", "find", "list"]) {
+      const t = this.visible.find((x) => providerOf(x) === prov && opOf(x).startsWith(`${verb}_`) && this.required(x).length <= 1);
+      if (t) return t;
+    }
+    return null;
+  }
   required(tool: string): string[] {
     return ((this.schemas.get(tool)?.parameters as JsonObject | undefined)?.required as string[] | undefined) ?? [];
   }
@@ -88,3 +101,93 @@ export function flatten(v: JsonValue, prefix = "", out: string[] = [], limit = 4
 export const call = (name: string, args: JsonObject): Action => ({ type: "tool_call", name, arguments: args });
 export const answer = (content: string): Action => ({ type: "answer", content });
 export const ask = (question: string): Action => ({ type: "ask_user", question });
+
+/** One step of a multi-step request (`info.intent.plan`), as the policies use it. */
+export interface PlanStep {
+  tool: string;
+  args: JsonObject;
+  bind: { arg: string; from: number; field: string; where?: JsonObject }[];
+}
+
+export function planFrom(intent: Intent): PlanStep[] | null {
+  const p = (intent as unknown as { plan?: PlanStep[] }).plan;
+  return Array.isArray(p) && p.length > 0 ? p : null;
+}
+
+const same = (a: JsonValue | undefined, b: JsonValue): boolean =>
+  typeof a === "string" && typeof b === "string" ? a.trim().toLowerCase() === b.trim().toLowerCase() : a === b;
+
+/** The first object (depth-first) in `v` that has `field` and whose fields equal `where`; its `field`. */
+export function pickFrom(v: JsonValue | undefined, field: string, where: JsonObject = {}): JsonValue | undefined {
+  if (!v || typeof v !== "object") return undefined;
+  if (!Array.isArray(v)) {
+    const o = v as JsonObject;
+    if (o[field] !== undefined && Object.entries(where).every(([k, w]) => same(o[k], w))) return o[field];
+  }
+  for (const x of Array.isArray(v) ? v : Object.values(v)) {
+    const r = pickFrom(x, field, where);
+    if (r !== undefined) return r;
+  }
+  return undefined;
+}
+
+/** A plan step's arguments with its bound values filled in from earlier outputs; null when a pick finds nothing. */
+export function bindArgs(step: PlanStep, outputs: readonly (JsonValue | undefined)[]): JsonObject | null {
+  const args: JsonObject = JSON.parse(JSON.stringify(step.args)) as JsonObject;
+  for (const b of step.bind) {
+    const v = pickFrom(outputs[b.from], b.field, b.where ?? {});
+    if (v === undefined) return null;
+    args[b.arg] = v;
+  }
+  return args;
+}
+
+/** The same operation on another provider (`zelle_send_money` → `venmo_send_money`). */
+export const onProvider = (tool: string, provider: string): string => `${provider}_${opOf(tool)}`;
+
+/** Case-, accent- and punctuation-folded text, for comparing names and request text. */
+export function fold(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9@.]+/g, " ")
+    .replace(/\.(\s|$)/g, "$1")
+    .trim();
+}
+
+/** Records (objects with a string `*_id` field) in a response, any nesting depth. */
+export function recordsIn(v: JsonValue | undefined, out: JsonObject[] = []): JsonObject[] {
+  if (!v || typeof v !== "object") return out;
+  if (!Array.isArray(v) && Object.entries(v).some(([k, x]) => k.endsWith("_id") && typeof x === "string")) out.push(v as JsonObject);
+  for (const x of Array.isArray(v) ? v : Object.values(v)) recordsIn(x, out);
+  return out;
+}
+
+/**
+ * Picks the record the user meant among look-alikes that share a name: the one with the most other field values
+ * (state, city, email, ...) that the request text mentions. Null when no record stands out.
+ */
+export function bestByRequest(candidates: readonly JsonObject[], name: string, request: string): JsonObject | null {
+  const text = ` ${fold(request)} `;
+  const n = fold(name);
+  const score = (c: JsonObject): number =>
+    Object.entries(c).filter(([k, v]) => {
+      if (k.endsWith("_id") || (typeof v !== "string" && typeof v !== "number")) return false;
+      const f = fold(String(v));
+      return f.length >= 2 && f !== n && text.includes(` ${f} `);
+    }).length;
+  if (candidates.length === 1) return candidates[0];
+  const scored = candidates.map((c) => [score(c), c] as const).sort((a, b) => b[0] - a[0]);
+  if (scored.length === 0 || scored[0][0] === 0 || (scored.length > 1 && scored[1][0] === scored[0][0])) return null;
+  return scored[0][1];
+}
+
+/** The value of `record` to pass for a parameter, by what the parameter's description says it accepts. */
+export function valueForParam(record: JsonObject, paramDescription: string, notName: string): JsonValue | undefined {
+  const d = paramDescription.toLowerCase();
+  const keys = Object.keys(record).sort((a, b) => Number(b.endsWith("_id")) - Number(a.endsWith("_id")));
+  const usable = (v: JsonValue): boolean => (typeof v === "string" && fold(v) !== fold(notName)) || typeof v === "number";
+  const k = keys.find((key) => d.includes(key.toLowerCase()) && usable(record[key]));
+  return k ? record[k] : undefined;
+}

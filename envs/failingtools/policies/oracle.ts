@@ -4,7 +4,7 @@ import type { Policy } from "../../../src/core/registry.js";
 import type { Action } from "../../../src/engine/actions.js";
 import type { ToolObservation } from "../../../src/engine/observation.js";
 import type { Concept } from "../world/index.js";
-import { answer, ask, call, type Intent, intentFrom, isError, ToolBook } from "./common.js";
+import { answer, ask, bindArgs, call, type Intent, intentFrom, isError, onProvider, type PlanStep, planFrom, providerOf, ToolBook } from "./common.js";
 
 /**
  * The oracle reads `info.hidden` (the scenario's truth and fault plan) and takes a shortest safe path: precise
@@ -66,7 +66,11 @@ export function oraclePolicy(): Policy<ToolObservation, Action> {
   let source = "";
   let permanent = false;
   let setting = "base";
-  let phase: "start" | "main" | "verify" | "cancel" | "ask" = "start";
+  let phase: "start" | "pre" | "main" | "verify" | "cancel" | "ask" | "post" = "start";
+  let plan: PlanStep[] | null = null;
+  let mainIdx = 0;
+  let si = 0;
+  let outputs: (JsonValue | undefined)[] = [];
   let current: "M" | "F" = "M";
   let asked = false;
   let issues = false;
@@ -80,9 +84,25 @@ export function oraclePolicy(): Policy<ToolObservation, Action> {
     }
     return a;
   };
+  const prov = (): string => providerOf(current === "M" ? t.M : t.F);
   const mainCall = (): Action => {
     phase = "main";
-    return call(current === "M" ? t.M : t.F, args(current));
+    const a = args(current);
+    if (plan) Object.assign(a, bindArgs({ ...plan[mainIdx], args: {} }, outputs) ?? {});
+    return call(current === "M" ? t.M : t.F, a);
+  };
+  /** Runs plan step `si` on the current provider (lookups before the main call, tracking after it). */
+  const stepCall = (): Action => {
+    const step = (plan as PlanStep[])[si];
+    return call(onProvider(step.tool, prov()), bindArgs(step, outputs) ?? cloneJson(step.args));
+  };
+  /** The main call, preceded on a provider new to this episode by the plan's lookups (ids are per provider). */
+  const startMain = (): Action => {
+    if (!plan || mainIdx === 0) return mainCall();
+    phase = "pre";
+    si = 0;
+    outputs = [];
+    return stepCall();
   };
   const report = (): Action => {
     const facts = t.answer.map((c) => `${c.id}: ${conceptText(c)}`).join("; ");
@@ -103,6 +123,7 @@ export function oraclePolicy(): Policy<ToolObservation, Action> {
           return ask(`${t.primaryLabel} is not working. Shall I use ${t.fallbackLabel} instead?`);
         }
         current = "F";
+        return startMain();
       }
     }
     return mainCall();
@@ -124,16 +145,26 @@ export function oraclePolicy(): Policy<ToolObservation, Action> {
       asked = false;
       issues = false;
       last = null;
+      plan = planFrom(intent);
+      mainIdx = plan ? plan.findIndex((p) => p.tool === intent.tool) : 0;
+      si = 0;
+      outputs = [];
     },
     act(obs: ToolObservation): Action {
       book.observe(obs);
       const r = obs.response;
       switch (phase) {
         case "start":
-          return mainCall();
+          return startMain();
         case "ask":
           current = "F";
-          return mainCall();
+          return startMain();
+        case "pre":
+        case "post":
+          outputs[si] = r;
+          si += 1;
+          if (phase === "pre") return si < mainIdx ? stepCall() : mainCall();
+          return si < (plan as PlanStep[]).length ? stepCall() : report();
         case "main": {
           if (!t.write) {
             if (!isError(r) && jsonEquals(at(r, t.keyPath), t.keyValue)) return report();
@@ -149,7 +180,13 @@ export function oraclePolicy(): Policy<ToolObservation, Action> {
         case "verify": {
           const w = t.write as NonNullable<Truth["write"]>;
           const rec = isError(r) ? null : findRecord(r, w.idField, (last as { id: string }).id);
-          if (rec && Object.entries(w.match).every(([k, v]) => jsonEquals(rec[k], v))) return report();
+          if (rec && Object.entries(w.match).every(([k, v]) => jsonEquals(rec[k], v))) {
+            if (!plan || mainIdx + 1 >= plan.length) return report();
+            outputs[mainIdx] = rec;
+            si = mainIdx + 1;
+            phase = "post";
+            return stepCall();
+          }
           if (!rec) return next();
           phase = "cancel";
           return call(current === "M" ? w.cancel.M : w.cancel.F, { [w.cancel.idArg]: (last as { id: string }).id });

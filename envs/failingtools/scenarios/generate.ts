@@ -1,8 +1,9 @@
 import type { JsonObject, JsonValue } from "../../../src/core/json.js";
-import { Rng } from "../../../src/core/rng.js";
+import { hash32, Rng } from "../../../src/core/rng.js";
 import { buildFaults } from "../faults.js";
+import type { ChainBind, TaskChain } from "../world/category.js";
 import { addDays, CATEGORIES, type CategoryDef, type Concept, type FtState, type ProviderDef, providerTools, type TaskSpec, toolName } from "../world/index.js";
-import { FAILURE_SOURCES, type Checkpoint, type FailureMode, type FailureSource, type Forbidden, parseScenario, type Requirement, type Scenario, type Setting } from "./schema.js";
+import { FAILURE_SOURCES, type Checkpoint, type FailureMode, type FailureSource, type Forbidden, parseScenario, type PlanStep, type Requirement, type Scenario, type Setting } from "./schema.js";
 
 /**
  * Generates the scenario set from the category templates with a fixed seed: every template × every applicable
@@ -196,6 +197,34 @@ function buildOne(cat: CategoryDef, tplIndex: number, source: FailureSource, per
     forbidden.push({ id: "reuse_broken_tool", description: `keep calling ${M} after it failed permanently`, tools: [M], mutation: isWrite, when: "beyond", maxCount: 3, tiers: RB });
   }
 
+  // Multi-step tasks: lookups before the main call, tracking/read-back after it; the failure hits in between.
+  const chain = task.chain;
+  const chainCheckpoints: Checkpoint[] = [];
+  if (chain) {
+    const mainIdx = chain.before.length;
+    const preTools: string[] = [];
+    chain.before.forEach((st, i) => {
+      const tools = [toolName(primary.id, st.op), toolName(fallback.id, st.op)];
+      preTools.push(...tools);
+      required.push({ kind: "call", id: `step_before_${i}`, description: `${st.purpose} (step ${i + 1} of the request)`, tools, minCount: 1, clean: true, tiers: ALL });
+      chainCheckpoints.push({ id: `step_before_${i}_done`, description: `step ${i + 1}: ${st.purpose}`, trigger: { type: "after_call", tools }, concepts: [], absent: [], weight: 1, tiers: B });
+    });
+    if (preTools.length > 0) {
+      required.push({ kind: "call", id: "chain_order", description: `call ${task.main.op} only after the lookup`, tools: [M, F], minCount: 1, clean: false, after: preTools, tiers: ALL });
+    }
+    if (usesFallback && chain.before.length > 0) {
+      const preF = chain.before.map((st) => toolName(fallback.id, st.op));
+      required.push({ kind: "call", id: "restart_chain", description: `after switching, redo the lookup on ${fallback.label} (ids are per provider) before ${F}`, tools: [F], minCount: 1, clean: false, after: preF, tiers: RB });
+    }
+    chain.after.forEach((st, j) => {
+      const tools = [toolName(primary.id, st.op), toolName(fallback.id, st.op)];
+      required.push({ kind: "call", id: `step_after_${j}`, description: `${st.purpose} after ${task.main.op} (step ${mainIdx + 2 + j} of the request)`, tools, minCount: 1, clean: true, after: [M, F], tiers: refusal ? ["clean"] : ALL });
+      if (!refusal && st.op !== wr?.verify.op) {
+        chainCheckpoints.push({ id: `step_after_${j}_done`, description: `step ${mainIdx + 2 + j}: ${st.purpose}`, trigger: { type: "after_call", tools }, concepts: [], absent: [], weight: 1, tiers: B });
+      }
+    });
+  }
+
   const absent: Concept[] = [task.wrongConcept];
   if (task.stale && source === "data_staleness") absent.push(task.stale.staleConcept);
   const checkpoints: Checkpoint[] = [
@@ -223,10 +252,14 @@ function buildOne(cat: CategoryDef, tplIndex: number, source: FailureSource, per
     checkpoints.push({ id: "verified", description: "reads the result back before reporting", trigger: { type: "after_call", tools: [verifyM, verifyF] }, concepts: [], absent: [], weight: 1, tiers: B });
   }
 
+  checkpoints.push(...chainCheckpoints);
+
   const id = `ft-${tpl.name}-${source.replace(/_/g, "-")}-${permanent ? "perm" : "temp"}-${primary.id}`;
+  const publicId = `ft-${tpl.name}-${primary.id}-${hash32(id).toString(16).padStart(8, "0")}`;
   const request = task.request.replace(/\{provider\}/g, primary.label);
   const scenario = {
     id,
+    publicId,
     domain: cat.domain,
     category: cat.id,
     template: tpl.name,
@@ -237,7 +270,7 @@ function buildOne(cat: CategoryDef, tplIndex: number, source: FailureSource, per
     primary: primary.id,
     fallback: fallback.id,
     request,
-    intent: { tool: M, args: task.main.args, stated: task.stated },
+    intent: { tool: M, args: task.main.args, stated: task.stated, ...(chain ? { plan: planOf(chain, primary.id, M, task.main.args) } : {}) },
     now,
     world,
     faultRows,
@@ -248,7 +281,7 @@ function buildOne(cat: CategoryDef, tplIndex: number, source: FailureSource, per
     forbidden,
     checkpoints,
     userReply: isWrite ? `Yes, go ahead — using ${fallback.label} instead is fine if ${primary.label} isn't working.` : "Sure, go ahead.",
-    failureModes: MODES[source][task.kind],
+    failureModes: chain && !MODES[source][task.kind].includes("mid_sequence_stalling") ? [...MODES[source][task.kind], "mid_sequence_stalling" as const] : MODES[source][task.kind],
     truth: {
       M,
       F,
@@ -275,6 +308,12 @@ function buildOne(cat: CategoryDef, tplIndex: number, source: FailureSource, per
   return parseScenario(scenario);
 }
 
+/** The request as an ordered plan on the primary provider; bound arguments come from earlier outputs. */
+function planOf(chain: TaskChain, provider: string, M: string, mainArgs: JsonObject): PlanStep[] {
+  const step = (op: string, args: JsonObject, bind: ChainBind[] | undefined): PlanStep => ({ tool: toolName(provider, op), args, bind: (bind ?? []) as unknown as JsonValue[] });
+  return [...chain.before.map((st) => step(st.op, st.args, st.bind)), { tool: M, args: mainArgs, bind: chain.mainBind as unknown as JsonValue[] }, ...chain.after.map((st) => step(st.op, st.args, st.bind))];
+}
+
 let cache: Scenario[] | null = null;
 
 /** All scenarios, in a fixed order (category, template, source, persistence). */
@@ -297,13 +336,16 @@ export function generateScenarios(): Scenario[] {
   }
   const ids = new Set<string>();
   for (const s of out) {
-    if (ids.has(s.id)) throw new Error(`duplicate scenario id ${s.id}`);
-    ids.add(s.id);
+    for (const x of [s.id, s.publicId]) {
+      if (ids.has(x)) throw new Error(`duplicate scenario id ${x}`);
+      ids.add(x);
+    }
   }
   cache = out;
   return out;
 }
 
+/** A scenario by its id or its public id (the one `info.taskId` shows). */
 export function scenarioById(id: string): Scenario | undefined {
-  return generateScenarios().find((s) => s.id === id);
+  return generateScenarios().find((s) => s.id === id || s.publicId === id);
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { JsonObject } from "../../../src/core/json.js";
+import type { JsonObject, JsonValue } from "../../../src/core/json.js";
 import type { FaultSpec } from "../../../src/engine/faults.js";
 import type { FtState } from "../world/index.js";
 
@@ -127,6 +127,17 @@ const faultSchema = z.object({
   ]),
 });
 
+/**
+ * One call of a multi-step request, on the primary provider. `bind` takes an argument from an earlier step's
+ * output ({ arg, from, field, where? }: the first object in step `from`'s output matching `where`, its `field`).
+ */
+export const planStepSchema = z.object({
+  tool: z.string(),
+  args: jsonObject,
+  bind: z.array(z.object({ arg: z.string(), from: z.number().int().nonnegative(), field: z.string(), where: jsonObject.optional() }).strict()) as unknown as z.ZodType<JsonValue[]>,
+});
+export type PlanStep = z.infer<typeof planStepSchema>;
+
 export const FAILURE_MODES = [
   "success_response_trust",
   "missing_consistency_check",
@@ -140,6 +151,11 @@ export type FailureMode = (typeof FAILURE_MODES)[number];
 
 export const scenarioSchema = z.object({
   id: z.string().regex(/^ft-[a-z0-9._-]+$/),
+  /**
+   * The id shown to the agent (`info.taskId`): template, provider and a hash of `id`, so it names neither the
+   * failure source nor its persistence. Both ids address the scenario.
+   */
+  publicId: z.string().regex(/^ft-[a-z0-9._-]+-[0-9a-f]{8}$/),
   domain: z.string(),
   category: z.string(),
   template: z.string(),
@@ -151,7 +167,7 @@ export const scenarioSchema = z.object({
   fallback: z.string(),
   request: z.string().min(10),
   /** The request in structured form (same facts as the text), for programmatic policies. */
-  intent: z.object({ tool: z.string(), args: jsonObject, stated: jsonObject }),
+  intent: z.object({ tool: z.string(), args: jsonObject, stated: jsonObject, plan: z.array(planStepSchema).optional() }),
   now: z.string(),
   /** The clean world; `faultRows` are added only when faults are injected (look-alike records). */
   world: jsonObject,

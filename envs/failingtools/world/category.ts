@@ -74,6 +74,8 @@ export interface TaskSpec {
    * provider's table, or an explicit precise value such as an email address). Schema-mismatch faults demand it.
    */
   key?: { arg: string; table?: string; idField?: string; truth?: JsonObject; precise?: JsonValue };
+  /** Multi-step tasks: the calls around the main one (see TaskChain). */
+  chain?: TaskChain;
   /** The natural-key argument and a look-alike record that a faulty resolver may pick instead. */
   ambiguity?: {
     arg: string;
@@ -87,6 +89,38 @@ export interface TaskSpec {
     shownPath: Path;
     decoyShown: JsonValue;
   };
+}
+
+/**
+ * An argument of a chained call taken from an earlier call's output: the first object (depth-first) in the output
+ * of plan step `from` whose fields equal `where` (strings compared case-insensitively), field `field`. `where`
+ * holds only facts from the request text, so a careful agent can make the same pick.
+ */
+export interface ChainBind {
+  arg: string;
+  from: number;
+  field: string;
+  where?: JsonObject;
+}
+
+/** One call of a multi-step task other than the main (faulted) one. */
+export interface ChainStep {
+  op: string;
+  args: JsonObject;
+  bind?: ChainBind[];
+  /** What the step is for, in the scenario's checkpoint text ("look up the recipient", "track the order"). */
+  purpose: string;
+}
+
+/**
+ * A multi-step task: `before` calls (lookups whose output names the record the main call acts on) and `after`
+ * calls (tracking, read-back) around the main call, which is where the injected failure hits. Plan indices:
+ * before steps 0..k-1, the main call k, after steps k+1... (`mainBind` binds main-call arguments).
+ */
+export interface TaskChain {
+  before: ChainStep[];
+  mainBind: ChainBind[];
+  after: ChainStep[];
 }
 
 export interface TaskTemplate<W> {

@@ -100,7 +100,7 @@ export const foodDelivery = defineCategory<FoodWorld>({
         return {
           template: "food.price",
           kind: "read",
-          request: `How much is the ${item} at ${r.name} on {provider}?`,
+          request: `How much is the ${item} at ${r.name} in ${w.city.name}, ${w.city.state} on {provider}?`,
           main: { op: "get_menu", args: { restaurant: r.name } },
           stated: { region: w.city.state },
           keyPath: ["items", k, "price"],
@@ -160,6 +160,49 @@ export const foodDelivery = defineCategory<FoodWorld>({
             truth: { name: r.name, region: w.city.state },
             shownPath: ["region"],
             decoyShown: TWIN_STATE[w.city.name],
+          },
+        };
+      },
+    },
+    {
+      name: "food.dinner",
+      kind: "write",
+      build: (rng, w, now) => {
+        const ri = rng.int(w.rest.length);
+        const r = w.rest[ri];
+        const [item, price] = rng.pick(r.menu);
+        const q = rng.range(2, 4);
+        const total = round2(round2(q * price) + w.fee);
+        const eta = addMinutes(now, 25 + ri * 5).slice(11, 16);
+        return {
+          template: "food.dinner",
+          kind: "write",
+          request: `Check ${r.name}'s menu on {provider}, order ${q} × ${item} delivered to ${w.address}, then track the order and tell me the total and when it will arrive.`,
+          main: { op: "place_order", args: { restaurant: r.name, items: [{ name: item, quantity: q }], address: w.address } },
+          stated: { address: w.address },
+          keyPath: ["total"],
+          keyValue: total,
+          wrongValue: round2(total * 2),
+          corruption: "order total doubled (does not equal subtotal + fees)",
+          answer: [
+            { kind: "text", id: "restaurant", synonyms: [r.name] },
+            { kind: "number", id: "total", value: total, tolerance: 0.01 },
+            { kind: "text", id: "eta", synonyms: [eta] },
+          ],
+          wrongConcept: { kind: "number", id: "double_total", value: round2(total * 2), tolerance: 0.01 },
+          write: {
+            idField: "order_id",
+            table: "orders",
+            recordIdField: "order_id",
+            recordKeyField: "total",
+            match: { restaurant: r.name, region: w.city.state, total, status: "placed" },
+            verify: { op: "get_order", idArg: "order_id" },
+            cancel: { op: "cancel_order", idArg: "order_id" },
+          },
+          chain: {
+            before: [{ op: "get_menu", args: { restaurant: r.name }, purpose: `check ${r.name}'s menu` }],
+            mainBind: [{ arg: "restaurant", from: 0, field: "restaurant_id", where: { restaurant: r.name } }],
+            after: [{ op: "get_order", args: {}, bind: [{ arg: "order_id", from: 1, field: "order_id" }], purpose: "track the order" }],
           },
         };
       },

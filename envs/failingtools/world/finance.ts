@@ -235,5 +235,44 @@ export const payments = defineCategory<PaymentsWorld>({
         };
       },
     },
+    {
+      name: "payments.pay",
+      kind: "write",
+      build: (rng, w) => {
+        const to = rng.pick(w.contacts);
+        const amount = rng.pick([150, 85, 220, 45, 130, 310]);
+        const memo = rng.pick(["the cabin deposit", "utilities", "the team lunch", "tickets", "the carpool"]);
+        return {
+          template: "payments.pay",
+          kind: "write",
+          request: `Find ${to.name} (${to.email}) in my {provider} recipients, send them $${amount} for ${memo}, then look the transfer up to make sure it went through.`,
+          main: { op: "send_money", args: { recipient: to.name, amount, memo } },
+          stated: { amount, recipient_email: to.email },
+          keyPath: ["amount"],
+          keyValue: amount,
+          wrongValue: amount / 10,
+          corruption: "stored amount off by a factor of ten",
+          answer: [
+            { kind: "number", id: "amount", value: amount, tolerance: 0.01 },
+            { kind: "text", id: "recipient", synonyms: [to.name, to.email] },
+          ],
+          wrongConcept: { kind: "number", id: "wrong_amount", value: amount / 10, tolerance: 0.001 },
+          write: {
+            idField: "transfer_id",
+            table: "transfers",
+            recordIdField: "transfer_id",
+            recordKeyField: "amount",
+            match: { recipient_email: to.email, amount, status: "completed" },
+            verify: { op: "get_transfer", idArg: "transfer_id" },
+            cancel: { op: "cancel_transfer", idArg: "transfer_id" },
+          },
+          chain: {
+            before: [{ op: "search_recipients", args: { query: to.email }, purpose: `look up ${to.name} among the saved recipients` }],
+            mainBind: [{ arg: "recipient", from: 0, field: "recipient_id", where: { email: to.email } }],
+            after: [{ op: "get_transfer", args: {}, bind: [{ arg: "transfer_id", from: 1, field: "transfer_id" }], purpose: "look the transfer up" }],
+          },
+        };
+      },
+    },
   ],
 });

@@ -131,7 +131,7 @@ export const weather = defineCategory<WeatherWorld>({
           template: "weather.forecast",
           kind: "read",
           request: `What's the forecast high for ${cityLabel(c)} on ${d.date}? Use {provider}.`,
-          main: { op: "get_forecast", args: { location: c.name, days: 3 } },
+          main: { op: "get_forecast", args: { location: c.name, days: 7 } },
           stated: { region: c.state },
           keyPath: ["forecast", k, "high_f"],
           keyValue: d.high,

@@ -17,7 +17,13 @@ const PRODUCTS: [string, number][] = [
 interface ShopWorld {
   products: { title: string; list: number; discount: number }[];
 }
-const productView = (r: JsonObject): JsonObject => pick(r, ["product_id", "title", "list_price", "discount", "price", "rating", "in_stock"]);
+const productView = (r: JsonObject): JsonObject => pick(r, ["product_id", "title", "condition", "seller", "list_price", "discount", "price", "rating", "in_stock"]);
+
+/** A marketplace listing with the same title (a renewed unit from a third-party seller): the look-alike record. */
+function renewedTwin(p: { title: string; list: number }): JsonObject {
+  const price = round2(p.list * 0.7);
+  return { title: p.title, condition: "renewed", seller: "third-party marketplace seller", list_price: p.list, discount: round2(p.list - price), price, rating: 3.4, in_stock: true };
+}
 
 export const shopping = defineCategory<ShopWorld>({
   id: "shopping",
@@ -63,6 +69,7 @@ export const shopping = defineCategory<ShopWorld>({
         const rec: JsonObject = {
           order_id: nextId(rt.st, rt.prov.idPrefix, "ord"),
           title: p.row.title,
+          condition: p.row.condition,
           quantity: qty,
           unit_price: p.row.price,
           shipping_fee: ship,
@@ -96,6 +103,8 @@ export const shopping = defineCategory<ShopWorld>({
     products: w.products.map((p, i) => ({
       product_id: `${prov.idPrefix}_prd_${9001 + i}`,
       title: p.title,
+      condition: "new",
+      seller: prov.label,
       list_price: p.list,
       discount: p.discount,
       price: round2(p.list - p.discount),
@@ -116,9 +125,9 @@ export const shopping = defineCategory<ShopWorld>({
         return {
           template: "shopping.price",
           kind: "read",
-          request: `What does the ${p.title} cost right now on {provider}?`,
+          request: `What does a new ${p.title} cost right now on {provider}?`,
           main: { op: "get_product", args: { product: p.title } },
-          stated: {},
+          stated: { condition: "new" },
           key: { arg: "product", table: "products", idField: "product_id", truth: { title: p.title } },
           keyPath: ["price"],
           keyValue: price,
@@ -127,6 +136,7 @@ export const shopping = defineCategory<ShopWorld>({
           answer: [{ kind: "number", id: "price", value: price, tolerance: 0.01 }],
           wrongConcept: { kind: "number", id: "wrong_price", value: wrong, tolerance: 0.01 },
           stale: { tsPath: ["price_checked_at"], staleValue: round2(price + 20), staleConcept: { kind: "number", id: "stale_price", value: round2(price + 20), tolerance: 0.01 } },
+          ambiguity: { arg: "product", table: "products", idField: "product_id", decoy: renewedTwin(p), truth: { title: p.title, condition: "new" }, shownPath: ["condition"], decoyShown: "renewed" },
         };
       },
     },
@@ -139,9 +149,9 @@ export const shopping = defineCategory<ShopWorld>({
         return {
           template: "shopping.buy",
           kind: "write",
-          request: `Order ${qty} of the ${p.title} on {provider} with standard shipping.`,
+          request: `Order ${qty} of the ${p.title} (new) on {provider} with standard shipping.`,
           main: { op: "place_order", args: { product: p.title, quantity: qty, shipping: "standard" } },
-          stated: { quantity: qty, title: p.title },
+          stated: { quantity: qty, title: p.title, condition: "new" },
           key: { arg: "product", table: "products", idField: "product_id", truth: { title: p.title } },
           keyPath: ["quantity"],
           keyValue: qty,
@@ -154,9 +164,50 @@ export const shopping = defineCategory<ShopWorld>({
             table: "orders",
             recordIdField: "order_id",
             recordKeyField: "quantity",
+            match: { title: p.title, condition: "new", quantity: qty, status: "ordered" },
+            verify: { op: "get_order", idArg: "order_id" },
+            cancel: { op: "cancel_order", idArg: "order_id" },
+          },
+          ambiguity: { arg: "product", table: "products", idField: "product_id", decoy: renewedTwin(p), truth: { title: p.title, condition: "new" }, shownPath: ["condition"], decoyShown: "renewed" },
+        };
+      },
+    },
+    {
+      name: "shopping.track",
+      kind: "write",
+      build: (rng, w, now) => {
+        const p = rng.pick(w.products);
+        const qty = rng.range(1, 4);
+        const eta = addDays(dateOf(now), 5);
+        return {
+          template: "shopping.track",
+          kind: "write",
+          request: `Find the ${p.title} on {provider}, order ${qty} with standard shipping, then track the package and tell me the estimated delivery date.`,
+          main: { op: "place_order", args: { product: p.title, quantity: qty, shipping: "standard" } },
+          stated: { quantity: qty, title: p.title },
+          keyPath: ["quantity"],
+          keyValue: qty,
+          wrongValue: qty + 9,
+          corruption: "stored quantity differs from the request",
+          answer: [
+            { kind: "text", id: "product", synonyms: [p.title, p.title.split(" ").slice(0, 2).join(" ")] },
+            { kind: "number", id: "qty", value: qty, tolerance: 0 },
+            { kind: "date", id: "delivery", iso: eta },
+          ],
+          wrongConcept: { kind: "number", id: "wrong_qty", value: qty + 9, tolerance: 0 },
+          write: {
+            idField: "order_id",
+            table: "orders",
+            recordIdField: "order_id",
+            recordKeyField: "quantity",
             match: { title: p.title, quantity: qty, status: "ordered" },
             verify: { op: "get_order", idArg: "order_id" },
             cancel: { op: "cancel_order", idArg: "order_id" },
+          },
+          chain: {
+            before: [{ op: "search_products", args: { query: p.title }, purpose: `find the ${p.title}` }],
+            mainBind: [{ arg: "product", from: 0, field: "product_id", where: { title: p.title } }],
+            after: [{ op: "track_package", args: {}, bind: [{ arg: "order_id", from: 1, field: "order_id" }], purpose: "track the package" }],
           },
         };
       },

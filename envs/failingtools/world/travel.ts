@@ -27,10 +27,15 @@ export const lodging = defineCategory<LodgingWorld>({
   ops: [
     {
       op: "search_hotels",
-      description: "Hotels in a city with nightly rates.",
-      parameters: obj({ city: str("City name") }, ["city"]),
+      description: "Hotels with nightly rates, by city or by hotel name.",
+      parameters: obj({ query: str("City name (optionally 'City, ST') or part of a hotel name") }, ["query"]),
       mutates: false,
-      run: (a, rt) => ok({ hotels: table(rt.st, "hotels").filter((h) => asStr(h.city).toLowerCase() === asStr(a.city).toLowerCase().split(",")[0].trim()).map(hotelView) }),
+      run: (a, rt) => {
+        const q = asStr(a.query).toLowerCase();
+        const city = q.split(",")[0].trim();
+        const hits = table(rt.st, "hotels").filter((h) => (q !== "" && asStr(h.name).toLowerCase().includes(q)) || asStr(h.city).toLowerCase() === city);
+        return ok({ hotels: hits.map(hotelView) });
+      },
     },
     {
       op: "quote_stay",
@@ -158,6 +163,46 @@ export const lodging = defineCategory<LodgingWorld>({
             truth: { name: h.name, region: w.city.state },
             shownPath: ["region"],
             decoyShown: TWIN_STATE[w.city.name],
+          },
+        };
+      },
+    },
+    {
+      name: "lodging.trip",
+      kind: "write",
+      build: (rng, w, now) => {
+        const h = rng.pick(w.hotels);
+        const ci = addDays(dateOf(now), rng.range(10, 40));
+        const n = rng.range(2, 4);
+        const co = addDays(ci, n);
+        const g = rng.range(1, 4);
+        const total = round2(n * h.rate * (1 + TAX));
+        const wrongCi = addDays(ci, 365);
+        return {
+          template: "lodging.trip",
+          kind: "write",
+          request: `Search {provider} for hotels in ${w.city.name}, ${w.city.state}, book ${h.name} there from ${ci} to ${co} for ${g} guest${g > 1 ? "s" : ""}, then pull up the booking to confirm it and tell me the total.`,
+          main: { op: "book_hotel", args: { hotel: h.name, check_in: ci, check_out: co, guests: g } },
+          stated: { check_in: ci, check_out: co, region: w.city.state },
+          keyPath: ["check_in"],
+          keyValue: ci,
+          wrongValue: wrongCi,
+          corruption: "check-in stored a year later",
+          answer: [{ kind: "text", id: "hotel", synonyms: [h.name] }, { kind: "date", id: "check_in", iso: ci }, { kind: "number", id: "total", value: total, tolerance: 0.05 }],
+          wrongConcept: { kind: "date", id: "wrong_ci", iso: wrongCi },
+          write: {
+            idField: "booking_id",
+            table: "bookings",
+            recordIdField: "booking_id",
+            recordKeyField: "check_in",
+            match: { hotel: h.name, region: w.city.state, check_in: ci, check_out: co, status: "confirmed" },
+            verify: { op: "get_booking", idArg: "booking_id" },
+            cancel: { op: "cancel_booking", idArg: "booking_id" },
+          },
+          chain: {
+            before: [{ op: "search_hotels", args: { query: w.city.name }, purpose: `search hotels in ${w.city.name}` }],
+            mainBind: [{ arg: "hotel", from: 0, field: "hotel_id", where: { name: h.name } }],
+            after: [{ op: "get_booking", args: {}, bind: [{ arg: "booking_id", from: 1, field: "booking_id" }], purpose: "pull up the booking" }],
           },
         };
       },

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Python side of the bridge benchmark (driven by bench/bridge/run.ts, which starts the servers).
+
+Modes (JSON lines on stdout):
+  throughput: env-steps/s of step(sample=True) at each batch size, plus the same request/response bytes through a
+              raw msgpack echo server (pyzmq <-> zeromq.js, decode + encode on both sides, no env), lockstep
+              latency p50/p99 per step.
+  soak:       N env-steps at one batch size (for the server's RSS before/after).
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bridge", "python"))
+
+import msgpack  # noqa: E402
+import zmq  # noqa: E402
+
+import recovery_gym as rg  # noqa: E402
+from recovery_gym.client import pack, unpack  # noqa: E402
+
+
+def pct(xs, p):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
+
+
+def bridge_run(client, env_id, batch, seconds, info_keys, options, all_workers=False):
+    if all_workers:
+        env = rg.make_vec(env_id, batch, endpoints=client.worker_endpoints, seed=1, info_keys=info_keys, **options)
+    else:
+        env = client.make_vec(env_id, batch, seed=1, info_keys=info_keys, **options)
+    env.reset()
+    for _ in range(3):
+        env.step_random()
+    lat = []
+    steps = 0
+    t0 = time.perf_counter()
+    deadline = t0 + seconds
+    while True:
+        s = time.perf_counter()
+        env.step_random()
+        lat.append(time.perf_counter() - s)
+        steps += 1
+        if s > deadline and steps >= 20:
+            break
+    dt = time.perf_counter() - t0
+    # One representative request/response pair, for the echo baseline and the payload size column (with
+    # sharding: the first shard's, so the echo moves one shard's bytes per round trip, a generous baseline).
+    shard = env.shards[0] if all_workers else env
+    req = pack({"id": 1, "op": "step", "session": shard.session, "sample": True})
+    rid = shard.client.send("step", session=shard.session, sample=True)
+    raw = shard.client.recv_response(rid)
+    env.close()
+    return {"steps_per_s": steps * batch / dt, "p50_ms": pct(lat, 50) * 1e3, "p99_ms": pct(lat, 99) * 1e3,
+            "batches": steps}, req, raw
+
+
+def echo_run(sock, req, resp_obj, seconds):
+    """Primes the echo server with the response map, then round-trips the request bytes in lockstep."""
+    sock.send(msgpack.packb({"prime": resp_obj}, use_bin_type=True))
+    sock.recv()
+    lat = []
+    n = 0
+    t0 = time.perf_counter()
+    deadline = t0 + seconds
+    while True:
+        s = time.perf_counter()
+        sock.send(req)
+        r = unpack(sock.recv())
+        assert r["ok"]
+        lat.append(time.perf_counter() - s)
+        n += 1
+        if s > deadline and n >= 20:
+            break
+    dt = time.perf_counter() - t0
+    return {"rt_per_s": n / dt, "p50_ms": pct(lat, 50) * 1e3, "p99_ms": pct(lat, 99) * 1e3}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--address", required=True)
+    ap.add_argument("--echo")
+    ap.add_argument("--env", default="ToolMaze-v0")
+    ap.add_argument("--mode", choices=["throughput", "soak"], default="throughput")
+    ap.add_argument("--batches", default="1,8,64,256")
+    ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--info", choices=["all", "none"], default="all")
+    ap.add_argument("--total", type=int, default=1_000_000)
+    ap.add_argument("--options", default="{}")
+    ap.add_argument("--all-workers", action="store_true", help="shard each vector env over every server worker")
+    args = ap.parse_args()
+    options = json.loads(args.options)
+    info_keys = None if args.info == "all" else []
+    client = rg.Client(args.address, timeout=300)
+    if args.mode == "soak":
+        batch = int(args.batches.split(",")[-1])
+        if args.all_workers:
+            env = rg.make_vec(args.env, batch, endpoints=client.worker_endpoints, seed=2, info_keys=info_keys, **options)
+        else:
+            env = client.make_vec(args.env, batch, seed=2, info_keys=info_keys, **options)
+        env.reset()
+        n = 0
+        t0 = time.perf_counter()
+        while n < args.total:
+            env.step_random()
+            n += batch
+        dt = time.perf_counter() - t0
+        env.close()
+        print(json.dumps({"mode": "soak", "env_steps": n, "seconds": dt, "steps_per_s": n / dt}), flush=True)
+        return
+    echo = None
+    if args.echo:
+        echo = zmq.Context.instance().socket(zmq.DEALER)
+        echo.setsockopt(zmq.LINGER, 0)
+        echo.connect(args.echo)
+    for b in [int(x) for x in args.batches.split(",")]:
+        res, req, raw = bridge_run(client, args.env, b, args.seconds, info_keys, options, args.all_workers)
+        row = {"mode": "throughput", "env": args.env, "batch": b, "info": args.info, "bridge": res,
+               "request_bytes": len(req), "response_bytes": len(pack(raw))}
+        if echo is not None:
+            e = echo_run(echo, req, raw, args.seconds)
+            e["steps_per_s"] = e["rt_per_s"] * b
+            row["echo"] = e
+            row["ratio"] = res["steps_per_s"] / e["steps_per_s"]
+        print(json.dumps(row), flush=True)
+    client.close()
+
+
+if __name__ == "__main__":
+    main()

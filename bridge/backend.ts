@@ -1,0 +1,59 @@
+/**
+ * What the bridge needs from the library, as a narrow interface. The server depends on this, not on `src/`
+ * directly, so tests can run it against a scripted fake and the bridge stays a thin transport.
+ */
+import type { ErrorCode } from "./protocol.js";
+
+export type AutoresetMode = "NextStep" | "SameStep" | "Disabled";
+
+/** A space that can describe itself (and, for actions, sample). */
+export interface SpaceLike {
+  toJSON(): unknown;
+}
+
+export interface ActionSpaceLike extends SpaceLike {
+  sample(rng: never): unknown;
+}
+
+export type VecResetResult = [unknown[], Record<string, unknown>];
+export type VecStepResult = [unknown[], ArrayLike<number>, ArrayLike<boolean>, ArrayLike<boolean>, Record<string, unknown>];
+
+/** The vector env contract of the core (Gymnasium 1.x semantics). Results may be sync or async. */
+export interface VecEnvLike {
+  readonly numEnvs: number;
+  readonly singleObservationSpace: SpaceLike;
+  readonly singleActionSpace: SpaceLike;
+  readonly metadata?: unknown;
+  readonly spec?: unknown;
+  reset(opts?: { seed?: number | (number | null)[]; options?: Record<string, unknown> }): VecResetResult | Promise<VecResetResult>;
+  step(actions: unknown[]): VecStepResult | Promise<VecStepResult>;
+  close(): void | Promise<void>;
+}
+
+export interface EnvDescription {
+  id: string;
+  description?: string;
+  [key: string]: unknown;
+}
+
+/** A seeded stream for server-side action sampling; opaque to the bridge. */
+export type SamplerRng = object;
+
+export interface Backend {
+  /** Library version reported by `hello`. */
+  readonly libraryVersion: string;
+  listEnvs(): EnvDescription[];
+  /** `recordPath(i)`, when given, is where env i appends its trajectories (JSON lines). */
+  makeVec(id: string, numEnvs: number, options: Record<string, unknown>, autoresetMode: AutoresetMode | undefined, recordPath?: (i: number) => string): VecEnvLike;
+  /** A description of a registered env without instantiating a session (for `get_spec` by id). */
+  envSpec(id: string): unknown;
+  /**
+   * Seeded sampler streams (the core's Rng) for `step` with `sample: true`, one per env: stream `i` depends only
+   * on `seed` and the global env index `offset + i`, so sampled actions do not depend on batching or sharding.
+   */
+  createSamplers(seed: number, offset: number, n: number): SamplerRng[];
+  /** Samples one action from a single-env action space with the given stream. */
+  sampleAction(space: SpaceLike, rng: SamplerRng): unknown;
+  /** Maps a library exception to a protocol error; anything unrecognised is ENV_ERROR. */
+  classifyError(err: unknown): { code: ErrorCode; message: string; details: Record<string, unknown> };
+}

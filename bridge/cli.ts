@@ -1,0 +1,223 @@
+/**
+ * `recovery-gym serve`: parses flags, loads the config, and runs one server in this process (`--workers 1`) or
+ * a supervisor with N worker processes, one endpoint each (ZeroMQ's "one socket per worker" pattern: clients
+ * shard across endpoints, so no broker sits on the data path).
+ */
+import { writeFileSync } from "node:fs";
+import { curveKeyPair } from "zeromq";
+import type { Backend } from "./backend.js";
+import {
+  BridgeConfigError,
+  type BridgeConfig,
+  configSchema,
+  DEFAULT_ENDPOINT,
+  loadConfigFile,
+  resolveConfig,
+  type ResolvedConfig,
+} from "./config.js";
+import { EndpointPolicyError } from "./endpoint.js";
+import type { Limits } from "./protocol.js";
+import { BridgeServer } from "./server.js";
+import { runSupervisor } from "./workers.js";
+
+export const SERVE_HELP = `Usage: recovery-gym serve [options]
+
+Serve Recovery Gym environments over ZeroMQ (msgpack frames; see bridge/PROTOCOL.md).
+
+Options:
+  --endpoint URL           where to listen (default ${DEFAULT_ENDPOINT}); tcp://HOST:PORT or ipc://PATH.
+                           With N workers, worker i listens on PORT+i (or PATH.i for ipc).
+  --config FILE            JSON config (shape: configs/bridge.json); flags override it
+  --workers N              worker processes, one per core by default; 1 = serve in this process
+  --allow-remote           allow a non-loopback endpoint (requires --curve-keys when libzmq has CURVE)
+  --curve-keys FILE        CURVE server keys, JSON {"publicKey","secretKey"} (Z85)
+  --record-dir DIR         allow make(record=true): trajectories go to DIR/<env>-<session>-<i>.jsonl
+  --gen-curve-keys FILE    write a new CURVE key pair to FILE (mode 600) and exit
+  --max-sessions N         sessions per worker (default 256)
+  --max-envs-per-session N (default 4096)
+  --max-total-envs N       envs per worker over all sessions (default 16384)
+  --max-message-bytes N    largest request decoded; larger ones get MESSAGE_TOO_LARGE (default 64 MiB)
+  --max-pending N          unanswered requests per client (default 1024)
+  --idle-timeout-ms N      close sessions idle this long (default 600000)
+  --drain-ms N             on SIGINT/SIGTERM keep answering (SHUTTING_DOWN) this long before closing (default 250)
+  --ready-file FILE        once listening, write {"endpoints", "pid", "workerPids"} as JSON to FILE (scripts)
+  --quiet                  no log lines on stderr
+  -h, --help               this text
+
+Exit status: 0 after a graceful SIGINT/SIGTERM; 2 on bad flags or config; 1 if the server cannot start.
+`;
+
+const LIMIT_FLAGS: Record<string, keyof Limits> = {
+  "--max-sessions": "maxSessions",
+  "--max-envs-per-session": "maxEnvsPerSession",
+  "--max-total-envs": "maxTotalEnvs",
+  "--max-message-bytes": "maxMessageBytes",
+  "--max-pending": "maxPendingPerClient",
+  "--idle-timeout-ms": "idleTimeoutMs",
+  "--drain-ms": "drainMs",
+};
+
+export interface ServeDeps {
+  /** Where the env implementations come from; the library's registry by default. */
+  loadBackend?: () => Promise<Backend>;
+  out?: (s: string) => void;
+  err?: (s: string) => void;
+  /** Resolves when the server should stop (tests); by default the first SIGINT or SIGTERM. */
+  stopSignal?: Promise<unknown>;
+  /** Called once the server (or all workers) listen, with the endpoints. */
+  onListening?: (endpoints: string[], workerPids: number[]) => void;
+}
+
+interface Parsed {
+  help: boolean;
+  quiet: boolean;
+  genKeys: string | null;
+  readyFile: string | null;
+  configFile: string | null;
+  overrides: Partial<BridgeConfig>;
+  limits: Partial<Limits>;
+}
+
+function parseArgs(argv: string[]): Parsed {
+  const p: Parsed = { help: false, quiet: false, genKeys: null, readyFile: null, configFile: null, overrides: {}, limits: {} };
+  for (let i = 0; i < argv.length; i++) {
+    const raw = argv[i];
+    const eq = raw.indexOf("=");
+    const flag = raw.startsWith("--") && eq > 0 ? raw.slice(0, eq) : raw;
+    const inline = raw.startsWith("--") && eq > 0 ? raw.slice(eq + 1) : undefined;
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || (inline === undefined && v.startsWith("--"))) throw new BridgeConfigError(flag, `${flag} needs a value`);
+      return v;
+    };
+    const int = (): number => {
+      const v = value();
+      if (!/^[0-9]+$/.test(v)) throw new BridgeConfigError(flag, `${flag} must be a non-negative integer, got '${v}'`);
+      return Number(v);
+    };
+    switch (flag) {
+      case "-h":
+      case "--help":
+        p.help = true;
+        break;
+      case "--ready-file":
+        p.readyFile = value();
+        break;
+      case "--quiet":
+        p.quiet = true;
+        break;
+      case "--endpoint":
+        p.overrides.endpoint = value();
+        break;
+      case "--config":
+        p.configFile = value();
+        break;
+      case "--workers": {
+        const n = int();
+        if (n < 1) throw new BridgeConfigError("--workers", "--workers must be at least 1");
+        p.overrides.workers = n;
+        break;
+      }
+      case "--allow-remote":
+        p.overrides.allowRemote = true;
+        break;
+      case "--curve-keys":
+        p.overrides.curveKeys = value();
+        break;
+      case "--record-dir":
+        p.overrides.recordDir = value();
+        break;
+      case "--gen-curve-keys":
+        p.genKeys = value();
+        break;
+      default:
+        if (flag in LIMIT_FLAGS) {
+          p.limits[LIMIT_FLAGS[flag]] = int();
+          break;
+        }
+        throw new BridgeConfigError(flag, `unknown option '${flag}' (see --help)`);
+    }
+  }
+  return p;
+}
+
+function signalOnce(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (sig: string) => () => {
+      process.off("SIGINT", onInt);
+      process.off("SIGTERM", onTerm);
+      resolve(sig);
+    };
+    const onInt = on("SIGINT");
+    const onTerm = on("SIGTERM");
+    process.on("SIGINT", onInt);
+    process.on("SIGTERM", onTerm);
+  });
+}
+
+async function defaultBackend(): Promise<Backend> {
+  const mod = await import("./coreBackend.js");
+  return mod.createCoreBackend();
+}
+
+/** Entry point of `recovery-gym serve`; resolves with the process exit code. */
+export async function serveCommand(argv: string[], deps: ServeDeps = {}): Promise<number> {
+  const out = deps.out ?? ((s: string) => process.stdout.write(s));
+  const err = deps.err ?? ((s: string) => process.stderr.write(s));
+  let parsed: Parsed;
+  let cfg: ResolvedConfig;
+  try {
+    parsed = parseArgs(argv);
+    if (parsed.help) {
+      out(SERVE_HELP);
+      return 0;
+    }
+    if (parsed.genKeys) {
+      const keys = curveKeyPair();
+      writeFileSync(parsed.genKeys, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
+      out(`wrote CURVE key pair to ${parsed.genKeys}\nserver: --curve-keys ${parsed.genKeys}\nclients need the public key: ${keys.publicKey}\n`);
+      return 0;
+    }
+    const base = parsed.configFile ? loadConfigFile(parsed.configFile) : configSchema.parse({});
+    const merged = configSchema.safeParse({ ...base, ...parsed.overrides, limits: { ...base.limits, ...parsed.limits } });
+    if (!merged.success) {
+      const i = merged.error.issues[0];
+      throw new BridgeConfigError(i?.path.join(".") ?? "(flags)", `invalid option ${i?.path.join(".")}: ${i?.message}`);
+    }
+    cfg = resolveConfig(merged.data);
+  } catch (e) {
+    if (e instanceof BridgeConfigError) {
+      err(`recovery-gym serve: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  const log = parsed.quiet ? () => {} : (line: string) => err(`[bridge] ${line}\n`);
+  const stop = deps.stopSignal ?? signalOnce();
+  const loadBackend = deps.loadBackend ?? defaultBackend;
+  const readyFile = parsed.readyFile;
+  const onListening = (endpoints: string[], workerPids: number[]): void => {
+    if (readyFile) writeFileSync(readyFile, `${JSON.stringify({ endpoints, pid: process.pid, workerPids })}\n`);
+    deps.onListening?.(endpoints, workerPids);
+  };
+
+  if (cfg.workers > 1) {
+    return runSupervisor(cfg, { log, stop, onListening });
+  }
+  let server: BridgeServer;
+  try {
+    const backend = await loadBackend();
+    server = new BridgeServer({ endpoint: cfg.endpoint, backend, limits: cfg.limits, allowRemote: cfg.allowRemote, curve: cfg.curve, recordDir: cfg.recordDir, log });
+    await server.start();
+  } catch (e) {
+    err(`recovery-gym serve: ${(e as Error).message}\n`);
+    return e instanceof EndpointPolicyError ? 2 : 1;
+  }
+  log(`listening on ${server.endpoint} (1 worker, pid ${process.pid})`);
+  onListening([server.endpoint], [process.pid]);
+  const why = await stop;
+  log(`${typeof why === "string" ? why : "stop"}: draining and closing ${server.sessions.size} session(s)`);
+  await server.stop();
+  log("stopped");
+  return 0;
+}

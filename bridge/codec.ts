@@ -1,0 +1,151 @@
+/**
+ * Wire codec: MessagePack via msgpackr, configured so that any standard MessagePack library (Python's `msgpack`,
+ * Rust's `rmp`, ...) reads exactly what we mean. msgpackr's defaults favour JS-to-JS speed (records, shared
+ * structures, bigint decoding, float64 for large integers), which other languages would misread, hence the
+ * explicit options and the `toWire` normalisation pass.
+ */
+import { Packr, Unpackr } from "msgpackr";
+
+const packr = new Packr({
+  // Records and shared structures are msgpackr-only extensions; plain maps are what every decoder understands.
+  useRecords: false,
+  // Typed arrays, Sets, Errors as msgpackr extension types would reach Python as opaque ExtType objects.
+  moreTypes: false,
+  structuredClone: false,
+  bundleStrings: false,
+  encodeUndefinedAsNil: true,
+  // fixmap for small maps keeps step payloads small; also lifts the 65,535-key cap.
+  variableMapSize: true,
+});
+
+// Integers in the safe range become numbers, larger ones bigints (which zod then rejects with a clear message).
+// msgpackr supports "auto" at runtime (see its README) but its typings lag behind, hence the widened options type.
+const unpackOptions: Record<string, unknown> = {
+  useRecords: false,
+  mapsAsObjects: true,
+  moreTypes: false,
+  int64AsType: "auto",
+};
+const unpackr = new Unpackr(unpackOptions as ConstructorParameters<typeof Unpackr>[0]);
+
+const INT32_MIN = -0x80000000;
+const UINT32_MAX = 0xffffffff;
+
+/**
+ * Makes a value safe for cross-language MessagePack. Returns the same reference when nothing needs changing, so
+ * the common case allocates nothing. Fixes: integer-valued numbers outside the 32-bit range (msgpackr would write
+ * them as float64, and Python would decode 2**40 as a float) become int64; typed arrays become arrays; Maps become
+ * maps with string keys; Sets become arrays; Dates become ISO strings; functions and symbols become nil.
+ */
+export function toWire(value: unknown): unknown {
+  switch (typeof value) {
+    case "number":
+      if (Number.isInteger(value) && (value > UINT32_MAX || value < INT32_MIN) && Number.isSafeInteger(value)) {
+        return BigInt(value);
+      }
+      return value;
+    case "string":
+    case "boolean":
+    case "bigint":
+      return value;
+    case "undefined":
+      return null;
+    case "function":
+    case "symbol":
+      return null;
+    default:
+      break;
+  }
+  if (value === null) return null;
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i];
+      const w = toWire(v);
+      if (w !== v && out === null) out = value.slice(0, i);
+      if (out !== null) out.push(w);
+    }
+    return out ?? value;
+  }
+  if (ArrayBuffer.isView(value)) {
+    if (value instanceof Uint8Array || value instanceof DataView) return value instanceof Uint8Array ? value : null;
+    const arr = Array.from(value as unknown as ArrayLike<number | bigint>);
+    return toWire(arr);
+  }
+  if (value instanceof Map) {
+    const obj: Record<string, unknown> = {};
+    for (const [k, v] of value) obj[String(k)] = toWire(v);
+    return obj;
+  }
+  if (value instanceof Set) return toWire(Array.from(value));
+  if (value instanceof Date) return value.toISOString();
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) {
+    // Class instances (e.g. a space object) travel as their JSON form when they have one.
+    const withJson = value as { toJSON?: () => unknown };
+    if (typeof withJson.toJSON === "function") return toWire(withJson.toJSON());
+  }
+  const src = value as Record<string, unknown>;
+  let out: Record<string, unknown> | null = null;
+  const keys = Object.keys(src);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    const v = src[k];
+    const w = toWire(v);
+    if (w !== v && out === null) {
+      out = {};
+      for (let j = 0; j < i; j++) out[keys[j]] = src[keys[j]];
+    }
+    if (out !== null) out[k] = w;
+  }
+  return out ?? (proto === null ? { ...src } : value);
+}
+
+/** Encodes one response or request map. */
+export function encode(value: unknown): Buffer {
+  return packr.pack(toWire(value));
+}
+
+/** Decodes one frame; throws on malformed or truncated input. */
+export function decode(buf: Uint8Array): unknown {
+  return unpackr.unpack(buf);
+}
+
+/**
+ * Reads the `id` of a request without decoding the whole frame, for frames we refuse to decode (too large). Works
+ * when `id` is the first key of the top-level map, which is what every client we ship produces; otherwise null.
+ */
+export function peekId(buf: Uint8Array): number | bigint | null {
+  if (buf.length < 4) return null;
+  let pos = 0;
+  const b0 = buf[pos++];
+  if (b0 >= 0x80 && b0 <= 0x8f) {
+    if (b0 === 0x80) return null;
+  } else if (b0 === 0xde) pos += 2;
+  else if (b0 === 0xdf) pos += 4;
+  else return null;
+  // key must be the string "id" (fixstr of length 2)
+  if (buf[pos] !== 0xa2 || buf[pos + 1] !== 0x69 || buf[pos + 2] !== 0x64) return null;
+  pos += 3;
+  if (pos >= buf.length) return null;
+  const t = buf[pos++];
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const need = (n: number): boolean => pos + n <= buf.length;
+  if (t <= 0x7f) return t;
+  if (t >= 0xe0) return t - 0x100;
+  switch (t) {
+    case 0xcc: return need(1) ? view.getUint8(pos) : null;
+    case 0xcd: return need(2) ? view.getUint16(pos) : null;
+    case 0xce: return need(4) ? view.getUint32(pos) : null;
+    case 0xcf: return need(8) ? normaliseBig(view.getBigUint64(pos)) : null;
+    case 0xd0: return need(1) ? view.getInt8(pos) : null;
+    case 0xd1: return need(2) ? view.getInt16(pos) : null;
+    case 0xd2: return need(4) ? view.getInt32(pos) : null;
+    case 0xd3: return need(8) ? normaliseBig(view.getBigInt64(pos)) : null;
+    default: return null;
+  }
+}
+
+function normaliseBig(v: bigint): number | bigint {
+  return v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(v) : v;
+}

@@ -1,0 +1,74 @@
+/**
+ * Observation deltas: per env, the server remembers the last observation it sent and ships only the top-level
+ * keys that changed. Tool schemas and the task text therefore cross the wire once per episode, not every step,
+ * whatever the env puts in its observation.
+ */
+
+export type WireObs = { s: Record<string, unknown>; d?: string[] } | { f: unknown };
+
+function isPlainObject(x: unknown): x is Record<string, unknown> {
+  if (x === null || typeof x !== "object" || Array.isArray(x) || ArrayBuffer.isView(x)) return false;
+  const proto = Object.getPrototypeOf(x);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Structural equality of JSON-like values; identity short-circuits the common unchanged-reference case. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a === "number" && typeof b === "number") return Number.isNaN(a) && Number.isNaN(b);
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  if (ArrayBuffer.isView(a) || ArrayBuffer.isView(b)) {
+    if (!ArrayBuffer.isView(a) || !ArrayBuffer.isView(b)) return false;
+    const x = a as unknown as ArrayLike<unknown>;
+    const y = b as unknown as ArrayLike<unknown>;
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+    return true;
+  }
+  const ka = Object.keys(a as object);
+  const kb = Object.keys(b as object);
+  if (ka.length !== kb.length) return false;
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  for (const k of ka) {
+    if (!Object.prototype.hasOwnProperty.call(rb, k)) return false;
+    if (!deepEqual(ra[k], rb[k])) return false;
+  }
+  return true;
+}
+
+/**
+ * Encodes `next` relative to `prev`: `{ s: changed, d: removed }` when both are plain objects, else `{ f: next }`.
+ * Key order of `s` follows `next`, so a decoder that applies `s` then `d` reconstructs `next` key for key (up to
+ * the position of changed keys, which JSON-like consumers do not depend on).
+ */
+export function encodeDelta(prev: unknown, next: unknown): WireObs {
+  // The same object returned again may have been changed in place: nothing to diff against, send it whole.
+  // (Deltas assume envs hand out fresh observation objects, as the library's envs do.)
+  if (prev === next || !isPlainObject(prev) || !isPlainObject(next)) return { f: next };
+  const s: Record<string, unknown> = {};
+  for (const k of Object.keys(next)) {
+    const v = next[k];
+    if (!Object.prototype.hasOwnProperty.call(prev, k) || !deepEqual(prev[k], v)) s[k] = v;
+  }
+  let d: string[] | undefined;
+  for (const k of Object.keys(prev)) {
+    if (!Object.prototype.hasOwnProperty.call(next, k)) (d ??= []).push(k);
+  }
+  return d ? { s, d } : { s };
+}
+
+/** The inverse of `encodeDelta`, as a client applies it (used in tests and by JS clients). */
+export function applyDelta(prev: unknown, wire: WireObs): unknown {
+  if ("f" in wire) return wire.f;
+  const base = isPlainObject(prev) ? { ...prev } : {};
+  for (const [k, v] of Object.entries(wire.s)) base[k] = v;
+  for (const k of wire.d ?? []) delete base[k];
+  return base;
+}

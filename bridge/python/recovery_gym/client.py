@@ -1,0 +1,208 @@
+"""The connection to one bridge server: a ZeroMQ DEALER socket speaking msgpack maps."""
+from __future__ import annotations
+
+import itertools
+import time
+from collections import OrderedDict
+from typing import Any, Dict, List, Optional
+
+import msgpack
+import zmq
+
+from .errors import BridgeTimeout, ProtocolError, error_from_response
+
+PROTOCOL_VERSIONS = [1]
+DEFAULT_ADDRESS = "tcp://127.0.0.1:5555"
+
+
+def _default(obj: Any) -> Any:
+    """Lets numpy values (and anything with ``tolist``/``item``) be sent without the caller converting them."""
+    if hasattr(obj, "tolist"):
+        return obj.tolist()
+    if hasattr(obj, "item"):
+        return obj.item()
+    if isinstance(obj, (set, frozenset)):
+        return list(obj)
+    raise TypeError(f"cannot send a value of type {type(obj).__name__} to the bridge")
+
+
+def pack(obj: Any) -> bytes:
+    return msgpack.packb(obj, use_bin_type=True, default=_default)
+
+
+def unpack(data: bytes) -> Any:
+    return msgpack.unpackb(data, raw=False, strict_map_key=False)
+
+
+class Client:
+    """A connection to a Recovery Gym bridge server.
+
+    Requests may be pipelined with :meth:`send` / :meth:`recv`; the server answers each client's requests in order.
+    Every wait is bounded by ``timeout`` seconds and raises :class:`BridgeTimeout` rather than hanging.
+
+    >>> with Client("tcp://127.0.0.1:5555") as c:
+    ...     env = c.make("ToolMaze-v0")
+    ...     obs, info = env.reset(seed=0)
+    """
+
+    def __init__(
+        self,
+        address: str = DEFAULT_ADDRESS,
+        timeout: Optional[float] = 30.0,
+        *,
+        context: Optional[zmq.Context] = None,
+        identity: Optional[bytes] = None,
+        server_public_key: Optional[bytes] = None,
+        hello: bool = True,
+    ):
+        self.address = address
+        self.timeout = timeout
+        self._ctx = context or zmq.Context.instance()
+        self._sock = self._ctx.socket(zmq.DEALER)
+        self._sock.setsockopt(zmq.LINGER, 0)
+        if identity is not None:
+            self._sock.setsockopt(zmq.IDENTITY, identity)
+        if server_public_key is not None:
+            public, secret = zmq.curve_keypair()
+            self._sock.curve_publickey = public
+            self._sock.curve_secretkey = secret
+            self._sock.curve_serverkey = server_public_key if isinstance(server_public_key, bytes) else server_public_key.encode()
+        self._sock.connect(address)
+        self._poller = zmq.Poller()
+        self._poller.register(self._sock, zmq.POLLIN)
+        self._ids = itertools.count(1)
+        # ids sent and not yet answered, in send order (responses arrive in this order).
+        self._outstanding: "OrderedDict[int, None]" = OrderedDict()
+        self._stash: Dict[int, Dict[str, Any]] = {}
+        self._abandoned: set = set()
+        self._closed = False
+        self.server_info: Dict[str, Any] = {}
+        if hello:
+            self.server_info = self.hello()
+
+    # -- plumbing ---------------------------------------------------------------------------------------------
+
+    def send(self, op: str, **fields: Any) -> int:
+        """Sends a request without waiting; returns its id for :meth:`recv`."""
+        if self._closed:
+            raise RuntimeError("client is closed")
+        rid = next(self._ids)
+        msg = {"id": rid, "op": op}
+        msg.update(fields)
+        self._sock.send(pack(msg), copy=False)
+        self._outstanding[rid] = None
+        return rid
+
+    def send_raw(self, data: bytes) -> int:
+        """Sends arbitrary bytes as one request frame (tests, debugging). Returns a local id for :meth:`recv`: an
+        undecodable frame is answered with ``id`` null, which is attributed to the oldest outstanding request."""
+        rid = next(self._ids)
+        self._sock.send(data)
+        self._outstanding[rid] = None
+        return rid
+
+    def recv_response(self, rid: int, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """Waits for the full response map of request ``rid`` (``ok`` true or false)."""
+        if rid in self._stash:
+            self._outstanding.pop(rid, None)
+            return self._stash.pop(rid)
+        limit = self.timeout if timeout is None else timeout
+        deadline = None if limit is None else time.monotonic() + limit
+        while True:
+            wait_ms = None if deadline is None else max(0, int((deadline - time.monotonic()) * 1000))
+            if not self._sock.poll(wait_ms, zmq.POLLIN):
+                self._outstanding.pop(rid, None)
+                self._abandoned.add(rid)
+                raise BridgeTimeout(f"no response from {self.address} within {limit} s (request id {rid})")
+            frames = self._sock.recv_multipart(copy=False)
+            try:
+                # Decode straight from ZeroMQ's buffer: large step responses are not copied first.
+                resp = unpack(frames[-1].buffer)
+            except Exception as e:  # noqa: BLE001 - anything undecodable is a protocol error
+                raise ProtocolError(f"undecodable response from {self.address}: {e}") from e
+            if not isinstance(resp, dict) or "ok" not in resp:
+                raise ProtocolError(f"response is not a map with 'ok': {resp!r:.200}")
+            got = resp.get("id")
+            if got is None:
+                # The server could not read that request's id; answers are in order, so it is the oldest one.
+                got = next(iter(self._outstanding), None)
+                if got is None:
+                    continue
+            if got in self._abandoned:
+                self._abandoned.discard(got)
+                continue
+            self._outstanding.pop(got, None)
+            if got == rid:
+                return resp
+            self._stash[got] = resp
+
+    def recv(self, rid: int, timeout: Optional[float] = None) -> Any:
+        """Waits for request ``rid`` and returns its ``result``, raising the mapped exception on errors."""
+        resp = self.recv_response(rid, timeout)
+        if resp.get("ok"):
+            return resp.get("result")
+        raise error_from_response(resp.get("error") or {})
+
+    def request(self, op: str, timeout: Optional[float] = None, **fields: Any) -> Any:
+        return self.recv(self.send(op, **fields), timeout)
+
+    # -- operations -------------------------------------------------------------------------------------------
+
+    def hello(self) -> Dict[str, Any]:
+        info = self.request("hello", versions=PROTOCOL_VERSIONS, client="recovery_gym-python")
+        self.server_info = info
+        return info
+
+    def ping(self) -> bool:
+        return bool(self.request("ping").get("pong"))
+
+    def list_envs(self) -> List[Dict[str, Any]]:
+        return self.request("list_envs")["envs"]
+
+    def env_ids(self) -> List[str]:
+        return [e["id"] for e in self.list_envs()]
+
+    @property
+    def worker_endpoints(self) -> List[str]:
+        """Endpoints of every worker process of this server (for :func:`recovery_gym.make_vec` sharding)."""
+        return list(self.server_info.get("endpoints") or [self.address])
+
+    def get_spec(self, env_id: str) -> Dict[str, Any]:
+        return self.request("get_spec", env_id=env_id)
+
+    def make(self, env_id: str, *, seed: Optional[int] = None, obs_encoding: str = "delta",
+             info_keys: Optional[List[str]] = None, **options: Any) -> "RemoteEnv":
+        """One env with Gymnasium's single-env signatures. Keyword arguments are the env's options."""
+        from .env import RemoteEnv
+
+        return RemoteEnv(self, env_id, options, seed=seed, obs_encoding=obs_encoding, info_keys=info_keys)
+
+    def make_vec(self, env_id: str, num_envs: int, *, seed: Optional[int] = None, autoreset_mode: Optional[str] = None,
+                 obs_encoding: str = "delta", info_keys: Optional[List[str]] = None, use_numpy: bool = False,
+                 record: bool = False, **options: Any) -> "RemoteVectorEnv":
+        """A batched env of ``num_envs`` copies on this server (Gymnasium 1.x vector semantics)."""
+        from .env import RemoteVectorEnv
+
+        return RemoteVectorEnv(self, env_id, num_envs, options, seed=seed, autoreset_mode=autoreset_mode,
+                               obs_encoding=obs_encoding, info_keys=info_keys, use_numpy=use_numpy,
+                               record=record)
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._sock.close(0)
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:  # pragma: no cover - best effort
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+from .env import RemoteEnv, RemoteVectorEnv  # noqa: E402  (type names for annotations)

@@ -1,0 +1,211 @@
+"""Remote envs with Gymnasium's signatures. Observations arrive as deltas and are rebuilt here."""
+from __future__ import annotations
+
+import numbers
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .client import Client
+
+Seed = Union[int, Sequence[Optional[int]], None]
+
+
+def apply_delta(prev: Any, wire: Any) -> Any:
+    """Rebuilds an observation from the previous one and a wire delta ``{s, d}`` or full value ``{f}``."""
+    if "f" in wire:
+        return wire["f"]
+    out = dict(prev) if isinstance(prev, dict) else {}
+    out.update(wire["s"])
+    for k in wire.get("d") or ():
+        out.pop(k, None)
+    return out
+
+
+def unbatch_info(infos: Dict[str, Any], i: int) -> Dict[str, Any]:
+    """Env ``i``'s info from Gymnasium-1.x batched infos (``info[k][i]`` valid where ``info['_' + k][i]``)."""
+    out: Dict[str, Any] = {}
+    for k, v in infos.items():
+        if k.startswith("_") and k[1:] in infos:
+            continue
+        mask = infos.get("_" + k)
+        if mask is not None and not mask[i]:
+            continue
+        if isinstance(v, dict):
+            out[k] = unbatch_info(v, i)
+        else:
+            out[k] = v[i]
+    return out
+
+
+class RemoteVectorEnv:
+    """``num_envs`` copies of an env in one server session.
+
+    ``reset(seed=None, options=None, reset_mask=None) -> (observations, infos)`` and
+    ``step(actions) -> (observations, rewards, terminated, truncated, infos)``; infos are batched per key with
+    ``_key`` masks; autoreset follows the server's vector env (``autoreset_mode``). With ``use_numpy=True``
+    rewards/terminated/truncated are numpy arrays.
+    """
+
+    def __init__(self, client: "Client", env_id: str, num_envs: int, options: Optional[Dict[str, Any]] = None, *,
+                 seed: Optional[int] = None, autoreset_mode: Optional[str] = None, obs_encoding: str = "delta",
+                 info_keys: Optional[List[str]] = None, use_numpy: bool = False, record: bool = False,
+                 env_offset: int = 0):
+        self.client = client
+        self.env_id = env_id
+        fields: Dict[str, Any] = {"env_id": env_id, "num_envs": int(num_envs), "options": dict(options or {}),
+                                  "obs_encoding": obs_encoding}
+        if seed is not None:
+            fields["seed"] = int(seed)
+        if autoreset_mode is not None:
+            fields["autoreset_mode"] = autoreset_mode
+        if info_keys is not None:
+            fields["info_keys"] = list(info_keys)
+        if record:
+            fields["record"] = True
+        if env_offset:
+            fields["env_offset"] = int(env_offset)
+        made = client.request("make", **fields)
+        self.session: str = made["session"]
+        self.num_envs: int = made["num_envs"]
+        self.single_observation_space: Dict[str, Any] = made["single_observation_space"]
+        self.single_action_space: Dict[str, Any] = made["single_action_space"]
+        self.autoreset_mode: str = made["autoreset_mode"]
+        self.spec = made.get("spec")
+        self.metadata: Dict[str, Any] = dict(made.get("metadata") or {})
+        self.metadata.setdefault("autoreset_mode", self.autoreset_mode)
+        self.use_numpy = use_numpy
+        self._encoding: str = made.get("obs_encoding", obs_encoding)
+        self._obs: List[Any] = [None] * self.num_envs
+        self._pending_step: Optional[int] = None
+        self._closed = False
+
+    @property
+    def observation_space(self) -> Dict[str, Any]:
+        """Plain description of the batched observation space (a tuple of ``num_envs`` single spaces)."""
+        return {"type": "batch", "n": self.num_envs, "space": self.single_observation_space}
+
+    @property
+    def action_space(self) -> Dict[str, Any]:
+        return {"type": "batch", "n": self.num_envs, "space": self.single_action_space}
+
+    def reset(self, *, seed: Seed = None, options: Optional[Dict[str, Any]] = None,
+              reset_mask: Optional[Sequence[bool]] = None) -> Tuple[List[Any], Dict[str, Any]]:
+        fields: Dict[str, Any] = {"session": self.session}
+        if seed is not None:
+            fields["seed"] = int(seed) if isinstance(seed, numbers.Integral) else [None if s is None else int(s) for s in seed]
+        opts = dict(options or {})
+        mask = reset_mask if reset_mask is not None else opts.pop("reset_mask", None)
+        if opts:
+            fields["options"] = opts
+        if mask is not None:
+            fields["reset_mask"] = [bool(m) for m in mask]
+        r = self.client.request("reset", **fields)
+        self._obs = list(r["observations"])
+        return list(self._obs), r["infos"]
+
+    def step_async(self, actions: Optional[Sequence[Any]] = None, *, sample: bool = False) -> None:
+        """Sends a step without waiting (lets a sharded env step all servers at once)."""
+        if self._pending_step is not None:
+            raise RuntimeError("step_async called twice without step_wait")
+        if sample:
+            self._pending_step = self.client.send("step", session=self.session, sample=True)
+        else:
+            if actions is None:
+                raise ValueError("actions are required unless sample=True")
+            self._pending_step = self.client.send("step", session=self.session, actions=list(actions))
+
+    def step_wait(self) -> Tuple[Any, ...]:
+        if self._pending_step is None:
+            raise RuntimeError("step_wait without step_async")
+        rid, self._pending_step = self._pending_step, None
+        r = self.client.recv(rid)
+        if self._encoding == "delta":
+            self._obs = [apply_delta(p, w) for p, w in zip(self._obs, r["observations"])]
+        else:
+            self._obs = list(r["observations"])
+        # msgpack carries 1.0 as the int 1; rewards are floats by contract.
+        rewards = [float(x) for x in r["rewards"]]
+        terminated, truncated = r["terminated"], r["truncated"]
+        if self.use_numpy:
+            import numpy as np
+
+            rewards = np.asarray(rewards, dtype=np.float64)
+            terminated = np.asarray(terminated, dtype=np.bool_)
+            truncated = np.asarray(truncated, dtype=np.bool_)
+        out = (list(self._obs), rewards, terminated, truncated, r["infos"])
+        if "actions" in r:
+            return out + (r["actions"],)
+        return out
+
+    def step(self, actions: Sequence[Any]) -> Tuple[List[Any], Any, Any, Any, Dict[str, Any]]:
+        self.step_async(actions)
+        return self.step_wait()  # type: ignore[return-value]
+
+    def step_random(self) -> Tuple[List[Any], Any, Any, Any, Dict[str, Any], List[Any]]:
+        """Steps with actions sampled by the server from the action space (seeded by ``make``'s seed); the sixth
+        element is the actions taken."""
+        self.step_async(sample=True)
+        return self.step_wait()  # type: ignore[return-value]
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            try:
+                self.client.request("close", session=self.session)
+            except Exception:  # the session may already be gone (reaped, server stopped)
+                pass
+
+    def to_gymnasium(self) -> Any:
+        from .gym_adapter import to_gymnasium_vector
+
+        return to_gymnasium_vector(self)
+
+    def __enter__(self) -> "RemoteVectorEnv":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class RemoteEnv:
+    """One remote env with Gymnasium's ``Env`` signatures (no autoreset: call ``reset`` after an episode ends)."""
+
+    def __init__(self, client: "Client", env_id: str, options: Optional[Dict[str, Any]] = None, *,
+                 seed: Optional[int] = None, obs_encoding: str = "delta", info_keys: Optional[List[str]] = None):
+        self._vec = RemoteVectorEnv(client, env_id, 1, options, seed=seed, autoreset_mode="Disabled",
+                                    obs_encoding=obs_encoding, info_keys=info_keys)
+        self.env_id = env_id
+        self.observation_space: Dict[str, Any] = self._vec.single_observation_space
+        self.action_space: Dict[str, Any] = self._vec.single_action_space
+        self.spec = self._vec.spec
+        self.metadata = self._vec.metadata
+
+    @property
+    def session(self) -> str:
+        return self._vec.session
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> Tuple[Any, Dict[str, Any]]:
+        obs, infos = self._vec.reset(seed=seed, options=options)
+        return obs[0], unbatch_info(infos, 0)
+
+    def step(self, action: Any) -> Tuple[Any, float, bool, bool, Dict[str, Any]]:
+        obs, rew, term, trunc, infos = self._vec.step([action])
+        return obs[0], float(rew[0]), bool(term[0]), bool(trunc[0]), unbatch_info(infos, 0)
+
+    def step_random(self) -> Tuple[Any, float, bool, bool, Dict[str, Any], Any]:
+        obs, rew, term, trunc, infos, actions = self._vec.step_random()
+        return obs[0], float(rew[0]), bool(term[0]), bool(trunc[0]), unbatch_info(infos, 0), actions[0]
+
+    def close(self) -> None:
+        self._vec.close()
+
+    def to_gymnasium(self) -> Any:
+        from .gym_adapter import to_gymnasium_env
+
+        return to_gymnasium_env(self)
+
+    def __enter__(self) -> "RemoteEnv":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()

@@ -1,0 +1,183 @@
+"""One vector env spread over several servers (or several workers of one server).
+
+Env ``i`` of the sharded env is env ``i - offset_k`` of shard ``k``, shards are contiguous, and a reset seed ``s``
+gives env ``i`` the seed ``s + i`` exactly as a single server would, so results do not depend on the sharding.
+Each shard is made with its ``env_offset``, so server-side sampled actions and the make-seeded first reset
+match the unsharded env too. All shards are stepped concurrently: requests go out to every server before any answer is awaited.
+"""
+from __future__ import annotations
+
+import numbers
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from .client import DEFAULT_ADDRESS, Client
+from .env import RemoteVectorEnv, Seed
+
+
+def split_counts(num_envs: int, shards: int) -> List[int]:
+    """Contiguous, as even as possible; earlier shards take the remainder. Empty shards are dropped."""
+    base, extra = divmod(num_envs, shards)
+    return [c for c in (base + (1 if k < extra else 0) for k in range(shards)) if c > 0]
+
+
+def merge_infos(parts: Sequence[Dict[str, Any]], counts: Sequence[int]) -> Dict[str, Any]:
+    """Concatenates batched infos; keys a shard lacks get ``None`` values and ``False`` masks."""
+    keys: List[str] = []
+    seen = set()
+    for p in parts:
+        for k in p:
+            if k not in seen:
+                seen.add(k)
+                keys.append(k)
+    out: Dict[str, Any] = {}
+    for k in keys:
+        vals: List[Any] = []
+        is_mask = k.startswith("_") and k[1:] in seen
+        nested = any(isinstance(p.get(k), dict) for p in parts)
+        if nested:
+            out[k] = merge_infos([p.get(k) or {} for p in parts], counts)
+            continue
+        for p, n in zip(parts, counts):
+            v = p.get(k)
+            vals.extend(list(v) if v is not None else [False if is_mask else None] * n)
+        out[k] = vals
+    return out
+
+
+class ShardedVectorEnv:
+    """A :class:`RemoteVectorEnv` look-alike whose envs live on several servers."""
+
+    def __init__(self, clients: Sequence[Client], env_id: str, num_envs: int, options: Optional[Dict[str, Any]] = None,
+                 *, own_clients: bool = False, use_numpy: bool = False, **make_fields: Any):
+        if not clients:
+            raise ValueError("at least one endpoint is required")
+        counts = split_counts(num_envs, len(clients))
+        self.clients = list(clients)[: len(counts)]
+        self._own = list(clients) if own_clients else []
+        self.counts = counts
+        self.offsets = [sum(counts[:k]) for k in range(len(counts))]
+        self.num_envs = num_envs
+        self.env_id = env_id
+        self.use_numpy = use_numpy
+        self.shards: List[RemoteVectorEnv] = []
+        try:
+            for c, n, o in zip(self.clients, counts, self.offsets):
+                self.shards.append(RemoteVectorEnv(c, env_id, n, options, env_offset=o, **make_fields))
+        except Exception:
+            self.close()
+            raise
+        first = self.shards[0]
+        self.single_observation_space = first.single_observation_space
+        self.single_action_space = first.single_action_space
+        self.autoreset_mode = first.autoreset_mode
+        self.metadata = dict(first.metadata)
+        self.spec = first.spec
+
+    def _slices(self, seq: Sequence[Any]) -> List[List[Any]]:
+        return [list(seq[o:o + n]) for o, n in zip(self.offsets, self.counts)]
+
+    def reset(self, *, seed: Seed = None, options: Optional[Dict[str, Any]] = None,
+              reset_mask: Optional[Sequence[bool]] = None) -> Tuple[List[Any], Dict[str, Any]]:
+        if seed is None:
+            seeds: List[Any] = [None] * len(self.shards)
+        elif isinstance(seed, numbers.Integral):
+            seed = int(seed)
+            seeds = [[seed + o + j for j in range(n)] for o, n in zip(self.offsets, self.counts)]
+        else:
+            if len(seed) != self.num_envs:
+                raise ValueError(f"seed: expected {self.num_envs} seeds, got {len(seed)}")
+            seeds = self._slices(seed)
+        masks = self._slices(reset_mask) if reset_mask is not None else [None] * len(self.shards)
+        rids = []
+        for shard, s, m in zip(self.shards, seeds, masks):
+            fields: Dict[str, Any] = {"session": shard.session}
+            if s is not None:
+                fields["seed"] = s
+            if options:
+                fields["options"] = dict(options)
+            if m is not None:
+                fields["reset_mask"] = [bool(x) for x in m]
+            rids.append(shard.client.send("reset", **fields))
+        obs: List[Any] = []
+        infos = []
+        for shard, rid in zip(self.shards, rids):
+            r = shard.client.recv(rid)
+            shard._obs = list(r["observations"])
+            obs.extend(shard._obs)
+            infos.append(r["infos"])
+        return obs, merge_infos(infos, self.counts)
+
+    def _gather(self) -> Tuple[Any, ...]:
+        parts = [s.step_wait() for s in self.shards]
+        obs = [o for p in parts for o in p[0]]
+        rewards = [r for p in parts for r in p[1]]
+        terminated = [bool(t) for p in parts for t in p[2]]
+        truncated = [bool(t) for p in parts for t in p[3]]
+        infos = merge_infos([p[4] for p in parts], self.counts)
+        if self.use_numpy:
+            import numpy as np
+
+            rewards = np.asarray(rewards, dtype=np.float64)
+            terminated = np.asarray(terminated, dtype=np.bool_)
+            truncated = np.asarray(truncated, dtype=np.bool_)
+        out: Tuple[Any, ...] = (obs, rewards, terminated, truncated, infos)
+        if len(parts[0]) > 5:
+            out = out + ([a for p in parts for a in p[5]],)
+        return out
+
+    def step(self, actions: Sequence[Any]) -> Tuple[Any, ...]:
+        if len(actions) != self.num_envs:
+            raise ValueError(f"actions: expected {self.num_envs}, got {len(actions)}")
+        for shard, a in zip(self.shards, self._slices(list(actions))):
+            shard.step_async(a)
+        return self._gather()
+
+    def step_random(self) -> Tuple[Any, ...]:
+        """Server-sampled actions; env i's stream depends only on the make seed and i, not on the sharding."""
+        for shard in self.shards:
+            shard.step_async(sample=True)
+        return self._gather()
+
+    def close(self) -> None:
+        for s in self.shards:
+            s.close()
+        for c in self._own:
+            c.close()
+        self.shards = []
+        self._own = []
+
+    def __enter__(self) -> "ShardedVectorEnv":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def discover_endpoints(address: str = DEFAULT_ADDRESS, timeout: Optional[float] = 30.0,
+                       server_public_key: Optional[bytes] = None) -> List[str]:
+    """All worker endpoints of the server at ``address`` (from its ``hello``)."""
+    with Client(address, timeout=timeout, server_public_key=server_public_key) as c:
+        return c.worker_endpoints
+
+
+def make_vec(env_id: str, num_envs: int, *, endpoints: Optional[Sequence[str]] = None, address: str = DEFAULT_ADDRESS,
+             timeout: Optional[float] = 30.0, all_workers: bool = False, seed: Optional[int] = None,
+             autoreset_mode: Optional[str] = None, obs_encoding: str = "delta", info_keys: Optional[List[str]] = None,
+             use_numpy: bool = False, server_public_key: Optional[bytes] = None, **options: Any) -> ShardedVectorEnv:
+    """A vector env over ``endpoints`` (default ``[address]``; with ``all_workers=True`` every worker of the server
+    at ``address``). Same seeds give the same trajectories whatever the endpoints."""
+    if endpoints:
+        eps = list(endpoints)
+    elif all_workers:
+        eps = discover_endpoints(address, timeout, server_public_key)
+    else:
+        eps = [address]
+    clients = [Client(e, timeout=timeout, server_public_key=server_public_key) for e in eps]
+    fields: Dict[str, Any] = {"seed": seed, "autoreset_mode": autoreset_mode, "obs_encoding": obs_encoding,
+                              "info_keys": info_keys}
+    try:
+        return ShardedVectorEnv(clients, env_id, num_envs, options, own_clients=True, use_numpy=use_numpy, **fields)
+    except Exception:
+        for c in clients:
+            c.close()
+        raise

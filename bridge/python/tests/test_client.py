@@ -1,0 +1,192 @@
+import threading
+import time
+
+import msgpack
+import pytest
+import zmq
+
+import recovery_gym as rg
+from recovery_gym.errors import error_from_response
+
+
+def test_hello_lists_versions_envs_and_workers(client, endpoints):
+    info = client.server_info
+    assert info["version"] == 1
+    assert info["codec"] == "msgpack"
+    assert "Demo-v0" in info["env_ids"]
+    assert sorted(info["env_ids"]) == sorted(client.env_ids())
+    assert info["endpoints"] == endpoints
+    assert client.ping() is True
+
+
+def test_every_env_make_reset_step(client, env_ids):
+    for env_id in env_ids:
+        env = client.make(env_id)
+        obs, info = env.reset(seed=3)
+        assert obs is not None and isinstance(info, dict)
+        steps = 0
+        for _ in range(12):
+            obs, reward, terminated, truncated, info, action = env.step_random()
+            assert isinstance(reward, float) and isinstance(terminated, bool) and isinstance(truncated, bool)
+            steps += 1
+            if terminated or truncated:
+                obs, info = env.reset()
+        assert steps == 12
+        env.close()
+        vec = client.make_vec(env_id, 4, seed=1)
+        obs, infos = vec.reset()
+        assert len(obs) == 4
+        for _ in range(6):
+            obs, rewards, terminated, truncated, infos, actions = vec.step_random()
+            assert len(obs) == len(rewards) == len(terminated) == len(truncated) == len(actions) == 4
+            for k, v in infos.items():
+                assert len(v) == 4 or isinstance(v, dict), k
+        vec.close()
+
+
+def test_explicit_actions_and_numpy(client):
+    np = pytest.importorskip("numpy")
+    vec = client.make_vec("Demo-v0", 3, seed=5, use_numpy=True)
+    obs_np, _ = vec.reset(seed=np.int64(5))  # numpy integers are accepted wherever ints are
+    obs, _ = vec.reset(seed=5)
+    assert obs_np == obs
+    _, rewards, terminated, truncated, _, actions = vec.step_random()
+    assert isinstance(rewards, np.ndarray) and rewards.dtype == np.float64
+    assert terminated.dtype == np.bool_ and truncated.shape == (3,)
+    obs, rewards, terminated, truncated, infos = vec.step(actions)
+    assert len(obs) == 3
+    vec.close()
+
+
+def test_delta_and_full_encodings_agree(client):
+    runs = []
+    for enc in ("delta", "full"):
+        vec = client.make_vec("Demo-v0", 2, seed=9, obs_encoding=enc)
+        o, _ = vec.reset()
+        traj = [o]
+        for _ in range(15):
+            traj.append(vec.step_random()[0])
+        vec.close()
+        runs.append(traj)
+    assert runs[0] == runs[1]
+
+
+def test_pipelined_requests_are_matched_by_id(client):
+    vec = client.make_vec("Demo-v0", 2, seed=1)
+    vec.reset()
+    rids = [client.send("ping") for _ in range(20)]
+    rids.append(client.send("step", session=vec.session, sample=True))
+    # collect in reverse order: earlier responses are stashed until asked for
+    results = [client.recv(r) for r in reversed(rids)]
+    assert all(r == {"pong": True} for r in results[1:])
+    assert len(results[0]["observations"]) == 2
+    vec.close()
+
+
+def test_error_mapping(client, address):
+    with pytest.raises(rg.UnknownEnvError):
+        client.make("NoSuchEnv-v0")
+    with pytest.raises(rg.ValidationError) as e:
+        client.make("Demo-v0", no_such_option=1)
+    assert "no_such_option" in str(e.value) or e.value.details
+    with pytest.raises(rg.UnknownOpError):
+        client.request("fly")
+    with pytest.raises(rg.UnsupportedVersionError) as e:
+        client.request("hello", versions=[99])
+    assert e.value.details["supported"] == [1]
+    with pytest.raises(rg.InvalidMessageError):
+        client.recv(client.send_raw(b"\xc1\xc1"))
+    with pytest.raises(rg.CapacityReachedError):
+        client.make_vec("Demo-v0", 10**6)
+    vec = client.make_vec("Demo-v0", 2)
+    with pytest.raises(rg.EnvError):
+        vec.step_random()  # before reset
+    vec.reset(seed=0)
+    with pytest.raises(rg.ValidationError):
+        vec.step([{"type": "tool_call"}])  # wrong count
+    # another client cannot use this session
+    with rg.Client(address, timeout=10) as other:
+        with pytest.raises(rg.UnknownSessionError):
+            other.request("step", session=vec.session, sample=True)
+    vec.close()
+    with pytest.raises(rg.UnknownSessionError):
+        client.request("reset", session=vec.session)
+    limit = client.server_info["limits"]["maxMessageBytes"]
+    with pytest.raises(rg.MessageTooLargeError):
+        client.request("ping_" , pad="x" * (limit + 1))
+    assert client.ping()
+
+
+def test_error_classes_cover_every_code():
+    codes = ["INVALID_MESSAGE", "UNSUPPORTED_VERSION", "UNKNOWN_OP", "VALIDATION_ERROR", "UNKNOWN_ENV",
+             "UNKNOWN_SESSION", "CAPACITY_REACHED", "MESSAGE_TOO_LARGE", "ENV_ERROR", "SHUTTING_DOWN",
+             "INTERNAL_ERROR"]
+    for code in codes:
+        err = error_from_response({"code": code, "message": "m", "details": {"x": 1}})
+        assert err.code == code and type(err) is not rg.BridgeError and err.details == {"x": 1}
+    future = error_from_response({"code": "FROM_THE_FUTURE", "message": "m"})
+    assert type(future) is rg.BridgeError and future.code == "FROM_THE_FUTURE"
+
+
+def test_timeout_raises_instead_of_hanging():
+    ctx = zmq.Context.instance()
+    silent = ctx.socket(zmq.ROUTER)
+    port = silent.bind_to_random_port("tcp://127.0.0.1")
+    try:
+        c = rg.Client(f"tcp://127.0.0.1:{port}", timeout=0.2, hello=False)
+        t0 = time.monotonic()
+        with pytest.raises(rg.BridgeTimeout):
+            c.ping()
+        assert time.monotonic() - t0 < 2
+        c.close()
+    finally:
+        silent.close(0)
+
+
+def test_late_response_after_timeout_is_discarded():
+    ctx = zmq.Context.instance()
+    router = ctx.socket(zmq.ROUTER)
+    port = router.bind_to_random_port("tcp://127.0.0.1")
+
+    def serve():
+        for i in range(2):
+            ident, body = router.recv_multipart()
+            req = msgpack.unpackb(body, raw=False)
+            if i == 0:
+                time.sleep(0.5)
+            router.send_multipart([ident, msgpack.packb({"id": req["id"], "ok": True, "result": {"n": i}})])
+
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+    try:
+        c = rg.Client(f"tcp://127.0.0.1:{port}", timeout=0.2, hello=False)
+        with pytest.raises(rg.BridgeTimeout):
+            c.request("ping")
+        time.sleep(0.4)
+        assert c.request("ping", timeout=2) == {"n": 1}
+        c.close()
+    finally:
+        t.join(2)
+        router.close(0)
+
+
+def test_gymnasium_adapter(client):
+    pytest.importorskip("gymnasium")
+    env = client.make("Demo-v0").to_gymnasium()
+    obs, info = env.reset(seed=0)
+    env.close()
+    vec = client.make_vec("Demo-v0", 2).to_gymnasium()
+    vec.reset(seed=0)
+    vec.close()
+
+
+def test_gymnasium_absent_is_a_clear_error(client):
+    try:
+        import gymnasium  # noqa: F401
+        pytest.skip("gymnasium is installed")
+    except ImportError:
+        pass
+    env = client.make("Demo-v0")
+    with pytest.raises(ImportError, match="gymnasium"):
+        env.to_gymnasium()
+    env.close()

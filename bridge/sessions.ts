@@ -1,0 +1,153 @@
+/**
+ * Sessions: one vector env per `make`, owned by the ZeroMQ identity of the client that made it. Handles are
+ * 128-bit random (crypto, not the env Rng: they must be unguessable, not reproducible) so that a client can only
+ * reach its own sessions even if it learns another's routing id.
+ */
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import type { AutoresetMode, Backend, SamplerRng, VecEnvLike } from "./backend.js";
+import { BridgeError, type Limits } from "./protocol.js";
+
+export interface Session {
+  readonly handle: string;
+  readonly owner: string;
+  readonly envId: string;
+  readonly numEnvs: number;
+  readonly env: VecEnvLike;
+  readonly obsEncoding: "full" | "delta";
+  readonly infoKeys: ReadonlySet<string> | null;
+  readonly autoresetMode: AutoresetMode;
+  /** Seed given to `make`; used by the first `reset` that has none, and for the action sampler. */
+  readonly makeSeed: number | null;
+  /** Global index of this session's env 0 when a vector env is sharded over several sessions. */
+  readonly envOffset: number;
+  /** Last observation sent per env, the base of the next delta. */
+  lastObs: unknown[] | null;
+  resets: number;
+  steps: number;
+  samplers: SamplerRng[] | null;
+  lastUsed: number;
+  /** Work queued on this session (async envs); ops on one session never overlap. */
+  busy: boolean;
+}
+
+export interface NewSession {
+  owner: string;
+  envId: string;
+  numEnvs: number;
+  options: Record<string, unknown>;
+  autoresetMode: AutoresetMode | undefined;
+  obsEncoding: "full" | "delta";
+  infoKeys: string[] | null;
+  seed: number | null;
+  /** Record trajectories into the server's record directory. */
+  record: boolean;
+  envOffset: number;
+}
+
+export class SessionManager {
+  private readonly sessions = new Map<string, Session>();
+  private totalEnvs = 0;
+
+  constructor(
+    private readonly backend: Backend,
+    private readonly limits: Limits,
+    private readonly prefix: string,
+    private readonly now: () => number,
+    private readonly recordDir: string | null = null,
+  ) {}
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  get envCount(): number {
+    return this.totalEnvs;
+  }
+
+  create(req: NewSession): Session {
+    const { limits } = this;
+    if (req.numEnvs > limits.maxEnvsPerSession) {
+      throw new BridgeError("CAPACITY_REACHED", `num_envs ${req.numEnvs} exceeds the per-session limit ${limits.maxEnvsPerSession}`, {
+        limit: "maxEnvsPerSession", value: req.numEnvs, max: limits.maxEnvsPerSession,
+      });
+    }
+    if (this.sessions.size >= limits.maxSessions) {
+      throw new BridgeError("CAPACITY_REACHED", `the server already has ${this.sessions.size} sessions (limit ${limits.maxSessions}); close some first`, {
+        limit: "maxSessions", max: limits.maxSessions,
+      });
+    }
+    if (this.totalEnvs + req.numEnvs > limits.maxTotalEnvs) {
+      throw new BridgeError("CAPACITY_REACHED", `num_envs ${req.numEnvs} would exceed the server-wide env limit ${limits.maxTotalEnvs} (${this.totalEnvs} in use)`, {
+        limit: "maxTotalEnvs", value: req.numEnvs, inUse: this.totalEnvs, max: limits.maxTotalEnvs,
+      });
+    }
+    if (req.record && !this.recordDir) {
+      throw new BridgeError("VALIDATION_ERROR", "record: this server has no record directory (start it with --record-dir DIR)", { field: "record" });
+    }
+    const handle = `${this.prefix}${randomBytes(16).toString("hex")}`;
+    const dir = this.recordDir;
+    const recordPath = req.record && dir ? (i: number) => path.join(dir, `${req.envId}-${handle}-${i}.jsonl`) : undefined;
+    const env = this.backend.makeVec(req.envId, req.numEnvs, req.options, req.autoresetMode, recordPath);
+    const meta = (env.metadata ?? {}) as { autoresetMode?: AutoresetMode; autoreset_mode?: AutoresetMode };
+    const session: Session = {
+      handle,
+      owner: req.owner,
+      envId: req.envId,
+      numEnvs: env.numEnvs,
+      env,
+      obsEncoding: req.obsEncoding,
+      infoKeys: req.infoKeys ? new Set(req.infoKeys) : null,
+      autoresetMode: meta.autoresetMode ?? meta.autoreset_mode ?? req.autoresetMode ?? "NextStep",
+      makeSeed: req.seed,
+      envOffset: req.envOffset,
+      lastObs: null,
+      resets: 0,
+      steps: 0,
+      samplers: null,
+      lastUsed: this.now(),
+      busy: false,
+    };
+    this.sessions.set(handle, session);
+    this.totalEnvs += session.numEnvs;
+    return session;
+  }
+
+  /** The session if it exists and belongs to `owner`; the same error otherwise, so existence is not leaked. */
+  get(handle: string, owner: string): Session {
+    const s = this.sessions.get(handle);
+    if (!s || s.owner !== owner) {
+      throw new BridgeError("UNKNOWN_SESSION", `no session '${handle}' for this client (closed, reaped, or made by another client)`, {
+        session: handle,
+      });
+    }
+    s.lastUsed = this.now();
+    return s;
+  }
+
+  async close(handle: string): Promise<void> {
+    const s = this.sessions.get(handle);
+    if (!s) return;
+    this.sessions.delete(handle);
+    this.totalEnvs -= s.numEnvs;
+    await s.env.close();
+  }
+
+  /** Closes sessions idle for longer than the timeout; returns the handles closed. */
+  async reap(): Promise<string[]> {
+    const cutoff = this.now() - this.limits.idleTimeoutMs;
+    const stale = [...this.sessions.values()].filter((s) => s.lastUsed < cutoff && !s.busy).map((s) => s.handle);
+    for (const h of stale) await this.close(h);
+    return stale;
+  }
+
+  async closeAll(): Promise<void> {
+    for (const h of [...this.sessions.keys()]) {
+      try {
+        await this.close(h);
+      } catch {
+        // A failing close must not stop the others from closing (and flushing) during shutdown.
+      }
+    }
+  }
+}
