@@ -148,7 +148,7 @@ export function analyzePlanBenchTrajectory(t: Trajectory): JsonObject {
       : { unused: Number(m["blocker_unused"] ?? 0), search_reused: Number(m["blocker_search_reused"] ?? 0), value_reused: Number(m["blocker_value_reused"] ?? 0) },
     blockerUses: a ? (a["blockerUses"] as JsonValue) : null,
     blockersShown: [...blockersShown].sort(),
-    blockerCallSteps: steps.flatMap((c, i) => (c && c["kind"] === "blocker" ? [t.steps[i]!.t] : [])),
+    blockerCallStepIndices: steps.flatMap((c, i) => (c && c["kind"] === "blocker" ? [t.steps[i]!.t] : [])),
     setting: (t.options["setting"] as string | undefined) ?? "default",
   };
 }
