@@ -50,7 +50,9 @@ function walk(env: PlanBenchEnv, seed: number, bait: boolean, repeat: boolean): 
         ? { type: "retrieve", meta_tool: "by_output_info", output_information: tool.output_datatype }
         : { type: "retrieve", meta_tool: "by_io_info", output_information: tool.output_datatype, input_information: tool.input_datatypes };
     info = act(req);
-    if (bait) {
+    // Never bait the target's producer: an answer equal to an untrusted target value is rejected (official rule),
+    // which would make the farmer fail for a reason unrelated to the reward terms.
+    if (bait && tool.output_datatype !== env.session!.query.target_datatype) {
       // One bait per tool: the cheapest way to buy a switch.
       const sib = env.session!.episode.available.find((n) => {
         const t = env.release.toolByName.get(n)!;
