@@ -27,6 +27,9 @@ export interface VecEnvLike {
   readonly spec?: unknown;
   reset(opts?: { seed?: number | (number | null)[]; options?: Record<string, unknown> }): VecResetResult | Promise<VecResetResult>;
   step(actions: unknown[]): VecStepResult | Promise<VecStepResult>;
+  /** Counterfactual replay: snapshot of env i, and restoring one (returns env i's full observation). */
+  getEnvState?(index: number): unknown;
+  setEnvState?(index: number, state: unknown): unknown;
   close(): void | Promise<void>;
 }
 

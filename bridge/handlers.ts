@@ -60,6 +60,10 @@ export function handleRequest(ctx: HandlerContext, op: string, fields: Record<st
       return close(ctx, req as Requests["close"]);
     case "get_spec":
       return getSpec(ctx, req as Requests["get_spec"]);
+    case "get_state":
+      return getState(ctx, req as Requests["get_state"]);
+    case "set_state":
+      return setState(ctx, req as Requests["set_state"]);
   }
 }
 
@@ -239,4 +243,29 @@ function getSpec(ctx: HandlerContext, req: Requests["get_spec"]): Result {
   }
   if (req.session !== undefined) return describeSession(ctx.sessions.get(req.session, ctx.owner));
   return { env_id: req.env_id, spec: ctx.backend.envSpec(req.env_id as string) };
+}
+
+function stateIndex(s: Session, index: number): number {
+  if (index >= s.numEnvs) throw new BridgeError("VALIDATION_ERROR", `index: expected 0..${s.numEnvs - 1}, got ${index}`, { field: "index", expected: s.numEnvs, got: index });
+  if (s.resets === 0) throw new BridgeError("ENV_ERROR", "get_state/set_state before reset: call 'reset' on this session first", { field: "reset", session: s.handle });
+  if (!s.env.getEnvState || !s.env.setEnvState) throw new BridgeError("ENV_ERROR", `${s.envId} does not support get_state/set_state`, { field: "op" });
+  return index;
+}
+
+/** Snapshot of one env of the session (plain data; pass it to set_state on any session of the same env id and options). */
+function getState(ctx: HandlerContext, req: Requests["get_state"]): Result | Promise<Result> {
+  const s = ctx.sessions.get(req.session, ctx.owner);
+  const i = stateIndex(s, req.index);
+  return withSession(s, () => ({ index: i, state: (s.env.getEnvState as (n: number) => unknown)(i) }) as Result);
+}
+
+/** Restores one env; the answer carries its full observation, which also becomes the base of the next delta. */
+function setState(ctx: HandlerContext, req: Requests["set_state"]): Result | Promise<Result> {
+  const s = ctx.sessions.get(req.session, ctx.owner);
+  const i = stateIndex(s, req.index);
+  return withSession(s, () => {
+    const obs = (s.env.setEnvState as (n: number, st: unknown) => unknown)(i, req.state);
+    if (s.lastObs) s.lastObs[i] = obs;
+    return { index: i, observation: obs } as Result;
+  });
 }

@@ -7,7 +7,7 @@ import { z } from "zod";
 /** Major version: bumped only for incompatible changes. Clients negotiate it with `hello`. */
 export const PROTOCOL_VERSION = 1;
 /** Minor version: bumped for additive changes (new ops, new optional request fields, new result fields). */
-export const PROTOCOL_MINOR = 0;
+export const PROTOCOL_MINOR = 1;
 export const SUPPORTED_VERSIONS: readonly number[] = [PROTOCOL_VERSION];
 
 export const ERROR_CODES = [
@@ -37,7 +37,7 @@ export class BridgeError extends Error {
   }
 }
 
-export const OPS = ["hello", "ping", "list_envs", "make", "reset", "step", "close", "get_spec"] as const;
+export const OPS = ["hello", "ping", "list_envs", "make", "reset", "step", "close", "get_spec", "get_state", "set_state"] as const;
 export type Op = (typeof OPS)[number];
 
 /** Session handles: "s" + worker index + "-" + 32 hex chars (128 random bits). */
@@ -77,6 +77,8 @@ export const requestSchemas = {
     sample: z.boolean().optional(),
   }),
   close: z.strictObject({ session: sessionHandle }),
+  get_state: z.strictObject({ session: sessionHandle, index: z.number().int().min(0).default(0) }),
+  set_state: z.strictObject({ session: sessionHandle, index: z.number().int().min(0).default(0), state: jsonMap }),
   get_spec: z.strictObject({
     session: sessionHandle.optional(),
     env_id: z.string().min(1).max(200).optional(),

@@ -2,22 +2,20 @@
  * ToolMisuseBench-v0: the official harness semantics (session.ts) on the shared ToolEnv
  * contract. The engine's call pipeline validates before faulting and counts retries its own
  * way, which contradicts the official order (drift → authz → rate limit → timeout →
- * adversarial → validation → simulator), so this env overrides `step`/`observe` and drives
- * the family pipeline itself, while emitting the core event vocabulary, rewards from the
- * shared RewardComputer, `info.hidden`, metrics and history exactly like every ToolEnv.
+ * adversarial → validation → simulator), so this env overrides `handleToolCall` (and
+ * `observe`, for the official budgets) and drives the family pipeline there; everything else
+ * of a step (events, rewards, info, termination) is the shared ToolEnv's.
  */
 import { z } from "zod";
-import type { EnvSpec, Info, ResetArgs, StepResult } from "../../src/core/env.js";
+import type { EnvSpec } from "../../src/core/env.js";
 import { ActionError, OptionsError, ResetNeededError, StateError } from "../../src/core/errors.js";
 import type { JsonObject, JsonValue } from "../../src/core/json.js";
 import { Rng } from "../../src/core/rng.js";
-import type { Action } from "../../src/engine/actions.js";
-import type { EpisodeEvent } from "../../src/engine/events.js";
+import type { ToolCallAction } from "../../src/engine/actions.js";
+import type { EpisodeEvent, TerminationReason } from "../../src/engine/events.js";
 import type { ToolObservation } from "../../src/engine/observation.js";
-import { coreRawTerms } from "../../src/engine/terms.js";
 import type { ToolDefinition } from "../../src/engine/tool.js";
 import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
-import { RewardComputer } from "../../src/rewards/compute.js";
 import { loadTaskRecords, SPLITS, type Split, type TaskRecord } from "./dataset.js";
 import { CoreUniform, officialEvent } from "./faults.js";
 import { PyMersenne } from "./pyrandom.js";
@@ -83,7 +81,6 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
   private gold: OfficialAction[] | null = null;
   /** Criteria per required gold step (generated suite); null for official records. */
   private phiSteps: number[][] | null = null;
-  private computerTM: RewardComputer;
 
   constructor(options: ToolMisuseOptions, spec: EnvSpec) {
     super(
@@ -98,7 +95,6 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
       options,
       spec,
     );
-    this.computerTM = new RewardComputer(this.rewardSpec);
     if (options.taskIndex !== undefined && options.taskIndex >= this.taskCount()) {
       throw new OptionsError("taskIndex", `taskIndex ${options.taskIndex} is out of range: split '${options.split}' has ${this.taskCount()} tasks`);
     }
@@ -207,108 +203,78 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
     return 0 - met.filter((m) => !m).length;
   }
 
-  /** The session (world, transcript, fault streams, metric bookkeeping) and this env's reward progress. */
+  /** The session (world, transcript, fault streams, metric bookkeeping); the base class keeps reward progress. */
   protected override familyState(): JsonValue {
     if (!this.session) return null;
-    return { session: this.session.snapshot(), reward: this.computerTM.getState() } as unknown as JsonValue;
+    return { session: this.session.snapshot() } as unknown as JsonValue;
   }
 
   protected override restoreFamilyState(state: JsonValue): void {
-    const s = state as unknown as { session: SessionSnapshot; reward: ReturnType<RewardComputer["getState"]> } | null;
+    const s = state as unknown as { session: SessionSnapshot } | null;
     if (!s || !this.session) throw new StateError("state.family", "ToolMisuseBench state has no session snapshot");
     try {
       this.session.restore(s.session);
     } catch (e) {
       throw new StateError("state.family.session", (e as Error).message);
     }
-    this.computerTM.setState(s.reward);
   }
 
-  override reset(args: ResetArgs = {}): [ToolObservation, Info] {
-    const out = super.reset(args);
-    this.computerTM.reset(this.potential());
-    return out;
+  /** The family's per-step signals, handed from `handleToolCall` to the base class's reward and info hooks. */
+  private stepRaw: Record<string, number> = {};
+  private stepHidden: JsonObject | null = null;
+
+  /** Runs the call through the official pipeline (its own order, budgets and retry accounting). */
+  protected override handleToolCall(call: ToolCallAction, events: EpisodeEvent[]): { response: JsonValue; terminal?: TerminationReason; truncate?: boolean } {
+    const session = this.session as ToolMisuseSession;
+    const s = session.step({ tool_name: call.name, args: call.arguments as JsonObj });
+    events.push(...(s.events as unknown as EpisodeEvent[]));
+    this.stepRaw = s.familyRaw;
+    const o = s.outcome;
+    if (o.faultEvents.length > 0 || o.error?.details.original_error_code !== undefined) {
+      this.stepHidden = { faults: o.faultEvents.map(officialEvent) as unknown as JsonValue, phase: o.phase, originalErrorCode: (o.error?.details.original_error_code as string | undefined) ?? null };
+    }
+    const response = session.lastEntry() as unknown as JsonValue;
+    if (s.terminated) return { response, terminal: o.error?.code === "retry_exceeded" ? "retry_exceeded" : "budget_exceeded" };
+    return s.truncated ? { response, truncate: true } : { response };
   }
 
-  override step(action: Action): StepResult<ToolObservation> {
-    const session = this.session;
-    if (!session || !this.setup) throw new ResetNeededError("step() called before reset()");
-    if (this.done) throw new ResetNeededError("step() called after the episode ended; call reset() first");
-    const events: EpisodeEvent[] = [];
-    let parsed: Action | null = null;
-    try {
-      parsed = this.actionSpace.parse(action);
-    } catch (e) {
-      if (this.options.invalidAction === "raise" || !(e instanceof ActionError)) throw e;
-      events.push({ type: "invalid_action", field: e.field, message: e.message });
-    }
-    this.stepCount += 1;
-    let response: JsonValue = null;
-    let reason: string | null = null;
-    let terminated = false;
-    let truncated = false;
-    let familyRaw: Record<string, number> = {};
-    let stepHidden: JsonObject | null = null;
-    if (parsed === null) {
-      response = { error: { code: "invalid_action", message: (events[0] as { message: string }).message } };
-    } else if (parsed.type === "tool_call") {
-      const call = parsed as { name: string; arguments: JsonObject };
-      const s = session.step({ tool_name: call.name, args: call.arguments as JsonObj });
-      events.push(...(s.events as unknown as EpisodeEvent[]));
-      familyRaw = s.familyRaw;
-      response = session.lastEntry() as unknown as JsonValue;
-      const o = s.outcome;
-      if (o.faultEvents.length > 0 || o.error?.details.original_error_code !== undefined) {
-        stepHidden = { faults: o.faultEvents.map(officialEvent) as unknown as JsonValue, phase: o.phase, originalErrorCode: (o.error?.details.original_error_code as string | undefined) ?? null };
-      }
-      if (s.terminated) {
-        terminated = true;
-        reason = o.error?.code === "retry_exceeded" ? "retry_exceeded" : "budget_exceeded";
-      } else if (s.truncated) {
-        truncated = true;
-        reason = "max_steps";
-      }
-    } else if (parsed.type === "answer" || parsed.type === "abort") {
-      terminated = true;
-      reason = parsed.type === "answer" ? "answered" : "aborted";
-    }
-    if (!terminated && !truncated && this.stepCount >= this.maxSteps) {
-      truncated = true;
-      reason = "max_steps";
-    }
-    const ended = terminated || truncated;
-    let success = false;
-    let endHidden: JsonObject = {};
-    if (ended) {
-      const report = session.judge();
-      success = report.success;
-      endHidden = { checks: report.checks };
-      if (parsed?.type === "answer") events.push({ type: "answered", content: (parsed as { content: string }).content, correct: success });
-      if (parsed?.type === "abort") events.push({ type: "aborted", reason: (parsed as { reason?: string }).reason ?? null });
-      if (success) {
-        events.push({ type: "success" });
-        reason = "success";
-      }
-    }
-    const raw = { ...coreRawTerms(events, ended, success) };
-    for (const [k, v] of Object.entries(familyRaw)) raw[k] = (raw[k] ?? 0) + v;
-    const phi = this.potential();
-    const { reward, terms } = this.computerTM.step(raw, phi);
-    this.allEvents.push(...events);
-    this.history.push({ step: this.stepCount, action: parsed ?? (action as Action), response, events, reward });
-    this.done = ended;
-    const info: Info = { events, rewardTerms: terms, rawTerms: raw, phi, taskId: this.setup.taskId, step: this.stepCount };
-    if (this.options.hiddenInfo) {
-      if (ended) info.hidden = { ...(this.setup.hidden ?? {}), ...(stepHidden ?? {}), ...endHidden };
-      else if (stepHidden) info.hidden = stepHidden;
-    }
-    if (ended) {
-      info.terminationReason = reason;
-      info.success = success;
-      const m = session.metrics({ success, checks: {} });
-      info.metrics = { ...m, fault_types: m.fault_types.join(",") } as unknown as JsonObject;
-    }
-    return [this.observe(response), reward, terminated, truncated, info];
+  /** Success is judged once, from the final state and transcript, however the episode ended (as upstream). */
+  private judge(): boolean {
+    const report = (this.session as ToolMisuseSession).judge();
+    this.endChecks = report.checks as unknown as JsonValue;
+    return report.success;
+  }
+  private endChecks: JsonValue = null;
+
+  protected override judgeAnswer(): boolean {
+    return this.judge();
+  }
+  protected override judgeAbort(): boolean {
+    return this.judge();
+  }
+  protected override judgeAtEnd(): boolean {
+    return this.judge();
+  }
+  protected override extraTermination(): { reason: TerminationReason; success: boolean } | null {
+    return null;
+  }
+
+  protected override familyRawTerms(): Record<string, number> {
+    const raw = this.stepRaw;
+    this.stepRaw = {};
+    return raw;
+  }
+
+  protected override hiddenStepInfo(_events: readonly EpisodeEvent[], ended: boolean): JsonObject | null {
+    const hidden = this.stepHidden;
+    this.stepHidden = null;
+    if (ended) return { ...(hidden ?? {}), checks: this.endChecks };
+    return hidden;
+  }
+
+  protected override episodeMetrics(success: boolean): JsonObject {
+    const m = (this.session as ToolMisuseSession).metrics({ success, checks: {} });
+    return { ...m, fault_types: m.fault_types.join(",") } as unknown as JsonObject;
   }
 
   protected override observe(response: JsonValue): ToolObservation {

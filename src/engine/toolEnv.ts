@@ -11,7 +11,7 @@ import type { Space } from "../core/spaces/space.js";
 import { RewardComputer, type RawTerms } from "../rewards/compute.js";
 import { resolveRewardSpec } from "../rewards/presets.js";
 import type { RewardSpec } from "../rewards/spec.js";
-import type { Action, FamilyAction } from "./actions.js";
+import type { Action, FamilyAction, ToolCallAction } from "./actions.js";
 import type { EpisodeEvent, TerminationReason } from "./events.js";
 import { type CallRecord, type EpisodeData, ToolEpisode } from "./episode.js";
 import type { CorruptionFn, FaultSpec } from "./faults.js";
@@ -194,8 +194,34 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
   protected episodeMetrics(_success: boolean, _reason: TerminationReason): JsonObject {
     return {};
   }
+  /**
+   * Runs one tool call. The default is the engine's pipeline with the episode's call and retry budgets; a family
+   * whose benchmark prescribes another order of validation and faults (ToolMisuseBench, PlanBench-XL) overrides
+   * this one method and keeps everything else of `step` (events, rewards, info, termination).
+   */
+  protected handleToolCall(call: ToolCallAction, events: EpisodeEvent[]): { response: JsonValue; terminal?: TerminationReason; truncate?: boolean } {
+    const episode = this.episode as ToolEpisode<S>;
+    if (this.budgets.toolCalls !== null && episode.data.calls.length >= this.budgets.toolCalls) {
+      events.push({ type: "budget_exceeded", budget: "tool_calls", limit: this.budgets.toolCalls });
+      return { response: { error: { code: "budget_exceeded", message: `tool-call budget of ${this.budgets.toolCalls} exhausted` } }, terminal: "budget_exceeded" };
+    }
+    const { record, events: callEvents } = episode.call(call.name, call.arguments, this.stepCount);
+    events.push(...callEvents, ...this.afterCall(record, callEvents));
+    if (this.budgets.retries !== null && episode.data.retries > this.budgets.retries) {
+      events.push({ type: "budget_exceeded", budget: "retries", limit: this.budgets.retries });
+      return { response: record.response, terminal: "retry_exceeded" };
+    }
+    return { response: record.response };
+  }
+  /**
+   * Success of an episode that ended without an answer or abort (budget, step limit, family termination). Null
+   * keeps the default (not a success); benchmarks that judge the final state however the episode ended override it.
+   */
+  protected judgeAtEnd(_reason: TerminationReason): boolean | null {
+    return null;
+  }
   /** Small per-step ground-truth annotations for `info.hidden` (full ground truth comes at reset and end). */
-  protected hiddenStepInfo(_events: readonly EpisodeEvent[]): JsonObject | null {
+  protected hiddenStepInfo(_events: readonly EpisodeEvent[], _ended: boolean): JsonObject | null {
     return null;
   }
   /** Whether a step's events make the episode end (beyond answer/abort/budgets). */
@@ -239,7 +265,6 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
   step(action: Action): StepResult<ToolObservation> {
     if (!this.episode || !this.setup) throw new ResetNeededError("step() called before reset()");
     if (this.done) throw new ResetNeededError("step() called after the episode ended; call reset() first");
-    const episode = this.episode;
     let parsed: Action | null = null;
     const events: EpisodeEvent[] = [];
     try {
@@ -252,23 +277,14 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     let response: JsonValue = null;
     let terminal: TerminationReason | null = null;
     let success = false;
+    let truncateNow = false;
     if (parsed === null) {
       response = { error: { code: "invalid_action", message: (events[0] as { message: string }).message } };
     } else if (parsed.type === "tool_call") {
-      const call = parsed as { name: string; arguments: JsonObject };
-      if (this.budgets.toolCalls !== null && episode.data.calls.length >= this.budgets.toolCalls) {
-        events.push({ type: "budget_exceeded", budget: "tool_calls", limit: this.budgets.toolCalls });
-        response = { error: { code: "budget_exceeded", message: `tool-call budget of ${this.budgets.toolCalls} exhausted` } };
-        terminal = "budget_exceeded";
-      } else {
-        const { record, events: callEvents } = episode.call(call.name, call.arguments, this.stepCount);
-        events.push(...callEvents, ...this.afterCall(record, callEvents));
-        response = record.response;
-        if (this.budgets.retries !== null && episode.data.retries > this.budgets.retries) {
-          events.push({ type: "budget_exceeded", budget: "retries", limit: this.budgets.retries });
-          terminal = "retry_exceeded";
-        }
-      }
+      const r = this.handleToolCall(parsed as ToolCallAction, events);
+      response = r.response;
+      terminal = r.terminal ?? null;
+      truncateNow = r.truncate === true;
     } else if (parsed.type === "answer") {
       const content = (parsed as { content: string }).content;
       success = this.judgeAnswer(content);
@@ -296,15 +312,13 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
         success = extra.success;
       }
     }
-    if (success) {
-      events.push({ type: "success" });
-      terminal = "success";
-    }
-    const truncated = terminal === null && this.stepCount >= this.maxSteps;
+    const truncated = terminal === null && (truncateNow || this.stepCount >= this.maxSteps);
     const terminated = terminal !== null;
     const ended = terminated || truncated;
+    if (ended && parsed?.type !== "answer" && parsed?.type !== "abort") success = this.judgeAtEnd(terminal ?? "max_steps") ?? success;
+    if (success) events.push({ type: "success" });
     this.done = ended;
-    const reason: TerminationReason | null = terminal ?? (truncated ? "max_steps" : null);
+    const reason: TerminationReason | null = success ? "success" : (terminal ?? (truncated ? "max_steps" : null));
     const raw = { ...coreRawTerms(events, ended, success) };
     for (const [k, v] of Object.entries(this.familyRawTerms(events, ended, success))) raw[k] = (raw[k] ?? 0) + v;
     const phi = this.potential();
@@ -313,7 +327,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     this.history.push({ step: this.stepCount, action: parsed ?? (action as unknown as JsonValue as Action), response, events, reward });
     const info: Info = { events, rewardTerms: terms, rawTerms: raw, phi, taskId: this.setup.taskId, step: this.stepCount };
     if (this.options.hiddenInfo) {
-      const stepHidden = this.hiddenStepInfo(events);
+      const stepHidden = this.hiddenStepInfo(events, ended);
       if (ended) info.hidden = { ...(this.setup.hidden ?? {}), ...(stepHidden ?? {}) };
       else if (stepHidden) info.hidden = stepHidden;
     }
@@ -385,6 +399,13 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     this.lastSeed = s.lastSeed;
     this.unseededResets = s.unseededResets;
     this.restoreFamilyState(s.family);
+  }
+
+  /** The observation of the current state in full (every visible tool schema), e.g. after `setState`. */
+  currentObservation(): ToolObservation {
+    if (!this.episode || !this.setup) throw new StateError("state", "currentObservation() before reset()");
+    const obs = this.observe(this.history.length ? this.history[this.history.length - 1].response : null);
+    return { ...obs, newTools: this.visibleToolSchemas(), removedTools: [] };
   }
 
   /** A new, independent env continuing from this exact point (same id and options). */

@@ -4,7 +4,8 @@ import { dirname, join } from "node:path";
 import { availableParallelism } from "node:os";
 import { pathToFileURL } from "node:url";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
-import { ActionError, OptionsError, RecoveryGymError, ResetNeededError } from "../core/errors.js";
+import { ActionError, OptionsError, RecoveryGymError, ResetNeededError, StateError } from "../core/errors.js";
+import type { JsonValue } from "../core/json.js";
 import { make } from "../core/registry.js";
 import { batchSpace } from "../core/spaces/batch.js";
 import type { Space } from "../core/spaces/space.js";
@@ -33,6 +34,7 @@ function tsxApiUrl(): string {
 function rethrow(error: { name: string; message: string; code?: string; field?: string }): never {
   if (error.name === "ResetNeededError") throw new ResetNeededError(error.message);
   if (error.name === "ActionError") throw new ActionError(error.field ?? "action", error.message);
+  if (error.name === "StateError") throw new StateError(error.field ?? "state", error.message);
   if (error.name === "OptionsError") throw new OptionsError(error.field ?? "options", error.message);
   if (error.code) throw new RecoveryGymError(error.code as never, error.field ?? "", error.message);
   throw new Error(`${error.name}: ${error.message}`);
@@ -167,6 +169,23 @@ export class AsyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<O
       }
     }
     return [this.lastObs.slice(), rewards, terminated, truncated, batchInfos(infos)];
+  }
+
+  private ownerOf(index: number): number {
+    if (!Number.isInteger(index) || index < 0 || index >= this.numEnvs) throw new RangeError(`index: expected 0..${this.numEnvs - 1}, got ${index}`);
+    return this.owner[index];
+  }
+
+  getEnvState(index: number): JsonValue {
+    const [reply] = this.run(new Map([[this.ownerOf(index), { cmd: "get_state", slot: index } as WorkerCommand]]));
+    return (reply as { state?: JsonValue }).state ?? null;
+  }
+
+  setEnvState(index: number, state: JsonValue): Obs {
+    const [reply] = this.run(new Map([[this.ownerOf(index), { cmd: "set_state", slot: index, state } as WorkerCommand]]));
+    const obs = (reply as { results: { obs: unknown }[] }).results[0].obs as Obs;
+    this.lastObs[index] = obs;
+    return obs;
   }
 
   close(): void {

@@ -6,10 +6,12 @@ import type { AutoresetMode } from "./vectorEnv.js";
 export type WorkerCommand =
   | { cmd: "reset"; items: { slot: number; seed: number | undefined; options: JsonObject }[] }
   | { cmd: "step"; items: { slot: number; action: unknown }[] }
+  | { cmd: "get_state"; slot: number }
+  | { cmd: "set_state"; slot: number; state: unknown }
   | { cmd: "close" };
 
 export type WorkerReply =
-  | { ok: true; results: { slot: number; obs: unknown; reward: number; terminated: boolean; truncated: boolean; info: Info }[] }
+  | { ok: true; results: { slot: number; obs: unknown; reward: number; terminated: boolean; truncated: boolean; info: Info }[]; state?: unknown }
   | { ok: false; error: { name: string; message: string; code?: string; field?: string } };
 
 export interface WorkerInit {

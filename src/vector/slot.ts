@@ -1,6 +1,21 @@
 import type { Env, Info } from "../core/env.js";
 import { ResetNeededError } from "../core/errors.js";
-import type { JsonObject } from "../core/json.js";
+import type { JsonObject, JsonValue } from "../core/json.js";
+import { StateError } from "../core/errors.js";
+
+/** The replay surface of ToolEnv, seen structurally (the vector module does not depend on the engine). */
+interface Stateful {
+  getState(): unknown;
+  setState(state: unknown): void;
+  isDone(): boolean;
+  currentObservation(): unknown;
+}
+
+function stateful(env: Env<unknown, unknown>): Stateful {
+  const inner = env.unwrapped as unknown as Partial<Stateful>;
+  if (typeof inner.getState !== "function" || typeof inner.setState !== "function") throw new StateError("state", `${env.spec.id} does not support getState/setState`);
+  return inner as Stateful;
+}
 import type { AutoresetMode } from "./vectorEnv.js";
 
 /** One env's result inside a vector step. */
@@ -29,6 +44,25 @@ export class EnvSlot<Obs, Act> {
     this.needsReset = false;
     this.autoresetPending = false;
     return res;
+  }
+
+  /** After the env's state was replaced: an ended episode needs its (auto)reset, as if it had just ended here. */
+  restored(done: boolean): void {
+    this.needsReset = done && this.mode !== "NextStep";
+    this.autoresetPending = done && this.mode === "NextStep";
+  }
+
+  /** Snapshot of env i (ToolEnv.getState), or a typed error for envs without counterfactual replay. */
+  getState(): JsonValue {
+    return stateful(this.env as Env<unknown, unknown>).getState() as unknown as JsonValue;
+  }
+
+  /** Restores env i and returns its full current observation. */
+  setState(state: JsonValue): Obs {
+    const env = stateful(this.env as Env<unknown, unknown>);
+    env.setState(state);
+    this.restored(env.isDone());
+    return env.currentObservation() as Obs;
   }
 
   step(action: Act): SlotStep<Obs> {

@@ -1,4 +1,5 @@
 import type { Env } from "../core/env.js";
+import type { JsonValue } from "../core/json.js";
 import { batchSpace } from "../core/spaces/batch.js";
 import type { Space } from "../core/spaces/space.js";
 import { EnvSlot } from "./slot.js";
@@ -60,6 +61,21 @@ export class SyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<Ob
       infos.push(r.info);
     }
     return [this.lastObs.slice(), rewards, terminated, truncated, batchInfos(infos)];
+  }
+
+  private slotAt(index: number): EnvSlot<Obs, Act> {
+    if (!Number.isInteger(index) || index < 0 || index >= this.numEnvs) throw new RangeError(`index: expected 0..${this.numEnvs - 1}, got ${index}`);
+    return this.slots[index];
+  }
+
+  getEnvState(index: number): JsonValue {
+    return this.slotAt(index).getState();
+  }
+
+  setEnvState(index: number, state: JsonValue): Obs {
+    const obs = this.slotAt(index).setState(state);
+    this.lastObs[index] = obs;
+    return obs;
   }
 
   close(): void {

@@ -1,4 +1,4 @@
-import type { JsonObject } from "../core/json.js";
+import type { JsonObject, JsonValue } from "../core/json.js";
 import type { Space } from "../core/spaces/space.js";
 
 /** Gymnasium 1.x autoreset modes. */
@@ -39,6 +39,10 @@ export interface VectorEnv<Obs = unknown, Act = unknown> {
   readonly metadata: { autoresetMode: AutoresetMode; envId: string; [key: string]: unknown };
   reset(args?: VectorResetArgs): [Obs[], BatchedInfo];
   step(actions: readonly Act[]): VectorStepResult<Obs>;
+  /** Snapshot of env i (counterfactual replay; plain JSON). */
+  getEnvState(index: number): JsonValue;
+  /** Restores env i from a snapshot and returns its full current observation. */
+  setEnvState(index: number, state: JsonValue): Obs;
   close(): void;
 }
 

@@ -1,5 +1,6 @@
 import { type MessagePort, workerData } from "node:worker_threads";
 import type { Env } from "../core/env.js";
+import type { JsonValue } from "../core/json.js";
 import { EnvSlot } from "./slot.js";
 import type { WorkerCommand, WorkerInit, WorkerReply } from "./protocol.js";
 
@@ -21,6 +22,11 @@ function handle(cmd: WorkerCommand): WorkerReply {
   if (cmd.cmd === "close") {
     for (const s of slots.values()) s.env.close();
     return { ok: true, results: [] };
+  }
+  if (cmd.cmd === "get_state") return { ok: true, results: [], state: (slots.get(cmd.slot) as EnvSlot<unknown, unknown>).getState() };
+  if (cmd.cmd === "set_state") {
+    const obs = (slots.get(cmd.slot) as EnvSlot<unknown, unknown>).setState(cmd.state as JsonValue);
+    return { ok: true, results: [{ slot: cmd.slot, obs, reward: 0, terminated: false, truncated: false, info: {} }] };
   }
   if (cmd.cmd === "reset") {
     return {

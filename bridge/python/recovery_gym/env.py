@@ -147,6 +147,16 @@ class RemoteVectorEnv:
         self.step_async(sample=True)
         return self.step_wait()  # type: ignore[return-value]
 
+    def get_state(self, index: int = 0) -> Dict[str, Any]:
+        """Snapshot of env ``index`` (plain data): branch an episode, e.g. at the moment a fault fires."""
+        return self.client.request("get_state", session=self.session, index=int(index))["state"]
+
+    def set_state(self, state: Dict[str, Any], index: int = 0) -> Any:
+        """Restores env ``index`` from a snapshot (same env id and options); returns its full observation."""
+        r = self.client.request("set_state", session=self.session, index=int(index), state=state)
+        self._obs[index] = r["observation"]
+        return r["observation"]
+
     def close(self) -> None:
         if not self._closed:
             self._closed = True
@@ -195,6 +205,14 @@ class RemoteEnv:
     def step_random(self) -> Tuple[Any, float, bool, bool, Dict[str, Any], Any]:
         obs, rew, term, trunc, infos, actions = self._vec.step_random()
         return obs[0], float(rew[0]), bool(term[0]), bool(trunc[0]), unbatch_info(infos, 0), actions[0]
+
+    def get_state(self) -> Dict[str, Any]:
+        """Snapshot of the episode (plain data) for counterfactual replay."""
+        return self._vec.get_state(0)
+
+    def set_state(self, state: Dict[str, Any]) -> Any:
+        """Restores a snapshot taken with ``get_state`` (same env id and options); returns the observation."""
+        return self._vec.set_state(state, 0)
 
     def close(self) -> None:
         self._vec.close()

@@ -1,10 +1,21 @@
 import type { z } from "zod";
 import { type Action, CORE_ACTION_SCHEMAS } from "../../engine/actions.js";
 import { ActionError, describeZodIssues } from "../errors.js";
-import { isJsonObject } from "../json.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import type { Rng } from "../rng.js";
 import { Space, type SpaceJson } from "./space.js";
 import type { ToolCallSpace } from "./toolCall.js";
+
+function isPlainJson(v: JsonValue, depth: number): boolean {
+  if (v === null || typeof v === "string" || typeof v === "boolean") return true;
+  if (typeof v === "number") return Number.isFinite(v);
+  if (depth > 32 || typeof v !== "object") return false;
+  if (Array.isArray(v)) return v.every((e) => isPlainJson(e, depth + 1));
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const k in v) if (!isPlainJson((v as JsonObject)[k], depth + 1)) return false;
+  return true;
+}
 
 /** A family's extra action kind: its zod schema and an optional sampler for random policies. */
 export interface ActionKind {
@@ -33,10 +44,29 @@ export class ToolActionSpace extends Space<Action> {
     for (const [name, kind] of Object.entries(extraKinds)) this.kinds[name] = kind.schema;
   }
 
+  /**
+   * Hand-checked fast path for the three core kinds in their canonical shape (the hot path of every step); anything
+   * else, including every malformed action, goes through zod for a precise error.
+   */
+  private fastParse(x: JsonObject): Action | null {
+    let n = 0;
+    for (const _ in x) n++;
+    if (x.type === "tool_call") {
+      const args = x.arguments;
+      if (n === 3 && typeof x.name === "string" && x.name.length > 0 && isJsonObject(args) && isPlainJson(args, 0)) return { type: "tool_call", name: x.name, arguments: args };
+      return null;
+    }
+    if (x.type === "answer") return n === 2 && typeof x.content === "string" ? { type: "answer", content: x.content } : null;
+    if (x.type === "abort") return n === 1 ? { type: "abort" } : n === 2 && typeof x.reason === "string" ? { type: "abort", reason: x.reason } : null;
+    return null;
+  }
+
   /** Validates and normalises an action, or throws an `ActionError` naming the field. */
   parse(input: unknown): Action {
     const x = this.normalize ? this.normalize(input) : input;
     if (!isJsonObject(x)) throw new ActionError("action", `action must be an object with a "type" field, got ${JSON.stringify(x)?.slice(0, 80)}`);
+    const fast = this.fastParse(x);
+    if (fast) return fast;
     const type = x.type;
     const schema = typeof type === "string" ? this.kinds[type] : undefined;
     if (!schema) {
