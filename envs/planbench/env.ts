@@ -329,7 +329,7 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
    * shortest path, blockers a retrieval showed, what a call was (kind, blocker type, progress or not); at the end
    * also the paper's analyses (failure category, blocker follow-up, termination style).
    */
-  protected override hiddenStepInfo(events: readonly EpisodeEvent[]): JsonObject | null {
+  protected override hiddenStepInfo(events: readonly EpisodeEvent[], ended: boolean): JsonObject | null {
     const s = this.session;
     if (!s) return null;
     const h = s.hidden();
@@ -345,7 +345,7 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
     if (last && last.entry.action === "call_tool" && events.some((e) => e.type === "tool_called")) {
       out["call"] = callAnnotation(last.entry, this.release.toolByName, events.some((e) => e.type === "planbench:progress"));
     }
-    if (this.done) {
+    if (ended) {
       const result = this.finalResult();
       const a = analyseEpisode(result, s.query, this.truth!.gt, { toolByName: this.release.toolByName });
       const calls = result.trace.filter((e) => e.action === "call_tool").length;
