@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import type { EnvSpec, StepResult } from "../../src/core/env.js";
-import { OptionsError } from "../../src/core/errors.js";
+import { OptionsError, StateError } from "../../src/core/errors.js";
 import type { JsonObject, JsonValue } from "../../src/core/json.js";
 import type { Rng } from "../../src/core/rng.js";
 import type { Action, FamilyAction } from "../../src/engine/actions.js";
@@ -21,7 +21,10 @@ import type { ToolDefinition } from "../../src/engine/tool.js";
 import { type EpisodeSetup, type FamilyActionResult, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
 import { pystr, toPlainJson } from "./compat/pyvalue.js";
 import { loadRelease, type PlanBenchRelease, type ToolRecord } from "./dataset.js";
-import { scoreEpisode } from "./scorer.js";
+import { analyseEpisode, groundTruthDatatypes, scoreEpisode } from "./scorer.js";
+import { analysisAnnotation, blockedAnnotation, callAnnotation, recoveryEvents, shownBlockers } from "./annotations.js";
+import { remainingShortestPath, unblockedPaths, type PathSignature } from "./potential.js";
+import type { EpisodeResult } from "./world/runtime.js";
 import { PlanBenchSession } from "./session.js";
 import { loadPreset, mergeSettings, PlanBenchSettingsSchema, SETTING_NAMES, type PlanBenchSettings } from "./settings.js";
 import { AnswerActionSchema, RetrieveActionSchema, TextActionSchema, ToolCallActionSchema, type PlanBenchAction } from "./types.js";
@@ -95,10 +98,21 @@ const FAMILY_EVENTS = [
   "planbench:progress",
 ] as const;
 
+/** Per-episode ground truth derived once at reset (pure functions of the query and the blocker plan). */
+interface EpisodeTruth {
+  gt: ReadonlySet<string>;
+  /** Catalog paths avoiding the blocked tools; all paths as a fallback when blocking leaves none feasible. */
+  paths: readonly PathSignature[];
+  allPaths: readonly PathSignature[];
+  /** Φ memo: the held set only grows, so its size identifies it within an episode. */
+  phi: { size: number; value: number } | null;
+}
+
 export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
   readonly release: PlanBenchRelease;
   readonly world: PlanBenchWorld;
   session: PlanBenchSession | null = null;
+  private truth: EpisodeTruth | null = null;
 
   constructor(options: PlanBenchOptions, spec: EnvSpec) {
     if (options.world === "builtin" && options.dataDir !== undefined) {
@@ -159,13 +173,20 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
       query = rng.derive("task").pick(pool);
     }
     this.session = new PlanBenchSession(this.world, query);
+    const catalog = this.release.catalog.get(query.task_id) ?? [];
+    this.truth = {
+      gt: groundTruthDatatypes(catalog, { toolByName: this.release.toolByName }),
+      paths: unblockedPaths(catalog, this.release.toolByName, new Set(this.session.episode.plan.blockedTools)),
+      allPaths: unblockedPaths(catalog, this.release.toolByName, new Set()),
+      phi: null,
+    };
     return {
       taskId: query.query_id,
       prompt: query.query_text,
       tools: toolDefs(this.release),
       visible: [],
       world: null,
-      hidden: this.session.hidden() as unknown as JsonObject,
+      hidden: { ...(this.session.hidden() as unknown as JsonObject), blocked: blockedAnnotation(this.session.episode.plan), remainingCalls: -(this.potential() ?? 0) + 0 },
     };
   }
 
@@ -208,12 +229,15 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
             persistence: "permanent",
           });
         }
-        if (tr.output_provenance === "trusted" && !heldBefore.has(tr.output_datatype)) events.push({ type: "planbench:progress", datatype: tr.output_datatype });
+        const isNew = tr.output_provenance === "trusted" && !heldBefore.has(tr.output_datatype);
+        if (isNew && this.truth!.gt.has(tr.output_datatype)) events.push({ type: "planbench:progress", datatype: tr.output_datatype });
+        events.push(...recoveryEvents(ep.trace, e, this.release.toolByName, isNew));
         response = { ...response, toolResult: { name, success: tr.success, output: toPlainJson(tr.output_value) as JsonValue } };
       } else {
         events.push({ type: "tool_called", tool: name, callIndex, arguments: args, ok: false });
         const source = e.error_kind === "not_retrieved" ? "not_visible" : e.error_kind === "ambiguous_lookup" ? "simulator" : "validation";
         events.push({ type: "tool_error", tool: name, callIndex, code: e.error_kind ?? "invalid", source, message: out.feedback ?? "" });
+        events.push(...recoveryEvents(ep.trace, e, this.release.toolByName, false));
         if (e.internal_error_type === "untrusted_input_rejected") {
           events.push({ type: "planbench:untrusted_rejected", tool: name, datatypes: e.untrusted_input_datatypes ?? [] });
           for (const [arg, v] of Object.entries(args)) {
@@ -244,38 +268,89 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
     return raw;
   }
 
-  /** Φ = number of ground-truth datatypes held (a monotone progress measure). */
+  /**
+   * Φ = −(remaining shortest path): the fewest baseline calls still needed from the trusted datatypes held, over
+   * catalog paths that avoid the blocked tools (see potential.ts for why the catalog suffices). 0 once the target
+   * is held or when the task has no catalog path.
+   */
   protected override potential(): number | null {
     const s = this.session;
-    if (!s) return null;
-    const gt = new Set<string>();
-    for (const p of this.release.catalog.get(s.query.task_id) ?? []) for (const n of p.tool_set) gt.add(this.release.toolByName.get(n)!.output_datatype);
-    let k = 0;
-    for (const d of s.episode.currentDatatypes) if (gt.has(d)) k++;
-    return k;
+    const t = this.truth;
+    if (!s || !t) return null;
+    const held = s.episode.currentDatatypes;
+    if (t.phi && t.phi.size === held.size) return t.phi.value;
+    const target = s.query.target_datatype;
+    const r = remainingShortestPath(t.paths, held, target) ?? remainingShortestPath(t.allPaths, held, target);
+    const value = r === null || r === 0 ? 0 : -r;
+    t.phi = { size: held.size, value };
+    return value;
+  }
+
+  /** The official result, or for an episode cut short by `abort` (no official result) the trace as a failed run. */
+  private finalResult(): EpisodeResult {
+    const s = this.session!;
+    const ep = s.episode;
+    return (
+      ep.result ?? {
+        query_id: s.query.query_id,
+        stop_reason: "normal" as const,
+        status: "failed" as const,
+        final_answer: null,
+        steps: ep.stepCount,
+        trace: ep.trace,
+        final_state: { current_datatypes: [], discovered_tool_names: [], retrieval_attempt_count: 0, retrieval_exec_count: 0, tool_call_attempt_count: 0, tool_call_exec_count: 0, incorrect_final_answer_feedback_count: 0, has_final_answer: false },
+      }
+    );
   }
 
   protected override episodeMetrics(_success: boolean, reason: TerminationReason): JsonObject {
     const s = this.session!;
-    const ep = s.episode;
-    // An episode cut short by `abort` has no official result; score the trace as a failed run.
-    const result = ep.result ?? {
-      query_id: s.query.query_id,
-      stop_reason: "normal" as const,
-      status: "failed" as const,
-      final_answer: null,
-      steps: ep.stepCount,
-      trace: ep.trace,
-      final_state: { current_datatypes: [], discovered_tool_names: [], retrieval_attempt_count: 0, retrieval_exec_count: 0, tool_call_attempt_count: 0, tool_call_exec_count: 0, incorrect_final_answer_feedback_count: 0, has_final_answer: false },
-    };
+    const result = this.finalResult();
     const m = scoreEpisode(result, s.query, this.release.catalog.get(s.query.task_id) ?? [], { toolByName: this.release.toolByName });
     return { ...m, terminationReason: String(reason), officialFailure: result.failure_reason_detail ?? null } as JsonObject;
   }
 
-  protected override hiddenStepInfo(): JsonObject | null {
+  /** The family runtime lives outside EpisodeData: snapshot it (plain JSON) for getState / setState / fork. */
+  protected override familyState(): JsonValue {
+    const s = this.session;
+    return s ? ({ queryId: s.query.query_id, session: s.snapshot() } as unknown as JsonValue) : null;
+  }
+
+  protected override restoreFamilyState(state: JsonValue): void {
+    if (state === null) return;
+    const st = state as { queryId: string; session: JsonValue };
+    const s = this.session;
+    if (!s || s.query.query_id !== st.queryId) throw new StateError("state.family.queryId", `state is for query ${st.queryId}, the rebuilt episode is ${s?.query.query_id ?? "none"}`);
+    s.restore(st.session as never);
+  }
+
+  /**
+   * Per-step ground truth (issue 8): held datatypes, the blocked tools with their blocker types, the remaining
+   * shortest path, blockers a retrieval showed, what a call was (kind, blocker type, progress or not); at the end
+   * also the paper's analyses (failure category, blocker follow-up, termination style).
+   */
+  protected override hiddenStepInfo(events: readonly EpisodeEvent[], ended: boolean): JsonObject | null {
     const s = this.session;
     if (!s) return null;
     const h = s.hidden();
-    return { heldDatatypes: h.heldDatatypes, lastMatched: h.lastMatched as unknown as JsonValue } as JsonObject;
+    const phi = this.potential();
+    const out: JsonObject = {
+      heldDatatypes: h.heldDatatypes,
+      lastMatched: h.lastMatched as unknown as JsonValue,
+      blocked: blockedAnnotation(s.episode.plan),
+      remainingCalls: phi === null ? null : -phi + 0,
+    };
+    const last = s.last;
+    if (last && last.listed && events.some((e) => e.type === "planbench:retrieve")) out["shownBlockers"] = shownBlockers(last.listed);
+    if (last && last.entry.action === "call_tool" && events.some((e) => e.type === "tool_called")) {
+      out["call"] = callAnnotation(last.entry, this.release.toolByName, events.some((e) => e.type === "planbench:progress"));
+    }
+    if (ended) {
+      const result = this.finalResult();
+      const a = analyseEpisode(result, s.query, this.truth!.gt, { toolByName: this.release.toolByName });
+      const calls = result.trace.filter((e) => e.action === "call_tool").length;
+      out["analysis"] = analysisAnnotation(a, calls, result.status === "success");
+    }
+    return out;
   }
 }

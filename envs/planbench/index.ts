@@ -4,6 +4,7 @@ import { type EpisodeResult, register } from "../../src/core/registry.js";
 import { PlanBenchEnv, planBenchOptionsSchema } from "./env.js";
 import { PLANBENCH_POLICIES } from "./policies.js";
 import { aggregateMetrics } from "./scorer.js";
+import { analyzePlanBenchTrajectory } from "./annotations.js";
 
 register({
   id: "PlanBenchXL-v0",
@@ -28,6 +29,8 @@ register({
   maxEpisodeSteps: 100,
   factory: (options, spec) => new PlanBenchEnv(planBenchOptionsSchema.parse(options), spec) as never,
   policies: PLANBENCH_POLICIES,
+  carefulPolicy: "planner",
+  analyzeTrajectory: analyzePlanBenchTrajectory,
   aggregate: (results: readonly EpisodeResult[]) => {
     const rep = aggregateMetrics(results.map((r) => r.metrics as Record<string, number | null>));
     const metrics: Record<string, number> = {};
@@ -42,7 +45,9 @@ register({
 
 export { PlanBenchEnv, planBenchOptionsSchema } from "./env.js";
 export { loadRelease, resolveQueryInputs, PlanBenchDataError } from "./dataset.js";
-export { scoreEpisode, aggregateMetrics } from "./scorer.js";
+export { scoreEpisode, aggregateMetrics, analyseEpisode } from "./scorer.js";
+export { analyzePlanBenchTrajectory } from "./annotations.js";
+export { remainingShortestPath, unblockedPaths } from "./potential.js";
 export { PlanBenchSession } from "./session.js";
 export { createWorld, PlanBenchEpisode } from "./world/index.js";
 export { builtinRelease, generatePlanBenchWorld, loadDomain } from "./generator/index.js";

@@ -13,7 +13,7 @@ import type { EpisodeResult, TraceEntry } from "./world/runtime.js";
 
 /** What the scorer needs to know about the world (tool signatures and the noisy tool names). */
 export interface ScoringContext {
-  toolByName: ReadonlyMap<string, Pick<ToolRecord, "input_datatypes" | "output_datatype" | "tool_type">>;
+  toolByName: ReadonlyMap<string, Pick<ToolRecord, "input_datatypes" | "output_datatype" | "tool_type"> & Partial<Pick<ToolRecord, "noise_type" | "baseline_tool_name">>>;
 }
 
 export type FailureCategory = "none" | "format_error" | "no_traction" | "irrecoverable_drift" | "weak_recovery";
@@ -141,7 +141,7 @@ export function scoreEpisode(result: EpisodeResult, query: QueryRecord, catalog:
   const GT = groundTruthDatatypes(catalog, ctx);
   const inter = [...X].filter((d) => GT.has(d)).length;
   const explored = exploredDatatypes(trace, query.input_datatypes);
-  const a = analyse(result, query, GT);
+  const a = analyseEpisode(result, query, GT, ctx);
   return {
     success: correct ? 1 : 0,
     datatypeCheckPassed: check ? 1 : 0,
@@ -172,11 +172,27 @@ export function scoreEpisode(result: EpisodeResult, query: QueryRecord, catalog:
   };
 }
 
-interface Analysis {
+export type BlockerFollowUp = "unused" | "search_reused" | "value_reused";
+
+/** One invoked blocker output and what the agent did with it afterwards. */
+export interface BlockerUse {
+  /** `step_id` of the blocker call. */
+  step: number;
+  tool: string;
+  /** The baseline tool it stands in for. */
+  replaces: string | null;
+  blockerType: string | null;
+  outputDatatype: string;
+  followUp: BlockerFollowUp;
+}
+
+/** The paper's per-episode analyses (see `analyseEpisode`). */
+export interface EpisodeAnalysis {
   progress: number;
   failure: FailureCategory;
   termination: TerminationStyle;
   blockerFollowUp: { unused: number; searchReused: number; valueReused: number };
+  blockerUses: BlockerUse[];
 }
 
 /**
@@ -192,19 +208,22 @@ interface Analysis {
  * - termination style of a failed episode: format_error, search_exhaustion (step budget or error
  *   caps), wrong_tool_value (the answer contains a value some tool returned), else surrender.
  */
-function analyse(result: EpisodeResult, query: QueryRecord, GT: ReadonlySet<string>): Analysis {
+export function analyseEpisode(result: EpisodeResult, query: QueryRecord, GT: ReadonlySet<string>, ctx?: ScoringContext): EpisodeAnalysis {
   const held = new Set(query.input_datatypes);
   let progress = 0;
   let firstSignal = -1;
   let progressAfterSignal = 0;
   const toolValues: string[] = [];
-  const blockerOutputs: Array<{ at: number; value: string; datatype: string }> = [];
+  const blockerOutputs: Array<{ at: number; value: string; datatype: string; step: number; tool: string }> = [];
   result.trace.forEach((e, i) => {
     const failed = (e.action === "call_tool" && !e.tool_result) || (e.action === "retrieve_tools" && !e.retrieval_result) || e.action === "others";
     const tr = e.tool_result;
     const signal = failed || (tr !== undefined && tr.output_provenance === "untrusted");
     if (tr && tr.output_value !== null) toolValues.push(normAns(tr.output_value));
-    if (tr && tr.tool_type.startsWith("blocker")) blockerOutputs.push({ at: i, value: pystr(tr.output_value), datatype: tr.output_datatype });
+    if (tr && tr.tool_type.startsWith("blocker")) {
+      const name = (e.request as { name?: unknown } | undefined)?.name;
+      blockerOutputs.push({ at: i, value: pystr(tr.output_value), datatype: tr.output_datatype, step: e.step_id, tool: typeof name === "string" ? name : "" });
+    }
     if (tr && tr.output_provenance === "trusted" && !held.has(tr.output_datatype)) {
       held.add(tr.output_datatype);
       if (GT.has(tr.output_datatype)) {
@@ -234,6 +253,8 @@ function analyse(result: EpisodeResult, query: QueryRecord, GT: ReadonlySet<stri
     }
   }
   const follow = { unused: 0, searchReused: 0, valueReused: 0 };
+  const uses: BlockerUse[] = [];
+  const label: Record<keyof typeof follow, BlockerFollowUp> = { unused: "unused", searchReused: "search_reused", valueReused: "value_reused" };
   for (const b of blockerOutputs) {
     let kind: "unused" | "searchReused" | "valueReused" = "unused";
     const words = b.datatype.toLowerCase().split("_").filter((w) => w.length > 2);
@@ -254,8 +275,10 @@ function analyse(result: EpisodeResult, query: QueryRecord, GT: ReadonlySet<stri
       }
     }
     follow[kind]++;
+    const t = ctx?.toolByName.get(b.tool);
+    uses.push({ step: b.step, tool: b.tool, replaces: t?.baseline_tool_name ?? null, blockerType: t?.noise_type ?? null, outputDatatype: b.datatype, followUp: label[kind] });
   }
-  return { progress, failure, termination, blockerFollowUp: follow };
+  return { progress, failure, termination, blockerFollowUp: follow, blockerUses: uses };
 }
 
 /** Report of a set of episodes, with the official global definitions. */

@@ -9,6 +9,7 @@ import { resolveQueryInputs } from "./dataset.js";
 import type { PlanBenchAction, PlanBenchObservation, VisibleTool } from "./types.js";
 import { PlanBenchEpisode, type PlanBenchReply, type PlanBenchWorld, type StepOutcome } from "./world/runtime.js";
 import type { JsonObj } from "./world/parsing.js";
+import { episodeFromJson, episodeToJson, outcomeFromJson, outcomeToJson, type Json } from "./world/snapshot.js";
 
 export function visibleTool(t: ToolRecord): VisibleTool {
   return { type: "function", name: t.name, description: t.description, strict: t.strict ?? true, parameters: t.parameters };
@@ -82,6 +83,23 @@ export class PlanBenchSession {
 
   step(action: PlanBenchAction): StepOutcome {
     this.lastOutcome = this.episode.step(actionToReply(action));
+    return this.lastOutcome;
+  }
+
+  /** Plain-JSON state of the running episode (see world/snapshot.ts). */
+  snapshot(): Json {
+    return { episode: episodeToJson(this.episode), lastOutcome: outcomeToJson(this.episode, this.lastOutcome) };
+  }
+
+  /** Continues a snapshot taken from a session of the same world and query. */
+  restore(state: Json): void {
+    const s = state as { episode: Json; lastOutcome: Json };
+    episodeFromJson(this.episode, s.episode);
+    this.lastOutcome = outcomeFromJson(this.episode, s.lastOutcome);
+  }
+
+  /** The outcome of the last step (null right after reset). */
+  get last(): StepOutcome | null {
     return this.lastOutcome;
   }
 

@@ -87,6 +87,9 @@ describe("built-in world: scale and format", () => {
       const sets = rel.catalog.get(t.task_id)!;
       expect(Math.min(...sets.map((s) => s.steps)), t.task_id).toBe(t.steps);
     }
+    // The whole 5–9 range is used: long tasks (L* 8–9) are at least 5% of the set.
+    expect(new Set(rel.tasks.map((t) => t.steps))).toEqual(new Set([5, 6, 7, 8, 9]));
+    expect(rel.tasks.filter((t) => t.steps >= 8).length).toBeGreaterThanOrEqual(Math.ceil(0.05 * rel.tasks.length));
     // Both one- and two-input tasks, and the official two-input labels.
     expect(new Set(rel.tasks.map((t) => t.num_inputs))).toEqual(new Set([1, 2]));
     const labels = new Set(rel.queries.map((q) => q.input_type));

@@ -258,9 +258,9 @@ export function generateTasks(domain: Domain, g: ToolGraph, db: GeneratedDatabas
   const perTarget = new Map<string, number>();
   const cap = Math.max(1, Math.ceil(gen.tasks / 12));
   const chosen: Accepted[] = [];
-  // The shortest length dominates naturally; cap it so longer tasks are represented.
+  // Short solutions dominate naturally; cap the two shortest lengths so long tasks (L* 8–9) are represented.
   const perSteps = new Map<number, number>();
-  const stepCap = (steps: number): number => (steps === gen.minSteps ? Math.ceil(gen.tasks * 0.45) : gen.tasks);
+  const stepCap = (steps: number): number => (steps === gen.minSteps ? Math.ceil(gen.tasks * 0.4) : steps === gen.minSteps + 1 ? Math.ceil(gen.tasks * 0.3) : gen.tasks);
   const tryAdd = (inputs: string[], target: string): void => {
     if ((perTarget.get(target) ?? 0) >= cap) return;
     const c = evaluate(inputs, target);

@@ -1,0 +1,154 @@
+/**
+ * Blocker-aware annotations of PlanBench-XL episodes (issue 8): per-step ground truth for `info.hidden` (blocked
+ * tools, the blocker type of an invoked alternative, progress vs non-progress call), recovery events derived from
+ * the trace (switch to a clean producer, futile repeat of a faulted call), and the per-episode analysis that
+ * `recovery-gym collect` writes (failure category, blocker follow-up, termination style).
+ *
+ * Why from the official trace: the trace is the runtime's complete record (and part of the snapshot), so the
+ * annotations need no state of their own and the analyses are exactly the scorer's.
+ */
+import type { JsonObject, JsonValue } from "../../src/core/json.js";
+import type { EpisodeEvent } from "../../src/engine/events.js";
+import type { Trajectory } from "../../src/trajectories/schema.js";
+import { pystr } from "./compat/pyvalue.js";
+import type { ToolRecord } from "./dataset.js";
+import type { BlockerPlan } from "./faults.js";
+import type { EpisodeAnalysis } from "./scorer.js";
+import type { TraceEntry } from "./world/runtime.js";
+
+type ToolLookup = ReadonlyMap<string, ToolRecord>;
+
+export type ToolKind = "baseline" | "noisy" | "blocker" | "unknown";
+export type CallOutcome = "trusted" | "untrusted" | "no_result" | "error";
+
+const nameOf = (e: TraceEntry): string | null => {
+  const n = (e.request as { name?: unknown } | undefined)?.name;
+  return typeof n === "string" ? n : null;
+};
+
+export function toolKind(t: ToolRecord | undefined): ToolKind {
+  if (!t) return "unknown";
+  return t.tool_type === "baseline" ? "baseline" : t.tool_type === "blocker_misleading" ? "blocker" : "noisy";
+}
+
+function outcomeOf(e: TraceEntry): CallOutcome {
+  const r = e.tool_result;
+  if (!r) return "error";
+  if (r.output_provenance === "trusted") return "trusted";
+  if (r.output_provenance === "untrusted") return "untrusted";
+  return "no_result";
+}
+
+/** A call that met a perturbation (an untrusted output: noisy or blocker tool). */
+const faulted = (e: TraceEntry): boolean => e.tool_result?.output_provenance === "untrusted";
+
+/** The blocked baseline tools of the episode and the blocker types that replace each. */
+export function blockedAnnotation(plan: BlockerPlan): JsonObject[] {
+  return plan.blockedTools.map((tool) => ({ tool, blockerTypes: [...(plan.replacements.get(tool) ?? [])] }));
+}
+
+/** Blockers shown by a retrieval, with the baseline each stands in for. */
+export function shownBlockers(listed: readonly ToolRecord[]): JsonObject[] {
+  return listed.filter((t) => t.tool_type === "blocker_misleading").map((t) => ({ tool: t.name, replaces: t.baseline_tool_name ?? null, blockerType: t.noise_type ?? null }));
+}
+
+/** What a call did, in ground-truth terms. `progress`: a trusted call producing a new ground-truth datatype. */
+export function callAnnotation(e: TraceEntry, tools: ToolLookup, progress: boolean): JsonObject {
+  const name = nameOf(e);
+  const t = name === null ? undefined : tools.get(name);
+  const kind = toolKind(t);
+  return {
+    tool: name,
+    kind,
+    blockerType: kind === "blocker" ? (t!.noise_type ?? null) : null,
+    noiseType: kind === "noisy" ? (t!.noise_type ?? null) : null,
+    replaces: kind === "baseline" || kind === "unknown" ? null : (t!.baseline_tool_name ?? null),
+    outcome: outcomeOf(e),
+    progress,
+  };
+}
+
+/**
+ * Recovery events of the call `entry` (the trace's last entry), from the earlier trace:
+ * - `alternative_switch` (afterFault): a trusted call newly obtaining a datatype whose earlier producer gave an
+ *   untrusted value — the agent switched from the perturbed tool to a clean one;
+ * - `retry`: the same call (name and arguments) as an earlier one; after an untrusted output it is futile
+ *   (noisy and blocker tools answer the same every time: persistence `permanent`).
+ */
+export function recoveryEvents(trace: readonly TraceEntry[], entry: TraceEntry, tools: ToolLookup, newDatatype: boolean): EpisodeEvent[] {
+  const events: EpisodeEvent[] = [];
+  const name = nameOf(entry);
+  if (name === null || entry.parse_ok === false) return events;
+  const calls = trace.filter((e) => e.action === "call_tool");
+  const callIndex = calls.length;
+  const key = JSON.stringify([name, argKey(entry)]);
+  for (let i = calls.length - 2; i >= 0; i--) {
+    const prev = calls[i]!;
+    if (prev.parse_ok === false || JSON.stringify([nameOf(prev), argKey(prev)]) !== key) continue;
+    const after = faulted(prev);
+    events.push({ type: "retry", tool: name, callIndex, ofCallIndex: i + 1, afterFault: after, persistence: after ? "permanent" : null });
+    break;
+  }
+  const out = entry.tool_result;
+  if (out?.output_provenance === "trusted" && newDatatype) {
+    for (let i = calls.length - 2; i >= 0; i--) {
+      const prev = calls[i]!;
+      if (!faulted(prev) || prev.tool_result!.output_datatype !== out.output_datatype) continue;
+      events.push({ type: "alternative_switch", from: nameOf(prev) ?? "", to: name, group: out.output_datatype, callIndex, afterFault: true });
+      break;
+    }
+  }
+  return events;
+}
+
+function argKey(e: TraceEntry): string {
+  const args = (e.request as { arguments?: Record<string, unknown> } | undefined)?.arguments ?? {};
+  return JSON.stringify(Object.keys(args).sort().map((k) => [k, pystr(args[k] as never)]));
+}
+
+/** The per-episode analysis placed in the final `info.hidden.analysis`. */
+export function analysisAnnotation(a: EpisodeAnalysis, calls: number, success: boolean): JsonObject {
+  return {
+    failureCategory: success ? "none" : a.failure,
+    terminationStyle: success ? "success" : a.termination,
+    progressCalls: a.progress,
+    nonProgressCalls: calls - a.progress,
+    blockerFollowUp: { unused: a.blockerFollowUp.unused, search_reused: a.blockerFollowUp.searchReused, value_reused: a.blockerFollowUp.valueReused },
+    blockerUses: a.blockerUses as unknown as JsonValue,
+  };
+}
+
+const FAILURES = ["no_traction", "irrecoverable_drift", "weak_recovery", "format_error"] as const;
+const TERMINATIONS = ["surrender", "wrong_tool_value", "search_exhaustion", "format_error"] as const;
+
+/**
+ * The registry's `analyzeTrajectory`: the paper's failure category, the follow-up of every invoked blocker output,
+ * the termination style, and per-step progress counts. Reads the env's end-of-episode analysis (`hidden.analysis`);
+ * a file recorded with `hiddenInfo: false` falls back to the metrics' one-hot columns (no per-blocker detail).
+ */
+export function analyzePlanBenchTrajectory(t: Trajectory): JsonObject {
+  const hidden = (t.hidden ?? null) as JsonObject | null;
+  const a = hidden && typeof hidden === "object" && !Array.isArray(hidden) ? (hidden["analysis"] as JsonObject | undefined) : undefined;
+  const m = t.metrics;
+  const fromMetrics = <K extends string>(prefix: string, keys: readonly K[], none: string): string => keys.find((k) => m[`${prefix}${k}`] === 1) ?? none;
+  const steps = t.steps.map((s) => (s.hidden && typeof s.hidden === "object" && !Array.isArray(s.hidden) ? ((s.hidden as JsonObject)["call"] as JsonObject | undefined) : undefined));
+  const blockersShown = new Set<string>();
+  for (const s of t.steps) {
+    const h = s.hidden as JsonObject | undefined;
+    for (const b of ((h?.["shownBlockers"] ?? []) as JsonObject[])) blockersShown.add(String(b["tool"]));
+  }
+  return {
+    success: t.success,
+    failureCategory: a ? (a["failureCategory"] as string) : t.success ? "none" : fromMetrics("fail_", FAILURES, "none"),
+    terminationStyle: a ? (a["terminationStyle"] as string) : t.success ? "success" : fromMetrics("term_", TERMINATIONS, "surrender"),
+    progressCalls: a ? (a["progressCalls"] as number) : Number(m["progressCalls"] ?? 0),
+    nonProgressCalls: a ? (a["nonProgressCalls"] as number) : Number(m["nonProgressCalls"] ?? 0),
+    blockerFollowUp: a
+      ? (a["blockerFollowUp"] as JsonObject)
+      : { unused: Number(m["blocker_unused"] ?? 0), search_reused: Number(m["blocker_search_reused"] ?? 0), value_reused: Number(m["blocker_value_reused"] ?? 0) },
+    blockerUses: a ? (a["blockerUses"] as JsonValue) : null,
+    blockersShown: [...blockersShown].sort(),
+    blockerCallStepIndices: steps.flatMap((c, i) => (c && c["kind"] === "blocker" ? [t.steps[i]!.t] : [])),
+    setting: (t.options["setting"] as string | undefined) ?? "default",
+  };
+}
