@@ -84,6 +84,30 @@ export function toolDefinition(spec: ToolSpec): ToolDefinition<WorldState> {
   return def;
 }
 
+const poolCache = new Map<Task, string[]>();
+
+/**
+ * Tools that may serve as distractors for a task (a pure function of the task, cached per task object). Distractors
+ * never offer a way around a fault: no member of a task group, no cap sharing a route with one; nor a type-valid
+ * substitute the scorer would not accept: no distractor produces a type the task consumes.
+ */
+function distractorPool(task: Task): string[] {
+  const hit = poolCache.get(task);
+  if (hit) return hit;
+  const c = corpus();
+  const groups = new Set(task.positions.map((p) => p.cap));
+  for (const r of c.routes) {
+    const caps = r.routes.flat();
+    if (caps.some((id) => task.positions.some((p) => p.cap === id))) for (const id of caps) groups.add(id);
+  }
+  const consumed = new Set(task.positions.flatMap((p) => Object.values(p.bindings).flatMap((b) => (b.kind === "bound" ? [b.type] : []))));
+  const pool = c.toolsIn(task.domain).filter((t) => !groups.has(t.group) && !Object.values(t.outputTypes).some((ty) => consumed.has(ty))).map((t) => t.name);
+  // Only canonical tasks recur; sampled ones are unique per seed, so the cache stays bounded by the suite.
+  if (task.id.startsWith("smp-")) return pool;
+  poolCache.set(task, pool);
+  return pool;
+}
+
 /** Engine fault specs for a profile (group-bound, first member called becomes the victim). */
 export function faultSpecs(profile: FaultProfile): FaultSpec[] {
   const c = corpus();
@@ -183,16 +207,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     this.unsolvable = isUnsolvable(task, this.profile);
     const c = corpus();
     const own = task.positions.flatMap((p) => p.members);
-    // Distractors never offer a way around a fault: no member of a task group, no cap sharing a route with one.
-    const groups = new Set(task.positions.map((p) => p.cap));
-    for (const r of c.routes) {
-      const caps = r.routes.flat();
-      if (caps.some((id) => task.positions.some((p) => p.cap === id))) for (const id of caps) groups.add(id);
-    }
-    // Nor a type-valid substitute the scorer would not accept: no distractor produces a type the task consumes.
-    const consumed = new Set(task.positions.flatMap((p) => Object.values(p.bindings).flatMap((b) => (b.kind === "bound" ? [b.type] : []))));
-    const pool = c.toolsIn(task.domain)
-      .filter((t) => !groups.has(t.group) && !Object.values(t.outputTypes).some((ty) => consumed.has(ty))).map((t) => t.name);
+    const pool = distractorPool(task);
     const distractors = rng.derive("distractors").shuffle(pool).slice(0, this.options.distractors);
     const visible = rng.derive("visible").shuffle([...own, ...distractors]);
     return {

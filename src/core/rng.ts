@@ -13,13 +13,20 @@ export interface RngState {
  */
 export class Rng {
   readonly path: string;
-  private readonly gen: seedrandom.PRNG;
+  private readonly initialState: seedrandom.State.Alea | undefined;
+  private generator: seedrandom.PRNG | null = null;
 
   constructor(seed: number | string, state?: seedrandom.State.Alea) {
     this.path = String(seed);
-    this.gen = state
-      ? seedrandom.alea("", { state })
-      : seedrandom.alea(this.path, { state: true });
+    this.initialState = state;
+  }
+
+  /** Seeding hashes the path, so it is deferred to the first draw: most derived streams of an episode never draw. */
+  private get gen(): seedrandom.PRNG {
+    if (this.generator === null) {
+      this.generator = this.initialState ? seedrandom.alea("", { state: this.initialState }) : seedrandom.alea(this.path, { state: true });
+    }
+    return this.generator;
   }
 
   /** A named, independent sub-stream. */
