@@ -59,8 +59,15 @@ export interface EnvEntry {
 
 const REGISTRY = new Map<string, EnvEntry>();
 
-/** Registers an env id. Ids are versioned (`Name-vN`); re-registering an id replaces it. */
-export function register(entry: EnvEntry): void {
+/**
+ * Registers an env id. Ids are versioned (`Name-vN`); re-registering an id replaces it. Either one entry object,
+ * or Gymnasium's shape `register(id, factory, defaults)`.
+ */
+export function register(entry: EnvEntry): void;
+export function register(id: string, factory: EnvEntry["factory"], defaults: Omit<EnvEntry, "id" | "factory">): void;
+export function register(idOrEntry: string | EnvEntry, factory?: EnvEntry["factory"], defaults?: Omit<EnvEntry, "id" | "factory">): void {
+  const entry: EnvEntry = typeof idOrEntry === "string" ? { ...(defaults as Omit<EnvEntry, "id" | "factory">), id: idOrEntry, factory: factory as EnvEntry["factory"] } : idOrEntry;
+  if (typeof entry.factory !== "function") throw new OptionsError("factory", `register(${entry.id}): factory must be a function`);
   if (!/^[A-Za-z][A-Za-z0-9_.]*-v\d+$/.test(entry.id)) throw new OptionsError("id", `env id "${entry.id}" must look like Name-v0`);
   REGISTRY.set(entry.id, entry);
 }

@@ -157,3 +157,16 @@ describe("ToolEnv contract (Demo-v0)", () => {
     expect((last[4] as { terminationReason: string }).terminationReason).toBe("budget_exceeded");
   });
 });
+
+describe("register(id, factory, defaults)", () => {
+  it("registers a custom env that make() validates and builds", async () => {
+    const { register, registryEntry } = await import("../../src/index.js");
+    const base = registryEntry("Demo-v0");
+    register("CustomDemo-v1", base.factory, { ...base, description: "a re-registered demo" });
+    expect(listEnvs().map((e) => e.id)).toContain("CustomDemo-v1");
+    expect(() => make("CustomDemo-v1", { fault: "nope" })).toThrow(OptionsError);
+    const env = make("CustomDemo-v1", { fault: "none" });
+    expect(env.reset({ seed: 1 })[1]).toHaveProperty("taskId");
+    expect(() => register("bad id", base.factory, base)).toThrow(/Name-v0/);
+  });
+});
