@@ -1,6 +1,6 @@
 import type { JsonObject, JsonValue } from "../../../src/core/json.js";
 import type { Rng } from "../../../src/core/rng.js";
-import type { CategoryId, DomainId, FtState, ProviderState, ToolResult } from "./kit.js";
+import { asStr, type CategoryId, type DomainId, type FtState, obj, ok, type ProviderState, str, table, type ToolResult } from "./kit.js";
 
 /** A concrete platform (e.g. Venmo). Counterparts share a category, so they offer the same operations. */
 export interface ProviderDef {
@@ -179,5 +179,51 @@ export function cancelOp(op: string, tbl: string, idField: string, what: string,
       rec.status = "cancelled";
       return { ok: true, output: { [idField]: rec[idField] as string, status: "cancelled" } };
     },
+  };
+}
+
+/**
+ * `search_<things>(query)`: the records of `tbl` with any of `fields` containing the query (case-insensitive),
+ * under `outKey`; `withCount` adds the hit count. Searches with other matching rules stay hand-written.
+ */
+export function searchOp(
+  op: string,
+  description: string,
+  queryDescription: string,
+  spec: { tbl: string; outKey: string; fields: string[]; view?: (r: JsonObject) => JsonObject; withCount?: boolean },
+): OpDef {
+  const view = spec.view ?? ((r: JsonObject): JsonObject => ({ ...r }));
+  return {
+    op,
+    description,
+    parameters: obj({ query: str(queryDescription) }, ["query"]),
+    mutates: false,
+    run: (a, rt) => {
+      const q = asStr(a.query).toLowerCase();
+      const rows = table(rt.st, spec.tbl).filter((r) => spec.fields.some((f) => asStr(r[f]).toLowerCase().includes(q)));
+      return ok(spec.withCount ? { [spec.outKey]: rows.map(view), count: rows.length } : { [spec.outKey]: rows.map(view) });
+    },
+  };
+}
+
+/**
+ * The usual `write` block of a task: the stored record is addressed by `idField`, read back by `verifyOp(id)`
+ * (or, given `verifyArgs`, by a call with those fixed arguments) and undone by `cancelOp(id)`.
+ */
+export function recordWrite(
+  tbl: string,
+  idField: string,
+  recordKeyField: string,
+  match: JsonObject,
+  ops: { verify: string; cancel: string; verifyArgs?: JsonObject },
+): NonNullable<TaskSpec["write"]> {
+  return {
+    idField,
+    table: tbl,
+    recordIdField: idField,
+    recordKeyField,
+    match,
+    verify: ops.verifyArgs ? { op: ops.verify, args: ops.verifyArgs } : { op: ops.verify, idArg: idField },
+    cancel: { op: ops.cancel, idArg: idField },
   };
 }

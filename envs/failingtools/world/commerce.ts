@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from "../../../src/core/json.js";
-import { cancelOp, defineCategory, getOp, type ProviderRuntime } from "./category.js";
+import { cancelOp, defineCategory, getOp, type ProviderRuntime, searchOp } from "./category.js";
 import { addDays, addMinutes, arr, asNum, asStr, dateOf, enm, fail, int, nextId, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
 import { CITIES, STREETS, TWIN_STATE, type City } from "./pools.js";
 
@@ -47,16 +47,7 @@ export const foodDelivery = defineCategory<FoodWorld>({
     { id: "grubhub", label: "Grubhub", idPrefix: "gh" },
   ],
   ops: [
-    {
-      op: "search_restaurants",
-      description: "Restaurants delivering to the user's area.",
-      parameters: obj({ query: str("Name or cuisine") }, ["query"]),
-      mutates: false,
-      run: (a, rt) => {
-        const q = asStr(a.query).toLowerCase();
-        return ok({ restaurants: table(rt.st, "restaurants").filter((r) => asStr(r.name).toLowerCase().includes(q)).map((r) => ({ ...r })) });
-      },
-    },
+    searchOp("search_restaurants", "Restaurants delivering to the user's area.", "Name or cuisine", { tbl: "restaurants", outKey: "restaurants", fields: ["name"] }),
     {
       op: "get_menu",
       description: "A restaurant's menu with prices in USD.",
@@ -253,16 +244,7 @@ export const grocery = defineCategory<GroceryWorld>({
     { id: "instacart", label: "Instacart", idPrefix: "ic" },
   ],
   ops: [
-    {
-      op: "search_products",
-      description: "Search the store catalogue.",
-      parameters: obj({ query: str("Product keywords") }, ["query"]),
-      mutates: false,
-      run: (a, rt) => {
-        const q = asStr(a.query).toLowerCase();
-        return ok({ products: table(rt.st, "products").filter((p) => asStr(p.name).toLowerCase().includes(q)).map((p) => ({ ...p })) });
-      },
-    },
+    searchOp("search_products", "Search the store catalogue.", "Product keywords", { tbl: "products", outKey: "products", fields: ["name"] }),
     {
       op: "list_slots",
       description: "Open pickup or delivery windows on a date (UTC).",

@@ -1,5 +1,5 @@
 import type { JsonObject } from "../../../src/core/json.js";
-import { defineCategory, type ProviderRuntime } from "./category.js";
+import { defineCategory, type ProviderRuntime, searchOp } from "./category.js";
 import { asNum, asStr, fail, int, nextId, num, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
 import { lookAlike, money, people, type Person } from "./pools.js";
 
@@ -43,19 +43,13 @@ export const payments = defineCategory<PaymentsWorld>({
         });
       },
     },
-    {
-      op: "search_recipients",
-      description: "Search saved recipients by name, email or phone.",
-      parameters: obj({ query: str("Name, email address or phone number") }, ["query"]),
-      mutates: false,
-      run: (a, rt) => {
-        const q = asStr(a.query).toLowerCase();
-        const rows = table(rt.st, "recipients").filter((r) =>
-          ["name", "email", "phone"].some((f) => asStr(r[f]).toLowerCase().includes(q)),
-        );
-        return ok({ recipients: rows.map(recipientView), count: rows.length });
-      },
-    },
+    searchOp("search_recipients", "Search saved recipients by name, email or phone.", "Name, email address or phone number", {
+      tbl: "recipients",
+      outKey: "recipients",
+      fields: ["name", "email", "phone"],
+      view: recipientView,
+      withCount: true,
+    }),
     {
       op: "send_money",
       description: "Send money to a saved recipient, identified by recipient_id, email, phone or exact name.",

@@ -1,5 +1,5 @@
 import type { JsonObject } from "../../../src/core/json.js";
-import { cancelOp, defineCategory, getOp } from "./category.js";
+import { cancelOp, defineCategory, getOp, searchOp } from "./category.js";
 import { addDays, asNum, asStr, dateOf, enm, fail, int, nextId, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
 
 /* ------------------------------------------------------------------ shopping: Amazon / Target */
@@ -34,16 +34,7 @@ export const shopping = defineCategory<ShopWorld>({
     { id: "target", label: "Target", idPrefix: "tg" },
   ],
   ops: [
-    {
-      op: "search_products",
-      description: "Search the catalogue.",
-      parameters: obj({ query: str("Keywords") }, ["query"]),
-      mutates: false,
-      run: (a, rt) => {
-        const q = asStr(a.query).toLowerCase();
-        return ok({ results: table(rt.st, "products").filter((p) => asStr(p.title).toLowerCase().includes(q)).map(productView) });
-      },
-    },
+    searchOp("search_products", "Search the catalogue.", "Keywords", { tbl: "products", outKey: "results", fields: ["title"], view: productView }),
     {
       op: "get_product",
       description: "Product details: list price, current discount and price you pay (price = list_price - discount).",
