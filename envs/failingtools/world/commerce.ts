@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from "../../../src/core/json.js";
-import { cancelOp, defineCategory, getOp, type ProviderRuntime, searchOp } from "./category.js";
+import { cancelOp, defineCategory, getOp, type ProviderRuntime, recordWrite, searchOp } from "./category.js";
 import { addDays, addMinutes, arr, asNum, asStr, dateOf, enm, fail, int, nextId, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
 import { CITIES, STREETS, TWIN_STATE, type City } from "./pools.js";
 
@@ -134,15 +134,7 @@ export const foodDelivery = defineCategory<FoodWorld>({
           corruption: "order total doubled (does not equal subtotal + fees)",
           answer: [{ kind: "text", id: "restaurant", synonyms: [r.name] }, { kind: "number", id: "total", value: total, tolerance: 0.01 }],
           wrongConcept: { kind: "number", id: "double_total", value: round2(total * 2), tolerance: 0.01 },
-          write: {
-            idField: "order_id",
-            table: "orders",
-            recordIdField: "order_id",
-            recordKeyField: "total",
-            match: { restaurant: r.name, region: w.city.state, total, status: "placed" },
-            verify: { op: "get_order", idArg: "order_id" },
-            cancel: { op: "cancel_order", idArg: "order_id" },
-          },
+          write: recordWrite("orders", "order_id", "total", { restaurant: r.name, region: w.city.state, total, status: "placed" }, { verify: "get_order", cancel: "cancel_order" }),
           ambiguity: {
             arg: "restaurant",
             table: "restaurants",
@@ -181,15 +173,7 @@ export const foodDelivery = defineCategory<FoodWorld>({
             { kind: "text", id: "eta", synonyms: [eta] },
           ],
           wrongConcept: { kind: "number", id: "double_total", value: round2(total * 2), tolerance: 0.01 },
-          write: {
-            idField: "order_id",
-            table: "orders",
-            recordIdField: "order_id",
-            recordKeyField: "total",
-            match: { restaurant: r.name, region: w.city.state, total, status: "placed" },
-            verify: { op: "get_order", idArg: "order_id" },
-            cancel: { op: "cancel_order", idArg: "order_id" },
-          },
+          write: recordWrite("orders", "order_id", "total", { restaurant: r.name, region: w.city.state, total, status: "placed" }, { verify: "get_order", cancel: "cancel_order" }),
           chain: {
             before: [{ op: "get_menu", args: { restaurant: r.name }, purpose: `check ${r.name}'s menu` }],
             mainBind: [{ arg: "restaurant", from: 0, field: "restaurant_id", where: { restaurant: r.name } }],
@@ -347,15 +331,7 @@ export const grocery = defineCategory<GroceryWorld>({
           corruption: "delivery slot stored a year in the past",
           answer: [{ kind: "date", id: "date", iso: date }, { kind: "text", id: "product", synonyms: [name] }],
           wrongConcept: { kind: "date", id: "past_date", iso: addDays(date, -365) },
-          write: {
-            idField: "order_id",
-            table: "orders",
-            recordIdField: "order_id",
-            recordKeyField: "slot_start",
-            match: { fulfilment: "delivery", slot_start: slot, status: "scheduled" },
-            verify: { op: "get_order", idArg: "order_id" },
-            cancel: { op: "cancel_order", idArg: "order_id" },
-          },
+          write: recordWrite("orders", "order_id", "slot_start", { fulfilment: "delivery", slot_start: slot, status: "scheduled" }, { verify: "get_order", cancel: "cancel_order" }),
         };
       },
     },
@@ -382,15 +358,7 @@ export const grocery = defineCategory<GroceryWorld>({
           corruption: "pickup window starts before the order is ready",
           answer: [{ kind: "date", id: "date", iso: date }, { kind: "text", id: "pickup", synonyms: ["pickup", "pick up", "pick-up"] }],
           wrongConcept: { kind: "text", id: "late_ready", synonyms: [late.slice(11, 16)] },
-          write: {
-            idField: "order_id",
-            table: "orders",
-            recordIdField: "order_id",
-            recordKeyField: "ready_at",
-            match: { fulfilment: "pickup", slot_start: slot, ready_at: ready, status: "scheduled" },
-            verify: { op: "get_order", idArg: "order_id" },
-            cancel: { op: "cancel_order", idArg: "order_id" },
-          },
+          write: recordWrite("orders", "order_id", "ready_at", { fulfilment: "pickup", slot_start: slot, ready_at: ready, status: "scheduled" }, { verify: "get_order", cancel: "cancel_order" }),
         };
       },
     },

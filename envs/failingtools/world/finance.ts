@@ -1,5 +1,5 @@
 import type { JsonObject } from "../../../src/core/json.js";
-import { defineCategory, type ProviderRuntime, searchOp } from "./category.js";
+import { defineCategory, type ProviderRuntime, recordWrite, searchOp } from "./category.js";
 import { asNum, asStr, fail, int, nextId, num, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
 import { lookAlike, money, people, type Person } from "./pools.js";
 
@@ -208,15 +208,7 @@ export const payments = defineCategory<PaymentsWorld>({
             { kind: "text", id: "recipient", synonyms: [to.name, to.email] },
           ],
           wrongConcept: { kind: "number", id: "wrong_amount", value: amount / 10, tolerance: 0.001 },
-          write: {
-            idField: "transfer_id",
-            table: "transfers",
-            recordIdField: "transfer_id",
-            recordKeyField: "amount",
-            match: { recipient_email: to.email, amount, status: "completed" },
-            verify: { op: "get_transfer", idArg: "transfer_id" },
-            cancel: { op: "cancel_transfer", idArg: "transfer_id" },
-          },
+          write: recordWrite("transfers", "transfer_id", "amount", { recipient_email: to.email, amount, status: "completed" }, { verify: "get_transfer", cancel: "cancel_transfer" }),
           ambiguity: {
             arg: "recipient",
             table: "recipients",
@@ -251,15 +243,7 @@ export const payments = defineCategory<PaymentsWorld>({
             { kind: "text", id: "recipient", synonyms: [to.name, to.email] },
           ],
           wrongConcept: { kind: "number", id: "wrong_amount", value: amount / 10, tolerance: 0.001 },
-          write: {
-            idField: "transfer_id",
-            table: "transfers",
-            recordIdField: "transfer_id",
-            recordKeyField: "amount",
-            match: { recipient_email: to.email, amount, status: "completed" },
-            verify: { op: "get_transfer", idArg: "transfer_id" },
-            cancel: { op: "cancel_transfer", idArg: "transfer_id" },
-          },
+          write: recordWrite("transfers", "transfer_id", "amount", { recipient_email: to.email, amount, status: "completed" }, { verify: "get_transfer", cancel: "cancel_transfer" }),
           chain: {
             before: [{ op: "search_recipients", args: { query: to.email }, purpose: `look up ${to.name} among the saved recipients` }],
             mainBind: [{ arg: "recipient", from: 0, field: "recipient_id", where: { email: to.email } }],

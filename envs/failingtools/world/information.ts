@@ -1,5 +1,5 @@
 import type { JsonObject } from "../../../src/core/json.js";
-import { cancelOp, defineCategory, getOp } from "./category.js";
+import { cancelOp, defineCategory, getOp, recordWrite } from "./category.js";
 import { addDays, asNum, asStr, dateOf, enm, fail, int, nextId, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
 import { CITIES, TWIN_STATE, cityLabel, type City } from "./pools.js";
 
@@ -170,15 +170,7 @@ export const weather = defineCategory<WeatherWorld>({
           corruption: "label dropped on save",
           answer: [{ kind: "text", id: "city", synonyms: [c.name] }, { kind: "text", id: "label", synonyms: [label] }],
           wrongConcept: { kind: "text", id: "wrong_label", synonyms: ["unnamed location"] },
-          write: {
-            idField: "saved_id",
-            table: "saved",
-            recordIdField: "saved_id",
-            recordKeyField: "label",
-            match: { city: c.name, region: c.state, label, status: "saved" },
-            verify: { op: "list_saved_locations", args: {} },
-            cancel: { op: "remove_saved_location", idArg: "saved_id" },
-          },
+          write: recordWrite("saved", "saved_id", "label", { city: c.name, region: c.state, label, status: "saved" }, { verify: "list_saved_locations", cancel: "remove_saved_location", verifyArgs: {} }),
           ambiguity: {
             arg: "location",
             table: "locations",
@@ -367,15 +359,7 @@ export const reviews = defineCategory<ReviewsWorld>({
           corruption: "stored star rating differs from the submitted one",
           answer: [{ kind: "text", id: "business", synonyms: [b.name] }, { kind: "number", id: "stars", value: stars, tolerance: 0 }],
           wrongConcept: { kind: "text", id: "wrong_stars", synonyms: ["1 star", "1-star", "one star"] },
-          write: {
-            idField: "review_id",
-            table: "reviews",
-            recordIdField: "review_id",
-            recordKeyField: "rating",
-            match: { business_name: b.name, region: w.city.state, author: "you", rating: stars, status: "published" },
-            verify: { op: "get_review", idArg: "review_id" },
-            cancel: { op: "delete_review", idArg: "review_id" },
-          },
+          write: recordWrite("reviews", "review_id", "rating", { business_name: b.name, region: w.city.state, author: "you", rating: stars, status: "published" }, { verify: "get_review", cancel: "delete_review" }),
           ambiguity: {
             arg: "business",
             table: "businesses",

@@ -1,5 +1,5 @@
 import type { JsonObject } from "../../../src/core/json.js";
-import { cancelOp, defineCategory, getOp } from "./category.js";
+import { cancelOp, defineCategory, getOp, recordWrite } from "./category.js";
 import { addDays, addMinutes, asNum, asStr, dateOf, enm, fail, int, nextId, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
 import { CITIES, STREETS, TWIN_STATE, type City } from "./pools.js";
 
@@ -146,15 +146,7 @@ export const lodging = defineCategory<LodgingWorld>({
           corruption: "check-in stored a year later",
           answer: [{ kind: "text", id: "hotel", synonyms: [h.name] }, { kind: "date", id: "check_in", iso: ci }],
           wrongConcept: { kind: "date", id: "wrong_ci", iso: wrongCi },
-          write: {
-            idField: "booking_id",
-            table: "bookings",
-            recordIdField: "booking_id",
-            recordKeyField: "check_in",
-            match: { hotel: h.name, region: w.city.state, check_in: ci, check_out: co, status: "confirmed" },
-            verify: { op: "get_booking", idArg: "booking_id" },
-            cancel: { op: "cancel_booking", idArg: "booking_id" },
-          },
+          write: recordWrite("bookings", "booking_id", "check_in", { hotel: h.name, region: w.city.state, check_in: ci, check_out: co, status: "confirmed" }, { verify: "get_booking", cancel: "cancel_booking" }),
           ambiguity: {
             arg: "hotel",
             table: "hotels",
@@ -190,15 +182,7 @@ export const lodging = defineCategory<LodgingWorld>({
           corruption: "check-in stored a year later",
           answer: [{ kind: "text", id: "hotel", synonyms: [h.name] }, { kind: "date", id: "check_in", iso: ci }, { kind: "number", id: "total", value: total, tolerance: 0.05 }],
           wrongConcept: { kind: "date", id: "wrong_ci", iso: wrongCi },
-          write: {
-            idField: "booking_id",
-            table: "bookings",
-            recordIdField: "booking_id",
-            recordKeyField: "check_in",
-            match: { hotel: h.name, region: w.city.state, check_in: ci, check_out: co, status: "confirmed" },
-            verify: { op: "get_booking", idArg: "booking_id" },
-            cancel: { op: "cancel_booking", idArg: "booking_id" },
-          },
+          write: recordWrite("bookings", "booking_id", "check_in", { hotel: h.name, region: w.city.state, check_in: ci, check_out: co, status: "confirmed" }, { verify: "get_booking", cancel: "cancel_booking" }),
           chain: {
             before: [{ op: "search_hotels", args: { query: w.city.name }, purpose: `search hotels in ${w.city.name}` }],
             mainBind: [{ arg: "hotel", from: 0, field: "hotel_id", where: { name: h.name } }],
@@ -333,15 +317,7 @@ export const rides = defineCategory<RidesWorld>({
           corruption: "drop-off stored as a different place",
           answer: [{ kind: "text", id: "dropoff", synonyms: [to, to.split(" (")[0]] }],
           wrongConcept: { kind: "text", id: "wrong_dropoff", synonyms: [wrongTo] },
-          write: {
-            idField: "ride_id",
-            table: "rides",
-            recordIdField: "ride_id",
-            recordKeyField: "dropoff",
-            match: { dropoff: to, pickup_time: at, status: "scheduled" },
-            verify: { op: "get_ride", idArg: "ride_id" },
-            cancel: { op: "cancel_ride", idArg: "ride_id" },
-          },
+          write: recordWrite("rides", "ride_id", "dropoff", { dropoff: to, pickup_time: at, status: "scheduled" }, { verify: "get_ride", cancel: "cancel_ride" }),
         };
       },
     },
