@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from "../../../src/core/json.js";
 import type { Rng } from "../../../src/core/rng.js";
+import { type City, TWIN_STATE } from "./pools.js";
 import { asStr, type CategoryId, type DomainId, type FtState, obj, ok, type ProviderState, str, table, type ToolResult } from "./kit.js";
 
 /** A concrete platform (e.g. Venmo). Counterparts share a category, so they offer the same operations. */
@@ -226,4 +227,13 @@ export function recordWrite(
     verify: ops.verifyArgs ? { op: ops.verify, args: ops.verifyArgs } : { op: ops.verify, idArg: idField },
     cancel: { op: ops.cancel, idArg: idField },
   };
+}
+
+/**
+ * The look-alike most categories plant: a record of the same name in the same-named city of another state
+ * (`TWIN_STATE`), told apart only by its `region`, which the main call's output shows.
+ */
+export function twinCityAmbiguity(arg: string, tbl: string, idField: string, name: string, city: City, decoyFields: JsonObject): NonNullable<TaskSpec["ambiguity"]> {
+  const twin = TWIN_STATE[city.name];
+  return { arg, table: tbl, idField, decoy: { name, city: city.name, region: twin, ...decoyFields }, truth: { name, region: city.state }, shownPath: ["region"], decoyShown: twin };
 }

@@ -1,7 +1,7 @@
 import type { JsonObject, JsonValue } from "../../../src/core/json.js";
-import { cancelOp, defineCategory, getOp, type ProviderRuntime, recordWrite, searchOp } from "./category.js";
+import { cancelOp, defineCategory, getOp, type ProviderRuntime, recordWrite, searchOp, twinCityAmbiguity } from "./category.js";
 import { addDays, addMinutes, arr, asNum, asStr, dateOf, enm, fail, int, nextId, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
-import { CITIES, STREETS, TWIN_STATE, type City } from "./pools.js";
+import { CITIES, STREETS, type City } from "./pools.js";
 
 const itemSchema = obj({ name: str("Item name as listed"), quantity: int("Quantity", { minimum: 1, maximum: 20 }) }, ["name", "quantity"]);
 
@@ -101,15 +101,7 @@ export const foodDelivery = defineCategory<FoodWorld>({
           answer: [{ kind: "number", id: "price", value: price, tolerance: 0.01 }],
           wrongConcept: { kind: "number", id: "neg_price", value: -price, tolerance: 0.01 },
           stale: { tsPath: ["updated_at"], staleValue: round2(price - 2), staleConcept: { kind: "number", id: "stale_price", value: round2(price - 2), tolerance: 0.01 } },
-          ambiguity: {
-            arg: "restaurant",
-            table: "restaurants",
-            idField: "restaurant_id",
-            decoy: { name: r.name, city: w.city.name, region: TWIN_STATE[w.city.name], eta_minutes: 70 },
-            truth: { name: r.name, region: w.city.state },
-            shownPath: ["region"],
-            decoyShown: TWIN_STATE[w.city.name],
-          },
+          ambiguity: twinCityAmbiguity("restaurant", "restaurants", "restaurant_id", r.name, w.city, { eta_minutes: 70 }),
         };
       },
     },
@@ -135,15 +127,7 @@ export const foodDelivery = defineCategory<FoodWorld>({
           answer: [{ kind: "text", id: "restaurant", synonyms: [r.name] }, { kind: "number", id: "total", value: total, tolerance: 0.01 }],
           wrongConcept: { kind: "number", id: "double_total", value: round2(total * 2), tolerance: 0.01 },
           write: recordWrite("orders", "order_id", "total", { restaurant: r.name, region: w.city.state, total, status: "placed" }, { verify: "get_order", cancel: "cancel_order" }),
-          ambiguity: {
-            arg: "restaurant",
-            table: "restaurants",
-            idField: "restaurant_id",
-            decoy: { name: r.name, city: w.city.name, region: TWIN_STATE[w.city.name], eta_minutes: 70 },
-            truth: { name: r.name, region: w.city.state },
-            shownPath: ["region"],
-            decoyShown: TWIN_STATE[w.city.name],
-          },
+          ambiguity: twinCityAmbiguity("restaurant", "restaurants", "restaurant_id", r.name, w.city, { eta_minutes: 70 }),
         };
       },
     },

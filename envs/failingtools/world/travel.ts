@@ -1,7 +1,7 @@
 import type { JsonObject } from "../../../src/core/json.js";
-import { cancelOp, defineCategory, getOp, recordWrite } from "./category.js";
+import { cancelOp, defineCategory, getOp, recordWrite, twinCityAmbiguity } from "./category.js";
 import { addDays, addMinutes, asNum, asStr, dateOf, enm, fail, int, nextId, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
-import { CITIES, STREETS, TWIN_STATE, type City } from "./pools.js";
+import { CITIES, STREETS, type City } from "./pools.js";
 
 /* ------------------------------------------------------------------ lodging: Booking.com / Expedia / Airbnb */
 
@@ -113,15 +113,7 @@ export const lodging = defineCategory<LodgingWorld>({
           answer: [{ kind: "number", id: "total", value: total, tolerance: 0.05 }],
           wrongConcept: { kind: "number", id: "wrong_total", value: round2(total * 2), tolerance: 0.05 },
           stale: { tsPath: ["quoted_at"], staleValue: round2(total * 0.8), staleConcept: { kind: "number", id: "stale_total", value: round2(total * 0.8), tolerance: 0.05 } },
-          ambiguity: {
-            arg: "hotel",
-            table: "hotels",
-            idField: "hotel_id",
-            decoy: { name: h.name, city: w.city.name, region: TWIN_STATE[w.city.name], stars: 2, nightly_rate: Math.round(h.rate / 2) },
-            truth: { name: h.name, region: w.city.state },
-            shownPath: ["region"],
-            decoyShown: TWIN_STATE[w.city.name],
-          },
+          ambiguity: twinCityAmbiguity("hotel", "hotels", "hotel_id", h.name, w.city, { stars: 2, nightly_rate: Math.round(h.rate / 2) }),
         };
       },
     },
@@ -147,15 +139,7 @@ export const lodging = defineCategory<LodgingWorld>({
           answer: [{ kind: "text", id: "hotel", synonyms: [h.name] }, { kind: "date", id: "check_in", iso: ci }],
           wrongConcept: { kind: "date", id: "wrong_ci", iso: wrongCi },
           write: recordWrite("bookings", "booking_id", "check_in", { hotel: h.name, region: w.city.state, check_in: ci, check_out: co, status: "confirmed" }, { verify: "get_booking", cancel: "cancel_booking" }),
-          ambiguity: {
-            arg: "hotel",
-            table: "hotels",
-            idField: "hotel_id",
-            decoy: { name: h.name, city: w.city.name, region: TWIN_STATE[w.city.name], stars: 2, nightly_rate: Math.round(h.rate / 2) },
-            truth: { name: h.name, region: w.city.state },
-            shownPath: ["region"],
-            decoyShown: TWIN_STATE[w.city.name],
-          },
+          ambiguity: twinCityAmbiguity("hotel", "hotels", "hotel_id", h.name, w.city, { stars: 2, nightly_rate: Math.round(h.rate / 2) }),
         };
       },
     },
