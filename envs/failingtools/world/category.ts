@@ -92,6 +92,9 @@ export interface TaskSpec {
   };
 }
 
+/** The part of a write task that two templates of one category can share: the call, its facts, its check and undo. */
+export type WriteTaskCore = Pick<TaskSpec, "main" | "stated" | "keyPath" | "keyValue" | "wrongValue" | "corruption" | "answer" | "wrongConcept" | "write">;
+
 /**
  * An argument of a chained call taken from an earlier call's output: the first object (depth-first) in the output
  * of plan step `from` whose fields equal `where` (strings compared case-insensitively), field `field`. `where`

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from "../../../src/core/json.js";
-import { cancelOp, defineCategory, getOp, type ProviderRuntime, recordWrite, searchOp, twinCityAmbiguity } from "./category.js";
+import { cancelOp, type Concept, defineCategory, getOp, type ProviderRuntime, recordWrite, searchOp, twinCityAmbiguity, type WriteTaskCore } from "./category.js";
 import { addDays, addMinutes, arr, asNum, asStr, dateOf, enm, fail, int, nextId, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
 import { CITIES, STREETS, type City } from "./pools.js";
 
@@ -37,6 +37,24 @@ interface FoodWorld {
   fee: number;
 }
 
+/** A delivery order as food.order and food.dinner ask for it; `more` concepts follow restaurant and total. */
+function foodOrderCore(restaurant: string, w: FoodWorld, item: string, quantity: number, total: number, more: Concept[] = []): WriteTaskCore {
+  return {
+    main: { op: "place_order", args: { restaurant, items: [{ name: item, quantity }], address: w.address } },
+    stated: { address: w.address },
+    keyPath: ["total"],
+    keyValue: total,
+    wrongValue: round2(total * 2),
+    corruption: "order total doubled (does not equal subtotal + fees)",
+    answer: [{ kind: "text", id: "restaurant", synonyms: [restaurant] }, { kind: "number", id: "total", value: total, tolerance: 0.01 }, ...more],
+    wrongConcept: { kind: "number", id: "double_total", value: round2(total * 2), tolerance: 0.01 },
+    write: recordWrite("orders", "order_id", "total", { restaurant, region: w.city.state, total, status: "placed" }, { verify: "get_order", cancel: "cancel_order" }),
+  };
+}
+
+/** A restaurant by id or exact name, or the 404/409 that explains why not. */
+const resolveRestaurant = (rt: ProviderRuntime, query: string) => resolveOne(table(rt.st, "restaurants"), query, "restaurant_id", ["name"], "restaurant", (x) => ({ ...x }));
+
 export const foodDelivery = defineCategory<FoodWorld>({
   id: "food_delivery",
   domain: "commerce",
@@ -54,7 +72,7 @@ export const foodDelivery = defineCategory<FoodWorld>({
       parameters: obj({ restaurant: str("restaurant_id or exact name") }, ["restaurant"]),
       mutates: false,
       run: (a, rt) => {
-        const r = resolveOne(table(rt.st, "restaurants"), asStr(a.restaurant), "restaurant_id", ["name"], "restaurant", (x) => ({ ...x }));
+        const r = resolveRestaurant(rt, asStr(a.restaurant));
         if (!r.ok) return r.result;
         return ok({ restaurant_id: r.row.restaurant_id, restaurant: r.row.name, region: r.row.region, items: table(rt.st, "menu").filter((m) => m.restaurant_id === r.row.restaurant_id).map((m) => pick(m, ["item_id", "name", "price"])), updated_at: rt.now });
       },
@@ -118,15 +136,7 @@ export const foodDelivery = defineCategory<FoodWorld>({
           template: "food.order",
           kind: "write",
           request: `Order ${q} × ${item} from ${r.name} on {provider}, delivered to ${w.address}.`,
-          main: { op: "place_order", args: { restaurant: r.name, items: [{ name: item, quantity: q }], address: w.address } },
-          stated: { address: w.address },
-          keyPath: ["total"],
-          keyValue: total,
-          wrongValue: round2(total * 2),
-          corruption: "order total doubled (does not equal subtotal + fees)",
-          answer: [{ kind: "text", id: "restaurant", synonyms: [r.name] }, { kind: "number", id: "total", value: total, tolerance: 0.01 }],
-          wrongConcept: { kind: "number", id: "double_total", value: round2(total * 2), tolerance: 0.01 },
-          write: recordWrite("orders", "order_id", "total", { restaurant: r.name, region: w.city.state, total, status: "placed" }, { verify: "get_order", cancel: "cancel_order" }),
+          ...foodOrderCore(r.name, w, item, q, total),
           ambiguity: twinCityAmbiguity("restaurant", "restaurants", "restaurant_id", r.name, w.city, { eta_minutes: 70 }),
         };
       },
@@ -145,19 +155,7 @@ export const foodDelivery = defineCategory<FoodWorld>({
           template: "food.dinner",
           kind: "write",
           request: `Check ${r.name}'s menu on {provider}, order ${q} × ${item} delivered to ${w.address}, then track the order and tell me the total and when it will arrive.`,
-          main: { op: "place_order", args: { restaurant: r.name, items: [{ name: item, quantity: q }], address: w.address } },
-          stated: { address: w.address },
-          keyPath: ["total"],
-          keyValue: total,
-          wrongValue: round2(total * 2),
-          corruption: "order total doubled (does not equal subtotal + fees)",
-          answer: [
-            { kind: "text", id: "restaurant", synonyms: [r.name] },
-            { kind: "number", id: "total", value: total, tolerance: 0.01 },
-            { kind: "text", id: "eta", synonyms: [eta] },
-          ],
-          wrongConcept: { kind: "number", id: "double_total", value: round2(total * 2), tolerance: 0.01 },
-          write: recordWrite("orders", "order_id", "total", { restaurant: r.name, region: w.city.state, total, status: "placed" }, { verify: "get_order", cancel: "cancel_order" }),
+          ...foodOrderCore(r.name, w, item, q, total, [{ kind: "text", id: "eta", synonyms: [eta] }]),
           chain: {
             before: [{ op: "get_menu", args: { restaurant: r.name }, purpose: `check ${r.name}'s menu` }],
             mainBind: [{ arg: "restaurant", from: 0, field: "restaurant_id", where: { restaurant: r.name } }],
@@ -170,7 +168,7 @@ export const foodDelivery = defineCategory<FoodWorld>({
 });
 
 function placeFood(a: JsonObject, rt: ProviderRuntime) {
-  const r = resolveOne(table(rt.st, "restaurants"), asStr(a.restaurant), "restaurant_id", ["name"], "restaurant", (x) => ({ ...x }));
+  const r = resolveRestaurant(rt, asStr(a.restaurant));
   if (!r.ok) return r.result;
   const menu = table(rt.st, "menu").filter((m) => m.restaurant_id === r.row.restaurant_id);
   const priced = priceItems(a.items, menu, "name");
