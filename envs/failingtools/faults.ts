@@ -96,6 +96,11 @@ export interface FaultPlanInput {
 
 const tool = (provider: string, op: string) => `${provider}_${op}`;
 
+/** Fires only while the main call names the record by its bare natural key (a display name), not a precise id. */
+function onBareKey(M: string, k: NonNullable<FaultPlanInput["key"]>): FaultSpec["trigger"] {
+  return { tools: [M], argMatches: { [k.arg]: k.bare as string | number | boolean | null } };
+}
+
 function denial(input: FaultPlanInput, victim: string, id: string): FaultSpec {
   const permanent = input.persistence.type === "permanent";
   const catalogue: { status: number; code: string; message: string; details: JsonObject }[] = permanent
@@ -159,7 +164,7 @@ export function buildFaults(input: FaultPlanInput): FaultSpec[] {
           kind: "schema_mismatch",
           visibility: "explicit",
           persistence: pers,
-          trigger: { tools: [M], argMatches: { [k.arg]: k.bare as string | number | boolean | null } },
+          trigger: onBareKey(M, k),
           effect: {
             type: "error",
             error: {
@@ -181,7 +186,7 @@ export function buildFaults(input: FaultPlanInput): FaultSpec[] {
           kind: "wrong_entity_resolution",
           visibility: "implicit",
           persistence: pers,
-          trigger: { tools: [M], argMatches: { [k.arg]: k.bare as string | number | boolean | null } },
+          trigger: onBareKey(M, k),
           effect: { type: "replace", transform: "misresolve", params: { arg: k.arg, decoyId: input.decoyId } },
         },
       ];

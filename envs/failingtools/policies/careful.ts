@@ -3,7 +3,7 @@ import { cloneJson, type JsonObject, type JsonValue } from "../../../src/core/js
 import type { Policy } from "../../../src/core/registry.js";
 import type { Action } from "../../../src/engine/actions.js";
 import type { ToolObservation } from "../../../src/engine/observation.js";
-import { answer, ask, bestByRequest, bindArgs, call, flatten, fold, type Intent, intentFrom, isError, onProvider, type PlanStep, planFrom, providerOf, receiptId, recordsIn, ToolBook, valueForParam } from "./common.js";
+import { answer, ask, beginEpisode, bestByRequest, bindArgs, call, flatten, fold, type Intent, isError, onProvider, type PlanStep, providerOf, receiptId, recordsIn, ToolBook, valueForParam } from "./common.js";
 import { findRecord } from "./oracle.js";
 
 /**
@@ -231,9 +231,7 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
   return {
     name: "careful",
     reset(obs: ToolObservation, info: Info) {
-      book.reset();
-      book.observe(obs);
-      intent = intentFrom(info) as Intent;
+      ({ intent, plan, mainIdx, si, outputs } = beginEpisode(book, obs, info));
       target = intent.tool;
       args = cloneJson(intent.args);
       isWrite = false;
@@ -246,13 +244,9 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
       lastWrite = null;
       mismatched = [];
       permanentError = false;
-      plan = planFrom(intent);
-      mainIdx = plan ? plan.findIndex((p) => p.tool === intent.tool) : 0;
       request = obs.task;
       repaired.clear();
       lookingUp = null;
-      si = 0;
-      outputs = [];
     },
     act(obs: ToolObservation): Action {
       book.observe(obs);

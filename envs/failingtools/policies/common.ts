@@ -114,6 +114,25 @@ export function planFrom(intent: Intent): PlanStep[] | null {
   return Array.isArray(p) && p.length > 0 ? p : null;
 }
 
+/** Where every heuristic policy starts an episode: the request, its plan (null for one call) and step 0. */
+export interface EpisodeStart {
+  intent: Intent;
+  plan: PlanStep[] | null;
+  /** Plan index of the main (requested) call; 0 without a plan. */
+  mainIdx: number;
+  si: number;
+  outputs: (JsonValue | undefined)[];
+}
+
+/** Forgets the previous episode's tools, learns the new ones and reads the request from `info.intent`. */
+export function beginEpisode(book: ToolBook, obs: ToolObservation, info: Info): EpisodeStart {
+  book.reset();
+  book.observe(obs);
+  const intent = intentFrom(info) as Intent;
+  const plan = planFrom(intent);
+  return { intent, plan, mainIdx: plan ? plan.findIndex((p) => p.tool === intent.tool) : 0, si: 0, outputs: [] };
+}
+
 const same = (a: JsonValue | undefined, b: JsonValue): boolean =>
   typeof a === "string" && typeof b === "string" ? a.trim().toLowerCase() === b.trim().toLowerCase() : a === b;
 

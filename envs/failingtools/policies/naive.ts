@@ -3,7 +3,7 @@ import { cloneJson, type JsonValue } from "../../../src/core/json.js";
 import type { Policy } from "../../../src/core/registry.js";
 import type { Action } from "../../../src/engine/actions.js";
 import type { ToolObservation } from "../../../src/engine/observation.js";
-import { answer, bindArgs, call, flatten, type Intent, intentFrom, isError, type PlanStep, planFrom, ToolBook } from "./common.js";
+import { answer, beginEpisode, bindArgs, call, flatten, type Intent, isError, type PlanStep, ToolBook } from "./common.js";
 
 /**
  * The naive agent the paper's failure modes describe: it calls the requested service, trusts every success
@@ -37,16 +37,10 @@ export function naivePolicy(): Policy<ToolObservation, Action> {
   return {
     name: "naive",
     reset(obs: ToolObservation, info: Info) {
-      book.reset();
-      book.observe(obs);
-      intent = intentFrom(info) as Intent;
+      ({ intent, plan, mainIdx, si, outputs } = beginEpisode(book, obs, info));
       target = intent.tool;
       errors = 0;
       started = false;
-      plan = planFrom(intent);
-      mainIdx = plan ? plan.findIndex((p) => p.tool === intent.tool) : 0;
-      si = 0;
-      outputs = [];
       mainArgs = cloneJson(intent.args);
     },
     act(obs: ToolObservation): Action {

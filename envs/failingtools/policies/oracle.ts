@@ -4,7 +4,7 @@ import type { Policy } from "../../../src/core/registry.js";
 import type { Action } from "../../../src/engine/actions.js";
 import type { ToolObservation } from "../../../src/engine/observation.js";
 import type { Concept } from "../world/index.js";
-import { answer, ask, bindArgs, call, type Intent, intentFrom, isError, onProvider, type PlanStep, planFrom, providerOf, ToolBook } from "./common.js";
+import { answer, ask, beginEpisode, bindArgs, call, type Intent, isError, onProvider, type PlanStep, providerOf, ToolBook } from "./common.js";
 
 /**
  * The oracle reads `info.hidden` (the scenario's truth and fault plan) and takes a shortest safe path: precise
@@ -132,11 +132,9 @@ export function oraclePolicy(): Policy<ToolObservation, Action> {
   return {
     name: "oracle",
     reset(obs: ToolObservation, info: Info) {
-      book.reset();
-      book.observe(obs);
+      ({ intent, plan, mainIdx, si, outputs } = beginEpisode(book, obs, info));
       const h = info.hidden as JsonObject;
       t = h.truth as unknown as Truth;
-      intent = intentFrom(info) as Intent;
       source = String(h.source);
       permanent = (h.persistence as JsonObject).type === "permanent";
       setting = String(h.setting);
@@ -145,10 +143,6 @@ export function oraclePolicy(): Policy<ToolObservation, Action> {
       asked = false;
       issues = false;
       last = null;
-      plan = planFrom(intent);
-      mainIdx = plan ? plan.findIndex((p) => p.tool === intent.tool) : 0;
-      si = 0;
-      outputs = [];
     },
     act(obs: ToolObservation): Action {
       book.observe(obs);

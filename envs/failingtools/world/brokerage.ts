@@ -1,5 +1,5 @@
 import type { JsonObject } from "../../../src/core/json.js";
-import { defineCategory } from "./category.js";
+import { defineCategory, recordWrite } from "./category.js";
 import { asNum, asStr, enm, fail, int, nextId, num, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
 import { money } from "./pools.js";
 
@@ -199,15 +199,7 @@ export const brokerage = defineCategory<BrokerWorld>({
             { kind: "text", id: "symbol", synonyms: [q.symbol, c.name.split(" ")[0]] },
           ],
           wrongConcept: { kind: "number", id: "wrong_quantity", value: qty * 10, tolerance: 0 },
-          write: {
-            idField: "order_id",
-            table: "orders",
-            recordIdField: "order_id",
-            recordKeyField: "quantity",
-            match: { symbol: q.symbol, side: "buy", quantity: qty, status: "accepted" },
-            verify: { op: "get_order", idArg: "order_id" },
-            cancel: { op: "cancel_order", idArg: "order_id" },
-          },
+          write: recordWrite("orders", "order_id", "quantity", { symbol: q.symbol, side: "buy", quantity: qty, status: "accepted" }, { verify: "get_order", cancel: "cancel_order" }),
           ambiguity: {
             arg: "symbol",
             table: "quotes",

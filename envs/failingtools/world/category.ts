@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from "../../../src/core/json.js";
 import type { Rng } from "../../../src/core/rng.js";
-import type { CategoryId, DomainId, FtState, ProviderState, ToolResult } from "./kit.js";
+import { type City, TWIN_STATE } from "./pools.js";
+import { asStr, type CategoryId, type DomainId, type FtState, obj, ok, type ProviderState, str, table, type ToolResult } from "./kit.js";
 
 /** A concrete platform (e.g. Venmo). Counterparts share a category, so they offer the same operations. */
 export interface ProviderDef {
@@ -91,6 +92,9 @@ export interface TaskSpec {
   };
 }
 
+/** The part of a write task that two templates of one category can share: the call, its facts, its check and undo. */
+export type WriteTaskCore = Pick<TaskSpec, "main" | "stated" | "keyPath" | "keyValue" | "wrongValue" | "corruption" | "answer" | "wrongConcept" | "write">;
+
 /**
  * An argument of a chained call taken from an earlier call's output: the first object (depth-first) in the output
  * of plan step `from` whose fields equal `where` (strings compared case-insensitively), field `field`. `where`
@@ -180,4 +184,59 @@ export function cancelOp(op: string, tbl: string, idField: string, what: string,
       return { ok: true, output: { [idField]: rec[idField] as string, status: "cancelled" } };
     },
   };
+}
+
+/**
+ * `search_<things>(query)`: the records of `tbl` with any of `fields` containing the query (case-insensitive),
+ * under `outKey`; `withCount` adds the hit count. Searches with other matching rules stay hand-written.
+ */
+export function searchOp(
+  op: string,
+  description: string,
+  queryDescription: string,
+  spec: { tbl: string; outKey: string; fields: string[]; view?: (r: JsonObject) => JsonObject; withCount?: boolean },
+): OpDef {
+  const view = spec.view ?? ((r: JsonObject): JsonObject => ({ ...r }));
+  return {
+    op,
+    description,
+    parameters: obj({ query: str(queryDescription) }, ["query"]),
+    mutates: false,
+    run: (a, rt) => {
+      const q = asStr(a.query).toLowerCase();
+      const rows = table(rt.st, spec.tbl).filter((r) => spec.fields.some((f) => asStr(r[f]).toLowerCase().includes(q)));
+      return ok(spec.withCount ? { [spec.outKey]: rows.map(view), count: rows.length } : { [spec.outKey]: rows.map(view) });
+    },
+  };
+}
+
+/**
+ * The usual `write` block of a task: the stored record is addressed by `idField`, read back by `verifyOp(id)`
+ * (or, given `verifyArgs`, by a call with those fixed arguments) and undone by `cancelOp(id)`.
+ */
+export function recordWrite(
+  tbl: string,
+  idField: string,
+  recordKeyField: string,
+  match: JsonObject,
+  ops: { verify: string; cancel: string; verifyArgs?: JsonObject },
+): NonNullable<TaskSpec["write"]> {
+  return {
+    idField,
+    table: tbl,
+    recordIdField: idField,
+    recordKeyField,
+    match,
+    verify: ops.verifyArgs ? { op: ops.verify, args: ops.verifyArgs } : { op: ops.verify, idArg: idField },
+    cancel: { op: ops.cancel, idArg: idField },
+  };
+}
+
+/**
+ * The look-alike most categories plant: a record of the same name in the same-named city of another state
+ * (`TWIN_STATE`), told apart only by its `region`, which the main call's output shows.
+ */
+export function twinCityAmbiguity(arg: string, tbl: string, idField: string, name: string, city: City, decoyFields: JsonObject): NonNullable<TaskSpec["ambiguity"]> {
+  const twin = TWIN_STATE[city.name];
+  return { arg, table: tbl, idField, decoy: { name, city: city.name, region: twin, ...decoyFields }, truth: { name, region: city.state }, shownPath: ["region"], decoyShown: twin };
 }

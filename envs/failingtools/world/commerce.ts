@@ -1,7 +1,7 @@
 import type { JsonObject, JsonValue } from "../../../src/core/json.js";
-import { cancelOp, defineCategory, getOp, type ProviderRuntime } from "./category.js";
+import { cancelOp, type Concept, defineCategory, getOp, type ProviderRuntime, recordWrite, searchOp, twinCityAmbiguity, type WriteTaskCore } from "./category.js";
 import { addDays, addMinutes, arr, asNum, asStr, dateOf, enm, fail, int, nextId, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
-import { CITIES, STREETS, TWIN_STATE, type City } from "./pools.js";
+import { CITIES, STREETS, type City } from "./pools.js";
 
 const itemSchema = obj({ name: str("Item name as listed"), quantity: int("Quantity", { minimum: 1, maximum: 20 }) }, ["name", "quantity"]);
 
@@ -37,6 +37,24 @@ interface FoodWorld {
   fee: number;
 }
 
+/** A delivery order as food.order and food.dinner ask for it; `more` concepts follow restaurant and total. */
+function foodOrderCore(restaurant: string, w: FoodWorld, item: string, quantity: number, total: number, more: Concept[] = []): WriteTaskCore {
+  return {
+    main: { op: "place_order", args: { restaurant, items: [{ name: item, quantity }], address: w.address } },
+    stated: { address: w.address },
+    keyPath: ["total"],
+    keyValue: total,
+    wrongValue: round2(total * 2),
+    corruption: "order total doubled (does not equal subtotal + fees)",
+    answer: [{ kind: "text", id: "restaurant", synonyms: [restaurant] }, { kind: "number", id: "total", value: total, tolerance: 0.01 }, ...more],
+    wrongConcept: { kind: "number", id: "double_total", value: round2(total * 2), tolerance: 0.01 },
+    write: recordWrite("orders", "order_id", "total", { restaurant, region: w.city.state, total, status: "placed" }, { verify: "get_order", cancel: "cancel_order" }),
+  };
+}
+
+/** A restaurant by id or exact name, or the 404/409 that explains why not. */
+const resolveRestaurant = (rt: ProviderRuntime, query: string) => resolveOne(table(rt.st, "restaurants"), query, "restaurant_id", ["name"], "restaurant", (x) => ({ ...x }));
+
 export const foodDelivery = defineCategory<FoodWorld>({
   id: "food_delivery",
   domain: "commerce",
@@ -47,23 +65,14 @@ export const foodDelivery = defineCategory<FoodWorld>({
     { id: "grubhub", label: "Grubhub", idPrefix: "gh" },
   ],
   ops: [
-    {
-      op: "search_restaurants",
-      description: "Restaurants delivering to the user's area.",
-      parameters: obj({ query: str("Name or cuisine") }, ["query"]),
-      mutates: false,
-      run: (a, rt) => {
-        const q = asStr(a.query).toLowerCase();
-        return ok({ restaurants: table(rt.st, "restaurants").filter((r) => asStr(r.name).toLowerCase().includes(q)).map((r) => ({ ...r })) });
-      },
-    },
+    searchOp("search_restaurants", "Restaurants delivering to the user's area.", "Name or cuisine", { tbl: "restaurants", outKey: "restaurants", fields: ["name"] }),
     {
       op: "get_menu",
       description: "A restaurant's menu with prices in USD.",
       parameters: obj({ restaurant: str("restaurant_id or exact name") }, ["restaurant"]),
       mutates: false,
       run: (a, rt) => {
-        const r = resolveOne(table(rt.st, "restaurants"), asStr(a.restaurant), "restaurant_id", ["name"], "restaurant", (x) => ({ ...x }));
+        const r = resolveRestaurant(rt, asStr(a.restaurant));
         if (!r.ok) return r.result;
         return ok({ restaurant_id: r.row.restaurant_id, restaurant: r.row.name, region: r.row.region, items: table(rt.st, "menu").filter((m) => m.restaurant_id === r.row.restaurant_id).map((m) => pick(m, ["item_id", "name", "price"])), updated_at: rt.now });
       },
@@ -110,15 +119,7 @@ export const foodDelivery = defineCategory<FoodWorld>({
           answer: [{ kind: "number", id: "price", value: price, tolerance: 0.01 }],
           wrongConcept: { kind: "number", id: "neg_price", value: -price, tolerance: 0.01 },
           stale: { tsPath: ["updated_at"], staleValue: round2(price - 2), staleConcept: { kind: "number", id: "stale_price", value: round2(price - 2), tolerance: 0.01 } },
-          ambiguity: {
-            arg: "restaurant",
-            table: "restaurants",
-            idField: "restaurant_id",
-            decoy: { name: r.name, city: w.city.name, region: TWIN_STATE[w.city.name], eta_minutes: 70 },
-            truth: { name: r.name, region: w.city.state },
-            shownPath: ["region"],
-            decoyShown: TWIN_STATE[w.city.name],
-          },
+          ambiguity: twinCityAmbiguity("restaurant", "restaurants", "restaurant_id", r.name, w.city, { eta_minutes: 70 }),
         };
       },
     },
@@ -135,32 +136,8 @@ export const foodDelivery = defineCategory<FoodWorld>({
           template: "food.order",
           kind: "write",
           request: `Order ${q} × ${item} from ${r.name} on {provider}, delivered to ${w.address}.`,
-          main: { op: "place_order", args: { restaurant: r.name, items: [{ name: item, quantity: q }], address: w.address } },
-          stated: { address: w.address },
-          keyPath: ["total"],
-          keyValue: total,
-          wrongValue: round2(total * 2),
-          corruption: "order total doubled (does not equal subtotal + fees)",
-          answer: [{ kind: "text", id: "restaurant", synonyms: [r.name] }, { kind: "number", id: "total", value: total, tolerance: 0.01 }],
-          wrongConcept: { kind: "number", id: "double_total", value: round2(total * 2), tolerance: 0.01 },
-          write: {
-            idField: "order_id",
-            table: "orders",
-            recordIdField: "order_id",
-            recordKeyField: "total",
-            match: { restaurant: r.name, region: w.city.state, total, status: "placed" },
-            verify: { op: "get_order", idArg: "order_id" },
-            cancel: { op: "cancel_order", idArg: "order_id" },
-          },
-          ambiguity: {
-            arg: "restaurant",
-            table: "restaurants",
-            idField: "restaurant_id",
-            decoy: { name: r.name, city: w.city.name, region: TWIN_STATE[w.city.name], eta_minutes: 70 },
-            truth: { name: r.name, region: w.city.state },
-            shownPath: ["region"],
-            decoyShown: TWIN_STATE[w.city.name],
-          },
+          ...foodOrderCore(r.name, w, item, q, total),
+          ambiguity: twinCityAmbiguity("restaurant", "restaurants", "restaurant_id", r.name, w.city, { eta_minutes: 70 }),
         };
       },
     },
@@ -178,27 +155,7 @@ export const foodDelivery = defineCategory<FoodWorld>({
           template: "food.dinner",
           kind: "write",
           request: `Check ${r.name}'s menu on {provider}, order ${q} × ${item} delivered to ${w.address}, then track the order and tell me the total and when it will arrive.`,
-          main: { op: "place_order", args: { restaurant: r.name, items: [{ name: item, quantity: q }], address: w.address } },
-          stated: { address: w.address },
-          keyPath: ["total"],
-          keyValue: total,
-          wrongValue: round2(total * 2),
-          corruption: "order total doubled (does not equal subtotal + fees)",
-          answer: [
-            { kind: "text", id: "restaurant", synonyms: [r.name] },
-            { kind: "number", id: "total", value: total, tolerance: 0.01 },
-            { kind: "text", id: "eta", synonyms: [eta] },
-          ],
-          wrongConcept: { kind: "number", id: "double_total", value: round2(total * 2), tolerance: 0.01 },
-          write: {
-            idField: "order_id",
-            table: "orders",
-            recordIdField: "order_id",
-            recordKeyField: "total",
-            match: { restaurant: r.name, region: w.city.state, total, status: "placed" },
-            verify: { op: "get_order", idArg: "order_id" },
-            cancel: { op: "cancel_order", idArg: "order_id" },
-          },
+          ...foodOrderCore(r.name, w, item, q, total, [{ kind: "text", id: "eta", synonyms: [eta] }]),
           chain: {
             before: [{ op: "get_menu", args: { restaurant: r.name }, purpose: `check ${r.name}'s menu` }],
             mainBind: [{ arg: "restaurant", from: 0, field: "restaurant_id", where: { restaurant: r.name } }],
@@ -211,7 +168,7 @@ export const foodDelivery = defineCategory<FoodWorld>({
 });
 
 function placeFood(a: JsonObject, rt: ProviderRuntime) {
-  const r = resolveOne(table(rt.st, "restaurants"), asStr(a.restaurant), "restaurant_id", ["name"], "restaurant", (x) => ({ ...x }));
+  const r = resolveRestaurant(rt, asStr(a.restaurant));
   if (!r.ok) return r.result;
   const menu = table(rt.st, "menu").filter((m) => m.restaurant_id === r.row.restaurant_id);
   const priced = priceItems(a.items, menu, "name");
@@ -253,16 +210,7 @@ export const grocery = defineCategory<GroceryWorld>({
     { id: "instacart", label: "Instacart", idPrefix: "ic" },
   ],
   ops: [
-    {
-      op: "search_products",
-      description: "Search the store catalogue.",
-      parameters: obj({ query: str("Product keywords") }, ["query"]),
-      mutates: false,
-      run: (a, rt) => {
-        const q = asStr(a.query).toLowerCase();
-        return ok({ products: table(rt.st, "products").filter((p) => asStr(p.name).toLowerCase().includes(q)).map((p) => ({ ...p })) });
-      },
-    },
+    searchOp("search_products", "Search the store catalogue.", "Product keywords", { tbl: "products", outKey: "products", fields: ["name"] }),
     {
       op: "list_slots",
       description: "Open pickup or delivery windows on a date (UTC).",
@@ -365,15 +313,7 @@ export const grocery = defineCategory<GroceryWorld>({
           corruption: "delivery slot stored a year in the past",
           answer: [{ kind: "date", id: "date", iso: date }, { kind: "text", id: "product", synonyms: [name] }],
           wrongConcept: { kind: "date", id: "past_date", iso: addDays(date, -365) },
-          write: {
-            idField: "order_id",
-            table: "orders",
-            recordIdField: "order_id",
-            recordKeyField: "slot_start",
-            match: { fulfilment: "delivery", slot_start: slot, status: "scheduled" },
-            verify: { op: "get_order", idArg: "order_id" },
-            cancel: { op: "cancel_order", idArg: "order_id" },
-          },
+          write: recordWrite("orders", "order_id", "slot_start", { fulfilment: "delivery", slot_start: slot, status: "scheduled" }, { verify: "get_order", cancel: "cancel_order" }),
         };
       },
     },
@@ -400,15 +340,7 @@ export const grocery = defineCategory<GroceryWorld>({
           corruption: "pickup window starts before the order is ready",
           answer: [{ kind: "date", id: "date", iso: date }, { kind: "text", id: "pickup", synonyms: ["pickup", "pick up", "pick-up"] }],
           wrongConcept: { kind: "text", id: "late_ready", synonyms: [late.slice(11, 16)] },
-          write: {
-            idField: "order_id",
-            table: "orders",
-            recordIdField: "order_id",
-            recordKeyField: "ready_at",
-            match: { fulfilment: "pickup", slot_start: slot, ready_at: ready, status: "scheduled" },
-            verify: { op: "get_order", idArg: "order_id" },
-            cancel: { op: "cancel_order", idArg: "order_id" },
-          },
+          write: recordWrite("orders", "order_id", "ready_at", { fulfilment: "pickup", slot_start: slot, ready_at: ready, status: "scheduled" }, { verify: "get_order", cancel: "cancel_order" }),
         };
       },
     },

@@ -1,5 +1,5 @@
 import type { JsonObject } from "../../../src/core/json.js";
-import { cancelOp, defineCategory, getOp } from "./category.js";
+import { cancelOp, defineCategory, getOp, recordWrite } from "./category.js";
 import { addDays, addMinutes, asNum, asStr, dateOf, enm, fail, int, nextId, obj, ok, pick, resolveOne, str, table, arr } from "./kit.js";
 import { lookAlike, people, type Person } from "./pools.js";
 
@@ -156,15 +156,7 @@ export const email = defineCategory<EmailWorld>({
           corruption: "subject line dropped on send",
           answer: [{ kind: "text", id: "recipient", synonyms: [p.name, p.email] }, { kind: "text", id: "subject", synonyms: [subject] }],
           wrongConcept: { kind: "text", id: "no_subject", synonyms: ["no subject"] },
-          write: {
-            idField: "message_id",
-            table: "messages",
-            recordIdField: "message_id",
-            recordKeyField: "subject",
-            match: { folder: "sent", to: p.email, subject, status: "sent" },
-            verify: { op: "read_message", idArg: "message_id" },
-            cancel: { op: "unsend_message", idArg: "message_id" },
-          },
+          write: recordWrite("messages", "message_id", "subject", { folder: "sent", to: p.email, subject, status: "sent" }, { verify: "read_message", cancel: "unsend_message" }),
           ambiguity: { arg: "to", table: "contacts", idField: "contact_id", decoy: { name: decoy.name, email: decoy.email }, truth: { email: p.email }, shownPath: ["to"], decoyShown: decoy.email },
         };
       },
@@ -302,15 +294,7 @@ export const calendar = defineCategory<CalendarWorld>({
           corruption: "stored start a year off",
           answer: [{ kind: "text", id: "title", synonyms: [title] }, { kind: "date", id: "date", iso: date }],
           wrongConcept: { kind: "date", id: "wrong_date", iso: wrongDate },
-          write: {
-            idField: "event_id",
-            table: "events",
-            recordIdField: "event_id",
-            recordKeyField: "start",
-            match: { title, start, status: "confirmed" },
-            verify: { op: "get_event", idArg: "event_id" },
-            cancel: { op: "delete_event", idArg: "event_id" },
-          },
+          write: recordWrite("events", "event_id", "start", { title, start, status: "confirmed" }, { verify: "get_event", cancel: "delete_event" }),
         };
       },
     },

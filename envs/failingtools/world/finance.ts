@@ -1,5 +1,5 @@
 import type { JsonObject } from "../../../src/core/json.js";
-import { defineCategory, type ProviderRuntime } from "./category.js";
+import { defineCategory, type ProviderRuntime, recordWrite, searchOp, type WriteTaskCore } from "./category.js";
 import { asNum, asStr, fail, int, nextId, num, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
 import { lookAlike, money, people, type Person } from "./pools.js";
 
@@ -15,6 +15,24 @@ const recipientView = (r: JsonObject): JsonObject => pick(r, ["recipient_id", "n
 
 function balanceOf(rt: ProviderRuntime): { ledger: number; pending: number } {
   return { ledger: asNum(rt.st.ledger_balance), pending: asNum(rt.st.pending) };
+}
+
+/** A transfer as payments.send and payments.pay ask for it; corruption stores a tenth of the amount. */
+function transferCore(to: Person, amount: number, memo: string): WriteTaskCore {
+  return {
+    main: { op: "send_money", args: { recipient: to.name, amount, memo } },
+    stated: { amount, recipient_email: to.email },
+    keyPath: ["amount"],
+    keyValue: amount,
+    wrongValue: amount / 10,
+    corruption: "stored amount off by a factor of ten",
+    answer: [
+      { kind: "number", id: "amount", value: amount, tolerance: 0.01 },
+      { kind: "text", id: "recipient", synonyms: [to.name, to.email] },
+    ],
+    wrongConcept: { kind: "number", id: "wrong_amount", value: amount / 10, tolerance: 0.001 },
+    write: recordWrite("transfers", "transfer_id", "amount", { recipient_email: to.email, amount, status: "completed" }, { verify: "get_transfer", cancel: "cancel_transfer" }),
+  };
 }
 
 export const payments = defineCategory<PaymentsWorld>({
@@ -43,19 +61,13 @@ export const payments = defineCategory<PaymentsWorld>({
         });
       },
     },
-    {
-      op: "search_recipients",
-      description: "Search saved recipients by name, email or phone.",
-      parameters: obj({ query: str("Name, email address or phone number") }, ["query"]),
-      mutates: false,
-      run: (a, rt) => {
-        const q = asStr(a.query).toLowerCase();
-        const rows = table(rt.st, "recipients").filter((r) =>
-          ["name", "email", "phone"].some((f) => asStr(r[f]).toLowerCase().includes(q)),
-        );
-        return ok({ recipients: rows.map(recipientView), count: rows.length });
-      },
-    },
+    searchOp("search_recipients", "Search saved recipients by name, email or phone.", "Name, email address or phone number", {
+      tbl: "recipients",
+      outKey: "recipients",
+      fields: ["name", "email", "phone"],
+      view: recipientView,
+      withCount: true,
+    }),
     {
       op: "send_money",
       description: "Send money to a saved recipient, identified by recipient_id, email, phone or exact name.",
@@ -203,26 +215,7 @@ export const payments = defineCategory<PaymentsWorld>({
           template: "payments.send",
           kind: "write",
           request: `Send $${amount} to ${to.name} (${to.email}) on {provider} for ${memo}.`,
-          main: { op: "send_money", args: { recipient: to.name, amount, memo } },
-          stated: { amount, recipient_email: to.email },
-          keyPath: ["amount"],
-          keyValue: amount,
-          wrongValue: amount / 10,
-          corruption: "stored amount off by a factor of ten",
-          answer: [
-            { kind: "number", id: "amount", value: amount, tolerance: 0.01 },
-            { kind: "text", id: "recipient", synonyms: [to.name, to.email] },
-          ],
-          wrongConcept: { kind: "number", id: "wrong_amount", value: amount / 10, tolerance: 0.001 },
-          write: {
-            idField: "transfer_id",
-            table: "transfers",
-            recordIdField: "transfer_id",
-            recordKeyField: "amount",
-            match: { recipient_email: to.email, amount, status: "completed" },
-            verify: { op: "get_transfer", idArg: "transfer_id" },
-            cancel: { op: "cancel_transfer", idArg: "transfer_id" },
-          },
+          ...transferCore(to, amount, memo),
           ambiguity: {
             arg: "recipient",
             table: "recipients",
@@ -246,26 +239,7 @@ export const payments = defineCategory<PaymentsWorld>({
           template: "payments.pay",
           kind: "write",
           request: `Find ${to.name} (${to.email}) in my {provider} recipients, send them $${amount} for ${memo}, then look the transfer up to make sure it went through.`,
-          main: { op: "send_money", args: { recipient: to.name, amount, memo } },
-          stated: { amount, recipient_email: to.email },
-          keyPath: ["amount"],
-          keyValue: amount,
-          wrongValue: amount / 10,
-          corruption: "stored amount off by a factor of ten",
-          answer: [
-            { kind: "number", id: "amount", value: amount, tolerance: 0.01 },
-            { kind: "text", id: "recipient", synonyms: [to.name, to.email] },
-          ],
-          wrongConcept: { kind: "number", id: "wrong_amount", value: amount / 10, tolerance: 0.001 },
-          write: {
-            idField: "transfer_id",
-            table: "transfers",
-            recordIdField: "transfer_id",
-            recordKeyField: "amount",
-            match: { recipient_email: to.email, amount, status: "completed" },
-            verify: { op: "get_transfer", idArg: "transfer_id" },
-            cancel: { op: "cancel_transfer", idArg: "transfer_id" },
-          },
+          ...transferCore(to, amount, memo),
           chain: {
             before: [{ op: "search_recipients", args: { query: to.email }, purpose: `look up ${to.name} among the saved recipients` }],
             mainBind: [{ arg: "recipient", from: 0, field: "recipient_id", where: { email: to.email } }],

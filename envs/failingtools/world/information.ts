@@ -1,5 +1,5 @@
 import type { JsonObject } from "../../../src/core/json.js";
-import { cancelOp, defineCategory, getOp } from "./category.js";
+import { cancelOp, defineCategory, getOp, type Path, recordWrite, type TaskSpec, twinCityAmbiguity } from "./category.js";
 import { addDays, asNum, asStr, dateOf, enm, fail, int, nextId, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
 import { CITIES, TWIN_STATE, cityLabel, type City } from "./pools.js";
 
@@ -17,6 +17,12 @@ const locFields = ["location_id", "label", "name"];
 
 function resolveLoc(rows: JsonObject[], q: string) {
   return resolveOne(rows, q, "location_id", locFields, "location", locView);
+}
+
+/** The same city name in its twin state, as a second location row. */
+function locationAmbiguity(c: City, shownPath: Path): NonNullable<TaskSpec["ambiguity"]> {
+  const twin = TWIN_STATE[c.name];
+  return { arg: "location", table: "locations", idField: "location_id", decoy: { name: c.name, region: twin, country: "US", label: `${c.name}, ${twin}` }, truth: { name: c.name, region: c.state }, shownPath, decoyShown: twin };
 }
 
 export const weather = defineCategory<WeatherWorld>({
@@ -140,15 +146,7 @@ export const weather = defineCategory<WeatherWorld>({
           answer: [{ kind: "number", id: "high_f", value: d.high, tolerance: 0.5 }],
           wrongConcept: { kind: "number", id: "impossible_temp", value: -512, tolerance: 0.5 },
           stale: { tsPath: ["generated_at"], staleValue: d.high - 11, staleConcept: { kind: "number", id: "stale_high", value: d.high - 11, tolerance: 0.5 } },
-          ambiguity: {
-            arg: "location",
-            table: "locations",
-            idField: "location_id",
-            decoy: { name: c.name, region: TWIN_STATE[c.name], country: "US", label: `${c.name}, ${TWIN_STATE[c.name]}` },
-            truth: { name: c.name, region: c.state },
-            shownPath: ["location", "region"],
-            decoyShown: TWIN_STATE[c.name],
-          },
+          ambiguity: locationAmbiguity(c, ["location", "region"]),
         };
       },
     },
@@ -170,24 +168,8 @@ export const weather = defineCategory<WeatherWorld>({
           corruption: "label dropped on save",
           answer: [{ kind: "text", id: "city", synonyms: [c.name] }, { kind: "text", id: "label", synonyms: [label] }],
           wrongConcept: { kind: "text", id: "wrong_label", synonyms: ["unnamed location"] },
-          write: {
-            idField: "saved_id",
-            table: "saved",
-            recordIdField: "saved_id",
-            recordKeyField: "label",
-            match: { city: c.name, region: c.state, label, status: "saved" },
-            verify: { op: "list_saved_locations", args: {} },
-            cancel: { op: "remove_saved_location", idArg: "saved_id" },
-          },
-          ambiguity: {
-            arg: "location",
-            table: "locations",
-            idField: "location_id",
-            decoy: { name: c.name, region: TWIN_STATE[c.name], country: "US", label: `${c.name}, ${TWIN_STATE[c.name]}` },
-            truth: { name: c.name, region: c.state },
-            shownPath: ["region"],
-            decoyShown: TWIN_STATE[c.name],
-          },
+          write: recordWrite("saved", "saved_id", "label", { city: c.name, region: c.state, label, status: "saved" }, { verify: "list_saved_locations", cancel: "remove_saved_location", verifyArgs: {} }),
+          ambiguity: locationAmbiguity(c, ["region"]),
         };
       },
     },
@@ -205,6 +187,9 @@ interface ReviewsWorld {
 }
 const bizView = (r: JsonObject): JsonObject => pick(r, ["business_id", "name", "city", "region", "rating", "rating_scale", "review_count", "address"]);
 const bizFields = ["business_id", "name"];
+/** A poorly rated namesake in the twin city. */
+const bizAmbiguity = (name: string, city: City, rating: number) =>
+  twinCityAmbiguity("business", "businesses", "business_id", name, city, { rating, rating_scale: 5, review_count: 14, address: `9 Depot Rd, ${city.name}, ${TWIN_STATE[city.name]}` });
 
 export const reviews = defineCategory<ReviewsWorld>({
   id: "reviews",
@@ -336,15 +321,7 @@ export const reviews = defineCategory<ReviewsWorld>({
           answer: [{ kind: "number", id: "rating", value: b.rating, tolerance: 0.05 }],
           wrongConcept: { kind: "number", id: "wrong_rating", value: round2(b.rating + 4.1), tolerance: 0.05 },
           stale: { tsPath: ["updated_at"], staleValue: round2(b.rating - 0.7), staleConcept: { kind: "number", id: "stale_rating", value: round2(b.rating - 0.7), tolerance: 0.05 } },
-          ambiguity: {
-            arg: "business",
-            table: "businesses",
-            idField: "business_id",
-            decoy: { name: b.name, city: w.city.name, region: TWIN_STATE[w.city.name], rating: round2(Math.max(1, b.rating - 1.4)), rating_scale: 5, review_count: 14, address: `9 Depot Rd, ${w.city.name}, ${TWIN_STATE[w.city.name]}` },
-            truth: { name: b.name, region: w.city.state },
-            shownPath: ["region"],
-            decoyShown: TWIN_STATE[w.city.name],
-          },
+          ambiguity: bizAmbiguity(b.name, w.city, round2(Math.max(1, b.rating - 1.4))),
         };
       },
     },
@@ -367,24 +344,8 @@ export const reviews = defineCategory<ReviewsWorld>({
           corruption: "stored star rating differs from the submitted one",
           answer: [{ kind: "text", id: "business", synonyms: [b.name] }, { kind: "number", id: "stars", value: stars, tolerance: 0 }],
           wrongConcept: { kind: "text", id: "wrong_stars", synonyms: ["1 star", "1-star", "one star"] },
-          write: {
-            idField: "review_id",
-            table: "reviews",
-            recordIdField: "review_id",
-            recordKeyField: "rating",
-            match: { business_name: b.name, region: w.city.state, author: "you", rating: stars, status: "published" },
-            verify: { op: "get_review", idArg: "review_id" },
-            cancel: { op: "delete_review", idArg: "review_id" },
-          },
-          ambiguity: {
-            arg: "business",
-            table: "businesses",
-            idField: "business_id",
-            decoy: { name: b.name, city: w.city.name, region: TWIN_STATE[w.city.name], rating: 3.1, rating_scale: 5, review_count: 14, address: `9 Depot Rd, ${w.city.name}, ${TWIN_STATE[w.city.name]}` },
-            truth: { name: b.name, region: w.city.state },
-            shownPath: ["region"],
-            decoyShown: TWIN_STATE[w.city.name],
-          },
+          write: recordWrite("reviews", "review_id", "rating", { business_name: b.name, region: w.city.state, author: "you", rating: stars, status: "published" }, { verify: "get_review", cancel: "delete_review" }),
+          ambiguity: bizAmbiguity(b.name, w.city, 3.1),
         };
       },
     },

@@ -1,5 +1,5 @@
 import type { JsonObject } from "../../../src/core/json.js";
-import { cancelOp, defineCategory, getOp } from "./category.js";
+import { cancelOp, defineCategory, getOp, recordWrite } from "./category.js";
 import { addMinutes, asNum, asStr, int, nextId, obj, ok, resolveOne, str, table } from "./kit.js";
 import { people, type Person } from "./pools.js";
 
@@ -121,15 +121,7 @@ export const messaging = defineCategory<MessagingWorld>({
           corruption: "message truncated on save",
           answer: [{ kind: "text", id: "channel", synonyms: [ch] }],
           wrongConcept: { kind: "text", id: "truncated", synonyms: ["truncated"] },
-          write: {
-            idField: "post_id",
-            table: "posts",
-            recordIdField: "post_id",
-            recordKeyField: "text",
-            match: { channel: ch, text, status: "posted" },
-            verify: { op: "get_message", idArg: "post_id" },
-            cancel: { op: "delete_message", idArg: "post_id" },
-          },
+          write: recordWrite("posts", "post_id", "text", { channel: ch, text, status: "posted" }, { verify: "get_message", cancel: "delete_message" }),
         };
       },
     },

@@ -1,5 +1,5 @@
 import type { JsonObject } from "../../../src/core/json.js";
-import { cancelOp, defineCategory, getOp } from "./category.js";
+import { cancelOp, defineCategory, getOp, recordWrite, searchOp } from "./category.js";
 import { addDays, asNum, asStr, dateOf, enm, fail, int, nextId, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
 
 /* ------------------------------------------------------------------ shopping: Amazon / Target */
@@ -34,16 +34,7 @@ export const shopping = defineCategory<ShopWorld>({
     { id: "target", label: "Target", idPrefix: "tg" },
   ],
   ops: [
-    {
-      op: "search_products",
-      description: "Search the catalogue.",
-      parameters: obj({ query: str("Keywords") }, ["query"]),
-      mutates: false,
-      run: (a, rt) => {
-        const q = asStr(a.query).toLowerCase();
-        return ok({ results: table(rt.st, "products").filter((p) => asStr(p.title).toLowerCase().includes(q)).map(productView) });
-      },
-    },
+    searchOp("search_products", "Search the catalogue.", "Keywords", { tbl: "products", outKey: "results", fields: ["title"], view: productView }),
     {
       op: "get_product",
       description: "Product details: list price, current discount and price you pay (price = list_price - discount).",
@@ -159,15 +150,7 @@ export const shopping = defineCategory<ShopWorld>({
           corruption: "stored quantity differs from the request",
           answer: [{ kind: "text", id: "product", synonyms: [p.title, p.title.split(" ").slice(0, 2).join(" ")] }, { kind: "number", id: "qty", value: qty, tolerance: 0 }],
           wrongConcept: { kind: "number", id: "wrong_qty", value: qty + 9, tolerance: 0 },
-          write: {
-            idField: "order_id",
-            table: "orders",
-            recordIdField: "order_id",
-            recordKeyField: "quantity",
-            match: { title: p.title, condition: "new", quantity: qty, status: "ordered" },
-            verify: { op: "get_order", idArg: "order_id" },
-            cancel: { op: "cancel_order", idArg: "order_id" },
-          },
+          write: recordWrite("orders", "order_id", "quantity", { title: p.title, condition: "new", quantity: qty, status: "ordered" }, { verify: "get_order", cancel: "cancel_order" }),
           ambiguity: { arg: "product", table: "products", idField: "product_id", decoy: renewedTwin(p), truth: { title: p.title, condition: "new" }, shownPath: ["condition"], decoyShown: "renewed" },
         };
       },
@@ -195,15 +178,7 @@ export const shopping = defineCategory<ShopWorld>({
             { kind: "date", id: "delivery", iso: eta },
           ],
           wrongConcept: { kind: "number", id: "wrong_qty", value: qty + 9, tolerance: 0 },
-          write: {
-            idField: "order_id",
-            table: "orders",
-            recordIdField: "order_id",
-            recordKeyField: "quantity",
-            match: { title: p.title, quantity: qty, status: "ordered" },
-            verify: { op: "get_order", idArg: "order_id" },
-            cancel: { op: "cancel_order", idArg: "order_id" },
-          },
+          write: recordWrite("orders", "order_id", "quantity", { title: p.title, quantity: qty, status: "ordered" }, { verify: "get_order", cancel: "cancel_order" }),
           chain: {
             before: [{ op: "search_products", args: { query: p.title }, purpose: `find the ${p.title}` }],
             mainBind: [{ arg: "product", from: 0, field: "product_id", where: { title: p.title } }],

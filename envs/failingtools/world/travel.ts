@@ -1,7 +1,7 @@
 import type { JsonObject } from "../../../src/core/json.js";
-import { cancelOp, defineCategory, getOp } from "./category.js";
+import { cancelOp, type Concept, defineCategory, getOp, recordWrite, twinCityAmbiguity, type WriteTaskCore } from "./category.js";
 import { addDays, addMinutes, asNum, asStr, dateOf, enm, fail, int, nextId, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
-import { CITIES, STREETS, TWIN_STATE, type City } from "./pools.js";
+import { CITIES, STREETS, type City } from "./pools.js";
 
 /* ------------------------------------------------------------------ lodging: Booking.com / Expedia / Airbnb */
 
@@ -14,6 +14,22 @@ interface LodgingWorld {
 const hotelView = (r: JsonObject): JsonObject => pick(r, ["hotel_id", "name", "city", "region", "stars", "nightly_rate"]);
 const nightsBetween = (a: string, b: string): number => Math.round((Date.parse(b) - Date.parse(a)) / 86_400_000);
 const TAX = 0.12;
+
+/** A hotel booking as lodging.book and lodging.trip ask for it; `more` concepts follow hotel and check-in. */
+function bookingCore(hotel: string, city: City, ci: string, co: string, guests: number, more: Concept[] = []): WriteTaskCore {
+  const wrongCi = addDays(ci, 365);
+  return {
+    main: { op: "book_hotel", args: { hotel, check_in: ci, check_out: co, guests } },
+    stated: { check_in: ci, check_out: co, region: city.state },
+    keyPath: ["check_in"],
+    keyValue: ci,
+    wrongValue: wrongCi,
+    corruption: "check-in stored a year later",
+    answer: [{ kind: "text", id: "hotel", synonyms: [hotel] }, { kind: "date", id: "check_in", iso: ci }, ...more],
+    wrongConcept: { kind: "date", id: "wrong_ci", iso: wrongCi },
+    write: recordWrite("bookings", "booking_id", "check_in", { hotel, region: city.state, check_in: ci, check_out: co, status: "confirmed" }, { verify: "get_booking", cancel: "cancel_booking" }),
+  };
+}
 
 export const lodging = defineCategory<LodgingWorld>({
   id: "lodging",
@@ -113,15 +129,7 @@ export const lodging = defineCategory<LodgingWorld>({
           answer: [{ kind: "number", id: "total", value: total, tolerance: 0.05 }],
           wrongConcept: { kind: "number", id: "wrong_total", value: round2(total * 2), tolerance: 0.05 },
           stale: { tsPath: ["quoted_at"], staleValue: round2(total * 0.8), staleConcept: { kind: "number", id: "stale_total", value: round2(total * 0.8), tolerance: 0.05 } },
-          ambiguity: {
-            arg: "hotel",
-            table: "hotels",
-            idField: "hotel_id",
-            decoy: { name: h.name, city: w.city.name, region: TWIN_STATE[w.city.name], stars: 2, nightly_rate: Math.round(h.rate / 2) },
-            truth: { name: h.name, region: w.city.state },
-            shownPath: ["region"],
-            decoyShown: TWIN_STATE[w.city.name],
-          },
+          ambiguity: twinCityAmbiguity("hotel", "hotels", "hotel_id", h.name, w.city, { stars: 2, nightly_rate: Math.round(h.rate / 2) }),
         };
       },
     },
@@ -133,37 +141,12 @@ export const lodging = defineCategory<LodgingWorld>({
         const ci = addDays(dateOf(now), rng.range(7, 30));
         const co = addDays(ci, rng.range(1, 4));
         const g = rng.range(1, 3);
-        const wrongCi = addDays(ci, 365);
         return {
           template: "lodging.book",
           kind: "write",
           request: `Book ${h.name} in ${w.city.name}, ${w.city.state} on {provider} from ${ci} to ${co} for ${g} guest${g > 1 ? "s" : ""}.`,
-          main: { op: "book_hotel", args: { hotel: h.name, check_in: ci, check_out: co, guests: g } },
-          stated: { check_in: ci, check_out: co, region: w.city.state },
-          keyPath: ["check_in"],
-          keyValue: ci,
-          wrongValue: wrongCi,
-          corruption: "check-in stored a year later",
-          answer: [{ kind: "text", id: "hotel", synonyms: [h.name] }, { kind: "date", id: "check_in", iso: ci }],
-          wrongConcept: { kind: "date", id: "wrong_ci", iso: wrongCi },
-          write: {
-            idField: "booking_id",
-            table: "bookings",
-            recordIdField: "booking_id",
-            recordKeyField: "check_in",
-            match: { hotel: h.name, region: w.city.state, check_in: ci, check_out: co, status: "confirmed" },
-            verify: { op: "get_booking", idArg: "booking_id" },
-            cancel: { op: "cancel_booking", idArg: "booking_id" },
-          },
-          ambiguity: {
-            arg: "hotel",
-            table: "hotels",
-            idField: "hotel_id",
-            decoy: { name: h.name, city: w.city.name, region: TWIN_STATE[w.city.name], stars: 2, nightly_rate: Math.round(h.rate / 2) },
-            truth: { name: h.name, region: w.city.state },
-            shownPath: ["region"],
-            decoyShown: TWIN_STATE[w.city.name],
-          },
+          ...bookingCore(h.name, w.city, ci, co, g),
+          ambiguity: twinCityAmbiguity("hotel", "hotels", "hotel_id", h.name, w.city, { stars: 2, nightly_rate: Math.round(h.rate / 2) }),
         };
       },
     },
@@ -177,28 +160,11 @@ export const lodging = defineCategory<LodgingWorld>({
         const co = addDays(ci, n);
         const g = rng.range(1, 4);
         const total = round2(n * h.rate * (1 + TAX));
-        const wrongCi = addDays(ci, 365);
         return {
           template: "lodging.trip",
           kind: "write",
           request: `Search {provider} for hotels in ${w.city.name}, ${w.city.state}, book ${h.name} there from ${ci} to ${co} for ${g} guest${g > 1 ? "s" : ""}, then pull up the booking to confirm it and tell me the total.`,
-          main: { op: "book_hotel", args: { hotel: h.name, check_in: ci, check_out: co, guests: g } },
-          stated: { check_in: ci, check_out: co, region: w.city.state },
-          keyPath: ["check_in"],
-          keyValue: ci,
-          wrongValue: wrongCi,
-          corruption: "check-in stored a year later",
-          answer: [{ kind: "text", id: "hotel", synonyms: [h.name] }, { kind: "date", id: "check_in", iso: ci }, { kind: "number", id: "total", value: total, tolerance: 0.05 }],
-          wrongConcept: { kind: "date", id: "wrong_ci", iso: wrongCi },
-          write: {
-            idField: "booking_id",
-            table: "bookings",
-            recordIdField: "booking_id",
-            recordKeyField: "check_in",
-            match: { hotel: h.name, region: w.city.state, check_in: ci, check_out: co, status: "confirmed" },
-            verify: { op: "get_booking", idArg: "booking_id" },
-            cancel: { op: "cancel_booking", idArg: "booking_id" },
-          },
+          ...bookingCore(h.name, w.city, ci, co, g, [{ kind: "number", id: "total", value: total, tolerance: 0.05 }]),
           chain: {
             before: [{ op: "search_hotels", args: { query: w.city.name }, purpose: `search hotels in ${w.city.name}` }],
             mainBind: [{ arg: "hotel", from: 0, field: "hotel_id", where: { name: h.name } }],
@@ -333,15 +299,7 @@ export const rides = defineCategory<RidesWorld>({
           corruption: "drop-off stored as a different place",
           answer: [{ kind: "text", id: "dropoff", synonyms: [to, to.split(" (")[0]] }],
           wrongConcept: { kind: "text", id: "wrong_dropoff", synonyms: [wrongTo] },
-          write: {
-            idField: "ride_id",
-            table: "rides",
-            recordIdField: "ride_id",
-            recordKeyField: "dropoff",
-            match: { dropoff: to, pickup_time: at, status: "scheduled" },
-            verify: { op: "get_ride", idArg: "ride_id" },
-            cancel: { op: "cancel_ride", idArg: "ride_id" },
-          },
+          write: recordWrite("rides", "ride_id", "dropoff", { dropoff: to, pickup_time: at, status: "scheduled" }, { verify: "get_ride", cancel: "cancel_ride" }),
         };
       },
     },
