@@ -10,7 +10,6 @@ import {
   OPS,
   type Op,
   PROTOCOL_MINOR,
-  PROTOCOL_VERSION,
   requestSchemas,
   type Requests,
   SUPPORTED_VERSIONS,

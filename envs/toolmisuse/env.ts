@@ -78,7 +78,6 @@ export function normalizeAction(a: unknown): unknown {
 export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
   private session: ToolMisuseSession | null = null;
   private task: TaskRecord | null = null;
-  private gold: OfficialAction[] | null = null;
   /** Criteria per required gold step (generated suite); null for official records. */
   private phiSteps: number[][] | null = null;
 
@@ -153,7 +152,6 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
     }
     this.session = session;
     this.task = task;
-    this.gold = gold;
     const toolset = session.episode.toolset;
     const tools: ToolDefinition<ToolMisuseWorld>[] = toolset.tools.map((t) => ({
       name: t.schema.name,

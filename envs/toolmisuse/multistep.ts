@@ -8,7 +8,8 @@
 import type { Draft, GenDomain, GenRng, Template } from "./templates.js";
 import type { Json, JsonObj } from "./world/types.js";
 import {
-  FOLDERS, REASONS, REGIONS, TIERS, WORDS, accountId, accountsState, call, cronExpr, digits, filePath, filesState, jobSpec, jobsState, splitLetter,
+  docIdSource,
+  FOLDERS, REASONS, REGIONS, TIERS, WORDS, accountId, accountsState, call, cronExpr, digits, filePath, filesState, jobSpec, jobsState,
   type Doc,
 } from "./vocab.js";
 
@@ -151,14 +152,7 @@ const crud: Template[] = [
 
 /** Documents with `k` targets, each findable by its own query words that no other doc contains. */
 function docsMulti(r: GenRng, split: string, k: number): { docs: Doc[]; targets: { doc: Doc; query: string }[] } {
-  const ids = new Set<string>();
-  const nextId = () => {
-    let id: string;
-    do id = `d${splitLetter(split)}${digits(r, 5)}`;
-    while (ids.has(id));
-    ids.add(id);
-    return id;
-  };
+  const nextId = docIdSource(r, split);
   const words = r.shuffle(WORDS);
   const q = words.slice(0, 2 * k);
   const rest = words.slice(2 * k);

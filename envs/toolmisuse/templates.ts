@@ -5,7 +5,7 @@
  * was observed of the official v0.2 release (reference §1.5); the templates themselves are ours.
  */
 import type { Json, JsonObj, OfficialAction } from "./world/types.js";
-import { jobSpec, call, splitLetter, digits, TIERS, REASONS, REGIONS, WORDS, FOLDERS, STEMS, JOB_VERBS, JOB_OBJECTS, COMMANDS, accountId, accountsState, cronExpr, jobsState, filePath, filesState, docsState } from "./vocab.js";
+import { jobSpec, call, digits, TIERS, REASONS, WORDS, FOLDERS, accountId, accountsState, cronExpr, jobsState, filePath, filesState, docsState } from "./vocab.js";
 import { MULTISTEP } from "./multistep.js";
 import { TOOLSETS } from "./world/toolsets.js";
 

@@ -88,16 +88,21 @@ export interface Doc extends JsonObj {
   text: string;
 }
 
-/** Documents where the target's title holds `query` words that no other doc contains. */
-export function docsState(r: GenRng, split: string): { docs: Doc[]; target: Doc; query: string } {
+/** Fresh document ids for one generated task: random, split-tagged, never repeated within the task. */
+export function docIdSource(r: GenRng, split: string): () => string {
   const ids = new Set<string>();
-  const nextId = () => {
+  return () => {
     let id: string;
     do id = `d${splitLetter(split)}${digits(r, 5)}`;
     while (ids.has(id));
     ids.add(id);
     return id;
   };
+}
+
+/** Documents where the target's title holds `query` words that no other doc contains. */
+export function docsState(r: GenRng, split: string): { docs: Doc[]; target: Doc; query: string } {
+  const nextId = docIdSource(r, split);
   const words = r.shuffle(WORDS);
   const q = words.slice(0, 2);
   const rest = words.slice(2);

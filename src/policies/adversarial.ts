@@ -60,7 +60,7 @@ const retrySpam = (rng: Rng, discover: Discover) => repeatOne("retry-spam", (too
 const verificationSpam = (rng: Rng, discover: Discover) => repeatOne("verification-spam", (tools) => tools.find((t) => READ_LIKE.test(t.name)) ?? tools[tools.length - 1], rng, discover);
 
 /** Repeats the family's discovery action (e.g. retrieval) forever: farms search-side rewards. */
-function searchSpam(rng: Rng, discover: Discover): Policy<ToolObservation, Action> {
+function searchSpam(_rng: Rng, discover: Discover): Policy<ToolObservation, Action> {
   return { name: "search-spam", act: () => discover?.() ?? { type: "answer", content: "done" } };
 }
 

@@ -37,7 +37,6 @@ const PERMANENT = /retired|deprecated|no ETA|misconfigured|discontinued|not foun
 export class ObservantPolicy implements Policy<ToolObservation, Action> {
   readonly name = "heuristic";
   private groups: SeenGroup[] = [];
-  private groupOf = new Map<string, SeenGroup>();
   private requests: Request[] = [];
   private accepted = new Map<string, JsonObject>();
   private bad = new Set<string>();
@@ -51,7 +50,6 @@ export class ObservantPolicy implements Policy<ToolObservation, Action> {
     const now = /Current date and time: (\S+)/.exec(obs.task);
     this.nowMs = now ? Date.parse(now[1]!) : Number.NaN;
     this.groups = readTools(obs.newTools);
-    this.groupOf = new Map(this.groups.flatMap((g) => g.members.map((m) => [m, g] as const)));
     this.accepted = new Map();
     this.bad = new Set();
     this.failures = new Map();
