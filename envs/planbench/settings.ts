@@ -4,9 +4,9 @@
  * Why snake_case: the presets mirror the official run YAMLs key for key, so a reader can diff a
  * preset against the YAML it reproduces. Presets live as JSON in `configs/planbench/`.
  */
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { CONFIGS_DIR } from "../../src/core/paths.js";
 import { z } from "zod";
 
 const BLOCKER_TYPE = z.enum(["explicit failures", "implicit failures", "semantic misleading"]);
@@ -72,13 +72,7 @@ export type SettingName = (typeof SETTING_NAMES)[number];
 
 /** Locate `configs/planbench` from the source tree or from `dist/`. */
 export function presetDir(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const cand = path.join(dir, "configs", "planbench");
-    if (existsSync(cand)) return cand;
-    dir = path.dirname(dir);
-  }
-  throw new Error("PlanBench-XL: cannot find configs/planbench (setting presets)");
+  return path.join(CONFIGS_DIR, "planbench");
 }
 
 const presetCache = new Map<string, PlanBenchSettings>();

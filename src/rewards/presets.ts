@@ -1,20 +1,10 @@
 import { existsSync, readdirSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
+import { CONFIGS_DIR } from "../core/paths.js";
 import { ConfigError } from "../core/errors.js";
 import { loadRewardSpecFile, parseRewardSpec, type RewardSpec } from "./spec.js";
 
-function findRepoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    if (existsSync(join(dir, "package.json")) && existsSync(join(dir, "configs"))) return dir;
-    dir = dirname(dir);
-  }
-  return resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-}
-
-/** Where the shipped `configs/` folder lives (works from source and from `dist/`). */
-export const CONFIGS_DIR = join(findRepoRoot(), "configs");
+export { CONFIGS_DIR };
 
 /** Preset names available to a family: its own folder first, then the generic presets. */
 export function listRewardPresets(family: string | null): string[] {

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { CONFIGS_DIR } from "../../../src/core/paths.js";
 import { z } from "zod";
 
 const ident = z.string().regex(/^[a-z][a-z0-9_]*$/, "must be snake_case (a-z, 0-9, _)");
@@ -193,9 +193,8 @@ export function parseDomain(raw: unknown, file = "<domain>"): Domain {
   return r.data;
 }
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 /** Directory of the shipped domain files. */
-export const DOMAINS_DIR = path.resolve(here, "../../../configs/planbench/domains");
+export const DOMAINS_DIR = path.join(CONFIGS_DIR, "planbench", "domains");
 
 /** Load a domain by name (a shipped file) or by path to a JSON file. */
 export function loadDomain(nameOrPath = "retail"): Domain {
