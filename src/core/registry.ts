@@ -104,12 +104,15 @@ export function parseEnvOptions(id: string, options: unknown): JsonObject {
   return res.data;
 }
 
-/** Makes an env: `make("ToolMaze-v0", { complexity: "C2" })`. */
-export function make(id: string, options: Record<string, unknown> = {}): Env<unknown, unknown> {
+/**
+ * Makes an env: `make("ToolMaze-v0", { complexity: "C2" })`. The type parameters name the observation and action
+ * types the caller expects (`make<ToolObservation, Action>(...)` for the tool envs); they are not checked at run time.
+ */
+export function make<Obs = unknown, Act = unknown>(id: string, options: Record<string, unknown> = {}): Env<Obs, Act> {
   const entry = registryEntry(id);
   const parsed = parseEnvOptions(id, options);
   const spec: EnvSpec = { id, entryOptions: parsed, maxEpisodeSteps: (parsed.maxSteps as number | undefined) ?? entry.maxEpisodeSteps, libraryVersion: LIBRARY_VERSION };
-  return entry.factory(parsed, spec);
+  return entry.factory(parsed, spec) as Env<Obs, Act>;
 }
 
 type VectorFactory = (id: string, numEnvs: number, options: Record<string, unknown>, vectorOptions: VectorEnvOptions) => VectorEnv;

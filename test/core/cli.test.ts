@@ -42,3 +42,11 @@ describe("recovery-gym CLI", () => {
     expect(execFileSync("wc", ["-l", `${dir}/t.jsonl`], { encoding: "utf8" })).toMatch(/^3 /);
   });
 });
+
+describe("README example", () => {
+  it("examples/quickstart.ts runs and shows the fault and the switch to the alternative", () => {
+    const out = execFileSync(process.execPath, ["--import", "tsx", "examples/quickstart.ts"], { encoding: "utf8" });
+    expect(out).toMatch(/service_unavailable/);
+    expect(out).toMatch(/alternative_switch/);
+  });
+});
