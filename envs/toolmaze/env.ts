@@ -314,7 +314,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     const victims = this.victims();
     const unsolvable = this.unsolvable;
     // Slots whose alternative path was already announced (derived from the event history: no hidden mutable state).
-    const announced = new Set(this.allEvents.filter((e) => e.type === "toolmaze:alternative_path").map((e) => (e as unknown as { slot: number }).slot));
+    const announced = new Set(this.episodeEvents().filter((e) => e.type === "toolmaze:alternative_path").map((e) => (e as unknown as { slot: number }).slot));
     for (const f of this.profile.faults) {
       const victim = victims.get(f.slot);
       if (victim === undefined || record.faults.includes(f.id) && record.tool === victim && this.firstHit(f.id) === record.index) continue;

@@ -41,7 +41,6 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
   protected stepCount = 0;
   protected done = false;
   protected history: HistoryEntry[] = [];
-  protected allEvents: EpisodeEvent[] = [];
   private readonly computer: RewardComputer;
   private lastSeed = 0;
   private resetOptions: JsonObject = {};
@@ -169,7 +168,6 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     this.stepCount = 0;
     this.done = false;
     this.history = [];
-    this.allEvents = [];
     this.lastVisible = [];
     const phi = this.potential();
     this.computer.reset(phi);
@@ -239,7 +237,6 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     for (const [k, v] of Object.entries(this.familyRawTerms(events, ended, success))) raw[k] = (raw[k] ?? 0) + v;
     const phi = this.potential();
     const { reward, terms } = this.computer.step(raw, phi);
-    this.allEvents.push(...events);
     this.history.push({ step: this.stepCount, action: parsed ?? (action as unknown as JsonValue as Action), response, events, reward });
     const info: Info = { events, rewardTerms: terms, rawTerms: raw, phi, taskId: this.setup.taskId, step: this.stepCount };
     if (this.options.hiddenInfo) {
@@ -310,7 +307,6 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     this.stepCount = s.stepCount;
     this.done = s.done;
     this.history = s.history as unknown as HistoryEntry[];
-    this.allEvents = this.history.flatMap((h) => h.events);
     this.lastVisible = s.lastVisible;
     this.lastSeed = s.lastSeed;
     this.unseededResets = s.unseededResets;
@@ -336,6 +332,10 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
   /** Schemas of the tools visible now. */
   visibleToolSchemas(): ToolSchema[] {
     return this.episode ? this.episode.visibleTools().map(toolSchemaOf) : [];
+  }
+  /** Every event of the episode's finished steps, in order (derived from the history, so never out of sync). */
+  protected episodeEvents(): EpisodeEvent[] {
+    return this.history.flatMap((h) => h.events);
   }
   /** The episode's steps so far (actions, responses, events, rewards), for chat rendering and recorders. */
   episodeHistory(): readonly HistoryEntry[] {
