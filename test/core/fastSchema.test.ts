@@ -49,7 +49,7 @@ describe("compileFastCheck", () => {
 
   it("leaves schemas it does not model to zod", () => {
     expect(compileFastCheck({ type: "object", properties: {}, additionalProperties: true })).toBeNull();
-    expect(compileFastCheck({ type: "object", properties: { toString: { type: "string" } } })).toBeNull();
+    expect(compileFastCheck(JSON.parse('{"type":"object","properties":{"toString":{"type":"string"}}}') as JsonSchema)).toBeNull();
     expect(compileFastCheck({ type: "array" })).toBeNull();
     expect(compileFastCheck({})).toBeNull();
   });
