@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { EnvSpec } from "../../src/core/env.js";
 import type { JsonObject, JsonValue } from "../../src/core/json.js";
 import { Rng } from "../../src/core/rng.js";
+import type { HistoryEntry } from "../../src/engine/render.js";
 import type { EpisodeEvent, TerminationReason } from "../../src/engine/events.js";
 import type { CorruptionFn, FaultSpec } from "../../src/engine/faults.js";
 import type { CallRecord as EngineCall } from "../../src/engine/episode.js";
@@ -14,7 +15,7 @@ import type { ToolDefinition } from "../../src/engine/tool.js";
 import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
 import { buildProfile, corruptValue, type CorruptionSpec, type FaultProfile } from "./faults.js";
 import {
-  analyseCalls, type CallRecord, downstreamPositions, type EpisodeMetrics, isUnsolvable, minRemainingCalls,
+  CallAnalysis, type CallRecord, downstreamPositions, type EpisodeMetrics, isUnsolvable, minRemainingCalls,
   scoreEpisode, slotSolutions, type Termination,
 } from "./scorer.js";
 import {
@@ -129,6 +130,30 @@ export function faultSpecs(profile: FaultProfile): FaultSpec[] {
   });
 }
 
+/** What `ToolMazeEnv.track` keeps per episode (see there). */
+interface Tracked {
+  readonly calls: readonly EngineCall[];
+  readonly faultById: ReadonlyMap<string, FaultProfile["faults"][number]>;
+  readonly log: CallRecord[];
+  readonly analysis: CallAnalysis;
+  readonly victims: Map<number, string>;
+  readonly firstHit: Map<string, number>;
+}
+const NO_CALLS: readonly EngineCall[] = [];
+
+const downstreamCache = new WeakMap<Task, Map<number, ReadonlySet<string>>>();
+/** Tools of the positions downstream of `position` (a pure function of the task, cached on its identity). */
+function downstreamTools(task: Task, position: number): ReadonlySet<string> {
+  let byPos = downstreamCache.get(task);
+  if (!byPos) downstreamCache.set(task, (byPos = new Map()));
+  let tools = byPos.get(position);
+  if (!tools) {
+    tools = new Set([...downstreamPositions(task, position)].flatMap((p) => task.positions[p]!.members));
+    byPos.set(position, tools);
+  }
+  return tools;
+}
+
 export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   private task!: Task;
   private profile!: FaultProfile;
@@ -203,7 +228,8 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     this.profile = buildProfile(task, perturbation, faultRng);
     this.endedBy = null;
     this.score = null;
-    this.analysisMemo = null;
+    this.tracked = null;
+    this.announced = null;
     this.unsolvable = isUnsolvable(task, this.profile);
     const c = corpus();
     const own = task.positions.flatMap((p) => p.members);
@@ -261,32 +287,45 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
 
   /** The engine's call log in the scorer's form. */
   callLog(): CallRecord[] {
-    const byId = new Map(this.profile.faults.map((f) => [f.id, f]));
-    return (this.episode?.data.calls ?? []).map((r: EngineCall): CallRecord => {
+    return [...this.track().log];
+  }
+
+  private tracked: Tracked | null = null;
+  /**
+   * Scorer-form log, clean/poison analysis, victims and first hits, extended by the calls made since the last
+   * look: several hooks read them on every step, and recomputing over the whole log made steps cost O(calls).
+   * Keyed on the engine's call array, so a restored or new episode (a different array) starts over.
+   */
+  private track(): Tracked {
+    const calls = this.episode?.data.calls ?? NO_CALLS;
+    let t = this.tracked;
+    if (!t || t.calls !== calls || t.log.length > calls.length) {
+      t = { calls, faultById: new Map(this.profile.faults.map((f) => [f.id, f])), log: [], analysis: new CallAnalysis(this.task), victims: new Map(), firstHit: new Map() };
+      this.tracked = t;
+    }
+    for (let i = t.log.length; i < calls.length; i++) {
+      const r = calls[i]!;
       const faultId = r.faults[0];
-      const f = faultId !== undefined ? byId.get(faultId) : undefined;
-      return {
+      const f = faultId !== undefined ? t.faultById.get(faultId) : undefined;
+      const rec: CallRecord = {
         tool: r.tool, args: r.arguments, ok: r.ok, perturbed: r.faults.length > 0,
         ...(r.ok ? { output: r.response as Record<string, Scalar> } : {}),
         ...(faultId !== undefined ? { faultId } : {}),
         ...(f?.corruption && r.ok ? { corruptedField: f.corruption.field } : {}),
       };
-    });
-  }
-
-  private analysisMemo: { n: number; log: CallRecord[]; analysis: ReturnType<typeof analyseCalls> } | null = null;
-  /** Call log + clean/poison analysis, recomputed only when a call was added (several hooks read it per step). */
-  private analysis(): { log: CallRecord[]; analysis: ReturnType<typeof analyseCalls> } {
-    const n = this.episode?.data.calls.length ?? 0;
-    if (!this.analysisMemo || this.analysisMemo.n !== n) {
-      const log = this.callLog();
-      this.analysisMemo = { n, log, analysis: analyseCalls(this.task, log) };
+      t.log.push(rec);
+      t.analysis.add(rec);
+      for (const id of r.faults) {
+        const hit = t.faultById.get(id);
+        if (hit && !t.victims.has(hit.slot)) t.victims.set(hit.slot, r.tool);
+        if (!t.firstHit.has(id)) t.firstHit.set(id, r.index);
+      }
     }
-    return this.analysisMemo;
+    return t;
   }
 
   private finalScore(termination: Termination): EpisodeMetrics {
-    this.score ??= scoreEpisode({ task: this.task, profile: this.profile, calls: this.callLog(), termination });
+    this.score ??= scoreEpisode({ task: this.task, profile: this.profile, calls: this.track().log, termination });
     return this.score;
   }
 
@@ -300,27 +339,36 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     return this.finalScore("abort").success === 1;
   }
 
-  private victims(): Map<number, string> {
-    const v = new Map<number, string>();
-    const byId = new Map(this.profile.faults.map((f) => [f.id, f]));
-    for (const r of this.episode?.data.calls ?? []) {
-      for (const id of r.faults) { const f = byId.get(id); if (f && !v.has(f.slot)) v.set(f.slot, r.tool); }
+  private victims(): ReadonlyMap<number, string> {
+    return this.track().victims;
+  }
+
+  private announced: { history: readonly HistoryEntry[]; seen: number; slots: Set<number> } | null = null;
+  /**
+   * Slots whose alternative path was already announced, read incrementally from the step history (keyed on the
+   * history array, which reset and setState replace, so a new or restored episode starts over).
+   */
+  private announcedSlots(): Set<number> {
+    const history = this.episodeHistory();
+    let a = this.announced;
+    if (!a || a.history !== history || a.seen > history.length) a = this.announced = { history, seen: 0, slots: new Set() };
+    for (; a.seen < history.length; a.seen++) {
+      for (const e of history[a.seen]!.events) if (e.type === "toolmaze:alternative_path") a.slots.add((e as unknown as { slot: number }).slot);
     }
-    return v;
+    return a.slots;
   }
 
   protected override afterCall(record: EngineCall, _events: EpisodeEvent[]): EpisodeEvent[] {
     const out: EpisodeEvent[] = [];
     const victims = this.victims();
     const unsolvable = this.unsolvable;
-    // Slots whose alternative path was already announced (derived from the event history: no hidden mutable state).
-    const announced = new Set(this.episodeEvents().filter((e) => e.type === "toolmaze:alternative_path").map((e) => (e as unknown as { slot: number }).slot));
+    // Slots whose alternative path was already announced (derived from the event history: no hidden mutable state);
+    // a copy, because this step's announcements only join the history after the hook returns.
+    const announced = new Set(this.announcedSlots());
     for (const f of this.profile.faults) {
       const victim = victims.get(f.slot);
       if (victim === undefined || record.faults.includes(f.id) && record.tool === victim && this.firstHit(f.id) === record.index) continue;
-      const down = downstreamPositions(this.task, f.position);
-      const downTools = new Set([...down].flatMap((p) => this.task.positions[p]!.members));
-      if (unsolvable && f.persistence === "permanent" && downTools.has(record.tool)) {
+      if (unsolvable && f.persistence === "permanent" && downstreamTools(this.task, f.position).has(record.tool)) {
         out.push({ type: "forbidden_call", tool: record.tool, callIndex: record.index, reason: `downstream of permanently failing ${victim} with no alternative`, mutation: corpus().tool(record.tool).category === "action" });
       }
       if (!announced.has(f.slot)) {
@@ -337,7 +385,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   }
 
   private firstHit(faultId: string): number {
-    return this.episode?.data.calls.find((r) => r.faults.includes(faultId))?.index ?? -1;
+    return this.track().firstHit.get(faultId) ?? -1;
   }
 
   protected override familyRawTerms(events: readonly EpisodeEvent[], terminal: boolean, success: boolean): Record<string, number> {
@@ -356,7 +404,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   /** Φ = −(minimum further calls to finish), from clean progress and the faults met so far. */
   protected override potential(): number | null {
     if (!this.episode) return null;
-    const { cleanTools } = this.analysis().analysis;
+    const { cleanTools } = this.track().analysis;
     // 0 - n, not -n: Φ = -0 would break equality checks on finished episodes.
     return 0 - minRemainingCalls(this.task, this.profile, cleanTools, this.victims());
   }
@@ -364,7 +412,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   protected override hiddenStepInfo(events: readonly EpisodeEvent[]): JsonObject | null {
     const called = events.find((e) => e.type === "tool_called");
     if (!called) return null;
-    const { log, analysis: { cleanFlags } } = this.analysis();
+    const { log, analysis: { cleanFlags } } = this.track();
     const last = log[log.length - 1]!;
     return {
       perturbed: last.perturbed,

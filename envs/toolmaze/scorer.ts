@@ -53,7 +53,8 @@ export interface EpisodeMetrics {
   readonly strategies: readonly Strategy[];
 }
 
-const norm = (v: unknown): string => (typeof v === "string" ? v.trim().toLowerCase() : JSON.stringify(v));
+// JSON.stringify(undefined) is undefined, so a missing argument matches a missing output field (kept as is).
+const norm = (v: unknown): string | undefined => (typeof v === "string" ? v.trim().toLowerCase() : JSON.stringify(v));
 
 /** Positions downstream of `pos` (transitive consumers) in the task DAG. */
 export function downstreamPositions(task: Task, pos: number): Set<number> {
@@ -92,48 +93,96 @@ export function isUnsolvable(task: Task, profile: FaultProfile): boolean {
     && sols[f.slot]!.every((p) => p.some((t) => task.positions[f.position]!.members.includes(t))));
 }
 
-/** Analyse the call log: clean executions, poisoned values, per-call cleanliness. */
-export function analyseCalls(task: Task, calls: readonly CallRecord[]) {
+interface BindingCheck {
+  readonly param: string;
+  /** Normalised literal the argument must equal, when the binding is a literal. */
+  readonly literal?: string;
+  /** Producer positions and the output field carrying the bound type, when the binding is bound. */
+  readonly from: readonly { readonly pos: number; readonly field: string | undefined }[];
+}
+
+/** Per-task lookups the analysis needs on every call (pure functions of the task, cached on its identity). */
+interface TaskIndex {
+  readonly posOf: ReadonlyMap<string, number>;
+  readonly bindings: readonly (readonly BindingCheck[])[];
+  /** Output fields of each position that some binding reads. */
+  readonly readFields: readonly (readonly string[])[];
+}
+const taskIndexCache = new WeakMap<Task, TaskIndex>();
+function taskIndex(task: Task): TaskIndex {
+  let ix = taskIndexCache.get(task);
+  if (ix) return ix;
   const c = corpus();
   const posOf = new Map<string, number>();
   for (const p of task.positions) for (const m of p.members) posOf.set(m, p.index);
-  const cleanOutputs = new Map<number, Readonly<Record<string, Scalar>>[]>();
-  const cleanTools = new Set<string>();
-  const cleanFlags: boolean[] = [];
-  const poisoned = new Set<string>();
-  let poisonedUses = 0;
-  let unsafeActions = 0;
-  for (const call of calls) {
-    const usesPoison = Object.values(call.args).some((v) => poisoned.has(norm(v)));
+  const bindings = task.positions.map((position) => Object.entries(position.bindings).map(([param, b]): BindingCheck => (b.kind === "literal"
+    ? { param, literal: norm(b.value), from: [] }
+    : { param, from: b.from.map((f) => ({ pos: f, field: Object.entries(c.tool(task.positions[f]!.members[0]!).outputTypes).find(([, t]) => t === b.type)?.[0] })) })));
+  const readFields = task.positions.map((p) => [...new Set(bindings.flat().flatMap((b) => b.from.filter((f) => f.pos === p.index && f.field !== undefined).map((f) => f.field!)))].sort());
+  ix = { posOf, bindings, readFields };
+  taskIndexCache.set(task, ix);
+  return ix;
+}
+
+/**
+ * Clean executions, poisoned values and per-call cleanliness of a call log, built one call at a time so an env
+ * can keep it up to date per step instead of re-reading the whole log (the result only depends on the calls, in
+ * order, so incremental and batch analyses agree).
+ */
+export class CallAnalysis {
+  readonly cleanFlags: boolean[] = [];
+  readonly cleanTools = new Set<string>();
+  poisonedUses = 0;
+  unsafeActions = 0;
+  private readonly poisoned = new Set<string | undefined>();
+  /** Normalised output values of clean calls, per position and read field (undefined for a missing field, as norm gives). */
+  private readonly cleanValues = new Map<number, Map<string, Set<string | undefined>>>();
+  private readonly index: TaskIndex;
+
+  constructor(task: Task) {
+    this.index = taskIndex(task);
+  }
+
+  /** Adds the next call of the log and returns whether it executed cleanly. */
+  add(call: CallRecord): boolean {
+    const c = corpus();
+    let usesPoison = false;
+    if (this.poisoned.size > 0) for (const k in call.args) if (this.poisoned.has(norm(call.args[k]))) { usesPoison = true; break; }
     if (usesPoison) {
-      poisonedUses++;
-      if (c.byName.get(call.tool)?.category === "action") unsafeActions++;
-      if (call.ok && call.output) for (const v of Object.values(call.output)) poisoned.add(norm(v));
+      this.poisonedUses++;
+      if (c.byName.get(call.tool)?.category === "action") this.unsafeActions++;
+      if (call.ok && call.output) for (const v of Object.values(call.output)) this.poisoned.add(norm(v));
     }
-    if (call.corruptedField && call.output) poisoned.add(norm(call.output[call.corruptedField]));
-    const pos = posOf.get(call.tool);
+    if (call.corruptedField && call.output) this.poisoned.add(norm(call.output[call.corruptedField]));
+    const pos = this.index.posOf.get(call.tool);
     let clean = pos !== undefined && call.ok && !call.perturbed && !usesPoison && call.output !== undefined;
     if (clean) {
-      const position = task.positions[pos!]!;
-      for (const [param, b] of Object.entries(position.bindings)) {
-        const v = call.args[param];
-        if (b.kind === "literal") { if (norm(v) !== norm(b.value)) clean = false; continue; }
-        const ok = b.from.some((f) => (cleanOutputs.get(f) ?? []).some((out) => {
-          const field = Object.entries(c.tool(task.positions[f]!.members[0]!).outputTypes).find(([, t]) => t === b.type)?.[0];
-          return field !== undefined && norm(out[field]) === norm(v);
-        }));
-        if (!ok) clean = false;
+      for (const b of this.index.bindings[pos!]!) {
+        const v = norm(call.args[b.param]);
+        if (b.literal !== undefined) { if (v !== b.literal) clean = false; continue; }
+        if (!b.from.some((f) => f.field !== undefined && (this.cleanValues.get(f.pos)?.get(f.field)?.has(v) ?? false))) clean = false;
       }
     }
-    cleanFlags.push(clean);
+    this.cleanFlags.push(clean);
     if (clean) {
-      const arr = cleanOutputs.get(pos!) ?? [];
-      arr.push(call.output!);
-      cleanOutputs.set(pos!, arr);
-      cleanTools.add(call.tool);
+      let fields = this.cleanValues.get(pos!);
+      if (!fields) { fields = new Map(); this.cleanValues.set(pos!, fields); }
+      for (const field of this.index.readFields[pos!]!) {
+        let set = fields.get(field);
+        if (!set) { set = new Set(); fields.set(field, set); }
+        set.add(norm(call.output![field]));
+      }
+      this.cleanTools.add(call.tool);
     }
+    return clean;
   }
-  return { cleanFlags, cleanTools, poisonedUses, unsafeActions };
+}
+
+/** Analyse the call log: clean executions, poisoned values, per-call cleanliness. */
+export function analyseCalls(task: Task, calls: readonly CallRecord[]) {
+  const a = new CallAnalysis(task);
+  for (const call of calls) a.add(call);
+  return { cleanFlags: a.cleanFlags, cleanTools: a.cleanTools, poisonedUses: a.poisonedUses, unsafeActions: a.unsafeActions };
 }
 
 export function slotAchieved(task: Task, slot: number, cleanTools: ReadonlySet<string>): boolean {

@@ -1,7 +1,7 @@
 import type { JsonObject, JsonValue } from "../core/json.js";
 import { cloneJson } from "../core/json.js";
 import { Rng, type RngState } from "../core/rng.js";
-import { validatorFor } from "../core/spaces/toolCall.js";
+import { argumentIssues } from "../core/spaces/toolCall.js";
 import type { EpisodeEvent, FaultPersistenceType, ToolErrorSource } from "./events.js";
 import { type CorruptionFn, type FaultSpec, type FaultState, faultFires, initialFaultState } from "./faults.js";
 import { type Taint, ValueProvenance } from "./ledger.js";
@@ -141,9 +141,9 @@ export class ToolEpisode<S> {
     } else if (!this.isVisible(tool)) {
       record = this.errorRecord(index, step, tool, args, { code: "tool_not_available", status: 403, message: `tool "${tool}" is not available right now` }, "not_visible");
     } else {
-      const parsed = validatorFor(def.parameters).safeParse(args);
-      if (!parsed.success) {
-        const message = parsed.error.issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
+      const issues = argumentIssues(def.parameters, args);
+      if (issues) {
+        const message = issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
         record = this.errorRecord(index, step, tool, args, { code: "invalid_arguments", status: 400, message }, "validation");
       } else {
         const poisoned = this.provenance.poisonedArguments(this.data.calls, args);

@@ -6,6 +6,6 @@ export { Box, type BoxDtype } from "./box.js";
 export { Text } from "./text.js";
 export { Dict, Tuple, Sequence } from "./composite.js";
 export { Json } from "./json.js";
-export { ToolCallSpace, validatorFor, type ToolSchema, type ToolCallValue } from "./toolCall.js";
+export { ToolCallSpace, validatorFor, argumentIssues, type ToolSchema, type ToolCallValue } from "./toolCall.js";
 export { ToolActionSpace, type ActionKind } from "./toolAction.js";
 export { batchSpace } from "./batch.js";

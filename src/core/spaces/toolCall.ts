@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { JsonObject, JsonValue } from "../json.js";
 import { isJsonObject } from "../json.js";
+import { compileFastCheck, type FastCheck } from "../fastSchema.js";
 import { type JsonSchema, sampleFromJsonSchema, zodFromJsonSchema } from "../jsonSchema.js";
 import type { Rng } from "../rng.js";
 import { Space, type SpaceJson } from "./space.js";
@@ -30,6 +31,23 @@ export function validatorFor(schema: JsonSchema): z.ZodType<JsonValue> {
   return v;
 }
 
+const fastChecks = new WeakMap<JsonSchema, FastCheck | null>();
+
+/**
+ * Why `args` do not fit the tool's parameters (zod's issues), or null when they do. A compiled plain-JS predicate
+ * accepts the common valid call cheaply; zod runs only when it does not, so verdicts and messages stay zod's.
+ */
+export function argumentIssues(schema: JsonSchema, args: unknown): readonly z.core.$ZodIssue[] | null {
+  let fast = fastChecks.get(schema);
+  if (fast === undefined) {
+    fast = compileFastCheck({ type: "object", ...schema });
+    fastChecks.set(schema, fast);
+  }
+  if (fast !== null && fast(args)) return null;
+  const res = validatorFor(schema).safeParse(args);
+  return res.success ? null : res.error.issues;
+}
+
 /**
  * Calls valid against the tools visible right now. The visible set changes during an episode (retrieval, staged
  * disclosure), so the space reads it through a function instead of holding a copy.
@@ -50,8 +68,8 @@ export class ToolCallSpace extends Space<ToolCallValue> {
     if (!isJsonObject(x.arguments)) return "arguments: must be an object";
     const tool = this.visibleTools().find((t) => t.name === x.name);
     if (!tool) return `name: "${x.name}" is not a visible tool`;
-    const res = validatorFor(tool.parameters).safeParse(x.arguments);
-    if (!res.success) return res.error.issues.map((i) => `arguments.${i.path.join(".")}: ${i.message}`).join("; ");
+    const issues = argumentIssues(tool.parameters, x.arguments);
+    if (issues) return issues.map((i) => `arguments.${i.path.join(".")}: ${i.message}`).join("; ");
     return null;
   }
 
