@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ADVERSARIES, make, recordEpisodes, resolveRewardSpec, returnsUnder, Rng } from "../../src/index.js";
 import type { Action } from "../../src/engine/actions.js";
 import type { ToolEnv } from "../../src/engine/toolEnv.js";
+import { potentialShapingGaps } from "../helpers/potentialIdentity.js";
 import { evaluateCriterion } from "../../envs/toolmisuse/scorer.js";
 import { generateSplit } from "../../envs/toolmisuse/tasks.js";
 
@@ -51,17 +52,12 @@ describe("ToolMisuseBench potential Φ = −(required gold calls left)", () => {
 
   it("shaped return − shaped-without-potential return = 0.1 · (Φ(s_T) − Φ(s_0)) on the careful baseline's episodes", () => {
     const terms = (make(ID) as unknown as ToolEnv<unknown>).knownTerms();
-    const shaped = resolveRewardSpec("shaped", "toolmisuse", terms);
-    const base = resolveRewardSpec("shaped-no-potential", "toolmisuse", terms);
     const eps = recordEpisodes(ID, {}, "instruction-parser", SEEDS, 200);
-    const a = returnsUnder(shaped, eps);
-    const b = returnsUnder(base, eps);
     let progressed = 0;
-    eps.forEach((e, i) => {
-      const d = (e.steps[e.steps.length - 1]!.phi as number) - (e.phi0 as number);
-      if (d > 0) progressed++;
-      expect(a[i]! - b[i]!).toBeCloseTo(shaped.terms.potential!.weight * d, 12);
-    });
+    for (const { got, want, delta } of potentialShapingGaps("toolmisuse", terms, eps)) {
+      if (delta > 0) progressed++;
+      expect(got).toBeCloseTo(want, 12);
+    }
     expect(progressed).toBeGreaterThan(SEEDS.length / 2);
   });
 });
