@@ -20,6 +20,7 @@ register({
     settings: "overrides of the preset: { noise, blocker, runtime } with the official key names",
     compat: "official (bit-exact with the official runtime)",
     queryIds: "restrict the episode pool to these query ids; reset({options:{queryId}}) picks one",
+    cycle: "true: query = pool[seed mod n] (pool = queries.json order, filtered by queryIds), so `eval --episodes n` plays each query once (default false: seeded draw with replacement)",
     textActions: "accept {type:'text', text} actions parsed with the official tag rules (default true)",
     reward: "reward preset name, spec file path, or inline spec (default shaped)",
     maxSteps: "step limit (default 100, as the official runs)",
