@@ -167,9 +167,8 @@ describe("built-in world: scale does not depend on the seed", () => {
   }, 60_000);
 
   it("a key whose value space cannot be kept unique is a clear error naming the key", () => {
-    const d = structuredClone(TRAVEL_DOMAIN) as typeof TRAVEL_DOMAIN & { keys: Array<{ inputs: string[]; output: string }> };
     // 8 travellers x 4 purposes = 32 tuples for 40 trips.
-    d.keys = [{ inputs: ["traveler_id", "trip_purpose"], output: "trip_id" }];
+    const d = { ...structuredClone(TRAVEL_DOMAIN), keys: [{ inputs: ["traveler_id", "trip_purpose"], output: "trip_id" }] };
     expect(() => generatePlanBenchWorld({ seed: 1, domain: parseDomain(d) })).toThrow(/fresh key \(traveler_id, trip_purpose\) -> trip_id.*keys\.0/);
   });
 });
