@@ -28,7 +28,7 @@ import type { EpisodeResult } from "./world/runtime.js";
 import { PlanBenchSession } from "./session.js";
 import { loadPreset, mergeSettings, PlanBenchSettingsSchema, SETTING_NAMES, type PlanBenchSettings } from "./settings.js";
 import { AnswerActionSchema, RetrieveActionSchema, TextActionSchema, ToolCallActionSchema, type PlanBenchAction } from "./types.js";
-import { builtinRelease } from "./generator/index.js";
+import { builtinRelease, domainFile } from "./generator/index.js";
 import { createWorld } from "./world/index.js";
 import type { PlanBenchWorld } from "./world/runtime.js";
 
@@ -40,6 +40,21 @@ export const planBenchOptionsSchema = toolEnvOptionsSchema
     world: z.enum(["auto", "builtin"]).default("auto"),
     /** Seed of the built-in world's generator. */
     worldSeed: z.number().int().nonnegative().default(42),
+    /**
+     * Domain of the built-in world: a shipped name (configs/planbench/domains/<name>.json) or a path to a domain JSON
+     * file. Implies the built-in world (a release directory carries its own domain). Default: retail.
+     */
+    domain: z
+      .string()
+      .min(1)
+      .superRefine((v, ctx) => {
+        try {
+          domainFile(v);
+        } catch (e) {
+          ctx.addIssue({ code: "custom", message: (e as Error).message });
+        }
+      })
+      .optional(),
     /** Named setting preset (the official run configs). */
     setting: z.enum(SETTING_NAMES).default("default"),
     /** Field overrides on top of the preset (`noise` / `blocker` / `runtime`, official key names). */
@@ -135,11 +150,15 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
     if (options.world === "builtin" && options.dataDir !== undefined) {
       throw new OptionsError("world", `world "builtin" conflicts with dataDir "${options.dataDir}": pass one or the other`);
     }
-    const dir = options.world === "builtin" ? null : (options.dataDir ?? defaultDataDir());
+    if (options.domain !== undefined && options.dataDir !== undefined) {
+      throw new OptionsError("domain", `domain "${options.domain}" selects the built-in world and conflicts with dataDir "${options.dataDir}": pass one or the other`);
+    }
+    const builtin = options.world === "builtin" || options.domain !== undefined;
+    const dir = builtin ? null : (options.dataDir ?? defaultDataDir());
     let settings: PlanBenchSettings = mergeSettings(loadPreset(options.setting), options.settings as never);
     if (options.maxSteps !== undefined) settings = mergeSettings(settings, { runtime: { max_steps: options.maxSteps } });
     // No release given or found: run on the generated built-in world (same loader, same runtime).
-    const release = dir ? releaseFor(path.resolve(dir)) : builtinRelease(options.worldSeed);
+    const release = dir ? releaseFor(path.resolve(dir)) : builtinRelease(options.worldSeed, options.domain ?? "retail");
     if (options.queryIds) for (const id of options.queryIds) if (!release.queries.some((q) => q.query_id === id)) throw new OptionsError("queryIds", `unknown query "${id}" in ${release.dir}`);
     const kinds = {
       retrieve: { schema: RetrieveActionSchema as never, weight: 0.3, sample: (rng: Rng) => ({ type: "retrieve", meta_tool: "by_output_info", output_information: rng.pick(release.datatypes).name }) },

@@ -16,6 +16,7 @@ register({
     dataDir: "release directory in the official format (default: $PLANBENCH_DATA_DIR or ../shared/planbench-xl, else the built-in generated world)",
     world: "auto (dataDir / official data / built-in) | builtin (always the generated world)",
     worldSeed: "seed of the built-in world generator (default 42)",
+    domain: "built-in world's domain: a shipped name (configs/planbench/domains) or a path to a domain JSON file; implies the built-in world (default retail)",
     setting: "default | blocker | explicit | implicit | misleading | finegrain_long | finegrain_short | noise_ratio_0.2..0.8 | feedback",
     settings: "overrides of the preset: { noise, blocker, runtime } with the official key names",
     compat: "official (bit-exact with the official runtime)",

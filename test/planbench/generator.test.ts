@@ -312,7 +312,7 @@ describe("built-in world: determinism, CLI generator, loader, default env", () =
     const dup = structuredClone(TRAVEL_DOMAIN) as typeof TRAVEL_DOMAIN;
     dup.datatypes[1]!.aliases[0] = "trip id";
     expect(() => parseDomain(dup, "dup.json")).toThrow(/datatypes\.3\.aliases\.0.*also used by "traveler_name"/);
-    expect(() => loadDomain("no-such-domain")).toThrow(/domain file not found/);
+    expect(() => loadDomain("no-such-domain")).toThrow(/unknown domain "no-such-domain"; known domains: retail/);
   });
 
   it("filters: information gain and pure-reasoning shortcuts", () => {
