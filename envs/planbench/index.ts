@@ -1,10 +1,14 @@
 /** Registers PlanBenchXL-v0. */
 import type { JsonObject } from "../../src/core/json.js";
 import { type EpisodeResult, register } from "../../src/core/registry.js";
+import { registerRewardTermKinds } from "../../src/rewards/catalog.js";
 import { PlanBenchEnv, planBenchOptionsSchema } from "./env.js";
 import { PLANBENCH_POLICIES } from "./policies.js";
 import { aggregateMetrics } from "./scorer.js";
 import { analyzePlanBenchTrajectory } from "./annotations.js";
+
+// Kinds of the family's own reward terms: specs may re-weight them, never relabel them.
+registerRewardTermKinds("planbench", { untrusted_output: "cost", progress: "event", label_error: "cost" });
 
 register({
   id: "PlanBenchXL-v0",

@@ -1,10 +1,14 @@
 /** Registers ToolMaze-v0 and re-exports the family's public pieces. */
 import type { JsonObject } from "../../src/core/json.js";
 import { type EpisodeResult, type PolicyEntry, register } from "../../src/core/registry.js";
+import { registerRewardTermKinds } from "../../src/rewards/catalog.js";
 import { analyzeToolMazeTrajectory } from "./analysis.js";
 import { TOOLMAZE_POLICIES } from "./baselines.js";
 import { TOOLMAZE_MAX_STEPS, ToolMazeEnv, toolMazeOptionsSchema } from "./env.js";
 import { aggregateRows, type MetricRow } from "./scorer.js";
+
+// Kinds of the family's own reward terms: specs may re-weight them, never relabel them.
+registerRewardTermKinds("toolmaze", { alternative_path: "event", excess_calls: "cost" });
 
 register({
   id: "ToolMaze-v0",

@@ -1,6 +1,7 @@
 import type { Env } from "../../src/core/env.js";
 import type { JsonObject } from "../../src/core/json.js";
 import { type AggregateReport, type EpisodeResult, type PolicyEntry, register } from "../../src/core/registry.js";
+import { registerRewardTermKinds } from "../../src/rewards/catalog.js";
 import { registerGenerator } from "../../src/generators.js";
 import { BASELINE_NAMES, makeBaseline, OracleAgent, officialPolicy, type BaselineName } from "./baselines.js";
 import { ToolMisuseEnv, toolMisuseOptionsSchema } from "./env.js";
@@ -94,6 +95,9 @@ export function aggregateResults(results: readonly EpisodeResult[]): AggregateRe
     breakdown: [table("by primary fault (Table II)", a.by_fault), table("by domain", a.by_domain), table("by difficulty", a.by_difficulty)],
   };
 }
+
+// Kinds of the family's own reward terms: specs may re-weight them, never relabel them.
+registerRewardTermKinds("toolmisuse", { recovery: "event", argument_repair: "event", policy_violation: "cost", retry_overflow: "cost" });
 
 register({
   id: "ToolMisuseBench-v0",

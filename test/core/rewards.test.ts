@@ -1,12 +1,46 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, type Env, RewardComputer, type ToolObservation, discountedReturn, make, parseRewardSpec, recomputeRewards, rollout } from "../../src/index.js";
+import { ConfigError, type Env, RewardComputer, type ToolEnv, type ToolObservation, discountedReturn, listEnvs, make, parseRewardSpec, recomputeRewards, registryEntry, resolveRewardSpec, rollout } from "../../src/index.js";
+import { CORE_TERMS } from "../../src/engine/terms.js";
+import { CORE_TERM_KINDS, rewardTermCatalog } from "../../src/rewards/catalog.js";
 import type { Action, RawTerms } from "../../src/index.js";
 
 describe("RewardSpec", () => {
   it("rejects bad specs naming the term", () => {
     expect(() => parseRewardSpec({ name: "x", terms: { retry_after_fault: { weight: 1, kind: "event" } } }, null)).toThrow(/cap/);
     expect(() => parseRewardSpec({ name: "x", terms: { success: { weight: "1", kind: "terminal" } } }, null)).toThrow(/terms.success.weight/);
-    expect(() => parseRewardSpec({ name: "x", terms: { foo: { weight: 1, kind: "terminal" } } }, ["success"])).toThrow(ConfigError);
+    expect(() => parseRewardSpec({ name: "x", terms: { foo: { weight: 1, kind: "terminal" } } }, { success: "terminal" })).toThrow(ConfigError);
+  });
+
+  it("the env's term catalog fixes each term's kind: a spec can re-weight a term, never relabel it", () => {
+    const env = make("Demo-v0") as unknown as ToolEnv<unknown>;
+    const resolve = (terms: object) => resolveRewardSpec({ name: "x", terms }, "demo", env.knownTerms());
+    // An event term relabelled as an uncapped cost would pay per retry without bound.
+    expect(() => resolve({ retry_after_fault: { weight: 5, kind: "cost" } })).toThrow(/terms\.retry_after_fault\.kind.*event term/);
+    expect(() => resolve({ success: { weight: 1, kind: "potential" } })).toThrow(/terms\.success\.kind.*terminal term/);
+    expect(() => resolve({ sent_correct_email: { weight: 1, kind: "terminal" } })).toThrow(/terms\.sent_correct_email\.kind/);
+    // Without a kind the catalog's applies, with its rule: an event term must be capped.
+    expect(() => resolve({ retry_after_fault: { weight: 5 } })).toThrow(/terms\.retry_after_fault.*cap/);
+    expect(resolve({ retry_after_fault: { weight: 5, cap: 0.5 } }).terms.retry_after_fault).toEqual({ weight: 5, cap: 0.5, kind: "event" });
+    // A positive weight on a cost term pays per call: it needs a cap too; a potential term may not be capped.
+    expect(() => resolve({ tool_call: { weight: 0.1 } })).toThrow(/terms\.tool_call.*positive weight/);
+    expect(resolve({ tool_call: { weight: 0.1, cap: 0.2 } }).terms.tool_call.kind).toBe("cost");
+    expect(() => resolve({ potential: { weight: 1, cap: 1 } })).toThrow(/terms\.potential.*cannot be capped/);
+    try {
+      resolve({ retry_after_fault: { weight: 5, kind: "cost" } });
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      expect((e as ConfigError).field).toBe("terms.retry_after_fault.kind");
+    }
+  });
+
+  it("every term every registered env reports has a kind in its catalog", () => {
+    for (const { id } of listEnvs()) {
+      const env = make(id) as unknown as ToolEnv<unknown>;
+      const catalog = rewardTermCatalog(registryEntry(id).family, env.knownTerms());
+      expect(Object.entries(catalog).filter(([, k]) => k === null).map(([n]) => n), id).toEqual([]);
+      env.close();
+    }
+    expect(Object.keys(CORE_TERM_KINDS).sort()).toEqual(Object.keys(CORE_TERMS).sort());
   });
 
   it("caps event terms per episode so they cannot be farmed", () => {
