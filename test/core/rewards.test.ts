@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, type Env, RewardComputer, type ToolEnv, type ToolObservation, discountedReturn, listEnvs, make, parseRewardSpec, recomputeRewards, registryEntry, resolveRewardSpec, rollout } from "../../src/index.js";
+import { ConfigError, type Env, RewardComputer, type ToolEnv, type ToolObservation, ci95t, discountedReturn, episodeResults, listEnvs, make, parseRewardSpec, recomputeRewards, recordEpisodes, registryEntry, resolveRewardSpec, returnsUnder, rollout, std, studentTQuantile, withGamma } from "../../src/index.js";
 import { CORE_TERMS } from "../../src/engine/terms.js";
 import { CORE_TERM_KINDS, rewardTermCatalog } from "../../src/rewards/catalog.js";
 import type { Action, RawTerms } from "../../src/index.js";
@@ -81,5 +81,60 @@ describe("RewardSpec", () => {
     const re = recomputeRewards(parseRewardSpec(spec, null), i0.phi as number, steps);
     expect(re).toEqual(liveRewards);
     expect(discountedReturn([1, 1, 1], 0.5)).toBeCloseTo(1.75);
+  });
+});
+
+describe("ablation returns", () => {
+  it("a seed's recorded episode is the same whether it runs alone or after other seeds (stochastic policy)", () => {
+    const after = recordEpisodes("Demo-v0", {}, "random", [0, 1, 2, 3, 7], 10);
+    const alone = recordEpisodes("Demo-v0", {}, "random", [7], 10);
+    expect(alone[0]).toEqual(after[4]);
+    expect(recordEpisodes("Demo-v0", {}, "random", [3], 10)[0]).toEqual(after[3]);
+  });
+
+  it("recorded episodes feed a family's aggregate their real task id and return", () => {
+    const eps = recordEpisodes("ToolMaze-v0", { perturbation: "P2" }, "heuristic", [5, 6], 30);
+    const live = rollout({ envId: "ToolMaze-v0", options: { perturbation: "P2" }, policy: "heuristic", episodes: 2, seed: 5 });
+    expect(episodeResults(eps).map((r) => [r.taskId, r.return, r.length])).toEqual(live.map((r) => [r.taskId, r.return, r.length]));
+    expect(live[0].taskId).toMatch(/^toolmaze-/);
+  });
+
+  it("returns are discounted with the spec's γ, so the potential part is γ^T·Φ(s_T) − Φ(s_0)", () => {
+    const eps = [...recordEpisodes("Demo-v0", { fault: "permanent" }, "careful", [1, 2, 3], 10), ...recordEpisodes("Demo-v0", {}, "random", [4, 5, 6], 10)];
+    const pot = parseRewardSpec({ name: "p", gamma: 1, terms: { potential: { weight: 1, kind: "potential" } } }, null);
+    const gamma = 0.9;
+    const rets = returnsUnder(withGamma(pot, gamma), eps);
+    eps.forEach((e, i) => {
+      const T = e.steps.length;
+      expect(T).toBeGreaterThan(1);
+      expect(rets[i]).toBeCloseTo(gamma ** T * (e.steps[T - 1].phi as number) - (e.phi0 as number), 12);
+    });
+    expect(() => withGamma(pot, 1.5)).toThrow(/--gamma/);
+  });
+
+  it('potentialTerminal "zero" shapes towards Φ = 0 at the end: the shaping sums to −Φ(s_0) for every policy, live and offline', () => {
+    const spec = { name: "pz", gamma: 1, potentialTerminal: "zero", terms: { potential: { weight: 1, kind: "potential" } } };
+    const keep = { ...spec, potentialTerminal: "keep" };
+    for (const policy of ["careful", "random", "adversary:immediate-abort"]) {
+      const live = rollout({ envId: "Demo-v0", options: { fault: "permanent", reward: spec }, policy, episodes: 3, seed: 11, maxStepsPerEpisode: 10 });
+      const eps = recordEpisodes("Demo-v0", { fault: "permanent" }, policy, [11, 12, 13], 10);
+      eps.forEach((e, i) => {
+        expect(live[i].return).toBeCloseTo(-(e.phi0 as number), 12);
+        expect(returnsUnder(parseRewardSpec(spec, null), [e])[0]).toBeCloseTo(live[i].return, 12);
+      });
+      // Under "keep" an aborted or unfinished episode keeps Φ(s_T) < 0, so the sums differ there.
+      if (policy === "adversary:immediate-abort") expect(returnsUnder(parseRewardSpec(keep, null), eps)[0]).toBeCloseTo(0, 12);
+    }
+  });
+
+  it("95% CIs use Student's t with N − 1 degrees of freedom", () => {
+    expect(studentTQuantile(0.975, 1)).toBeCloseTo(12.7062, 3);
+    expect(studentTQuantile(0.975, 4)).toBeCloseTo(2.7764, 3);
+    expect(studentTQuantile(0.975, 29)).toBeCloseTo(2.0452, 3);
+    expect(studentTQuantile(0.975, 1e6)).toBeCloseTo(1.96, 2);
+    expect(studentTQuantile(0.025, 4)).toBeCloseTo(-2.7764, 3);
+    const xs = [1, 2, 3, 4, 5];
+    expect(ci95t(xs)).toBeCloseTo((2.7764 * std(xs)) / Math.sqrt(5), 3);
+    expect(ci95t([3])).toBe(0);
   });
 });
