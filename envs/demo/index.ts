@@ -24,6 +24,7 @@ register({
   factory: (options, spec) => new DemoEnv(demoOptionsSchema.parse(options), spec) as never,
   policies: DEMO_POLICIES as unknown as Record<string, PolicyEntry>,
   carefulPolicy: "careful",
+  noFaultOptions: { fault: "none" },
   aggregate: (results: readonly EpisodeResult[]) => ({
     metrics: { successRate: mean(results.map((r) => (r.success ? 1 : 0))), meanToolCalls: mean(results.map((r) => Number((r.metrics as JsonObject).toolCalls ?? 0))) },
     breakdown: [],

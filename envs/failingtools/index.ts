@@ -39,6 +39,8 @@ register({
   factory: (options: JsonObject, spec) => new FailingToolsEnv(ftOptionsSchema.parse(options), spec) as never,
   policies: FT_POLICIES as unknown as Record<string, PolicyEntry>,
   carefulPolicy: "careful",
+  // Clean = no injection (its scoring tier checks required calls and ordering only).
+  noFaultOptions: { setting: "clean" },
   aggregate: aggregateFailingTools,
   analyzeTrajectory: analyzeFailingToolsTrajectory,
 });

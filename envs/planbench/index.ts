@@ -34,6 +34,8 @@ register({
   factory: (options, spec) => new PlanBenchEnv(planBenchOptionsSchema.parse(options), spec) as never,
   policies: PLANBENCH_POLICIES,
   carefulPolicy: "planner",
+  // Blockers off (as in the default setting); noise siblings, runtime and feedback stay as configured.
+  noFaultOptions: { settings: { blocker: { enable_block: false } } },
   analyzeTrajectory: analyzePlanBenchTrajectory,
   aggregate: (results: readonly EpisodeResult[]) => {
     const rep = aggregateMetrics(results.map((r) => r.metrics as Record<string, number | null>));

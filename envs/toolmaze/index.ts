@@ -32,6 +32,8 @@ register({
   factory: (options, spec) => new ToolMazeEnv(toolMazeOptionsSchema.parse(options), spec) as never,
   policies: TOOLMAZE_POLICIES as unknown as Record<string, PolicyEntry>,
   carefulPolicy: "heuristic",
+  // With the perturbation pinned (P1–P4), a seed selects the same base task under NP.
+  noFaultOptions: { perturbation: "NP" },
   analyzeTrajectory: analyzeToolMazeTrajectory,
   aggregate: (results: readonly EpisodeResult[]) => aggregateRows(results.map((r) => r.metrics as unknown as MetricRow & JsonObject)),
 });

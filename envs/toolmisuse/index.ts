@@ -111,6 +111,7 @@ register({
     compat: "fixed (default) | official: reproduce the upstream harness's score-relevant quirks",
     exposeFaultMetadata: "show fault injection metadata to the agent, as upstream does (default false)",
     generatorSeed: "seed of the built-in suite (default 42)",
+    faults: "plan (default) | none: the task's fault plan, or the same task with no faults (no-fault counterfactual)",
     reward: "reward preset name (sparse | shaped | potential-only | shaped-no-<term>), spec file path, or inline spec (default shaped)",
     maxSteps: "hard step limit (default 50; each task's own max_steps truncates earlier)",
     invalidAction: "raise | penalize (default raise)",
@@ -121,6 +122,7 @@ register({
   policies: policies(),
   // Best baseline that sees only what the agent sees (instruction, schemas, transcript): the anti-hacking bar.
   carefulPolicy: "instruction-parser",
+  noFaultOptions: { faults: "none" },
   aggregate: aggregateResults,
 });
 
