@@ -17,8 +17,8 @@ import type { ToolObservation } from "../../src/engine/observation.js";
 import type { ToolDefinition } from "../../src/engine/tool.js";
 import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
 import { loadTaskRecords, SPLITS, type Split, type TaskRecord } from "./dataset.js";
-import { CoreUniform, officialEvent } from "./faults.js";
-import { PyMersenne } from "./pyrandom.js";
+import { officialEvent } from "./faults.js";
+import { faultStreams } from "./streams.js";
 import { evaluateCriterion } from "./scorer.js";
 import { FAMILY_EVENT_TYPES, FAMILY_TERMS, ToolMisuseSession, type SessionSnapshot } from "./session.js";
 import { DEFAULT_SEED, generateTask, parseGoldSummary, SPLIT_SIZES } from "./tasks.js";
@@ -142,7 +142,7 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
     this.phiSteps = phiSteps;
     const compat = this.options.compat;
     // Default mode: fault streams are core Rng streams; official mode: CPython's stream, same seed.
-    const makeRng = compat === "official" ? (s: number) => new PyMersenne(s) : (s: number) => new CoreUniform(`toolmisuse-fault/${s}`);
+    const makeRng = faultStreams(compat);
     let session: ToolMisuseSession;
     try {
       resolveToolset(task, compat);

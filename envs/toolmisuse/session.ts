@@ -4,12 +4,13 @@
  * and raw reward terms derived from each step. Independent of the Env base class so it can be
  * tested and benchmarked on its own.
  */
-import type { TaskRecord } from "./dataset.js";
+import type { FaultSpec, TaskRecord } from "./dataset.js";
 import type { UniformFactory } from "./faults.js";
 import { MetricsTracker, checkSuccess, type SuccessReport, type ToolMisuseMetrics, type TrackerSnapshot } from "./scorer.js";
 import { ToolMisuseEpisode, stripError, type EpisodeSnapshot, type StepOutcome } from "./world/episode.js";
 import { INVALID_CALL_CODES } from "./world/validate.js";
 import type { CompatMode, JsonObj, OfficialAction, OfficialObservation, TranscriptEntry } from "./world/types.js";
+import { isObj } from "./world/types.js";
 import { isMutating } from "./templates.js";
 
 export type Persistence = "transient" | "permanent";
@@ -68,8 +69,23 @@ export interface SessionStep {
   truncated: boolean;
 }
 
-export function specPersistence(trigger: JsonObj): Persistence {
-  return trigger.on_nth_call === undefined || trigger.on_nth_call === null ? "permanent" : "transient";
+/**
+ * Whether an identical retry can get past a fault. The payload's `recoverability` label decides
+ * when present (our suite and the v0.2 release label every spec: `transient*` / `persistent*`);
+ * otherwise the trigger does: `on_nth_call` fires on one call index only, and a `prob` below 1
+ * gives every retry a fresh draw; anything else fires on every matching call.
+ */
+export function faultPersistence(spec: FaultSpec): Persistence {
+  const label = spec.payload.recoverability;
+  if (typeof label === "string") {
+    if (label.startsWith("transient")) return "transient";
+    if (label.startsWith("persistent")) return "permanent";
+  }
+  const t = spec.trigger;
+  if (t.on_nth_call !== undefined && t.on_nth_call !== null) return "transient";
+  const prob = t.prob;
+  const p = isObj(prob) ? prob.p : prob;
+  return typeof p === "number" && p < 1 ? "transient" : "permanent";
 }
 
 export class ToolMisuseSession {
@@ -133,7 +149,7 @@ export class ToolMisuseSession {
     let persistence: Persistence | null = null;
     for (const f of o.faultEvents) {
       const spec = this.task.fault_plan[f.plan_index]!;
-      const p = specPersistence(spec.trigger);
+      const p = faultPersistence(spec);
       const id = `${f.plan_index}:${f.fault_type}`;
       if (faultIds.includes(id)) continue;
       faultIds.push(id);

@@ -1,16 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { Rng } from "../../src/core/rng.js";
 import { generateSplit } from "../../envs/toolmisuse/tasks.js";
 import { runEpisode } from "../../envs/toolmisuse/runner.js";
 import { aggregateToolMisuse } from "../../envs/toolmisuse/scorer.js";
 import { makeBaseline, parseInstruction, type BaselineName } from "../../envs/toolmisuse/baselines.js";
 import { splitClauses } from "../../envs/toolmisuse/parser.js";
 
-const core = (s: number) => new Rng(s);
 const tasks = generateSplit("test_public");
 const evalOn = (name: BaselineName, ts = tasks) => {
   const agent = makeBaseline(name);
-  return ts.map((t) => runEpisode(t.record, agent, { compat: "fixed", makeRng: core }).metrics);
+  return ts.map((t) => runEpisode(t.record, agent, { compat: "fixed" }).metrics);
 };
 
 describe("toolmisuse baselines", () => {
@@ -59,7 +57,7 @@ describe("toolmisuse baselines", () => {
       { tool_name: "update_account", args: { id: "at00003", patch: { tier: "gold" } } },
     ]);
     const copy = tasks.find((t) => t.template === "files_copy" && t.faultClass === "clean")!;
-    const r = runEpisode(copy.record, makeBaseline("instruction-parser"), { compat: "fixed", makeRng: core });
+    const r = runEpisode(copy.record, makeBaseline("instruction-parser"), { compat: "fixed" });
     expect(r.metrics.success).toBe(1);
     const write = r.transcript.find((e) => e.tool_name === "write_file")!;
     const read = r.transcript.find((e) => e.tool_name === "read_file")!;
