@@ -5,6 +5,7 @@ import { registerGenerator } from "../../src/generators.js";
 import { BASELINE_NAMES, makeBaseline, OracleAgent, officialPolicy, type BaselineName } from "./baselines.js";
 import { ToolMisuseEnv, toolMisuseOptionsSchema } from "./env.js";
 import { aggregateToolMisuse, type FaultRow, type ToolMisuseMetrics } from "./scorer.js";
+import { analyzeToolMisuseTrajectory } from "./annotations.js";
 import { generateToolMisuseBench } from "./tasks.js";
 import type { OfficialAction } from "./world/types.js";
 
@@ -118,6 +119,7 @@ register({
   // Best baseline that sees only what the agent sees (instruction, schemas, transcript): the anti-hacking bar.
   carefulPolicy: "instruction-parser",
   aggregate: aggregateResults,
+  analyzeTrajectory: analyzeToolMisuseTrajectory,
 });
 
 registerGenerator("toolmisusebench", {

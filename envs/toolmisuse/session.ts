@@ -6,11 +6,11 @@
  */
 import type { FaultSpec, TaskRecord } from "./dataset.js";
 import type { UniformFactory } from "./faults.js";
-import { MetricsTracker, checkSuccess, type SuccessReport, type ToolMisuseMetrics, type TrackerSnapshot } from "./scorer.js";
+import { MetricsTracker, checkSuccess, evaluateCriterion, type SuccessReport, type ToolMisuseMetrics, type TrackerSnapshot } from "./scorer.js";
+import { analyseEpisode, annotateCall, faultLabel, type CallAnnotation, type EpisodeAnalysis } from "./annotations.js";
 import { ToolMisuseEpisode, stripError, type EpisodeSnapshot, type StepOutcome } from "./world/episode.js";
 import { INVALID_CALL_CODES } from "./world/validate.js";
 import type { CompatMode, JsonObj, OfficialAction, OfficialObservation, TranscriptEntry } from "./world/types.js";
-import { isObj } from "./world/types.js";
 import { isMutating } from "./templates.js";
 
 export type Persistence = "transient" | "permanent";
@@ -47,10 +47,13 @@ export interface SessionSnapshot {
   calls: CallInfo[];
   recovered: boolean;
   stepIndex: number;
+  annotations: CallAnnotation[];
 }
 
 interface CallInfo {
   index: number;
+  step: number;
+  /** The tool the agent named (the effective one differs only under drift, which never renames tools). */
   tool: string;
   args: JsonObj;
   ok: boolean;
@@ -61,6 +64,8 @@ interface CallInfo {
 
 export interface SessionStep {
   outcome: StepOutcome;
+  /** Ground truth about this call (for `info.hidden.call`). */
+  annotation: CallAnnotation;
   events: SessionEvent[];
   familyRaw: Record<string, number>;
   /** Ended by the pipeline (budget or retry overflow). */
@@ -69,23 +74,9 @@ export interface SessionStep {
   truncated: boolean;
 }
 
-/**
- * Whether an identical retry can get past a fault. The payload's `recoverability` label decides
- * when present (our suite and the v0.2 release label every spec: `transient*` / `persistent*`);
- * otherwise the trigger does: `on_nth_call` fires on one call index only, and a `prob` below 1
- * gives every retry a fresh draw; anything else fires on every matching call.
- */
+/** Persistence as the core events name it (`permanent`), from the family's label (annotations.ts). */
 export function faultPersistence(spec: FaultSpec): Persistence {
-  const label = spec.payload.recoverability;
-  if (typeof label === "string") {
-    if (label.startsWith("transient")) return "transient";
-    if (label.startsWith("persistent")) return "permanent";
-  }
-  const t = spec.trigger;
-  if (t.on_nth_call !== undefined && t.on_nth_call !== null) return "transient";
-  const prob = t.prob;
-  const p = isObj(prob) ? prob.p : prob;
-  return typeof p === "number" && p < 1 ? "transient" : "permanent";
+  return faultLabel(spec) === "transient" ? "transient" : "permanent";
 }
 
 export class ToolMisuseSession {
@@ -94,14 +85,25 @@ export class ToolMisuseSession {
   private calls: CallInfo[] = [];
   private recovered = false;
   private stepIndex = 0;
+  private annotations: CallAnnotation[] = [];
 
-  constructor(readonly task: TaskRecord, readonly compat: CompatMode, makeRng: UniformFactory, readonly exposeFaultMetadata: boolean) {
+  /**
+   * `phiSteps`: per required gold step, the criteria it makes true (generated suite), so the
+   * annotations can say when a gold step holds; null for official records.
+   */
+  constructor(
+    readonly task: TaskRecord, readonly compat: CompatMode, makeRng: UniformFactory, readonly exposeFaultMetadata: boolean,
+    private readonly phiSteps: readonly number[][] | null = null,
+  ) {
     this.episode = new ToolMisuseEpisode(task, compat, makeRng);
   }
 
-  /** Plain-JSON state of the session (episode, metric tracker, call history). */
+  /** Plain-JSON state of the session (episode, metric tracker, call history, annotations). */
   snapshot(): SessionSnapshot {
-    return { episode: this.episode.snapshot(), tracker: this.tracker.snapshot(), calls: structuredClone(this.calls), recovered: this.recovered, stepIndex: this.stepIndex };
+    return {
+      episode: this.episode.snapshot(), tracker: this.tracker.snapshot(), calls: structuredClone(this.calls), recovered: this.recovered, stepIndex: this.stepIndex,
+      annotations: structuredClone(this.annotations),
+    };
   }
 
   /** Continue from a snapshot taken on a session of the same task. */
@@ -111,6 +113,18 @@ export class ToolMisuseSession {
     this.calls = structuredClone(s.calls);
     this.recovered = s.recovered;
     this.stepIndex = s.stepIndex;
+    this.annotations = structuredClone(s.annotations);
+  }
+
+  /** Which success criteria hold now (state and transcript). */
+  criteriaMet(): boolean[] {
+    const ep = this.episode;
+    return this.task.success_criteria.map((c) => evaluateCriterion(c, ep.state, ep.transcript, this.compat));
+  }
+
+  /** The episode-end analysis from the annotations so far. */
+  analysis(success: boolean): EpisodeAnalysis {
+    return analyseEpisode(this.task, this.annotations, success);
   }
 
   get steps(): number {
@@ -133,6 +147,7 @@ export class ToolMisuseSession {
 
   step(action: OfficialAction): SessionStep {
     this.stepIndex += 1;
+    const metBefore = this.criteriaMet();
     const o = this.episode.step(action);
     this.tracker.observe(this.stepIndex, o);
     const events: SessionEvent[] = [];
@@ -191,10 +206,14 @@ export class ToolMisuseSession {
       events.push({ type: "toolmisuse:recovered", tool, callIndex: idx, afterSteps: this.stepIndex - (this.tracker.firstFaultStep ?? this.stepIndex) });
       add("recovery");
     }
-    this.calls.push({ index: idx, tool, args: structuredClone(action.args), ok, code: o.error?.code ?? null, faultIds, persistence });
+    const sent = JSON.stringify(action.args);
+    const repeat = [...this.calls].reverse().find((c) => c.tool === action.tool_name && JSON.stringify(c.args) === sent);
+    const annotation = annotateCall(this.task, this.stepIndex, o, metBefore, this.criteriaMet(), this.phiSteps, repeat ? repeat.step : null);
+    this.annotations.push(annotation);
+    this.calls.push({ index: idx, step: this.stepIndex, tool: action.tool_name, args: structuredClone(action.args), ok, code: o.error?.code ?? null, faultIds, persistence });
     const terminated = o.terminated;
     const truncated = !terminated && this.stepIndex >= this.task.budget.max_steps;
-    return { outcome: o, events, familyRaw: raw, terminated, truncated };
+    return { outcome: o, annotation, events, familyRaw: raw, terminated, truncated };
   }
 
   /** Success is judged once, when the episode ends (any way it ends). */
