@@ -20,7 +20,7 @@ import {
 } from "./scorer.js";
 import {
   CANONICAL_INSTANCES, CANONICAL_SEED, canonicalInstance, COMPLEXITIES, generateTask, PERTURBATIONS, type Perturbation,
-  type Task,
+  stratifiedInstanceIndex, type Task,
 } from "./tasks.js";
 import { DOMAINS } from "./world/catalog.js";
 import { corpus, type ToolSpec } from "./world/corpus.js";
@@ -180,12 +180,17 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   }
 
   private candidateCache: number[] | null = null;
-  /** Canonical instance indices matching the option filters (options are fixed per env, so computed once). */
+  /**
+   * Canonical instance indices matching the option filters, in the stratified order (levels and perturbations
+   * interleaved, see `stratifiedInstanceIndex`), so any run of consecutive seeds is stratified; options are fixed per
+   * env, so computed once.
+   */
   private candidates(): number[] {
     if (!this.candidateCache) {
       const o = this.options;
       this.candidateCache = [];
-      for (let i = 0; i < CANONICAL_INSTANCES; i++) {
+      for (let rank = 0; rank < CANONICAL_INSTANCES; rank++) {
+        const i = stratifiedInstanceIndex(rank);
         const inst = canonicalInstance(i);
         if (o.complexity && inst.task.complexity !== o.complexity) continue;
         if (o.perturbation && inst.perturbation !== o.perturbation) continue;
@@ -196,7 +201,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     return this.candidateCache;
   }
 
-  private pickInstance(rng: Rng): { task: Task; perturbation: Perturbation; index: number | null; faultRng: Rng } {
+  private pickInstance(rng: Rng): { task: Task; perturbation: Perturbation; index: number | null; faultRng: Rng; viewRng: Rng } {
     const o = this.options;
     if (o.suite === "canonical") {
       let index = o.taskIndex;
@@ -211,18 +216,20 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
         index = candidates[k]!;
       }
       const inst = canonicalInstance(index);
-      return { task: inst.task, perturbation: inst.perturbation, index, faultRng: new Rng(`${CANONICAL_SEED}/${inst.task.id}/${inst.perturbation}`) };
+      // Distractors and tool order of a canonical instance come from its index (the stream of the seed that played it
+      // before seeds were stratified), so an instance is the same episode whichever seed selects it.
+      return { task: inst.task, perturbation: inst.perturbation, index, faultRng: new Rng(`${CANONICAL_SEED}/${inst.task.id}/${inst.perturbation}`), viewRng: new Rng(index) };
     }
     const r = rng.derive("task");
     const complexity = o.complexity ?? r.pick(COMPLEXITIES);
     const domain = o.domain ?? r.pick(DOMAINS);
     const perturbation = o.perturbation ?? r.pick(PERTURBATIONS);
     const task = generateTask(r.derive("generate"), complexity, domain, `smp-${rng.path.replace(/[^0-9a-z]+/gi, "-")}`);
-    return { task, perturbation, index: null, faultRng: rng.derive("faults") };
+    return { task, perturbation, index: null, faultRng: rng.derive("faults"), viewRng: rng };
   }
 
   protected createEpisode(rng: Rng, _options: JsonObject): EpisodeSetup<WorldState> {
-    const { task, perturbation, index, faultRng } = this.pickInstance(rng);
+    const { task, perturbation, index, faultRng, viewRng } = this.pickInstance(rng);
     this.task = task;
     this.instanceIndex = index;
     this.profile = buildProfile(task, perturbation, faultRng);
@@ -234,8 +241,8 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     const c = corpus();
     const own = task.positions.flatMap((p) => p.members);
     const pool = distractorPool(task);
-    const distractors = rng.derive("distractors").shuffle(pool).slice(0, this.options.distractors);
-    const visible = rng.derive("visible").shuffle([...own, ...distractors]);
+    const distractors = viewRng.derive("distractors").shuffle(pool).slice(0, this.options.distractors);
+    const visible = viewRng.derive("visible").shuffle([...own, ...distractors]);
     return {
       // The id names the instance but not its perturbation mode (that is ground truth, in info.hidden).
       taskId: index !== null ? `toolmaze-${String(index).padStart(4, "0")}` : task.id,

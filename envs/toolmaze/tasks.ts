@@ -77,6 +77,24 @@ export function canonicalTasks(): readonly Task[] {
   return canonical;
 }
 
+/**
+ * Canonical instance played at position `rank` of the stratified order: level rank mod 4, perturbation
+ * (rank div 4) mod 5, task rank div 20 within its level. A bijection of [0, 2000), so seeds 0..1999 still cover the
+ * suite exactly once, and every prefix of 20k seeds holds k instances of each (level, perturbation) cell: a small
+ * eval (`--episodes 200`) sees all of C1–C4 × NP–P4 instead of the first C1 tasks.
+ */
+export function stratifiedInstanceIndex(rank: number): number {
+  if (!Number.isInteger(rank) || rank < 0 || rank >= CANONICAL_INSTANCES) {
+    throw new RangeError(`toolmaze: stratified rank must be an integer in [0, ${CANONICAL_INSTANCES}), got ${rank}`);
+  }
+  const levels = COMPLEXITIES.length;
+  const modes = PERTURBATIONS.length;
+  const level = rank % levels;
+  const mode = Math.floor(rank / levels) % modes;
+  const task = Math.floor(rank / (levels * modes));
+  return (level * TASKS_PER_LEVEL + task) * modes + mode;
+}
+
 /** Instance `index` in [0, 2000): base task index * 5 + perturbation index. */
 export function canonicalInstance(index: number): Instance {
   if (!Number.isInteger(index) || index < 0 || index >= CANONICAL_INSTANCES) {

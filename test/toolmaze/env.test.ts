@@ -4,7 +4,7 @@ import { checkEnv, make, makeVec, OptionsError } from "../../src/index.js";
 import type { ToolObservation } from "../../src/engine/observation.js";
 import { ToolMazeEnv } from "../../envs/toolmaze/env.js";
 import { PlanExecutor } from "../../envs/toolmaze/baselines.js";
-import { canonicalInstance } from "../../envs/toolmaze/tasks.js";
+import { CANONICAL_INSTANCES, canonicalInstance, stratifiedInstanceIndex } from "../../envs/toolmaze/tasks.js";
 import { corpus } from "../../envs/toolmaze/world/corpus.js";
 
 type AnyEnv = ReturnType<typeof make> & ToolMazeEnv;
@@ -46,8 +46,8 @@ describe("ToolMaze-v0 env", () => {
     const env = make("ToolMaze-v0") as AnyEnv;
     const ids = [0, 1, 2, 3, 4, 5].map((s) => env.reset({ seed: s })[1].taskId);
     expect(new Set(ids).size).toBe(6);
-    expect(ids[0]).toBe("toolmaze-0000");
-    expect(ids[4]).toBe("toolmaze-0004");
+    // Stratified: seeds 0..3 are NP of the first task of C1..C4, seed 4 is P1 of the first C1 task.
+    expect(ids).toEqual(["toolmaze-0000", "toolmaze-0500", "toolmaze-1000", "toolmaze-1500", "toolmaze-0001", "toolmaze-0501"]);
     const pinned = make("ToolMaze-v0", { taskIndex: 1234 });
     const [, pinnedInfo] = pinned.reset({ seed: 9 });
     expect(pinnedInfo.taskId).toBe("toolmaze-1234");
@@ -57,6 +57,35 @@ describe("ToolMaze-v0 env", () => {
     const vIds = (infos as { taskId: string[] }).taskId;
     expect(new Set(vIds).size).toBe(3);
     vec.close();
+  });
+
+  it("stratifies seeds: a bijection over the suite whose every 20-seed block covers each C x P cell once", () => {
+    const env = make("ToolMaze-v0", { distractors: 0 }) as AnyEnv;
+    const seen = new Set<string>();
+    const cellOf: string[] = [];
+    for (let seed = 0; seed < CANONICAL_INSTANCES; seed++) {
+      const [, info] = env.reset({ seed });
+      seen.add(info.taskId as string);
+      const { task, profile } = env.current();
+      cellOf.push(`${task.complexity}/${profile.perturbation}`);
+      expect(info.taskId).toBe(`toolmaze-${String(stratifiedInstanceIndex(seed)).padStart(4, "0")}`);
+    }
+    expect(seen.size).toBe(CANONICAL_INSTANCES);
+    for (let block = 0; block < CANONICAL_INSTANCES; block += 20) expect(new Set(cellOf.slice(block, block + 20)).size).toBe(20);
+    // The first 200 seeds (a small eval) hold 10 instances of each of the 20 cells, not 200 C1 rows.
+    const counts = new Map<string, number>();
+    for (const c of cellOf.slice(0, 200)) counts.set(c, (counts.get(c) ?? 0) + 1);
+    expect([...counts.values()]).toEqual(Array(20).fill(10));
+    // An instance is the same episode whichever seed selects it (distractors and order come from its index).
+    const pinned = make("ToolMaze-v0", { taskIndex: 1001 });
+    const a = pinned.reset({ seed: 5 })[0] as ToolObservation;
+    const b = pinned.reset({ seed: 77 })[0] as ToolObservation;
+    const c = (make("ToolMaze-v0").reset({ seed: 6 })[0]) as ToolObservation;
+    expect(a.visibleTools).toEqual(b.visibleTools);
+    expect(c.visibleTools).toEqual(a.visibleTools);
+    // Filters keep the interleaving: P1 only -> C1..C4 in turn.
+    const p1 = make("ToolMaze-v0", { perturbation: "P1" }) as AnyEnv;
+    expect([0, 1, 2, 3].map((s) => { p1.reset({ seed: s }); return p1.current().task.complexity; })).toEqual(["C1", "C2", "C3", "C4"]);
   });
 
   it("is deterministic: same seed and actions give the same episode bytes", () => {
@@ -87,14 +116,13 @@ describe("ToolMaze-v0 env", () => {
   });
 
   it("emits fault, retry, forbidden-call and poisoned-value events, and per-episode metrics", () => {
-    const env = make("ToolMaze-v0") as AnyEnv;
-    // P1 (explicit transient) with the heuristic: the fault fires, then a retry.
-    const p1 = play(env, 1, new PlanExecutor("careful"));
+    // Instance 1: C1 task 0 under P1 (explicit transient) with the careful planner: the fault fires, then a retry.
+    const p1 = play(make("ToolMaze-v0", { taskIndex: 1 }) as AnyEnv, 0, new PlanExecutor("careful"));
     expect(p1.events).toContain("fault_injected");
     expect(p1.events).toContain("retry");
     expect(p1.info.metrics).toMatchObject({ success: 1, exposed: 1, recovered: 1 });
     // P3 (implicit transient) with happy-path: the corrupted value flows into the next call.
-    const poisoned = [3, 8, 13, 18, 23].map((s) => play(env, s, new PlanExecutor("happy")).events).flat();
+    const poisoned = [3, 8, 13, 18, 23].map((i) => play(make("ToolMaze-v0", { taskIndex: i }) as AnyEnv, 0, new PlanExecutor("happy")).events).flat();
     expect(poisoned).toContain("poisoned_value_reused");
     const m = p1.info.metrics as Record<string, unknown>;
     for (const k of ["success", "exposed", "recovered", "c", "cStar", "cRec", "rc", "complexity", "perturbation"]) expect(m).toHaveProperty(k);
