@@ -68,8 +68,10 @@ export class ObservantPolicy implements Policy<ToolObservation, Action> {
       }
       clauses.forEach((clause, i) => {
         const scores = matchScores(clause, this.groups);
-        const best = scores.indexOf(Math.max(...scores));
-        if (best < 0) return;
+        const top = Math.max(...scores);
+        // A clause that describes no tool at all ("When you get a chance") is politeness, not a step.
+        if (!(top > 0)) return;
+        const best = scores.indexOf(top);
         order.set(this.groups[best]!.key, i);
         goal = this.groups[best]!;
       });

@@ -43,7 +43,13 @@ const STOP = new Set(["the", "a", "an", "of", "to", "for", "in", "on", "at", "fr
   "api", "service", "in-house", "up", "get", "look", "work", "out"]);
 
 function stem(w: string): string {
-  for (const suf of ["ion", "ing", "er", "ed", "es", "s", "e"]) if (w.length - suf.length >= 3 && w.endsWith(suf)) return w.slice(0, -suf.length);
+  for (const suf of ["ion", "ing", "er", "ed", "es", "s", "e"]) {
+    if (w.length - suf.length >= 3 && w.endsWith(suf)) {
+      const base = w.slice(0, -suf.length);
+      // "setting" -> "set", "logging" -> "log" (but "calling" stays "call").
+      return (suf === "ing" || suf === "ed" || suf === "er") && /([bdgmnprt])\1$/.test(base) ? base.slice(0, -1) : base;
+    }
+  }
   return w;
 }
 
@@ -94,7 +100,9 @@ export function splitClauses(request: string): string[] {
   // Quoted messages may contain commas; protect them before splitting.
   const quoted: string[] = [];
   const masked = request.replace(/"[^"]*"/g, (q) => { quoted.push(q); return `\u0000${quoted.length - 1}\u0000`; });
-  return masked.split(/,? and finally |; after that, |;? then |, then |,? and then |, |; /)
+  return masked.split(/,? and finally |; after that, |; once that's done, |;? then |, then |,? and then |, |; /)
+    // "start by finding X" / "first find X": the lead-in is not part of the step.
+    .map((c) => c.replace(/^(?:start by|first) /i, ""))
     // A step ends with its sentence; what follows ("Thanks!", "Let me know once it's done.") is not a step.
     .map((c) => c.split(/(?<=[.!?])\s+(?=[A-Z])/)[0]!.replace(/[.!?]$/, ""))
     .map((c) => c.replace(/\u0000(\d+)\u0000/g, (_, i: string) => quoted[Number(i)]!).trim())
