@@ -19,7 +19,7 @@ import { enumerateSlot, slotCost, type SlotFaultState } from "./task/solve.js";
 import { corpus } from "./world/corpus.js";
 import type { Scalar } from "./world/types.js";
 import { ObservantPolicy } from "./agent/observant.js";
-import { looksImplausible } from "./agent/plausibility.js";
+import { looksImplausible, windowContradiction } from "./agent/plausibility.js";
 
 export { looksImplausible };
 
@@ -101,7 +101,7 @@ export class PlanExecutor implements Policy<ToolObservation, Action> {
       this.bad.add(last.tool);
       return "replan";
     }
-    const implausible = !isError && Object.entries(r as JsonObject).some(([k, v]) => looksImplausible(k, v));
+    const implausible = !isError && (windowContradiction(r as JsonObject) || Object.entries(r as JsonObject).some(([k, v]) => looksImplausible(k, v)));
     if (!isError && (this.mode === "happy" || !implausible)) { this.accept(last, r as Record<string, Scalar>); return "ok"; }
     if (this.mode === "happy") return "stop";
     const n = (this.failures.get(last.tool) ?? 0) + 1;

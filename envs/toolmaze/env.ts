@@ -5,8 +5,9 @@
  */
 import { z } from "zod";
 import type { EnvSpec } from "../../src/core/env.js";
-import type { JsonObject, JsonValue } from "../../src/core/json.js";
+import { cloneJson, type JsonObject, type JsonValue } from "../../src/core/json.js";
 import { Rng } from "../../src/core/rng.js";
+import type { ToolCallAction } from "../../src/engine/actions.js";
 import type { HistoryEntry } from "../../src/engine/render.js";
 import type { EpisodeEvent, TerminationReason } from "../../src/engine/events.js";
 import type { CorruptionFn, FaultSpec } from "../../src/engine/faults.js";
@@ -24,7 +25,7 @@ import {
 } from "./tasks.js";
 import { DOMAINS } from "./world/catalog.js";
 import { corpus, type ToolSpec } from "./world/corpus.js";
-import { errorBody, simulate } from "./world/simulate.js";
+import { errorBody, simulate, statelessOutputs } from "./world/simulate.js";
 import { emptyWorldState, type WorldState } from "./world/state.js";
 import { type Scalar, WORLD_NOW } from "./world/types.js";
 
@@ -126,7 +127,9 @@ export function faultSpecs(profile: FaultProfile): FaultSpec[] {
       return { ...base, kind: p.status === 504 ? "timeout" : `http_${p.status}`, effect: { type: "error", error: first, errorByTool } };
     }
     const k = f.corruption!;
-    return { ...base, kind: KIND[k.cls], effect: { type: "corrupt", transform: "toolmaze_corrupt", params: { ...k } } };
+    // A synthetic response in place of the tool (SEEDS §1: the profile names the victim and its synthetic response):
+    // `replace`, not `corrupt`, so the real service never runs and an Action victim performs no side effect.
+    return { ...base, kind: KIND[k.cls], effect: { type: "replace", transform: "toolmaze_silent", params: { ...k } } };
   });
 }
 
@@ -283,11 +286,16 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
 
   protected override corruptions(): Record<string, CorruptionFn<WorldState>> {
     return {
-      toolmaze_corrupt: ({ output, params }) => {
+      // The victim's would-be output, computed on a scratch copy of the world (no side effect, e.g. no e-mail sent and
+      // no slot booked), with the consumed field corrupted. If the real call would fail (its stateful checks), the
+      // stateless part of the output stands in, so the synthetic answer is always a well-formed success.
+      toolmaze_silent: ({ tool, args, params, state }) => {
         const spec = params as unknown as CorruptionSpec;
-        const out = { ...(output as JsonObject) };
-        out[spec.field] = corruptValue(out[spec.field] as Scalar, spec);
-        return out;
+        const t = corpus().tool(tool);
+        const r = simulate(t, args, cloneJson(state as unknown as JsonObject) as unknown as WorldState);
+        const out: Record<string, Scalar> = r.ok ? { ...r.output } : statelessOutputs(t, args);
+        out[spec.field] = corruptValue(out[spec.field] as Scalar, spec, out);
+        return out as JsonObject;
       },
     };
   }
@@ -389,6 +397,27 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       }
     }
     return out;
+  }
+
+  /**
+   * The engine flags an argument whose value appeared only in corrupted responses; ToolMaze replaces those events by
+   * the scorer's provenance (`CallAnalysis`): task literals are clean, values compare by type, and a value a call
+   * computed from poison is poisoned too (transitive). So the `poisoned_value_reused` events, the `poisoned_value`
+   * reward and the metrics' `poisonedUses` / `unsafeActions` all come from one analysis.
+   */
+  protected override handleToolCall(call: ToolCallAction, events: EpisodeEvent[]): ReturnType<ToolEnv<WorldState>["handleToolCall"]> {
+    const before = this.episode?.data.calls.length ?? 0;
+    const from = events.length;
+    const result = super.handleToolCall(call, events);
+    const calls = this.episode?.data.calls ?? NO_CALLS;
+    if (calls.length === before) return result;
+    for (let i = events.length - 1; i >= from; i--) if (events[i]!.type === "poisoned_value_reused") events.splice(i, 1);
+    const { analysis } = this.track();
+    const record = calls[calls.length - 1]!;
+    for (const p of analysis.poisonedArgs[calls.length - 1] ?? []) {
+      events.push({ type: "poisoned_value_reused", tool: record.tool, callIndex: record.index, argument: p.argument, sourceCallIndex: p.sourceCallIndex, taint: "corrupted" });
+    }
+    return result;
   }
 
   private firstHit(faultId: string): number {

@@ -4,7 +4,8 @@ import { checkEnv, make, makeVec, OptionsError } from "../../src/index.js";
 import type { ToolObservation } from "../../src/engine/observation.js";
 import { ToolMazeEnv } from "../../envs/toolmaze/env.js";
 import { PlanExecutor } from "../../envs/toolmaze/baselines.js";
-import { CANONICAL_INSTANCES, canonicalInstance, stratifiedInstanceIndex } from "../../envs/toolmaze/tasks.js";
+import { CANONICAL_INSTANCES, canonicalInstance, canonicalTasks, stratifiedInstanceIndex } from "../../envs/toolmaze/tasks.js";
+import type { JsonValue } from "../../src/core/json.js";
 import { corpus } from "../../envs/toolmaze/world/corpus.js";
 
 type AnyEnv = ReturnType<typeof make> & ToolMazeEnv;
@@ -180,5 +181,98 @@ describe("ToolMaze-v0 env", () => {
       return;
     }
     throw new Error("no suitable C1/P2 instance found");
+  });
+
+  it("stops at 25 steps by default and at maxSteps when given (truncated, reason max_steps)", () => {
+    for (const [opts, limit] of [[{}, 25], [{ maxSteps: 5 }, 5]] as const) {
+      const env = make("ToolMaze-v0", { ...opts, taskIndex: 500 }) as AnyEnv;
+      const [obs] = env.reset({ seed: 0 });
+      const { task } = env.current();
+      const first = task.positions[0]!;
+      const args = Object.fromEntries(Object.entries(first.bindings).map(([k, b]) => [k, b.kind === "literal" ? b.value : "x"]));
+      expect((obs as ToolObservation).budget.steps).toBe(limit);
+      let steps = 0;
+      for (;;) {
+        const [o, , term, trunc, info] = env.step({ type: "tool_call", name: first.members[0]!, arguments: args });
+        steps++;
+        expect(term).toBe(false);
+        if (trunc) {
+          expect(info.terminationReason).toBe("max_steps");
+          expect((o as ToolObservation).budget.steps).toBe(0);
+          expect(info.metrics).toMatchObject({ success: 0, calls: limit });
+          break;
+        }
+        expect(steps).toBeLessThan(limit);
+      }
+      expect(steps).toBe(limit);
+    }
+  });
+
+  it("runs stateful tools through the env: calendar availability skips a booked slot, carts upsert, thermostats remember", () => {
+    const withCaps = (...caps: string[]) => {
+      const base = canonicalTasks().findIndex((t) => caps.every((c) => t.positions.some((p) => p.cap === c)));
+      expect(base, caps.join("+")).toBeGreaterThanOrEqual(0);
+      const env = make("ToolMaze-v0", { taskIndex: base * 5 }) as AnyEnv; // NP: no fault
+      env.reset({ seed: 0 });
+      const tool = (cap: string) => env.current().task.positions.find((p) => p.cap === cap)!.members[0]!;
+      const call = (cap: string, args: Record<string, JsonValue>) => {
+        const [o, , , , info] = env.step({ type: "tool_call", name: tool(cap), arguments: args });
+        expect((info.events as { type: string }[]).some((e) => e.type === "tool_error"), `${cap} ${JSON.stringify((o as ToolObservation).response)}`).toBe(false);
+        return (o as ToolObservation).response as Record<string, JsonValue>;
+      };
+      return call;
+    };
+    // Calendar: the slot a meeting took is no longer offered.
+    const cal = withCaps("query_availability", "schedule_meeting");
+    const first = cal("query_availability", { date: "2026-12-15", duration: 30 });
+    cal("schedule_meeting", { start: first.slot_start!, attendee: "ana.costa@example.com", topic: "hiring plan" });
+    const second = cal("query_availability", { date: "2026-12-15", duration: 30 });
+    expect(second.slot_start).not.toBe(first.slot_start);
+    expect(Date.parse(second.slot_end as string) - Date.parse(second.slot_start as string)).toBe(30 * 60_000);
+    // Cart: adding the same product again sets its quantity (no duplicate line); checkout is idempotent.
+    const cart = withCaps("add_to_cart", "checkout");
+    const a = cart("add_to_cart", { product_id: "prd_ABCDEFGH", quantity: 1 });
+    const b = cart("add_to_cart", { product_id: "prd_ABCDEFGH", quantity: 3 });
+    expect(b.cart_id).toBe(a.cart_id);
+    expect(b.cart_total).toBeCloseTo(3 * (a.cart_total as number), 2);
+    const order = cart("checkout", { cart_id: a.cart_id! });
+    expect(cart("checkout", { cart_id: a.cart_id! })).toEqual(order);
+    expect(order.charged).toBe(b.cart_total);
+    // Thermostat: a set-point written is what the thermostat then reports.
+    const thermo = withCaps("set_thermostat", "read_thermostat");
+    thermo("set_thermostat", { device_id: "thermo-living-01", target_c: 20.5 });
+    expect(thermo("read_thermostat", { device_id: "thermo-living-01" }).temperature_c).toBe(20.5);
+  });
+
+  it("answers an implicit fault with a synthetic response: an Action victim has no side effect, its recovery runs once", () => {
+    const c = corpus();
+    let checked = 0;
+    for (let index = 0; index < CANONICAL_INSTANCES && checked < 6; index++) {
+      const inst = canonicalInstance(index);
+      if (inst.perturbation !== "P3" && inst.perturbation !== "P4") continue;
+      const env = make("ToolMaze-v0", { taskIndex: index }) as AnyEnv;
+      env.reset({ seed: 0 });
+      const f = env.current().profile.faults.find((x) => c.caps.get(x.group)!.state === "calendar_write");
+      // Skip C1 under P4: unsolvable (the only success is an abort), so nothing is ever booked.
+      if (!f || (inst.perturbation === "P4" && f.members.length < 2)) continue;
+      const oracle = new PlanExecutor("oracle");
+      let [obs, info] = env.reset({ seed: 0 });
+      oracle.reset(obs as ToolObservation, info);
+      const bookings: number[] = [];
+      for (;;) {
+        const [o, , term, trunc, i] = env.step(oracle.act(obs as ToolObservation, info));
+        obs = o; info = i;
+        const world = (env.getState().data as { world: { bookedSlots: string[] } }).world;
+        const hit = (i.events as { type: string; tool?: string }[]).find((e) => e.type === "fault_injected");
+        if (hit) expect(world.bookedSlots, "the corrupted receipt booked nothing").toEqual([]);
+        bookings.push(world.bookedSlots.length);
+        if (term || trunc) break;
+      }
+      // Retry (P3) or substitute (P4): the meeting exists exactly once, and the episode succeeds.
+      expect(bookings[bookings.length - 1]).toBe(1);
+      expect(info.metrics).toMatchObject({ success: 1, recovered: 1, rc: 0 });
+      checked++;
+    }
+    expect(checked).toBeGreaterThanOrEqual(2);
   });
 });

@@ -14,7 +14,7 @@ import type { Policy } from "../../../src/core/registry.js";
 import type { Action } from "../../../src/engine/actions.js";
 import type { ToolObservation } from "../../../src/engine/observation.js";
 import type { Scalar } from "../world/types.js";
-import { looksImplausible } from "./plausibility.js";
+import { foreignVocabulary, looksImplausible, windowContradiction } from "./plausibility.js";
 import { matchScores, type Mention, mentions, readTools, type SeenGroup, splitClauses, splitRequests } from "./read.js";
 
 interface Request {
@@ -158,8 +158,10 @@ export class ObservantPolicy implements Policy<ToolObservation, Action> {
     if (!last) return false;
     const r = response as JsonObject | null;
     const error = r !== null && typeof r === "object" && !Array.isArray(r) && "error" in r ? r.error as JsonObject : null;
-    const implausible = !error && r !== null && typeof r === "object"
-      && Object.entries(r).some(([k, v]) => looksImplausible(k, v, Number.isNaN(this.nowMs) ? undefined : this.nowMs));
+    const types = new Map(last.group.outputs.map((o) => [o.field, o.type]));
+    const implausible = !error && r !== null && typeof r === "object" && (windowContradiction(r)
+      || Object.entries(r).some(([k, v]) => looksImplausible(k, v, Number.isNaN(this.nowMs) ? undefined : this.nowMs)
+        || foreignVocabulary(types.get(k) ?? "", v)));
     if (!error && !implausible && r !== null) {
       this.accepted.set(last.group.key, r);
       return false;
