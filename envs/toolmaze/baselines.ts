@@ -20,6 +20,7 @@ import { corpus } from "./world/corpus.js";
 import type { Scalar } from "./world/types.js";
 import { ObservantPolicy } from "./agent/observant.js";
 import { looksImplausible, windowContradiction } from "./agent/plausibility.js";
+import { readError } from "./agent/read.js";
 
 export { looksImplausible };
 
@@ -88,7 +89,7 @@ export class PlanExecutor implements Policy<ToolObservation, Action> {
     const last = this.last;
     if (!last) return "ok";
     const r = obs.response as JsonObject | null;
-    const isError = !r || typeof r !== "object" || "error" in r;
+    const isError = readError(r) !== null;
     if (this.mode === "oracle") {
       const h = (info.hidden ?? {}) as { perturbed?: boolean; clean?: boolean; faultId?: string | null };
       if (h.perturbed) {

@@ -12,7 +12,7 @@ import type { HistoryEntry } from "../../src/engine/render.js";
 import type { EpisodeEvent, TerminationReason } from "../../src/engine/events.js";
 import type { CorruptionFn, FaultSpec } from "../../src/engine/faults.js";
 import type { CallRecord as EngineCall } from "../../src/engine/episode.js";
-import type { ToolDefinition } from "../../src/engine/tool.js";
+import type { ToolDefinition, ToolErrorPayload } from "../../src/engine/tool.js";
 import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
 import { buildProfile, corruptValue, type CorruptionSpec, type FaultProfile } from "./faults.js";
 import {
@@ -25,7 +25,7 @@ import {
 } from "./tasks.js";
 import { DOMAINS } from "./world/catalog.js";
 import { corpus, type ToolSpec } from "./world/corpus.js";
-import { errorBody, simulate, statelessOutputs } from "./world/simulate.js";
+import { errorBody, type SimError, simulate, statelessOutputs } from "./world/simulate.js";
 import { emptyWorldState, type WorldState } from "./world/state.js";
 import { type Scalar, WORLD_NOW } from "./world/types.js";
 
@@ -66,6 +66,15 @@ const KIND: Record<CorruptionSpec["cls"], string> = {
   physics: "physics_violation", temporal: "temporal_contradiction", leakage: "tool_leakage", scale: "unit_scale_slip",
 };
 
+/**
+ * An error as the agent receives it: the provider's own body (`{error:{code,status,message}}`, problem+json,
+ * `{errors:[…]}` or a SOAP-like `{fault:{…}}`, see `errorBody`), not a uniform wrapper, so reading errors means
+ * reading four conventions. Code and message still reach the engine's `tool_error` event.
+ */
+function providerError(e: SimError): ToolErrorPayload {
+  return { code: e.code, message: e.message, status: e.status, body: e.details as JsonObject };
+}
+
 const definitions = new Map<string, ToolDefinition<WorldState>>();
 /** Engine tool definition of a corpus tool (cached: definitions are immutable). */
 export function toolDefinition(spec: ToolSpec): ToolDefinition<WorldState> {
@@ -78,7 +87,7 @@ export function toolDefinition(spec: ToolSpec): ToolDefinition<WorldState> {
       meta: { group: spec.group, category: spec.category, domain: spec.domain, mutates: spec.category === "action" },
       run: (args, ctx) => {
         const r = simulate(spec, args, ctx.state);
-        return r.ok ? { ok: true, output: r.output } : { ok: false, error: { code: r.error.code, message: r.error.message, status: r.error.status, details: r.error.details as JsonObject } };
+        return r.ok ? { ok: true, output: r.output } : { ok: false, error: providerError(r.error) };
       },
     };
     definitions.set(spec.name, def);
@@ -118,11 +127,8 @@ export function faultSpecs(profile: FaultProfile): FaultSpec[] {
     if (f.explicit) {
       const p = f.explicit;
       const extra = p.retryAfter !== undefined ? { retry_after: p.retryAfter } : {};
-      const errorByTool: Record<string, { code: string; message: string; status: number; details: JsonObject }> = {};
-      for (const m of f.members) {
-        const e = errorBody(c.tool(m), p.status, p.message, extra);
-        errorByTool[m] = { code: e.code, message: e.message, status: e.status, details: e.details as JsonObject };
-      }
+      const errorByTool: Record<string, ToolErrorPayload> = {};
+      for (const m of f.members) errorByTool[m] = providerError(errorBody(c.tool(m), p.status, p.message, extra));
       const first = errorByTool[f.members[0]!]!;
       return { ...base, kind: p.status === 504 ? "timeout" : `http_${p.status}`, effect: { type: "error", error: first, errorByTool } };
     }

@@ -7,6 +7,9 @@ import { PlanExecutor } from "../../envs/toolmaze/baselines.js";
 import { CANONICAL_INSTANCES, canonicalInstance, canonicalTasks, stratifiedInstanceIndex } from "../../envs/toolmaze/tasks.js";
 import type { JsonValue } from "../../src/core/json.js";
 import { corpus } from "../../envs/toolmaze/world/corpus.js";
+import { errorBody } from "../../envs/toolmaze/world/simulate.js";
+import { fieldType } from "../../envs/toolmaze/world/types.js";
+import { readError } from "../../envs/toolmaze/agent/read.js";
 
 type AnyEnv = ReturnType<typeof make> & ToolMazeEnv;
 
@@ -274,5 +277,44 @@ describe("ToolMaze-v0 env", () => {
       checked++;
     }
     expect(checked).toBeGreaterThanOrEqual(2);
+  });
+
+  it("answers explicit errors in the provider's own body (four conventions), still classified by the engine", () => {
+    const c = corpus();
+    const styles = new Map<string, unknown>();
+    for (let index = 0; index < CANONICAL_INSTANCES && styles.size < 4; index++) {
+      const inst = canonicalInstance(index);
+      if (inst.perturbation !== "P1" && inst.perturbation !== "P2") continue;
+      const env = make("ToolMaze-v0", { taskIndex: index }) as AnyEnv;
+      env.reset({ seed: 0 });
+      const { profile, task } = env.current();
+      const f = profile.faults[0]!;
+      const victim = f.members[0]!;
+      const style = c.tool(victim).errorStyle;
+      if (styles.has(style)) continue;
+      // Call the victim with the task's own arguments where they are literals (others get a typed placeholder).
+      const args = Object.fromEntries(Object.entries(task.positions[f.position]!.bindings).map(([k, b]) => [k, b.kind === "literal" ? b.value
+        : (fieldType(b.type).literals?.[0] ?? fieldType(b.type).gen(1)) as JsonValue]));
+      const [o, , , , info] = env.step({ type: "tool_call", name: victim, arguments: args });
+      const response = (o as ToolObservation).response;
+      const expected = errorBody(c.tool(victim), f.explicit!.status, f.explicit!.message, f.explicit!.retryAfter !== undefined ? { retry_after: f.explicit!.retryAfter } : {});
+      expect(response, style).toEqual(expected.details);
+      const events = info.events as { type: string; code?: string; source?: string }[];
+      expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(["fault_injected", "tool_error"]));
+      expect(events.find((e) => e.type === "tool_error")).toMatchObject({ code: expected.code, source: "fault" });
+      expect(readError(response)).toMatchObject({ message: f.explicit!.message });
+      styles.set(style, response);
+    }
+    expect([...styles.keys()].sort()).toEqual(["errors_array", "fault", "google", "problem_json"]);
+    // Only Google-style bodies have an "error" key: the uniform wrapper is gone.
+    expect([...styles.values()].filter((r) => "error" in (r as object)).length).toBe(1);
+    // Simulator errors too: a past date for the calendar is a 400 in the tool's format.
+    const base = canonicalTasks().findIndex((t) => t.positions.some((p) => p.cap === "query_availability"));
+    const env = make("ToolMaze-v0", { taskIndex: base * 5 }) as AnyEnv;
+    env.reset({ seed: 0 });
+    const tool = env.current().task.positions.find((p) => p.cap === "query_availability")!.members[0]!;
+    const [o, , , , info] = env.step({ type: "tool_call", name: tool, arguments: { date: "2020-01-01", duration: 30 } });
+    expect(readError((o as ToolObservation).response)).toMatchObject({ message: "date must be a future ISO date" });
+    expect((info.events as { type: string; source?: string }[]).find((e) => e.type === "tool_error")).toMatchObject({ source: "simulator" });
   });
 });

@@ -15,7 +15,7 @@ import type { Action } from "../../../src/engine/actions.js";
 import type { ToolObservation } from "../../../src/engine/observation.js";
 import type { Scalar } from "../world/types.js";
 import { foreignVocabulary, looksImplausible, windowContradiction } from "./plausibility.js";
-import { matchScores, type Mention, mentions, readTools, type SeenGroup, splitClauses, splitRequests } from "./read.js";
+import { matchScores, type Mention, mentions, readError, readTools, type SeenGroup, splitClauses, splitRequests } from "./read.js";
 
 interface Request {
   readonly goal: SeenGroup | null;
@@ -157,7 +157,7 @@ export class ObservantPolicy implements Policy<ToolObservation, Action> {
     const last = this.last;
     if (!last) return false;
     const r = response as JsonObject | null;
-    const error = r !== null && typeof r === "object" && !Array.isArray(r) && "error" in r ? r.error as JsonObject : null;
+    const error = readError(r);
     const types = new Map(last.group.outputs.map((o) => [o.field, o.type]));
     const implausible = !error && r !== null && typeof r === "object" && (windowContradiction(r)
       || Object.entries(r).some(([k, v]) => looksImplausible(k, v, Number.isNaN(this.nowMs) ? undefined : this.nowMs)
@@ -168,7 +168,7 @@ export class ObservantPolicy implements Policy<ToolObservation, Action> {
     }
     const n = (this.failures.get(last.tool) ?? 0) + 1;
     this.failures.set(last.tool, n);
-    const permanent = error !== null && (error.status === 404 || error.status === 410 || PERMANENT.test(String(error.message ?? "")));
+    const permanent = error !== null && (error.status === 404 || error.status === 410 || PERMANENT.test(error.message));
     if (n === 1 && !permanent) return true;
     this.bad.add(last.tool);
     return false;

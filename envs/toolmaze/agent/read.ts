@@ -160,3 +160,37 @@ export function matchScores(clause: string, groups: readonly SeenGroup[]): numbe
     return s;
   });
 }
+
+/** An error response, read from whichever convention the tool answers in. */
+export interface SeenError { readonly status: number | null; readonly message: string }
+
+/** Canonical error code names and their HTTP status (gRPC/Google names, as `errors[].code` spells them in lower case). */
+const CODE_STATUS: Readonly<Record<string, number>> = {
+  invalid_argument: 400, invalid_arguments: 400, not_found: 404, conflict: 409, request_timeout: 408,
+  resource_exhausted: 429, internal: 500, unavailable: 503, deadline_exceeded: 504,
+};
+
+const asNumber = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+const asObject = (v: unknown): Record<string, unknown> | null => (v !== null && typeof v === "object" && !Array.isArray(v) ? v as Record<string, unknown> : null);
+
+/**
+ * Reads an error body in any of the conventions real APIs use: Google-style `{error:{code,status,message}}` (also
+ * the engine's own `{error:{code,message,status}}`), RFC 7807 problem+json `{type,title,status,detail}`,
+ * `{errors:[{code,message}]}` and SOAP-like `{fault:{faultstring,detail:{http_status}}}`. Null for a normal output.
+ */
+export function readError(response: unknown): SeenError | null {
+  if (response === null || response === undefined) return { status: null, message: "empty response" };
+  const o = asObject(response);
+  if (!o) return null;
+  const google = asObject(o.error);
+  if (google) return { status: asNumber(google.code) ?? asNumber(google.status), message: String(google.message ?? "") };
+  if (Array.isArray(o.errors) && o.errors.length > 0) {
+    const e = asObject(o.errors[0]) ?? {};
+    return { status: asNumber(e.status) ?? CODE_STATUS[String(e.code ?? "").toLowerCase()] ?? null, message: String(e.message ?? "") };
+  }
+  const fault = asObject(o.fault);
+  if (fault) return { status: asNumber(asObject(fault.detail)?.http_status), message: String(fault.faultstring ?? "") };
+  const status = asNumber(o.status);
+  if (status !== null && status >= 400 && ("title" in o || "detail" in o)) return { status, message: String(o.detail ?? o.title ?? "") };
+  return null;
+}
