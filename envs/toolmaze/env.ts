@@ -15,6 +15,7 @@ import type { CallRecord as EngineCall } from "../../src/engine/episode.js";
 import type { ToolDefinition, ToolErrorPayload } from "../../src/engine/tool.js";
 import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
 import { buildProfile, corruptValue, type CorruptionSpec, type FaultProfile } from "./faults.js";
+import { countOrderings } from "./task/solve.js";
 import {
   CallAnalysis, type CallRecord, downstreamPositions, type EpisodeMetrics, isUnsolvable, minRemainingCalls,
   scoreEpisode, slotSolutions, type Termination,
@@ -93,6 +94,19 @@ export function toolDefinition(spec: ToolSpec): ToolDefinition<WorldState> {
     definitions.set(spec.name, def);
   }
   return def;
+}
+
+/** Solutions listed in `info.hidden.solutions` (shortest first); `solutionCount` gives the full number. */
+const HIDDEN_SOLUTIONS = 32;
+const orderingCache = new WeakMap<Task, number[]>();
+/** Legal orderings of each listed solution (pure function of the task, cached on its identity). */
+function orderingCounts(task: Task): number[] {
+  let counts = orderingCache.get(task);
+  if (!counts) {
+    counts = task.solutions.slice(0, HIDDEN_SOLUTIONS).map((s) => countOrderings(task.positions, s));
+    orderingCache.set(task, counts);
+  }
+  return counts;
 }
 
 const poolCache = new Map<Task, string[]>();
@@ -273,7 +287,9 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       domain: t.domain,
       unsolvable: isUnsolvable(t, this.profile),
       sStar: [...t.sStar],
-      solutions: t.solutions.slice(0, 32).map((s) => [...s]),
+      solutions: t.solutions.slice(0, HIDDEN_SOLUTIONS).map((s) => [...s]),
+      // Legal call orders of each listed solution (the list gives one canonical order per tool set).
+      orderings: orderingCounts(t),
       slots: t.slots.map((s) => ({ slot: s.slot, goal: s.goal, pattern: s.pattern })),
       solutionCount: t.solutions.length,
       positions: t.positions.map((p): JsonObject => ({

@@ -117,6 +117,10 @@ describe("ToolMaze-v0 env", () => {
     expect(o.task).toContain("tools may fail");
     expect(JSON.stringify(o)).not.toMatch(/victim|sStar|corruption/);
     expect((info.hidden as { sStar: string[] }).sStar).toEqual([...task.sStar]);
+    const hidden = info.hidden as { solutions: string[][]; orderings: number[]; solutionCount: number };
+    expect(hidden.orderings.length).toBe(hidden.solutions.length);
+    expect(hidden.solutionCount).toBe(task.solutions.length);
+    expect(hidden.orderings.every((n) => Number.isInteger(n) && n >= 1)).toBe(true);
   });
 
   it("emits fault, retry, forbidden-call and poisoned-value events, and per-episode metrics", () => {

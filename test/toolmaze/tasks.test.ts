@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Rng } from "../../src/core/rng.js";
 import { canonicalInstance, canonicalTasks, COMPLEXITIES, generateTask, meanPairwiseJaccard, CANONICAL_INSTANCES } from "../../envs/toolmaze/tasks.js";
-import { buildDag, topoOrder, validateTask } from "../../envs/toolmaze/task/solve.js";
+import { buildDag, countOrderings, topoOrder, validateTask } from "../../envs/toolmaze/task/solve.js";
 import { taskTools } from "../../envs/toolmaze/task/model.js";
 import { corpus } from "../../envs/toolmaze/world/corpus.js";
 import { phrasingsOf } from "../../envs/toolmaze/task/phrasings.js";
@@ -61,6 +61,31 @@ describe("ToolMaze tasks", () => {
         }
       }
     }
+  });
+
+  it("counts the legal call orders of each solution (brute force agrees on small sets)", () => {
+    const legal = (t: (typeof tasks)[number], order: readonly string[]): boolean => order.every((tool, i) => {
+      const p = t.positions.find((x) => x.members.includes(tool))!;
+      return Object.values(p.bindings).every((b) => b.kind === "literal"
+        || b.from.some((f) => t.positions[f]!.members.some((m) => order.slice(0, i).includes(m))));
+    });
+    const permutations = (xs: readonly string[]): string[][] => (xs.length <= 1 ? [[...xs]]
+      : xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((rest) => [x, ...rest])));
+    let checked = 0;
+    for (const t of tasks) {
+      for (const sol of t.solutions.slice(0, 3)) {
+        const n = countOrderings(t.positions, sol);
+        // The listed order is always legal (canonical position order is topological).
+        expect(legal(t, sol), t.id).toBe(true);
+        if (sol.length > 7) { expect(n).toBeGreaterThanOrEqual(1); continue; }
+        expect(n, `${t.id} ${sol.join(",")}`).toBe(permutations(sol).filter((o) => legal(t, o)).length);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
+    // Chains have one order; C4's parallel slots interleave (6 = C(4,2) for two independent 2-tool chains).
+    expect(tasks.filter((t) => t.complexity === "C1").every((t) => countOrderings(t.positions, t.sStar) === 1)).toBe(true);
+    expect(tasks.filter((t) => t.complexity === "C4").every((t) => countOrderings(t.positions, t.sStar) >= 6)).toBe(true);
   });
 
   it("quotes literal arguments in the task text", () => {

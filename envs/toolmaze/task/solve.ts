@@ -195,3 +195,56 @@ export function slotCost(task: Task, slotSolutions: readonly (readonly string[])
   }
   return { cost: best, path: bestPath };
 }
+
+/**
+ * Number of legal call orders of one solution (a tool set): permutations in which every tool comes after, for each
+ * of its bound parameters, at least one chosen provider of that parameter. Independent parts (parallel slots, side
+ * chains) interleave freely: the count is the multinomial of their sizes times each part's own count (bitmask DP).
+ */
+export function countOrderings(positions: readonly Position[], solution: readonly string[]): number {
+  const n = solution.length;
+  const index = new Map(solution.map((t, i) => [t, i]));
+  const posOf = new Map<string, Position>();
+  for (const p of positions) for (const m of p.members) posOf.set(m, p);
+  // needs[i]: for each bound parameter of tool i, the bitmask of chosen providers (any one suffices).
+  const needs = solution.map((t) => Object.values(posOf.get(t)!.bindings).flatMap((b) => {
+    if (b.kind !== "bound") return [];
+    let mask = 0;
+    for (const f of b.from) for (const m of positions[f]!.members) if (index.has(m)) mask |= 1 << index.get(m)!;
+    return [mask];
+  }));
+  // Connected parts of the dependency graph.
+  const part = solution.map((_, i) => i);
+  const root = (i: number): number => (part[i] === i ? i : (part[i] = root(part[i]!)));
+  needs.forEach((ms, i) => ms.forEach((m) => { for (let j = 0; j < n; j++) if (m & (1 << j)) part[root(i)] = root(j); }));
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) groups.set(root(i), [...(groups.get(root(i)) ?? []), i]);
+  let total = 1;
+  let placed = 0;
+  for (const members of groups.values()) {
+    const full = members.reduce((a, i) => a | (1 << i), 0);
+    const ways = new Map<number, number>([[0, 1]]);
+    const count = (mask: number): number => {
+      const hit = ways.get(mask);
+      if (hit !== undefined) return hit;
+      let w = 0;
+      // Ways to order `mask` = sum over its possible last tools (whose needs are met by the rest).
+      for (const i of members) {
+        if (!(mask & (1 << i))) continue;
+        const rest = mask & ~(1 << i);
+        if (needs[i]!.every((m) => (m & rest) !== 0)) w += count(rest);
+      }
+      ways.set(mask, w);
+      return w;
+    };
+    total *= count(full) * binomial(placed + members.length, members.length);
+    placed += members.length;
+  }
+  return total;
+}
+
+function binomial(n: number, k: number): number {
+  let r = 1;
+  for (let i = 1; i <= k; i++) r = (r * (n - k + i)) / i;
+  return Math.round(r);
+}
