@@ -125,6 +125,11 @@ export class ToolEpisode<S> {
     return r;
   }
 
+  /** What the agent receives for an error: the tool's own body when it has one, else the uniform wrapper. */
+  private static errorResponse(error: ToolErrorPayload): JsonValue {
+    return error.body ?? { error: error as unknown as JsonObject };
+  }
+
   private errorRecord(index: number, step: number, tool: string, args: JsonObject, error: ToolErrorPayload, source: ToolErrorSource): CallRecord {
     return { index, step, tool, arguments: args, ok: false, response: { error: error as unknown as JsonObject }, errorSource: source, faults: [], taint: "clean", faultPersistence: null };
   }
@@ -136,18 +141,22 @@ export class ToolEpisode<S> {
     const events: EpisodeEvent[] = [];
     const def = this.tools.get(tool);
     let record: CallRecord;
+    let error: ToolErrorPayload | null = null;
     if (!def) {
-      record = this.errorRecord(index, step, tool, args, { code: "unknown_tool", status: 404, message: `no tool named "${tool}"` }, "unknown_tool");
+      error = { code: "unknown_tool", status: 404, message: `no tool named "${tool}"` };
+      record = this.errorRecord(index, step, tool, args, error, "unknown_tool");
     } else if (!this.isVisible(tool)) {
-      record = this.errorRecord(index, step, tool, args, { code: "tool_not_available", status: 403, message: `tool "${tool}" is not available right now` }, "not_visible");
+      error = { code: "tool_not_available", status: 403, message: `tool "${tool}" is not available right now` };
+      record = this.errorRecord(index, step, tool, args, error, "not_visible");
     } else {
       const issues = argumentIssues(def.parameters, args);
       if (issues) {
         const message = issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
-        record = this.errorRecord(index, step, tool, args, { code: "invalid_arguments", status: 400, message }, "validation");
+        error = { code: "invalid_arguments", status: 400, message };
+        record = this.errorRecord(index, step, tool, args, error, "validation");
       } else {
         const poisoned = this.provenance.poisonedArguments(this.data.calls, args);
-        record = this.runWithFaults(def, args, index, step, events);
+        ({ record, error } = this.runWithFaults(def, args, index, step, events));
         for (const p of poisoned) {
           events.push({ type: "poisoned_value_reused", tool, callIndex: index, argument: p.argument, sourceCallIndex: p.sourceCallIndex, taint: p.taint });
         }
@@ -156,14 +165,13 @@ export class ToolEpisode<S> {
     this.detectPatterns(record, events);
     this.data.calls.push(record);
     events.unshift({ type: "tool_called", tool, callIndex: index, arguments: args, ok: record.ok });
-    if (!record.ok) {
-      const err = (record.response as unknown as { error: ToolErrorPayload }).error;
-      events.push({ type: "tool_error", tool, callIndex: index, code: err.code, source: record.errorSource ?? "simulator", message: err.message });
+    if (!record.ok && error) {
+      events.push({ type: "tool_error", tool, callIndex: index, code: error.code, source: record.errorSource ?? "simulator", message: error.message });
     }
     return { record, events };
   }
 
-  private runWithFaults(def: ToolDefinition<S>, args: JsonObject, index: number, step: number, events: EpisodeEvent[]): CallRecord {
+  private runWithFaults(def: ToolDefinition<S>, args: JsonObject, index: number, step: number, events: EpisodeEvent[]): { record: CallRecord; error: ToolErrorPayload | null } {
     const world = this.data.world;
     const fired: FaultSpec[] = [];
     for (const f of this.faults) {
@@ -179,12 +187,14 @@ export class ToolEpisode<S> {
     let response: JsonValue;
     let errorSource: ToolErrorSource | null = null;
     let taint: Taint = "clean";
+    let error: ToolErrorPayload | null = null;
     const pre = fired.find((f) => f.effect.type !== "corrupt");
     if (pre) {
       const eff = pre.effect;
       if (eff.type === "error") {
         ok = false;
-        response = { error: (eff.errorByTool?.[def.name] ?? eff.error) as unknown as JsonObject };
+        error = eff.errorByTool?.[def.name] ?? eff.error;
+        response = ToolEpisode.errorResponse(error);
         errorSource = "fault";
       } else if (eff.type === "replace") {
         ok = true;
@@ -198,7 +208,8 @@ export class ToolEpisode<S> {
         response = out.output;
         if (out.taint) taint = out.taint;
       } else {
-        response = { error: out.error as unknown as JsonObject };
+        error = out.error;
+        response = ToolEpisode.errorResponse(error);
         errorSource = "simulator";
       }
     }
@@ -216,7 +227,8 @@ export class ToolEpisode<S> {
     }
     let persistence: FaultPersistenceType | null = null;
     for (const f of applied) if (persistence === null || STRENGTH[f.persistence.type] > STRENGTH[persistence]) persistence = f.persistence.type;
-    return { index, step, tool: def.name, arguments: args, ok, response, errorSource, faults: applied.map((f) => f.id), taint, faultPersistence: persistence };
+    const record = { index, step, tool: def.name, arguments: args, ok, response, errorSource, faults: applied.map((f) => f.id), taint, faultPersistence: persistence };
+    return { record, error };
   }
 
   /** Retry, alternative-switch and read-back events, from the call history alone. */
