@@ -233,8 +233,9 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     if (success) events.push({ type: "success" });
     this.done = ended;
     const reason: TerminationReason | null = success ? "success" : (terminal ?? (truncated ? "max_steps" : null));
-    const raw = { ...coreRawTerms(events, ended, success) };
-    for (const [k, v] of Object.entries(this.familyRawTerms(events, ended, success))) raw[k] = (raw[k] ?? 0) + v;
+    const raw = coreRawTerms(events, ended, success);
+    const family = this.familyRawTerms(events, ended, success);
+    for (const k in family) raw[k] = (raw[k] ?? 0) + family[k];
     const phi = this.potential();
     const { reward, terms } = this.computer.step(raw, phi);
     this.history.push({ step: this.stepCount, action: parsed ?? (action as unknown as JsonValue as Action), response, events, reward });
