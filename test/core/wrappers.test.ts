@@ -88,4 +88,32 @@ describe("wrappers", () => {
     writeFileSync(torn, `${good}${good.slice(0, 40)}`);
     expect(readTrajectories(torn)).toHaveLength(1);
   });
+
+  it("resuming after a crash: a cut tail is dropped before appending, a whole last record without newline is kept", () => {
+    const one = join(dir, "one.jsonl");
+    const env = new RecordTrajectory(demo(), one);
+    env.reset({ seed: 1 });
+    env.step({ type: "abort" });
+    env.close();
+    const line = readFileSync(one, "utf8");
+    const resume = (path: string) => {
+      const again = new RecordTrajectory(demo(), path);
+      again.reset({ seed: 2 });
+      again.step({ type: "abort" });
+      again.close();
+      const lines = readFileSync(path, "utf8").split("\n");
+      expect(lines.pop()).toBe("");
+      for (const l of lines) expect(trajectorySchema.safeParse(JSON.parse(l)).success).toBe(true);
+      return readTrajectories(path).map((t) => t.seed);
+    };
+    const torn = join(dir, "resume-torn.jsonl");
+    writeFileSync(torn, `${line}${line.slice(0, 60)}`);
+    expect(resume(torn)).toEqual([1, 2]);
+    const noNewline = join(dir, "resume-whole.jsonl");
+    writeFileSync(noNewline, `${line}${line.trimEnd()}`);
+    expect(resume(noNewline)).toEqual([1, 1, 2]);
+    const onlyTorn = join(dir, "resume-only-torn.jsonl");
+    writeFileSync(onlyTorn, line.slice(0, 60));
+    expect(resume(onlyTorn)).toEqual([2]);
+  });
 });
