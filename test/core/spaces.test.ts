@@ -110,7 +110,7 @@ describe("spaces", () => {
       ["Box bounds", () => new Box(0, 1, [2]), () => new Box([0, 0], [1, 1], [2]), () => new Box(0, 2, [2])],
       ["Text", () => new Text(5, 1, "ab"), () => new Text(5, 1, "ab"), () => new Text(5, 1, "abc")],
       ["Dict", () => new Dict({ a: new Discrete(2) }), () => new Dict({ a: new Discrete(2) }), () => new Dict({ b: new Discrete(2) })],
-      ["Tuple", () => new Tuple([new Discrete(2), new Text(3)]), () => new Tuple([new Discrete(2), new Text(3)]), () => new Tuple([new Text(3), new Discrete(2)])],
+      ["Tuple", () => new Tuple<unknown>([new Discrete(2), new Text(3)]), () => new Tuple<unknown>([new Discrete(2), new Text(3)]), () => new Tuple<unknown>([new Text(3), new Discrete(2)])],
       ["Sequence", () => new Sequence(new Discrete(2), 4), () => new Sequence(new Discrete(2), 4), () => new Sequence(new Discrete(2))],
       ["Json", () => new Json(), () => new Json(), () => new Text(3)],
       ["ToolCall", () => tools, () => new ToolCallSpace(() => [{ name: "t", description: "T", parameters: schema }]), () => new ToolCallSpace(() => [{ name: "t", description: "T", parameters: { type: "object", properties: { x: { type: "string" } } } }])],
