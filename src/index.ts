@@ -33,7 +33,7 @@ export * from "./metrics/index.js";
 export * from "./vector/index.js";
 export { trajectorySchema, trajectoryStepSchema, TRAJECTORY_SCHEMA_VERSION, type Trajectory, type TrajectoryStep } from "./trajectories/schema.js";
 export { JsonlWriter, readTrajectories } from "./trajectories/writer.js";
-export { rollout, type RolloutConfig } from "./rollout.js";
+export { rollout, rolloutAsync, type RolloutConfig, type RolloutControl } from "./rollout.js";
 export { recordEpisodes, returnsUnder, policyEntry, type RecordedEpisode } from "./ablation.js";
 export { ADVERSARIES } from "./policies/adversarial.js";
 export { registerGenerator, listGenerators, type GeneratorEntry } from "./generators.js";
