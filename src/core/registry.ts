@@ -105,14 +105,15 @@ export function parseEnvOptions(id: string, options: unknown): JsonObject {
 }
 
 /**
- * Makes an env: `make("ToolMaze-v0", { complexity: "C2" })`. The type parameters name the observation and action
- * types the caller expects (`make<ToolObservation, Action>(...)` for the tool envs); they are not checked at run time.
+ * Makes an env: `make("ToolMaze-v0", { complexity: "C2" })`. The type parameters name the observation, action and
+ * info types the caller expects (`make<ToolObservation, Action, ToolStepInfo, ToolResetInfo>(...)` for the tool
+ * envs); they are not checked at run time.
  */
-export function make<Obs = unknown, Act = unknown>(id: string, options: Record<string, unknown> = {}): Env<Obs, Act> {
+export function make<Obs = unknown, Act = unknown, StepInfo extends Info = Info, ResetInfo extends Info = Info>(id: string, options: Record<string, unknown> = {}): Env<Obs, Act, StepInfo, ResetInfo> {
   const entry = registryEntry(id);
   const parsed = parseEnvOptions(id, options);
   const spec: EnvSpec = { id, entryOptions: parsed, maxEpisodeSteps: (parsed.maxSteps as number | undefined) ?? entry.maxEpisodeSteps, libraryVersion: LIBRARY_VERSION };
-  return entry.factory(parsed, spec) as Env<Obs, Act>;
+  return entry.factory(parsed, spec) as unknown as Env<Obs, Act, StepInfo, ResetInfo>;
 }
 
 type VectorFactory = (id: string, numEnvs: number, options: Record<string, unknown>, vectorOptions: VectorEnvOptions) => VectorEnv;

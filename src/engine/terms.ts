@@ -13,7 +13,7 @@ export const CORE_TERMS: Readonly<Record<string, string>> = {
   verification: "read-back calls that verify an earlier write",
   poisoned_value: "arguments whose value came only from corrupted or untrusted responses",
   forbidden_call: "calls the task forbids",
-  budget_exceeded: "1 when a step/call/retry budget is exceeded",
+  budget_exceeded: "1 when the tool-call or retry budget is exceeded (the step limit truncates instead: max_steps)",
   wise_abort: "1 when the agent aborts and aborting was the right call",
   potential: "potential-based shaping F = γΦ(s′) − Φ(s) (the raw signal is Φ, in info.phi)",
 };
