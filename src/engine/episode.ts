@@ -51,6 +51,19 @@ export interface CallResult {
 
 const STRENGTH: Record<FaultPersistenceType, number> = { transient: 0, temporary: 1, permanent: 2 };
 
+/** A call that failed or had a fault fire: what a retry or a switch to an alternative reacts to. */
+function failedCall(c: CallRecord): boolean {
+  return !c.ok || c.faults.length > 0;
+}
+
+/**
+ * The lazily derived stream of call `index` (`ctx.rng()`). A module-level factory rather than an inline named
+ * closure: most tools never draw, and the closure stays a plain allocation on the hot path.
+ */
+function callRngOf(rng: Rng, index: number): () => Rng {
+  return () => rng.derive(`call:${index}`);
+}
+
 /**
  * The shared call pipeline: unknown/invisible tool -> argument validation -> faults that pre-empt the simulator ->
  * simulator -> corrupting faults -> ledger -> events (retry, alternative switch, read-back, poisoned value).
@@ -171,24 +184,25 @@ export class ToolEpisode<S> {
     return { record, events };
   }
 
+  /** Applies a family's named corruption transform to a call's output (null when the simulator was skipped). */
+  private transform(def: ToolDefinition<S>, args: JsonObject, index: number, name: string, output: JsonValue | null, params: JsonObject | undefined): JsonValue {
+    const fn = this.corruptions[name];
+    if (!fn) throw new Error(`fault transform "${name}" is not registered`);
+    return fn({ tool: def.name, args, output, params: params ?? {}, state: this.data.world, rng: this.rng.derive(`corrupt:${index}`) });
+  }
+
   private runWithFaults(def: ToolDefinition<S>, args: JsonObject, index: number, step: number, events: EpisodeEvent[]): { record: CallRecord; error: ToolErrorPayload | null } {
-    const world = this.data.world;
-    const fired: FaultSpec[] = [];
+    // Hot path (every tool call): no per-call arrays or named closures unless a fault fires.
+    let fired: FaultSpec[] | null = null;
     for (const f of this.faults) {
-      if (faultFires(f, this.data.faultStates[f.id], { tool: def.name, meta: def.meta, args, callIndex: index }, () => this.faultRng(f.id).random())) fired.push(f);
+      if (faultFires(f, this.data.faultStates[f.id], { tool: def.name, meta: def.meta, args, callIndex: index }, () => this.faultRng(f.id).random())) (fired ??= []).push(f);
     }
-    const callRng = () => this.rng.derive(`call:${index}`);
-    const corrupt = (name: string, output: JsonValue | null, params: JsonObject | undefined): JsonValue => {
-      const fn = this.corruptions[name];
-      if (!fn) throw new Error(`fault transform "${name}" is not registered`);
-      return fn({ tool: def.name, args, output, params: params ?? {}, state: world, rng: this.rng.derive(`corrupt:${index}`) });
-    };
     let ok: boolean;
     let response: JsonValue;
     let errorSource: ToolErrorSource | null = null;
     let taint: Taint = "clean";
     let error: ToolErrorPayload | null = null;
-    const pre = fired.find((f) => f.effect.type !== "corrupt");
+    const pre = fired === null ? undefined : fired.find((f) => f.effect.type !== "corrupt");
     if (pre) {
       const eff = pre.effect;
       if (eff.type === "error") {
@@ -198,11 +212,11 @@ export class ToolEpisode<S> {
         errorSource = "fault";
       } else if (eff.type === "replace") {
         ok = true;
-        response = eff.transform ? corrupt(eff.transform, null, eff.params) : cloneJson(eff.output ?? null);
+        response = eff.transform ? this.transform(def, args, index, eff.transform, null, eff.params) : cloneJson(eff.output ?? null);
         taint = "corrupted";
       } else throw new Error("unreachable");
     } else {
-      const out = def.run(args, { state: world, callIndex: index, step, rng: callRng });
+      const out = def.run(args, { state: this.data.world, callIndex: index, step, rng: callRngOf(this.rng, index) });
       ok = out.ok;
       if (out.ok) {
         response = out.output;
@@ -213,11 +227,12 @@ export class ToolEpisode<S> {
         errorSource = "simulator";
       }
     }
+    if (fired === null) return { record: { index, step, tool: def.name, arguments: args, ok, response, errorSource, faults: [], taint, faultPersistence: null }, error };
     const applied: FaultSpec[] = pre ? [pre] : [];
     if (ok) {
       for (const f of fired) {
         if (f.effect.type !== "corrupt") continue;
-        response = corrupt(f.effect.transform, response, f.effect.params);
+        response = this.transform(def, args, index, f.effect.transform, response, f.effect.params);
         taint = "corrupted";
         applied.push(f);
       }
@@ -234,10 +249,9 @@ export class ToolEpisode<S> {
   /** Retry, alternative-switch and read-back events, from the call history alone. */
   private detectPatterns(record: CallRecord, events: EpisodeEvent[]): void {
     const calls = this.data.calls;
-    const failed = (c: CallRecord) => !c.ok || c.faults.length > 0;
     let prevSame: CallRecord | undefined;
     for (let i = calls.length - 1; i >= 0; i--) if (calls[i].tool === record.tool) { prevSame = calls[i]; break; }
-    if (prevSame && failed(prevSame)) {
+    if (prevSame && failedCall(prevSame)) {
       this.data.retries += 1;
       events.push({ type: "retry", tool: record.tool, callIndex: record.index, ofCallIndex: prevSame.index, afterFault: prevSame.faults.length > 0, persistence: prevSame.faultPersistence });
     }
@@ -247,7 +261,7 @@ export class ToolEpisode<S> {
       for (let i = calls.length - 1; i >= 0; i--) {
         const c = calls[i];
         if (c.tool !== record.tool && this.tools.get(c.tool)?.meta?.group === group) {
-          if (failed(c)) events.push({ type: "alternative_switch", from: c.tool, to: record.tool, group, callIndex: record.index, afterFault: c.faults.length > 0 });
+          if (failedCall(c)) events.push({ type: "alternative_switch", from: c.tool, to: record.tool, group, callIndex: record.index, afterFault: c.faults.length > 0 });
           break;
         }
       }
