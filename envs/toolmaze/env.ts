@@ -149,9 +149,11 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
         index = candidates[k]!;
       }
       const inst = canonicalInstance(index);
-      // Distractors and tool order of a canonical instance come from its index (the stream of the seed that played it
-      // before seeds were stratified), so an instance is the same episode whichever seed selects it.
-      return { task: inst.task, perturbation: inst.perturbation, index, faultRng: new Rng(`${CANONICAL_SEED}/${inst.task.id}/${inst.perturbation}`), viewRng: new Rng(index) };
+      // Distractors and tool order come from the base task (the index of its unperturbed instance), so an instance is
+      // the same episode whichever seed selects it, and a task looks the same under every perturbation: only the
+      // fault differs (which is what makes NP its exact no-fault counterfactual).
+      const base = index - (index % PERTURBATIONS.length);
+      return { task: inst.task, perturbation: inst.perturbation, index, faultRng: new Rng(`${CANONICAL_SEED}/${inst.task.id}/${inst.perturbation}`), viewRng: new Rng(base) };
     }
     const r = rng.derive("task");
     const complexity = o.complexity ?? r.pick(COMPLEXITIES);

@@ -32,8 +32,14 @@ register({
   factory: (options, spec) => new ToolMazeEnv(toolMazeOptionsSchema.parse(options), spec) as never,
   policies: TOOLMAZE_POLICIES as unknown as Record<string, PolicyEntry>,
   carefulPolicy: "heuristic",
-  // With the perturbation pinned (P1–P4), a seed selects the same base task under NP.
-  noFaultOptions: { perturbation: "NP" },
+  // The unperturbed instance of the same base task (instance = base task * 5 + perturbation index); without hidden
+  // info, or on the sampled suite (whose task does not depend on the perturbation), pinning NP is enough.
+  noFaultOptions: (options, info): JsonObject => {
+    const i = (info.hidden as { instanceIndex?: unknown } | undefined)?.instanceIndex;
+    if (typeof i !== "number") return { ...options, perturbation: "NP" };
+    const { complexity: _c, perturbation: _p, domain: _d, ...rest } = options; // taskIndex excludes the filters
+    return { ...rest, taskIndex: i - (i % 5) };
+  },
   analyzeTrajectory: analyzeToolMazeTrajectory,
   aggregate: (results: readonly EpisodeResult[]) => aggregateRows(results.map((r) => r.metrics as unknown as MetricRow & JsonObject)),
 });

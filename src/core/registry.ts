@@ -56,10 +56,12 @@ export interface EnvEntry {
   /** Per-episode analyses for collected trajectories (failure category, blocker follow-up, ...). */
   analyzeTrajectory?(trajectory: Trajectory): JsonObject;
   /**
-   * How to turn the family's faults off with everything else equal: options deep-merged into the env's options to
-   * get the same-seed, no-fault counterfactual (`recovery-gym pairs --contrast fault`).
+   * How to turn the family's faults off with everything else equal (`recovery-gym pairs --contrast fault`): options
+   * deep-merged into the env's options to get the same-seed, no-fault counterfactual; or a function of the faulty
+   * episode's options and reset info returning the complete no-fault options, when the counterpart depends on the
+   * episode (ToolMaze pins the unperturbed instance of the same base task).
    */
-  noFaultOptions?: JsonObject;
+  noFaultOptions?: JsonObject | ((options: JsonObject, resetInfo: Info) => JsonObject);
 }
 
 const REGISTRY = new Map<string, EnvEntry>();

@@ -3,7 +3,7 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFil
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Action, type Info, type JsonObject, episodePolicyRng, make, policyEntry, readTrajectories, registryEntry, stableStringify, type Trajectory } from "../../src/index.js";
+import { type Action, type Info, type JsonObject, episodePolicyRng, make, policyEntry, readTrajectories, register, registryEntry, stableStringify, type Trajectory } from "../../src/index.js";
 import { pairsCommand } from "../../src/cli/commands/pairs.js";
 
 const dir = mkdtempSync(join(tmpdir(), "rg-cli-"));
@@ -251,8 +251,7 @@ describe("pairs on every family", () => {
     it(`${id}: the same seed with and without the fault (--contrast fault)`, () => {
       const pairs = runPairs(id, options, policy, "fault", 3);
       expect(pairs.length).toBeGreaterThan(0);
-      const noFault = registryEntry(id).noFaultOptions as JsonObject;
-      expect(noFault).toBeDefined();
+      expect(registryEntry(id).noFaultOptions).toBeDefined();
       for (const p of pairs) {
         expect(p).toMatchObject({ contrast: "fault", preferred: null });
         expect(p.branches.map((b) => b.policy)).toEqual([policy, policy]);
@@ -268,7 +267,15 @@ describe("pairs on every family", () => {
     });
   }
 
-  it("--contrast fault refuses options under which the no-fault variant is another task", () => {
-    expect(() => pairsCommand(["--env", "ToolMaze-v0", "--contrast", "fault", "--episodes", "3", "--out", join(dir, "tm-any.jsonl"), "--quiet"])).toThrow(/initial observations differ/);
+  it("ToolMaze's no-fault counterpart is the unperturbed instance of the same task, whatever the options", () => {
+    const pairs = runPairs("ToolMaze-v0", {}, "heuristic", "fault", 12); // unpinned: seeds interleave C and P
+    expect(pairs.length).toBeGreaterThan(0);
+    for (const p of pairs) expect(p.noFaultOptions).toMatchObject({ taskIndex: expect.any(Number) });
+  });
+
+  it("--contrast fault refuses declared no-fault options that start another task (the safety net)", () => {
+    // A registration with a static patch that changes the seed -> task map (pinning NP re-orders the suite).
+    register({ ...registryEntry("ToolMaze-v0"), id: "ToolMazeStaticNoFault-v0", noFaultOptions: { perturbation: "NP" } });
+    expect(() => pairsCommand(["--env", "ToolMazeStaticNoFault-v0", "--contrast", "fault", "--seed", "4", "--episodes", "2", "--out", join(dir, "tm-any.jsonl"), "--quiet"])).toThrow(/initial observations differ/);
   });
 });

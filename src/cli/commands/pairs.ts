@@ -52,11 +52,12 @@ interface Played {
  * asked to act and its proposal is discarded), so at the fork its view is that of a policy that lived through the
  * prefix: tool schemas it was sent once, transcripts, plans.
  */
-function play(envId: string, options: JsonObject, policyName: string, seed: number, maxSteps: number, forced: readonly Action[] = [], snapshotAtFault = false): { played: Played; env: ToolEnv<unknown> } {
+function play(envId: string, options: JsonObject, policyName: string, seed: number, maxSteps: number, forced: readonly Action[] = [], snapshotAtFault = false): { played: Played; env: ToolEnv<unknown>; resetInfo: Info } {
   const env = make(envId, options);
   if (!(env instanceof ToolEnv)) throw new OptionsError("--env", `pairs: ${envId} is not a tool env (no getState/fork)`);
   const policy = policyEntry(envId, policyName).create(env as never, episodePolicyRng(seed, policyName));
   let [obs, info] = env.reset({ seed }) as [unknown, Info];
+  const resetInfo = info;
   policy.reset?.(obs, info);
   const played: Played = { actions: [], observations: [stableStringify(obs)], rewards: [], faultAt: -1, stateAtFault: null, success: false, terminationReason: "max_steps", ended: false };
   for (let t = 0; t < maxSteps && !env.isDone(); t++) {
@@ -78,7 +79,7 @@ function play(envId: string, options: JsonObject, policyName: string, seed: numb
       played.terminationReason = String(i.terminationReason);
     }
   }
-  return { played, env };
+  return { played, env, resetInfo };
 }
 
 function branch(policy: string, options: JsonObject, p: Played, from: number): Branch {
@@ -121,15 +122,23 @@ function policyPair(envId: string, options: JsonObject, policy: string, contrast
   return { contrast: "policy", forkStep: faultAt, prefix: prefix as unknown as JsonValue[], state: stateAtFault, branches: branches as unknown as JsonValue, preferred: preferredOf(branches[0], branches[1]) };
 }
 
+/** The no-fault counterpart's options for this episode (the registration's patch, or its function of the episode). */
+function noFaultFor(envId: string, options: JsonObject, resetInfo: Info): JsonObject {
+  const nf = registryEntry(envId).noFaultOptions;
+  if (!nf) throw new OptionsError("--contrast", `pairs: ${envId} declares no way to turn its faults off (noFaultOptions in its registration), so --contrast fault is unavailable`);
+  return parseEnvOptions(envId, typeof nf === "function" ? nf(options, resetInfo) : mergeOptions(options, nf));
+}
+
 /** Fault contrast: the same seed and policy with and without the fault; the branches start where they diverge. */
-function faultPair(envId: string, options: JsonObject, noFault: JsonObject, policy: string, seed: number, maxSteps: number): JsonObject | null {
+function faultPair(envId: string, options: JsonObject, policy: string, seed: number, maxSteps: number): JsonObject | null {
   const faulty = play(envId, options, policy, seed, maxSteps);
   faulty.env.close();
   if (faulty.played.faultAt < 0) return null;
+  const noFault = noFaultFor(envId, options, faulty.resetInfo);
   const clean = play(envId, noFault, policy, seed, maxSteps);
   clean.env.close();
   if (clean.played.observations[0] !== faulty.played.observations[0]) {
-    throw new OptionsError("--contrast", `pairs: ${envId} seed ${seed}: the no-fault options ${stableStringify(noFault)} start a different episode than ${stableStringify(options)} (the initial observations differ), so they are no counterfactual; pin what selects the task (for ToolMaze: --opt perturbation=P1..P4)`);
+    throw new OptionsError("--contrast", `pairs: ${envId} seed ${seed}: the no-fault options ${stableStringify(noFault)} start a different episode than ${stableStringify(options)} (the initial observations differ), so they are no counterfactual; the family's noFaultOptions must keep the task`);
   }
   // Longest common prefix: same action and same resulting observation.
   let fork = 0;
@@ -157,10 +166,9 @@ export function pairsCommand(argv: readonly string[]): number {
   const contrast = stringFlag(args, "contrast") ?? "random";
   policyEntry(envId, policy);
   const options = parseEnvOptions(envId, args.opts);
-  let noFault: JsonObject | null = null;
-  if (contrast === "fault") {
+  const faultContrast = contrast === "fault";
+  if (faultContrast) {
     if (!entry.noFaultOptions) throw new OptionsError("--contrast", `pairs: ${envId} declares no way to turn its faults off (noFaultOptions in its registration), so --contrast fault is unavailable`);
-    noFault = parseEnvOptions(envId, mergeOptions(args.opts as JsonObject, entry.noFaultOptions));
   } else policyEntry(envId, contrast);
   const episodes = intFlag(args, "episodes", 20, 1);
   const seed0 = intFlag(args, "seed", 0, 0);
@@ -171,7 +179,7 @@ export function pairsCommand(argv: readonly string[]): number {
   try {
     for (let ep = 0; ep < episodes; ep++) {
       const seed = seed0 + ep;
-      const pair = noFault ? faultPair(envId, options, noFault, policy, seed, maxSteps) : policyPair(envId, options, policy, contrast, seed, maxSteps);
+      const pair = faultContrast ? faultPair(envId, options, policy, seed, maxSteps) : policyPair(envId, options, policy, contrast, seed, maxSteps);
       if (pair) {
         writer.writeLine({ schema: "recovery-gym/pair", version: 2, pairId: `${envId}:${seed}:${String(pair.forkStep)}`, envId, options, seed, ...pair });
         written += 1;
@@ -181,6 +189,6 @@ export function pairsCommand(argv: readonly string[]): number {
   } finally {
     writer.close();
   }
-  process.stdout.write(`wrote ${written} pair(s) to ${out} (${episodes - written} episodes met no fault${noFault ? "" : " before ending"})\n`);
+  process.stdout.write(`wrote ${written} pair(s) to ${out} (${episodes - written} episodes met no fault${faultContrast ? "" : " before ending"})\n`);
   return 0;
 }
