@@ -103,6 +103,7 @@ function describeSession(s: Session): Result {
     autoreset_mode: s.autoresetMode,
     env_offset: s.envOffset,
     obs_encoding: s.obsEncoding,
+    tool_refs: s.toolRefs !== null,
     info_keys: s.infoKeys ? [...s.infoKeys] : null,
     spec: s.env.spec ?? null,
     metadata: s.env.metadata ?? null,
@@ -117,6 +118,7 @@ function make(ctx: HandlerContext, req: Requests["make"]): Result {
     options: req.options ?? {},
     autoresetMode: req.autoreset_mode,
     obsEncoding: req.obs_encoding,
+    toolRefs: req.tool_refs,
     infoKeys: req.info_keys ?? null,
     seed: req.seed ?? null,
     record: req.record ?? false,
@@ -168,7 +170,7 @@ function reset(ctx: HandlerContext, req: Requests["reset"]): Result | Promise<Re
     then(s.env.reset(opts), ([obs, infos]: VecResetResult): Result => {
       s.resets++;
       s.lastObs = obs.slice();
-      return { observations: obs, infos: filterInfos(s, infos) };
+      return { observations: compactTools(s, obs), infos: filterInfos(s, infos) };
     }),
   );
 }
@@ -200,10 +202,17 @@ function step(ctx: HandlerContext, req: Requests["step"]): Result | Promise<Resu
   return withSession(s, () =>
     then(s.env.step(actions), ([obs, rewards, terminated, truncated, infos]: VecStepResult): Result => {
       s.steps++;
-      let observations: unknown[] = obs;
+      let observations: unknown[];
       if (s.obsEncoding === "delta") {
         const prev = s.lastObs ?? [];
-        observations = obs.map((o, i) => encodeDelta(prev[i], o));
+        const refs = s.toolRefs;
+        observations = obs.map((o, i) => {
+          const wire = encodeDelta(prev[i], o);
+          if (refs === null) return wire;
+          return "s" in wire ? { ...wire, s: refs.compact(wire.s) as Record<string, unknown> } : { f: refs.compact(wire.f) };
+        });
+      } else {
+        observations = compactTools(s, obs);
       }
       s.lastObs = obs.slice();
       const out: Result = {
@@ -217,6 +226,12 @@ function step(ctx: HandlerContext, req: Requests["step"]): Result | Promise<Resu
       return out;
     }),
   );
+}
+
+/** Full observations with already-sent tool schemas as names, when the session uses tool references. */
+function compactTools(s: Session, obs: readonly unknown[]): unknown[] {
+  const refs = s.toolRefs;
+  return refs === null ? obs.slice() : obs.map((o) => refs.compact(o));
 }
 
 function filterInfos(s: Session, infos: Record<string, unknown>): Record<string, unknown> {
@@ -265,6 +280,6 @@ function setState(ctx: HandlerContext, req: Requests["set_state"]): Result | Pro
   return withSession(s, () => {
     const obs = (s.env.setEnvState as (n: number, st: unknown) => unknown)(i, req.state);
     if (s.lastObs) s.lastObs[i] = obs;
-    return { index: i, observation: obs } as Result;
+    return { index: i, observation: s.toolRefs ? s.toolRefs.compact(obs) : obs } as Result;
   });
 }

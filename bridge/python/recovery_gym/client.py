@@ -171,21 +171,25 @@ class Client:
         return self.request("get_spec", env_id=env_id)
 
     def make(self, env_id: str, *, seed: Optional[int] = None, obs_encoding: str = "delta",
-             info_keys: Optional[List[str]] = None, **options: Any) -> "RemoteEnv":
-        """One env with Gymnasium's single-env signatures. Keyword arguments are the env's options."""
+             info_keys: Optional[List[str]] = None, tool_refs: Optional[bool] = None, **options: Any) -> "RemoteEnv":
+        """One env with Gymnasium's single-env signatures. Keyword arguments are the env's options.
+
+        ``tool_refs`` (default: on when the server supports it) sends each tool schema once per session; the
+        observations you get are the same either way."""
         from .env import RemoteEnv
 
-        return RemoteEnv(self, env_id, options, seed=seed, obs_encoding=obs_encoding, info_keys=info_keys)
+        return RemoteEnv(self, env_id, options, seed=seed, obs_encoding=obs_encoding, info_keys=info_keys,
+                         tool_refs=tool_refs)
 
     def make_vec(self, env_id: str, num_envs: int, *, seed: Optional[int] = None, autoreset_mode: Optional[str] = None,
                  obs_encoding: str = "delta", info_keys: Optional[List[str]] = None, use_numpy: bool = False,
-                 record: bool = False, **options: Any) -> "RemoteVectorEnv":
+                 record: bool = False, tool_refs: Optional[bool] = None, **options: Any) -> "RemoteVectorEnv":
         """A batched env of ``num_envs`` copies on this server (Gymnasium 1.x vector semantics)."""
         from .env import RemoteVectorEnv
 
         return RemoteVectorEnv(self, env_id, num_envs, options, seed=seed, autoreset_mode=autoreset_mode,
                                obs_encoding=obs_encoding, info_keys=info_keys, use_numpy=use_numpy,
-                               record=record)
+                               record=record, tool_refs=tool_refs)
 
     def close(self) -> None:
         if not self._closed:

@@ -102,7 +102,7 @@ class ShardedVectorEnv:
         infos = []
         for shard, rid in zip(self.shards, rids):
             r = shard.client.recv(rid)
-            shard._obs = list(r["observations"])
+            shard._accept_full(r["observations"])
             obs.extend(shard._obs)
             infos.append(r["infos"])
         return obs, merge_infos(infos, self.counts)
@@ -163,7 +163,8 @@ def discover_endpoints(address: str = DEFAULT_ADDRESS, timeout: Optional[float] 
 def make_vec(env_id: str, num_envs: int, *, endpoints: Optional[Sequence[str]] = None, address: str = DEFAULT_ADDRESS,
              timeout: Optional[float] = 30.0, all_workers: bool = False, seed: Optional[int] = None,
              autoreset_mode: Optional[str] = None, obs_encoding: str = "delta", info_keys: Optional[List[str]] = None,
-             use_numpy: bool = False, server_public_key: Optional[bytes] = None, **options: Any) -> ShardedVectorEnv:
+             use_numpy: bool = False, server_public_key: Optional[bytes] = None, tool_refs: Optional[bool] = None,
+             **options: Any) -> ShardedVectorEnv:
     """A vector env over ``endpoints`` (default ``[address]``; with ``all_workers=True`` every worker of the server
     at ``address``). Same seeds give the same trajectories whatever the endpoints."""
     if endpoints:
@@ -174,7 +175,7 @@ def make_vec(env_id: str, num_envs: int, *, endpoints: Optional[Sequence[str]] =
         eps = [address]
     clients = [Client(e, timeout=timeout, server_public_key=server_public_key) for e in eps]
     fields: Dict[str, Any] = {"seed": seed, "autoreset_mode": autoreset_mode, "obs_encoding": obs_encoding,
-                              "info_keys": info_keys}
+                              "info_keys": info_keys, "tool_refs": tool_refs}
     try:
         return ShardedVectorEnv(clients, env_id, num_envs, options, own_clients=True, use_numpy=use_numpy, **fields)
     except Exception:

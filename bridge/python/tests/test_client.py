@@ -190,3 +190,25 @@ def test_gymnasium_absent_is_a_clear_error(client):
     with pytest.raises(ImportError, match="gymnasium"):
         env.to_gymnasium()
     env.close()
+
+
+def test_tool_refs_are_on_by_default_and_change_nothing_but_bytes(client):
+    on = client.make_vec("ToolMaze-v0", 4, seed=9)
+    off = client.make_vec("ToolMaze-v0", 4, seed=9, tool_refs=False)
+    assert on._tools is not None and off._tools is None
+    assert on.reset() == off.reset()
+    for _ in range(80):  # random play ends episodes every few steps, so tools are re-announced many times
+        assert on.step_random() == off.step_random()
+    assert len(on._tools) > 0
+    on.close()
+    off.close()
+
+
+def test_an_unknown_tool_reference_is_a_protocol_error():
+    from recovery_gym.env import expand_tool_refs
+
+    known = {}
+    assert expand_tool_refs({"newTools": [{"name": "a", "x": 1}]}, known) == {"newTools": [{"name": "a", "x": 1}]}
+    assert expand_tool_refs({"newTools": ["a"]}, known) == {"newTools": [{"name": "a", "x": 1}]}
+    with pytest.raises(rg.ProtocolError, match="names no schema"):
+        expand_tool_refs({"newTools": ["b"]}, known)
