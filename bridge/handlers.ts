@@ -4,6 +4,7 @@
  */
 import type { Backend, VecResetResult, VecStepResult } from "./backend.js";
 import { encodeDelta } from "./delta.js";
+import { assertPlainPayload } from "./payload.js";
 import {
   BridgeError,
   type Limits,
@@ -42,6 +43,7 @@ export function handleRequest(ctx: HandlerContext, op: string, fields: Record<st
   const parsed = requestSchemas[op].safeParse(fields);
   if (!parsed.success) throw zodDetails(op, parsed.error);
   const req = parsed.data;
+  checkPayloads(op, req as Record<string, unknown>);
   switch (op) {
     case "hello":
       return hello(ctx, req as Requests["hello"]);
@@ -55,6 +57,8 @@ export function handleRequest(ctx: HandlerContext, op: string, fields: Record<st
       return reset(ctx, req as Requests["reset"]);
     case "step":
       return step(ctx, req as Requests["step"]);
+    case "sample":
+      return sample(ctx, req as Requests["sample"]);
     case "close":
       return close(ctx, req as Requests["close"]);
     case "get_spec":
@@ -64,6 +68,18 @@ export function handleRequest(ctx: HandlerContext, op: string, fields: Record<st
     case "set_state":
       return setState(ctx, req as Requests["set_state"]);
   }
+}
+
+/** The free-form fields (env options, actions, snapshots) must be plain data before the library sees them. */
+const PAYLOAD_FIELDS: Partial<Record<Op, readonly string[]>> = {
+  make: ["options"],
+  reset: ["options"],
+  step: ["actions"],
+  set_state: ["state"],
+};
+
+function checkPayloads(op: Op, req: Record<string, unknown>): void {
+  for (const field of PAYLOAD_FIELDS[op] ?? []) assertPlainPayload(req[field], field);
 }
 
 function hello(ctx: HandlerContext, req: Requests["hello"]): Result {
@@ -182,9 +198,7 @@ function step(ctx: HandlerContext, req: Requests["step"]): Result | Promise<Resu
     if (req.actions !== undefined) {
       throw new BridgeError("VALIDATION_ERROR", "step: give either 'actions' or 'sample: true', not both", { field: "actions" });
     }
-    s.samplers ??= ctx.backend.createSamplers(s.makeSeed ?? 0, s.envOffset, s.numEnvs);
-    const samplers = s.samplers;
-    actions = samplers.map((rng) => ctx.backend.sampleAction(s.env.singleActionSpace, rng));
+    actions = sampleActions(ctx, s);
   } else {
     if (req.actions === undefined) {
       throw new BridgeError("VALIDATION_ERROR", "step: 'actions' is required (one action per env) unless 'sample' is true", { field: "actions" });
@@ -232,6 +246,27 @@ function step(ctx: HandlerContext, req: Requests["step"]): Result | Promise<Resu
 function compactTools(s: Session, obs: readonly unknown[]): unknown[] {
   const refs = s.toolRefs;
   return refs === null ? obs.slice() : obs.map((o) => refs.compact(o));
+}
+
+/** One action per env from the session's sampler streams (env i's stream: make seed and env_offset + i only). */
+function sampleActions(ctx: HandlerContext, s: Session): unknown[] {
+  s.samplers ??= ctx.backend.createSamplers(s.makeSeed ?? 0, s.envOffset, s.numEnvs);
+  return s.samplers.map((rng) => ctx.backend.sampleAction(s.env.singleActionSpace, rng));
+}
+
+/**
+ * Samples actions without stepping (what a Gymnasium `action_space.sample()` needs). Draws from the same streams
+ * as `step` with `sample: true`, so the two interleave as one sequence of draws per env.
+ */
+function sample(ctx: HandlerContext, req: Requests["sample"]): Result {
+  const s = ctx.sessions.get(req.session, ctx.owner);
+  if (req.index !== undefined && req.index !== null && req.index >= s.numEnvs) {
+    throw new BridgeError("VALIDATION_ERROR", `index: expected 0..${s.numEnvs - 1}, got ${req.index}`, { field: "index", expected: s.numEnvs, got: req.index });
+  }
+  if (s.resets === 0) throw new BridgeError("ENV_ERROR", "sample before reset: call 'reset' on this session first", { field: "reset", session: s.handle });
+  if (req.index === undefined || req.index === null) return { actions: sampleActions(ctx, s) };
+  s.samplers ??= ctx.backend.createSamplers(s.makeSeed ?? 0, s.envOffset, s.numEnvs);
+  return { action: ctx.backend.sampleAction(s.env.singleActionSpace, s.samplers[req.index]) };
 }
 
 function filterInfos(s: Session, infos: Record<string, unknown>): Record<string, unknown> {

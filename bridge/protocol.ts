@@ -37,7 +37,7 @@ export class BridgeError extends Error {
   }
 }
 
-export const OPS = ["hello", "ping", "list_envs", "make", "reset", "step", "close", "get_spec", "get_state", "set_state"] as const;
+export const OPS = ["hello", "ping", "list_envs", "make", "reset", "step", "sample", "close", "get_spec", "get_state", "set_state"] as const;
 export type Op = (typeof OPS)[number];
 
 /** Session handles: "s" + worker index + "-" + 32 hex chars (128 random bits). */
@@ -77,6 +77,7 @@ export const requestSchemas = {
     actions: z.array(z.unknown()).optional(),
     sample: z.boolean().optional(),
   }),
+  sample: z.strictObject({ session: sessionHandle, index: z.number().int().min(0).nullable().optional() }),
   close: z.strictObject({ session: sessionHandle }),
   get_state: z.strictObject({ session: sessionHandle, index: z.number().int().min(0).default(0) }),
   set_state: z.strictObject({ session: sessionHandle, index: z.number().int().min(0).default(0), state: jsonMap }),

@@ -88,6 +88,9 @@ export class BridgeServer {
       sendHighWaterMark: this.limits.sendHighWaterMark,
       receiveHighWaterMark: this.limits.sendHighWaterMark,
       linger: 2000,
+      // A client that reconnects under its own routing id (the Python client sets a random one) takes over the
+      // old connection at once, and with it its sessions, instead of being refused until the old pipe dies.
+      handover: true,
     });
     if (this.opts.curve) {
       sock.curveServer = true;

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import secrets
 import time
 from collections import OrderedDict
 from typing import Any, Dict, List, Optional
@@ -60,8 +61,10 @@ class Client:
         self._ctx = context or zmq.Context.instance()
         self._sock = self._ctx.socket(zmq.DEALER)
         self._sock.setsockopt(zmq.LINGER, 0)
-        if identity is not None:
-            self._sock.setsockopt(zmq.IDENTITY, identity)
+        # Sessions belong to the routing id. A random one of our own (rather than libzmq's per-connection one)
+        # survives reconnects after a network blip, so the sessions stay ours; it is unguessable like a handle.
+        self.identity: bytes = identity if identity is not None else b"rg-" + secrets.token_hex(16).encode()
+        self._sock.setsockopt(zmq.IDENTITY, self.identity)
         if server_public_key is not None:
             public, secret = zmq.curve_keypair()
             self._sock.curve_publickey = public
@@ -78,7 +81,11 @@ class Client:
         self._closed = False
         self.server_info: Dict[str, Any] = {}
         if hello:
-            self.server_info = self.hello()
+            try:
+                self.server_info = self.hello()
+            except BaseException:
+                self.close()  # do not leak the socket when the server is unreachable or incompatible
+                raise
 
     # -- plumbing ---------------------------------------------------------------------------------------------
 

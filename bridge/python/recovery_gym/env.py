@@ -195,6 +195,11 @@ class RemoteVectorEnv:
         self.step_async(sample=True)
         return self.step_wait()  # type: ignore[return-value]
 
+    def sample_actions(self) -> List[Any]:
+        """One action per env, sampled by the server from each env's current action space (the same seeded
+        streams as :meth:`step_random`), without stepping."""
+        return self.client.request("sample", session=self.session)["actions"]
+
     def get_state(self, index: int = 0) -> Dict[str, Any]:
         """Snapshot of env ``index`` (plain data): branch an episode, e.g. at the moment a fault fires."""
         return self.client.request("get_state", session=self.session, index=int(index))["state"]
@@ -255,6 +260,10 @@ class RemoteEnv:
     def step_random(self) -> Tuple[Any, float, bool, bool, Dict[str, Any], Any]:
         obs, rew, term, trunc, infos, actions = self._vec.step_random()
         return obs[0], float(rew[0]), bool(term[0]), bool(trunc[0]), unbatch_info(infos, 0), actions[0]
+
+    def sample_action(self) -> Any:
+        """An action sampled by the server from the current action space (seeded by ``make``), without stepping."""
+        return self._vec.sample_actions()[0]
 
     def get_state(self) -> Dict[str, Any]:
         """Snapshot of the episode (plain data) for counterfactual replay."""

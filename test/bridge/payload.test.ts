@@ -1,0 +1,63 @@
+/**
+ * Payload checks: env options, actions and snapshots must be plain data. Integers beyond ±2^53, binary and
+ * extension values and absurd nesting are VALIDATION_ERRORs naming the field, and the server keeps serving.
+ */
+import { Packr } from "msgpackr";
+import { afterEach, describe, expect, it } from "vitest";
+import { BridgeClient } from "../../bridge/client.js";
+import { createCoreBackend } from "../../bridge/coreBackend.js";
+import { assertPlainPayload, MAX_PAYLOAD_DEPTH } from "../../bridge/payload.js";
+import { startServer } from "./helpers.js";
+
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanup.length) await cleanup.pop()!();
+});
+
+// A sender that uses msgpackr's extension types (the protocol's own codec never does).
+const extPackr = new Packr({ useRecords: false, moreTypes: true });
+
+function nested(depth: number): unknown {
+  let v: unknown = 1;
+  for (let i = 0; i < depth; i++) v = { a: v };
+  return v;
+}
+
+describe("request payloads", () => {
+  it("assertPlainPayload accepts plain data and names the path of the first bad value", () => {
+    expect(() => assertPlainPayload({ a: [1, "x", null, true, { b: 2.5 }] }, "options")).not.toThrow();
+    expect(() => assertPlainPayload({ a: [1, 2n ** 60n] }, "options")).toThrow(/options\.a\.1: integer beyond ±2\^53/);
+    expect(() => assertPlainPayload([{ when: new Date(0) }], "actions")).toThrow(/actions\.0\.when: a binary or extension value \(Date\)/);
+    expect(() => assertPlainPayload({ s: new Set([1]) }, "state")).toThrow(/state\.s: .*\(Set\)/);
+    expect(() => assertPlainPayload(nested(MAX_PAYLOAD_DEPTH - 1), "options")).not.toThrow();
+    expect(() => assertPlainPayload(nested(MAX_PAYLOAD_DEPTH + 5), "options")).toThrow(/nested deeper than 64 levels/);
+  });
+
+  it("over the wire: big integers, extension values and deep nesting are VALIDATION_ERRORs naming the field", async () => {
+    const server = await startServer(createCoreBackend());
+    const client = new BridgeClient(server.endpoint);
+    cleanup.push(async () => { await client.close(); await server.stop(); });
+
+    const bigOption = await client.call("make", { env_id: "ToolMaze-v0", options: { maxSteps: 2n ** 60n } });
+    expect(bigOption.error).toMatchObject({ code: "VALIDATION_ERROR", details: { field: "options.maxSteps" } });
+
+    const { session } = await client.request<{ session: string }>("make", { env_id: "Demo-v0", num_envs: 2, seed: 1 });
+    await client.request("reset", { session });
+    const call = { type: "tool_call", name: "weather_com_forecast", arguments: { city: "Oslo" } };
+    const bigArg = await client.call("step", { session, actions: [call, { ...call, arguments: { city: 2n ** 62n } }] });
+    expect(bigArg.error).toMatchObject({ code: "VALIDATION_ERROR", details: { field: "actions.1.arguments.city" } });
+
+    // A frame built with msgpackr's extension types: a Date inside an action.
+    await client.sendRaw(extPackr.pack({ id: 900, op: "step", session, actions: [call, { ...call, arguments: { city: new Date(0) } }] }));
+    const deep = await client.call("reset", { session, options: nested(200) as Record<string, unknown> });
+    expect(deep.error).toMatchObject({ code: "VALIDATION_ERROR" });
+    expect(deep.error!.message).toMatch(/nested deeper than/);
+    // Answers come in request order, so the raw frame's answer arrived before `deep`'s.
+    const ext = client.orphans.find((r) => r.id === 900);
+    expect(ext?.error).toMatchObject({ code: "VALIDATION_ERROR", details: { field: "actions.1.arguments.city" } });
+
+    // Nothing was stepped by the refused requests, and the server serves normally afterwards.
+    const ok = await client.request<{ observations: Array<{ s: { step?: number } }> }>("step", { session, actions: [call, call] });
+    expect(ok.observations.map((o) => o.s.step)).toEqual([1, 1]);
+  });
+});
