@@ -37,8 +37,11 @@ Options:
   --max-envs-per-session N (default 4096)
   --max-total-envs N       envs per worker over all sessions (default 16384)
   --max-message-bytes N    largest request decoded; larger ones get MESSAGE_TOO_LARGE (default 64 MiB)
+  --hard-message-bytes N   libzmq's cap: a larger frame drops the connection unanswered (default 256 MiB)
   --max-pending N          unanswered requests per client (default 1024)
   --idle-timeout-ms N      close sessions idle this long (default 600000)
+  --reap-interval-ms N     how often idle sessions are looked for (default 5000)
+  --send-hwm N             ZeroMQ send queue per peer, in messages (default 100000)
   --drain-ms N             on SIGINT/SIGTERM keep answering (SHUTTING_DOWN) this long before closing (default 250)
   --ready-file FILE        once listening, write {"endpoints", "pid", "workerPids"} as JSON to FILE (scripts)
   --quiet                  no log lines on stderr
@@ -54,6 +57,9 @@ const LIMIT_FLAGS: Record<string, keyof Limits> = {
   "--max-message-bytes": "maxMessageBytes",
   "--max-pending": "maxPendingPerClient",
   "--idle-timeout-ms": "idleTimeoutMs",
+  "--reap-interval-ms": "reapIntervalMs",
+  "--hard-message-bytes": "hardMessageBytes",
+  "--send-hwm": "sendHighWaterMark",
   "--drain-ms": "drainMs",
 };
 
