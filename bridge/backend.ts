@@ -57,6 +57,11 @@ export interface Backend {
   createSamplers(seed: number, offset: number, n: number): SamplerRng[];
   /** Samples one action from a single-env action space with the given stream. */
   sampleAction(space: SpaceLike, rng: SamplerRng): unknown;
+  /**
+   * Confines env options that name files to `roots` (null: no restriction), for the whole process: a remote
+   * client must not make the server read arbitrary files.
+   */
+  restrictOptionPaths?(roots: readonly string[] | null): void;
   /** Maps a library exception to a protocol error; anything unrecognised is ENV_ERROR. */
   classifyError(err: unknown): { code: ErrorCode; message: string; details: Record<string, unknown> };
 }

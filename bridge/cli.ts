@@ -32,6 +32,8 @@ Options:
   --allow-remote           allow a non-loopback endpoint (requires --curve-keys when libzmq has CURVE)
   --curve-keys FILE        CURVE server keys, JSON {"publicKey","secretKey"} (Z85)
   --record-dir DIR         allow make(record=true): trajectories go to DIR/<env>-<session>-<i>.jsonl
+  --data-root DIR          env options naming files (reward specs, datasets) may only point inside DIR
+                           (repeatable). Default: anywhere on a loopback server; nowhere with --allow-remote
   --gen-curve-keys FILE    write a new CURVE key pair to FILE (mode 600) and exit
   --max-sessions N         sessions per worker (default 256)
   --max-envs-per-session N (default 4096)
@@ -133,6 +135,9 @@ function parseArgs(argv: string[]): Parsed {
       case "--record-dir":
         p.overrides.recordDir = value();
         break;
+      case "--data-root":
+        (p.overrides.dataRoots ??= []).push(value());
+        break;
       case "--gen-curve-keys":
         p.genKeys = value();
         break;
@@ -213,7 +218,7 @@ export async function serveCommand(argv: string[], deps: ServeDeps = {}): Promis
   let server: BridgeServer;
   try {
     const backend = await loadBackend();
-    server = new BridgeServer({ endpoint: cfg.endpoint, backend, limits: cfg.limits, allowRemote: cfg.allowRemote, curve: cfg.curve, recordDir: cfg.recordDir, log });
+    server = new BridgeServer({ endpoint: cfg.endpoint, backend, limits: cfg.limits, allowRemote: cfg.allowRemote, curve: cfg.curve, recordDir: cfg.recordDir, dataRoots: cfg.dataRoots, log });
     await server.start();
   } catch (e) {
     err(`recovery-gym serve: ${(e as Error).message}\n`);

@@ -1,0 +1,35 @@
+/** Option paths: one policy, applied by every loader of a file named in env options. */
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { confineOptionPaths, OptionsError, resolveOptionPath, setOptionPathPolicy } from "../../src/index.js";
+
+afterEach(() => setOptionPathPolicy(null));
+
+describe("option paths", () => {
+  it("without a policy any path resolves; a confining policy admits only paths inside its roots", () => {
+    const root = mkdtempSync(path.join(tmpdir(), "rg-roots-"));
+    mkdirSync(path.join(root, "data"));
+    writeFileSync(path.join(root, "data", "spec.json"), "{}");
+    const outside = mkdtempSync(path.join(tmpdir(), "rg-outside-"));
+    symlinkSync(outside, path.join(root, "data", "escape"));
+    expect(resolveOptionPath("dataset", "/etc/passwd")).toBe("/etc/passwd");
+    setOptionPathPolicy(confineOptionPaths([path.join(root, "data")]));
+    expect(resolveOptionPath("dataset", path.join(root, "data", "spec.json"))).toBe(path.join(root, "data", "spec.json"));
+    expect(resolveOptionPath("dataset", path.join(root, "data", "missing.json"))).toBe(path.join(root, "data", "missing.json"));
+    for (const bad of ["/etc/passwd", path.join(root, "data", "..", "x"), path.join(root, "data", "escape", "f"), `${path.join(root, "data")}-sibling`]) {
+      let err: unknown;
+      try {
+        resolveOptionPath("dataset", bad);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(OptionsError);
+      expect((err as OptionsError).field).toBe("dataset");
+      expect((err as Error).message).toMatch(/outside the server's data roots/);
+    }
+    setOptionPathPolicy(confineOptionPaths([]));
+    expect(() => resolveOptionPath("reward", "/tmp/x.json")).toThrow(/reads no files named by options/);
+  });
+});
