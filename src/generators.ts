@@ -1,7 +1,10 @@
 /** A data generator a family offers to `recovery-gym generate <name> --out DIR`. */
 export interface GeneratorEntry {
   description: string;
-  run(args: { outDir: string; seed: number }): Promise<{ files: string[]; summary: string }> | { files: string[]; summary: string };
+  /** Extra string flags this generator accepts (`--name value`), name -> help text. */
+  flags?: Record<string, string>;
+  /** `options` holds the values of the extra flags that were given. */
+  run(args: { outDir: string; seed: number; options?: Record<string, string> }): Promise<{ files: string[]; summary: string }> | { files: string[]; summary: string };
 }
 
 const GENERATORS = new Map<string, GeneratorEntry>();

@@ -1,11 +1,49 @@
 import type { JsonObject, JsonValue } from "../../src/core/json.js";
 import type { Trajectory } from "../../src/trajectories/schema.js";
+import type { Scenario } from "./scenarios/schema.js";
+import type { FtScore } from "./scorer.js";
 
 /**
- * Per-episode analysis for `recovery-gym collect`: the run's failure-mode label (its first error), the score
- * breakdown (gate, violated constraints, checkpoint credit), and the steps where the first fault fired and the
- * first forbidden call was made, so a trainer can filter trajectories by how they failed without re-scoring.
+ * Per-episode analysis: the run's failure-mode label (its first error, by root cause), the outcome, the score
+ * breakdown (gate, violated constraints, checkpoint credit), and the steps where the first injected failure fired
+ * and the first forbidden call was made, so a trainer can filter trajectories by how they failed without
+ * re-scoring. The env puts it in `info.hidden.analysis` on the final step; `recovery-gym collect` recomputes the
+ * same fields from a recorded trajectory (`analyzeFailingToolsTrajectory`).
  */
+
+export type Outcome = "full_score" | "partial_credit" | "gate_violation";
+
+export function outcomeOf(passed: boolean, gateOk: boolean): Outcome {
+  return passed ? "full_score" : gateOk ? "partial_credit" : "gate_violation";
+}
+
+function credit(cps: readonly { passed: boolean; weight: number }[]): number | null {
+  const total = cps.reduce((a, c) => a + c.weight, 0);
+  return total > 0 ? cps.reduce((a, c) => a + (c.passed ? c.weight : 0), 0) / total : null;
+}
+
+/** The analysis of a live episode (env side): from its score and the steps of its calls. */
+export function analyzeRun(s: Scenario, sc: FtScore, firstFaultStep: number | null, firstForbiddenStep: number | null): JsonObject {
+  return {
+    outcome: outcomeOf(sc.passed, sc.gateOk),
+    failureMode: sc.failureMode,
+    score: sc.score,
+    breakdown: {
+      gateOk: sc.gateOk,
+      violations: sc.violations.map((v) => v.id),
+      checkpointCredit: credit(sc.checkpoints),
+      checkpoints: Object.fromEntries(sc.checkpoints.map((c) => [c.id, { passed: c.passed, weight: c.weight }])),
+      unsafe: sc.unsafe,
+      unsafeMutation: sc.unsafeMutation,
+    },
+    firstFaultStep,
+    firstForbiddenStep,
+    source: s.source,
+    persistence: s.persistence.type,
+  };
+}
+
+/** The registry's `analyzeTrajectory`: the same fields from a recorded trajectory's metrics and step events. */
 export function analyzeFailingToolsTrajectory(t: Trajectory): JsonObject {
   const m = t.metrics as JsonObject;
   const stepOf = (type: string): number | null => {
@@ -13,16 +51,14 @@ export function analyzeFailingToolsTrajectory(t: Trajectory): JsonObject {
     return s ? s.t : null;
   };
   const cps = (m.checkpoints ?? {}) as Record<string, { passed: boolean; weight: number }>;
-  const total = Object.values(cps).reduce((a, c) => a + c.weight, 0);
-  const earned = Object.values(cps).reduce((a, c) => a + (c.passed ? c.weight : 0), 0);
   const out: Record<string, JsonValue> = {
     failureMode: (m.failureMode as JsonValue) ?? null,
-    outcome: m.accuracy === 1 ? "full_score" : m.gateOk === 1 ? "partial_credit" : "gate_violation",
+    outcome: outcomeOf(m.accuracy === 1, m.gateOk === 1),
     score: (m.score as JsonValue) ?? null,
     breakdown: {
       gateOk: m.gateOk === 1,
       violations: (m.violations as JsonValue) ?? [],
-      checkpointCredit: total > 0 ? earned / total : null,
+      checkpointCredit: credit(Object.values(cps)),
       checkpoints: cps as unknown as JsonValue,
       unsafe: m.unsafe === 1,
       unsafeMutation: m.unsafeMutation === 1,

@@ -5,51 +5,28 @@ import { cloneJson, type JsonObject, type JsonValue } from "../../src/core/json.
 import type { Rng } from "../../src/core/rng.js";
 import type { Action, FamilyAction } from "../../src/engine/actions.js";
 import type { CallRecord } from "../../src/engine/episode.js";
-import type { EpisodeEvent, TerminationReason } from "../../src/engine/events.js";
+import { type EpisodeEvent, eventsOfType, type FamilyEvent, type TerminationReason } from "../../src/engine/events.js";
 import type { CorruptionFn } from "../../src/engine/faults.js";
 import type { ToolObservation } from "../../src/engine/observation.js";
 import type { ToolDefinition } from "../../src/engine/tool.js";
-import { type EpisodeSetup, type FamilyActionResult, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
+import { type EpisodeSetup, type FamilyActionResult, ToolEnv } from "../../src/engine/toolEnv.js";
+import { analyzeRun } from "./analyze.js";
+import type { ConceptJudge } from "./concepts.js";
+import { stageTriggered } from "./disclosure.js";
 import { FT_TRANSFORMS } from "./faults.js";
-import { generateScenarios, scenarioById } from "./scenarios/generate.js";
-import { FAILURE_SOURCES, type Scenario, SETTINGS, type Setting } from "./scenarios/schema.js";
-import { countRecords, type FtRun, type FtScore, type ForbiddenHit, type RunMessage, requirementMet, scoreRun } from "./scorer.js";
-import { CATEGORIES, DOMAINS, type FtState, providerTools } from "./world/index.js";
+import { askAnnotation, callAnnotation, FT_HIDDEN_STEP_KEYS } from "./hidden.js";
+import { conceptJudge } from "./judges.js";
+import { type FtOptions, pool } from "./options.js";
+import { confirmedBefore, type ForbiddenHit, type FtRun, type RunMessage } from "./run.js";
+import { scenarioById } from "./scenarios/generate.js";
+import type { Scenario, Setting } from "./scenarios/schema.js";
+import { countRecords, type FtScore, requirementMet, scoreRun } from "./scorer.js";
+import { type FtState, providerTools } from "./world/index.js";
+
+export { ftOptionsSchema, type FtOptions } from "./options.js";
 
 export const FAMILY = "failingtools";
 export const MAX_STEPS = 30;
-
-export const ftOptionsSchema = toolEnvOptionsSchema
-  .extend({
-    /** clean: no injection; relaxed: required calls + ordering only; base: plus verification, confirmation, checkpoints. */
-    setting: z.enum(SETTINGS).default("base"),
-    /** Play one scenario; without it the reset seed picks one from the (filtered) set. */
-    scenarioId: z.string().optional(),
-    source: z.enum(FAILURE_SOURCES).optional(),
-    persistence: z.enum(["permanent", "temporary"]).optional(),
-    domain: z.enum(DOMAINS).optional(),
-    category: z.enum(CATEGORIES.map((c) => c.id) as [string, ...string[]]).optional(),
-    /** Pick scenario number (seed mod count) instead of a seeded draw: seeds 0..N-1 then cover every scenario once. */
-    cycle: z.boolean().default(false),
-    /** How many `ask_user` questions get an answer. */
-    maxUserTurns: z.number().int().min(0).max(5).default(2),
-  })
-  .strict()
-  .superRefine((o, ctx) => {
-    if (o.scenarioId !== undefined && !scenarioById(o.scenarioId)) {
-      ctx.addIssue({ code: "custom", path: ["scenarioId"], message: `unknown scenario id "${o.scenarioId}" (ids look like ft-payments.send-silent-noop-perm-zelle)` });
-    } else if (o.scenarioId === undefined && pool(o).length === 0) {
-      ctx.addIssue({ code: "custom", path: ["source"], message: "no scenario matches the source/persistence/domain/category filters" });
-    }
-  });
-export type FtOptions = z.infer<typeof ftOptionsSchema>;
-
-type Filter = Pick<FtOptions, "source" | "persistence" | "domain" | "category">;
-function pool(o: Filter): Scenario[] {
-  return generateScenarios().filter(
-    (s) => (!o.source || s.source === o.source) && (!o.persistence || s.persistence.type === o.persistence) && (!o.domain || s.domain === o.domain) && (!o.category || s.category === o.category),
-  );
-}
 
 const askUserSchema = z.object({ type: z.literal("ask_user"), question: z.string().min(1) }).strict();
 
@@ -191,11 +168,18 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
     return FT_TRANSFORMS;
   }
 
-  /** The run so far, in the scorer's terms. */
-  run(): FtRun {
+  /** The concept judge of the `judge` option. */
+  private judge(): ConceptJudge {
+    return conceptJudge(this.options.judge);
+  }
+
+  /** The run so far, in the scorer's terms (`pending`: a call the engine has not logged yet). */
+  run(pending: CallRecord | null = null): FtRun {
     const data = this.episode?.data;
+    const records = data?.calls ?? [];
+    const all = pending && !records.includes(pending) ? [...records, pending] : records;
     return {
-      calls: (data?.calls ?? []).map((c) => ({ index: c.index, tool: c.tool, args: c.arguments, ok: c.ok, response: c.response, faulted: c.faults.length > 0 })),
+      calls: all.map((c) => ({ index: c.index, tool: c.tool, args: c.arguments, ok: c.ok, response: c.response, faulted: c.faults.length > 0, errorSource: c.errorSource })),
       messages: this.messages,
       forbiddenHits: this.hits,
       finalState: (data?.world ?? { now: "", services: {} }) as FtState,
@@ -206,22 +190,9 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
     const s = this.scenario as Scenario;
     const episode = this.episode;
     if (!episode) return [];
-    const out: EpisodeEvent[] = [];
-    const calls = episode.data.calls.concat(episode.data.calls.includes(record) ? [] : [record]);
-    // Staged disclosure.
-    s.staged.forEach((stage, i) => {
-      if (this.revealed[i]) return;
-      const t = stage.trigger;
-      const fire =
-        t.type === "after_failure"
-          ? record.tool === t.tool && !record.ok && (record.errorSource === "fault" || record.errorSource === "simulator")
-          : calls.filter((c) => c.tool === t.tool).length >= t.n;
-      if (fire) {
-        this.revealed[i] = true;
-        const added = episode.reveal(stage.tools);
-        if (added.length > 0) out.push({ type: "failingtools:tools_disclosed", tools: added, trigger: t.type });
-      }
-    });
+    const run = this.run(record);
+    const calls = run.calls;
+    const out: EpisodeEvent[] = this.disclose(run);
     // Forbidden calls (live, because `while_bad` depends on the world before this call).
     if (this.setting !== "clean") {
       s.forbidden.forEach((f, i) => {
@@ -230,7 +201,7 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
         if (f.when === "always") hit = true;
         else if (f.when === "beyond") hit = calls.filter((c) => f.tools.includes(c.tool)).length > (f.maxCount ?? 0);
         else if (f.when === "while_bad") hit = this.badActive[i];
-        else if (f.when === "unconfirmed") hit = !this.messages.some((m) => m.kind === "ask");
+        else if (f.when === "unconfirmed") hit = !confirmedBefore(run, record.index);
         if (hit) {
           this.hits.push({ id: f.id, callIndex: record.index, tool: record.tool, mutation: f.mutation });
           out.push({ type: "forbidden_call", tool: record.tool, callIndex: record.index, reason: f.id, mutation: f.mutation });
@@ -239,17 +210,32 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
       const world = episode.data.world;
       this.badActive = s.forbidden.map((f) => (f.bad ? countRecords(world, f.bad.providers, f.bad.table, f.bad.match) > 0 : false));
     }
-    out.push(...this.progressEvents());
+    out.push(...this.progressEvents(this.run(record)));
     return out;
   }
 
-  private progressEvents(): EpisodeEvent[] {
+  /** Staged disclosure: reveals each stage whose triggers fired (after a call or a question). */
+  private disclose(run: FtRun): EpisodeEvent[] {
     const s = this.scenario as Scenario;
-    const run = this.run();
+    const episode = this.episode;
+    const out: EpisodeEvent[] = [];
+    s.staged.forEach((stage, i) => {
+      if (this.revealed[i] || !episode) return;
+      const fired = stage.triggers.find((t) => stageTriggered(t, run));
+      if (!fired) return;
+      this.revealed[i] = true;
+      const added = episode.reveal(stage.tools);
+      if (added.length > 0) out.push({ type: "failingtools:tools_disclosed", tools: added, trigger: fired.type });
+    });
+    return out;
+  }
+
+  private progressEvents(run: FtRun): EpisodeEvent[] {
+    const s = this.scenario as Scenario;
     const out: EpisodeEvent[] = [];
     for (const r of s.required) {
       if (!r.tiers.includes(this.setting) || this.satisfied.has(r.id)) continue;
-      if (r.kind === "readback" || r.kind === "confirm_before" || (r.kind === "state" && r.mode === "absent")) continue;
+      if (r.kind === "readback" || (r.kind === "state" && r.mode === "absent")) continue;
       if (requirementMet(r, run)) {
         this.satisfied.add(r.id);
         out.push({ type: "failingtools:requirement_met", id: r.id });
@@ -267,12 +253,12 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
       return { response: { user: null, note: "The user is not answering further questions; decide on your own." }, events: [{ type: "failingtools:user_reply", answered: false }] };
     }
     this.messages.push({ kind: "ask", text: String(action.question ?? ""), afterCalls: calls });
-    return { response: { user: s.userReply }, events: [{ type: "failingtools:user_reply", answered: true }] };
+    return { response: { user: s.userReply }, events: [{ type: "failingtools:user_reply", answered: true }, ...this.disclose(this.run())] };
   }
 
   private finish(kind: "final" | "abort", text: string): boolean {
     this.messages.push({ kind, text, afterCalls: this.episode?.data.calls.length ?? 0 });
-    this.score = scoreRun(this.scenario as Scenario, this.setting, this.run());
+    this.score = scoreRun(this.scenario as Scenario, this.setting, this.run(), this.judge());
     return this.score.passed;
   }
 
@@ -286,7 +272,7 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
 
   /** The episode's score (computed at the end; before that, what the run would score now). */
   currentScore(): FtScore {
-    return this.score ?? scoreRun(this.scenario as Scenario, this.setting, this.run());
+    return this.score ?? scoreRun(this.scenario as Scenario, this.setting, this.run(), this.judge());
   }
 
   protected override familyRawTerms(events: readonly EpisodeEvent[], terminal: boolean): Record<string, number> {
@@ -316,7 +302,7 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
   /**
    * Φ = −(required calls still missing): every applicable call/state requirement of the setting not yet met,
    * plus a pending read-back of a write (a write creates that debt, the read-back pays it). Confirmations are
-   * messages, not calls, so they do not count.
+   * messages, not calls, so they do not count (they are a forbidden-call rule, not a requirement).
    */
   protected override potential(): number | null {
     const s = this.scenario;
@@ -324,10 +310,46 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
     const run = this.run();
     let unmet = 0;
     for (const r of s.required) {
-      if (!r.tiers.includes(this.setting) || r.kind === "confirm_before") continue;
+      if (!r.tiers.includes(this.setting)) continue;
       if (!requirementMet(r, run)) unmet += 1;
     }
     return unmet === 0 ? 0 : -unmet;
+  }
+
+  /**
+   * Per-step ground truth for trajectory collection (keys documented in FT_HIDDEN_STEP_KEYS): what a call hit
+   * (injected failure, its source and persistence), whether it was progress toward a required call or forbidden,
+   * what a question confirmed, what staged disclosure revealed, and at the end the episode's analysis.
+   */
+  protected override hiddenStepInfo(events: readonly EpisodeEvent[], ended: boolean): JsonObject | null {
+    const s = this.scenario;
+    const episode = this.episode;
+    if (!s || !episode) return null;
+    const run = this.run();
+    const out: JsonObject = {};
+    const called = eventsOfType(events, "tool_called")[0];
+    const record = called ? episode.data.calls.find((c) => c.index === called.callIndex) : undefined;
+    const family = (type: string): FamilyEvent[] => events.filter((e): e is FamilyEvent => e.type === type);
+    if (record) {
+      const mutation = this.setup?.tools.find((t) => t.name === record.tool)?.meta?.mutates === true;
+      const newlyMet = family("failingtools:requirement_met").map((e) => String(e.id));
+      const forbidden = eventsOfType(events, "forbidden_call").map((e) => e.reason);
+      out.call = callAnnotation(s, this.setting, run, record, mutation, newlyMet, forbidden);
+    }
+    const reply = family("failingtools:user_reply")[0];
+    if (reply) out.ask = askAnnotation(run, reply.answered === true, episode.data.calls.length);
+    const disclosed = family("failingtools:tools_disclosed").flatMap((e) => e.tools as string[]);
+    if (disclosed.length > 0) out.disclosed = disclosed;
+    const phi = this.potential();
+    out.remainingRequired = phi === null ? 0 : 0 - phi;
+    if (ended) {
+      const stepOf = (index: number | undefined): number | null => {
+        const c = index === undefined ? undefined : episode.data.calls.find((x) => x.index === index);
+        return c ? c.step - 1 : null;
+      };
+      out.analysis = analyzeRun(s, this.currentScore(), stepOf(episode.data.calls.find((c) => c.faults.length > 0)?.index), stepOf(this.hits[0]?.callIndex));
+    }
+    return out;
   }
 
   protected override episodeMetrics(_success: boolean, reason: TerminationReason): JsonObject {

@@ -19,6 +19,7 @@ register({
     category: "filter: one of the 12 service categories (weather, payments, ...)",
     cycle: "true: scenario = (seed mod count) of the filtered set, so `--episodes 286` covers every scenario once (default false: seeded draw)",
     maxUserTurns: "how many ask_user questions the simulated user answers (default 2)",
+    judge: "concept judge for checkpoints, by registered name (default: the deterministic matcher; add one with registerConceptJudge)",
     reward: "reward preset (default shaped; see configs/rewards/failingtools), spec path, or inline spec",
     maxSteps: `step limit (default ${MAX_STEPS})`,
     invalidAction: "raise | penalize (default raise)",
@@ -33,8 +34,11 @@ register({
 });
 
 export { FailingToolsEnv, ftOptionsSchema } from "./env.js";
-export { generateScenarios, scenarioById, WORKED_EXAMPLES } from "./scenarios/generate.js";
-export { scoreRun } from "./scorer.js";
-export { defaultJudge, type ConceptJudge } from "./concepts.js";
+export { buildScenarios, generateScenarios, scenarioById, WORKED_EXAMPLES } from "./scenarios/generate.js";
+export { scoreRun, type FtRun, type FtScore, type FailureLabel } from "./scorer.js";
+export { assertsWrongValue, defaultJudge, DISCLOSURE, NEGATION_BREAKERS, NEGATION_CUES, type ConceptJudge } from "./concepts.js";
+export { conceptJudge, knownConceptJudges, registerConceptJudge } from "./judges.js";
+export { argMatches, type ArgMatcher } from "./scenarios/argMatch.js";
+export { FT_HIDDEN_STEP_KEYS } from "./hidden.js";
 export { aggregateFailingTools } from "./report.js";
 export { analyzeFailingToolsTrajectory } from "./analyze.js";

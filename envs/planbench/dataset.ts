@@ -11,6 +11,10 @@ import { readFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { PyFloat, parsePyJson, type PyValue } from "./compat/index.js";
+import { PlanBenchDataError } from "./dataError.js";
+import { checkCatalogSet, checkDatatypes, checkQueries, checkTasks, checkToolDatatypes } from "./datasetChecks.js";
+
+export { PlanBenchDataError };
 
 export const RELEASE_FILES = [
   "datatypes.json",
@@ -23,21 +27,6 @@ export const RELEASE_FILES = [
   "paths_set_catalog.json",
 ] as const;
 export type ReleaseFile = (typeof RELEASE_FILES)[number];
-
-/** Typed loading error: names the file, the record (index and id) and the field path. */
-export class PlanBenchDataError extends Error {
-  constructor(
-    readonly file: string,
-    readonly record: string | null,
-    readonly field: string | null,
-    readonly reason: string,
-  ) {
-    super(
-      `${file}${record !== null ? `: record ${record}` : ""}${field !== null ? `: field '${field}'` : ""}: ${reason}`,
-    );
-    this.name = "PlanBenchDataError";
-  }
-}
 
 const pyValue: z.ZodType<PyValue> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.instanceof(PyFloat), z.array(pyValue), z.record(z.string(), pyValue)]),
@@ -240,6 +229,7 @@ export function loadReleaseFromTexts(label: string, texts: Readonly<Record<Relea
 
 function parseRelease(abs: string, readFile: (file: string) => PyValue, opts: LoadReleaseOptions): PlanBenchRelease {
   const datatypes = parseArray("datatypes.json", readFile("datatypes.json"), DatatypeSchema, "name");
+  const defined = checkDatatypes(datatypes);
   const baselineTools = parseArray("baseline_tools.json", readFile("baseline_tools.json"), BaselineToolSchema, "name").map((t) => toTool(t, "baseline"));
   const noisyTools = parseArray("noisy_tools.json", readFile("noisy_tools.json"), NoisyToolSchema, "name").map((t) => toTool(t, "noisy_misleading"));
   const blockerTools = parseArray("blocker_tools.json", readFile("blocker_tools.json"), BlockerToolSchema, "name").map((t) => toTool(t, "blocker_misleading"));
@@ -256,6 +246,7 @@ function parseRelease(abs: string, readFile: (file: string) => PyValue, opts: Lo
       }
       toolByName.set(t.name, t);
     });
+    checkToolDatatypes(file, tools, defined);
   }
   const baselineNames = new Set(baselineTools.map((t) => t.name));
   for (const [file, tools] of files.slice(1)) {
@@ -266,16 +257,26 @@ function parseRelease(abs: string, readFile: (file: string) => PyValue, opts: Lo
     });
   }
 
-  const dbRaw = readFile("database.json");
-  const dbParsed = z.object({ order_cases: z.record(z.string(), z.record(z.string(), pyValue)) }).safeParse(dbRaw);
-  if (!dbParsed.success) throw issueOf("database.json", "(root)", dbParsed.error);
-  const cases: CaseRecord[] = Object.entries(dbParsed.data.order_cases).map(([id, values]) => ({ id, values }));
+  const dbParsed = z.object({ order_cases: z.record(z.string(), z.unknown()) }).safeParse(readFile("database.json"));
+  if (!dbParsed.success) throw new PlanBenchDataError("database.json", null, "order_cases", dbParsed.error.issues[0]!.message);
+  const caseSchema = z.record(z.string(), pyValue);
+  const cases: CaseRecord[] = Object.entries(dbParsed.data.order_cases).map(([id, raw]) => {
+    const r = caseSchema.safeParse(raw);
+    if (!r.success) throw issueOf("database.json", `case "${id}"`, r.error);
+    return { id, values: r.data };
+  });
 
   let tasks = parseArray("tasks.json", readFile("tasks.json"), TaskSchema, "task_id");
   let queries = parseArray("queries.json", readFile("queries.json"), QuerySchema, "query_id");
   const catRaw = readFile("paths_set_catalog.json");
-  const catParsed = z.record(z.string(), z.array(PathSetSchema)).safeParse(catRaw);
-  if (!catParsed.success) throw issueOf("paths_set_catalog.json", "(root)", catParsed.error);
+  if (catRaw === null || typeof catRaw !== "object" || Array.isArray(catRaw) || catRaw instanceof PyFloat) {
+    throw new PlanBenchDataError("paths_set_catalog.json", null, null, "expected a JSON object {task_id: [path sets]}");
+  }
+  const catEntries = Object.entries(catRaw).map(([taskId, raw]): [string, PathSet[]] => {
+    const r = z.array(PathSetSchema).safeParse(raw);
+    if (!r.success) throw issueOf("paths_set_catalog.json", `task_id "${taskId}"`, r.error);
+    return [taskId, r.data];
+  });
 
   if (opts.queryIds !== undefined) {
     const want = new Set(opts.queryIds);
@@ -297,15 +298,18 @@ function parseRelease(abs: string, readFile: (file: string) => PyValue, opts: Lo
     });
   });
   const catalog = new Map<string, PathSet[]>();
-  for (const [taskId, sets] of Object.entries(catParsed.data)) {
+  for (const [taskId, sets] of catEntries) {
     if (!taskById.has(taskId)) continue;
-    sets.forEach((s, k) =>
+    sets.forEach((s, k) => {
       s.tool_set.forEach((n, j) => {
-        if (!baselineNames.has(n)) throw new PlanBenchDataError("paths_set_catalog.json", `${taskId}[${k}]`, `tool_set.${j}`, `unknown baseline tool "${n}"`);
-      }),
-    );
+        if (!baselineNames.has(n)) throw new PlanBenchDataError("paths_set_catalog.json", `task_id "${taskId}"`, `${k}.tool_set.${j}`, `unknown baseline tool "${n}"`);
+      });
+      checkCatalogSet(taskId, k, s);
+    });
     catalog.set(taskId, sets);
   }
+  checkTasks(tasks, defined, catalog);
+  checkQueries(queries, defined, taskById);
   return { dir: abs, datatypes, baselineTools, noisyTools, blockerTools, toolByName, cases, tasks, taskById, queries, catalog, domain: opts.domain ?? inferred ?? "retail" };
 }
 

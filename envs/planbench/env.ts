@@ -20,7 +20,7 @@ import type { ToolObservation } from "../../src/engine/observation.js";
 import type { ToolDefinition } from "../../src/engine/tool.js";
 import { type EpisodeSetup, type FamilyActionResult, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
 import { pystr, toPlainJson } from "./compat/pyvalue.js";
-import { loadRelease, type PlanBenchRelease, type ToolRecord } from "./dataset.js";
+import { loadRelease, type PlanBenchRelease, type QueryRecord, type ToolRecord } from "./dataset.js";
 import { analyseEpisode, groundTruthDatatypes, scoreEpisode } from "./scorer.js";
 import { analysisAnnotation, blockedAnnotation, callAnnotation, recoveryEvents, shownBlockers } from "./annotations.js";
 import { remainingShortestPath, unblockedPaths, type PathSignature } from "./potential.js";
@@ -28,7 +28,7 @@ import type { EpisodeResult } from "./world/runtime.js";
 import { PlanBenchSession } from "./session.js";
 import { loadPreset, mergeSettings, PlanBenchSettingsSchema, SETTING_NAMES, type PlanBenchSettings } from "./settings.js";
 import { AnswerActionSchema, RetrieveActionSchema, TextActionSchema, ToolCallActionSchema, type PlanBenchAction } from "./types.js";
-import { builtinRelease } from "./generator/index.js";
+import { builtinRelease, domainFile } from "./generator/index.js";
 import { createWorld } from "./world/index.js";
 import type { PlanBenchWorld } from "./world/runtime.js";
 
@@ -40,6 +40,21 @@ export const planBenchOptionsSchema = toolEnvOptionsSchema
     world: z.enum(["auto", "builtin"]).default("auto"),
     /** Seed of the built-in world's generator. */
     worldSeed: z.number().int().nonnegative().default(42),
+    /**
+     * Domain of the built-in world: a shipped name (configs/planbench/domains/<name>.json) or a path to a domain JSON
+     * file. Implies the built-in world (a release directory carries its own domain). Default: retail.
+     */
+    domain: z
+      .string()
+      .min(1)
+      .superRefine((v, ctx) => {
+        try {
+          domainFile(v);
+        } catch (e) {
+          ctx.addIssue({ code: "custom", message: (e as Error).message });
+        }
+      })
+      .optional(),
     /** Named setting preset (the official run configs). */
     setting: z.enum(SETTING_NAMES).default("default"),
     /** Field overrides on top of the preset (`noise` / `blocker` / `runtime`, official key names). */
@@ -48,11 +63,28 @@ export const planBenchOptionsSchema = toolEnvOptionsSchema
     compat: z.literal("official").default("official"),
     /** Restrict the episode pool to these query ids. */
     queryIds: z.array(z.string().min(1)).min(1).optional(),
+    /**
+     * `true`: the query of a seeded reset is pool[seed mod |pool|] (pool = the release's queries in queries.json order,
+     * filtered by `queryIds`), so seeds 0..n-1 play every query exactly once; default `false`: a seeded draw.
+     */
+    cycle: z.boolean().default(false),
     /** Accept `{type:"text"}` actions: an LLM's raw reply parsed with the official tag rules. */
     textActions: z.boolean().default(true),
   })
   .strict();
 export type PlanBenchOptions = z.infer<typeof planBenchOptionsSchema>;
+
+/**
+ * Pool index of a reset under `cycle`. A seeded reset's stream path is the seed itself, and an unseeded reset's is
+ * `<lastSeed>/next:<k>`, so the index is (seed + k) mod n without any extra state: `eval --episodes n` (seeds
+ * 0..n-1) plays every query once, unseeded resets continue the cycle, and getState / setState need nothing new.
+ */
+export function cycleIndex(rngPath: string, n: number): number | null {
+  const m = /^(-?\d+)(?:\/next:(\d+))?$/.exec(rngPath);
+  if (!m || n === 0) return null;
+  const k = BigInt(m[1]!) + BigInt(m[2] ?? 0);
+  return Number(((k % BigInt(n)) + BigInt(n)) % BigInt(n));
+}
 
 const releaseCache = new Map<string, PlanBenchRelease>();
 
@@ -118,11 +150,15 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
     if (options.world === "builtin" && options.dataDir !== undefined) {
       throw new OptionsError("world", `world "builtin" conflicts with dataDir "${options.dataDir}": pass one or the other`);
     }
-    const dir = options.world === "builtin" ? null : (options.dataDir ?? defaultDataDir());
+    if (options.domain !== undefined && options.dataDir !== undefined) {
+      throw new OptionsError("domain", `domain "${options.domain}" selects the built-in world and conflicts with dataDir "${options.dataDir}": pass one or the other`);
+    }
+    const builtin = options.world === "builtin" || options.domain !== undefined;
+    const dir = builtin ? null : (options.dataDir ?? defaultDataDir());
     let settings: PlanBenchSettings = mergeSettings(loadPreset(options.setting), options.settings as never);
     if (options.maxSteps !== undefined) settings = mergeSettings(settings, { runtime: { max_steps: options.maxSteps } });
     // No release given or found: run on the generated built-in world (same loader, same runtime).
-    const release = dir ? releaseFor(path.resolve(dir)) : builtinRelease(options.worldSeed);
+    const release = dir ? releaseFor(path.resolve(dir)) : builtinRelease(options.worldSeed, options.domain ?? "retail");
     if (options.queryIds) for (const id of options.queryIds) if (!release.queries.some((q) => q.query_id === id)) throw new OptionsError("queryIds", `unknown query "${id}" in ${release.dir}`);
     const kinds = {
       retrieve: { schema: RetrieveActionSchema as never, weight: 0.3, sample: (rng: Rng) => ({ type: "retrieve", meta_tool: "by_output_info", output_information: rng.pick(release.datatypes).name }) },
@@ -150,6 +186,12 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
     this.world = createWorld(release, settings);
   }
 
+  /** The episode pool: the release's queries in file order, restricted to `queryIds` when given. */
+  queryPool(): readonly QueryRecord[] {
+    const ids = this.options.queryIds;
+    return ids ? this.release.queries.filter((q) => ids.includes(q.query_id)) : this.release.queries;
+  }
+
   /** Routes `tool_call` / `answer` to the family runtime (official semantics), keeping the engine's contract. */
   override step(action: Action): StepResult<ToolObservation> {
     const a = action as { type?: unknown };
@@ -163,14 +205,15 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
   }
 
   protected override createEpisode(rng: Rng, options: JsonObject): EpisodeSetup<null> {
-    const pool = this.options.queryIds ? this.release.queries.filter((q) => this.options.queryIds!.includes(q.query_id)) : this.release.queries;
-    let query = pool[0]!;
+    const pool = this.queryPool();
+    let query: QueryRecord;
     if (typeof options["queryId"] === "string") {
       const q = this.release.queries.find((x) => x.query_id === options["queryId"]);
       if (!q) throw new OptionsError("options.queryId", `unknown query "${String(options["queryId"])}"`);
       query = q;
     } else {
-      query = rng.derive("task").pick(pool);
+      const index = this.options.cycle ? cycleIndex(rng.path, pool.length) : null;
+      query = index === null ? rng.derive("task").pick(pool) : pool[index]!;
     }
     this.session = new PlanBenchSession(this.world, query);
     const catalog = this.release.catalog.get(query.task_id) ?? [];

@@ -294,9 +294,18 @@ export interface PlanBenchReport {
   uirr: number | null;
   egtPrecision: number | null;
   egtRecall: number | null;
+  /** (Σ invalid + Σ untrusted rejections) / Σ call turns: the evaluator's `combined` rate. */
+  combinedInvalidUntrustedRate: number | null;
   noisyCallsTotal: number;
+  /** Noisy calls over Σ call turns. */
   noisyCallShare: number | null;
   queriesWithNoisyCall: number;
+  /** Share of queries with at least one noisy call. */
+  queriesWithNoisyCallShare: number;
+  /** Mean noisy calls per query (over all queries). */
+  noisyCallsPerQuery: number;
+  /** Mean noisy calls per query over the queries with at least one (null when none has). */
+  noisyCallsPerQueryGivenAny: number | null;
   progressCallShare: number | null;
 }
 
@@ -309,6 +318,8 @@ export function aggregateMetrics(rows: ReadonlyArray<Record<string, number | nul
     return v.length === 0 ? null : v.reduce((a, b) => a + b, 0) / v.length;
   };
   const calls = sum("callTurns");
+  const noisy = sum("noisyCalls");
+  const withNoisy = rows.filter((r) => (r["noisyCalls"] ?? 0) > 0).length;
   const out: PlanBenchReport = {
     episodes: n,
     accuracy: n === 0 ? 0 : sum("success") / n,
@@ -320,9 +331,13 @@ export function aggregateMetrics(rows: ReadonlyArray<Record<string, number | nul
     uirr: calls === 0 ? null : sum("untrustedRejections") / calls,
     egtPrecision: meanNonNull("egtPrecision"),
     egtRecall: meanNonNull("egtRecall"),
-    noisyCallsTotal: sum("noisyCalls"),
-    noisyCallShare: calls === 0 ? null : sum("noisyCalls") / calls,
-    queriesWithNoisyCall: rows.filter((r) => (r["noisyCalls"] ?? 0)! > 0).length,
+    combinedInvalidUntrustedRate: calls === 0 ? null : (sum("invalidCalls") + sum("untrustedRejections")) / calls,
+    noisyCallsTotal: noisy,
+    noisyCallShare: calls === 0 ? null : noisy / calls,
+    queriesWithNoisyCall: withNoisy,
+    queriesWithNoisyCallShare: n === 0 ? 0 : withNoisy / n,
+    noisyCallsPerQuery: n === 0 ? 0 : noisy / n,
+    noisyCallsPerQueryGivenAny: withNoisy === 0 ? null : noisy / withNoisy,
     progressCallShare: calls === 0 ? null : sum("progressCalls") / calls,
   };
   const failed = n - sum("success");

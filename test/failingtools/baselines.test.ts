@@ -24,16 +24,28 @@ describe("Failing Tools baselines", () => {
     expect(meanAccuracy("oracle", "clean")).toBe(1);
     expect(meanAccuracy("oracle", "relaxed")).toBe(1);
   });
-  it("naive is high on Clean and low on Base; careful lands between naive and oracle on Base", () => {
+  it("naive is high on Clean and low on Base", () => {
     const naiveClean = meanAccuracy("naive", "clean");
     const naiveRelaxed = meanAccuracy("naive", "relaxed");
     const naiveBase = meanAccuracy("naive", "base");
-    const carefulBase = meanAccuracy("careful", "base");
     expect(naiveClean).toBeGreaterThan(0.75);
     expect(naiveBase).toBeLessThan(0.2);
     expect(naiveRelaxed).toBeGreaterThan(naiveBase);
-    expect(carefulBase).toBeGreaterThan(naiveBase + 0.3);
-    expect(carefulBase).toBeLessThan(1);
+  });
+  it("careful lands between naive and oracle on Base, by real margins, and misses for the documented reason", () => {
+    const env = ftEnv({ setting: "base" });
+    const missed = all.filter((s) => play(env, "careful", s.id).metrics.accuracy !== 1);
+    const carefulBase = 1 - missed.length / all.length;
+    const naiveBase = meanAccuracy("naive", "base");
+    expect(carefulBase).toBeGreaterThan(naiveBase + 0.5);
+    // At least 1% of the set (3 scenarios) below the oracle's 100%...
+    expect(missed.length).toBeGreaterThanOrEqual(Math.ceil(all.length * 0.01));
+    // ...all of them implicitly stale reads: careful cannot know "now", so an outdated value without a warning
+    // flag fools it, and the run is labelled as accepting stale data.
+    for (const s of missed) {
+      expect([s.id, s.source, s.visibility]).toEqual([s.id, "data_staleness", "implicit"]);
+      expect(play(env, "careful", s.id).metrics.failureMode, s.id).toBe("stale_or_corrupt_acceptance");
+    }
   });
   it("random rarely succeeds", () => {
     const env = ftEnv({ setting: "base" });

@@ -44,6 +44,9 @@ describe.skipIf(!dir)("PlanBenchXL-v0 env", () => {
     expect(res.every((r) => r.success)).toBe(true);
     const agg = registryEntry("PlanBenchXL-v0").aggregate!(res);
     for (const k of ["accuracy", "avgTurns", "meanExploredDatatypes", "searchToCallRatio", "itcr", "uirr", "egtPrecision", "egtRecall"]) expect(agg.metrics[k], k).toBeTypeOf("number");
+    // Reference §8 report fields (eval --json prints agg.metrics).
+    for (const k of ["combinedInvalidUntrustedRate", "noisyCallsPerQuery", "queriesWithNoisyCallShare", "noisyCallShare"]) expect(agg.metrics[k], k).toBe(0);
+    expect("noisyCallsPerQueryGivenAny" in agg.metrics).toBe(false); // null (no query used a noisy tool) is left out
     expect(agg.metrics["accuracy"]).toBe(1);
     expect(agg.metrics["itcr"]).toBe(0);
   });

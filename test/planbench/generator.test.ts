@@ -24,6 +24,8 @@ import {
   builtinRelease,
 } from "../../envs/planbench/generator/index.js";
 import { snake, titleName } from "../../envs/planbench/generator/naming.js";
+import { generateDatabase } from "../../envs/planbench/generator/database.js";
+import { buildToolSpecs } from "../../envs/planbench/generator/tools.js";
 import { OracleAgent } from "../../envs/planbench/baselines.js";
 import { createWorld } from "../../envs/planbench/world/index.js";
 import { loadPreset } from "../../envs/planbench/settings.js";
@@ -137,6 +139,37 @@ describe("built-in world: scale and format", () => {
   it("every executable tool is a functional lookup in the database (deterministic dependency)", () => {
     const rows = rel.cases.map((c) => c.values);
     for (const t of rel.baselineTools) expect(isFunctional(rows, t.input_datatypes, t.output_datatype), t.name).toBe(true);
+  });
+});
+
+describe("built-in world: scale does not depend on the seed", () => {
+  const domain = loadDomain("retail");
+  const target = domain.generation;
+  it("every seed 0..9 reaches the target tool count and composite share; every schema key stays functional", () => {
+    for (let seed = 0; seed < 10; seed++) {
+      // The same streams generatePlanBenchWorld uses (database, then tools).
+      const rng = new Rng(`planbench-xl/${domain.domain}/${seed}`);
+      const db = generateDatabase(domain, rng.derive("database"));
+      for (const k of domain.keys) expect(isFunctional(db.rows, k.inputs, k.output), `seed ${seed}: key ${k.inputs.join("+")} -> ${k.output}`).toBe(true);
+      const { specs, dropped } = buildToolSpecs(domain, db, rng.derive("tools"));
+      expect(dropped, `seed ${seed}`).toBe(0);
+      expect(specs.length, `seed ${seed}`).toBe(target.baselineTools);
+      expect(specs.filter((t) => t.kind === "composite").length, `seed ${seed}`).toBe(target.compositeTools);
+    }
+  });
+
+  it("a whole world at seed 7 (164 tools and 21 composites before keys were kept functional) has the official scale", () => {
+    const w = generatePlanBenchWorld({ seed: 7 });
+    expect(w.stats["baselineTools"]).toBe(target.baselineTools);
+    expect(w.stats["compositeTools"]).toBe(target.compositeTools);
+    expect(w.stats["tasks"]).toBeGreaterThanOrEqual(300);
+    expect(Object.keys(w.stepsHistogram).sort()).toEqual(["5", "6", "7", "8", "9"]);
+  }, 60_000);
+
+  it("a key whose value space cannot be kept unique is a clear error naming the key", () => {
+    // 8 travellers x 4 purposes = 32 tuples for 40 trips.
+    const d = { ...structuredClone(TRAVEL_DOMAIN), keys: [{ inputs: ["traveler_id", "trip_purpose"], output: "trip_id" }] };
+    expect(() => generatePlanBenchWorld({ seed: 1, domain: parseDomain(d) })).toThrow(/fresh key \(traveler_id, trip_purpose\) -> trip_id.*keys\.0/);
   });
 });
 
@@ -279,7 +312,7 @@ describe("built-in world: determinism, CLI generator, loader, default env", () =
     const dup = structuredClone(TRAVEL_DOMAIN) as typeof TRAVEL_DOMAIN;
     dup.datatypes[1]!.aliases[0] = "trip id";
     expect(() => parseDomain(dup, "dup.json")).toThrow(/datatypes\.3\.aliases\.0.*also used by "traveler_name"/);
-    expect(() => loadDomain("no-such-domain")).toThrow(/domain file not found/);
+    expect(() => loadDomain("no-such-domain")).toThrow(/unknown domain "no-such-domain"; known domains: retail/);
   });
 
   it("filters: information gain and pure-reasoning shortcuts", () => {

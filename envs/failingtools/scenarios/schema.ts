@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { JsonObject, JsonValue } from "../../../src/core/json.js";
 import type { FaultSpec } from "../../../src/engine/faults.js";
 import type { FtState } from "../world/index.js";
+import { argMatcherSchema } from "./argMatch.js";
 
 /**
  * A Failing Tools scenario as plain, zod-validated data: the request, the world, which tools fail and how, what a
@@ -45,6 +46,8 @@ export const requirementSchema = z.discriminatedUnion("kind", [
     clean: z.boolean().default(false),
     /** The qualifying call must come after some call of one of these tools (ordering constraint). */
     after: z.array(z.string()).optional(),
+    /** Argument requirements: the values the request fixes (city, amount, recipient...), see argMatch.ts. */
+    args: z.record(z.string(), argMatcherSchema).optional(),
     tiers,
   }),
   z.object({ kind: z.literal("readback"), id: z.string(), description: z.string(), writeTools: z.array(z.string()).min(1), tiers }),
@@ -59,7 +62,6 @@ export const requirementSchema = z.discriminatedUnion("kind", [
     mode: z.enum(["present", "absent"]),
     tiers,
   }),
-  z.object({ kind: z.literal("confirm_before"), id: z.string(), description: z.string(), tools: z.array(z.string()).min(1), tiers }),
 ]);
 export type Requirement = z.infer<typeof requirementSchema>;
 
@@ -72,7 +74,8 @@ export const forbiddenSchema = z.object({
   /**
    * `always`: any call; `beyond`: calls after the first `maxCount`; `while_bad`: a call made while a record
    * matching `bad` (wrong recipient, corrupted amount...) is still active in the world; `unconfirmed`: a call
-   * made before the user confirmed anything via `ask_user` (a substitute write).
+   * not preceded by an `ask_user` made after the problem was observed (after the first call that failed or was
+   * hit by an injected failure) and before this call (a substitute write needs a confirmation about the failure).
    */
   when: z.enum(["always", "beyond", "while_bad", "unconfirmed"]),
   maxCount: z.number().int().nonnegative().optional(),
@@ -87,20 +90,36 @@ export const checkpointSchema = z.object({
   /** `final`: judged on the final answer; `after_call`: on the first message to the user after one of `tools`. */
   trigger: z.discriminatedUnion("type", [z.object({ type: z.literal("final") }), z.object({ type: z.literal("after_call"), tools: z.array(z.string()).min(1) })]),
   concepts: z.array(conceptSchema),
-  /** Concepts that must NOT appear (e.g. the corrupted $15, the stale price). */
-  absent: z.array(conceptSchema).default([]),
+  /**
+   * Wrong values the message must not assert as the result (the corrupted $15, the stale price). A mention is not
+   * an assertion when its clause also discloses the problem or states one of `correct` (see `assertsWrongValue`).
+   */
+  rejected: z.array(z.object({ concept: conceptSchema, correct: z.array(conceptSchema) })).default([]),
   weight: z.number().positive(),
   /** Settings whose score counts this checkpoint (Clean: only the outcome; Base: all). */
   tiers,
 });
 export type Checkpoint = z.infer<typeof checkpointSchema>;
 
+/**
+ * When hidden tools are disclosed (any trigger fires): `after_failure`: a call of `tool` returned an error;
+ * `after_attempts`: `n` calls of `tool`; and the safe ways of detecting a bad result of `tool` without repeating
+ * it — `after_readback`: a read-back of a write of `tool` that an injected failure hit (it shows the missing or
+ * wrong record), `after_undo`: a cancel/undo naming such a write's id, `after_ask`: an `ask_user` after a call of
+ * `tool` that failed or was hit by an injected failure.
+ */
+export const stageTriggerSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("after_failure"), tool: z.string() }),
+  z.object({ type: z.literal("after_attempts"), tool: z.string(), n: z.number().int().positive() }),
+  z.object({ type: z.literal("after_readback"), tool: z.string() }),
+  z.object({ type: z.literal("after_undo"), tool: z.string() }),
+  z.object({ type: z.literal("after_ask"), tool: z.string() }),
+]);
+export type StageTrigger = z.infer<typeof stageTriggerSchema>;
+
 export const stageSchema = z.object({
   tools: z.array(z.string()).min(1),
-  trigger: z.discriminatedUnion("type", [
-    z.object({ type: z.literal("after_failure"), tool: z.string() }),
-    z.object({ type: z.literal("after_attempts"), tool: z.string(), n: z.number().int().positive() }),
-  ]),
+  triggers: z.array(stageTriggerSchema).min(1),
 });
 
 const faultSchema = z.object({

@@ -8,7 +8,7 @@
  * tool generator keeps only the functional ones.
  */
 import type { Rng } from "../../../src/core/rng.js";
-import { PyFloat, type PyValue } from "../compat/pyvalue.js";
+import { PyFloat, pystr, type PyValue } from "../compat/pyvalue.js";
 import type { Domain, DomainDatatype, Entity, ValueSpec } from "./schema.js";
 
 export type CaseRow = Record<string, PyValue>;
@@ -120,6 +120,44 @@ class ValueFactory {
   }
 }
 
+/**
+ * Keeps the schema's composite keys functional. A key (e.g. product + colour + size -> sku) declares that its
+ * inputs identify the output's record; independent draws can repeat an input tuple for two records (two variants
+ * of one product both "Navy / S"), which made the key tool non-functional, so the generator dropped it and, with
+ * it, every composite built around it (the tool count then depended on the seed). A record whose key tuple is
+ * already taken is redrawn; a record that draws no collision consumes exactly the draws it did before.
+ */
+class KeyGuard {
+  private readonly byEntity = new Map<string, Array<{ index: number; inputs: readonly string[]; seen: Set<string> }>>();
+  constructor(private readonly domain: Domain) {
+    const entityOfId = new Map(domain.entities.map((e) => [e.id, e.name]));
+    domain.keys.forEach((k, index) => {
+      const owner = entityOfId.get(k.output);
+      if (owner === undefined) return;
+      const list = this.byEntity.get(owner) ?? [];
+      list.push({ index, inputs: k.inputs, seen: new Set() });
+      this.byEntity.set(owner, list);
+    });
+  }
+
+  /** Draw a record of `entity` (given the values already set in `ctx`) whose key tuples are all unseen. */
+  fresh(entity: string, ctx: CaseRow, draw: () => CaseRow): CaseRow {
+    const keys = this.byEntity.get(entity);
+    if (!keys) return draw();
+    for (let attempt = 0; attempt < 1000; attempt++) {
+      const vals = draw();
+      const all = { ...ctx, ...vals };
+      // A key whose inputs are not all set yet (a later entity's field, a null group) is not checkable here.
+      const tuples = keys.map((k) => (k.inputs.every((d) => all[d] !== null && all[d] !== undefined) ? JSON.stringify(k.inputs.map((d) => pystr(all[d]!))) : null));
+      if (keys.some((k, i) => tuples[i] !== null && k.seen.has(tuples[i]!))) continue;
+      keys.forEach((k, i) => tuples[i] !== null && k.seen.add(tuples[i]!));
+      return vals;
+    }
+    const k = keys[0]!;
+    throw new Error(`database: cannot draw a record of "${entity}" with a fresh key (${k.inputs.join(", ")}) -> ${this.domain.keys[k.index]!.output}; widen the value spaces of keys.${k.index} in the domain file`);
+  }
+}
+
 interface Instance {
   parent: number | null;
   values: CaseRow;
@@ -132,6 +170,7 @@ export function generateDatabase(domain: Domain, rng: Rng): GeneratedDatabase {
   for (const e of domain.entities) byEntity.set(e.name, []);
   for (const d of domain.datatypes) byEntity.get(d.entity)!.push(d);
 
+  const keys = new KeyGuard(domain);
   // Shared pools first (parents before children, as the schema guarantees).
   const pools = new Map<string, Instance[]>();
   const poolRng = rng.derive("pools");
@@ -139,8 +178,11 @@ export function generateDatabase(domain: Domain, rng: Rng): GeneratedDatabase {
     if (e.scope !== "shared") continue;
     const list: Instance[] = [];
     const fill = (parent: number | null, ctx: CaseRow): void => {
-      const vals: CaseRow = {};
-      for (const d of byEntity.get(e.name)!) vals[d.name] = values.make(d, { ...ctx, ...vals });
+      const vals = keys.fresh(e.name, ctx, () => {
+        const v: CaseRow = {};
+        for (const d of byEntity.get(e.name)!) v[d.name] = values.make(d, { ...ctx, ...v });
+        return v;
+      });
       list.push({ parent, values: vals });
     };
     if (e.parents.length === 0) for (let i = 0; i < e.count!; i++) fill(null, {});
@@ -180,7 +222,12 @@ export function generateDatabase(domain: Domain, rng: Rng): GeneratedDatabase {
         for (const d of dts) row[d.name] = null;
         continue;
       }
-      for (const d of dts) row[d.name] = values.make(d, row);
+      const vals = keys.fresh(e.name, row, () => {
+        const v: CaseRow = {};
+        for (const d of dts) v[d.name] = values.make(d, { ...row, ...v });
+        return v;
+      });
+      Object.assign(row, vals);
     }
     const ordered: CaseRow = {};
     for (const d of domain.datatypes) ordered[d.name] = row[d.name] ?? null;

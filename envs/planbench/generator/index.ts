@@ -13,38 +13,41 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { registerGenerator } from "../../../src/generators.js";
 import { loadRelease, loadReleaseFromTexts, RELEASE_FILES, type PlanBenchRelease } from "../dataset.js";
-import { DOMAINS_DIR } from "./schema.js";
+import { domainFile, listDomains, loadDomain } from "./schema.js";
 import { GENERATOR_VERSION, generatePlanBenchWorld, writeWorld } from "./world.js";
 
 export { generatePlanBenchWorld, writeWorld, GENERATOR_VERSION, type GeneratedWorld, type GenerateWorldOptions } from "./world.js";
-export { loadDomain, parseDomain, DomainSchema, DomainSchemaError, type Domain } from "./schema.js";
+export { loadDomain, parseDomain, listDomains, domainFile, DomainSchema, DomainSchemaError, type Domain } from "./schema.js";
 export { ToolGraph, minimalToolSets, isMinimal, sufficient, legalOrderings, type PathSetOut } from "./catalog.js";
 export { informationGain, readableFromInputs, answerString, usefulness } from "./tasks.js";
 export { isFunctional } from "./tools.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/** Hash of everything that determines the output for a domain (code + schema + version). */
-function fingerprint(domain: string): string {
+/** Hash of everything that determines the output for a domain file (code + schema + version). */
+function fingerprint(file: string): string {
   const h = createHash("sha256").update(GENERATOR_VERSION);
   for (const f of readdirSync(here).filter((x) => /\.(ts|js)$/.test(x)).sort()) h.update(f).update(readFileSync(path.join(here, f)));
-  h.update(readFileSync(path.join(DOMAINS_DIR, `${domain}.json`)));
+  h.update(readFileSync(file));
   return h.digest("hex").slice(0, 16);
 }
 
 const memo = new Map<string, PlanBenchRelease>();
 
-/** Where `builtinRelease` caches the generated files for a domain and seed. */
+/** Where `builtinRelease` caches the generated files for a domain (shipped name or file path) and seed. */
 export function builtinCacheDir(seed = 42, domain = "retail"): string {
-  return path.join(os.tmpdir(), "recovery-gym", `planbench-${domain}-s${seed}-${fingerprint(domain)}`);
+  const file = domainFile(domain);
+  return path.join(os.tmpdir(), "recovery-gym", `planbench-${loadDomain(file).domain}-s${seed}-${fingerprint(file)}`);
 }
 
-/** The generated release for a shipped domain and seed (memoised per process, cached on disk). */
+/** The generated release for a domain (shipped name or path to a domain JSON file) and seed (memoised, cached on disk). */
 export function builtinRelease(seed = 42, domain = "retail"): PlanBenchRelease {
-  const key = `${domain}/${seed}`;
+  const file = domainFile(domain);
+  const key = `${file}/${seed}`;
   const hit = memo.get(key);
   if (hit) return hit;
-  const dir = builtinCacheDir(seed, domain);
+  const parsed = loadDomain(file);
+  const dir = builtinCacheDir(seed, file);
   let release: PlanBenchRelease | null = null;
   if (RELEASE_FILES.every((f) => existsSync(path.join(dir, f)))) {
     try {
@@ -54,8 +57,8 @@ export function builtinRelease(seed = 42, domain = "retail"): PlanBenchRelease {
     }
   }
   if (!release) {
-    const world = generatePlanBenchWorld({ seed, domain });
-    release = loadReleaseFromTexts(`builtin:${domain}:${seed}`, world.files);
+    const world = generatePlanBenchWorld({ seed, domain: parsed });
+    release = loadReleaseFromTexts(`builtin:${parsed.domain}:${seed}`, world.files);
     try {
       // Write to a private directory, then rename: concurrent workers never see half a release.
       const tmp = `${dir}.tmp-${process.pid}`;
@@ -72,9 +75,10 @@ export function builtinRelease(seed = 42, domain = "retail"): PlanBenchRelease {
 }
 
 registerGenerator("planbench-xl", {
-  description: "PlanBench-XL built-in retail world in the official release format (56 datatypes, 185 tools + noisy/blocker siblings, cases, tasks, complete path catalog)",
-  run({ outDir, seed }) {
-    const world = generatePlanBenchWorld({ seed, outDir });
+  description: "PlanBench-XL built-in world in the official release format (retail: 60 datatypes, 185 tools + noisy/blocker siblings, cases, tasks, complete path catalog)",
+  flags: { domain: `domain schema: a shipped name (${listDomains().join(", ")}) or a path to a domain JSON file (default retail)` },
+  run({ outDir, seed, options }) {
+    const world = generatePlanBenchWorld({ seed, outDir, domain: options?.["domain"] ?? "retail" });
     return { files: RELEASE_FILES.map((f) => path.join(outDir, f)), summary: world.summary };
   },
 });

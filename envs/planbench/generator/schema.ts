@@ -5,7 +5,7 @@
  * composite keys, phrasing) lives in data, so another domain (travel, banking, ...) is one JSON file
  * away and the generator code stays domain-agnostic.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { CONFIGS_DIR } from "../../../src/core/paths.js";
 import { z } from "zod";
@@ -196,10 +196,34 @@ export function parseDomain(raw: unknown, file = "<domain>"): Domain {
 /** Directory of the shipped domain files. */
 export const DOMAINS_DIR = path.join(CONFIGS_DIR, "planbench", "domains");
 
+/** Names of the shipped domains (the JSON files in configs/planbench/domains). */
+export function listDomains(): string[] {
+  return existsSync(DOMAINS_DIR) ? readdirSync(DOMAINS_DIR).filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -5)).sort() : [];
+}
+
+/** Is `s` a path to a domain file rather than a shipped domain's name? */
+export function isDomainPath(s: string): boolean {
+  return s.endsWith(".json") || s.includes("/") || s.includes(path.sep);
+}
+
+/**
+ * The domain file for a shipped name or a path to a JSON file. An unknown name is an error listing the known
+ * ones; a missing path is an error naming the file.
+ */
+export function domainFile(nameOrPath: string): string {
+  if (isDomainPath(nameOrPath)) {
+    const file = path.resolve(nameOrPath);
+    if (!existsSync(file)) throw new DomainSchemaError(file, null, "domain file not found");
+    return file;
+  }
+  const known = listDomains();
+  if (!known.includes(nameOrPath)) throw new DomainSchemaError(nameOrPath, null, `unknown domain "${nameOrPath}"; known domains: ${known.join(", ") || "(none)"} (or give a path to a domain .json file)`);
+  return path.join(DOMAINS_DIR, `${nameOrPath}.json`);
+}
+
 /** Load a domain by name (a shipped file) or by path to a JSON file. */
 export function loadDomain(nameOrPath = "retail"): Domain {
-  const file = nameOrPath.endsWith(".json") ? path.resolve(nameOrPath) : path.join(DOMAINS_DIR, `${nameOrPath}.json`);
-  if (!existsSync(file)) throw new DomainSchemaError(file, null, "domain file not found");
+  const file = domainFile(nameOrPath);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));

@@ -21,7 +21,7 @@ import { generateTasks } from "./tasks.js";
 import { buildToolSpecs, renderBaseline } from "./tools.js";
 
 /** Bump when the generator's output changes for a fixed seed (keys caches of generated worlds). */
-export const GENERATOR_VERSION = "2";
+export const GENERATOR_VERSION = "3";
 
 export interface GenerateWorldOptions {
   seed?: number;

@@ -2,11 +2,17 @@ import { OptionsError } from "../../core/errors.js";
 import { generatorEntry, listGenerators } from "../../generators.js";
 import { intFlag, parseArgs, stringFlag } from "../args.js";
 
-export const GENERATE_HELP = `recovery-gym generate NAME --out DIR [--seed N]
-  Writes a family's generated data set (same seed => identical bytes). Names: see 'recovery-gym list'.`;
+export const GENERATE_HELP = `recovery-gym generate NAME --out DIR [--seed N] [generator flags, e.g. planbench-xl --domain NAME|FILE.json]
+  Writes a family's generated data set (same seed => identical bytes). Names and their flags: see 'recovery-gym list'.`;
+
+const BASE_FLAGS = { out: "string", seed: "string", help: "boolean" } as const;
 
 export async function generateCommand(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { flags: { out: "string", seed: "string", help: "boolean" }, command: "generate" });
+  // Accept every generator's extra flags while parsing (the name is a positional), then keep the chosen one's.
+  const extra = new Set(listGenerators().flatMap(([, g]) => Object.keys(g.flags ?? {})));
+  const flags: Record<string, "string" | "boolean"> = { ...BASE_FLAGS };
+  for (const f of extra) if (!(f in flags)) flags[f] = "string";
+  const args = parseArgs(argv, { flags, command: "generate" });
   if (args.flags.help) {
     process.stdout.write(`${GENERATE_HELP}\n`);
     return 0;
@@ -18,7 +24,14 @@ export async function generateCommand(argv: readonly string[]): Promise<number> 
   if (!entry) throw new OptionsError("NAME", `generate: unknown generator "${name}"; available: ${names.join(", ") || "(none)"}`);
   const outDir = stringFlag(args, "out");
   if (!outDir) throw new OptionsError("--out", "generate: --out DIR is required");
-  const res = await entry.run({ outDir, seed: intFlag(args, "seed", 42, 0) });
+  const options: Record<string, string> = {};
+  for (const f of extra) {
+    const v = stringFlag(args, f);
+    if (v === undefined) continue;
+    if (!entry.flags || !(f in entry.flags)) throw new OptionsError(`--${f}`, `generate ${name}: unknown flag --${f}; accepted: --out, --seed${Object.keys(entry.flags ?? {}).map((x) => `, --${x}`).join("")}`);
+    options[f] = v;
+  }
+  const res = await entry.run({ outDir, seed: intFlag(args, "seed", 42, 0), options });
   process.stdout.write(`${res.summary}\nwrote ${res.files.length} file(s) to ${outDir}\n`);
   return 0;
 }

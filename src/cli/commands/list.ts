@@ -7,7 +7,7 @@ export const LIST_HELP = `recovery-gym list [--json]
 export function listCommand(json: boolean): number {
   const envs = listEnvs();
   if (json) {
-    process.stdout.write(`${JSON.stringify({ envs, generators: listGenerators().map(([name, g]) => ({ name, description: g.description })) }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ envs, generators: listGenerators().map(([name, g]) => ({ name, description: g.description, flags: g.flags ?? {} })) }, null, 2)}\n`);
     return 0;
   }
   for (const e of envs) {
@@ -18,7 +18,10 @@ export function listCommand(json: boolean): number {
   const gens = listGenerators();
   if (gens.length) {
     process.stdout.write("generators (recovery-gym generate NAME --out DIR):\n");
-    for (const [name, g] of gens) process.stdout.write(`  ${name.padEnd(16)} ${g.description}\n`);
+    for (const [name, g] of gens) {
+      process.stdout.write(`  ${name.padEnd(16)} ${g.description}\n`);
+      for (const [f, doc] of Object.entries(g.flags ?? {})) process.stdout.write(`    --${f.padEnd(14)} ${doc}\n`);
+    }
   }
   return 0;
 }
