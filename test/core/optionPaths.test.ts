@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { confineOptionPaths, OptionsError, resolveOptionPath, setOptionPathPolicy } from "../../src/index.js";
+import { confineOptionPaths, make, OptionsError, resolveOptionPath, setOptionPathPolicy } from "../../src/index.js";
 
 afterEach(() => setOptionPathPolicy(null));
 
@@ -31,5 +31,13 @@ describe("option paths", () => {
     }
     setOptionPathPolicy(confineOptionPaths([]));
     expect(() => resolveOptionPath("reward", "/tmp/x.json")).toThrow(/reads no files named by options/);
+  });
+});
+
+describe("loaders go through the option-path policy", () => {
+  it("PlanBenchXL-v0: dataDir and a domain file path are refused outside the roots", () => {
+    setOptionPathPolicy(confineOptionPaths([]));
+    expect(() => make("PlanBenchXL-v0", { dataDir: "/etc" })).toThrow(/dataDir: this server reads no files/);
+    expect(() => make("PlanBenchXL-v0", { domain: "/etc/x.json" })).toThrow(/domain: this server reads no files/);
   });
 });

@@ -7,6 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { resolveOptionPath } from "../../../src/core/optionPaths.js";
 import { CONFIGS_DIR } from "../../../src/core/paths.js";
 import { z } from "zod";
 
@@ -212,7 +213,7 @@ export function isDomainPath(s: string): boolean {
  */
 export function domainFile(nameOrPath: string): string {
   if (isDomainPath(nameOrPath)) {
-    const file = path.resolve(nameOrPath);
+    const file = resolveOptionPath("domain", nameOrPath);
     if (!existsSync(file)) throw new DomainSchemaError(file, null, "domain file not found");
     return file;
   }
