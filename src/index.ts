@@ -28,6 +28,7 @@ export { CORE_TERMS } from "./engine/terms.js";
 
 export { RewardComputer, recomputeRewards, discountedReturn, type RawTerms } from "./rewards/compute.js";
 export { rewardSpecSchema, parseRewardSpec, loadRewardSpecFile, type RewardSpec, type RewardTerm } from "./rewards/spec.js";
+export { CORE_TERM_KINDS, REWARD_TERM_KINDS, registerRewardTermKinds, rewardTermCatalog, type RewardTermCatalog, type RewardTermKind, type RewardTermKinds } from "./rewards/catalog.js";
 export { resolveRewardSpec, listRewardPresets, CONFIGS_DIR } from "./rewards/presets.js";
 
 export * from "./metrics/index.js";
@@ -35,7 +36,7 @@ export * from "./vector/index.js";
 export { trajectorySchema, trajectoryStepSchema, TRAJECTORY_SCHEMA_VERSION, type Trajectory, type TrajectoryStep } from "./trajectories/schema.js";
 export { JsonlWriter, readTrajectories } from "./trajectories/writer.js";
 export { rollout, type RolloutConfig } from "./rollout.js";
-export { recordEpisodes, returnsUnder, policyEntry, type RecordedEpisode } from "./ablation.js";
+export { recordEpisodes, returnsUnder, policyEntry, episodePolicyRng, episodeResults, withGamma, ci95t, studentTQuantile, type RecordedEpisode } from "./ablation.js";
 export { ADVERSARIES } from "./policies/adversarial.js";
 export { registerGenerator, listGenerators, type GeneratorEntry } from "./generators.js";
 

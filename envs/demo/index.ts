@@ -1,8 +1,12 @@
 import type { JsonObject } from "../../src/core/json.js";
 import { type EpisodeResult, type PolicyEntry, register } from "../../src/core/registry.js";
+import { registerRewardTermKinds } from "../../src/rewards/catalog.js";
 import { mean } from "../../src/metrics/stats.js";
 import { DEMO_POLICIES } from "./baselines.js";
 import { DemoEnv, demoOptionsSchema } from "./env.js";
+
+// Kinds of the family's own reward terms: specs may re-weight them, never relabel them.
+registerRewardTermKinds("demo", { sent_correct_email: "event" });
 
 register({
   id: "Demo-v0",
@@ -20,6 +24,7 @@ register({
   factory: (options, spec) => new DemoEnv(demoOptionsSchema.parse(options), spec) as never,
   policies: DEMO_POLICIES as unknown as Record<string, PolicyEntry>,
   carefulPolicy: "careful",
+  noFaultOptions: { fault: "none" },
   aggregate: (results: readonly EpisodeResult[]) => ({
     metrics: { successRate: mean(results.map((r) => (r.success ? 1 : 0))), meanToolCalls: mean(results.map((r) => Number((r.metrics as JsonObject).toolCalls ?? 0))) },
     breakdown: [],

@@ -1,9 +1,20 @@
 import type { JsonObject } from "../../src/core/json.js";
 import { type PolicyEntry, register } from "../../src/core/registry.js";
+import { registerRewardTermKinds } from "../../src/rewards/catalog.js";
 import { FT_POLICIES } from "./baselines.js";
 import { FailingToolsEnv, ftOptionsSchema, MAX_STEPS } from "./env.js";
 import { aggregateFailingTools } from "./report.js";
 import { analyzeFailingToolsTrajectory } from "./analyze.js";
+
+// Kinds of the family's own reward terms: specs may re-weight them, never relabel them.
+registerRewardTermKinds("failingtools", {
+  final_score: "terminal",
+  checkpoint_credit: "terminal",
+  required_progress: "event",
+  readback_after_write: "event",
+  fallback_after_permanent: "event",
+  retry_after_temporary: "event",
+});
 
 register({
   id: "FailingTools-v0",
@@ -29,6 +40,8 @@ register({
   factory: (options: JsonObject, spec) => new FailingToolsEnv(ftOptionsSchema.parse(options), spec) as never,
   policies: FT_POLICIES as unknown as Record<string, PolicyEntry>,
   carefulPolicy: "careful",
+  // Clean = no injection (its scoring tier checks required calls and ordering only).
+  noFaultOptions: { setting: "clean" },
   aggregate: aggregateFailingTools,
   analyzeTrajectory: analyzeFailingToolsTrajectory,
 });

@@ -1,10 +1,14 @@
 /** Registers PlanBenchXL-v0. */
 import type { JsonObject } from "../../src/core/json.js";
 import { type EpisodeResult, register } from "../../src/core/registry.js";
+import { registerRewardTermKinds } from "../../src/rewards/catalog.js";
 import { PlanBenchEnv, planBenchOptionsSchema } from "./env.js";
 import { PLANBENCH_POLICIES } from "./policies.js";
 import { aggregateMetrics } from "./scorer.js";
 import { analyzePlanBenchTrajectory } from "./annotations.js";
+
+// Kinds of the family's own reward terms: specs may re-weight them, never relabel them.
+registerRewardTermKinds("planbench", { untrusted_output: "cost", progress: "event", label_error: "cost" });
 
 register({
   id: "PlanBenchXL-v0",
@@ -32,6 +36,8 @@ register({
   factory: (options, spec) => new PlanBenchEnv(planBenchOptionsSchema.parse(options), spec) as never,
   policies: PLANBENCH_POLICIES,
   carefulPolicy: "planner",
+  // Blockers off (as in the default setting); noise siblings, runtime and feedback stay as configured.
+  noFaultOptions: { settings: { blocker: { enable_block: false } } },
   analyzeTrajectory: analyzePlanBenchTrajectory,
   aggregate: (results: readonly EpisodeResult[]) => {
     const rep = aggregateMetrics(results.map((r) => r.metrics as Record<string, number | null>));

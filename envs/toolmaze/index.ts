@@ -1,10 +1,14 @@
 /** Registers ToolMaze-v0 and re-exports the family's public pieces. */
 import type { JsonObject } from "../../src/core/json.js";
 import { type EpisodeResult, type PolicyEntry, register } from "../../src/core/registry.js";
+import { registerRewardTermKinds } from "../../src/rewards/catalog.js";
 import { analyzeToolMazeTrajectory } from "./analysis.js";
 import { TOOLMAZE_POLICIES } from "./baselines.js";
 import { TOOLMAZE_MAX_STEPS, ToolMazeEnv, toolMazeOptionsSchema } from "./env.js";
 import { aggregateRows, type MetricRow } from "./scorer.js";
+
+// Kinds of the family's own reward terms: specs may re-weight them, never relabel them.
+registerRewardTermKinds("toolmaze", { alternative_path: "event", excess_calls: "cost" });
 
 register({
   id: "ToolMaze-v0",
@@ -28,6 +32,8 @@ register({
   factory: (options, spec) => new ToolMazeEnv(toolMazeOptionsSchema.parse(options), spec) as never,
   policies: TOOLMAZE_POLICIES as unknown as Record<string, PolicyEntry>,
   carefulPolicy: "heuristic",
+  // With the perturbation pinned (P1–P4), a seed selects the same base task under NP.
+  noFaultOptions: { perturbation: "NP" },
   analyzeTrajectory: analyzeToolMazeTrajectory,
   aggregate: (results: readonly EpisodeResult[]) => aggregateRows(results.map((r) => r.metrics as unknown as MetricRow & JsonObject)),
 });

@@ -39,6 +39,8 @@ export const toolMisuseOptionsSchema = toolEnvOptionsSchema
     exposeFaultMetadata: z.boolean().default(false),
     /** Seed of the built-in generated suite. */
     generatorSeed: z.number().int().default(DEFAULT_SEED),
+    /** "none": the same task with an empty fault plan (the same-seed, no-fault counterfactual); default: its plan. */
+    faults: z.enum(["plan", "none"]).optional(),
   })
   .strict();
 export type ToolMisuseOptions = z.infer<typeof toolMisuseOptionsSchema>;
@@ -138,7 +140,10 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
   }
 
   protected createEpisode(rng: Rng, options: JsonObject): EpisodeSetup<ToolMisuseWorld> {
-    const { task, index, gold, label, phiSteps } = this.pickTask(rng, options);
+    const picked = this.pickTask(rng, options);
+    const { index, gold, label, phiSteps } = picked;
+    // A copy: task records are cached per process and shared between envs.
+    const task = this.options.faults === "none" ? { ...picked.task, fault_plan: [] } : picked.task;
     this.phiSteps = phiSteps;
     const compat = this.options.compat;
     // Default mode: fault streams are core Rng streams; official mode: CPython's stream, same seed.

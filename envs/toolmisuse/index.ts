@@ -1,6 +1,7 @@
 import type { Env } from "../../src/core/env.js";
 import type { JsonObject } from "../../src/core/json.js";
 import { type AggregateReport, type EpisodeResult, type PolicyEntry, register } from "../../src/core/registry.js";
+import { registerRewardTermKinds } from "../../src/rewards/catalog.js";
 import { registerGenerator } from "../../src/generators.js";
 import { BASELINE_NAMES, makeBaseline, OracleAgent, officialPolicy, type BaselineName } from "./baselines.js";
 import { ToolMisuseEnv, toolMisuseOptionsSchema } from "./env.js";
@@ -95,6 +96,9 @@ export function aggregateResults(results: readonly EpisodeResult[]): AggregateRe
   };
 }
 
+// Kinds of the family's own reward terms: specs may re-weight them, never relabel them.
+registerRewardTermKinds("toolmisuse", { recovery: "event", argument_repair: "event", policy_violation: "cost", retry_overflow: "cost" });
+
 register({
   id: "ToolMisuseBench-v0",
   family: "toolmisuse",
@@ -107,6 +111,7 @@ register({
     compat: "fixed (default) | official: reproduce the upstream harness's score-relevant quirks",
     exposeFaultMetadata: "show fault injection metadata to the agent, as upstream does (default false)",
     generatorSeed: "seed of the built-in suite (default 42)",
+    faults: "plan (default) | none: the task's fault plan, or the same task with no faults (no-fault counterfactual)",
     reward: "reward preset name (sparse | shaped | potential-only | shaped-no-<term>), spec file path, or inline spec (default shaped)",
     maxSteps: "hard step limit (default 50; each task's own max_steps truncates earlier)",
     invalidAction: "raise | penalize (default raise)",
@@ -117,6 +122,7 @@ register({
   policies: policies(),
   // Best baseline that sees only what the agent sees (instruction, schemas, transcript): the anti-hacking bar.
   carefulPolicy: "instruction-parser",
+  noFaultOptions: { faults: "none" },
   aggregate: aggregateResults,
 });
 

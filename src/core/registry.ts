@@ -55,6 +55,11 @@ export interface EnvEntry {
   aggregate?(results: readonly EpisodeResult[]): AggregateReport;
   /** Per-episode analyses for collected trajectories (failure category, blocker follow-up, ...). */
   analyzeTrajectory?(trajectory: Trajectory): JsonObject;
+  /**
+   * How to turn the family's faults off with everything else equal: options deep-merged into the env's options to
+   * get the same-seed, no-fault counterfactual (`recovery-gym pairs --contrast fault`).
+   */
+  noFaultOptions?: JsonObject;
 }
 
 const REGISTRY = new Map<string, EnvEntry>();

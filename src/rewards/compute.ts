@@ -32,14 +32,19 @@ export class RewardComputer {
     this.t = 0;
   }
 
-  /** Reward of one step and its per-term contributions. `phi` is Φ(s′) after the step. */
+  /**
+   * Reward of one step and its per-term contributions. `phi` is Φ(s′) after the step. Under `potentialTerminal:
+   * "zero"` the final step (the one whose raw terms carry `success` or `failure`: the core terms mark every step
+   * that ends an episode, terminated or truncated) is shaped towards Φ = 0 instead of Φ(s_T).
+   */
   step(raw: RawTerms, phi: number | null): { reward: number; terms: Record<string, number> } {
     const terms: Record<string, number> = {};
     let reward = 0;
+    const target = phi !== null && this.spec.potentialTerminal === "zero" && isFinalStep(raw) ? 0 : phi;
     for (const [name, term] of Object.entries(this.spec.terms)) {
       let value: number;
       if (term.kind === "potential") {
-        value = phi !== null && this.phi !== null ? term.weight * (this.spec.gamma * phi - this.phi) : 0;
+        value = target !== null && this.phi !== null ? term.weight * (this.spec.gamma * target - this.phi) : 0;
       } else {
         value = term.weight * (raw[name] ?? 0);
         if (term.cap !== undefined && value !== 0) {
@@ -58,6 +63,11 @@ export class RewardComputer {
     this.t += 1;
     return { reward, terms };
   }
+}
+
+/** True on the step that ends an episode: the core terms report `success` or `failure` exactly there. */
+export function isFinalStep(raw: RawTerms): boolean {
+  return (raw.success ?? 0) > 0 || (raw.failure ?? 0) > 0;
 }
 
 /** Recomputes per-step rewards of a recorded episode under another spec. */

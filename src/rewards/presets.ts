@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CONFIGS_DIR } from "../core/paths.js";
 import { ConfigError } from "../core/errors.js";
+import { rewardTermCatalog } from "./catalog.js";
 import { loadRewardSpecFile, parseRewardSpec, type RewardSpec } from "./spec.js";
 
 export { CONFIGS_DIR };
@@ -18,12 +19,13 @@ export function listRewardPresets(family: string | null): string[] {
 
 /**
  * Resolves the `reward` option: a preset name (family folder, then generic), a path to a JSON file, or an inline
- * spec object. Terms are checked against the env's catalog.
+ * spec object. Terms are checked against the env's catalog: its known terms with the kinds the catalog fixes.
  */
 export function resolveRewardSpec(reward: string | object, family: string | null, knownTerms: readonly string[]): RewardSpec {
-  if (typeof reward === "object") return parseRewardSpec(reward, knownTerms, "inline reward spec");
-  if (reward.endsWith(".json") || reward.includes("/")) return loadRewardSpecFile(resolve(reward), knownTerms);
+  const catalog = rewardTermCatalog(family, knownTerms);
+  if (typeof reward === "object") return parseRewardSpec(reward, catalog, "inline reward spec");
+  if (reward.endsWith(".json") || reward.includes("/")) return loadRewardSpecFile(resolve(reward), catalog);
   const candidates = [family ? join(CONFIGS_DIR, "rewards", family, `${reward}.json`) : null, join(CONFIGS_DIR, "rewards", `${reward}.json`)];
-  for (const path of candidates) if (path && existsSync(path)) return loadRewardSpecFile(path, knownTerms);
+  for (const path of candidates) if (path && existsSync(path)) return loadRewardSpecFile(path, catalog);
   throw new ConfigError("reward", `unknown reward preset "${reward}"; available: ${listRewardPresets(family).join(", ")}`);
 }

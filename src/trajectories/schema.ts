@@ -29,6 +29,8 @@ export const trajectorySchema = z.object({
   options: z.record(z.string(), json),
   seed: z.number().int().nullable(),
   libraryVersion: z.string(),
+  /** The policy that played the episode (written by `collect`; absent in files of other writers). */
+  policy: z.string().optional(),
   taskId: z.string().nullable(),
   initialObservation: json,
   initialHidden: json.optional(),

@@ -1,12 +1,46 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, type Env, RewardComputer, type ToolObservation, discountedReturn, make, parseRewardSpec, recomputeRewards, rollout } from "../../src/index.js";
+import { ConfigError, type Env, RewardComputer, type ToolEnv, type ToolObservation, ci95t, discountedReturn, episodeResults, listEnvs, make, parseRewardSpec, recomputeRewards, recordEpisodes, registryEntry, resolveRewardSpec, returnsUnder, rollout, std, studentTQuantile, withGamma } from "../../src/index.js";
+import { CORE_TERMS } from "../../src/engine/terms.js";
+import { CORE_TERM_KINDS, rewardTermCatalog } from "../../src/rewards/catalog.js";
 import type { Action, RawTerms } from "../../src/index.js";
 
 describe("RewardSpec", () => {
   it("rejects bad specs naming the term", () => {
     expect(() => parseRewardSpec({ name: "x", terms: { retry_after_fault: { weight: 1, kind: "event" } } }, null)).toThrow(/cap/);
     expect(() => parseRewardSpec({ name: "x", terms: { success: { weight: "1", kind: "terminal" } } }, null)).toThrow(/terms.success.weight/);
-    expect(() => parseRewardSpec({ name: "x", terms: { foo: { weight: 1, kind: "terminal" } } }, ["success"])).toThrow(ConfigError);
+    expect(() => parseRewardSpec({ name: "x", terms: { foo: { weight: 1, kind: "terminal" } } }, { success: "terminal" })).toThrow(ConfigError);
+  });
+
+  it("the env's term catalog fixes each term's kind: a spec can re-weight a term, never relabel it", () => {
+    const env = make("Demo-v0") as unknown as ToolEnv<unknown>;
+    const resolve = (terms: object) => resolveRewardSpec({ name: "x", terms }, "demo", env.knownTerms());
+    // An event term relabelled as an uncapped cost would pay per retry without bound.
+    expect(() => resolve({ retry_after_fault: { weight: 5, kind: "cost" } })).toThrow(/terms\.retry_after_fault\.kind.*event term/);
+    expect(() => resolve({ success: { weight: 1, kind: "potential" } })).toThrow(/terms\.success\.kind.*terminal term/);
+    expect(() => resolve({ sent_correct_email: { weight: 1, kind: "terminal" } })).toThrow(/terms\.sent_correct_email\.kind/);
+    // Without a kind the catalog's applies, with its rule: an event term must be capped.
+    expect(() => resolve({ retry_after_fault: { weight: 5 } })).toThrow(/terms\.retry_after_fault.*cap/);
+    expect(resolve({ retry_after_fault: { weight: 5, cap: 0.5 } }).terms.retry_after_fault).toEqual({ weight: 5, cap: 0.5, kind: "event" });
+    // A positive weight on a cost term pays per call: it needs a cap too; a potential term may not be capped.
+    expect(() => resolve({ tool_call: { weight: 0.1 } })).toThrow(/terms\.tool_call.*positive weight/);
+    expect(resolve({ tool_call: { weight: 0.1, cap: 0.2 } }).terms.tool_call.kind).toBe("cost");
+    expect(() => resolve({ potential: { weight: 1, cap: 1 } })).toThrow(/terms\.potential.*cannot be capped/);
+    try {
+      resolve({ retry_after_fault: { weight: 5, kind: "cost" } });
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      expect((e as ConfigError).field).toBe("terms.retry_after_fault.kind");
+    }
+  });
+
+  it("every term every registered env reports has a kind in its catalog", () => {
+    for (const { id } of listEnvs()) {
+      const env = make(id) as unknown as ToolEnv<unknown>;
+      const catalog = rewardTermCatalog(registryEntry(id).family, env.knownTerms());
+      expect(Object.entries(catalog).filter(([, k]) => k === null).map(([n]) => n), id).toEqual([]);
+      env.close();
+    }
+    expect(Object.keys(CORE_TERM_KINDS).sort()).toEqual(Object.keys(CORE_TERMS).sort());
   });
 
   it("caps event terms per episode so they cannot be farmed", () => {
@@ -47,5 +81,60 @@ describe("RewardSpec", () => {
     const re = recomputeRewards(parseRewardSpec(spec, null), i0.phi as number, steps);
     expect(re).toEqual(liveRewards);
     expect(discountedReturn([1, 1, 1], 0.5)).toBeCloseTo(1.75);
+  });
+});
+
+describe("ablation returns", () => {
+  it("a seed's recorded episode is the same whether it runs alone or after other seeds (stochastic policy)", () => {
+    const after = recordEpisodes("Demo-v0", {}, "random", [0, 1, 2, 3, 7], 10);
+    const alone = recordEpisodes("Demo-v0", {}, "random", [7], 10);
+    expect(alone[0]).toEqual(after[4]);
+    expect(recordEpisodes("Demo-v0", {}, "random", [3], 10)[0]).toEqual(after[3]);
+  });
+
+  it("recorded episodes feed a family's aggregate their real task id and return", () => {
+    const eps = recordEpisodes("ToolMaze-v0", { perturbation: "P2" }, "heuristic", [5, 6], 30);
+    const live = rollout({ envId: "ToolMaze-v0", options: { perturbation: "P2" }, policy: "heuristic", episodes: 2, seed: 5 });
+    expect(episodeResults(eps).map((r) => [r.taskId, r.return, r.length])).toEqual(live.map((r) => [r.taskId, r.return, r.length]));
+    expect(live[0].taskId).toMatch(/^toolmaze-/);
+  });
+
+  it("returns are discounted with the spec's γ, so the potential part is γ^T·Φ(s_T) − Φ(s_0)", () => {
+    const eps = [...recordEpisodes("Demo-v0", { fault: "permanent" }, "careful", [1, 2, 3], 10), ...recordEpisodes("Demo-v0", {}, "random", [4, 5, 6], 10)];
+    const pot = parseRewardSpec({ name: "p", gamma: 1, terms: { potential: { weight: 1, kind: "potential" } } }, null);
+    const gamma = 0.9;
+    const rets = returnsUnder(withGamma(pot, gamma), eps);
+    eps.forEach((e, i) => {
+      const T = e.steps.length;
+      expect(T).toBeGreaterThan(1);
+      expect(rets[i]).toBeCloseTo(gamma ** T * (e.steps[T - 1].phi as number) - (e.phi0 as number), 12);
+    });
+    expect(() => withGamma(pot, 1.5)).toThrow(/--gamma/);
+  });
+
+  it('potentialTerminal "zero" shapes towards Φ = 0 at the end: the shaping sums to −Φ(s_0) for every policy, live and offline', () => {
+    const spec = { name: "pz", gamma: 1, potentialTerminal: "zero", terms: { potential: { weight: 1, kind: "potential" } } };
+    const keep = { ...spec, potentialTerminal: "keep" };
+    for (const policy of ["careful", "random", "adversary:immediate-abort"]) {
+      const live = rollout({ envId: "Demo-v0", options: { fault: "permanent", reward: spec }, policy, episodes: 3, seed: 11, maxStepsPerEpisode: 10 });
+      const eps = recordEpisodes("Demo-v0", { fault: "permanent" }, policy, [11, 12, 13], 10);
+      eps.forEach((e, i) => {
+        expect(live[i].return).toBeCloseTo(-(e.phi0 as number), 12);
+        expect(returnsUnder(parseRewardSpec(spec, null), [e])[0]).toBeCloseTo(live[i].return, 12);
+      });
+      // Under "keep" an aborted or unfinished episode keeps Φ(s_T) < 0, so the sums differ there.
+      if (policy === "adversary:immediate-abort") expect(returnsUnder(parseRewardSpec(keep, null), eps)[0]).toBeCloseTo(0, 12);
+    }
+  });
+
+  it("95% CIs use Student's t with N − 1 degrees of freedom", () => {
+    expect(studentTQuantile(0.975, 1)).toBeCloseTo(12.7062, 3);
+    expect(studentTQuantile(0.975, 4)).toBeCloseTo(2.7764, 3);
+    expect(studentTQuantile(0.975, 29)).toBeCloseTo(2.0452, 3);
+    expect(studentTQuantile(0.975, 1e6)).toBeCloseTo(1.96, 2);
+    expect(studentTQuantile(0.025, 4)).toBeCloseTo(-2.7764, 3);
+    const xs = [1, 2, 3, 4, 5];
+    expect(ci95t(xs)).toBeCloseTo((2.7764 * std(xs)) / Math.sqrt(5), 3);
+    expect(ci95t([3])).toBe(0);
   });
 });

@@ -3,20 +3,29 @@ import { join } from "node:path";
 import { OptionsError } from "../../core/errors.js";
 import { make, registryEntry } from "../../core/registry.js";
 import type { ToolEnv } from "../../engine/toolEnv.js";
-import { recordEpisodes, returnsUnder } from "../../ablation.js";
-import { ci95, mean } from "../../metrics/stats.js";
+import { ci95t, episodeResults, recordEpisodes, returnsUnder, withGamma } from "../../ablation.js";
+import { mean } from "../../metrics/stats.js";
 import { formatTable } from "../../metrics/table.js";
 import { listRewardPresets, resolveRewardSpec } from "../../rewards/presets.js";
 import { intFlag, parseArgs, stringFlag } from "../args.js";
 import { ProgressBar } from "../progress.js";
 import { barChartSvg } from "../svg.js";
 
-export const ABLATE_HELP = `recovery-gym ablate --env ID --policy P --presets a,b,c [--episodes 50] [--seed 0] [--out-dir DIR] [--opt k=v ...]
+export const ABLATE_HELP = `recovery-gym ablate --env ID --policy P --presets a,b,c [--episodes 50] [--seed 0] [--gamma G] [--out-dir DIR] [--opt k=v ...]
   Runs the env once per seed and scores the same episodes under each reward preset (recomputed from
-  info.rawTerms). Prints mean return ± 95% CI and success, writes ablation.csv and ablation.svg.`;
+  info.rawTerms). Prints mean return ± 95% CI (Student's t, N − 1 degrees of freedom) and success, then the
+  family's recovery metrics; writes ablation.csv (one row per preset, recovery metrics as columns) and ablation.svg.
+  --gamma G discounts both the potential term and the return with G (default: each preset's own gamma, 1 for all
+  shipped presets), so the shaping part of a return stays γ^T·Φ(s_T) − Φ(s_0).`;
+
+/** One CSV field: quoted when it holds a comma, quote or newline. */
+const csvField = (v: string | number) => {
+  const s = typeof v === "number" ? (Number.isFinite(v) ? String(v) : "") : v;
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
 
 export function ablateCommand(argv: readonly string[]): number {
-  const args = parseArgs(argv, { flags: { env: "string", policy: "string", presets: "string", episodes: "string", seed: "string", "out-dir": "string", quiet: "boolean", help: "boolean" }, command: "ablate" });
+  const args = parseArgs(argv, { flags: { env: "string", policy: "string", presets: "string", episodes: "string", seed: "string", gamma: "string", "out-dir": "string", quiet: "boolean", help: "boolean" }, command: "ablate" });
   if (args.flags.help) {
     process.stdout.write(`${ABLATE_HELP}\n`);
     return 0;
@@ -27,11 +36,14 @@ export function ablateCommand(argv: readonly string[]): number {
   const policy = stringFlag(args, "policy") ?? entry.carefulPolicy ?? "random";
   const episodes = intFlag(args, "episodes", 50, 1);
   const seed = intFlag(args, "seed", 0, 0);
+  const gammaFlag = stringFlag(args, "gamma");
+  const gamma = gammaFlag === undefined ? undefined : Number(gammaFlag);
   const env = make(envId, args.opts) as unknown as ToolEnv<unknown>;
   const terms = env.knownTerms();
+  env.close();
   const available = listRewardPresets(entry.family);
   const presets = (stringFlag(args, "presets") ?? available.join(",")).split(",").map((p) => p.trim()).filter(Boolean);
-  const specs = presets.map((p) => resolveRewardSpec(p, entry.family, terms));
+  const specs = presets.map((p) => withGamma(resolveRewardSpec(p, entry.family, terms), gamma));
   const seeds = Array.from({ length: episodes }, (_, i) => seed + i);
   const bar = new ProgressBar(1, `ablate ${envId}/${policy}`, process.stderr, args.flags.quiet !== true);
   const recorded = recordEpisodes(envId, args.opts, policy, seeds);
@@ -39,18 +51,23 @@ export function ablateCommand(argv: readonly string[]): number {
   const success = mean(recorded.map((e) => (e.success ? 1 : 0)));
   const rows = specs.map((spec, i) => {
     const rets = returnsUnder(spec, recorded);
-    return { preset: presets[i], mean: mean(rets), ci: ci95(rets) };
+    return { preset: presets[i], gamma: spec.gamma, mean: mean(rets), ci: ci95t(rets) };
   });
+  // The recovery metrics depend on the episodes only (not on the reward spec), so they are the same for every row.
+  const recovery = entry.aggregate ? entry.aggregate(episodeResults(recorded)).metrics : {};
   process.stdout.write(`${envId} · policy ${policy} · ${episodes} episodes from seed ${seed} · success ${(100 * success).toFixed(1)}%\n\n`);
-  process.stdout.write(`${formatTable(["preset", "mean return", "±95% CI", "success"], rows.map((r) => [r.preset, r.mean, r.ci, success]))}\n`);
-  if (entry.aggregate) {
-    const report = entry.aggregate(recorded.map((e) => ({ seed: e.seed, taskId: "", return: 0, length: e.steps.length, success: e.success, terminationReason: e.terminationReason, metrics: e.metrics })));
-    process.stdout.write(`\nrecovery metrics (identical across presets: the episodes are the same)\n${formatTable(["metric", "value"], Object.entries(report.metrics))}\n`);
+  process.stdout.write(`${formatTable(["preset", "gamma", "mean return", "±95% CI (t)", "success"], rows.map((r) => [r.preset, r.gamma, r.mean, r.ci, success]))}\n`);
+  if (Object.keys(recovery).length > 0) {
+    process.stdout.write(`\nrecovery metrics (identical across presets: the episodes are the same)\n${formatTable(["metric", "value"], Object.entries(recovery))}\n`);
   }
   const outDir = stringFlag(args, "out-dir") ?? join("runs", `ablate-${envId}-${policy}`);
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, "ablation.csv"), `preset,mean_return,ci95,success,episodes\n${rows.map((r) => `${r.preset},${r.mean},${r.ci},${success},${episodes}`).join("\n")}\n`);
-  writeFileSync(join(outDir, "ablation.svg"), barChartSvg(`${envId} · ${policy} · mean return ± 95% CI`, rows.map((r) => ({ label: r.preset, value: r.mean, err: r.ci }))));
+  const fixed = ["preset", "mean_return", "ci95", "success", "episodes", "gamma"];
+  const metricCols = Object.keys(recovery).filter((k) => !fixed.includes(k));
+  const header = [...fixed, ...metricCols];
+  const csvRows = rows.map((r) => [r.preset, r.mean, r.ci, success, episodes, r.gamma, ...metricCols.map((k) => recovery[k])]);
+  writeFileSync(join(outDir, "ablation.csv"), `${[header, ...csvRows].map((row) => row.map(csvField).join(",")).join("\n")}\n`);
+  writeFileSync(join(outDir, "ablation.svg"), barChartSvg(`${envId} · ${policy} · mean return ± 95% CI (t)`, rows.map((r) => ({ label: r.preset, value: r.mean, err: r.ci }))));
   process.stdout.write(`\nwrote ${join(outDir, "ablation.csv")} and ${join(outDir, "ablation.svg")}\n`);
   return 0;
 }

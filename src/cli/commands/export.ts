@@ -1,7 +1,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { z } from "zod";
 import { OptionsError } from "../../core/errors.js";
-import type { JsonObject, JsonValue } from "../../core/json.js";
+import { type JsonObject, type JsonValue, stableStringify } from "../../core/json.js";
+import type { JsonSchema } from "../../core/jsonSchema.js";
+import { make } from "../../core/registry.js";
+import type { ActionKind } from "../../core/spaces/toolAction.js";
 import type { ToolSchema } from "../../core/spaces/toolCall.js";
 import type { Action } from "../../engine/actions.js";
 import { toChatMessages, toChatTools } from "../../engine/chat.js";
@@ -9,13 +13,38 @@ import type { EpisodeEvent } from "../../engine/events.js";
 import type { Trajectory } from "../../trajectories/schema.js";
 import { readTrajectories } from "../../trajectories/writer.js";
 import { parseArgs, parseOptValue, stringFlag } from "../args.js";
+import { currentRecords } from "./collect.js";
 
-export const EXPORT_HELP = `recovery-gym export FILE.jsonl --format openai-chat --out OUT.jsonl [--outcome success|failure|all] [--where key=value ...]
-  Turns trajectories into chat fine-tuning records { messages, tools, metadata }. --where filters on the episode's
-  analysis or metrics fields (e.g. --where failureCategory=weak_recovery).`;
+export const EXPORT_HELP = `recovery-gym export FILE.jsonl --format openai-chat --out OUT.jsonl [--outcome success|failure|all] [--where key=value ...] [--include-interrupted]
+  Turns trajectories into chat fine-tuning records { messages, tools, metadata }. tools declares every tool the
+  episode showed and every family action kind (e.g. PlanBench-XL's retrieve), as function schemas derived from the
+  env's action space. --where filters on the episode's analysis or metrics fields (e.g. --where
+  failureCategory=weak_recovery); a key no record has is an error. Per episode id the last complete record counts;
+  interrupted records are skipped unless --include-interrupted.`;
 
-/** Rebuilds the chat a model saw during a recorded episode. */
-export function trajectoryToChat(t: Trajectory): { messages: ReturnType<typeof toChatMessages>; tools: ReturnType<typeof toChatTools>; metadata: JsonObject } {
+/**
+ * Function schemas of an env's family action kinds (every kind besides tool_call / answer / abort), derived from
+ * each kind's zod schema: the chat renders such an action as a call of a function named after its `type`, with the
+ * other fields as arguments, so that is the schema declared here.
+ */
+export function familyActionTools(envId: string, options: Record<string, unknown>): ToolSchema[] {
+  const env = make(envId, options);
+  try {
+    const kinds = (env.actionSpace as unknown as { extraKinds?: Record<string, ActionKind> }).extraKinds ?? {};
+    return Object.entries(kinds).map(([name, kind]) => {
+      const schema = z.toJSONSchema(kind.schema, { io: "input", unrepresentable: "any" }) as JsonSchema & { $schema?: string };
+      const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([k]) => k !== "type"));
+      const required = (schema.required ?? []).filter((k) => k !== "type");
+      const parameters: JsonSchema = { type: "object", properties, ...(required.length ? { required } : {}), ...(schema.additionalProperties === false ? { additionalProperties: false } : {}) };
+      return { name, description: kind.schema.description ?? schema.description ?? `${envId} action "${name}" ({"type": "${name}", ...arguments})`, parameters };
+    });
+  } finally {
+    env.close();
+  }
+}
+
+/** Rebuilds the chat a model saw during a recorded episode; `actionTools` are the env's family action kinds. */
+export function trajectoryToChat(t: Trajectory, actionTools: readonly ToolSchema[] = []): { messages: ReturnType<typeof toChatMessages>; tools: ReturnType<typeof toChatTools>; metadata: JsonObject } {
   const obs0 = t.initialObservation as JsonObject;
   const tools = new Map<string, ToolSchema>();
   const addTools = (o: JsonValue) => {
@@ -23,13 +52,16 @@ export function trajectoryToChat(t: Trajectory): { messages: ReturnType<typeof t
   };
   addTools(obs0);
   for (const s of t.steps) addTools(s.observation);
+  for (const tool of actionTools) if (!tools.has(tool.name)) tools.set(tool.name, tool);
   const history = t.steps.map((s) => ({ step: s.t + 1, action: s.action as unknown as Action, response: ((s.observation as JsonObject | null)?.response ?? null) as JsonValue, events: s.events as unknown as EpisodeEvent[], reward: s.reward }));
   return {
     messages: toChatMessages(String(obs0?.task ?? ""), history),
     tools: toChatTools([...tools.values()]),
-    metadata: { episodeId: t.episodeId, envId: t.envId, seed: t.seed, success: t.success, return: t.return, terminationReason: t.terminationReason, ...(t.analysis ?? {}) },
+    metadata: { episodeId: t.episodeId, envId: t.envId, seed: t.seed, success: t.success, return: t.return, terminationReason: t.terminationReason, ...(t.policy ? { policy: t.policy } : {}), ...(t.analysis ?? {}) },
   };
 }
+
+const filterFields = (t: Trajectory): Record<string, unknown> => ({ ...t.metrics, ...(t.analysis ?? {}) });
 
 export function exportCommand(argv: readonly string[]): number {
   const where: [string, unknown][] = [];
@@ -41,7 +73,7 @@ export function exportCommand(argv: readonly string[]): number {
       where.push([kv.slice(0, kv.indexOf("=")), parseOptValue(kv.slice(kv.indexOf("=") + 1))]);
     } else filtered.push(argv[i]);
   }
-  const args = parseArgs(filtered, { flags: { format: "string", out: "string", outcome: "string", help: "boolean" }, command: "export" });
+  const args = parseArgs(filtered, { flags: { format: "string", out: "string", outcome: "string", "include-interrupted": "boolean", help: "boolean" }, command: "export" });
   if (args.flags.help) {
     process.stdout.write(`${EXPORT_HELP}\n`);
     return 0;
@@ -54,14 +86,29 @@ export function exportCommand(argv: readonly string[]): number {
   if (!out) throw new OptionsError("--out", "export: --out OUT.jsonl is required");
   const outcome = stringFlag(args, "outcome") ?? "all";
   if (!["success", "failure", "all"].includes(outcome)) throw new OptionsError("--outcome", `export: --outcome must be success, failure or all (got ${outcome})`);
-  const trajs = readTrajectories(file).filter((t) => {
+  const records = currentRecords(readTrajectories(file), args.flags["include-interrupted"] === true);
+  // A misspelt key would silently match nothing: a key that no record has is an error, listing the keys there are.
+  for (const [k] of where) {
+    if (!records.some((t) => k in filterFields(t))) {
+      const known = [...new Set(records.flatMap((t) => Object.keys(filterFields(t))))].sort();
+      throw new OptionsError("--where", `export: no record in ${file} has a field "${k}" to filter on; fields: ${known.join(", ") || "(none)"}`);
+    }
+  }
+  const trajs = records.filter((t) => {
     if (outcome === "success" && !t.success) return false;
     if (outcome === "failure" && t.success) return false;
-    const fields = { ...t.metrics, ...(t.analysis ?? {}) } as Record<string, unknown>;
-    return where.every(([k, v]) => fields[k] === v);
+    const fields = filterFields(t);
+    return where.every(([k, v]) => stableStringify(fields[k]) === stableStringify(v));
   });
+  const actionTools = new Map<string, ToolSchema[]>();
+  const toolsFor = (t: Trajectory) => {
+    const key = `${t.envId}\u0000${stableStringify(t.options)}`;
+    let tools = actionTools.get(key);
+    if (!tools) actionTools.set(key, (tools = familyActionTools(t.envId, t.options)));
+    return tools;
+  };
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, trajs.map((t) => JSON.stringify(trajectoryToChat(t))).join("\n") + (trajs.length ? "\n" : ""));
+  writeFileSync(out, trajs.map((t) => JSON.stringify(trajectoryToChat(t, toolsFor(t)))).join("\n") + (trajs.length ? "\n" : ""));
   process.stdout.write(`wrote ${trajs.length} chat record(s) to ${out}\n`);
   return 0;
 }

@@ -1,52 +1,145 @@
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
 import type { Info } from "../../core/env.js";
-import { OptionsError } from "../../core/errors.js";
-import type { JsonObject, JsonValue } from "../../core/json.js";
-import { make, registryEntry } from "../../core/registry.js";
-import { Rng } from "../../core/rng.js";
-import { policyEntry } from "../../ablation.js";
+import { OptionsError, StateError } from "../../core/errors.js";
+import { type JsonObject, type JsonValue, isJsonObject, stableStringify } from "../../core/json.js";
+import { make, parseEnvOptions, registryEntry } from "../../core/registry.js";
+import { episodePolicyRng, policyEntry } from "../../ablation.js";
 import type { Action } from "../../engine/actions.js";
 import type { EpisodeEvent } from "../../engine/events.js";
-import type { ToolObservation } from "../../engine/observation.js";
 import { ToolEnv } from "../../engine/toolEnv.js";
 import { JsonlWriter } from "../../trajectories/writer.js";
 import { intFlag, parseArgs, stringFlag } from "../args.js";
 import { ProgressBar } from "../progress.js";
 
-export const PAIRS_HELP = `recovery-gym pairs --env ID --policy P --contrast Q --episodes N --out FILE.jsonl [--seed 0] [--max-steps 100] [--opt k=v ...]
-  For each seed, plays P until the first fault fires, forks the episode at that moment, and continues one branch
-  with P and one with Q: a paired, same-prefix comparison for preference or contrastive training.`;
+export const PAIRS_HELP = `recovery-gym pairs --env ID --policy P --contrast Q|fault --episodes N --out FILE.jsonl [--seed 0] [--max-steps 100] [--opt k=v ...]
+  Paired episodes for preference or contrastive training, one JSON line per seed whose episode meets a fault.
+  --contrast Q (a policy): P plays until the first fault fires; at that moment one branch continues with P and one
+    with Q, from the same state. Both policies are fresh instances that saw every observation of the episode from
+    reset (Q's own proposals during the prefix are discarded: the prefix actions are P's).
+  --contrast fault: P plays the same seed with the fault and without it (the family's no-fault options, e.g.
+    ToolMaze perturbation NP, Failing Tools setting clean, PlanBench-XL blockers off, ToolMisuseBench faults none).`;
 
+/** One continuation: `actions`/`rewards` from the fork on; `episodeReturn` is the whole episode's return. */
 interface Branch {
   policy: string;
+  options: JsonObject;
   actions: JsonValue[];
   rewards: number[];
   return: number;
+  episodeReturn: number;
   success: boolean;
   terminationReason: string;
 }
 
+/** A fault fired this step: the engine's fault_injected event, or a family's fault/blocker event. */
 const isFault = (e: EpisodeEvent) => e.type === "fault_injected" || /blocker|fault/.test(e.type);
 
-function continueWith(env: ToolEnv<unknown>, policyName: string, obs: ToolObservation, info: Info, seed: number, maxSteps: number): Branch {
-  const policy = policyEntry(env.spec.id, policyName).create(env as never, new Rng(seed).derive(`pairs:${policyName}`));
+interface Played {
+  actions: Action[];
+  observations: string[];
+  rewards: number[];
+  /** Steps played before the first step on which a fault fired, plus that step (-1: no fault). */
+  faultAt: number;
+  /** Env state right after the fault step (policy contrast only). */
+  stateAtFault: JsonValue | null;
+  success: boolean;
+  terminationReason: string;
+  ended: boolean;
+}
+
+/**
+ * Plays one episode from reset with a fresh env and a fresh policy instance seeded from the episode seed. Up to
+ * `forced.length` steps the env executes the forced actions while the policy still sees each observation (it is
+ * asked to act and its proposal is discarded), so at the fork its view is that of a policy that lived through the
+ * prefix: tool schemas it was sent once, transcripts, plans.
+ */
+function play(envId: string, options: JsonObject, policyName: string, seed: number, maxSteps: number, forced: readonly Action[] = [], snapshotAtFault = false): { played: Played; env: ToolEnv<unknown> } {
+  const env = make(envId, options);
+  if (!(env instanceof ToolEnv)) throw new OptionsError("--env", `pairs: ${envId} is not a tool env (no getState/fork)`);
+  const policy = policyEntry(envId, policyName).create(env as never, episodePolicyRng(seed, policyName));
+  let [obs, info] = env.reset({ seed }) as [unknown, Info];
   policy.reset?.(obs, info);
-  const branch: Branch = { policy: policyName, actions: [], rewards: [], return: 0, success: false, terminationReason: "max_steps" };
+  const played: Played = { actions: [], observations: [stableStringify(obs)], rewards: [], faultAt: -1, stateAtFault: null, success: false, terminationReason: "max_steps", ended: false };
   for (let t = 0; t < maxSteps && !env.isDone(); t++) {
-    const action = policy.act(obs, info) as Action;
+    const proposed = policy.act(obs, info) as Action;
+    const action = t < forced.length ? forced[t] : proposed;
     const [o, r, term, trunc, i] = env.step(action);
-    branch.actions.push(action as unknown as JsonValue);
-    branch.rewards.push(r);
-    branch.return += r;
+    played.actions.push(action);
+    played.observations.push(stableStringify(o));
+    played.rewards.push(r);
     obs = o;
     info = i;
+    if (played.faultAt < 0 && ((i.events as EpisodeEvent[] | undefined) ?? []).some(isFault)) {
+      played.faultAt = t + 1;
+      if (snapshotAtFault && !(term || trunc)) played.stateAtFault = env.getState() as unknown as JsonValue;
+    }
     if (term || trunc) {
-      branch.success = i.success === true;
-      branch.terminationReason = String(i.terminationReason);
+      played.ended = true;
+      played.success = i.success === true;
+      played.terminationReason = String(i.terminationReason);
     }
   }
-  return branch;
+  return { played, env };
+}
+
+function branch(policy: string, options: JsonObject, p: Played, from: number): Branch {
+  const rewards = p.rewards.slice(from);
+  return {
+    policy,
+    options,
+    actions: p.actions.slice(from) as unknown as JsonValue[],
+    rewards,
+    return: rewards.reduce((a, b) => a + b, 0),
+    episodeReturn: p.rewards.reduce((a, b) => a + b, 0),
+    success: p.success,
+    terminationReason: p.terminationReason,
+  };
+}
+
+/** Deep-merges a family's no-fault options into the env's options (objects merge, everything else replaces). */
+export function mergeOptions(base: JsonObject, patch: JsonObject): JsonObject {
+  const out: JsonObject = { ...base };
+  for (const [k, v] of Object.entries(patch)) out[k] = isJsonObject(v) && isJsonObject(out[k]) ? mergeOptions(out[k] as JsonObject, v) : v;
+  return out;
+}
+
+const preferredOf = (a: Branch, b: Branch) => (a.episodeReturn === b.episodeReturn ? null : a.episodeReturn > b.episodeReturn ? 0 : 1);
+
+/** Policy contrast: fork at the first fault; P's branch is P's own episode, Q's is rebuilt by replaying the prefix. */
+function policyPair(envId: string, options: JsonObject, policy: string, contrast: string, seed: number, maxSteps: number): JsonObject | null {
+  const lead = play(envId, options, policy, seed, maxSteps, [], true);
+  lead.env.close();
+  const { faultAt, stateAtFault } = lead.played;
+  if (faultAt < 0 || stateAtFault === null) return null;
+  const prefix = lead.played.actions.slice(0, faultAt);
+  const other = play(envId, options, contrast, seed, maxSteps, prefix, true);
+  other.env.close();
+  // The replayed env must be exactly where the lead's was at the fork (whole state, RNG streams included).
+  if (other.played.faultAt !== faultAt || stableStringify(other.played.stateAtFault) !== stableStringify(stateAtFault)) {
+    throw new StateError("pairs", `pairs: ${envId} seed ${seed}: replaying the prefix did not reproduce the env state at the fork (step ${faultAt}); the env is not deterministic`);
+  }
+  const branches = [branch(policy, options, lead.played, faultAt), branch(contrast, options, other.played, faultAt)];
+  return { contrast: "policy", forkStep: faultAt, prefix: prefix as unknown as JsonValue[], state: stateAtFault, branches: branches as unknown as JsonValue, preferred: preferredOf(branches[0], branches[1]) };
+}
+
+/** Fault contrast: the same seed and policy with and without the fault; the branches start where they diverge. */
+function faultPair(envId: string, options: JsonObject, noFault: JsonObject, policy: string, seed: number, maxSteps: number): JsonObject | null {
+  const faulty = play(envId, options, policy, seed, maxSteps);
+  faulty.env.close();
+  if (faulty.played.faultAt < 0) return null;
+  const clean = play(envId, noFault, policy, seed, maxSteps);
+  clean.env.close();
+  if (clean.played.observations[0] !== faulty.played.observations[0]) {
+    throw new OptionsError("--contrast", `pairs: ${envId} seed ${seed}: the no-fault options ${stableStringify(noFault)} start a different episode than ${stableStringify(options)} (the initial observations differ), so they are no counterfactual; pin what selects the task (for ToolMaze: --opt perturbation=P1..P4)`);
+  }
+  // Longest common prefix: same action and same resulting observation.
+  let fork = 0;
+  const a = faulty.played;
+  const b = clean.played;
+  while (fork < a.actions.length && fork < b.actions.length && stableStringify(a.actions[fork]) === stableStringify(b.actions[fork]) && a.observations[fork + 1] === b.observations[fork + 1]) fork++;
+  const branches = [branch(policy, options, a, fork), branch(policy, noFault, b, fork)];
+  // No preference: the branches run under different fault settings (different MDPs, possibly scored on different
+  // tiers), so their returns do not rank behaviours; the pair is a contrast, not a preference.
+  return { contrast: "fault", forkStep: fork, faultStep: a.faultAt, prefix: a.actions.slice(0, fork) as unknown as JsonValue[], noFaultOptions: noFault, branches: branches as unknown as JsonValue, preferred: null };
 }
 
 export function pairsCommand(argv: readonly string[]): number {
@@ -63,48 +156,31 @@ export function pairsCommand(argv: readonly string[]): number {
   const policy = stringFlag(args, "policy") ?? entry.carefulPolicy ?? "random";
   const contrast = stringFlag(args, "contrast") ?? "random";
   policyEntry(envId, policy);
-  policyEntry(envId, contrast);
+  const options = parseEnvOptions(envId, args.opts);
+  let noFault: JsonObject | null = null;
+  if (contrast === "fault") {
+    if (!entry.noFaultOptions) throw new OptionsError("--contrast", `pairs: ${envId} declares no way to turn its faults off (noFaultOptions in its registration), so --contrast fault is unavailable`);
+    noFault = parseEnvOptions(envId, mergeOptions(args.opts as JsonObject, entry.noFaultOptions));
+  } else policyEntry(envId, contrast);
   const episodes = intFlag(args, "episodes", 20, 1);
   const seed0 = intFlag(args, "seed", 0, 0);
   const maxSteps = intFlag(args, "max-steps", 100, 1);
-  const env = make(envId, args.opts);
-  if (!(env instanceof ToolEnv)) throw new OptionsError("--env", `pairs: ${envId} does not support getState/fork`);
-  mkdirSync(dirname(out), { recursive: true });
   const writer = new JsonlWriter(out);
   const bar = new ProgressBar(episodes, `pairs ${envId}`, process.stderr, args.flags.quiet !== true);
   let written = 0;
-  for (let ep = 0; ep < episodes; ep++) {
-    const seed = seed0 + ep;
-    let [obs, info] = env.reset({ seed }) as [ToolObservation, Info];
-    const lead = policyEntry(envId, policy).create(env as never, new Rng(seed).derive(`pairs:${policy}`));
-    lead.reset?.(obs, info);
-    const prefix: JsonValue[] = [];
-    let forkAt = -1;
-    for (let t = 0; t < maxSteps && !env.isDone(); t++) {
-      const action = lead.act(obs, info) as Action;
-      const [o, , , , i] = env.step(action);
-      prefix.push(action as unknown as JsonValue);
-      obs = o as ToolObservation;
-      info = i;
-      if (((i.events as EpisodeEvent[] | undefined) ?? []).some(isFault)) {
-        forkAt = t + 1;
-        break;
+  try {
+    for (let ep = 0; ep < episodes; ep++) {
+      const seed = seed0 + ep;
+      const pair = noFault ? faultPair(envId, options, noFault, policy, seed, maxSteps) : policyPair(envId, options, policy, contrast, seed, maxSteps);
+      if (pair) {
+        writer.writeLine({ schema: "recovery-gym/pair", version: 2, pairId: `${envId}:${seed}:${String(pair.forkStep)}`, envId, options, seed, ...pair });
+        written += 1;
       }
-    }
-    if (forkAt < 0 || env.isDone()) {
       bar.update(ep + 1, `${written} pairs`);
-      continue;
     }
-    const state = env.getState();
-    const a = env.fork();
-    const b = env.fork();
-    const branches = [continueWith(a, policy, obs, info, seed, maxSteps), continueWith(b, contrast, obs, info, seed, maxSteps)];
-    const preferred = branches[0].return === branches[1].return ? null : branches[0].return > branches[1].return ? 0 : 1;
-    writer.writeLine({ schema: "recovery-gym/pair", version: 1, pairId: `${envId}:${seed}:${forkAt}`, envId, options: env.spec.entryOptions, seed, forkStep: forkAt, prefix, state: state as unknown as JsonObject, branches, preferred });
-    written += 1;
-    bar.update(ep + 1, `${written} pairs`);
+  } finally {
+    writer.close();
   }
-  writer.close();
-  process.stdout.write(`wrote ${written} pair(s) to ${out} (${episodes - written} episodes never hit a fault before ending)\n`);
+  process.stdout.write(`wrote ${written} pair(s) to ${out} (${episodes - written} episodes met no fault${noFault ? "" : " before ending"})\n`);
   return 0;
 }

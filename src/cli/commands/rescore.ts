@@ -1,18 +1,35 @@
 import { OptionsError } from "../../core/errors.js";
+import { stableStringify } from "../../core/json.js";
 import { make, registryEntry } from "../../core/registry.js";
 import type { ToolEnv } from "../../engine/toolEnv.js";
-import { mean } from "../../metrics/stats.js";
+import { withGamma } from "../../ablation.js";
+import { groupBy, mean } from "../../metrics/stats.js";
 import { formatTable } from "../../metrics/table.js";
-import { recomputeRewards } from "../../rewards/compute.js";
+import { discountedReturn, recomputeRewards } from "../../rewards/compute.js";
 import { resolveRewardSpec } from "../../rewards/presets.js";
+import type { RewardSpec } from "../../rewards/spec.js";
+import type { Trajectory } from "../../trajectories/schema.js";
 import { readTrajectories } from "../../trajectories/writer.js";
 import { parseArgs, stringFlag } from "../args.js";
+import { currentRecords } from "./collect.js";
 
-export const RESCORE_HELP = `recovery-gym rescore FILE.jsonl --reward SPEC [--json]
-  Recomputes the returns of recorded trajectories under another reward spec (preset name or JSON file).`;
+export const RESCORE_HELP = `recovery-gym rescore FILE.jsonl --reward SPEC [--gamma G] [--include-interrupted] [--json]
+  Recomputes the returns of recorded trajectories under another reward spec (preset name or JSON file). Records are
+  grouped by (env, options) and the spec is checked against each group's env. Per episode id the last complete record
+  counts; interrupted records are skipped unless --include-interrupted. --gamma G discounts the potential term and
+  both returns with G (default: the spec's gamma; the original return is then the recorded undiscounted sum).`;
+
+interface Row {
+  episodeId: string;
+  envId: string;
+  original: number;
+  rescored: number;
+  success: boolean;
+  terminationReason: string;
+}
 
 export function rescoreCommand(argv: readonly string[]): number {
-  const args = parseArgs(argv, { flags: { reward: "string", json: "boolean", help: "boolean" }, command: "rescore" });
+  const args = parseArgs(argv, { flags: { reward: "string", gamma: "string", "include-interrupted": "boolean", json: "boolean", help: "boolean" }, command: "rescore" });
   if (args.flags.help) {
     process.stdout.write(`${RESCORE_HELP}\n`);
     return 0;
@@ -21,21 +38,37 @@ export function rescoreCommand(argv: readonly string[]): number {
   if (!file) throw new OptionsError("FILE", "rescore: give a trajectory file (JSONL)");
   const reward = stringFlag(args, "reward");
   if (!reward) throw new OptionsError("--reward", "rescore: --reward SPEC is required");
-  const trajs = readTrajectories(file);
-  if (trajs.length === 0) throw new OptionsError("FILE", `rescore: ${file} holds no trajectories`);
-  const { envId, options } = trajs[0];
-  const env = make(envId, options) as unknown as ToolEnv<unknown>;
-  const spec = resolveRewardSpec(reward, registryEntry(envId).family, env.knownTerms());
-  env.close();
-  const rows = trajs.map((t) => {
-    const rewards = recomputeRewards(spec, t.phi0, t.steps.map((s) => ({ rawTerms: s.rawTerms, phi: s.phi })));
-    return { episodeId: t.episodeId, original: t.return, rescored: rewards.reduce((a, b) => a + b, 0), success: t.success };
-  });
+  const gammaFlag = stringFlag(args, "gamma");
+  const gamma = gammaFlag === undefined ? undefined : Number(gammaFlag);
+  const all = readTrajectories(file);
+  const trajs = currentRecords(all, args.flags["include-interrupted"] === true);
+  if (trajs.length === 0) throw new OptionsError("FILE", `rescore: ${file} holds no ${all.length ? "complete " : ""}trajectories${all.length ? " (use --include-interrupted for interrupted ones)" : ""}`);
+  const groups = groupBy(trajs, (t) => `${t.envId}\u0000${stableStringify(t.options)}`);
+  const rows: Row[] = [];
+  const summary: { envId: string; options: Trajectory["options"]; episodes: number; meanOriginal: number; meanRescored: number }[] = [];
+  let specName = "";
+  for (const group of groups.values()) {
+    const { envId, options } = group[0];
+    // Each (env, options) group gets its own env: the spec is checked against that env's term catalog.
+    const env = make(envId, options) as unknown as ToolEnv<unknown>;
+    const spec: RewardSpec = withGamma(resolveRewardSpec(reward, registryEntry(envId).family, env.knownTerms()), gamma);
+    env.close();
+    specName = spec.name;
+    const groupRows = group.map((t): Row => {
+      const rewards = recomputeRewards(spec, t.phi0, t.steps.map((s) => ({ rawTerms: s.rawTerms, phi: s.phi })));
+      const original = gamma === undefined ? t.return : discountedReturn(t.steps.map((s) => s.reward), gamma);
+      return { episodeId: t.episodeId, envId, original, rescored: discountedReturn(rewards, spec.gamma), success: t.success, terminationReason: t.terminationReason };
+    });
+    rows.push(...groupRows);
+    summary.push({ envId, options, episodes: groupRows.length, meanOriginal: mean(groupRows.map((r) => r.original)), meanRescored: mean(groupRows.map((r) => r.rescored)) });
+  }
+  const skipped = all.length - trajs.length;
   if (args.flags.json) {
-    process.stdout.write(`${JSON.stringify({ file, reward: spec.name, episodes: rows.length, meanOriginal: mean(rows.map((r) => r.original)), meanRescored: mean(rows.map((r) => r.rescored)), rows })}\n`);
+    process.stdout.write(`${JSON.stringify({ file, reward: specName, episodes: rows.length, skipped, meanOriginal: mean(rows.map((r) => r.original)), meanRescored: mean(rows.map((r) => r.rescored)), groups: summary, rows })}\n`);
     return 0;
   }
-  process.stdout.write(`${formatTable(["episode", "original return", `return under ${spec.name}`, "success"], rows.map((r) => [r.episodeId, r.original, r.rescored, r.success ? "yes" : "no"]))}\n`);
-  process.stdout.write(`\nmean: ${mean(rows.map((r) => r.original)).toFixed(4)} -> ${mean(rows.map((r) => r.rescored)).toFixed(4)} over ${rows.length} episodes\n`);
+  process.stdout.write(`${formatTable(["episode", "original return", `return under ${specName}`, "success", "end"], rows.map((r) => [r.episodeId, r.original, r.rescored, r.success ? "yes" : "no", r.terminationReason]))}\n\n`);
+  for (const g of summary) process.stdout.write(`${g.envId} ${stableStringify(g.options)}: mean ${g.meanOriginal.toFixed(4)} -> ${g.meanRescored.toFixed(4)} over ${g.episodes} episodes\n`);
+  if (skipped > 0) process.stdout.write(`(${skipped} superseded or interrupted record(s) skipped)\n`);
   return 0;
 }
