@@ -35,6 +35,13 @@ describe("option paths", () => {
 });
 
 describe("loaders go through the option-path policy", () => {
+  it("the reward option: file paths are refused outside the roots; presets and inline specs need no file", () => {
+    setOptionPathPolicy(confineOptionPaths([]));
+    expect(() => make("Demo-v0", { reward: "/etc/passwd" })).toThrow(/reward: this server reads no files/);
+    expect(() => make("Demo-v0", { reward: "sparse" })).not.toThrow();
+    expect(() => make("Demo-v0", { reward: { name: "inline", terms: { success: { weight: 1 } } } })).not.toThrow();
+  });
+
   it("PlanBenchXL-v0: dataDir and a domain file path are refused outside the roots", () => {
     setOptionPathPolicy(confineOptionPaths([]));
     expect(() => make("PlanBenchXL-v0", { dataDir: "/etc" })).toThrow(/dataDir: this server reads no files/);
