@@ -6,7 +6,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Rng } from "../src/core/rng.js";
 import { generateToolMisuseBench, generateSplit } from "../envs/toolmisuse/tasks.js";
 import { runEpisode } from "../envs/toolmisuse/runner.js";
 import { makeBaseline, BASELINE_NAMES } from "../envs/toolmisuse/baselines.js";
@@ -35,7 +34,7 @@ for (const name of BASELINE_NAMES) {
   let steps = 0;
   t0 = performance.now();
   for (let rep = 0; rep < 3; rep++) {
-    for (const t of tasks) steps += runEpisode(t.record, agent, { compat: "fixed", makeRng: (s) => new Rng(s) }).metrics.steps;
+    for (const t of tasks) steps += runEpisode(t.record, agent, { compat: "fixed" }).metrics.steps;
   }
   const runnerRate = steps / ((performance.now() - t0) / 1000);
   const envRate = benchEnvSteps(name, 1000);

@@ -9,6 +9,7 @@ import { parseGoldSummary } from "./tasks.js";
 import { isMutating } from "./templates.js";
 import { parseClauses, resolvePlanned, type PlannedCall } from "./parser.js";
 import type { Json, JsonObj, OfficialAction, OfficialObservation, OfficialToolSchema } from "./world/types.js";
+import { pyFloatStrict, pyIntStrict, pyStr, pyTruthy } from "./world/pyvalue.js";
 
 /** Schema default per JSON type, as the official baselines fill missing arguments. */
 export function defaultFor(type: string | undefined): Json {
@@ -30,20 +31,22 @@ export function defaultFor(type: string | undefined): Json {
   }
 }
 
-function castValue(v: Json, target: string): Json {
-  if (target === "string") return typeof v === "string" ? v : JSON.stringify(v);
-  if (target === "integer" || target === "number") {
-    const n = typeof v === "string" ? Number(v.trim()) : typeof v === "boolean" ? Number(v) : Number.NaN;
-    if (!Number.isFinite(n) || (typeof v === "string" && v.trim() === "")) throw new TypeError("uncastable");
-    return target === "integer" ? Math.trunc(n) : n;
-  }
+/**
+ * Upstream `cast_value` (reference §7): Python `str` / `int` / `float` / `bool` semantics, so
+ * `str(True)` is "True", `int(2.5)` is 2 and `int("1.5")` raises (the caller then falls back to
+ * the schema default, as upstream catches TypeError/ValueError).
+ */
+export function castValue(v: Json, target: string): Json {
+  if (target === "string") return pyStr(v);
+  if (target === "integer") return pyIntStrict(v);
+  if (target === "number") return pyFloatStrict(v);
   if (target === "boolean") {
     if (typeof v === "string") {
       const s = v.trim().toLowerCase();
       if (["true", "1", "yes"].includes(s)) return true;
       if (["false", "0", "no"].includes(s)) return false;
     }
-    return Boolean(v);
+    return pyTruthy(v);
   }
   return v;
 }

@@ -17,9 +17,7 @@ import type { ToolObservation } from "../../src/engine/observation.js";
 import type { ToolDefinition } from "../../src/engine/tool.js";
 import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
 import { loadTaskRecords, SPLITS, type Split, type TaskRecord } from "./dataset.js";
-import { CoreUniform, officialEvent } from "./faults.js";
-import { PyMersenne } from "./pyrandom.js";
-import { evaluateCriterion } from "./scorer.js";
+import { faultStreams } from "./streams.js";
 import { FAMILY_EVENT_TYPES, FAMILY_TERMS, ToolMisuseSession, type SessionSnapshot } from "./session.js";
 import { DEFAULT_SEED, generateTask, parseGoldSummary, SPLIT_SIZES } from "./tasks.js";
 import { resolveToolset } from "./world/episode.js";
@@ -147,11 +145,11 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
     this.phiSteps = phiSteps;
     const compat = this.options.compat;
     // Default mode: fault streams are core Rng streams; official mode: CPython's stream, same seed.
-    const makeRng = compat === "official" ? (s: number) => new PyMersenne(s) : (s: number) => new CoreUniform(`toolmisuse-fault/${s}`);
+    const makeRng = faultStreams(compat);
     let session: ToolMisuseSession;
     try {
       resolveToolset(task, compat);
-      session = new ToolMisuseSession(task, compat, makeRng, this.options.exposeFaultMetadata);
+      session = new ToolMisuseSession(task, compat, makeRng, this.options.exposeFaultMetadata, phiSteps);
     } catch (e) {
       throw new OptionsError("domain", (e as Error).message);
     }
@@ -199,8 +197,7 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
    */
   protected override potential(): number | null {
     if (!this.session || !this.task) return null;
-    const ep = this.session.episode;
-    const met = this.task.success_criteria.map((c) => evaluateCriterion(c, ep.state, ep.transcript, this.options.compat));
+    const met = this.session.criteriaMet();
     // `0 - n`, not `-n`: Φ = +0 when done (no -0 in info.phi).
     if (this.phiSteps) return 0 - this.phiSteps.filter((crit) => crit.some((i) => !met[i])).length;
     return 0 - met.filter((m) => !m).length;
@@ -233,9 +230,7 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
     events.push(...(s.events as unknown as EpisodeEvent[]));
     this.stepRaw = s.familyRaw;
     const o = s.outcome;
-    if (o.faultEvents.length > 0 || o.error?.details.original_error_code !== undefined) {
-      this.stepHidden = { faults: o.faultEvents.map(officialEvent) as unknown as JsonValue, phase: o.phase, originalErrorCode: (o.error?.details.original_error_code as string | undefined) ?? null };
-    }
+    this.stepHidden = { call: s.annotation as unknown as JsonValue };
     const response = session.lastEntry() as unknown as JsonValue;
     if (s.terminated) return { response, terminal: o.error?.code === "retry_exceeded" ? "retry_exceeded" : "budget_exceeded" };
     return s.truncated ? { response, truncate: true } : { response };
@@ -245,9 +240,11 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
   private judge(): boolean {
     const report = (this.session as ToolMisuseSession).judge();
     this.endChecks = report.checks as unknown as JsonValue;
+    this.endSuccess = report.success;
     return report.success;
   }
   private endChecks: JsonValue = null;
+  private endSuccess = false;
 
   protected override judgeAnswer(): boolean {
     return this.judge();
@@ -271,7 +268,10 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
   protected override hiddenStepInfo(_events: readonly EpisodeEvent[], ended: boolean): JsonObject | null {
     const hidden = this.stepHidden;
     this.stepHidden = null;
-    if (ended) return { ...(hidden ?? {}), checks: this.endChecks };
+    if (ended) {
+      const analysis = (this.session as ToolMisuseSession).analysis(this.endSuccess);
+      return { ...(hidden ?? {}), checks: this.endChecks, analysis: analysis as unknown as JsonValue };
+    }
     return hidden;
   }
 

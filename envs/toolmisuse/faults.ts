@@ -11,8 +11,7 @@ import { Rng, type RngState } from "../../src/core/rng.js";
 import type { FaultSpec } from "./dataset.js";
 import type { CompatMode, Json, JsonObj, OfficialAction, ToolError } from "./world/types.js";
 import { deepCopy, isObj } from "./world/types.js";
-import { valueEquals } from "./world/pyvalue.js";
-import { pyStr } from "./world/toolsets.js";
+import { pyFloatStrict, pyIntStrict, pyStr, pyTruthy, valueEquals } from "./world/pyvalue.js";
 
 /** A uniform [0,1) source; the env passes the core `Rng` (or Python's MT under compat "official"). */
 export interface UniformSource {
@@ -49,26 +48,22 @@ export interface FaultEvent {
   plan_index: number;
 }
 
-/** Python `int(x)` for payload/trigger numbers; falls back when Python would have raised. */
+/** Python `int(x)` for payload/trigger numbers; `fallback` where Python would have raised. */
 function pyInt(x: Json | undefined, fallback: number): number {
-  if (typeof x === "number" && Number.isFinite(x)) return Math.trunc(x);
-  if (typeof x === "boolean") return Number(x);
-  if (typeof x === "string" && /^\s*[+-]?\d+\s*$/.test(x)) return Number.parseInt(x, 10);
-  return fallback;
+  try {
+    return pyIntStrict(x);
+  } catch {
+    return fallback;
+  }
 }
 
+/** Python `float(x)` for `prob`; NaN (never fires) where Python would have raised. */
 function pyFloat(x: Json | undefined): number {
-  if (typeof x === "number") return x;
-  if (typeof x === "boolean") return Number(x);
-  if (typeof x === "string" && x.trim() !== "" && !Number.isNaN(Number(x))) return Number(x);
-  return Number.NaN;
-}
-
-function pyTruthy(x: Json | undefined): boolean {
-  if (x === undefined || x === null || x === false || x === 0 || x === "") return false;
-  if (Array.isArray(x)) return x.length > 0;
-  if (isObj(x)) return Object.keys(x).length > 0;
-  return true;
+  try {
+    return pyFloatStrict(x);
+  } catch {
+    return Number.NaN;
+  }
 }
 
 class Injector {
@@ -78,7 +73,7 @@ class Injector {
     readonly index: number,
     taskSeed: number,
     makeRng: UniformFactory,
-    private readonly compat: CompatMode,
+    readonly compat: CompatMode,
   ) {
     const prob = spec.trigger.prob;
     const probSeed = isObj(prob) && prob.seed !== undefined && prob.seed !== null ? pyInt(prob.seed, taskSeed) : null;
@@ -230,7 +225,8 @@ function maybeFail(inj: Injector, action: OfficialAction, callIndex: number): To
       let deny = p.deny === undefined ? true : pyTruthy(p.deny);
       if (p.required_token !== undefined && p.required_token !== null) {
         const field = p.token_field === undefined ? "token" : pyStr(p.token_field);
-        deny = !valueEquals(action.args[field] ?? null, p.required_token, "official");
+        // Python `!=` (True == 1) only under compat "official"; strict JSON equality otherwise (quirk table).
+        deny = !valueEquals(action.args[field] ?? null, p.required_token, inj.compat);
       }
       if (!deny) return null;
       return { code: "authz_denied", message: "Authorization failed for this action.", details: { required_role: p.required_role ?? null } };

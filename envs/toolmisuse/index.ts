@@ -6,6 +6,7 @@ import { registerGenerator } from "../../src/generators.js";
 import { BASELINE_NAMES, makeBaseline, OracleAgent, officialPolicy, type BaselineName } from "./baselines.js";
 import { ToolMisuseEnv, toolMisuseOptionsSchema } from "./env.js";
 import { aggregateToolMisuse, type FaultRow, type ToolMisuseMetrics } from "./scorer.js";
+import { analyzeToolMisuseTrajectory } from "./annotations.js";
 import { generateToolMisuseBench } from "./tasks.js";
 import type { OfficialAction } from "./world/types.js";
 
@@ -124,6 +125,7 @@ register({
   carefulPolicy: "instruction-parser",
   noFaultOptions: { faults: "none" },
   aggregate: aggregateResults,
+  analyzeTrajectory: analyzeToolMisuseTrajectory,
 });
 
 registerGenerator("toolmisusebench", {

@@ -7,6 +7,7 @@ import type { TaskRecord } from "./dataset.js";
 import type { UniformFactory } from "./faults.js";
 import { MetricsTracker, checkSuccess, type SuccessReport, type ToolMisuseMetrics } from "./scorer.js";
 import { ToolMisuseEpisode } from "./world/episode.js";
+import { faultStreams } from "./streams.js";
 import type { CompatMode, JsonObj, OfficialAction, OfficialObservation, TranscriptEntry } from "./world/types.js";
 
 /** An official-style agent: `act` returns the next call, or null to stop. */
@@ -24,12 +25,13 @@ export interface EpisodeRun {
 
 export interface RunOptions {
   compat: CompatMode;
-  makeRng: UniformFactory;
+  /** Fault streams; default: the env's (`faultStreams(compat)`), so results match the Gym env. */
+  makeRng?: UniformFactory;
   exposeFaultMetadata?: boolean;
 }
 
 export function runEpisode(task: TaskRecord, agent: OfficialAgent, opts: RunOptions): EpisodeRun {
-  const ep = new ToolMisuseEpisode(task, opts.compat, opts.makeRng);
+  const ep = new ToolMisuseEpisode(task, opts.compat, opts.makeRng ?? faultStreams(opts.compat));
   const tracker = new MetricsTracker();
   agent.reset(task);
   let obs = ep.observation(opts.exposeFaultMetadata ?? false);

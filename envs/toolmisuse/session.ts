@@ -4,9 +4,10 @@
  * and raw reward terms derived from each step. Independent of the Env base class so it can be
  * tested and benchmarked on its own.
  */
-import type { TaskRecord } from "./dataset.js";
+import type { FaultSpec, TaskRecord } from "./dataset.js";
 import type { UniformFactory } from "./faults.js";
-import { MetricsTracker, checkSuccess, type SuccessReport, type ToolMisuseMetrics, type TrackerSnapshot } from "./scorer.js";
+import { MetricsTracker, checkSuccess, evaluateCriterion, type SuccessReport, type ToolMisuseMetrics, type TrackerSnapshot } from "./scorer.js";
+import { analyseEpisode, annotateCall, faultLabel, type CallAnnotation, type EpisodeAnalysis } from "./annotations.js";
 import { ToolMisuseEpisode, stripError, type EpisodeSnapshot, type StepOutcome } from "./world/episode.js";
 import { INVALID_CALL_CODES } from "./world/validate.js";
 import type { CompatMode, JsonObj, OfficialAction, OfficialObservation, TranscriptEntry } from "./world/types.js";
@@ -46,10 +47,13 @@ export interface SessionSnapshot {
   calls: CallInfo[];
   recovered: boolean;
   stepIndex: number;
+  annotations: CallAnnotation[];
 }
 
 interface CallInfo {
   index: number;
+  step: number;
+  /** The tool the agent named (the effective one differs only under drift, which never renames tools). */
   tool: string;
   args: JsonObj;
   ok: boolean;
@@ -60,6 +64,8 @@ interface CallInfo {
 
 export interface SessionStep {
   outcome: StepOutcome;
+  /** Ground truth about this call (for `info.hidden.call`). */
+  annotation: CallAnnotation;
   events: SessionEvent[];
   familyRaw: Record<string, number>;
   /** Ended by the pipeline (budget or retry overflow). */
@@ -68,8 +74,9 @@ export interface SessionStep {
   truncated: boolean;
 }
 
-export function specPersistence(trigger: JsonObj): Persistence {
-  return trigger.on_nth_call === undefined || trigger.on_nth_call === null ? "permanent" : "transient";
+/** Persistence as the core events name it (`permanent`), from the family's label (annotations.ts). */
+export function faultPersistence(spec: FaultSpec): Persistence {
+  return faultLabel(spec) === "transient" ? "transient" : "permanent";
 }
 
 export class ToolMisuseSession {
@@ -78,14 +85,25 @@ export class ToolMisuseSession {
   private calls: CallInfo[] = [];
   private recovered = false;
   private stepIndex = 0;
+  private annotations: CallAnnotation[] = [];
 
-  constructor(readonly task: TaskRecord, readonly compat: CompatMode, makeRng: UniformFactory, readonly exposeFaultMetadata: boolean) {
+  /**
+   * `phiSteps`: per required gold step, the criteria it makes true (generated suite), so the
+   * annotations can say when a gold step holds; null for official records.
+   */
+  constructor(
+    readonly task: TaskRecord, readonly compat: CompatMode, makeRng: UniformFactory, readonly exposeFaultMetadata: boolean,
+    private readonly phiSteps: readonly number[][] | null = null,
+  ) {
     this.episode = new ToolMisuseEpisode(task, compat, makeRng);
   }
 
-  /** Plain-JSON state of the session (episode, metric tracker, call history). */
+  /** Plain-JSON state of the session (episode, metric tracker, call history, annotations). */
   snapshot(): SessionSnapshot {
-    return { episode: this.episode.snapshot(), tracker: this.tracker.snapshot(), calls: structuredClone(this.calls), recovered: this.recovered, stepIndex: this.stepIndex };
+    return {
+      episode: this.episode.snapshot(), tracker: this.tracker.snapshot(), calls: structuredClone(this.calls), recovered: this.recovered, stepIndex: this.stepIndex,
+      annotations: structuredClone(this.annotations),
+    };
   }
 
   /** Continue from a snapshot taken on a session of the same task. */
@@ -95,6 +113,18 @@ export class ToolMisuseSession {
     this.calls = structuredClone(s.calls);
     this.recovered = s.recovered;
     this.stepIndex = s.stepIndex;
+    this.annotations = structuredClone(s.annotations);
+  }
+
+  /** Which success criteria hold now (state and transcript). */
+  criteriaMet(): boolean[] {
+    const ep = this.episode;
+    return this.task.success_criteria.map((c) => evaluateCriterion(c, ep.state, ep.transcript, this.compat));
+  }
+
+  /** The episode-end analysis from the annotations so far. */
+  analysis(success: boolean): EpisodeAnalysis {
+    return analyseEpisode(this.task, this.annotations, success);
   }
 
   get steps(): number {
@@ -117,6 +147,7 @@ export class ToolMisuseSession {
 
   step(action: OfficialAction): SessionStep {
     this.stepIndex += 1;
+    const metBefore = this.criteriaMet();
     const o = this.episode.step(action);
     this.tracker.observe(this.stepIndex, o);
     const events: SessionEvent[] = [];
@@ -133,7 +164,7 @@ export class ToolMisuseSession {
     let persistence: Persistence | null = null;
     for (const f of o.faultEvents) {
       const spec = this.task.fault_plan[f.plan_index]!;
-      const p = specPersistence(spec.trigger);
+      const p = faultPersistence(spec);
       const id = `${f.plan_index}:${f.fault_type}`;
       if (faultIds.includes(id)) continue;
       faultIds.push(id);
@@ -175,10 +206,14 @@ export class ToolMisuseSession {
       events.push({ type: "toolmisuse:recovered", tool, callIndex: idx, afterSteps: this.stepIndex - (this.tracker.firstFaultStep ?? this.stepIndex) });
       add("recovery");
     }
-    this.calls.push({ index: idx, tool, args: structuredClone(action.args), ok, code: o.error?.code ?? null, faultIds, persistence });
+    const sent = JSON.stringify(action.args);
+    const repeat = [...this.calls].reverse().find((c) => c.tool === action.tool_name && JSON.stringify(c.args) === sent);
+    const annotation = annotateCall(this.task, this.stepIndex, o, metBefore, this.criteriaMet(), this.phiSteps, repeat ? repeat.step : null);
+    this.annotations.push(annotation);
+    this.calls.push({ index: idx, step: this.stepIndex, tool: action.tool_name, args: structuredClone(action.args), ok, code: o.error?.code ?? null, faultIds, persistence });
     const terminated = o.terminated;
     const truncated = !terminated && this.stepIndex >= this.task.budget.max_steps;
-    return { outcome: o, events, familyRaw: raw, terminated, truncated };
+    return { outcome: o, annotation, events, familyRaw: raw, terminated, truncated };
   }
 
   /** Success is judged once, when the episode ends (any way it ends). */

@@ -9,13 +9,14 @@ import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Rng } from "../../src/core/rng.js";
-import { parseTaskRecord, type Split, type TaskRecord, type FaultSpec } from "./dataset.js";
+import { parseTaskRecord, type Split, type TaskRecord } from "./dataset.js";
 import { runEpisode, type OfficialAgent } from "./runner.js";
+import { planFaults } from "./faultplan.js";
 import { checkSuccess } from "./scorer.js";
 import { DOMAIN_TOOLSET, officialSchemas } from "./world/toolsets.js";
 import type { Json, JsonObj, OfficialAction, OfficialObservation } from "./world/types.js";
 import { isObj } from "./world/types.js";
-import { GEN_DOMAINS, TEMPLATES, driftPayloads, type Draft, type GenDomain, type GenRng, type PlanStep } from "./templates.js";
+import { GEN_DOMAINS, TEMPLATES, type Draft, type GenDomain, type GenRng, type PlanStep } from "./templates.js";
 
 export const GENERATOR_VERSION = "rg-toolmisuse-1";
 export const DEFAULT_SEED = 42;
@@ -44,89 +45,6 @@ export interface GeneratedTask {
   profile: BudgetProfile;
   /** Per required gold step, the criteria it makes true: Φ = −(required steps with an unmet criterion). */
   phiSteps: number[][];
-}
-
-// ------------------------------------------------------------------ fault planning
-interface FaultPlan {
-  specs: FaultSpec[];
-  persistentTools: Set<string>;
-  /** Persistent quota: after_n_calls is set to the gold's call count once known. */
-  quota: FaultSpec | null;
-}
-
-const ROLES = ["admin", "operator", "owner"];
-const MISLEAD_PERMANENT = [
-  "This operation is permanently disabled; do not retry.",
-  "Fatal: the backing resource no longer exists.",
-  "Request rejected permanently by upstream policy.",
-];
-const MISLEAD_TRANSIENT = [
-  "Transient glitch, please retry the same call.",
-  "Service is warming up; retry immediately.",
-  "Temporary hiccup — an identical retry will succeed.",
-];
-
-function spec(fault_type: FaultSpec["fault_type"], trigger: JsonObj, payload: JsonObj, severity: "soft" | "hard" = "soft"): FaultSpec {
-  return { fault_type, trigger, severity, payload };
-}
-
-function failingSpec(type: "timeout" | "authz" | "rate_limit", trigger: JsonObj, r: GenRng, recoverability: string): FaultSpec {
-  if (type === "timeout") return spec("timeout", trigger, { timeout_ms: r.pick([500, 1000, 2000]), recoverability });
-  if (type === "authz") return spec("authz", trigger, { deny: true, required_role: r.pick(ROLES), recoverability });
-  return spec("rate_limit", trigger, { after_n_calls: 0, retry_after_ms: r.pick([250, 500, 1000]), recoverability });
-}
-
-/** The first string-valued argument, used to narrow persistent faults with `when_arg_matches`. */
-function keyArg(a: OfficialAction): JsonObj | null {
-  for (const [k, v] of Object.entries(a.args)) if (typeof v === "string") return { [k]: v };
-  return null;
-}
-
-function planFaults(d: Draft, cls: FaultClass, diff: Difficulty, r: GenRng): FaultPlan | null {
-  const none: FaultPlan = { specs: [], persistentTools: new Set(), quota: null };
-  if (cls === "clean") return none;
-  const persistent = diff === "hard";
-  if (!persistent) {
-    const s = r.int(d.steps.length);
-    const target = d.steps[s]!.call;
-    const trig: JsonObj = { on_tool: target.tool_name, on_nth_call: s + 1 };
-    if (cls === "timeout" || cls === "authz") {
-      const label = cls === "authz" ? "transient_denial" : "transient";
-      return { ...none, specs: [failingSpec(cls, trig, r, label)] };
-    }
-    if (cls === "rate_limit") {
-      const t: JsonObj = r.random() < 0.5 ? { on_nth_call: s + 1 } : trig;
-      return { ...none, specs: [failingSpec("rate_limit", t, r, "transient")] };
-    }
-    if (cls === "schema_drift") {
-      return { ...none, specs: [spec("schema_drift", trig, { ...r.pick(driftPayloads(target.tool_name)), recoverability: "transient" })] };
-    }
-    // adversarial_error: a transient fault whose error is rewritten to look permanent.
-    const under = failingSpec(r.pick(["timeout", "authz", "rate_limit"] as const), trig, r, "transient");
-    const adv = spec("adversarial_error", trig, { code: r.pick(["permanent_failure", "not_found", "internal_error"]), messages: MISLEAD_PERMANENT, recoverability: "transient" });
-    return { ...none, specs: [adv, under] };
-  }
-  // hard: a persistent fault on a step that can be skipped or routed around, or a call quota.
-  if (cls === "rate_limit") {
-    const q = spec("rate_limit", {}, { after_n_calls: 0, retry_after_ms: r.pick([250, 500, 1000]), recoverability: "persistent_quota" }, "hard");
-    return { ...none, specs: [q], quota: q };
-  }
-  // Only steps a careful agent can do without: optional or routable, on a tool no unavoidable step needs.
-  const unavoidable = new Set(d.steps.filter((s) => !s.optional && !s.alternative).map((s) => s.call.tool_name));
-  const eligible = d.steps.filter((s: PlanStep) => (s.optional || s.alternative) && !unavoidable.has(s.call.tool_name) && !(s.alternative ?? []).some((a) => a.tool_name === s.call.tool_name));
-  if (eligible.length === 0) return null;
-  const target = r.pick(eligible).call;
-  const trig: JsonObj = { on_tool: target.tool_name };
-  const narrow = keyArg(target);
-  if (narrow && r.random() < 0.5) trig.when_arg_matches = narrow;
-  const tools = new Set([target.tool_name]);
-  if (cls === "timeout" || cls === "authz") return { ...none, specs: [{ ...failingSpec(cls, trig, r, "persistent"), severity: "hard" }], persistentTools: tools };
-  if (cls === "schema_drift") {
-    return { ...none, specs: [spec("schema_drift", trig, { ...r.pick(driftPayloads(target.tool_name)), recoverability: "persistent" }, "hard")], persistentTools: tools };
-  }
-  const under = { ...failingSpec(r.pick(["timeout", "authz"] as const), trig, r, "persistent"), severity: "hard" as const };
-  const adv = spec("adversarial_error", trig, { code: "temporarily_unavailable", messages: MISLEAD_TRANSIENT, recoverability: "persistent" }, "hard");
-  return { ...none, specs: [adv, under], persistentTools: tools };
 }
 
 // ------------------------------------------------------------------ gold agent
@@ -222,8 +140,6 @@ export function parseGoldSummary(s: string | null): OfficialAction[] | null {
 }
 
 // ------------------------------------------------------------------ generation
-const coreRng = (seed: number) => new Rng(seed);
-
 interface Slot {
   domain: GenDomain;
   fault: FaultClass;
@@ -232,11 +148,18 @@ interface Slot {
 
 const layoutCache = new Map<string, Slot[]>();
 
-/** Balanced (domain, fault, difficulty) slots for a split, shuffled by the split's stream. */
+/** Balanced (domain, fault, difficulty) slots for a split (cached per process). */
 function splitLayout(split: Split, seed: number, size: number): Slot[] {
   const key = `${seed}/${split}/${size}`;
   const hit = layoutCache.get(key);
   if (hit) return hit;
+  const slots = computeLayout(split, seed, size);
+  layoutCache.set(key, slots);
+  return slots;
+}
+
+/** Balanced (domain, fault, difficulty) slots for a split, shuffled by the split's stream. */
+function computeLayout(split: Split, seed: number, size: number): Slot[] {
   // Each attribute cycles through its values (so every marginal is balanced to ±1) and is
   // shuffled by its own stream (so the joint is well mixed without coupling the attributes).
   const r = new Rng(seed).derive(split).derive("layout");
@@ -244,9 +167,7 @@ function splitLayout(split: Split, seed: number, size: number): Slot[] {
   const domains = r.derive("domain").shuffle(cycle(GEN_DOMAINS));
   const faults = r.derive("fault").shuffle(cycle(FAULT_CLASSES));
   const diffs = r.derive("difficulty").shuffle(cycle(DIFFICULTIES));
-  const slots: Slot[] = domains.map((domain, i) => ({ domain, fault: faults[i]!, difficulty: diffs[i]! }));
-  layoutCache.set(key, slots);
-  return slots;
+  return domains.map((domain, i) => ({ domain, fault: faults[i]!, difficulty: diffs[i]! }));
 }
 
 export class GenerationError extends Error {
@@ -268,11 +189,11 @@ export function generateTask(split: Split, index: number, seed = DEFAULT_SEED, s
   return t;
 }
 
-function buildTask(split: Split, index: number, seed: number, size: number): GeneratedTask {
+function buildTask(split: Split, index: number, seed: number, size: number, layout: readonly Slot[] = splitLayout(split, seed, size)): GeneratedTask {
   if (!Number.isInteger(index) || index < 0 || index >= size) {
     throw new GenerationError(`taskIndex ${index} out of range for split ${split} (0..${size - 1})`, "taskIndex");
   }
-  const slot = splitLayout(split, seed, size)[index]!;
+  const slot = layout[index]!;
   const base = new Rng(seed).derive(split).derive(index);
   for (let attempt = 0; attempt < 20; attempt++) {
     const r = base.derive(`attempt${attempt}`);
@@ -306,10 +227,9 @@ function tryBuild(split: Split, index: number, slot: Slot, r: GenRng): Generated
     seed: seedValue,
   });
   // Dry run under a generous budget to learn the gold's needs.
-  if (plan.quota) plan.quota.payload.after_n_calls = draft.steps.length;
   const dry = mk({ max_steps: 50, max_tool_calls: 50, max_retries: 50, timeout_ms: 1000 }, "probe");
   const probe = new GoldAgent(draft.steps, plan.persistentTools);
-  const dryRun = runEpisode(dry, probe, { compat: "fixed", makeRng: coreRng });
+  const dryRun = runEpisode(dry, probe, { compat: "fixed" });
   if (!dryRun.report.success) return null;
   const need = { calls: dryRun.metrics.tool_calls, errors: dryRun.transcript.filter((e) => e.error !== null).length };
   const feasible = PROFILE_ORDER.map((p) => {
@@ -322,10 +242,10 @@ function tryBuild(split: Split, index: number, slot: Slot, r: GenRng): Generated
   const gold = probe.issued.map((a) => structuredClone(a));
   record.gold_summary = formatGoldSummary(gold);
   // Validation: the gold succeeds within the real budget, and the goal is not already met.
-  const run = runEpisode(record, new ReplayAgent(gold), { compat: "fixed", makeRng: coreRng });
+  const run = runEpisode(record, new ReplayAgent(gold), { compat: "fixed" });
   if (!run.report.success || run.metrics.budget_exceeded) return null;
   if (checkSuccess(record, structuredClone(record.initial_state), [], "fixed").success) return null;
-  const official = runEpisode(record, new ReplayAgent(gold), { compat: "official", makeRng: coreRng });
+  const official = runEpisode(record, new ReplayAgent(gold), { compat: "official" });
   if (!official.report.success) return null;
   return {
     record: parseTaskRecord(JSON.parse(JSON.stringify(record))),
@@ -367,6 +287,12 @@ export function generateSplit(split: Split, seed = DEFAULT_SEED, size = SPLIT_SI
   for (let i = 0; i < size; i++) out.push(generateTask(split, i, seed, size));
   splitCache.set(key, out);
   return out;
+}
+
+/** All tasks of a split built from scratch, touching no cache (to check that generation itself is deterministic). */
+export function generateSplitUncached(split: Split, seed = DEFAULT_SEED, size = SPLIT_SIZES[split]): GeneratedTask[] {
+  const layout = computeLayout(split, seed, size);
+  return Array.from({ length: size }, (_, i) => buildTask(split, i, seed, size, layout));
 }
 
 // ------------------------------------------------------------------ canonical output
@@ -433,6 +359,8 @@ export interface GenerateOptions {
   seed?: number;
   /** Override split sizes (tests); defaults to the paper's 5,000 / 800 / 1,000. */
   sizes?: Partial<Record<Split, number>>;
+  /** false: build every task from scratch instead of reusing this process's cached tasks (default true). */
+  cache?: boolean;
 }
 
 /**
@@ -446,7 +374,7 @@ export function generateToolMisuseBench(opts: GenerateOptions): JsonObj {
   for (const split of ["train", "dev", "test_public"] as const) {
     const size = opts.sizes?.[split] ?? SPLIT_SIZES[split];
     if (!Number.isInteger(size) || size < 0) throw new GenerationError(`sizes.${split} must be a non-negative integer`, `sizes.${split}`);
-    const tasks = generateSplit(split, seed, size);
+    const tasks = opts.cache === false ? generateSplitUncached(split, seed, size) : generateSplit(split, seed, size);
     const text = toCanonicalJsonl(tasks);
     const rel = `${split}/tasks.jsonl`;
     mkdirSync(path.join(opts.outDir, split), { recursive: true });

@@ -95,6 +95,20 @@ describe("toolmisuse fault engine order", () => {
     expect(codes).toEqual([0, 1, 2].map(() => (ref.random() < 0.4 ? "timeout" : null)));
   });
 
+  it("authz required_token: strict JSON equality under compat fixed, Python == (True == 1) under official", () => {
+    const plan = [{ fault_type: "authz", trigger: { on_tool: "close_account" }, payload: { required_token: 1, token_field: "token" } }];
+    const withToken = (token: unknown): OfficialAction => ({ tool_name: "close_account", args: { id: "a1", reason: "r", token } as JsonObj });
+    // The engine checks the token before validation, so the extra argument only matters once the call is allowed.
+    const code = (compat: "fixed" | "official", token: unknown) =>
+      new ToolMisuseEpisode(task({ fault_plan: plan }), compat, compat === "fixed" ? core : py).step(withToken(token)).error?.code ?? null;
+    expect(code("fixed", true)).toBe("authz_denied");
+    expect(code("official", true)).toBe("unknown_argument");
+    expect(code("fixed", 1)).toBe("unknown_argument");
+    expect(code("official", 1)).toBe("unknown_argument");
+    expect(code("fixed", "1")).toBe("authz_denied");
+    expect(code("official", "1")).toBe("authz_denied");
+  });
+
   it("every error costs a retry; overflow becomes retry_exceeded and terminates", () => {
     const t = task({ budget: { max_steps: 10, max_tool_calls: 10, max_retries: 1, timeout_ms: 1 } });
     const ep = new ToolMisuseEpisode(t, "fixed", core);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Rng } from "../../src/core/rng.js";
 import {
-  generateSplit, generateTask, generateToolMisuseBench, parseGoldSummary, formatGoldSummary, summarizeSplit, toCanonicalJsonl, ReplayAgent,
+  generateSplit, generateSplitUncached, generateTask, generateToolMisuseBench, parseGoldSummary, formatGoldSummary, ReplayAgent, type SplitSummary,
 } from "../../envs/toolmisuse/tasks.js";
 import { loadTaskRecords } from "../../envs/toolmisuse/dataset.js";
 import { runEpisode } from "../../envs/toolmisuse/runner.js";
@@ -12,16 +12,25 @@ import { checkSuccess } from "../../envs/toolmisuse/scorer.js";
 import type { OfficialAction } from "../../envs/toolmisuse/world/types.js";
 import { GEN_DOMAINS, TEMPLATES } from "../../envs/toolmisuse/templates.js";
 
-const core = (s: number) => new Rng(s);
+/** Manifest sha256 of each split for seed 42 (generator rg-toolmisuse-1); docs/toolmisusebench.md quotes the prefixes. */
+const PINNED_SHA256: Record<string, [number, string]> = {
+  train: [5000, "bd05cb0afb6cf1888ffe9877f35d465bf135a4546257f80f0409237fe5d776d0"],
+  dev: [800, "b6471fc58871e52e53b297f07c103a1b1050c7bff651a9c7270dfdf6dfc1c350"],
+  test_public: [1000, "0b04b28a3718000b7094e082ea537de503681392a9e86bf9170db3da91ae70e0"],
+};
 
 describe("toolmisuse generator", () => {
-  it("produces 5,000 / 800 / 1,000 balanced, validated tasks", () => {
-    const sizes = { train: 5000, dev: 800, test_public: 1000 } as const;
-    for (const split of ["train", "dev", "test_public"] as const) {
-      const tasks = generateSplit(split);
-      expect(tasks.length).toBe(sizes[split]);
-      const s = summarizeSplit(tasks, "x", toCanonicalJsonl(tasks));
-      const n = sizes[split];
+  // One from-scratch build of the whole suite (no per-process cache involved), checked for the
+  // paper's counts and balance and pinned byte for byte: a change to generated data must update
+  // PINNED_SHA256 deliberately (and the prefixes in the docs).
+  it("the full 6,800-task suite, built from scratch: 5,000 / 800 / 1,000 balanced tasks with the pinned sha256 per split", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "tmbpin-"));
+    const m = generateToolMisuseBench({ outDir: dir, seed: 42, cache: false });
+    const splits = m.splits as unknown as Record<string, SplitSummary>;
+    expect(m.total).toBe(6800);
+    for (const [split, s] of Object.entries(splits)) {
+      const n = s.count;
+      expect(n).toBe(PINNED_SHA256[split]![0]);
       for (const c of Object.values(s.by_domain)) expect(Math.abs(c - n / 4)).toBeLessThanOrEqual(1);
       for (const c of Object.values(s.by_fault_class)) expect(Math.abs(c - n / 6)).toBeLessThanOrEqual(1);
       for (const c of Object.values(s.by_difficulty)) expect(Math.abs(c - n / 3)).toBeLessThanOrEqual(1);
@@ -30,14 +39,19 @@ describe("toolmisuse generator", () => {
         expect(s.instruction_uniqueness).toBeGreaterThanOrEqual(0.5);
         expect(s.initial_state_uniqueness).toBeGreaterThanOrEqual(0.7);
       }
-      expect(new Set(tasks.map((t) => t.record.task_id)).size).toBe(n);
+      const text = readFileSync(path.join(dir, s.file));
+      expect(createHash("sha256").update(text).digest("hex")).toBe(s.sha256);
+      const ids = text.toString("utf8").trim().split("\n").map((l) => (JSON.parse(l) as { task_id: string }).task_id);
+      expect(new Set(ids).size).toBe(n);
     }
-  });
+    expect(Object.fromEntries(Object.entries(splits).map(([k, v]) => [k, [v.count, v.sha256]]))).toEqual(PINNED_SHA256);
+    rmSync(dir, { recursive: true, force: true });
+  }, 180_000); // ~5 s on an idle machine; generous for a loaded one
 
   it("every test_public task: gold succeeds within budget in both compat modes; goal not met initially", () => {
     for (const t of generateSplit("test_public")) {
       for (const compat of ["fixed", "official"] as const) {
-        const r = runEpisode(t.record, new ReplayAgent(parseGoldSummary(t.record.gold_summary)!), { compat, makeRng: core });
+        const r = runEpisode(t.record, new ReplayAgent(parseGoldSummary(t.record.gold_summary)!), { compat });
         expect(r.metrics.success, t.record.task_id).toBe(1);
         expect(r.metrics.budget_exceeded).toBe(0);
       }
@@ -46,7 +60,7 @@ describe("toolmisuse generator", () => {
   });
 
   it("medium and hard tasks come from several multi-step templates per domain (3-5 gold calls, mixed ops)", () => {
-    const tasks = generateSplit("train");
+    const tasks = generateSplit("dev");
     for (const domain of GEN_DOMAINS) {
       const multi = TEMPLATES[domain].filter((t) => t.calls >= 3);
       expect(multi.length).toBeGreaterThanOrEqual(3);
@@ -64,7 +78,7 @@ describe("toolmisuse generator", () => {
     const ops = new Set(tasks.flatMap((t) => t.record.success_criteria.map((c) => String(c.op))));
     for (const op of ["equals", "exists", "in", "map_value_equals", "successful_tool_call", "tool_output_path_equals", "tool_output_path_exists"]) expect(ops.has(op)).toBe(true);
     const lengths = tasks.map((t) => t.gold.length);
-    for (const n of [3, 4, 5]) expect(lengths.filter((l) => l === n).length).toBeGreaterThan(300);
+    for (const n of [3, 4, 5]) expect(lengths.filter((l) => l === n).length).toBeGreaterThan(48);
   });
 
   it("has transient and persistent faults, labelled in hidden payloads", () => {
@@ -88,18 +102,20 @@ describe("toolmisuse generator", () => {
     expect(parseGoldSummary("not a call")).toBeNull();
   });
 
-  it("writes canonical JSONL + sha256 manifest; same seed ⇒ identical bytes; loadable", () => {
+  it("writes canonical JSONL + sha256 manifest; same seed ⇒ identical bytes (cached vs from scratch); loadable", () => {
     const sizes = { train: 60, dev: 24, test_public: 36 };
     const d1 = mkdtempSync(path.join(tmpdir(), "tmbgen-"));
     const d2 = mkdtempSync(path.join(tmpdir(), "tmbgen-"));
     const m1 = generateToolMisuseBench({ outDir: d1, seed: 42, sizes });
-    generateToolMisuseBench({ outDir: d2, seed: 42, sizes });
+    const m2 = generateToolMisuseBench({ outDir: d2, seed: 42, sizes, cache: false });
     for (const f of ["train/tasks.jsonl", "dev/tasks.jsonl", "test_public/tasks.jsonl", "manifest.json"]) {
       expect(readFileSync(path.join(d1, f))).toEqual(readFileSync(path.join(d2, f)));
     }
+    expect(m2).toEqual(m1);
     expect(m1.total).toBe(120);
     const recs = loadTaskRecords(d1, "dev");
     expect(recs.length).toBe(24);
     expect(recs[0]).toEqual(generateSplit("dev", 42, 24)[0]!.record);
+    expect(generateSplitUncached("dev", 42, 24)).not.toBe(generateSplit("dev", 42, 24));
   });
 });

@@ -5,6 +5,10 @@
  */
 import type { CompatMode, Json, JsonObj, OfficialToolSchema, SimResult, ToolError } from "./types.js";
 import { deepCopy, isObj } from "./types.js";
+import { pyStr, pyTruthy } from "./pyvalue.js";
+
+/** Python `str(x)` (re-exported: simulators, fault payloads and baselines share one definition). */
+export { pyStr };
 
 export type ToolsetId = "crud_v1" | "retrieval_v1" | "files_v1" | "scheduler_v1";
 export const TOOLSET_IDS: readonly ToolsetId[] = ["crud_v1", "retrieval_v1", "files_v1", "scheduler_v1"];
@@ -44,29 +48,6 @@ function schema(name: string, props: Record<string, OfficialToolSchema["properti
   const properties: OfficialToolSchema["properties"] = {};
   for (const [k, t] of Object.entries(props)) properties[k] = { type: t };
   return { name, properties, required, additionalProperties: false };
-}
-
-/** Python truthiness, needed for `fields.get("id") or ...`. */
-function pyTruthy(x: Json | undefined): boolean {
-  if (x === undefined || x === null || x === false || x === 0 || x === "") return false;
-  if (Array.isArray(x)) return x.length > 0;
-  if (isObj(x)) return Object.keys(x).length > 0;
-  return true;
-}
-
-/** Python `str(x)` for the scalar cases that reach dictionary keys and f-strings. */
-export function pyStr(x: Json | undefined): string {
-  if (x === undefined || x === null) return "None";
-  if (x === true) return "True";
-  if (x === false) return "False";
-  if (typeof x === "string") return x;
-  if (typeof x === "number") return Number.isInteger(x) ? String(x) : pyFloatRepr(x);
-  return JSON.stringify(x);
-}
-
-function pyFloatRepr(x: number): string {
-  const s = String(x);
-  return /[.eE]/.test(s) || !Number.isFinite(x) ? s : `${s}.0`;
 }
 
 function ensureObj(state: JsonObj, key: string): JsonObj {
