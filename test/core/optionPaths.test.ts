@@ -42,6 +42,14 @@ describe("loaders go through the option-path policy", () => {
     expect(() => make("Demo-v0", { reward: { name: "inline", terms: { success: { weight: 1 } } } })).not.toThrow();
   });
 
+  it("ToolMisuseBench-v0: a dataset path is refused outside the roots, even after it was loaded once", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "rg-tmb-"));
+    expect(() => make("ToolMisuseBench-v0", { dataset: dir, split: "test_public" })).toThrow(); // loads nothing: no tasks
+    setOptionPathPolicy(confineOptionPaths([]));
+    expect(() => make("ToolMisuseBench-v0", { dataset: "/etc/passwd" })).toThrow(/dataset: this server reads no files/);
+    expect(() => make("ToolMisuseBench-v0", { dataset: dir, split: "test_public" })).toThrow(/dataset: this server reads no files/);
+  });
+
   it("PlanBenchXL-v0: dataDir and a domain file path are refused outside the roots", () => {
     setOptionPathPolicy(confineOptionPaths([]));
     expect(() => make("PlanBenchXL-v0", { dataDir: "/etc" })).toThrow(/dataDir: this server reads no files/);
