@@ -2,12 +2,17 @@
  * Payload checks: env options, actions and snapshots must be plain data. Integers beyond ±2^53, binary and
  * extension values and absurd nesting are VALIDATION_ERRORs naming the field, and the server keeps serving.
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { Packr } from "msgpackr";
 import { afterEach, describe, expect, it } from "vitest";
 import { BridgeClient } from "../../bridge/client.js";
 import { createCoreBackend } from "../../bridge/coreBackend.js";
 import { assertPlainPayload, MAX_PAYLOAD_DEPTH } from "../../bridge/payload.js";
-import { startServer } from "./helpers.js";
+import { BridgeServer } from "../../bridge/server.js";
+import { setOptionPathPolicy } from "../../src/index.js";
+import { startServer, tempIpc } from "./helpers.js";
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -59,5 +64,24 @@ describe("request payloads", () => {
     // Nothing was stepped by the refused requests, and the server serves normally afterwards.
     const ok = await client.request<{ observations: Array<{ s: { step?: number } }> }>("step", { session, actions: [call, call] });
     expect(ok.observations.map((o) => o.s.step)).toEqual([1, 1]);
+  });
+});
+
+describe("option paths over the bridge", () => {
+  afterEach(() => setOptionPathPolicy(null));
+
+  it("a server with data roots refuses option paths outside them, naming the option, and keeps serving", async () => {
+    const root = mkdtempSync(path.join(tmpdir(), "rg-root-"));
+    const server = new BridgeServer({ endpoint: tempIpc(), backend: createCoreBackend(), limits: { drainMs: 0 }, dataRoots: [root] });
+    await server.start();
+    const client = new BridgeClient(server.endpoint);
+    cleanup.push(async () => { await client.close(); await server.stop(); });
+    const r = await client.call("make", { env_id: "ToolMisuseBench-v0", options: { dataset: "/etc/passwd" } });
+    expect(r.error).toMatchObject({ code: "VALIDATION_ERROR", details: { field: "dataset", libraryCode: "OPTIONS_ERROR" } });
+    expect(r.error!.message).not.toMatch(/root:/);
+    const spec = path.join(root, "spec.json");
+    writeFileSync(spec, JSON.stringify({ name: "mine", terms: { success: { weight: 2 } } }));
+    const ok = await client.request<{ session: string }>("make", { env_id: "Demo-v0", options: { reward: spec } });
+    expect(ok.session).toBeTruthy();
   });
 });
