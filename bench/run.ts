@@ -14,8 +14,12 @@ const want = (name: string) => only.length === 0 || only.includes(name);
 
 if (want("core")) {
   const { rows, notes } = await benchCore();
-  const base = rows[0].opsPerSec;
-  process.stdout.write(`\n== core ==\n${formatTable(["benchmark", "ops/s", "ns/op", "× bare call"], rows.map((r) => [r.name, Math.round(r.opsPerSec), Math.round(r.nsPerOp), r.opsPerSec / base]))}\n${notes.join("\n")}\n`);
+  const bare = rows[0];
+  const table = formatTable(
+    ["benchmark", "ops/s", "ns/op", "±%", "× bare call", "µs over bare"],
+    rows.map((r) => [r.name, Math.round(r.opsPerSec), Math.round(r.nsPerOp), r.rme === undefined ? "" : r.rme.toFixed(1), r.nsPerOp / bare.nsPerOp, ((r.nsPerOp - bare.nsPerOp) / 1000).toFixed(3)]),
+  );
+  process.stdout.write(`\n== core ==\n${table}\n${notes.join("\n")}\n`);
 }
 
 for (const entry of readdirSync(here).sort()) {

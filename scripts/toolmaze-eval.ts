@@ -1,5 +1,5 @@
 /**
- * Evaluates a ToolMaze baseline on the canonical suite (2,000 instances, seeds 0..1999 map to instances 0..1999)
+ * Evaluates a ToolMaze baseline on the canonical suite (2,000 instances; seeds 0..1999 cover them once, stratified)
  * and prints the paper-style C × P tables (TSR, PRR, RC, Avg). Same numbers as
  * `recovery-gym eval --env ToolMaze-v0 --policy <name> --episodes 2000`.
  * Run: npx tsx scripts/toolmaze-eval.ts [policy ...]

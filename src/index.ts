@@ -2,7 +2,7 @@
  * Recovery Gym: Gymnasium-style RL environments for tool failure and recovery.
  * The package root exports the core API and registers the built-in families.
  */
-export { Env, type EnvSpec, type EnvMetadata, type Info, type ResetArgs, type StepResult } from "./core/env.js";
+export { Env, parseResetArgs, type EnvSpec, type EnvMetadata, type Info, type ResetArgs, type StepResult } from "./core/env.js";
 export { Wrapper } from "./core/wrapper.js";
 export * from "./core/errors.js";
 export * from "./core/optionPaths.js";
@@ -20,7 +20,7 @@ export { type ToolDefinition, type ToolMeta, type ToolOutcome, type ToolContext,
 export { type FaultSpec, type FaultTrigger, type FaultEffect, type FaultPersistence, type FaultState, type CorruptionFn, faultFires } from "./engine/faults.js";
 export { type Taint, ValueProvenance } from "./engine/ledger.js";
 export { ToolEpisode, type CallRecord, type EpisodeData, type CallResult } from "./engine/episode.js";
-export { ToolEnv, toolEnvOptionsSchema, CORE_INFO_KEYS, type ToolEnvOptions, type EpisodeSetup, type ToolEnvConfig, type FamilyActionResult } from "./engine/toolEnv.js";
+export { ToolEnv, toolEnvOptionsSchema, CORE_INFO_KEYS, type ToolEnvOptions, type EpisodeSetup, type ToolEnvConfig, type FamilyActionResult, type ToolStepInfo, type ToolResetInfo } from "./engine/toolEnv.js";
 export { type ToolObservation, type BudgetView } from "./engine/observation.js";
 export { type HistoryEntry, renderEpisode } from "./engine/render.js";
 export { toChatMessages, toChatTools, DEFAULT_SYSTEM_PROMPT, type ChatMessage, type ChatTool } from "./engine/chat.js";
@@ -35,7 +35,7 @@ export * from "./metrics/index.js";
 export * from "./vector/index.js";
 export { trajectorySchema, trajectoryStepSchema, TRAJECTORY_SCHEMA_VERSION, type Trajectory, type TrajectoryStep } from "./trajectories/schema.js";
 export { JsonlWriter, readTrajectories } from "./trajectories/writer.js";
-export { rollout, type RolloutConfig } from "./rollout.js";
+export { rollout, rolloutAsync, type RolloutConfig, type RolloutControl } from "./rollout.js";
 export { recordEpisodes, returnsUnder, policyEntry, episodePolicyRng, episodeResults, withGamma, ci95t, studentTQuantile, type RecordedEpisode } from "./ablation.js";
 export { ADVERSARIES } from "./policies/adversarial.js";
 export { registerGenerator, listGenerators, type GeneratorEntry } from "./generators.js";

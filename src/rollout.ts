@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import type { Env, Info } from "./core/env.js";
 import type { JsonObject } from "./core/json.js";
 import { type EpisodeResult, make } from "./core/registry.js";
@@ -19,14 +20,17 @@ export interface RolloutConfig {
   maxStepsPerEpisode?: number;
 }
 
-/** Runs a registered policy on a registered env for N seeded episodes and returns per-episode results. */
-export function rollout(config: RolloutConfig): EpisodeResult[] {
+/**
+ * The rollout as a sequence of steps: it yields after every env step and appends each finished episode to
+ * `results`. `rollout` runs it straight through; `rolloutAsync` pauses at the yields to let the event loop run
+ * (signals, timers). Returning it early (`.return()`) closes the env, so a recorder flushes its episode.
+ */
+function* rolloutSteps(config: RolloutConfig, results: EpisodeResult[]): Generator<void, void, void> {
   const entry = policyEntry(config.envId, config.policy);
   const base = make(config.envId, config.options ?? {});
   const env = config.wrap ? config.wrap(base) : base;
   const seed0 = config.seed ?? 0;
   const policy = entry.create(base, new Rng(seed0).derive(`policy:${config.policy}`));
-  const results: EpisodeResult[] = [];
   const cap = config.maxStepsPerEpisode ?? 10_000;
   try {
     for (let ep = 0; ep < config.episodes; ep++) {
@@ -45,6 +49,7 @@ export function rollout(config: RolloutConfig): EpisodeResult[] {
         info = i;
         last = i;
         if (term || trunc || len >= cap) break;
+        yield;
       }
       const result: EpisodeResult = {
         seed,
@@ -57,9 +62,47 @@ export function rollout(config: RolloutConfig): EpisodeResult[] {
       };
       results.push(result);
       config.onEpisode?.(result, ep);
+      yield;
     }
   } finally {
     env.close();
   }
+}
+
+/** Runs a registered policy on a registered env for N seeded episodes and returns per-episode results (synchronous). */
+export function rollout(config: RolloutConfig): EpisodeResult[] {
+  const results: EpisodeResult[] = [];
+  const steps = rolloutSteps(config, results);
+  while (!steps.next().done);
   return results;
+}
+
+export interface RolloutControl {
+  /** Stops the rollout at the next pause: the env is closed (recorders flush) and the results so far returned. */
+  signal?: AbortSignal;
+  /** Longest stretch of stepping between two pauses for the event loop (default 20 ms). */
+  yieldEveryMs?: number;
+}
+
+/**
+ * `rollout` for long-running callers such as the CLI: it gives the event loop a turn at least every
+ * `yieldEveryMs`, so signal handlers (Ctrl-C) and timers run, and stops promptly when `signal` aborts. Episodes
+ * are the same as with `rollout` (the same step sequence); only the pauses differ.
+ */
+export async function rolloutAsync(config: RolloutConfig, control: RolloutControl = {}): Promise<{ results: EpisodeResult[]; interrupted: boolean }> {
+  const results: EpisodeResult[] = [];
+  const every = control.yieldEveryMs ?? 20;
+  if (control.signal?.aborted) return { results, interrupted: true };
+  const steps = rolloutSteps(config, results);
+  let lastPause = performance.now();
+  while (!steps.next().done) {
+    if (performance.now() - lastPause < every) continue;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    lastPause = performance.now();
+    if (control.signal?.aborted) {
+      steps.return();
+      return { results, interrupted: true };
+    }
+  }
+  return { results, interrupted: false };
 }

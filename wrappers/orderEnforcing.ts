@@ -20,6 +20,10 @@ export class OrderEnforcing<Obs, Act> extends Wrapper<Obs, Act> {
     if (res[2] || res[3]) this.state = "ended";
     return res;
   }
+  override episodeTruncated(reason: string): void {
+    if (this.state === "running") this.state = "ended";
+    super.episodeTruncated(reason);
+  }
   override render(): string {
     if (this.state === "fresh") throw new ResetNeededError("render() called before reset()");
     return this.env.render();

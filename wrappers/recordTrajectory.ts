@@ -16,7 +16,8 @@ const asJson = (v: unknown): JsonValue => JSON.parse(JSON.stringify(v ?? null, (
 /**
  * Appends one JSON line per finished episode: actions, observations, rewards, terms, events, hidden annotations,
  * seed, env id, options and library version. An episode cut short by `close()` or a signal is written too, marked
- * with terminationReason "interrupted", so no recorded step is lost.
+ * with terminationReason "interrupted", so no recorded step is lost. An episode that an outer TimeLimit truncates
+ * is recorded as truncated (its last step `truncated`, terminationReason "max_steps").
  */
 export class RecordTrajectory<Obs, Act> extends Wrapper<Obs, Act> {
   private readonly writer: JsonlWriter;
@@ -91,6 +92,19 @@ export class RecordTrajectory<Obs, Act> extends Wrapper<Obs, Act> {
       }
     }
     return res;
+  }
+
+  /** An outer TimeLimit truncated the episode after the step just recorded: write it as truncated. */
+  override episodeTruncated(reason: string): void {
+    const cur = this.current;
+    const last = cur?.steps[cur.steps.length - 1];
+    if (cur && last) {
+      last.truncated = true;
+      cur.success = false;
+      cur.terminationReason = reason;
+      this.flushCurrent(null);
+    }
+    super.episodeTruncated(reason);
   }
 
   private flushCurrent(reason: string | null): void {

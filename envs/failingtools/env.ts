@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { EnvSpec, Info, ResetArgs } from "../../src/core/env.js";
+import type { EnvSpec, ResetArgs } from "../../src/core/env.js";
 import { OptionsError } from "../../src/core/errors.js";
 import { cloneJson, type JsonObject, type JsonValue } from "../../src/core/json.js";
 import type { Rng } from "../../src/core/rng.js";
@@ -9,7 +9,7 @@ import { type EpisodeEvent, eventsOfType, type FamilyEvent, type TerminationReas
 import type { CorruptionFn } from "../../src/engine/faults.js";
 import type { ToolObservation } from "../../src/engine/observation.js";
 import type { ToolDefinition } from "../../src/engine/tool.js";
-import { type EpisodeSetup, type FamilyActionResult, ToolEnv } from "../../src/engine/toolEnv.js";
+import { type EpisodeSetup, type FamilyActionResult, ToolEnv, type ToolResetInfo } from "../../src/engine/toolEnv.js";
 import { analyzeRun } from "./analyze.js";
 import type { ConceptJudge } from "./concepts.js";
 import { stageTriggered } from "./disclosure.js";
@@ -83,7 +83,7 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
     return this.scenario;
   }
 
-  override reset(args: ResetArgs = {}): [ToolObservation, Info] {
+  override reset(args: ResetArgs = {}): [ToolObservation, ToolResetInfo] {
     const [obs, info] = super.reset(args);
     const s = this.scenario as Scenario;
     info.intent = cloneJson(s.intent as unknown as JsonValue);

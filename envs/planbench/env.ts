@@ -19,7 +19,7 @@ import type { Action, FamilyAction } from "../../src/engine/actions.js";
 import type { EpisodeEvent, TerminationReason } from "../../src/engine/events.js";
 import type { ToolObservation } from "../../src/engine/observation.js";
 import type { ToolDefinition } from "../../src/engine/tool.js";
-import { type EpisodeSetup, type FamilyActionResult, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
+import { type EpisodeSetup, type FamilyActionResult, ToolEnv, type ToolStepInfo, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
 import { pystr, toPlainJson } from "./compat/pyvalue.js";
 import { loadRelease, type PlanBenchRelease, type QueryRecord, type ToolRecord } from "./dataset.js";
 import { analyseEpisode, groundTruthDatatypes, scoreEpisode } from "./scorer.js";
@@ -194,7 +194,7 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
   }
 
   /** Routes `tool_call` / `answer` to the family runtime (official semantics), keeping the engine's contract. */
-  override step(action: Action): StepResult<ToolObservation> {
+  override step(action: Action): StepResult<ToolObservation, ToolStepInfo> {
     const a = action as { type?: unknown };
     if (a && typeof a === "object" && (a.type === "tool_call" || a.type === "answer")) {
       action = { ...(action as object), type: a.type === "tool_call" ? "pb_call" : "pb_answer" } as Action;

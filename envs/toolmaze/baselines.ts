@@ -19,7 +19,8 @@ import { enumerateSlot, slotCost, type SlotFaultState } from "./task/solve.js";
 import { corpus } from "./world/corpus.js";
 import type { Scalar } from "./world/types.js";
 import { ObservantPolicy } from "./agent/observant.js";
-import { looksImplausible } from "./agent/plausibility.js";
+import { looksImplausible, windowContradiction } from "./agent/plausibility.js";
+import { readError } from "./agent/read.js";
 
 export { looksImplausible };
 
@@ -88,7 +89,7 @@ export class PlanExecutor implements Policy<ToolObservation, Action> {
     const last = this.last;
     if (!last) return "ok";
     const r = obs.response as JsonObject | null;
-    const isError = !r || typeof r !== "object" || "error" in r;
+    const isError = readError(r) !== null;
     if (this.mode === "oracle") {
       const h = (info.hidden ?? {}) as { perturbed?: boolean; clean?: boolean; faultId?: string | null };
       if (h.perturbed) {
@@ -101,7 +102,7 @@ export class PlanExecutor implements Policy<ToolObservation, Action> {
       this.bad.add(last.tool);
       return "replan";
     }
-    const implausible = !isError && Object.entries(r as JsonObject).some(([k, v]) => looksImplausible(k, v));
+    const implausible = !isError && (windowContradiction(r as JsonObject) || Object.entries(r as JsonObject).some(([k, v]) => looksImplausible(k, v)));
     if (!isError && (this.mode === "happy" || !implausible)) { this.accept(last, r as Record<string, Scalar>); return "ok"; }
     if (this.mode === "happy") return "stop";
     const n = (this.failures.get(last.tool) ?? 0) + 1;

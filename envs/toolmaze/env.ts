@@ -7,26 +7,28 @@ import { z } from "zod";
 import type { EnvSpec } from "../../src/core/env.js";
 import type { JsonObject, JsonValue } from "../../src/core/json.js";
 import { Rng } from "../../src/core/rng.js";
+import type { ToolCallAction } from "../../src/engine/actions.js";
 import type { HistoryEntry } from "../../src/engine/render.js";
 import type { EpisodeEvent, TerminationReason } from "../../src/engine/events.js";
-import type { CorruptionFn, FaultSpec } from "../../src/engine/faults.js";
+import type { CorruptionFn } from "../../src/engine/faults.js";
 import type { CallRecord as EngineCall } from "../../src/engine/episode.js";
-import type { ToolDefinition } from "../../src/engine/tool.js";
 import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
-import { buildProfile, corruptValue, type CorruptionSpec, type FaultProfile } from "./faults.js";
+import { buildProfile, type FaultProfile } from "./faults.js";
 import {
   CallAnalysis, type CallRecord, downstreamPositions, type EpisodeMetrics, isUnsolvable, minRemainingCalls,
   scoreEpisode, slotSolutions, type Termination,
 } from "./scorer.js";
 import {
   CANONICAL_INSTANCES, CANONICAL_SEED, canonicalInstance, COMPLEXITIES, generateTask, PERTURBATIONS, type Perturbation,
-  type Task,
+  stratifiedInstanceIndex, type Task,
 } from "./tasks.js";
 import { DOMAINS } from "./world/catalog.js";
-import { corpus, type ToolSpec } from "./world/corpus.js";
-import { errorBody, simulate } from "./world/simulate.js";
+import { corpus } from "./world/corpus.js";
 import { emptyWorldState, type WorldState } from "./world/state.js";
 import { type Scalar, WORLD_NOW } from "./world/types.js";
+import { distractorPool, faultSpecs, HIDDEN_SOLUTIONS, orderingCounts, silentResponse, toolDefinition } from "./wiring.js";
+
+export { faultSpecs, toolDefinition } from "./wiring.js";
 
 export const TOOLMAZE_MAX_STEPS = 25;
 
@@ -60,75 +62,6 @@ const HINT = "\n\nNote: tools may fail. Errors can be explicit (HTTP errors, tim
   + "but impossible values, e.g. temperatures below absolute zero, negative counts, timestamps in the past, debug text). "
   + "Recovery strategies: retry a call that failed transiently; switch to an equivalent tool or another way of getting "
   + "the same information when a tool keeps failing; if no alternative exists, stop (abort) instead of acting on bad data.";
-
-const KIND: Record<CorruptionSpec["cls"], string> = {
-  physics: "physics_violation", temporal: "temporal_contradiction", leakage: "tool_leakage", scale: "unit_scale_slip",
-};
-
-const definitions = new Map<string, ToolDefinition<WorldState>>();
-/** Engine tool definition of a corpus tool (cached: definitions are immutable). */
-export function toolDefinition(spec: ToolSpec): ToolDefinition<WorldState> {
-  let def = definitions.get(spec.name);
-  if (!def) {
-    def = {
-      name: spec.name,
-      description: spec.description,
-      parameters: spec.parameters as unknown as ToolDefinition["parameters"],
-      meta: { group: spec.group, category: spec.category, domain: spec.domain, mutates: spec.category === "action" },
-      run: (args, ctx) => {
-        const r = simulate(spec, args, ctx.state);
-        return r.ok ? { ok: true, output: r.output } : { ok: false, error: { code: r.error.code, message: r.error.message, status: r.error.status, details: r.error.details as JsonObject } };
-      },
-    };
-    definitions.set(spec.name, def);
-  }
-  return def;
-}
-
-const poolCache = new Map<Task, string[]>();
-
-/**
- * Tools that may serve as distractors for a task (a pure function of the task, cached per task object). Distractors
- * never offer a way around a fault: no member of a task group, no cap sharing a route with one; nor a type-valid
- * substitute the scorer would not accept: no distractor produces a type the task consumes.
- */
-function distractorPool(task: Task): string[] {
-  const hit = poolCache.get(task);
-  if (hit) return hit;
-  const c = corpus();
-  const groups = new Set(task.positions.map((p) => p.cap));
-  for (const r of c.routes) {
-    const caps = r.routes.flat();
-    if (caps.some((id) => task.positions.some((p) => p.cap === id))) for (const id of caps) groups.add(id);
-  }
-  const consumed = new Set(task.positions.flatMap((p) => Object.values(p.bindings).flatMap((b) => (b.kind === "bound" ? [b.type] : []))));
-  const pool = c.toolsIn(task.domain).filter((t) => !groups.has(t.group) && !Object.values(t.outputTypes).some((ty) => consumed.has(ty))).map((t) => t.name);
-  // Only canonical tasks recur; sampled ones are unique per seed, so the cache stays bounded by the suite.
-  if (task.id.startsWith("smp-")) return pool;
-  poolCache.set(task, pool);
-  return pool;
-}
-
-/** Engine fault specs for a profile (group-bound, first member called becomes the victim). */
-export function faultSpecs(profile: FaultProfile): FaultSpec[] {
-  const c = corpus();
-  return profile.faults.map((f): FaultSpec => {
-    const base = { id: f.id, visibility: f.visibility, persistence: { type: f.persistence }, trigger: { group: f.group, bindFirstInGroup: true } } as const;
-    if (f.explicit) {
-      const p = f.explicit;
-      const extra = p.retryAfter !== undefined ? { retry_after: p.retryAfter } : {};
-      const errorByTool: Record<string, { code: string; message: string; status: number; details: JsonObject }> = {};
-      for (const m of f.members) {
-        const e = errorBody(c.tool(m), p.status, p.message, extra);
-        errorByTool[m] = { code: e.code, message: e.message, status: e.status, details: e.details as JsonObject };
-      }
-      const first = errorByTool[f.members[0]!]!;
-      return { ...base, kind: p.status === 504 ? "timeout" : `http_${p.status}`, effect: { type: "error", error: first, errorByTool } };
-    }
-    const k = f.corruption!;
-    return { ...base, kind: KIND[k.cls], effect: { type: "corrupt", transform: "toolmaze_corrupt", params: { ...k } } };
-  });
-}
 
 /** What `ToolMazeEnv.track` keeps per episode (see there). */
 interface Tracked {
@@ -180,12 +113,17 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   }
 
   private candidateCache: number[] | null = null;
-  /** Canonical instance indices matching the option filters (options are fixed per env, so computed once). */
+  /**
+   * Canonical instance indices matching the option filters, in the stratified order (levels and perturbations
+   * interleaved, see `stratifiedInstanceIndex`), so any run of consecutive seeds is stratified; options are fixed per
+   * env, so computed once.
+   */
   private candidates(): number[] {
     if (!this.candidateCache) {
       const o = this.options;
       this.candidateCache = [];
-      for (let i = 0; i < CANONICAL_INSTANCES; i++) {
+      for (let rank = 0; rank < CANONICAL_INSTANCES; rank++) {
+        const i = stratifiedInstanceIndex(rank);
         const inst = canonicalInstance(i);
         if (o.complexity && inst.task.complexity !== o.complexity) continue;
         if (o.perturbation && inst.perturbation !== o.perturbation) continue;
@@ -196,7 +134,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     return this.candidateCache;
   }
 
-  private pickInstance(rng: Rng): { task: Task; perturbation: Perturbation; index: number | null; faultRng: Rng } {
+  private pickInstance(rng: Rng): { task: Task; perturbation: Perturbation; index: number | null; faultRng: Rng; viewRng: Rng } {
     const o = this.options;
     if (o.suite === "canonical") {
       let index = o.taskIndex;
@@ -211,18 +149,20 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
         index = candidates[k]!;
       }
       const inst = canonicalInstance(index);
-      return { task: inst.task, perturbation: inst.perturbation, index, faultRng: new Rng(`${CANONICAL_SEED}/${inst.task.id}/${inst.perturbation}`) };
+      // Distractors and tool order of a canonical instance come from its index (the stream of the seed that played it
+      // before seeds were stratified), so an instance is the same episode whichever seed selects it.
+      return { task: inst.task, perturbation: inst.perturbation, index, faultRng: new Rng(`${CANONICAL_SEED}/${inst.task.id}/${inst.perturbation}`), viewRng: new Rng(index) };
     }
     const r = rng.derive("task");
     const complexity = o.complexity ?? r.pick(COMPLEXITIES);
     const domain = o.domain ?? r.pick(DOMAINS);
     const perturbation = o.perturbation ?? r.pick(PERTURBATIONS);
     const task = generateTask(r.derive("generate"), complexity, domain, `smp-${rng.path.replace(/[^0-9a-z]+/gi, "-")}`);
-    return { task, perturbation, index: null, faultRng: rng.derive("faults") };
+    return { task, perturbation, index: null, faultRng: rng.derive("faults"), viewRng: rng };
   }
 
   protected createEpisode(rng: Rng, _options: JsonObject): EpisodeSetup<WorldState> {
-    const { task, perturbation, index, faultRng } = this.pickInstance(rng);
+    const { task, perturbation, index, faultRng, viewRng } = this.pickInstance(rng);
     this.task = task;
     this.instanceIndex = index;
     this.profile = buildProfile(task, perturbation, faultRng);
@@ -234,8 +174,8 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     const c = corpus();
     const own = task.positions.flatMap((p) => p.members);
     const pool = distractorPool(task);
-    const distractors = rng.derive("distractors").shuffle(pool).slice(0, this.options.distractors);
-    const visible = rng.derive("visible").shuffle([...own, ...distractors]);
+    const distractors = viewRng.derive("distractors").shuffle(pool).slice(0, this.options.distractors);
+    const visible = viewRng.derive("visible").shuffle([...own, ...distractors]);
     return {
       // The id names the instance but not its perturbation mode (that is ground truth, in info.hidden).
       taskId: index !== null ? `toolmaze-${String(index).padStart(4, "0")}` : task.id,
@@ -257,7 +197,9 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       domain: t.domain,
       unsolvable: isUnsolvable(t, this.profile),
       sStar: [...t.sStar],
-      solutions: t.solutions.slice(0, 32).map((s) => [...s]),
+      solutions: t.solutions.slice(0, HIDDEN_SOLUTIONS).map((s) => [...s]),
+      // Legal call orders of each listed solution (the list gives one canonical order per tool set).
+      orderings: orderingCounts(t),
       slots: t.slots.map((s) => ({ slot: s.slot, goal: s.goal, pattern: s.pattern })),
       solutionCount: t.solutions.length,
       positions: t.positions.map((p): JsonObject => ({
@@ -275,14 +217,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   }
 
   protected override corruptions(): Record<string, CorruptionFn<WorldState>> {
-    return {
-      toolmaze_corrupt: ({ output, params }) => {
-        const spec = params as unknown as CorruptionSpec;
-        const out = { ...(output as JsonObject) };
-        out[spec.field] = corruptValue(out[spec.field] as Scalar, spec);
-        return out;
-      },
-    };
+    return { toolmaze_silent: silentResponse };
   }
 
   /** The engine's call log in the scorer's form. */
@@ -382,6 +317,27 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       }
     }
     return out;
+  }
+
+  /**
+   * The engine flags an argument whose value appeared only in corrupted responses; ToolMaze replaces those events by
+   * the scorer's provenance (`CallAnalysis`): task literals are clean, values compare by type, and a value a call
+   * computed from poison is poisoned too (transitive). So the `poisoned_value_reused` events, the `poisoned_value`
+   * reward and the metrics' `poisonedUses` / `unsafeActions` all come from one analysis.
+   */
+  protected override handleToolCall(call: ToolCallAction, events: EpisodeEvent[]): ReturnType<ToolEnv<WorldState>["handleToolCall"]> {
+    const before = this.episode?.data.calls.length ?? 0;
+    const from = events.length;
+    const result = super.handleToolCall(call, events);
+    const calls = this.episode?.data.calls ?? NO_CALLS;
+    if (calls.length === before) return result;
+    for (let i = events.length - 1; i >= from; i--) if (events[i]!.type === "poisoned_value_reused") events.splice(i, 1);
+    const { analysis } = this.track();
+    const record = calls[calls.length - 1]!;
+    for (const p of analysis.poisonedArgs[calls.length - 1] ?? []) {
+      events.push({ type: "poisoned_value_reused", tool: record.tool, callIndex: record.index, argument: p.argument, sourceCallIndex: p.sourceCallIndex, taint: "corrupted" });
+    }
+    return result;
   }
 
   private firstHit(faultId: string): number {

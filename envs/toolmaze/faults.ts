@@ -3,7 +3,9 @@
  * the alternative group the fault binds to (the first member the agent calls becomes the victim; no other
  * member is perturbed), persistence (transient = first invocation only; permanent = every invocation) and the
  * synthetic payload: an HTTP-style error in the tool's own format (explicit) or a type-correct but semantically
- * wrong value (implicit: physics violation, temporal contradiction, tool leakage, unit/scale slip).
+ * wrong value (implicit: physics violation, temporal contradiction, tool leakage, unit/scale slip). Implicit payloads
+ * satisfy the field's schema (pattern, enum, format, bounds) except physics violations, which may cross a declared
+ * bound on purpose.
  */
 import type { RngLike, Task } from "./task/model.js";
 import type { Perturbation } from "./tasks.js";
@@ -22,6 +24,12 @@ export interface ExplicitPayload {
   readonly retryAfter?: number;
 }
 
+/**
+ * Temporal contradictions: a timestamp before the request (the current date of the prompt), or a window that ends
+ * before it starts (the start moved past the `end_datetime` field of the same response).
+ */
+export type TemporalVariant = "before_request" | "end_before_start";
+
 export interface CorruptionSpec {
   /** Output field replaced (the one the task binds downstream, else the first). */
   readonly field: string;
@@ -29,6 +37,8 @@ export interface CorruptionSpec {
   readonly cls: CorruptionClass;
   /** Seed of the corrupted value (the value itself depends on the victim's clean output). */
   readonly salt: number;
+  /** Which contradiction a temporal corruption makes (absent for the other classes). */
+  readonly temporal?: TemporalVariant;
 }
 
 export interface SlotFault {
@@ -117,7 +127,12 @@ export function buildProfile(task: Task, perturbation: Perturbation, rng: RngLik
     }
     const { field, type } = consumedField(task, position);
     const cls = r.pick(CLASSES[fieldType(type).sem] ?? ["leakage"]);
-    return { ...base, corruption: { field, type, cls, salt: r.int(1_000_000) } };
+    const salt = r.int(1_000_000);
+    if (cls !== "temporal") return { ...base, corruption: { field, type, cls, salt } };
+    // A response that states its window's end can contradict itself: the start lands after the end.
+    const hasEnd = Object.values(corpus().caps.get(pos.cap)!.outputs).includes("end_datetime") && type === "iso_datetime";
+    const temporal: TemporalVariant = hasEnd && r.bool(0.5) ? "end_before_start" : "before_request";
+    return { ...base, corruption: { field, type, cls, salt, temporal } };
   });
   return { perturbation, faults };
 }
@@ -130,10 +145,38 @@ const DEBUG_LEAKS = [
 ];
 
 /**
- * The named corruption transform: replace the spec's field with a type-correct, implausible value.
- * Pure function of (clean value, spec), so a permanent fault corrupts identically on every call.
+ * Leakage into a field whose schema has a pattern, enum or format: another tool's well-formed value that satisfies
+ * the field's schema but not its meaning (debug text would fail schema validation and give the fault away).
  */
-export function corruptValue(clean: Scalar, spec: CorruptionSpec): Scalar {
+const FOREIGN_VALUES: Readonly<Record<string, (h: number) => string>> = {
+  // A currency code from the pricing service: three capitals, but no airport.
+  iata_code: (h) => ["USD", "EUR", "JPY", "CHF"][h % 4]!,
+  // A language code or the ISO "unknown" placeholder: two capitals, but no country.
+  country_code: (h) => ["EN", "JA", "XX", "ZZ"][h % 4]!,
+  // The telephony backend's trunk id: digits after "+", but under the unassigned ITU code 999.
+  phone_number: (h) => `+999${String(1_000_000 + (h % 9_000_000))}`,
+  // The notifier's service account.
+  email_address: (h) => `svc-notifier-${h % 100}@queue.internal`,
+  // The cache's internal object URL.
+  url: (h) => `http://10.${h % 256}.${(h >>> 8) % 256}.7:8080/internal/cache/${code(h, 8).toLowerCase()}`,
+  short_url: (h) => `http://10.${h % 256}.${(h >>> 8) % 256}.7:8080/internal/cache/${code(h, 8).toLowerCase()}`,
+};
+
+/** Does the field's schema constrain strings beyond their type (pattern, enum or format)? */
+function constrainedString(schema: Readonly<Record<string, unknown>>): boolean {
+  return schema.type === "string" && (schema.pattern !== undefined || schema.enum !== undefined || schema.format !== undefined);
+}
+
+const isoZ = (ms: number): string => new Date(ms).toISOString().replace(".000Z", "Z");
+
+/**
+ * The named corruption: replace the spec's field with an implausible value of the field's declared type. Leakage,
+ * temporal and scale payloads also satisfy the field's schema (pattern, enum, format, bounds); physics payloads are
+ * the intended range violations (below absolute zero, probability > 1, negative counts) and may break a declared
+ * minimum or maximum. A pure function of (clean value, spec, the rest of the response), so a permanent fault
+ * corrupts identically on every call. `response` is the victim's clean output (for a window's end).
+ */
+export function corruptValue(clean: Scalar, spec: CorruptionSpec, response: Readonly<Record<string, Scalar>> = {}): Scalar {
   const h = sub(fnv1a(String(clean)), spec.salt);
   const ft = fieldType(spec.type);
   const isNum = typeof clean === "number";
@@ -157,18 +200,32 @@ export function corruptValue(clean: Scalar, spec: CorruptionSpec): Scalar {
     }
     case "scale": {
       if (!isNum) break;
-      const scaled = Math.round(clean * 1000 * 100) / 100;
-      return ft.plausible(scaled) ? -Math.abs(clean) - 1 : scaled;
+      // A unit slip (thousands instead of units, or micro-units): positive and of the same type, so any declared
+      // lower bound still holds; the larger factor when ×1000 still looks plausible.
+      for (const factor of [1000, 1_000_000]) {
+        const scaled = Math.round(clean * factor * 100) / 100;
+        if (!ft.plausible(scaled)) return scaled;
+      }
+      return Math.round(Math.max(Math.abs(clean), 1) * 1e9 * 100) / 100;
     }
     case "temporal": {
       if (typeof clean !== "string") break;
+      if (spec.temporal === "end_before_start") {
+        // The start moves past the end the same response states: still in the future, still a date-time.
+        const endField = Object.entries(response).find(([k, v]) => k !== spec.field && typeof v === "string" && /_end$|^end/.test(k));
+        const end = endField ? Date.parse(endField[1] as string) : Number.NaN;
+        if (!Number.isNaN(end)) return isoZ(end + 1_800_000 * (1 + (h % 8)));
+      }
       const back = TIME.DAY * (30 + (h % 400));
       if (ft.sem === "date") return new Date(TIME.NOW_MS - back).toISOString().slice(0, 10);
-      return new Date(TIME.NOW_MS - back).toISOString().replace(".000Z", "Z");
+      return isoZ(TIME.NOW_MS - back);
     }
     case "leakage": {
       if (typeof clean !== "string") break;
-      // Either internal debug text or another tool's identifier format leaks into the field.
+      const foreign = FOREIGN_VALUES[ft.id];
+      if (foreign) return foreign(h);
+      if (constrainedString(ft.schema)) throw new Error(`toolmaze: no schema-conforming leakage for field type ${ft.id}`);
+      // Free text (no pattern, enum or format): internal debug text, or another tool's identifier format.
       if (ft.sem === "id" && h % 3 === 0) return `trk_${code(h, 10)}`;
       return DEBUG_LEAKS[h % DEBUG_LEAKS.length]!(h);
     }

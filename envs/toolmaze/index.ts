@@ -17,7 +17,7 @@ register({
   optionsSchema: toolMazeOptionsSchema as never,
   optionDocs: {
     suite: "canonical (2,000 fixed instances, default) | sampled (fresh task from the reset seed)",
-    taskIndex: "canonical instance in [0, 2000) = base task * 5 + perturbation index; without it the reset seed picks one",
+    taskIndex: "canonical instance in [0, 2000) = base task * 5 + perturbation index; without it the reset seed picks one in a stratified order (levels and perturbations interleaved)",
     complexity: "C1 | C2 | C3 | C4: restrict to a level",
     perturbation: "NP | P1 | P2 | P3 | P4: restrict to a mode",
     domain: "Financial | Travel | Office | Shopping | IoT | General: restrict to a domain",

@@ -7,7 +7,7 @@
 import { Rng } from "../../src/core/rng.js";
 import { DOMAINS, type Domain } from "./world/catalog.js";
 import { COMPLEXITIES, type Complexity, type RngLike, type Task, taskTools } from "./task/model.js";
-import { generateTask } from "./task/generate.js";
+import { generateTask, TaskGenerationError } from "./task/generate.js";
 
 export { COMPLEXITIES, type Complexity, type Task } from "./task/model.js";
 export { generateTask, TaskGenerationError } from "./task/generate.js";
@@ -41,21 +41,41 @@ export function meanPairwiseJaccard(tasks: readonly Task[]): number {
   return n === 0 ? 0 : sum / n;
 }
 
-/** Generate `count` diverse tasks of one level, rotating domains. */
-export function generateLevel(rng: RngLike, level: Complexity, count: number, idPrefix: string): Task[] {
+/** Identity of a task's tool set (order-free), for rejecting exact duplicates. */
+function toolSetKey(t: Task): string {
+  return [...new Set(taskTools(t))].sort().join(",");
+}
+
+/** Draws of one base task before the generator gives up on a diverse, unique one (a corpus-capacity error). */
+const MAX_DRAWS = 200;
+/** Draws after which the pairwise-Jaccard cap is relaxed (duplicates stay forbidden). */
+const JACCARD_DRAWS = 24;
+
+/**
+ * Generate `count` diverse tasks of one level, rotating domains. A draw is rejected when its tool set equals an
+ * earlier one of the level, when its text equals any earlier text in `texts` (shared across levels by the
+ * canonical suite), or, for the first draws, when it is too similar (Jaccard > 0.5) to an earlier task.
+ */
+export function generateLevel(rng: RngLike, level: Complexity, count: number, idPrefix: string, texts: Set<string> = new Set()): Task[] {
   const out: Task[] = [];
   const sets: Set<string>[] = [];
+  const keys = new Set<string>();
   for (let i = 0; i < count; i++) {
     const domain: Domain = DOMAINS[i % DOMAINS.length]!;
     let chosen: Task | undefined;
-    for (let attempt = 0; attempt < 25 && !chosen; attempt++) {
+    for (let attempt = 0; attempt < MAX_DRAWS && !chosen; attempt++) {
       const t = generateTask(rng.derive(`${level}/${i}/${attempt}`), level, domain, `${idPrefix}${level}-${String(i).padStart(3, "0")}`);
+      const key = toolSetKey(t);
+      if (keys.has(key) || texts.has(t.text)) continue;
       const s = new Set(taskTools(t));
-      if (attempt < 24 && sets.some((o) => jaccard(o, s) > PAIR_JACCARD_CAP)) continue;
+      if (attempt < JACCARD_DRAWS && sets.some((o) => jaccard(o, s) > PAIR_JACCARD_CAP)) continue;
       chosen = t;
       sets.push(s);
+      keys.add(key);
+      texts.add(t.text);
     }
-    out.push(chosen!);
+    if (!chosen) throw new TaskGenerationError(`no unique ${level} task in ${domain} after ${MAX_DRAWS} draws (task ${i})`);
+    out.push(chosen);
   }
   return out;
 }
@@ -72,9 +92,28 @@ let canonical: Task[] | undefined;
 export function canonicalTasks(): readonly Task[] {
   if (!canonical) {
     const root = new Rng(CANONICAL_SEED);
-    canonical = COMPLEXITIES.flatMap((level) => generateLevel(root, level, TASKS_PER_LEVEL, "cn-"));
+    const texts = new Set<string>();
+    canonical = COMPLEXITIES.flatMap((level) => generateLevel(root, level, TASKS_PER_LEVEL, "cn-", texts));
   }
   return canonical;
+}
+
+/**
+ * Canonical instance played at position `rank` of the stratified order: level rank mod 4, perturbation
+ * (rank div 4) mod 5, task rank div 20 within its level. A bijection of [0, 2000), so seeds 0..1999 still cover the
+ * suite exactly once, and every prefix of 20k seeds holds k instances of each (level, perturbation) cell: a small
+ * eval (`--episodes 200`) sees all of C1–C4 × NP–P4 instead of the first C1 tasks.
+ */
+export function stratifiedInstanceIndex(rank: number): number {
+  if (!Number.isInteger(rank) || rank < 0 || rank >= CANONICAL_INSTANCES) {
+    throw new RangeError(`toolmaze: stratified rank must be an integer in [0, ${CANONICAL_INSTANCES}), got ${rank}`);
+  }
+  const levels = COMPLEXITIES.length;
+  const modes = PERTURBATIONS.length;
+  const level = rank % levels;
+  const mode = Math.floor(rank / levels) % modes;
+  const task = Math.floor(rank / (levels * modes));
+  return (level * TASKS_PER_LEVEL + task) * modes + mode;
 }
 
 /** Instance `index` in [0, 2000): base task index * 5 + perturbation index. */

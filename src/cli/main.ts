@@ -32,11 +32,11 @@ export async function main(argv: readonly string[]): Promise<number> {
         process.stdout.write(`${LIBRARY_VERSION}\n`);
         return 0;
       case "list":
-        return listCommand(rest.includes("--json"));
+        return listCommand(rest);
       case "rollout":
-        return rolloutCommand(rest);
+        return await rolloutCommand(rest);
       case "eval":
-        return evalCommand(rest);
+        return await evalCommand(rest);
       case "serve":
         return await serveCommand(rest);
       case "generate":

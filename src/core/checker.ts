@@ -1,4 +1,4 @@
-import { CORE_EVENT_TYPES } from "../engine/events.js";
+import { BUDGET_NAMES, CORE_EVENT_TYPES } from "../engine/events.js";
 import type { Env, Info } from "./env.js";
 import { RecoveryGymError, ResetNeededError } from "./errors.js";
 import { stableStringify } from "./json.js";
@@ -73,8 +73,11 @@ function checkInfo(env: Env<unknown, unknown>, info: Info, where: string, proble
     if (!(key in documented)) problems.push(`${where}: info key "${key}" is not documented in metadata.infoKeys`);
   }
   const known = new Set<string>([...CORE_EVENT_TYPES, ...(env.metadata.familyEventTypes ?? [])]);
-  for (const e of (info.events as { type: string }[] | undefined) ?? []) {
+  for (const e of (info.events as { type: string; budget?: unknown }[] | undefined) ?? []) {
     if (!known.has(e.type)) problems.push(`${where}: event type "${e.type}" is not a core event nor declared in metadata.familyEventTypes`);
+    if (e.type === "budget_exceeded" && !(BUDGET_NAMES as readonly unknown[]).includes(e.budget)) {
+      problems.push(`${where}: budget_exceeded names budget ${JSON.stringify(e.budget)}, not one of ${BUDGET_NAMES.join(", ")} (the step limit is a truncation, reason max_steps)`);
+    }
   }
 }
 

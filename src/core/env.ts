@@ -1,15 +1,39 @@
+import { z } from "zod";
+import { describeZodIssues, OptionsError } from "./errors.js";
 import type { JsonObject } from "./json.js";
 import type { Space } from "./spaces/space.js";
 
-/** The `info` dictionary returned by reset and step. Keys an env may set are documented in `metadata.infoKeys`. */
+/**
+ * The `info` dictionary returned by reset and step. Keys an env may set are documented in `metadata.infoKeys`.
+ * Envs with a known info shape narrow it through Env's `StepInfo`/`ResetInfo` parameters (ToolEnv: ToolStepInfo).
+ */
 export type Info = Record<string, unknown>;
 
 /** `step()`'s result, in Gymnasium's order. */
-export type StepResult<Obs> = [observation: Obs, reward: number, terminated: boolean, truncated: boolean, info: Info];
+export type StepResult<Obs, I extends Info = Info> = [observation: Obs, reward: number, terminated: boolean, truncated: boolean, info: I];
 
 export interface ResetArgs {
   seed?: number;
   options?: JsonObject;
+}
+
+const resetArgsSchema = z.object({
+  seed: z.int().optional(),
+  options: z.record(z.string(), z.unknown()).optional(),
+});
+
+/**
+ * Checks `reset()`'s arguments: the seed a safe integer, the options an object. A bad one throws an OptionsError
+ * naming the field (`seed`, `options`). The common valid call skips zod.
+ */
+export function parseResetArgs(args: ResetArgs | undefined): ResetArgs {
+  const a = args ?? {};
+  const seedOk = a.seed === undefined || Number.isSafeInteger(a.seed);
+  const optionsOk = a.options === undefined || (typeof a.options === "object" && a.options !== null && !Array.isArray(a.options));
+  if (seedOk && optionsOk) return a;
+  const res = resetArgsSchema.safeParse(a);
+  const { field, message } = res.success ? { field: "seed", message: "seed: must be a safe integer" } : describeZodIssues(res.error.issues, a);
+  throw new OptionsError(field, `reset(): invalid ${message}`);
 }
 
 /** How an env was made: enough to make it again (Gymnasium's EnvSpec). */
@@ -36,14 +60,14 @@ export interface EnvMetadata {
  * A reinforcement-learning environment with Gymnasium's contract: `reset` starts an episode and returns the first
  * observation; `step` applies one action. Everything is synchronous and in-process; nothing in `step` does I/O.
  */
-export abstract class Env<Obs, Act> {
+export abstract class Env<Obs, Act, StepInfo extends Info = Info, ResetInfo extends Info = Info> {
   abstract readonly observationSpace: Space<Obs>;
   abstract readonly actionSpace: Space<Act>;
   abstract readonly spec: EnvSpec;
   abstract readonly metadata: EnvMetadata;
 
-  abstract reset(args?: ResetArgs): [Obs, Info];
-  abstract step(action: Act): StepResult<Obs>;
+  abstract reset(args?: ResetArgs): [Obs, ResetInfo];
+  abstract step(action: Act): StepResult<Obs, StepInfo>;
 
   /** A readable text view of the episode so far. */
   render(): string {
@@ -53,7 +77,7 @@ export abstract class Env<Obs, Act> {
   close(): void {}
 
   /** The innermost env (wrappers forward to it). */
-  get unwrapped(): Env<Obs, Act> {
+  get unwrapped(): Env<Obs, Act, StepInfo, ResetInfo> {
     return this;
   }
 }

@@ -4,7 +4,7 @@ import { describeZodIssues, OptionsError, UnknownEnvError } from "./errors.js";
 import type { JsonObject } from "./json.js";
 import { LIBRARY_VERSION } from "./version.js";
 import type { Rng } from "./rng.js";
-import type { VectorEnv, VectorEnvOptions } from "../vector/vectorEnv.js";
+import { parseVectorEnvOptions, type VectorEnv, type VectorEnvOptions } from "../vector/vectorEnv.js";
 import type { Trajectory } from "../trajectories/schema.js";
 
 /** A policy acting on observations (and, for oracles only, on `info.hidden`). */
@@ -110,14 +110,15 @@ export function parseEnvOptions(id: string, options: unknown): JsonObject {
 }
 
 /**
- * Makes an env: `make("ToolMaze-v0", { complexity: "C2" })`. The type parameters name the observation and action
- * types the caller expects (`make<ToolObservation, Action>(...)` for the tool envs); they are not checked at run time.
+ * Makes an env: `make("ToolMaze-v0", { complexity: "C2" })`. The type parameters name the observation, action and
+ * info types the caller expects (`make<ToolObservation, Action, ToolStepInfo, ToolResetInfo>(...)` for the tool
+ * envs); they are not checked at run time.
  */
-export function make<Obs = unknown, Act = unknown>(id: string, options: Record<string, unknown> = {}): Env<Obs, Act> {
+export function make<Obs = unknown, Act = unknown, StepInfo extends Info = Info, ResetInfo extends Info = Info>(id: string, options: Record<string, unknown> = {}): Env<Obs, Act, StepInfo, ResetInfo> {
   const entry = registryEntry(id);
   const parsed = parseEnvOptions(id, options);
   const spec: EnvSpec = { id, entryOptions: parsed, maxEpisodeSteps: (parsed.maxSteps as number | undefined) ?? entry.maxEpisodeSteps, libraryVersion: LIBRARY_VERSION };
-  return entry.factory(parsed, spec) as Env<Obs, Act>;
+  return entry.factory(parsed, spec) as unknown as Env<Obs, Act, StepInfo, ResetInfo>;
 }
 
 type VectorFactory = (id: string, numEnvs: number, options: Record<string, unknown>, vectorOptions: VectorEnvOptions) => VectorEnv;
@@ -128,10 +129,15 @@ export function setVectorFactory(f: VectorFactory): void {
   vectorFactory = f;
 }
 
-/** Makes a vector env of `numEnvs` copies (sync by default; `{ mode: "async" }` for worker threads). */
-export function makeVec(id: string, numEnvs: number, options: Record<string, unknown> = {}, vectorOptions: VectorEnvOptions = {}): VectorEnv {
+/**
+ * Makes a vector env of `numEnvs` copies (sync by default; `{ mode: "async" }` for worker threads). Env options and
+ * vector options (`mode`, `autoresetMode`, `workers`, `modules`) are validated; errors name the field. Like
+ * `make`, the type parameters name the observation and action types the caller expects (not checked at run time).
+ */
+export function makeVec<Obs = unknown, Act = unknown>(id: string, numEnvs: number, options: Record<string, unknown> = {}, vectorOptions: VectorEnvOptions = {}): VectorEnv<Obs, Act> {
   if (!Number.isInteger(numEnvs) || numEnvs < 1) throw new OptionsError("numEnvs", `numEnvs must be a positive integer, got ${numEnvs}`);
   parseEnvOptions(id, options);
+  const parsed = parseVectorEnvOptions(vectorOptions);
   if (!vectorFactory) throw new Error("vector envs are not loaded; import from the package root");
-  return vectorFactory(id, numEnvs, options, vectorOptions);
+  return vectorFactory(id, numEnvs, options, parsed) as unknown as VectorEnv<Obs, Act>;
 }

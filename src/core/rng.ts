@@ -101,6 +101,12 @@ export class Rng {
     return { path: this.path, state: (this.gen as unknown as { state(): seedrandom.State.Alea }).state() };
   }
 
+  /** Continues this stream from `state`, a snapshot of the same stream taken elsewhere (e.g. in a worker thread). */
+  setState(state: RngState): void {
+    if (state.path !== this.path) throw new RangeError(`Rng.setState: state of stream "${state.path}" given to stream "${this.path}"`);
+    this.generator = seedrandom.alea("", { state: state.state });
+  }
+
   static fromState(state: RngState): Rng {
     return new Rng(state.path, state.state);
   }

@@ -36,4 +36,12 @@ export class Wrapper<Obs, Act, InnerObs = Obs, InnerAct = Act> extends Env<Obs, 
   override get unwrapped(): Env<Obs, Act> {
     return this.env.unwrapped as unknown as Env<Obs, Act>;
   }
+  /**
+   * An outer wrapper (TimeLimit) ended the episode that this wrapper and the envs inside it still consider running.
+   * Wrappers that track episodes (recorders, order checks) override this to close their episode the same way;
+   * the default passes the news inwards.
+   */
+  episodeTruncated(reason: string): void {
+    if (this.env instanceof Wrapper) this.env.episodeTruncated(reason);
+  }
 }

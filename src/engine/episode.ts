@@ -51,6 +51,19 @@ export interface CallResult {
 
 const STRENGTH: Record<FaultPersistenceType, number> = { transient: 0, temporary: 1, permanent: 2 };
 
+/** A call that failed or had a fault fire: what a retry or a switch to an alternative reacts to. */
+function failedCall(c: CallRecord): boolean {
+  return !c.ok || c.faults.length > 0;
+}
+
+/**
+ * The lazily derived stream of call `index` (`ctx.rng()`). A module-level factory rather than an inline named
+ * closure: most tools never draw, and the closure stays a plain allocation on the hot path.
+ */
+function callRngOf(rng: Rng, index: number): () => Rng {
+  return () => rng.derive(`call:${index}`);
+}
+
 /**
  * The shared call pipeline: unknown/invisible tool -> argument validation -> faults that pre-empt the simulator ->
  * simulator -> corrupting faults -> ledger -> events (retry, alternative switch, read-back, poisoned value).
@@ -125,6 +138,11 @@ export class ToolEpisode<S> {
     return r;
   }
 
+  /** What the agent receives for an error: the tool's own body when it has one, else the uniform wrapper. */
+  private static errorResponse(error: ToolErrorPayload): JsonValue {
+    return error.body ?? { error: error as unknown as JsonObject };
+  }
+
   private errorRecord(index: number, step: number, tool: string, args: JsonObject, error: ToolErrorPayload, source: ToolErrorSource): CallRecord {
     return { index, step, tool, arguments: args, ok: false, response: { error: error as unknown as JsonObject }, errorSource: source, faults: [], taint: "clean", faultPersistence: null };
   }
@@ -136,18 +154,22 @@ export class ToolEpisode<S> {
     const events: EpisodeEvent[] = [];
     const def = this.tools.get(tool);
     let record: CallRecord;
+    let error: ToolErrorPayload | null = null;
     if (!def) {
-      record = this.errorRecord(index, step, tool, args, { code: "unknown_tool", status: 404, message: `no tool named "${tool}"` }, "unknown_tool");
+      error = { code: "unknown_tool", status: 404, message: `no tool named "${tool}"` };
+      record = this.errorRecord(index, step, tool, args, error, "unknown_tool");
     } else if (!this.isVisible(tool)) {
-      record = this.errorRecord(index, step, tool, args, { code: "tool_not_available", status: 403, message: `tool "${tool}" is not available right now` }, "not_visible");
+      error = { code: "tool_not_available", status: 403, message: `tool "${tool}" is not available right now` };
+      record = this.errorRecord(index, step, tool, args, error, "not_visible");
     } else {
       const issues = argumentIssues(def.parameters, args);
       if (issues) {
         const message = issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
-        record = this.errorRecord(index, step, tool, args, { code: "invalid_arguments", status: 400, message }, "validation");
+        error = { code: "invalid_arguments", status: 400, message };
+        record = this.errorRecord(index, step, tool, args, error, "validation");
       } else {
         const poisoned = this.provenance.poisonedArguments(this.data.calls, args);
-        record = this.runWithFaults(def, args, index, step, events);
+        ({ record, error } = this.runWithFaults(def, args, index, step, events));
         for (const p of poisoned) {
           events.push({ type: "poisoned_value_reused", tool, callIndex: index, argument: p.argument, sourceCallIndex: p.sourceCallIndex, taint: p.taint });
         }
@@ -156,57 +178,61 @@ export class ToolEpisode<S> {
     this.detectPatterns(record, events);
     this.data.calls.push(record);
     events.unshift({ type: "tool_called", tool, callIndex: index, arguments: args, ok: record.ok });
-    if (!record.ok) {
-      const err = (record.response as unknown as { error: ToolErrorPayload }).error;
-      events.push({ type: "tool_error", tool, callIndex: index, code: err.code, source: record.errorSource ?? "simulator", message: err.message });
+    if (!record.ok && error) {
+      events.push({ type: "tool_error", tool, callIndex: index, code: error.code, source: record.errorSource ?? "simulator", message: error.message });
     }
     return { record, events };
   }
 
-  private runWithFaults(def: ToolDefinition<S>, args: JsonObject, index: number, step: number, events: EpisodeEvent[]): CallRecord {
-    const world = this.data.world;
-    const fired: FaultSpec[] = [];
+  /** Applies a family's named corruption transform to a call's output (null when the simulator was skipped). */
+  private transform(def: ToolDefinition<S>, args: JsonObject, index: number, name: string, output: JsonValue | null, params: JsonObject | undefined): JsonValue {
+    const fn = this.corruptions[name];
+    if (!fn) throw new Error(`fault transform "${name}" is not registered`);
+    return fn({ tool: def.name, args, output, params: params ?? {}, state: this.data.world, rng: this.rng.derive(`corrupt:${index}`) });
+  }
+
+  private runWithFaults(def: ToolDefinition<S>, args: JsonObject, index: number, step: number, events: EpisodeEvent[]): { record: CallRecord; error: ToolErrorPayload | null } {
+    // Hot path (every tool call): no per-call arrays or named closures unless a fault fires.
+    let fired: FaultSpec[] | null = null;
     for (const f of this.faults) {
-      if (faultFires(f, this.data.faultStates[f.id], { tool: def.name, meta: def.meta, args, callIndex: index }, () => this.faultRng(f.id).random())) fired.push(f);
+      if (faultFires(f, this.data.faultStates[f.id], { tool: def.name, meta: def.meta, args, callIndex: index }, () => this.faultRng(f.id).random())) (fired ??= []).push(f);
     }
-    const callRng = () => this.rng.derive(`call:${index}`);
-    const corrupt = (name: string, output: JsonValue | null, params: JsonObject | undefined): JsonValue => {
-      const fn = this.corruptions[name];
-      if (!fn) throw new Error(`fault transform "${name}" is not registered`);
-      return fn({ tool: def.name, args, output, params: params ?? {}, state: world, rng: this.rng.derive(`corrupt:${index}`) });
-    };
     let ok: boolean;
     let response: JsonValue;
     let errorSource: ToolErrorSource | null = null;
     let taint: Taint = "clean";
-    const pre = fired.find((f) => f.effect.type !== "corrupt");
+    let error: ToolErrorPayload | null = null;
+    const pre = fired === null ? undefined : fired.find((f) => f.effect.type !== "corrupt");
     if (pre) {
       const eff = pre.effect;
       if (eff.type === "error") {
         ok = false;
-        response = { error: (eff.errorByTool?.[def.name] ?? eff.error) as unknown as JsonObject };
+        error = eff.errorByTool?.[def.name] ?? eff.error;
+        response = ToolEpisode.errorResponse(error);
         errorSource = "fault";
       } else if (eff.type === "replace") {
         ok = true;
-        response = eff.transform ? corrupt(eff.transform, null, eff.params) : cloneJson(eff.output ?? null);
+        response = eff.transform ? this.transform(def, args, index, eff.transform, null, eff.params) : cloneJson(eff.output ?? null);
         taint = "corrupted";
       } else throw new Error("unreachable");
     } else {
-      const out = def.run(args, { state: world, callIndex: index, step, rng: callRng });
+      const out = def.run(args, { state: this.data.world, callIndex: index, step, rng: callRngOf(this.rng, index) });
       ok = out.ok;
       if (out.ok) {
         response = out.output;
         if (out.taint) taint = out.taint;
       } else {
-        response = { error: out.error as unknown as JsonObject };
+        error = out.error;
+        response = ToolEpisode.errorResponse(error);
         errorSource = "simulator";
       }
     }
+    if (fired === null) return { record: { index, step, tool: def.name, arguments: args, ok, response, errorSource, faults: [], taint, faultPersistence: null }, error };
     const applied: FaultSpec[] = pre ? [pre] : [];
     if (ok) {
       for (const f of fired) {
         if (f.effect.type !== "corrupt") continue;
-        response = corrupt(f.effect.transform, response, f.effect.params);
+        response = this.transform(def, args, index, f.effect.transform, response, f.effect.params);
         taint = "corrupted";
         applied.push(f);
       }
@@ -216,16 +242,16 @@ export class ToolEpisode<S> {
     }
     let persistence: FaultPersistenceType | null = null;
     for (const f of applied) if (persistence === null || STRENGTH[f.persistence.type] > STRENGTH[persistence]) persistence = f.persistence.type;
-    return { index, step, tool: def.name, arguments: args, ok, response, errorSource, faults: applied.map((f) => f.id), taint, faultPersistence: persistence };
+    const record = { index, step, tool: def.name, arguments: args, ok, response, errorSource, faults: applied.map((f) => f.id), taint, faultPersistence: persistence };
+    return { record, error };
   }
 
   /** Retry, alternative-switch and read-back events, from the call history alone. */
   private detectPatterns(record: CallRecord, events: EpisodeEvent[]): void {
     const calls = this.data.calls;
-    const failed = (c: CallRecord) => !c.ok || c.faults.length > 0;
     let prevSame: CallRecord | undefined;
     for (let i = calls.length - 1; i >= 0; i--) if (calls[i].tool === record.tool) { prevSame = calls[i]; break; }
-    if (prevSame && failed(prevSame)) {
+    if (prevSame && failedCall(prevSame)) {
       this.data.retries += 1;
       events.push({ type: "retry", tool: record.tool, callIndex: record.index, ofCallIndex: prevSame.index, afterFault: prevSame.faults.length > 0, persistence: prevSame.faultPersistence });
     }
@@ -235,7 +261,7 @@ export class ToolEpisode<S> {
       for (let i = calls.length - 1; i >= 0; i--) {
         const c = calls[i];
         if (c.tool !== record.tool && this.tools.get(c.tool)?.meta?.group === group) {
-          if (failed(c)) events.push({ type: "alternative_switch", from: c.tool, to: record.tool, group, callIndex: record.index, afterFault: c.faults.length > 0 });
+          if (failedCall(c)) events.push({ type: "alternative_switch", from: c.tool, to: record.tool, group, callIndex: record.index, afterFault: c.faults.length > 0 });
           break;
         }
       }

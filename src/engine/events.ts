@@ -45,7 +45,14 @@ export type CoreEvent =
 
 /** Where a tool error came from: the agent's own mistake, an injected fault, or the simulator's normal errors. */
 export type ToolErrorSource = "unknown_tool" | "not_visible" | "validation" | "fault" | "simulator";
-export type BudgetName = "steps" | "tool_calls" | "retries";
+/**
+ * Budgets whose exhaustion *terminates* an episode with a `budget_exceeded` event: tool calls
+ * (terminationReason `budget_exceeded`) and retries (`retry_exceeded`). The step limit is deliberately not one of
+ * them: running out of steps is a Gymnasium truncation (truncated = true, terminationReason `max_steps`), with no
+ * budget event and no budget penalty, as with Gymnasium's TimeLimit.
+ */
+export const BUDGET_NAMES = ["tool_calls", "retries"] as const;
+export type BudgetName = (typeof BUDGET_NAMES)[number];
 
 /** A family-specific event: `type` is namespaced `family:name` so it never collides with core events. */
 export interface FamilyEvent {

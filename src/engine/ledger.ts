@@ -34,6 +34,24 @@ function collectKeys(value: JsonValue, out: Set<string>, depth = 0): void {
  */
 export class ValueProvenance {
   private readonly keysByCall = new Map<number, Set<string>>();
+  /** Successful tainted records among `calls[0 .. scanned)` of the array last seen (records are append-only). */
+  private tainted: ResponseRecord[] = [];
+  private scanned = 0;
+  private scannedOf: readonly ResponseRecord[] | null = null;
+
+  /** The successful tainted calls, in order; scans only the records appended since the last call. */
+  private taintedCalls(calls: readonly ResponseRecord[]): ResponseRecord[] {
+    if (calls !== this.scannedOf || calls.length < this.scanned) {
+      this.scannedOf = calls;
+      this.tainted = [];
+      this.scanned = 0;
+    }
+    for (; this.scanned < calls.length; this.scanned++) {
+      const c = calls[this.scanned];
+      if (c.ok && c.taint !== "clean") this.tainted.push(c);
+    }
+    return this.tainted;
+  }
 
   private keys(record: ResponseRecord): Set<string> {
     let keys = this.keysByCall.get(record.index);
@@ -47,7 +65,7 @@ export class ValueProvenance {
 
   /** Arguments whose value came only from tainted responses, with the first such source. */
   poisonedArguments(calls: readonly ResponseRecord[], args: JsonObject): { argument: string; sourceCallIndex: number; taint: "corrupted" | "untrusted" }[] {
-    const tainted = calls.filter((c) => c.ok && c.taint !== "clean");
+    const tainted = this.taintedCalls(calls);
     if (tainted.length === 0) return [];
     const found: { argument: string; sourceCallIndex: number; taint: "corrupted" | "untrusted" }[] = [];
     for (const [name, value] of Object.entries(args)) {

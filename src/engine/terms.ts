@@ -13,53 +13,54 @@ export const CORE_TERMS: Readonly<Record<string, string>> = {
   verification: "read-back calls that verify an earlier write",
   poisoned_value: "arguments whose value came only from corrupted or untrusted responses",
   forbidden_call: "calls the task forbids",
-  budget_exceeded: "1 when a step/call/retry budget is exceeded",
+  budget_exceeded: "1 when the tool-call or retry budget is exceeded (the step limit truncates instead: max_steps)",
   wise_abort: "1 when the agent aborts and aborting was the right call",
   potential: "potential-based shaping F = γΦ(s′) − Φ(s) (the raw signal is Φ, in info.phi)",
 };
 
 const INVALID_SOURCES = new Set(["unknown_tool", "not_visible", "validation"]);
 
-/** Counts the core terms from a step's events. */
+function add(raw: RawTerms, k: string): void {
+  raw[k] = (raw[k] ?? 0) + 1;
+}
+
+/** Counts the core terms from a step's events (runs every step: a plain loop, no per-call closures). */
 export function coreRawTerms(events: readonly EpisodeEvent[], terminal: boolean, success: boolean): RawTerms {
   const raw: RawTerms = {};
-  const add = (k: string, v = 1) => {
-    raw[k] = (raw[k] ?? 0) + v;
-  };
   for (const e of events as CoreEvent[]) {
     switch (e.type) {
       case "tool_called":
-        add("tool_call");
+        add(raw, "tool_call");
         break;
       case "tool_error":
-        if (INVALID_SOURCES.has(e.source)) add("invalid_call");
+        if (INVALID_SOURCES.has(e.source)) add(raw, "invalid_call");
         break;
       case "invalid_action":
-        add("invalid_call");
+        add(raw, "invalid_call");
         break;
       case "retry":
-        if (e.afterFault) add(e.persistence === "permanent" ? "futile_retry" : "retry_after_fault");
+        if (e.afterFault) add(raw, e.persistence === "permanent" ? "futile_retry" : "retry_after_fault");
         break;
       case "alternative_switch":
-        if (e.afterFault) add("alternative_switch");
+        if (e.afterFault) add(raw, "alternative_switch");
         break;
       case "verification_call":
-        add("verification");
+        add(raw, "verification");
         break;
       case "poisoned_value_reused":
-        add("poisoned_value");
+        add(raw, "poisoned_value");
         break;
       case "forbidden_call":
-        add("forbidden_call");
+        add(raw, "forbidden_call");
         break;
       case "budget_exceeded":
-        add("budget_exceeded");
+        add(raw, "budget_exceeded");
         break;
       default:
         break;
     }
   }
-  if (success) add("success");
-  else if (terminal) add("failure");
+  if (success) add(raw, "success");
+  else if (terminal) add(raw, "failure");
   return raw;
 }

@@ -21,6 +21,12 @@ export interface ToolErrorPayload {
   message: string;
   status?: number;
   details?: JsonObject;
+  /**
+   * The response body the agent receives, when the tool answers errors in its own API's format (real APIs disagree:
+   * `{error:{…}}`, problem+json, `{errors:[…]}`, SOAP faults). Default: the uniform `{ error: payload }` wrapper. The
+   * call still fails (`ok: false`), and `tool_error` events report `code` and `message` either way.
+   */
+  body?: JsonObject;
 }
 
 /**

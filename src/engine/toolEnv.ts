@@ -1,4 +1,4 @@
-import { type EnvMetadata, type EnvSpec, Env, type Info, type ResetArgs, type StepResult } from "../core/env.js";
+import { type EnvMetadata, type EnvSpec, Env, parseResetArgs, type ResetArgs, type StepResult } from "../core/env.js";
 import { ActionError, ResetNeededError, StateError } from "../core/errors.js";
 import { make } from "../core/registry.js";
 import { cloneJson, type JsonObject, type JsonValue, stableStringify } from "../core/json.js";
@@ -12,9 +12,9 @@ import type { RewardSpec } from "../rewards/spec.js";
 import type { Action, FamilyAction, ToolCallAction } from "./actions.js";
 import type { EpisodeEvent, TerminationReason } from "./events.js";
 import { type CallRecord, type EpisodeData, ToolEpisode } from "./episode.js";
-import { CORE_INFO_KEYS, type EpisodeSetup, type FamilyActionResult, type ToolEnvConfig, type ToolEnvOptions, type ToolEnvState } from "./toolEnvContract.js";
+import { CORE_INFO_KEYS, type EpisodeSetup, type FamilyActionResult, type ToolEnvConfig, type ToolEnvOptions, type ToolEnvState, type ToolResetInfo, type ToolStepInfo } from "./toolEnvContract.js";
 
-export { CORE_INFO_KEYS, toolEnvOptionsSchema, type EpisodeSetup, type FamilyActionResult, type ToolEnvConfig, type ToolEnvOptions, type ToolEnvState } from "./toolEnvContract.js";
+export { CORE_INFO_KEYS, toolEnvOptionsSchema, type EpisodeSetup, type FamilyActionResult, type ToolEnvConfig, type ToolEnvOptions, type ToolEnvState, type ToolResetInfo, type ToolStepInfo } from "./toolEnvContract.js";
 import type { CorruptionFn } from "./faults.js";
 import { type ToolObservation, toolObservationSpace } from "./observation.js";
 import { renderEpisode, type HistoryEntry } from "./render.js";
@@ -26,7 +26,7 @@ import { type ToolDefinition, toolSchemaOf } from "./tool.js";
  * events, metrics and an optional potential; the base class runs the call pipeline, budgets, events, rewards,
  * observations and the Gymnasium contract.
  */
-export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> extends Env<ToolObservation, Action> {
+export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> extends Env<ToolObservation, Action, ToolStepInfo, ToolResetInfo> {
   readonly observationSpace: Space<ToolObservation>;
   readonly actionSpace: ToolActionSpace;
   /** Calls valid against the tools visible now (a dynamic space, for samplers and validation). */
@@ -150,9 +150,9 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
    * Starts an episode. With a seed, the episode is a pure function of (options, seed, actions); without one, the
    * env continues a deterministic sequence from the last seed given (0 if none), so unseeded runs still replay.
    */
-  reset(args: ResetArgs = {}): [ToolObservation, Info] {
+  reset(resetArgs: ResetArgs = {}): [ToolObservation, ToolResetInfo] {
+    const args = parseResetArgs(resetArgs);
     if (args.seed !== undefined) {
-      if (!Number.isSafeInteger(args.seed)) throw new ActionError("seed", `seed must be a safe integer, got ${args.seed}`);
       this.lastSeed = args.seed;
       this.unseededResets = 0;
       this.rng = new Rng(args.seed);
@@ -171,12 +171,12 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     this.lastVisible = [];
     const phi = this.potential();
     this.computer.reset(phi);
-    const info: Info = { taskId: setup.taskId, step: 0, phi };
+    const info: ToolResetInfo = { taskId: setup.taskId, step: 0, phi };
     if (this.options.hiddenInfo) info.hidden = setup.hidden ?? {};
     return [this.observe(null), info];
   }
 
-  step(action: Action): StepResult<ToolObservation> {
+  step(action: Action): StepResult<ToolObservation, ToolStepInfo> {
     if (!this.episode || !this.setup) throw new ResetNeededError("step() called before reset()");
     if (this.done) throw new ResetNeededError("step() called after the episode ended; call reset() first");
     let parsed: Action | null = null;
@@ -233,21 +233,23 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     if (success) events.push({ type: "success" });
     this.done = ended;
     const reason: TerminationReason | null = success ? "success" : (terminal ?? (truncated ? "max_steps" : null));
-    const raw = { ...coreRawTerms(events, ended, success) };
-    for (const [k, v] of Object.entries(this.familyRawTerms(events, ended, success))) raw[k] = (raw[k] ?? 0) + v;
+    const raw = coreRawTerms(events, ended, success);
+    const family = this.familyRawTerms(events, ended, success);
+    for (const k in family) raw[k] = (raw[k] ?? 0) + family[k];
     const phi = this.potential();
     const { reward, terms } = this.computer.step(raw, phi);
     this.history.push({ step: this.stepCount, action: parsed ?? (action as unknown as JsonValue as Action), response, events, reward });
-    const info: Info = { events, rewardTerms: terms, rawTerms: raw, phi, taskId: this.setup.taskId, step: this.stepCount };
+    const info: ToolStepInfo = { events, rewardTerms: terms, rawTerms: raw, phi, taskId: this.setup.taskId, step: this.stepCount };
     if (this.options.hiddenInfo) {
       const stepHidden = this.hiddenStepInfo(events, ended);
       if (ended) info.hidden = { ...(this.setup.hidden ?? {}), ...(stepHidden ?? {}) };
       else if (stepHidden) info.hidden = stepHidden;
     }
     if (ended) {
-      info.terminationReason = reason;
+      const why = reason as TerminationReason; // set whenever the episode ended
+      info.terminationReason = why;
       info.success = success;
-      info.metrics = this.episodeMetrics(success, reason as TerminationReason);
+      info.metrics = this.episodeMetrics(success, why);
     }
     return [this.observe(response), reward, terminated, truncated, info];
   }

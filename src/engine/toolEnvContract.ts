@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { JsonObject, JsonValue } from "../core/json.js";
+import type { RawTerms } from "../rewards/compute.js";
 import type { ActionKind } from "../core/spaces/toolAction.js";
 import type { EpisodeEvent, TerminationReason } from "./events.js";
 import type { FaultSpec } from "./faults.js";
@@ -77,6 +78,40 @@ export interface ToolEnvState {
   unseededResets: number;
   family: JsonValue;
 }
+
+/**
+ * `info` of a ToolEnv's `reset()`. Families add documented keys of their own (see `metadata.infoKeys`), hence the
+ * index signature; the core keys are typed.
+ */
+export type ToolResetInfo = {
+  taskId: string;
+  step: number;
+  /** Φ(s_0), or null when the family defines no potential. */
+  phi: number | null;
+  /** Full ground truth (only with option `hiddenInfo`, the default). */
+  hidden?: JsonObject;
+  [familyKey: string]: unknown;
+};
+
+/** `info` of a ToolEnv's `step()`: events, the reward breakdown, and on the final step why and how it ended. */
+export type ToolStepInfo = {
+  events: EpisodeEvent[];
+  /** Weighted contribution of each reward term (sums to the reward). */
+  rewardTerms: Record<string, number>;
+  /** Raw, unweighted term signals; any RewardSpec can be recomputed from them. */
+  rawTerms: RawTerms;
+  /** Φ(s′) after the step, or null when the family defines none. */
+  phi: number | null;
+  taskId: string;
+  step: number;
+  /** Per-step annotations, or the full ground truth on the final step (with option `hiddenInfo`). */
+  hidden?: JsonObject;
+  /** Final step only. */
+  terminationReason?: TerminationReason;
+  success?: boolean;
+  metrics?: JsonObject;
+  [familyKey: string]: unknown;
+};
 
 /** Info keys of every tool env. */
 export const CORE_INFO_KEYS: Readonly<Record<string, string>> = {

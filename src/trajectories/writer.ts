@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, existsSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { stableStringify } from "../core/json.js";
 import { type Trajectory, trajectorySchema } from "./schema.js";
@@ -22,17 +22,61 @@ function hookSignals(): void {
   }
 }
 
+const NEWLINE = 0x0a;
+const CHUNK = 1 << 16;
+
+/** Offset just after the file's last newline (0 when it has none), scanning back from its end in chunks. */
+function afterLastNewline(fd: number, size: number): number {
+  const buf = Buffer.alloc(CHUNK);
+  for (let end = size; end > 0; end -= CHUNK) {
+    const start = Math.max(0, end - CHUNK);
+    const n = readSync(fd, buf, 0, end - start, start);
+    const i = buf.subarray(0, n).lastIndexOf(NEWLINE);
+    if (i >= 0) return start + i + 1;
+  }
+  return 0;
+}
+
+/**
+ * Makes a file that a crash left without a final newline safe to append to. A cut tail (a write interrupted
+ * mid-line) is not valid JSON and is dropped, so the next line does not glue onto it and corrupt both; a tail that
+ * is a whole JSON value (only the newline was lost) is kept and terminated, so no whole record is ever lost.
+ */
+function repairTornTail(fd: number): void {
+  const size = fstatSync(fd).size;
+  if (size === 0) return;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  if (last[0] === NEWLINE) return;
+  const tailStart = afterLastNewline(fd, size);
+  const tail = Buffer.alloc(size - tailStart);
+  readSync(fd, tail, 0, tail.length, tailStart);
+  let whole = false;
+  try {
+    JSON.parse(tail.toString("utf8"));
+    whole = true;
+  } catch {
+    whole = false;
+  }
+  if (whole) writeSync(fd, "\n");
+  else ftruncateSync(fd, tailStart);
+}
+
 /**
  * Appends JSON lines to a file. Each line goes out in one synchronous write of the whole line, so a line is on disk
- * whole or (after a crash mid-write) detectably cut; `close()` runs on SIGINT/SIGTERM too, so finished data is
- * never lost. `onClose` lets a recorder write its in-progress episode first.
+ * whole or (after a crash mid-write) detectably cut; opening repairs such a cut tail before appending (see
+ * `repairTornTail`), so resuming after a crash never corrupts the file. `close()` runs on SIGINT/SIGTERM too, so
+ * finished data is never lost — but a signal handler only runs when the event loop does: a long synchronous loop
+ * must yield now and then (as the CLI's `rolloutAsync` does) for Ctrl-C to be handled. `onClose` lets a recorder
+ * write its in-progress episode first.
  */
 export class JsonlWriter {
   private fd: number | null;
   private readonly beforeClose: (() => void)[] = [];
   constructor(readonly path: string) {
     mkdirSync(dirname(path), { recursive: true });
-    this.fd = openSync(path, "a");
+    this.fd = openSync(path, "a+");
+    repairTornTail(this.fd);
     openWriters.add(this);
     hookSignals();
   }

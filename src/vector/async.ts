@@ -7,10 +7,12 @@ import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "
 import { ActionError, OptionsError, RecoveryGymError, ResetNeededError, StateError } from "../core/errors.js";
 import type { JsonValue } from "../core/json.js";
 import { make } from "../core/registry.js";
+import type { Info } from "../core/env.js";
 import { batchSpace } from "../core/spaces/batch.js";
 import type { Space } from "../core/spaces/space.js";
 import type { WorkerCommand, WorkerInit, WorkerReply } from "./protocol.js";
-import { type AutoresetMode, type BatchedInfo, batchInfos, seedsFor, type VectorEnv, type VectorResetArgs, type VectorStepResult } from "./vectorEnv.js";
+import { RemoteBatchSpace, RemoteSlotSpace, type SlotSpaceHost, type SpaceAnswer, type SpaceQuery } from "./remoteSpace.js";
+import { type AutoresetMode, type BatchedInfo, batchInfos, parseVectorEnvOptions, seedsFor, type VectorEnv, type VectorEnvOptions, type VectorResetArgs, type VectorStepResult } from "./vectorEnv.js";
 
 interface WorkerHandle {
   worker: Worker;
@@ -44,8 +46,12 @@ function rethrow(error: { name: string; message: string; code?: string; field?: 
  * Steps envs in worker threads (Gymnasium's AsyncVectorEnv). The API stays synchronous: commands go to every
  * worker at once and the caller blocks (Atomics.wait) until all have answered, so the batch runs in parallel while
  * `step()` keeps the same signature as SyncVectorEnv.
+ *
+ * Action spaces: `actionSpace` is a Tuple of per-env remote spaces and `singleActionSpace` is env 0's, exactly
+ * as in SyncVectorEnv, so sampling draws each env's action from the tools that env shows right now (the envs live
+ * in the workers, so those spaces ask them).
  */
-export class AsyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<Obs, Act> {
+export class AsyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<Obs, Act>, SlotSpaceHost {
   readonly numEnvs: number;
   readonly singleObservationSpace: Space<Obs>;
   readonly singleActionSpace: Space<Act>;
@@ -57,15 +63,19 @@ export class AsyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<O
   private lastObs: Obs[] = [];
   private closed = false;
 
-  constructor(envId: string, numEnvs: number, options: Record<string, unknown> = {}, config: { autoresetMode?: AutoresetMode; workers?: number; modules?: string[] } = {}) {
+  constructor(envId: string, numEnvs: number, options: Record<string, unknown> = {}, vectorOptions: Omit<VectorEnvOptions, "mode"> = {}) {
+    const config = parseVectorEnvOptions(vectorOptions);
     const autoresetMode = config.autoresetMode ?? "NextStep";
+    if (!Number.isInteger(numEnvs) || numEnvs < 1) throw new OptionsError("numEnvs", `numEnvs must be a positive integer, got ${numEnvs}`);
     this.numEnvs = numEnvs;
+    // The probe env gives the (static) observation space and validates the options before any worker starts.
     const probe = make(envId, options);
     this.singleObservationSpace = probe.observationSpace as Space<Obs>;
-    this.singleActionSpace = probe.actionSpace as Space<Act>;
     probe.close();
     this.observationSpace = batchSpace(this.singleObservationSpace, numEnvs);
-    this.actionSpace = batchSpace(this.singleActionSpace, numEnvs);
+    const slotSpaces = Array.from({ length: numEnvs }, (_, i) => new RemoteSlotSpace(this, i));
+    this.actionSpace = new RemoteBatchSpace(this, slotSpaces);
+    this.singleActionSpace = slotSpaces[0] as Space<Act>;
     const count = Math.max(1, Math.min(numEnvs, config.workers ?? availableParallelism()));
     this.metadata = { autoresetMode, envId, workers: count };
     const fromSource = import.meta.url.endsWith(".ts");
@@ -135,7 +145,7 @@ export class AsyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<O
       if (!commands.has(w)) commands.set(w, { cmd: "reset", items: [] });
       (commands.get(w) as { items: unknown[] }).items.push({ slot: i, seed: seeds[i], options });
     }
-    const infos: (Record<string, unknown> | null)[] = new Array(this.numEnvs).fill(null);
+    const infos: (Info | null)[] = new Array(this.numEnvs).fill(null);
     for (const reply of this.run(commands)) {
       if (!reply.ok) continue;
       for (const r of reply.results) {
@@ -157,7 +167,7 @@ export class AsyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<O
     const rewards = new Float64Array(this.numEnvs);
     const terminated: boolean[] = new Array(this.numEnvs).fill(false);
     const truncated: boolean[] = new Array(this.numEnvs).fill(false);
-    const infos: Record<string, unknown>[] = new Array(this.numEnvs);
+    const infos: Info[] = new Array(this.numEnvs);
     for (const reply of this.run(commands)) {
       if (!reply.ok) continue;
       for (const r of reply.results) {
@@ -169,6 +179,24 @@ export class AsyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<O
       }
     }
     return [this.lastObs.slice(), rewards, terminated, truncated, batchInfos(infos)];
+  }
+
+  querySlotSpace(slot: number, query: SpaceQuery): SpaceAnswer {
+    const [reply] = this.run(new Map([[this.ownerOf(slot), { cmd: "space_query", slot, query } as WorkerCommand]]));
+    return (reply as { answer: SpaceAnswer }).answer;
+  }
+
+  sampleSlots(paths: readonly string[]): unknown[] {
+    if (paths.length !== this.numEnvs) throw new RangeError(`sampleSlots: expected ${this.numEnvs} streams, got ${paths.length}`);
+    const commands = new Map<number, WorkerCommand & { cmd: "sample" }>();
+    paths.forEach((rngPath, slot) => {
+      const w = this.owner[slot];
+      if (!commands.has(w)) commands.set(w, { cmd: "sample", items: [] });
+      (commands.get(w) as { items: { slot: number; rngPath: string }[] }).items.push({ slot, rngPath });
+    });
+    const out: unknown[] = new Array(this.numEnvs);
+    for (const reply of this.run(commands)) for (const s of (reply as { samples: { slot: number; value: unknown }[] }).samples) out[s.slot] = s.value;
+    return out;
   }
 
   private ownerOf(index: number): number {

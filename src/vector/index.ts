@@ -11,4 +11,5 @@ setVectorFactory((id, numEnvs, options, vectorOptions) => {
 export { AsyncVectorEnv } from "./async.js";
 export { SyncVectorEnv } from "./sync.js";
 export { EnvSlot } from "./slot.js";
+export { RemoteSlotSpace, RemoteBatchSpace } from "./remoteSpace.js";
 export * from "./vectorEnv.js";

@@ -1,9 +1,9 @@
-import type { Env } from "../core/env.js";
+import type { Env, Info } from "../core/env.js";
 import type { JsonValue } from "../core/json.js";
-import { batchSpace } from "../core/spaces/batch.js";
+import { batchSpaces } from "../core/spaces/batch.js";
 import type { Space } from "../core/spaces/space.js";
 import { EnvSlot } from "./slot.js";
-import { type AutoresetMode, type BatchedInfo, batchInfos, seedsFor, type VectorEnv, type VectorResetArgs, type VectorStepResult } from "./vectorEnv.js";
+import { type AutoresetMode, type BatchedInfo, batchInfos, parseAutoresetMode, seedsFor, type VectorEnv, type VectorResetArgs, type VectorStepResult } from "./vectorEnv.js";
 
 /** Steps `numEnvs` envs one after another in this thread (Gymnasium's SyncVectorEnv). */
 export class SyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<Obs, Act> {
@@ -19,13 +19,15 @@ export class SyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<Ob
 
   constructor(envFns: readonly (() => Env<Obs, Act>)[], autoresetMode: AutoresetMode = "NextStep") {
     if (envFns.length === 0) throw new RangeError("SyncVectorEnv needs at least one env");
+    autoresetMode = parseAutoresetMode(autoresetMode);
     this.envs = envFns.map((f) => f());
     this.numEnvs = this.envs.length;
     this.slots = this.envs.map((e) => new EnvSlot(e, autoresetMode));
     this.singleObservationSpace = this.envs[0].observationSpace;
     this.singleActionSpace = this.envs[0].actionSpace;
-    this.observationSpace = batchSpace(this.singleObservationSpace, this.numEnvs);
-    this.actionSpace = batchSpace(this.singleActionSpace, this.numEnvs);
+    // Each slot keeps its own env's spaces: a tool env's action space samples from *its* visible tools.
+    this.observationSpace = batchSpaces(this.envs.map((e) => e.observationSpace));
+    this.actionSpace = batchSpaces(this.envs.map((e) => e.actionSpace));
     this.metadata = { autoresetMode, envId: this.envs[0].spec.id };
   }
 
@@ -33,7 +35,7 @@ export class SyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<Ob
     const seeds = seedsFor(args.seed, this.numEnvs);
     const { resetMask, ...options } = args.options ?? {};
     if (resetMask && resetMask.length !== this.numEnvs) throw new RangeError(`options.resetMask: expected ${this.numEnvs} flags, got ${resetMask.length}`);
-    const infos: (Record<string, unknown> | null)[] = [];
+    const infos: (Info | null)[] = [];
     for (let i = 0; i < this.numEnvs; i++) {
       if (resetMask && !resetMask[i]) {
         infos.push(null);
@@ -51,7 +53,7 @@ export class SyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<Ob
     const rewards = new Float64Array(this.numEnvs);
     const terminated: boolean[] = [];
     const truncated: boolean[] = [];
-    const infos: Record<string, unknown>[] = [];
+    const infos: Info[] = [];
     for (let i = 0; i < this.numEnvs; i++) {
       const r = this.slots[i].step(actions[i]);
       this.lastObs[i] = r.obs;

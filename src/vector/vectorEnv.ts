@@ -1,17 +1,39 @@
+import { z } from "zod";
+import type { Info } from "../core/env.js";
+import { describeZodIssues, OptionsError } from "../core/errors.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { Space } from "../core/spaces/space.js";
 
 /** Gymnasium 1.x autoreset modes. */
-export type AutoresetMode = "NextStep" | "SameStep" | "Disabled";
+export const autoresetModeSchema = z.enum(["NextStep", "SameStep", "Disabled"]);
+export type AutoresetMode = z.infer<typeof autoresetModeSchema>;
 
-export interface VectorEnvOptions {
-  /** `sync` steps envs in this thread; `async` in worker threads (a pool no larger than the core count). */
-  mode?: "sync" | "async";
-  autoresetMode?: AutoresetMode;
-  /** Async only: number of worker threads (default: min(numEnvs, cores)). */
-  workers?: number;
-  /** Async only: extra modules each worker imports first (to register custom envs). */
-  modules?: string[];
+export const vectorEnvOptionsSchema = z
+  .object({
+    /** `sync` steps envs in this thread; `async` in worker threads (a pool no larger than the core count). */
+    mode: z.enum(["sync", "async"]).optional(),
+    autoresetMode: autoresetModeSchema.optional(),
+    /** Async only: number of worker threads (default: min(numEnvs, cores)). */
+    workers: z.number().int().positive().optional(),
+    /** Async only: extra modules each worker imports first (to register custom envs). */
+    modules: z.array(z.string()).optional(),
+  })
+  .strict();
+export type VectorEnvOptions = z.infer<typeof vectorEnvOptionsSchema>;
+
+/** Validates vector-env options; a bad one throws an OptionsError naming the field (e.g. `autoresetMode`). */
+export function parseVectorEnvOptions(options: unknown): VectorEnvOptions {
+  const res = vectorEnvOptionsSchema.safeParse(options ?? {});
+  if (!res.success) {
+    const { field, message } = describeZodIssues(res.error.issues, options ?? {});
+    throw new OptionsError(field, `vector env: invalid option ${message}`);
+  }
+  return res.data;
+}
+
+/** Validates an autoreset mode (default NextStep); anything else throws an OptionsError on `autoresetMode`. */
+export function parseAutoresetMode(mode: unknown): AutoresetMode {
+  return parseVectorEnvOptions(mode === undefined ? {} : { autoresetMode: mode }).autoresetMode ?? "NextStep";
 }
 
 /**
@@ -47,7 +69,7 @@ export interface VectorEnv<Obs = unknown, Act = unknown> {
 }
 
 /** Merges per-env infos into Gymnasium's batched form. */
-export function batchInfos(infos: readonly (Record<string, unknown> | null)[]): BatchedInfo {
+export function batchInfos(infos: readonly (Info | null)[]): BatchedInfo {
   const n = infos.length;
   const out: BatchedInfo = {};
   infos.forEach((info, i) => {

@@ -1,6 +1,8 @@
 import { type MessagePort, workerData } from "node:worker_threads";
 import type { Env } from "../core/env.js";
 import type { JsonValue } from "../core/json.js";
+import { Rng } from "../core/rng.js";
+import { answerSpaceQuery } from "./remoteSpace.js";
 import { EnvSlot } from "./slot.js";
 import type { WorkerCommand, WorkerInit, WorkerReply } from "./protocol.js";
 
@@ -18,11 +20,19 @@ function reply(msg: WorkerReply): void {
   Atomics.notify(flag, 0);
 }
 
+function slotAt(slot: number): EnvSlot<unknown, unknown> {
+  return slots.get(slot) as EnvSlot<unknown, unknown>;
+}
+
 function handle(cmd: WorkerCommand): WorkerReply {
   if (cmd.cmd === "close") {
     for (const s of slots.values()) s.env.close();
     return { ok: true, results: [] };
   }
+  if (cmd.cmd === "sample") {
+    return { ok: true, results: [], samples: cmd.items.map(({ slot, rngPath }) => ({ slot, value: slotAt(slot).env.actionSpace.sample(new Rng(rngPath)) })) };
+  }
+  if (cmd.cmd === "space_query") return { ok: true, results: [], answer: answerSpaceQuery(slotAt(cmd.slot).env.actionSpace, cmd.query) };
   if (cmd.cmd === "get_state") return { ok: true, results: [], state: (slots.get(cmd.slot) as EnvSlot<unknown, unknown>).getState() };
   if (cmd.cmd === "set_state") {
     const obs = (slots.get(cmd.slot) as EnvSlot<unknown, unknown>).setState(cmd.state as JsonValue);

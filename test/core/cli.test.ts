@@ -8,7 +8,9 @@ describe("recovery-gym CLI", () => {
     const out = execFileSync(process.execPath, ["bin/recovery-gym.js", "eval", "--env", "Demo-v0", "--policy", "careful", "--episodes", "4", "--seed", "3", "--json", "--quiet", "--opt", "fault=permanent"], { encoding: "utf8" });
     const res = JSON.parse(out);
     expect(Object.keys(res)).toEqual(["env", "options", "policy", "episodes", "seed", "metrics", "breakdown"]);
-    expect(res).toMatchObject({ env: "Demo-v0", options: { fault: "permanent" }, policy: "careful", episodes: 4, seed: 3, metrics: { successRate: 1 } });
+    expect(res).toMatchObject({ env: "Demo-v0", policy: "careful", episodes: 4, seed: 3, metrics: { successRate: 1 } });
+    // The options the run used: validated, with every default filled in (as make() saw them).
+    expect(res.options).toEqual({ fault: "permanent", reward: "shaped", invalidAction: "raise", hiddenInfo: true });
   });
 
   it("bad flags, options and policies exit 2 with a message naming them", () => {
@@ -24,6 +26,9 @@ describe("recovery-gym CLI", () => {
     const noEnv = cli(["eval"]);
     expect(noEnv.stderr).toMatch(/--env is required/);
     expect(cli(["frobnicate"]).status).toBe(2);
+    const badListFlag = cli(["list", "--jsno"]);
+    expect(badListFlag.status).toBe(2);
+    expect(badListFlag.stderr).toMatch(/unknown flag --jsno; accepted: --json, --help/);
   });
 
   it("--help and list describe the commands and envs", () => {

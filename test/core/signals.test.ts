@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readTrajectories } from "../../src/index.js";
+import { existsSync, readFileSync } from "node:fs";
+import { readTrajectories, trajectorySchema } from "../../src/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "rg-sig-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,5 +31,34 @@ describe("RecordTrajectory under SIGTERM", () => {
     const trajs = readTrajectories(path);
     expect(trajs.map((t) => t.terminationReason)).toEqual(["aborted", "aborted", "interrupted"]);
     expect(trajs[2].steps).toHaveLength(1);
+  });
+});
+
+// A CLI rollout steps synchronously; it must still hear Ctrl-C (the writer's signal handler replaces Node's default
+// exit, so the loop has to give the event loop a turn), stop promptly, flush, and exit 130 with only whole lines.
+describe("rollout --out under SIGINT", () => {
+  it("stops within a second or two, exits 130, and leaves only whole, valid lines", async () => {
+    const path = join(dir, "cli-sigint.jsonl");
+    const child = spawn(process.execPath, ["bin/recovery-gym.js", "rollout", "--env", "Demo-v0", "--episodes", "10000000", "--out", path, "--quiet"], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+    // Wait until episodes are being written, i.e. the synchronous stepping is under way.
+    const deadline = Date.now() + 40_000;
+    while (!(existsSync(path) && readFileSync(path, "utf8").split("\n").length > 20)) {
+      if (Date.now() > deadline) throw new Error(`rollout never started writing; stderr: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const sentAt = Date.now();
+    child.kill("SIGINT");
+    const { code, signal } = await exited;
+    expect(Date.now() - sentAt).toBeLessThan(3_000);
+    expect({ code, signal }).toEqual({ code: 130, signal: null });
+    expect(stderr).toMatch(/stopped by SIGINT/);
+    const text = readFileSync(path, "utf8");
+    expect(text.endsWith("\n")).toBe(true);
+    const lines = text.slice(0, -1).split("\n");
+    for (const line of lines) expect(trajectorySchema.safeParse(JSON.parse(line)).success).toBe(true);
+    expect(readTrajectories(path)).toHaveLength(lines.length);
   });
 });

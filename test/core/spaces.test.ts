@@ -59,6 +59,75 @@ describe("spaces", () => {
     );
   });
 
+  it("composite spaces give fresh values on repeated sample(rng), advancing the caller's stream deterministically", () => {
+    const asText = (v: unknown) => JSON.stringify(v, (_k, x) => (ArrayBuffer.isView(x) ? Array.from(x as Float32Array) : x));
+    const spaces = {
+      dict: new Dict({ a: new Discrete(1000), b: new Text(8, 1) }),
+      tuple: new Tuple([new Discrete(1000), new Discrete(1000)]),
+      sequence: new Sequence(new Discrete(1000), 8),
+    };
+    for (const [name, space] of Object.entries(spaces)) {
+      const r = new Rng(5);
+      const draws = Array.from({ length: 8 }, () => asText(space.sample(r)));
+      expect(new Set(draws).size, name).toBeGreaterThan(4);
+      const again = new Rng(5);
+      expect(Array.from({ length: 8 }, () => asText(space.sample(again))), name).toEqual(draws);
+      // The caller's own stream moved on: its next draw differs from a fresh stream's first draw.
+      expect(r.random(), name).not.toBe(new Rng(5).random());
+    }
+  });
+
+  it("a Tuple samples member i independently of how many draws member j made", () => {
+    const narrow = new Tuple<unknown>([new Discrete(2), new Discrete(1000)]);
+    const wide = new Tuple<unknown>([new Text(30, 30), new Discrete(1000)]);
+    expect(narrow.sample(new Rng(9))[1]).toBe(wide.sample(new Rng(9))[1]);
+  });
+
+  it("Box float32 bounds are float32: Box(-0.3, 0.3) contains Float32Array([0.3]) and its samples", () => {
+    const box = new Box(-0.3, 0.3, [1]);
+    expect(box.contains(Float32Array.of(0.3))).toBe(true);
+    expect(box.contains(Float32Array.of(-0.3))).toBe(true);
+    expect(box.high).toBeInstanceOf(Float32Array);
+    const r = rng();
+    for (let i = 0; i < 200; i++) expect(box.contains(box.sample(r))).toBe(true);
+    const f64 = new Box(-0.3, 0.3, [1], "float64");
+    expect(f64.contains(Float64Array.of(0.3))).toBe(true);
+    expect(f64.contains(Float64Array.of(Math.fround(0.3)))).toBe(false);
+    const ints = new Box(-Infinity, Infinity, [2], "int32");
+    expect(ints.contains(Int32Array.of(-5, 7))).toBe(true);
+    expect(ints.toJSON()).toMatchObject({ low: ["-inf", "-inf"], high: ["inf", "inf"] });
+  });
+
+  it("equality: every space type equals its twin and differs from a changed one", () => {
+    const schema = { type: "object" as const, properties: { x: { type: "integer" as const } } };
+    let visible: ToolSchema[] = [{ name: "t", description: "T", parameters: schema }];
+    const tools = new ToolCallSpace(() => visible);
+    const pairs: [string, () => { equals(o: never): boolean }, () => unknown, () => unknown][] = [
+      ["Discrete", () => new Discrete(3), () => new Discrete(3), () => new Discrete(3, 1)],
+      ["MultiDiscrete", () => new MultiDiscrete([2, 3]), () => new MultiDiscrete([2, 3]), () => new MultiDiscrete([3, 2])],
+      ["MultiBinary", () => new MultiBinary(4), () => new MultiBinary(4), () => new MultiBinary(5)],
+      ["Box", () => new Box(0, 1, [2]), () => new Box(0, 1, [2]), () => new Box(0, 1, [2], "float64")],
+      ["Box bounds", () => new Box(0, 1, [2]), () => new Box([0, 0], [1, 1], [2]), () => new Box(0, 2, [2])],
+      ["Text", () => new Text(5, 1, "ab"), () => new Text(5, 1, "ab"), () => new Text(5, 1, "abc")],
+      ["Dict", () => new Dict({ a: new Discrete(2) }), () => new Dict({ a: new Discrete(2) }), () => new Dict({ b: new Discrete(2) })],
+      ["Tuple", () => new Tuple<unknown>([new Discrete(2), new Text(3)]), () => new Tuple<unknown>([new Discrete(2), new Text(3)]), () => new Tuple<unknown>([new Text(3), new Discrete(2)])],
+      ["Sequence", () => new Sequence(new Discrete(2), 4), () => new Sequence(new Discrete(2), 4), () => new Sequence(new Discrete(2))],
+      ["Json", () => new Json(), () => new Json(), () => new Text(3)],
+      ["ToolCall", () => tools, () => new ToolCallSpace(() => [{ name: "t", description: "T", parameters: schema }]), () => new ToolCallSpace(() => [{ name: "t", description: "T", parameters: { type: "object", properties: { x: { type: "string" } } } }])],
+      ["ToolAction", () => new ToolActionSpace(tools), () => new ToolActionSpace(new ToolCallSpace(() => visible)), () => new ToolActionSpace(new ToolCallSpace(() => []))],
+    ];
+    for (const [name, make, twin, other] of pairs) {
+      expect(make().equals(twin() as never), `${name} equals its twin`).toBe(true);
+      expect(make().equals(other() as never), `${name} differs from a changed space`).toBe(false);
+    }
+    // A tool space's description is self-contained (schemas included) and follows the visible set.
+    expect(tools.toJSON()).toEqual({ type: "tool_call", tools: ["t"], schemas: [{ name: "t", description: "T", parameters: schema }] });
+    const before = tools.toJSON();
+    visible = [{ name: "t", description: "T", parameters: { type: "object", properties: { x: { type: "integer" }, y: { type: "string" } } } }];
+    expect(tools.equals(new ToolCallSpace(() => [{ name: "t", description: "T", parameters: schema }]))).toBe(false);
+    expect(tools.toJSON()).not.toEqual(before);
+  });
+
   it("batchSpace follows Gymnasium", () => {
     expect(batchSpace(new Discrete(3), 4).toJSON()).toEqual({ type: "multi_discrete", nvec: [3, 3, 3, 3] });
     expect((batchSpace(new Box(0, 1, [2]), 3) as Box).shape).toEqual([3, 2]);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { ActionError, CheckEnvError, type Env, OptionsError, ResetNeededError, type ToolObservation, UnknownEnvError, checkEnv, listEnvs, make, stableStringify } from "../../src/index.js";
+import { ActionError, CheckEnvError, type Env, OptionsError, ResetNeededError, type ToolObservation, type ToolResetInfo, type ToolStepInfo, UnknownEnvError, checkEnv, listEnvs, make, stableStringify } from "../../src/index.js";
 import { type Action, type StepResult, Wrapper } from "../../src/index.js";
 
-const demo = (opts: Record<string, unknown> = {}) => make("Demo-v0", opts) as unknown as Env<ToolObservation, Action>;
+// Typed info: `info.events`, `info.rawTerms`, `info.terminationReason` need no casts.
+const demo = (opts: Record<string, unknown> = {}) => make<ToolObservation, Action, ToolStepInfo, ToolResetInfo>("Demo-v0", opts);
 const call = (name: string, args: Record<string, unknown> = {}): Action => ({ type: "tool_call", name, arguments: args as never });
 
 describe("registry and make()", () => {
@@ -14,18 +15,10 @@ describe("registry and make()", () => {
 
   it("bad options name the field, the value and the expectation", () => {
     expect(() => make("Demo-v0", { fault: "sometimes" })).toThrow(OptionsError);
-    try {
-      make("Demo-v0", { maxSteps: -3 });
-    } catch (e) {
-      expect(e).toBeInstanceOf(OptionsError);
-      expect((e as OptionsError).field).toBe("maxSteps");
-      expect((e as OptionsError).message).toMatch(/-3/);
-    }
-    try {
-      make("Demo-v0", { falt: "none" });
-    } catch (e) {
-      expect((e as OptionsError).field).toBe("falt");
-    }
+    expect(() => make("Demo-v0", { fault: "sometimes" })).toThrow(/fault: .*"sometimes"/);
+    // toThrow (not try/catch) so the test fails when nothing is thrown.
+    expect(() => make("Demo-v0", { maxSteps: -3 })).toThrow(expect.objectContaining({ name: "OptionsError", field: "maxSteps", message: expect.stringMatching(/maxSteps: .*\(got -3\)/) }));
+    expect(() => make("Demo-v0", { falt: "none" })).toThrow(expect.objectContaining({ name: "OptionsError", field: "falt", message: expect.stringMatching(/falt: unknown option/) }));
     expect(() => make("Nope-v0")).toThrow(UnknownEnvError);
     expect(() => make("Demo-v0", { reward: "no-such-preset" })).toThrow(/unknown reward preset/);
     expect(() => make("Demo-v0", { reward: { name: "x", terms: { made_up: { weight: 1, kind: "terminal" } } } })).toThrow(/made_up/);
@@ -78,7 +71,7 @@ describe("ToolEnv contract (Demo-v0)", () => {
     const lenient = demo({ invalidAction: "penalize" });
     lenient.reset({ seed: 1 });
     const [obs, reward, , , info] = lenient.step({ type: "tool_call" } as unknown as Action);
-    expect((info.events as { type: string }[])[0].type).toBe("invalid_action");
+    expect(info.events[0].type).toBe("invalid_action");
     expect(obs.response).toMatchObject({ error: { code: "invalid_action" } });
     expect(reward).toBeLessThan(0);
   });
@@ -138,23 +131,66 @@ describe("ToolEnv contract (Demo-v0)", () => {
     expect(env.render()).toMatch(/abort: giving up/);
   });
 
-  it("truncates at the step limit", () => {
+  it("truncates at the step limit: a truncation (max_steps), not a budget event", () => {
     const env = demo({ maxSteps: 2 });
     env.reset({ seed: 1 });
     expect(env.step(call("list_sent_email"))[3]).toBe(false);
     const [, , term, trunc, info] = env.step(call("list_sent_email"));
     expect([term, trunc, info.terminationReason]).toEqual([false, true, "max_steps"]);
+    expect(info.events.map((e) => e.type)).not.toContain("budget_exceeded");
+    expect(info.rawTerms.budget_exceeded).toBeUndefined();
   });
 
   it("budgets: exceeding the tool-call budget terminates", () => {
     const env = demo();
     env.reset({ seed: 1 });
-    let last: unknown[] = [];
+    let last: StepResult<ToolObservation, ToolStepInfo> | null = null;
     for (let i = 0; i < 9; i++) {
       last = env.step(call("list_sent_email"));
       if (last[2] || last[3]) break;
     }
-    expect((last[4] as { terminationReason: string }).terminationReason).toBe("budget_exceeded");
+    const info = (last as StepResult<ToolObservation, ToolStepInfo>)[4];
+    expect(info.terminationReason).toBe("budget_exceeded");
+    expect(info.events).toContainEqual({ type: "budget_exceeded", budget: "tool_calls", limit: 8 });
+  });
+
+  it("budgets: one retry more than the retry budget terminates with retry_exceeded", () => {
+    // Demo's budget is 3 retries; a permanent fault makes every repeat of the forecast call a retry.
+    const env = demo({ fault: "permanent" });
+    env.reset({ seed: 1 });
+    const forecast = call("weather_com_forecast", { city: "Oslo" });
+    const infos: ToolStepInfo[] = [];
+    for (let i = 0; i < 5; i++) {
+      const [, , term, trunc, info] = env.step(forecast);
+      infos.push(info);
+      if (term || trunc) break;
+    }
+    expect(infos.map((i) => i.events.filter((e) => e.type === "retry").length)).toEqual([0, 1, 1, 1, 1]);
+    expect(infos.slice(0, 4).map((i) => i.terminationReason)).toEqual([undefined, undefined, undefined, undefined]);
+    const last = infos[4];
+    expect(last.terminationReason).toBe("retry_exceeded");
+    expect(last.events).toContainEqual({ type: "budget_exceeded", budget: "retries", limit: 3 });
+    expect(last.rawTerms.budget_exceeded).toBe(1);
+    expect(() => env.step(forecast)).toThrow(ResetNeededError);
+  });
+
+  it("checkEnv rejects a budget_exceeded event naming an unknown budget (e.g. the step limit)", () => {
+    class StepBudget extends Wrapper<ToolObservation, Action> {
+      override step(a: Action): StepResult<ToolObservation> {
+        const r = this.env.step(a);
+        return [r[0], r[1], r[2], r[3], { ...r[4], events: [...(r[4].events as object[]), { type: "budget_exceeded", budget: "steps", limit: 10 }] }];
+      }
+    }
+    expect(() => checkEnv(new StepBudget(demo()) as never, { episodes: 1 })).toThrow(/budget_exceeded names budget "steps"/);
+  });
+
+  it("a bad seed is an OptionsError naming the field, not an ActionError", () => {
+    const env = demo();
+    for (const seed of [1.5, Number.NaN, 2 ** 60, "7" as unknown as number]) {
+      expect(() => env.reset({ seed })).toThrow(expect.objectContaining({ name: "OptionsError", field: "seed", message: expect.stringMatching(/^reset\(\): invalid seed: /) }));
+    }
+    expect(() => env.reset({ options: [] as never })).toThrow(expect.objectContaining({ name: "OptionsError", field: "options" }));
+    expect(env.reset({ seed: -3 })[1].taskId).toMatch(/^demo-/);
   });
 });
 

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { type Action, AsyncVectorEnv, type Env, Rng, SyncVectorEnv, type ToolObservation, type VectorEnv, make, makeVec, stableStringify } from "../../src/index.js";
+import { type Action, AsyncVectorEnv, type Env, OptionsError, Rng, SyncVectorEnv, type ToolObservation, type VectorEnv, make, makeVec, stableStringify } from "../../src/index.js";
+import { SEEDED_TOOLS_ID, SEEDED_TOOLS_MODULE } from "../helpers/seededToolsEnv.js";
 
 const N = 4;
 const demo = () => make("Demo-v0", { fault: "transient" }) as unknown as Env<ToolObservation, Action>;
@@ -100,5 +101,52 @@ describe("vector envs", () => {
     expect(v.singleActionSpace.toJSON().type).toBe("tool_action");
     expect(() => makeVec("Demo-v0", 0)).toThrow(/numEnvs/);
     expect(() => v.step([{ type: "abort" }])).toThrow(/expected 3/);
+  });
+
+  it("action-space sampling draws each env's action from that env's own visible tools, the same in sync and async", () => {
+    const sync = makeVec<ToolObservation, Action>(SEEDED_TOOLS_ID, 3);
+    const async = makeVec<ToolObservation, Action>(SEEDED_TOOLS_ID, 3, {}, { mode: "async", workers: 2, modules: [SEEDED_TOOLS_MODULE] });
+    open.push(sync, async);
+    for (const v of [sync, async]) v.reset({ seed: 10 });
+    const draws = (v: VectorEnv<ToolObservation, Action>) => {
+      const rng = new Rng("vector-sample");
+      return Array.from({ length: 12 }, () => v.actionSpace.sample(rng) as Action[]);
+    };
+    const syncDraws = draws(sync);
+    expect(stableStringify(draws(async))).toBe(stableStringify(syncDraws));
+    const called = syncDraws.flatMap((batch) => batch.map((a, i) => [i, a] as const)).filter(([, a]) => a.type === "tool_call");
+    expect(new Set(called.map(([i]) => i))).toEqual(new Set([0, 1, 2]));
+    for (const [i, a] of called) expect((a as { name: string }).name).toBe(`tool_${10 + i}`);
+    // Fresh values per call, and every sample is a valid step.
+    expect(new Set(syncDraws.map((b) => stableStringify(b))).size).toBeGreaterThan(6);
+    for (const v of [sync, async]) {
+      expect(v.actionSpace.contains(syncDraws[0])).toBe(true);
+      v.step(syncDraws[0]);
+      expect(v.singleActionSpace.toJSON()).toMatchObject({ tool_call: { tools: ["tool_10"] } });
+    }
+    // A remote slot space samples exactly like the env's own space in this thread, and advances the stream alike.
+    const local = new Rng("slot");
+    const remote = new Rng("slot");
+    const a = (sync.actionSpace as unknown as { spaces: { sample(r: Rng): unknown }[] }).spaces[1];
+    const b = (async.actionSpace as unknown as { spaces: { sample(r: Rng): unknown }[] }).spaces[1];
+    for (let k = 0; k < 5; k++) expect(stableStringify(b.sample(remote))).toBe(stableStringify(a.sample(local)));
+    expect(remote.random()).toBe(local.random());
+  });
+
+  it("a bad autoresetMode (or other vector option) is an OptionsError naming the field", () => {
+    const field = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        expect(e).toBeInstanceOf(OptionsError);
+        return (e as OptionsError).field;
+      }
+      return "(no error)";
+    };
+    expect(field(() => makeVec("Demo-v0", 2, {}, { autoresetMode: "Bogus" as never }))).toBe("autoresetMode");
+    expect(field(() => new SyncVectorEnv([demo], "Bogus" as never))).toBe("autoresetMode");
+    expect(field(() => new AsyncVectorEnv("Demo-v0", 2, {}, { autoresetMode: "Bogus" as never }))).toBe("autoresetMode");
+    expect(field(() => makeVec("Demo-v0", 2, {}, { workers: 0 }))).toBe("workers");
+    expect(field(() => makeVec("Demo-v0", 2, {}, { mdoe: "async" } as never))).toBe("mdoe");
   });
 });

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Action, ChatObservation, type Env, OrderEnforcing, RecordEpisodeStatistics, RecordTrajectory, ResetNeededError, RewardSpecOverride, TimeLimit, type ToolObservation, checkEnv, make, readTrajectories, trajectorySchema } from "../../src/index.js";
+import { performance } from "node:perf_hooks";
+import { type Action, ChatObservation, type Env, OrderEnforcing, RecordEpisodeStatistics, RecordTrajectory, ResetNeededError, RewardSpecOverride, type StepResult, TimeLimit, type ToolObservation, Wrapper, checkEnv, make, readTrajectories, trajectorySchema } from "../../src/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "rg-wrappers-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,6 +20,29 @@ describe("wrappers", () => {
     expect(() => new TimeLimit(demo(), 0)).toThrow(RangeError);
   });
 
+  it("TimeLimit reports its limit in spec.maxEpisodeSteps (the inner env's spec is untouched)", () => {
+    const inner = demo();
+    const env = new TimeLimit(inner, 3);
+    expect(env.spec.maxEpisodeSteps).toBe(3);
+    expect(env.spec.id).toBe("Demo-v0");
+    expect(inner.spec.maxEpisodeSteps).toBe(10);
+  });
+
+  it("a RecordTrajectory inside a TimeLimit records the truncation as truncation (max_steps), at once", () => {
+    const path = join(dir, "timelimit.jsonl");
+    const env = new TimeLimit(new OrderEnforcing(new RecordTrajectory(demo(), path)), 2);
+    env.reset({ seed: 1 });
+    env.step(list);
+    expect(env.step(list)[3]).toBe(true);
+    const [first] = readTrajectories(path);
+    expect(first).toMatchObject({ terminationReason: "max_steps", success: false, length: 2 });
+    expect(first.steps.map((s) => s.truncated)).toEqual([false, true]);
+    env.reset({ seed: 2 });
+    env.step({ type: "abort" });
+    env.close();
+    expect(readTrajectories(path).map((t) => t.terminationReason)).toEqual(["max_steps", "aborted"]);
+  });
+
   it("RecordEpisodeStatistics adds info.episode at the end only", () => {
     const env = new RecordEpisodeStatistics(demo());
     env.reset({ seed: 1 });
@@ -27,6 +51,26 @@ describe("wrappers", () => {
     expect(info.episode).toMatchObject({ l: 2 });
     expect((info.episode as { r: number }).r).toBeCloseTo(-0.01 + r, 9);
     expect(env.returnQueue).toHaveLength(1);
+  });
+
+  it("RecordEpisodeStatistics t is the episode's wall time in seconds", () => {
+    class Slow extends Wrapper<ToolObservation, Action> {
+      override step(a: Action): StepResult<ToolObservation> {
+        const until = performance.now() + 30;
+        while (performance.now() < until);
+        return this.env.step(a);
+      }
+    }
+    const env = new RecordEpisodeStatistics(new Slow(demo()));
+    env.reset({ seed: 1 });
+    env.step(list);
+    const { t } = env.step({ type: "abort" })[4].episode as { t: number };
+    expect(t).toBeGreaterThanOrEqual(0.06);
+    expect(t).toBeLessThan(5);
+    env.reset({ seed: 2 });
+    const quick = (env.step({ type: "abort" })[4].episode as { t: number }).t;
+    expect(quick).toBeGreaterThanOrEqual(0.03);
+    expect(quick).toBeLessThan(5);
   });
 
   it("OrderEnforcing guards any env", () => {
@@ -87,5 +131,33 @@ describe("wrappers", () => {
     const torn = join(dir, "torn2.jsonl");
     writeFileSync(torn, `${good}${good.slice(0, 40)}`);
     expect(readTrajectories(torn)).toHaveLength(1);
+  });
+
+  it("resuming after a crash: a cut tail is dropped before appending, a whole last record without newline is kept", () => {
+    const one = join(dir, "one.jsonl");
+    const env = new RecordTrajectory(demo(), one);
+    env.reset({ seed: 1 });
+    env.step({ type: "abort" });
+    env.close();
+    const line = readFileSync(one, "utf8");
+    const resume = (path: string) => {
+      const again = new RecordTrajectory(demo(), path);
+      again.reset({ seed: 2 });
+      again.step({ type: "abort" });
+      again.close();
+      const lines = readFileSync(path, "utf8").split("\n");
+      expect(lines.pop()).toBe("");
+      for (const l of lines) expect(trajectorySchema.safeParse(JSON.parse(l)).success).toBe(true);
+      return readTrajectories(path).map((t) => t.seed);
+    };
+    const torn = join(dir, "resume-torn.jsonl");
+    writeFileSync(torn, `${line}${line.slice(0, 60)}`);
+    expect(resume(torn)).toEqual([1, 2]);
+    const noNewline = join(dir, "resume-whole.jsonl");
+    writeFileSync(noNewline, `${line}${line.trimEnd()}`);
+    expect(resume(noNewline)).toEqual([1, 1, 2]);
+    const onlyTorn = join(dir, "resume-only-torn.jsonl");
+    writeFileSync(onlyTorn, line.slice(0, 60));
+    expect(resume(onlyTorn)).toEqual([2]);
   });
 });

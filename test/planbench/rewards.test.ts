@@ -16,7 +16,7 @@ const SEEDS = Array.from({ length: 10 }, (_, i) => 700 + i);
  * `repeat` it calls each bait twice. A farmer must never out-earn the same walk without the bait.
  */
 function walk(env: PlanBenchEnv, seed: number, bait: boolean, repeat: boolean): { rec: RecordedEpisode; events: string[] } {
-  let [, info] = env.reset({ seed });
+  let [, info]: [unknown, Info] = env.reset({ seed });
   const rec: RecordedEpisode = { seed, phi0: info["phi"] as number, steps: [], success: false, terminationReason: "", metrics: {} };
   const events: string[] = [];
   const hidden = info["hidden"] as { onePath: string[]; inputValues: Record<string, string> };

@@ -41,7 +41,7 @@ describe("ToolMaze analyzeTrajectory", () => {
     expect(typeof (implicit.firstError as JsonObject).corruptedField).toBe("string");
   });
 
-  it("covers every category over a run of the heuristic (C1 and C2 instances)", () => {
+  it("covers every category over a run of the heuristic (150 stratified instances)", () => {
     const seen = new Set(rollout({ envId: "ToolMaze-v0", policy: "heuristic", episodes: 150, seed: 450 })
       .map((r) => recoveryCategory(r.metrics as JsonObject)));
     expect([...seen].sort()).toEqual([...RECOVERY_CATEGORIES].sort());

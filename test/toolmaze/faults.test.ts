@@ -3,7 +3,10 @@ import { Rng } from "../../src/core/rng.js";
 import { buildProfile, corruptValue } from "../../envs/toolmaze/faults.js";
 import { isUnsolvable } from "../../envs/toolmaze/scorer.js";
 import { CANONICAL_SEED, canonicalTasks, PERTURBATIONS } from "../../envs/toolmaze/tasks.js";
-import { fieldType } from "../../envs/toolmaze/world/types.js";
+import { fieldType, WORLD_NOW } from "../../envs/toolmaze/world/types.js";
+import { corpus } from "../../envs/toolmaze/world/corpus.js";
+import { statelessOutputs } from "../../envs/toolmaze/world/simulate.js";
+import { type JsonSchema, zodFromJsonSchema } from "../../src/core/jsonSchema.js";
 
 const profileOf = (taskIdx: number, p: (typeof PERTURBATIONS)[number]) => {
   const t = canonicalTasks()[taskIdx]!;
@@ -57,7 +60,7 @@ describe("ToolMaze perturbation profiles", () => {
       for (const p of ["P3", "P4"] as const) {
         for (const f of profileOf(i, p).faults) {
           const k = f.corruption!;
-          classes.add(k.cls);
+          classes.add(k.cls === "temporal" ? `temporal/${k.temporal}` : k.cls);
           const ft = fieldType(k.type);
           for (const h of [1, 77, 123456, 987654321]) {
             const clean = ft.gen(h);
@@ -69,6 +72,56 @@ describe("ToolMaze perturbation profiles", () => {
         }
       }
     });
-    expect([...classes].sort()).toEqual(["leakage", "physics", "scale", "temporal"]);
+    expect([...classes].sort()).toEqual(["leakage", "physics", "scale", "temporal/before_request", "temporal/end_before_start"]);
+  });
+
+  it("keeps every canonical silent payload schema-conformant, except the physics class's range violations", () => {
+    const c = corpus();
+    const exceptions: { type: string; cls: string; issues: string[] }[] = [];
+    let checked = 0;
+    tasks.forEach((t, i) => {
+      for (const p of ["P3", "P4"] as const) {
+        for (const f of profileOf(i, p).faults) {
+          const k = f.corruption!;
+          for (const member of f.members) {
+            const tool = c.tool(member);
+            // The victim's clean response for the task's own literals (or typical values), then the payload.
+            const args = Object.fromEntries(Object.entries(tool.paramTypes).map(([param, ty]) => {
+              const b = t.positions[f.position]!.bindings[param];
+              return [param, b?.kind === "literal" ? b.value : fieldType(ty).literals?.[0] ?? fieldType(ty).gen(i + 1)];
+            }));
+            const clean = statelessOutputs(tool, args);
+            const payload = { ...clean, [k.field]: corruptValue(clean[k.field]!, k, clean) };
+            const verdict = conforms(tool.outputSchema.properties[k.field] as JsonSchema, payload[k.field]);
+            checked++;
+            // Field-level implausibility, or (end before start) a contradiction with the response's own window end.
+            if (k.temporal !== "end_before_start") expect(fieldType(k.type).plausible(payload[k.field]!), `${member}.${k.field} = ${String(payload[k.field])}`).toBe(false);
+            else {
+              const end = Object.entries(payload).find(([f2]) => /_end$/.test(f2))![1] as string;
+              expect(Date.parse(payload[k.field] as string)).toBeGreaterThan(Date.parse(end));
+              expect(Date.parse(payload[k.field] as string)).toBeGreaterThan(Date.parse(WORLD_NOW));
+            }
+            if (verdict.length > 0) exceptions.push({ type: k.type, cls: k.cls, issues: verdict });
+          }
+        }
+      }
+    });
+    expect(checked).toBeGreaterThan(1500);
+    // The exception list is exactly the physics class breaking a declared bound (probability-like scores above 1,
+    // percentages above 100, negative counts): leakage, temporal and scale payloads all conform.
+    expect(exceptions.length).toBeGreaterThan(0);
+    for (const e of exceptions) {
+      expect(e.cls, `${e.type}: ${e.issues.join("; ")}`).toBe("physics");
+      for (const issue of e.issues) expect(issue).toMatch(/^(too_big|too_small)$/);
+    }
   });
 });
+
+/** Issues of a value against a field schema: the project's JSON-schema validator, plus `format: uri`. */
+function conforms(schema: JsonSchema, value: unknown): string[] {
+  const r = zodFromJsonSchema(schema).safeParse(value);
+  const issues: string[] = r.success ? [] : r.error.issues.map((x) => x.code);
+  if (schema.format === "uri" && !(typeof value === "string" && URL.canParse(value))) issues.push("format_uri");
+  return issues;
+}
+

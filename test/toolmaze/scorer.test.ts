@@ -6,16 +6,18 @@ import { PlanExecutor } from "../../envs/toolmaze/baselines.js";
 import type { ToolMazeEnv } from "../../envs/toolmaze/env.js";
 import { aggregateRows, cellStats, type MetricRow, scoreEpisode } from "../../envs/toolmaze/scorer.js";
 
-function run(env: ToolMazeEnv, seed: number, mode: "happy" | "careful" | "oracle") {
+function play(env: ToolMazeEnv, seed: number, mode: "happy" | "careful" | "oracle") {
   const p = new PlanExecutor(mode);
   let [obs, info] = env.reset({ seed });
   p.reset(obs, info);
   for (;;) {
-    const [o, , term, trunc, i] = env.step(p.act(obs as ToolObservation, info));
+    const action = p.act(obs as ToolObservation, info);
+    const [o, , term, trunc, i] = env.step(action);
     obs = o; info = i;
-    if (term || trunc) return i.metrics as Record<string, number>;
+    if (term || trunc) return { metrics: i.metrics as Record<string, number>, ended: action.type };
   }
 }
+const run = (env: ToolMazeEnv, seed: number, mode: "happy" | "careful" | "oracle") => play(env, seed, mode).metrics;
 
 describe("ToolMaze scorer", () => {
   it("computes C_rec = 1 - c*/max(c, c*) for successful exposed episodes, 1 for failures", () => {
@@ -35,16 +37,23 @@ describe("ToolMaze scorer", () => {
     expect(checked).toBeGreaterThan(20);
   });
 
-  it("rescoring the call log reproduces info.metrics", () => {
+  it("rescoring the call log reproduces info.metrics (success, exposure, recovery, c, c*, rc)", () => {
     const env = make("ToolMaze-v0") as unknown as ToolMazeEnv;
-    for (const seed of [2, 7, 13, 404, 1999]) {
-      const m = run(env, seed, "careful");
-      const { task, profile } = env.current();
-      const again = scoreEpisode({ task, profile, calls: env.callLog(), termination: m.success === 1 && profile.faults.length > 0 && task.complexity === "C1" && (profile.perturbation === "P2" || profile.perturbation === "P4") ? "abort" : "answer" });
-      expect(again.c).toBe(m.c);
-      expect(again.cStar).toBe(m.cStar);
-      expect(again.exposed).toBe(m.exposed);
+    const seen = new Set<string>();
+    // 40 stratified seeds: every level and mode, successes and failures, answers and aborts.
+    for (let seed = 0; seed < 40; seed++) {
+      for (const mode of ["careful", "happy"] as const) {
+        const { metrics: m, ended } = play(env, seed, mode);
+        const { task, profile } = env.current();
+        const termination = ended === "abort" ? "abort" : ended === "answer" ? "answer" : "truncated";
+        const again = scoreEpisode({ task, profile, calls: env.callLog(), termination });
+        for (const k of ["success", "exposed", "recovered", "c", "cStar", "cRec", "rc", "poisonedUses", "unsafeActions", "forbiddenCalls"] as const) {
+          expect(again[k], `${seed} ${mode} ${k}`).toBe(m[k]);
+        }
+        seen.add(`${ended}/${m.success}`);
+      }
     }
+    expect([...seen]).toEqual(expect.arrayContaining(["abort/1", "answer/0", "answer/1"]));
   });
 
   it("counts a never-encountered fault as unexposed (no PRR, no RC)", () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { Rng } from "../../src/core/rng.js";
 import { canonicalInstance, canonicalTasks, COMPLEXITIES, generateTask, meanPairwiseJaccard, CANONICAL_INSTANCES } from "../../envs/toolmaze/tasks.js";
-import { buildDag, topoOrder, validateTask } from "../../envs/toolmaze/task/solve.js";
+import { buildDag, countOrderings, topoOrder, validateTask } from "../../envs/toolmaze/task/solve.js";
 import { taskTools } from "../../envs/toolmaze/task/model.js";
 import { corpus } from "../../envs/toolmaze/world/corpus.js";
+import { phrasingsOf } from "../../envs/toolmaze/task/phrasings.js";
 
 describe("ToolMaze tasks", () => {
   const tasks = canonicalTasks();
@@ -62,6 +63,31 @@ describe("ToolMaze tasks", () => {
     }
   });
 
+  it("counts the legal call orders of each solution (brute force agrees on small sets)", () => {
+    const legal = (t: (typeof tasks)[number], order: readonly string[]): boolean => order.every((tool, i) => {
+      const p = t.positions.find((x) => x.members.includes(tool))!;
+      return Object.values(p.bindings).every((b) => b.kind === "literal"
+        || b.from.some((f) => t.positions[f]!.members.some((m) => order.slice(0, i).includes(m))));
+    });
+    const permutations = (xs: readonly string[]): string[][] => (xs.length <= 1 ? [[...xs]]
+      : xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((rest) => [x, ...rest])));
+    let checked = 0;
+    for (const t of tasks) {
+      for (const sol of t.solutions.slice(0, 3)) {
+        const n = countOrderings(t.positions, sol);
+        // The listed order is always legal (canonical position order is topological).
+        expect(legal(t, sol), t.id).toBe(true);
+        if (sol.length > 7) { expect(n).toBeGreaterThanOrEqual(1); continue; }
+        expect(n, `${t.id} ${sol.join(",")}`).toBe(permutations(sol).filter((o) => legal(t, o)).length);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
+    // Chains have one order; C4's parallel slots interleave (6 = C(4,2) for two independent 2-tool chains).
+    expect(tasks.filter((t) => t.complexity === "C1").every((t) => countOrderings(t.positions, t.sStar) === 1)).toBe(true);
+    expect(tasks.filter((t) => t.complexity === "C4").every((t) => countOrderings(t.positions, t.sStar) >= 6)).toBe(true);
+  });
+
   it("quotes literal arguments in the task text", () => {
     for (const t of tasks.slice(0, 50)) {
       for (const p of t.positions) {
@@ -69,6 +95,41 @@ describe("ToolMaze tasks", () => {
         for (const b of Object.values(p.bindings)) if (b.kind === "literal") expect(t.text).toContain(String(b.value).replace(/\.$/, ""));
       }
     }
+  });
+
+  it("has no duplicate texts (all 400 distinct) and no duplicate tool sets within a level", () => {
+    expect(new Set(tasks.map((t) => t.text)).size).toBe(400);
+    for (const c of COMPLEXITIES) {
+      const sets = tasks.filter((t) => t.complexity === c).map((t) => [...new Set(taskTools(t))].sort().join(","));
+      expect(new Set(sets).size, c).toBe(100);
+    }
+    // C3 capability structures (positions' capabilities and their bindings): 22 before the generator widened C3.
+    const structure = (t: (typeof tasks)[number]) => t.positions.map((p) => `${p.cap}<${Object.values(p.bindings)
+      .flatMap((b) => (b.kind === "bound" ? [b.from.map((f) => t.positions[f]!.cap).join("|")] : [])).join(",")}`).sort().join(";");
+    expect(new Set(tasks.filter((t) => t.complexity === "C3").map(structure)).size).toBeGreaterThanOrEqual(25);
+  });
+
+  it("varies the wording: several phrasings per capability, many distinct openings, varied connectors", () => {
+    for (const capSpec of corpus().caps.values()) {
+      const ph = phrasingsOf(capSpec.id);
+      expect(ph.length, capSpec.id).toBeGreaterThanOrEqual(3);
+      expect(new Set(ph).size).toBe(ph.length);
+    }
+    const opening = (t: string, n: number) => t.split(/\s+/).slice(0, n).join(" ");
+    const open3 = new Set(tasks.map((t) => opening(t.text, 3)));
+    // 36 distinct three-word openings with one phrase per capability and six openers; 83 now.
+    expect(open3.size).toBeGreaterThanOrEqual(70);
+    // Every capability that occurs in at least 3 tasks is worded in more than one way across the suite.
+    const worded = new Map<string, Set<string>>();
+    for (const t of tasks) {
+      for (const p of t.positions) {
+        const forms = phrasingsOf(p.cap).map((f) => f.split("{")[0]!.trim().toLowerCase()).filter((f) => f.length > 0);
+        const used = forms.find((f) => t.text.toLowerCase().includes(f));
+        if (used) worded.set(p.cap, (worded.get(p.cap) ?? new Set()).add(used));
+      }
+    }
+    const frequent = [...worded.entries()].filter(([cap]) => tasks.filter((t) => t.positions.some((p) => p.cap === cap && !(p.route && p.route.branch > 0))).length >= 3);
+    expect(frequent.filter(([, forms]) => forms.size >= 2).length / frequent.length).toBeGreaterThan(0.8);
   });
 
   it("is deterministic and samples unlimited tasks from any seed", () => {

@@ -14,8 +14,8 @@ import type { Policy } from "../../../src/core/registry.js";
 import type { Action } from "../../../src/engine/actions.js";
 import type { ToolObservation } from "../../../src/engine/observation.js";
 import type { Scalar } from "../world/types.js";
-import { looksImplausible } from "./plausibility.js";
-import { matchScores, type Mention, mentions, readTools, type SeenGroup, splitClauses, splitRequests } from "./read.js";
+import { foreignVocabulary, looksImplausible, windowContradiction } from "./plausibility.js";
+import { matchScores, type Mention, mentions, readError, readTools, type SeenGroup, splitClauses, splitRequests } from "./read.js";
 
 interface Request {
   readonly goal: SeenGroup | null;
@@ -68,8 +68,10 @@ export class ObservantPolicy implements Policy<ToolObservation, Action> {
       }
       clauses.forEach((clause, i) => {
         const scores = matchScores(clause, this.groups);
-        const best = scores.indexOf(Math.max(...scores));
-        if (best < 0) return;
+        const top = Math.max(...scores);
+        // A clause that describes no tool at all ("When you get a chance") is politeness, not a step.
+        if (!(top > 0)) return;
+        const best = scores.indexOf(top);
         order.set(this.groups[best]!.key, i);
         goal = this.groups[best]!;
       });
@@ -155,16 +157,18 @@ export class ObservantPolicy implements Policy<ToolObservation, Action> {
     const last = this.last;
     if (!last) return false;
     const r = response as JsonObject | null;
-    const error = r !== null && typeof r === "object" && !Array.isArray(r) && "error" in r ? r.error as JsonObject : null;
-    const implausible = !error && r !== null && typeof r === "object"
-      && Object.entries(r).some(([k, v]) => looksImplausible(k, v, Number.isNaN(this.nowMs) ? undefined : this.nowMs));
+    const error = readError(r);
+    const types = new Map(last.group.outputs.map((o) => [o.field, o.type]));
+    const implausible = !error && r !== null && typeof r === "object" && (windowContradiction(r)
+      || Object.entries(r).some(([k, v]) => looksImplausible(k, v, Number.isNaN(this.nowMs) ? undefined : this.nowMs)
+        || foreignVocabulary(types.get(k) ?? "", v)));
     if (!error && !implausible && r !== null) {
       this.accepted.set(last.group.key, r);
       return false;
     }
     const n = (this.failures.get(last.tool) ?? 0) + 1;
     this.failures.set(last.tool, n);
-    const permanent = error !== null && (error.status === 404 || error.status === 410 || PERMANENT.test(String(error.message ?? "")));
+    const permanent = error !== null && (error.status === 404 || error.status === 410 || PERMANENT.test(error.message));
     if (n === 1 && !permanent) return true;
     this.bad.add(last.tool);
     return false;

@@ -43,7 +43,13 @@ const STOP = new Set(["the", "a", "an", "of", "to", "for", "in", "on", "at", "fr
   "api", "service", "in-house", "up", "get", "look", "work", "out"]);
 
 function stem(w: string): string {
-  for (const suf of ["ion", "ing", "er", "ed", "es", "s", "e"]) if (w.length - suf.length >= 3 && w.endsWith(suf)) return w.slice(0, -suf.length);
+  for (const suf of ["ion", "ing", "er", "ed", "es", "s", "e"]) {
+    if (w.length - suf.length >= 3 && w.endsWith(suf)) {
+      const base = w.slice(0, -suf.length);
+      // "setting" -> "set", "logging" -> "log" (but "calling" stays "call").
+      return (suf === "ing" || suf === "ed" || suf === "er") && /([bdgmnprt])\1$/.test(base) ? base.slice(0, -1) : base;
+    }
+  }
   return w;
 }
 
@@ -94,7 +100,9 @@ export function splitClauses(request: string): string[] {
   // Quoted messages may contain commas; protect them before splitting.
   const quoted: string[] = [];
   const masked = request.replace(/"[^"]*"/g, (q) => { quoted.push(q); return `\u0000${quoted.length - 1}\u0000`; });
-  return masked.split(/,? and finally |; after that, |;? then |, then |,? and then |, |; /)
+  return masked.split(/,? and finally |; after that, |; once that's done, |;? then |, then |,? and then |, |; /)
+    // "start by finding X" / "first find X": the lead-in is not part of the step.
+    .map((c) => c.replace(/^(?:start by|first) /i, ""))
     // A step ends with its sentence; what follows ("Thanks!", "Let me know once it's done.") is not a step.
     .map((c) => c.split(/(?<=[.!?])\s+(?=[A-Z])/)[0]!.replace(/[.!?]$/, ""))
     .map((c) => c.replace(/\u0000(\d+)\u0000/g, (_, i: string) => quoted[Number(i)]!).trim())
@@ -151,4 +159,38 @@ export function matchScores(clause: string, groups: readonly SeenGroup[]): numbe
     for (const t of refs) if (g.paramTokens.has(t)) s += 1;
     return s;
   });
+}
+
+/** An error response, read from whichever convention the tool answers in. */
+export interface SeenError { readonly status: number | null; readonly message: string }
+
+/** Canonical error code names and their HTTP status (gRPC/Google names, as `errors[].code` spells them in lower case). */
+const CODE_STATUS: Readonly<Record<string, number>> = {
+  invalid_argument: 400, invalid_arguments: 400, not_found: 404, conflict: 409, request_timeout: 408,
+  resource_exhausted: 429, internal: 500, unavailable: 503, deadline_exceeded: 504,
+};
+
+const asNumber = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+const asObject = (v: unknown): Record<string, unknown> | null => (v !== null && typeof v === "object" && !Array.isArray(v) ? v as Record<string, unknown> : null);
+
+/**
+ * Reads an error body in any of the conventions real APIs use: Google-style `{error:{code,status,message}}` (also
+ * the engine's own `{error:{code,message,status}}`), RFC 7807 problem+json `{type,title,status,detail}`,
+ * `{errors:[{code,message}]}` and SOAP-like `{fault:{faultstring,detail:{http_status}}}`. Null for a normal output.
+ */
+export function readError(response: unknown): SeenError | null {
+  if (response === null || response === undefined) return { status: null, message: "empty response" };
+  const o = asObject(response);
+  if (!o) return null;
+  const google = asObject(o.error);
+  if (google) return { status: asNumber(google.code) ?? asNumber(google.status), message: String(google.message ?? "") };
+  if (Array.isArray(o.errors) && o.errors.length > 0) {
+    const e = asObject(o.errors[0]) ?? {};
+    return { status: asNumber(e.status) ?? CODE_STATUS[String(e.code ?? "").toLowerCase()] ?? null, message: String(e.message ?? "") };
+  }
+  const fault = asObject(o.fault);
+  if (fault) return { status: asNumber(asObject(fault.detail)?.http_status), message: String(fault.faultstring ?? "") };
+  const status = asNumber(o.status);
+  if (status !== null && status >= 400 && ("title" in o || "detail" in o)) return { status, message: String(o.detail ?? o.title ?? "") };
+  return null;
 }

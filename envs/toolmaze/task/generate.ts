@@ -176,7 +176,7 @@ function tryRoute(b: Builder, r: RouteSpec, slot: number): boolean {
   // Suffix: the route output feeds an Action chain of 1–2 steps.
   const fake: Step = { cap: { ...c.caps.get(r.routes[0]![r.routes[0]!.length - 1]!)!, outputs: { out: r.to } }, bind: {} };
   const suffixSeed = [...prefix, fake];
-  const withSuffix = forwardChain(b.rng, r.domain, new Set([...blocked, ...prefix.map((s) => s.cap.id)]), 2, 3, suffixSeed);
+  const withSuffix = forwardChain(b.rng, r.domain, new Set([...blocked, ...prefix.map((s) => s.cap.id)]), 2, 4, suffixSeed);
   if (!withSuffix) return false;
   const suffix = withSuffix.slice(suffixSeed.length);
   const lits = new Map<string, Scalar>();

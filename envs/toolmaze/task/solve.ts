@@ -195,3 +195,70 @@ export function slotCost(task: Task, slotSolutions: readonly (readonly string[])
   }
   return { cost: best, path: bestPath };
 }
+
+/**
+ * Number of legal call orders of one solution (a tool set): permutations in which every tool comes after, for each
+ * of its bound parameters, at least one chosen provider of that parameter. Independent parts (parallel slots, side
+ * chains) interleave freely: the count is the multinomial of their sizes times each part's own count (bitmask DP).
+ */
+export function countOrderings(positions: readonly Position[], solution: readonly string[]): number {
+  const n = solution.length;
+  const index = new Map(solution.map((t, i) => [t, i]));
+  const posOf = positionIndex(positions);
+  // needs[i]: for each bound parameter of tool i, the bitmask of chosen providers (any one suffices).
+  const needs = solution.map((t) => Object.values(posOf.get(t)!.bindings).flatMap((b) => {
+    if (b.kind !== "bound") return [];
+    let mask = 0;
+    for (const f of b.from) for (const m of positions[f]!.members) if (index.has(m)) mask |= 1 << index.get(m)!;
+    return [mask];
+  }));
+  // Connected parts of the dependency graph (union-find).
+  const part = solution.map((_, i) => i);
+  const root = (i: number): number => (part[i] === i ? i : (part[i] = root(part[i]!)));
+  needs.forEach((ms, i) => ms.forEach((m) => { for (let j = 0; j < n; j++) if (m & (1 << j)) part[root(i)] = root(j); }));
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) groups.set(root(i), [...(groups.get(root(i)) ?? []), i]);
+  let total = 1;
+  let placed = 0;
+  for (const members of groups.values()) {
+    // Local bit positions within the part; ways[mask] = orders of the tools in `mask` (-1 = not computed yet).
+    const local = new Map(members.map((g, k) => [g, k]));
+    const toLocal = (m: number): number => members.reduce((acc, g) => (m & (1 << g) ? acc | (1 << local.get(g)!) : acc), 0);
+    const req = members.map((g) => needs[g]!.map(toLocal));
+    const ways = new Float64Array(1 << members.length).fill(-1);
+    ways[0] = 1;
+    const count = (mask: number): number => {
+      if (ways[mask]! >= 0) return ways[mask]!;
+      let w = 0;
+      // Orders of `mask` = sum over its possible last tools (whose needs the rest already meets).
+      for (let k = 0; k < members.length; k++) {
+        if (!(mask & (1 << k))) continue;
+        const rest = mask & ~(1 << k);
+        if (req[k]!.every((m) => (m & rest) !== 0)) w += count(rest);
+      }
+      ways[mask] = w;
+      return w;
+    };
+    total *= count((1 << members.length) - 1) * binomial(placed + members.length, members.length);
+    placed += members.length;
+  }
+  return total;
+}
+
+const positionIndexCache = new WeakMap<readonly Position[], Map<string, Position>>();
+/** Position of each concrete tool (cached on the positions array). */
+function positionIndex(positions: readonly Position[]): Map<string, Position> {
+  let m = positionIndexCache.get(positions);
+  if (!m) {
+    m = new Map();
+    for (const p of positions) for (const t of p.members) m.set(t, p);
+    positionIndexCache.set(positions, m);
+  }
+  return m;
+}
+
+function binomial(n: number, k: number): number {
+  let r = 1;
+  for (let i = 1; i <= k; i++) r = (r * (n - k + i)) / i;
+  return Math.round(r);
+}

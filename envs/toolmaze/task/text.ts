@@ -6,6 +6,7 @@
 import { corpus } from "../world/corpus.js";
 import type { Scalar } from "../world/types.js";
 import type { Position, RngLike } from "./model.js";
+import { phrasingsOf } from "./phrasings.js";
 
 const REFS: Record<string, string> = {
   iata_code: "that airport", geo_coords: "those coordinates", flight_offer_id: "the best flight offer",
@@ -23,8 +24,18 @@ const REFS: Record<string, string> = {
   percent_change: "the day's move", probability: "that probability",
 };
 
-const OPENERS = ["Please ", "Could you ", "I need you to ", "Can you ", "Go ahead and ", "I'd like you to "];
-const CLOSERS = ["", " Thanks!", " Let me know once it's done.", " Report back with the confirmation.", ""];
+/** Openers; those ending in a question take a question mark. */
+const OPENERS: readonly { text: string; question?: true }[] = [
+  { text: "Please " }, { text: "Could you ", question: true }, { text: "I need you to " }, { text: "Can you ", question: true },
+  { text: "Go ahead and " }, { text: "I'd like you to " }, { text: "Would you ", question: true }, { text: "When you get a chance, " },
+  { text: "Quick favour: " }, { text: "Hi, please " }, { text: "I want you to " }, { text: "Kindly " },
+  { text: "Hey, could you ", question: true }, { text: "For me, please " }, { text: "Task for today: " }, { text: "Help me out and " },
+];
+const CLOSERS = ["", " Thanks!", " Let me know once it's done.", " Report back with the confirmation.", "", " Thank you.",
+  " Appreciate it.", " Keep me posted.", " Confirm when you're finished.", " Cheers.", " That's all for now.", ""];
+const INTROS = [(n: number) => `I have ${n} things for you.`, () => "A few errands, independent of each other.",
+  (n: number) => `Please handle these ${n} requests.`, (n: number) => `${n} separate jobs today.`,
+  () => "Several unrelated tasks, in any order.", (n: number) => `Here are ${n} independent requests.`];
 
 function renderLiteral(type: string, v: Scalar): string {
   if (type === "duration_min") return `${v}-minute`;
@@ -32,10 +43,12 @@ function renderLiteral(type: string, v: Scalar): string {
   return String(v);
 }
 
-/** Phrase of one position with its parameters substituted. */
-export function phraseOf(p: Position): string {
+/** Phrase of one position with its parameters substituted, in one of the capability's phrasings. */
+export function phraseOf(p: Position, rng?: RngLike): string {
   const capSpec = corpus().caps.get(p.cap)!;
-  return capSpec.phrase.replace(/\{(\w+)\}/g, (_, name: string) => {
+  const options = phrasingsOf(p.cap);
+  const template = rng && options.length > 0 ? rng.pick(options) : capSpec.phrase;
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const b = p.bindings[name];
     const type = capSpec.params[name]!;
     if (!b) return name;
@@ -45,27 +58,44 @@ export function phraseOf(p: Position): string {
 
 function joinSteps(rng: RngLike, steps: string[]): string {
   if (steps.length === 1) return steps[0]!;
-  const style = rng.int(3);
-  if (style === 0) return `${steps.slice(0, -1).join(", then ")}, and finally ${steps[steps.length - 1]}`;
-  if (style === 1) return `first ${steps[0]}; ${steps.slice(1, -1).map((s) => `then ${s}; `).join("")}after that, ${steps[steps.length - 1]}`;
-  return `${steps.slice(0, -1).join(", ")} and then ${steps[steps.length - 1]}`;
+  const last = steps[steps.length - 1]!;
+  const init = steps.slice(0, -1);
+  switch (rng.int(6)) {
+    case 0: return `${init.join(", then ")}, and finally ${last}`;
+    case 1: return `first ${steps[0]}; ${steps.slice(1, -1).map((s) => `then ${s}; `).join("")}after that, ${last}`;
+    case 2: return `${init.join(", ")} and then ${last}`;
+    case 3: return `${init.join(", then ")}; once that's done, ${last}`;
+    case 4: return `start by ${gerund(steps[0]!)}, then ${steps.slice(1).join(", then ")}`;
+    default: return `${init.join(", then ")}, and then ${last}`;
+  }
+}
+
+/** "find the airport" -> "finding the airport" (the phrase's first word is always a verb). */
+function gerund(step: string): string {
+  const [verb, ...rest] = step.split(" ");
+  const v = verb!;
+  if (v === "SMS") return ["texting", ...rest].join(" ");
+  // Short verbs ending consonant-vowel-consonant double the consonant ("set" -> "setting", "log" -> "logging").
+  const doubled = /^(get|set|put|run|log|flag|grab|plan|program)$/.test(v);
+  const ing = doubled ? `${v}${v.slice(-1)}ing` : v.endsWith("ie") ? `${v.slice(0, -2)}ying`
+    : v.endsWith("e") && !v.endsWith("ee") ? `${v.slice(0, -1)}ing` : `${v}ing`;
+  return [ing, ...rest].join(" ");
 }
 
 /** Steps of one slot: one phrase per position, alternatives collapsed to the first route branch. */
-export function slotSteps(positions: readonly Position[]): string[] {
-  return positions.filter((p) => !p.route || p.route.branch === 0).map(phraseOf);
+export function slotSteps(positions: readonly Position[], rng?: RngLike): string[] {
+  return positions.filter((p) => !p.route || p.route.branch === 0).map((p) => phraseOf(p, rng));
 }
 
 export function composeText(rng: RngLike, slots: readonly (readonly Position[])[]): string {
   const opener = rng.pick(OPENERS);
   const closer = rng.pick(CLOSERS);
-  const question = opener.startsWith("Could") || opener.startsWith("Can");
-  const sentences = slots.map((ps) => joinSteps(rng, slotSteps(ps)));
+  const phrasing = rng.derive("phrasing");
+  const sentences = slots.map((ps) => joinSteps(rng, slotSteps(ps, phrasing)));
   let body: string;
-  if (sentences.length === 1) body = `${opener}${sentences[0]}${question ? "?" : "."}`;
+  if (sentences.length === 1) body = `${opener.text}${sentences[0]}${opener.question ? "?" : "."}`;
   else {
-    const intro = rng.pick([`I have ${sentences.length} things for you.`, `A few errands, independent of each other.`,
-      `Please handle these ${sentences.length} requests.`]);
+    const intro = rng.pick(INTROS)(sentences.length);
     body = `${intro} ${sentences.map((s, i) => `(${i + 1}) ${s.charAt(0).toUpperCase()}${s.slice(1)}.`).join(" ")}`;
   }
   return body + closer;

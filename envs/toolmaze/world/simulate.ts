@@ -65,6 +65,26 @@ function validateArgs(tool: ToolSpec, args: Record<string, unknown>): SimError |
   return null;
 }
 
+/**
+ * A window's end follows its start: an `end_datetime` field is the response's `iso_datetime` start plus the requested
+ * duration (minutes), or 2–6 hours for tariff-like windows.
+ */
+function withWindowEnd(tool: ToolSpec, out: ToolOutput, args: Record<string, unknown>): ToolOutput {
+  const endField = Object.entries(tool.outputTypes).find(([, ty]) => ty === "end_datetime")?.[0];
+  const startField = Object.entries(tool.outputTypes).find(([, ty]) => ty === "iso_datetime")?.[0];
+  if (endField === undefined || startField === undefined || typeof out[startField] !== "string") return out;
+  const minutes = typeof args.duration === "number" ? args.duration : 60 * (2 + (fnv1a(`${tool.group}|${canonicalJson(args)}|window`) % 5));
+  return { ...out, [endField]: new Date(Date.parse(out[startField] as string) + minutes * 60_000).toISOString().replace(".000Z", "Z") };
+}
+
+/**
+ * The stateless part of a response: a pure function of (capability, arguments). Implicit faults answer with it
+ * when the tool's own (stateful) simulation would fail, so a synthetic response is always a well-formed output.
+ */
+export function statelessOutputs(tool: ToolSpec, args: Record<string, unknown>): ToolOutput {
+  return withWindowEnd(tool, genOutputs(tool, args), args);
+}
+
 function genOutputs(tool: ToolSpec, args: Record<string, unknown>): ToolOutput {
   const h = fnv1a(`${tool.group}|${canonicalJson(args)}`);
   const out: ToolOutput = {};
@@ -85,6 +105,11 @@ function unitPrice(productId: string): number {
 
 /** Run a tool against the episode state. Never throws for well-typed calls. */
 export function simulate(tool: ToolSpec, args: Record<string, unknown>, state: WorldState): SimResult {
+  const r = simulateRaw(tool, args, state);
+  return r.ok ? { ok: true, output: withWindowEnd(tool, r.output, args) } : r;
+}
+
+function simulateRaw(tool: ToolSpec, args: Record<string, unknown>, state: WorldState): SimResult {
   const bad = validateArgs(tool, args);
   if (bad) return { ok: false, error: bad };
   const out = genOutputs(tool, args);

@@ -102,8 +102,12 @@ const TYPE_LIST: FieldType[] = [
   t("country_code", "label", str({ pattern: "^[A-Z]{2}$" }), pickOf(COUNTRIES), inPool(COUNTRIES), COUNTRIES),
   t("iso_date", "date", str({ format: "date" }), (h) => dateAt(h, 60), futureDate, DATE_LITERALS),
   t("iso_datetime", "datetime", str({ format: "date-time" }), (h) => isoAt(h, 30), futureIso),
+  // End of a time window whose start the same response gives (simulators derive it from the start).
+  t("end_datetime", "datetime", str({ format: "date-time" }), (h) => isoAt(h, 30), futureIso),
   t("email_address", "label", str({ format: "email" }), pickOf(EMAILS), matches(/^[a-z.]+@[a-z.]+$/), EMAILS),
-  t("phone_number", "label", str({ pattern: "^\\+[0-9]{7,15}$" }), pickOf(PHONES), matches(/^\+\d{7,15}$/), PHONES),
+  // +999 is an unassigned ITU country code: well-formed digits, but no subscriber.
+  t("phone_number", "label", str({ pattern: "^\\+[0-9]{7,15}$" }), pickOf(PHONES),
+    (v) => matches(/^\+\d{7,15}$/)(v) && !String(v).startsWith("+999"), PHONES),
   t("person_name", "label", str(), pickOf(PEOPLE), inPool(PEOPLE), PEOPLE),
   t("message_text", "text", str({ maxLength: 2000 }), pickOf(NOTES), cleanText, NOTES),
   t("summary_text", "text", str(), (h) => `Summary: ${pickOf(TOPICS)(h)} — ${pickOf(NOTES)(sub(h, 1))}`, cleanText),

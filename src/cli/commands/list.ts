@@ -1,10 +1,20 @@
+import { OptionsError } from "../../core/errors.js";
 import { listEnvs } from "../../core/registry.js";
 import { listGenerators } from "../../generators.js";
+import { parseArgs } from "../args.js";
 
 export const LIST_HELP = `recovery-gym list [--json]
   Lists the registered environments, their options, policies, and the data generators.`;
 
-export function listCommand(json: boolean): number {
+export function listCommand(argv: readonly string[]): number {
+  const args = parseArgs(argv, { flags: { json: "boolean", help: "boolean" }, command: "list" });
+  if (args.flags.help) {
+    process.stdout.write(`${LIST_HELP}\n`);
+    return 0;
+  }
+  if (args.positionals.length > 0) throw new OptionsError(args.positionals[0], `list: unexpected argument "${args.positionals[0]}"; accepted: --json, --help`);
+  if (Object.keys(args.opts).length > 0) throw new OptionsError("--opt", "list: takes no --opt; accepted: --json, --help");
+  const json = args.flags.json === true;
   const envs = listEnvs();
   if (json) {
     process.stdout.write(`${JSON.stringify({ envs, generators: listGenerators().map(([name, g]) => ({ name, description: g.description, flags: g.flags ?? {} })) }, null, 2)}\n`);

@@ -1,13 +1,15 @@
 import type { Env } from "../../core/env.js";
 import { OptionsError } from "../../core/errors.js";
-import { type AggregateReport, type EpisodeResult, registryEntry } from "../../core/registry.js";
+import type { JsonObject } from "../../core/json.js";
+import { type AggregateReport, type EpisodeResult, parseEnvOptions, registryEntry } from "../../core/registry.js";
 import { ci95, mean } from "../../metrics/stats.js";
 import { formatTable } from "../../metrics/table.js";
-import { rollout } from "../../rollout.js";
+import { rolloutAsync } from "../../rollout.js";
 import { policyEntry } from "../../ablation.js";
 import { RecordTrajectory } from "../../../wrappers/recordTrajectory.js";
 import { intFlag, type ParsedArgs, parseArgs, stringFlag } from "../args.js";
 import { ProgressBar } from "../progress.js";
+import { SIGNAL_EXIT_CODES, type StopSignal, stopOnSignals } from "../signals.js";
 
 export const ROLLOUT_FLAGS = { env: "string", policy: "string", episodes: "string", seed: "string", out: "string", json: "boolean", quiet: "boolean", help: "boolean" } as const;
 
@@ -16,9 +18,22 @@ export const ROLLOUT_HELP = `recovery-gym rollout --env ID [--policy random] [--
 
 export const EVAL_HELP = `recovery-gym eval --env ID [--policy random] [--episodes N] [--seed 0] [--json] [--opt key=value ...]
   Like rollout, then prints the family's paper metrics and breakdown tables. --json prints one object:
-  { env, options, policy, episodes, seed, metrics, breakdown }.`;
+  { env, options (validated, defaults filled in), policy, episodes, seed, metrics, breakdown }.
+  Ctrl-C / SIGTERM stop either command after flushing --out; the exit code is then 130 / 143.`;
 
-function runEpisodes(args: ParsedArgs, command: string): { results: EpisodeResult[]; envId: string; policy: string; seed: number; episodes: number } {
+interface EpisodesRun {
+  results: EpisodeResult[];
+  envId: string;
+  /** The validated env options, defaults filled in (what `make()` used). */
+  options: JsonObject;
+  policy: string;
+  seed: number;
+  episodes: number;
+  /** The signal that stopped the run early (the recorder has flushed), or null when every episode ran. */
+  stoppedBy: StopSignal | null;
+}
+
+async function runEpisodes(args: ParsedArgs, command: string): Promise<EpisodesRun> {
   const envId = stringFlag(args, "env");
   if (!envId) throw new OptionsError("--env", `${command}: --env is required (see 'recovery-gym list')`);
   const entry = registryEntry(envId);
@@ -33,37 +48,49 @@ function runEpisodes(args: ParsedArgs, command: string): { results: EpisodeResul
   } catch (e) {
     throw new OptionsError("--policy", `${command}: ${(e as Error).message}`);
   }
+  const options = parseEnvOptions(envId, args.opts);
   const episodes = intFlag(args, "episodes", 10, 1);
   const seed = intFlag(args, "seed", 0, 0);
   const out = stringFlag(args, "out");
   const bar = new ProgressBar(episodes, `${command} ${envId}/${policy}`, process.stderr, args.flags.quiet !== true);
   let successes = 0;
-  const results = rollout({
-    envId,
-    options: args.opts,
-    policy,
-    episodes,
-    seed,
-    wrap: out ? (env: Env<unknown, unknown>) => new RecordTrajectory(env, out) : undefined,
-    onEpisode: (r, i) => {
-      if (r.success) successes += 1;
-      bar.update(i + 1, `success ${((100 * successes) / (i + 1)).toFixed(1)}%`);
-    },
-  });
-  return { results, envId, policy, seed, episodes };
+  const stop = stopOnSignals();
+  try {
+    const { results } = await rolloutAsync(
+      {
+        envId,
+        options: args.opts,
+        policy,
+        episodes,
+        seed,
+        wrap: out ? (env: Env<unknown, unknown>) => new RecordTrajectory(env, out) : undefined,
+        onEpisode: (r, i) => {
+          if (r.success) successes += 1;
+          bar.update(i + 1, `success ${((100 * successes) / (i + 1)).toFixed(1)}%`);
+        },
+      },
+      { signal: stop.signal },
+    );
+    const stoppedBy = stop.received();
+    if (stoppedBy) process.stderr.write(`\n${command}: stopped by ${stoppedBy} after ${results.length} of ${episodes} episodes${out ? `; ${out} is flushed` : ""}\n`);
+    return { results, envId, options, policy, seed, episodes, stoppedBy };
+  } finally {
+    stop.dispose();
+  }
 }
 
 function genericReport(results: readonly EpisodeResult[]): AggregateReport {
   return { metrics: { successRate: mean(results.map((r) => (r.success ? 1 : 0))), meanReturn: mean(results.map((r) => r.return)), meanLength: mean(results.map((r) => r.length)) }, breakdown: [] };
 }
 
-export function rolloutCommand(argv: readonly string[]): number {
+export async function rolloutCommand(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, { flags: ROLLOUT_FLAGS, command: "rollout", envOptionFlags: true });
   if (args.flags.help) {
     process.stdout.write(`${ROLLOUT_HELP}\n`);
     return 0;
   }
-  const { results } = runEpisodes(args, "rollout");
+  const { results, stoppedBy } = await runEpisodes(args, "rollout");
+  if (stoppedBy) return SIGNAL_EXIT_CODES[stoppedBy];
   const returns = results.map((r) => r.return);
   const reasons = new Map<string, number>();
   for (const r of results) reasons.set(r.terminationReason, (reasons.get(r.terminationReason) ?? 0) + 1);
@@ -74,17 +101,18 @@ export function rolloutCommand(argv: readonly string[]): number {
   return 0;
 }
 
-export function evalCommand(argv: readonly string[]): number {
+export async function evalCommand(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, { flags: ROLLOUT_FLAGS, command: "eval", envOptionFlags: true });
   if (args.flags.help) {
     process.stdout.write(`${EVAL_HELP}\n`);
     return 0;
   }
-  const { results, envId, policy, seed, episodes } = runEpisodes(args, "eval");
+  const { results, envId, options, policy, seed, episodes, stoppedBy } = await runEpisodes(args, "eval");
+  if (stoppedBy) return SIGNAL_EXIT_CODES[stoppedBy];
   const entry = registryEntry(envId);
   const report = entry.aggregate ? entry.aggregate(results) : genericReport(results);
   if (args.flags.json) {
-    process.stdout.write(`${JSON.stringify({ env: envId, options: args.opts, policy, episodes, seed, metrics: report.metrics, breakdown: report.breakdown })}\n`);
+    process.stdout.write(`${JSON.stringify({ env: envId, options, policy, episodes, seed, metrics: report.metrics, breakdown: report.breakdown })}\n`);
     return 0;
   }
   process.stdout.write(`${envId} · policy ${policy} · ${episodes} episodes from seed ${seed}\n\n`);

@@ -6,10 +6,14 @@ type BoxArray = Float32Array | Float64Array | Int32Array;
 
 const ctor = { float32: Float32Array, float64: Float64Array, int32: Int32Array } as const;
 
-/** A (possibly unbounded) box in R^n, stored flat in a typed array with a `shape`. */
+/**
+ * A (possibly unbounded) box in R^n, stored flat in a typed array with a `shape`. Bounds are kept in the box's
+ * dtype (float32 bounds are rounded to float32, as Gymnasium does), so `Box(-0.3, 0.3)` contains
+ * `Float32Array([0.3])`; int32 boxes keep float64 bounds so they can stay unbounded (±Infinity).
+ */
 export class Box extends Space<BoxArray> {
-  readonly low: Float64Array;
-  readonly high: Float64Array;
+  readonly low: Float32Array | Float64Array;
+  readonly high: Float32Array | Float64Array;
   readonly shape: readonly number[];
   readonly size: number;
 
@@ -17,10 +21,11 @@ export class Box extends Space<BoxArray> {
     super();
     this.shape = [...shape];
     this.size = shape.reduce((a, b) => a * b, 1);
+    const Bounds = dtype === "float32" ? Float32Array : Float64Array;
     const fill = (v: number | readonly number[], name: string) => {
-      if (typeof v === "number") return new Float64Array(this.size).fill(v);
+      if (typeof v === "number") return new Bounds(this.size).fill(v);
       if (v.length !== this.size) throw new RangeError(`Box: ${name} has ${v.length} entries, shape needs ${this.size}`);
-      return Float64Array.from(v);
+      return Bounds.from(v);
     };
     this.low = fill(low, "low");
     this.high = fill(high, "high");
@@ -57,7 +62,7 @@ export class Box extends Space<BoxArray> {
   }
 
   toJSON(): SpaceJson {
-    const enc = (a: Float64Array) => Array.from(a, (v) => (Number.isFinite(v) ? v : v > 0 ? "inf" : "-inf"));
+    const enc = (a: Float32Array | Float64Array) => Array.from(a, (v) => (Number.isFinite(v) ? v : v > 0 ? "inf" : "-inf"));
     return { type: "box", shape: [...this.shape], dtype: this.dtype, low: enc(this.low), high: enc(this.high) };
   }
 }

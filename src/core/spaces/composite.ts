@@ -1,5 +1,5 @@
 import type { Rng } from "../rng.js";
-import { Space, type SpaceJson, type SpaceValue } from "./space.js";
+import { sampleScope, Space, type SpaceJson, type SpaceValue } from "./space.js";
 
 type DictValue<S extends Record<string, Space<unknown>>> = { [K in keyof S]: SpaceValue<S[K]> };
 
@@ -17,8 +17,9 @@ export class Dict<S extends Record<string, Space<unknown>>> extends Space<DictVa
     return this.keys.every((k) => k in obj && this.spaces[k].contains(obj[k]));
   }
   sample(rng: Rng): DictValue<S> {
+    const scope = sampleScope(rng);
     const out = {} as DictValue<S>;
-    for (const k of this.keys) out[k] = this.spaces[k].sample(rng.derive(k)) as DictValue<S>[typeof k];
+    for (const k of this.keys) out[k] = this.spaces[k].sample(scope.derive(k)) as DictValue<S>[typeof k];
     return out;
   }
   toJSON(): SpaceJson {
@@ -37,7 +38,8 @@ export class Tuple<T = unknown> extends Space<T[]> {
     return Array.isArray(x) && x.length === this.spaces.length && this.spaces.every((s, i) => s.contains(x[i]));
   }
   sample(rng: Rng): T[] {
-    return this.spaces.map((s, i) => s.sample(rng.derive(i)));
+    const scope = sampleScope(rng);
+    return this.spaces.map((s, i) => s.sample(scope.derive(i)));
   }
   toJSON(): SpaceJson {
     return { type: "tuple", spaces: this.spaces.map((s) => s.toJSON()) };
@@ -58,8 +60,9 @@ export class Sequence<T> extends Space<T[]> {
     return x.every((v) => this.feature.contains(v));
   }
   sample(rng: Rng): T[] {
-    const len = rng.int(Math.min(this.maxLength ?? 8, 8) + 1);
-    return Array.from({ length: len }, (_, i) => this.feature.sample(rng.derive(i)));
+    const scope = sampleScope(rng);
+    const len = scope.derive("length").int(Math.min(this.maxLength ?? 8, 8) + 1);
+    return Array.from({ length: len }, (_, i) => this.feature.sample(scope.derive(i)));
   }
   toJSON(): SpaceJson {
     return { type: "sequence", feature: this.feature.toJSON(), max_length: this.maxLength };

@@ -1,4 +1,4 @@
-export { Space, type SpaceJson, type SpaceValue } from "./space.js";
+export { Space, sampleScope, type SpaceJson, type SpaceValue } from "./space.js";
 export { Discrete } from "./discrete.js";
 export { MultiDiscrete } from "./multiDiscrete.js";
 export { MultiBinary } from "./multiBinary.js";
@@ -8,4 +8,4 @@ export { Dict, Tuple, Sequence } from "./composite.js";
 export { Json } from "./json.js";
 export { ToolCallSpace, validatorFor, argumentIssues, type ToolSchema, type ToolCallValue } from "./toolCall.js";
 export { ToolActionSpace, type ActionKind } from "./toolAction.js";
-export { batchSpace } from "./batch.js";
+export { batchSpace, batchSpaces } from "./batch.js";

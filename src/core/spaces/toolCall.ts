@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { JsonObject, JsonValue } from "../json.js";
-import { isJsonObject } from "../json.js";
+import { cloneJson, isJsonObject } from "../json.js";
 import { compileFastCheck, type FastCheck } from "../fastSchema.js";
 import { type JsonSchema, sampleFromJsonSchema, zodFromJsonSchema } from "../jsonSchema.js";
 import type { Rng } from "../rng.js";
@@ -84,7 +84,17 @@ export class ToolCallSpace extends Space<ToolCallValue> {
     return { name: tool.name, arguments: sampleFromJsonSchema({ type: "object", ...tool.parameters }, rng) as JsonObject };
   }
 
+  /**
+   * Self-contained: the names and the agent-facing schemas (name, description, parameters) of the tools visible
+   * now, so a remote client can validate or sample calls without another request. Equality compares them too.
+   * Only the schema fields are copied: a ToolDefinition's hidden `meta` and simulator never leave the env.
+   */
   toJSON(): SpaceJson {
-    return { type: "tool_call", tools: this.visibleTools().map((t) => t.name) };
+    const tools = this.visibleTools();
+    return {
+      type: "tool_call",
+      tools: tools.map((t) => t.name),
+      schemas: tools.map((t) => ({ name: t.name, description: t.description, parameters: cloneJson(t.parameters as unknown as JsonObject) })),
+    };
   }
 }

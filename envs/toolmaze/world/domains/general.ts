@@ -74,4 +74,5 @@ export const GENERAL_CAPS: CapSpec[] = [
 export const GENERAL_ROUTES: RouteSpec[] = [
   route(D, "query_to_text", "search_query", "summary_text", [["wikipedia_summary"], ["web_search", "fetch_page"]]),
   route(D, "query_to_url", "search_query", "url", [["web_search"], ["news_search"]]),
+  route(D, "query_to_headline", "search_query", "headline", [["news_search"], ["web_search"]]),
 ];

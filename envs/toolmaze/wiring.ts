@@ -1,0 +1,120 @@
+/**
+ * How ToolMaze plugs into the tool-episode engine: corpus tools as engine tool definitions (errors in the provider's
+ * own body), fault profiles as engine fault specs, the synthetic response of implicit faults, the distractor pool
+ * and the per-solution ordering counts of `info.hidden`. Pure functions of the corpus and the task (cached).
+ */
+import { cloneJson, type JsonObject } from "../../src/core/json.js";
+import type { CorruptionFn, FaultSpec } from "../../src/engine/faults.js";
+import type { ToolDefinition, ToolErrorPayload } from "../../src/engine/tool.js";
+import { corruptValue, type CorruptionSpec, type FaultProfile } from "./faults.js";
+import { countOrderings } from "./task/solve.js";
+import type { Task } from "./tasks.js";
+import { corpus, type ToolSpec } from "./world/corpus.js";
+import { errorBody, type SimError, simulate, statelessOutputs } from "./world/simulate.js";
+import type { WorldState } from "./world/state.js";
+import type { Scalar } from "./world/types.js";
+
+const KIND: Record<CorruptionSpec["cls"], string> = {
+  physics: "physics_violation", temporal: "temporal_contradiction", leakage: "tool_leakage", scale: "unit_scale_slip",
+};
+
+/**
+ * An error as the agent receives it: the provider's own body (`{error:{code,status,message}}`, problem+json,
+ * `{errors:[…]}` or a SOAP-like `{fault:{…}}`, see `errorBody`), not a uniform wrapper, so reading errors means
+ * reading four conventions. Code and message still reach the engine's `tool_error` event.
+ */
+function providerError(e: SimError): ToolErrorPayload {
+  return { code: e.code, message: e.message, status: e.status, body: e.details as JsonObject };
+}
+
+const definitions = new Map<string, ToolDefinition<WorldState>>();
+/** Engine tool definition of a corpus tool (cached: definitions are immutable). */
+export function toolDefinition(spec: ToolSpec): ToolDefinition<WorldState> {
+  let def = definitions.get(spec.name);
+  if (!def) {
+    def = {
+      name: spec.name,
+      description: spec.description,
+      parameters: spec.parameters as unknown as ToolDefinition["parameters"],
+      meta: { group: spec.group, category: spec.category, domain: spec.domain, mutates: spec.category === "action" },
+      run: (args, ctx) => {
+        const r = simulate(spec, args, ctx.state);
+        return r.ok ? { ok: true, output: r.output } : { ok: false, error: providerError(r.error) };
+      },
+    };
+    definitions.set(spec.name, def);
+  }
+  return def;
+}
+
+/** Solutions listed in `info.hidden.solutions` (shortest first); `solutionCount` gives the full number. */
+export const HIDDEN_SOLUTIONS = 32;
+const orderingCache = new WeakMap<Task, number[]>();
+/** Legal orderings of each listed solution (pure function of the task, cached on its identity). */
+export function orderingCounts(task: Task): number[] {
+  let counts = orderingCache.get(task);
+  if (!counts) {
+    counts = task.solutions.slice(0, HIDDEN_SOLUTIONS).map((s) => countOrderings(task.positions, s));
+    orderingCache.set(task, counts);
+  }
+  return counts;
+}
+
+const poolCache = new Map<Task, string[]>();
+
+/**
+ * Tools that may serve as distractors for a task (a pure function of the task, cached per task object). Distractors
+ * never offer a way around a fault: no member of a task group, no cap sharing a route with one; nor a type-valid
+ * substitute the scorer would not accept: no distractor produces a type the task consumes.
+ */
+export function distractorPool(task: Task): string[] {
+  const hit = poolCache.get(task);
+  if (hit) return hit;
+  const c = corpus();
+  const groups = new Set(task.positions.map((p) => p.cap));
+  for (const r of c.routes) {
+    const caps = r.routes.flat();
+    if (caps.some((id) => task.positions.some((p) => p.cap === id))) for (const id of caps) groups.add(id);
+  }
+  const consumed = new Set(task.positions.flatMap((p) => Object.values(p.bindings).flatMap((b) => (b.kind === "bound" ? [b.type] : []))));
+  const pool = c.toolsIn(task.domain).filter((t) => !groups.has(t.group) && !Object.values(t.outputTypes).some((ty) => consumed.has(ty))).map((t) => t.name);
+  // Only canonical tasks recur; sampled ones are unique per seed, so the cache stays bounded by the suite.
+  if (task.id.startsWith("smp-")) return pool;
+  poolCache.set(task, pool);
+  return pool;
+}
+
+/** Engine fault specs for a profile (group-bound, first member called becomes the victim). */
+export function faultSpecs(profile: FaultProfile): FaultSpec[] {
+  const c = corpus();
+  return profile.faults.map((f): FaultSpec => {
+    const base = { id: f.id, visibility: f.visibility, persistence: { type: f.persistence }, trigger: { group: f.group, bindFirstInGroup: true } } as const;
+    if (f.explicit) {
+      const p = f.explicit;
+      const extra = p.retryAfter !== undefined ? { retry_after: p.retryAfter } : {};
+      const errorByTool: Record<string, ToolErrorPayload> = {};
+      for (const m of f.members) errorByTool[m] = providerError(errorBody(c.tool(m), p.status, p.message, extra));
+      const first = errorByTool[f.members[0]!]!;
+      return { ...base, kind: p.status === 504 ? "timeout" : `http_${p.status}`, effect: { type: "error", error: first, errorByTool } };
+    }
+    const k = f.corruption!;
+    // A synthetic response in place of the tool (SEEDS §1: the profile names the victim and its synthetic response):
+    // `replace`, not `corrupt`, so the real service never runs and an Action victim performs no side effect.
+    return { ...base, kind: KIND[k.cls], effect: { type: "replace", transform: "toolmaze_silent", params: { ...k } } };
+  });
+}
+
+/**
+ * The `toolmaze_silent` transform of implicit faults: the victim's would-be output, computed on a scratch copy of the
+ * world (no side effect, e.g. no e-mail sent and no slot booked), with the consumed field corrupted. If the real call
+ * would fail (its stateful checks), the stateless part of the output stands in, so the synthetic answer is always a
+ * well-formed success.
+ */
+export const silentResponse: CorruptionFn<WorldState> = ({ tool, args, params, state }) => {
+  const spec = params as unknown as CorruptionSpec;
+  const t = corpus().tool(tool);
+  const r = simulate(t, args, cloneJson(state as unknown as JsonObject) as unknown as WorldState);
+  const out: Record<string, Scalar> = r.ok ? { ...r.output } : statelessOutputs(t, args);
+  out[spec.field] = corruptValue(out[spec.field] as Scalar, spec, out);
+  return out as JsonObject;
+};
