@@ -2,7 +2,7 @@
  * One function per operation. Each validates its fields with zod, does its work, and returns the `result` map
  * (or a promise of it when the env is asynchronous). Errors are thrown and turned into responses by the server.
  */
-import type { Backend, VecResetResult, VecStepResult } from "./backend.js";
+import { type Backend, envActionSpace, type VecResetResult, type VecStepResult } from "./backend.js";
 import { encodeDelta } from "./delta.js";
 import { assertPlainPayload } from "./payload.js";
 import {
@@ -251,7 +251,7 @@ function compactTools(s: Session, obs: readonly unknown[]): unknown[] {
 /** One action per env from the session's sampler streams (env i's stream: make seed and env_offset + i only). */
 function sampleActions(ctx: HandlerContext, s: Session): unknown[] {
   s.samplers ??= ctx.backend.createSamplers(s.makeSeed ?? 0, s.envOffset, s.numEnvs);
-  return s.samplers.map((rng) => ctx.backend.sampleAction(s.env.singleActionSpace, rng));
+  return s.samplers.map((rng, i) => ctx.backend.sampleAction(envActionSpace(s.env, i), rng));
 }
 
 /**
@@ -266,7 +266,7 @@ function sample(ctx: HandlerContext, req: Requests["sample"]): Result {
   if (s.resets === 0) throw new BridgeError("ENV_ERROR", "sample before reset: call 'reset' on this session first", { field: "reset", session: s.handle });
   if (req.index === undefined || req.index === null) return { actions: sampleActions(ctx, s) };
   s.samplers ??= ctx.backend.createSamplers(s.makeSeed ?? 0, s.envOffset, s.numEnvs);
-  return { action: ctx.backend.sampleAction(s.env.singleActionSpace, s.samplers[req.index]) };
+  return { action: ctx.backend.sampleAction(envActionSpace(s.env, req.index), s.samplers[req.index]) };
 }
 
 function filterInfos(s: Session, infos: Record<string, unknown>): Record<string, unknown> {

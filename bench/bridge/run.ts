@@ -17,6 +17,7 @@ import { BridgeClient } from "../../bridge/client.js";
 import { decode, encode } from "../../bridge/codec.js";
 import { createCoreBackend } from "../../bridge/coreBackend.js";
 import { makeVec } from "../../src/index.js";
+import { envActionSpace } from "../../bridge/backend.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const argv = process.argv.slice(2);
@@ -66,7 +67,7 @@ function inProcess(id: string, batch: number, secs: number, opts: Record<string,
   let n = 0;
   const t0 = performance.now();
   while (performance.now() - t0 < secs * 1000 || n < 20) {
-    env.step(samplers.map((r) => backend.sampleAction(env.singleActionSpace, r)));
+    env.step(samplers.map((r, i) => backend.sampleAction(envActionSpace(env, i), r)));
     n++;
   }
   const dt = (performance.now() - t0) / 1000;

@@ -67,6 +67,36 @@ describe("request payloads", () => {
   });
 });
 
+describe("batched steps over the bridge", () => {
+  it("one malformed action refuses the whole batch (VALIDATION_ERROR naming actions.i), nothing is stepped", async () => {
+    const server = await startServer(createCoreBackend());
+    const client = new BridgeClient(server.endpoint);
+    cleanup.push(async () => { await client.close(); await server.stop(); });
+    const { session } = await client.request<{ session: string }>("make", { env_id: "ToolMaze-v0", num_envs: 3, seed: 2 });
+    await client.request("reset", { session });
+    const ok = { type: "answer", content: "done" };
+    const r = await client.call("step", { session, actions: [ok, { type: "tool_call" }, ok] });
+    expect(r.error).toMatchObject({ code: "VALIDATION_ERROR", details: { libraryCode: "ACTION_ERROR", env: 1 } });
+    expect(String(r.error!.details.field)).toMatch(/^actions\.1\.name/);
+    const after = await client.request<{ observations: Array<{ s: { step?: number } }> }>("step", { session, actions: [ok, ok, ok] });
+    expect(after.observations.map((o) => o.s.step)).toEqual([1, 1, 1]);
+  });
+});
+
+describe("bad data named by options", () => {
+  it("a broken PlanBench-XL release is a VALIDATION_ERROR naming the file and field, not an ENV_ERROR", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "rg-badrel-"));
+    writeFileSync(path.join(dir, "tasks.json"), "[{\"task_id\": 5}]");
+    const server = await startServer(createCoreBackend());
+    const client = new BridgeClient(server.endpoint);
+    cleanup.push(async () => { await client.close(); await server.stop(); });
+    const r = await client.call("make", { env_id: "PlanBenchXL-v0", options: { dataDir: dir } });
+    expect(r.error).toMatchObject({ code: "VALIDATION_ERROR", details: { libraryCode: "CONFIG_ERROR" } });
+    expect(r.error!.details.file).toEqual(expect.any(String));
+    expect(r.error!.details.field).toEqual(expect.any(String));
+  });
+});
+
 describe("option paths over the bridge", () => {
   afterEach(() => setOptionPathPolicy(null));
 

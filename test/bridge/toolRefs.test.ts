@@ -10,6 +10,7 @@ import { applyDelta, type WireObs } from "../../bridge/delta.js";
 import { ToolRefDecoder, ToolRefEncoder } from "../../bridge/toolRefs.js";
 import { makeVec } from "../../src/index.js";
 import { startServer } from "./helpers.js";
+import { envActionSpace } from "../../bridge/backend.js";
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -61,7 +62,7 @@ function inProcess(envId: string, steps: number): unknown[] {
   const samplers = backend.createSamplers(7, 0, 4);
   const [obs0] = env.reset({ seed: [7, 8, 9, 10] });
   const out: unknown[] = [obs0];
-  for (let t = 0; t < steps; t++) out.push(env.step(samplers.map((rng) => backend.sampleAction(env.singleActionSpace, rng)))[0]);
+  for (let t = 0; t < steps; t++) out.push(env.step(samplers.map((rng, i) => backend.sampleAction(envActionSpace(env, i), rng)))[0]);
   env.close();
   return JSON.parse(JSON.stringify(out)) as unknown[];
 }
