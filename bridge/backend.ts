@@ -23,6 +23,8 @@ export interface VecEnvLike {
   readonly numEnvs: number;
   readonly singleObservationSpace: SpaceLike;
   readonly singleActionSpace: SpaceLike;
+  /** The batched action space: a Tuple of each env's own space (tool envs sample from the tools *they* show). */
+  readonly actionSpace?: SpaceLike;
   readonly metadata?: unknown;
   readonly spec?: unknown;
   reset(opts?: { seed?: number | (number | null)[]; options?: Record<string, unknown> }): VecResetResult | Promise<VecResetResult>;
@@ -31,6 +33,12 @@ export interface VecEnvLike {
   getEnvState?(index: number): unknown;
   setEnvState?(index: number, state: unknown): unknown;
   close(): void | Promise<void>;
+}
+
+/** Env i's own action space (element i of the batched Tuple), or the single space when there is no batched one. */
+export function envActionSpace(env: Pick<VecEnvLike, "actionSpace" | "singleActionSpace">, i: number): SpaceLike {
+  const spaces = (env.actionSpace as { spaces?: readonly SpaceLike[] } | undefined)?.spaces;
+  return spaces?.[i] ?? env.singleActionSpace;
 }
 
 export interface EnvDescription {
@@ -57,6 +65,11 @@ export interface Backend {
   createSamplers(seed: number, offset: number, n: number): SamplerRng[];
   /** Samples one action from a single-env action space with the given stream. */
   sampleAction(space: SpaceLike, rng: SamplerRng): unknown;
+  /**
+   * Confines env options that name files to `roots` (null: no restriction), for the whole process: a remote
+   * client must not make the server read arbitrary files.
+   */
+  restrictOptionPaths?(roots: readonly string[] | null): void;
   /** Maps a library exception to a protocol error; anything unrecognised is ENV_ERROR. */
   classifyError(err: unknown): { code: ErrorCode; message: string; details: Record<string, unknown> };
 }

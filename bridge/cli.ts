@@ -32,13 +32,18 @@ Options:
   --allow-remote           allow a non-loopback endpoint (requires --curve-keys when libzmq has CURVE)
   --curve-keys FILE        CURVE server keys, JSON {"publicKey","secretKey"} (Z85)
   --record-dir DIR         allow make(record=true): trajectories go to DIR/<env>-<session>-<i>.jsonl
+  --data-root DIR          env options naming files (reward specs, datasets) may only point inside DIR
+                           (repeatable). Default: anywhere on a loopback server; nowhere with --allow-remote
   --gen-curve-keys FILE    write a new CURVE key pair to FILE (mode 600) and exit
   --max-sessions N         sessions per worker (default 256)
   --max-envs-per-session N (default 4096)
   --max-total-envs N       envs per worker over all sessions (default 16384)
   --max-message-bytes N    largest request decoded; larger ones get MESSAGE_TOO_LARGE (default 64 MiB)
+  --hard-message-bytes N   libzmq's cap: a larger frame drops the connection unanswered (default 256 MiB)
   --max-pending N          unanswered requests per client (default 1024)
   --idle-timeout-ms N      close sessions idle this long (default 600000)
+  --reap-interval-ms N     how often idle sessions are looked for (default 5000)
+  --send-hwm N             ZeroMQ send queue per peer, in messages (default 100000)
   --drain-ms N             on SIGINT/SIGTERM keep answering (SHUTTING_DOWN) this long before closing (default 250)
   --ready-file FILE        once listening, write {"endpoints", "pid", "workerPids"} as JSON to FILE (scripts)
   --quiet                  no log lines on stderr
@@ -54,6 +59,9 @@ const LIMIT_FLAGS: Record<string, keyof Limits> = {
   "--max-message-bytes": "maxMessageBytes",
   "--max-pending": "maxPendingPerClient",
   "--idle-timeout-ms": "idleTimeoutMs",
+  "--reap-interval-ms": "reapIntervalMs",
+  "--hard-message-bytes": "hardMessageBytes",
+  "--send-hwm": "sendHighWaterMark",
   "--drain-ms": "drainMs",
 };
 
@@ -126,6 +134,9 @@ function parseArgs(argv: string[]): Parsed {
         break;
       case "--record-dir":
         p.overrides.recordDir = value();
+        break;
+      case "--data-root":
+        (p.overrides.dataRoots ??= []).push(value());
         break;
       case "--gen-curve-keys":
         p.genKeys = value();
@@ -207,7 +218,7 @@ export async function serveCommand(argv: string[], deps: ServeDeps = {}): Promis
   let server: BridgeServer;
   try {
     const backend = await loadBackend();
-    server = new BridgeServer({ endpoint: cfg.endpoint, backend, limits: cfg.limits, allowRemote: cfg.allowRemote, curve: cfg.curve, recordDir: cfg.recordDir, log });
+    server = new BridgeServer({ endpoint: cfg.endpoint, backend, limits: cfg.limits, allowRemote: cfg.allowRemote, curve: cfg.curve, recordDir: cfg.recordDir, dataRoots: cfg.dataRoots, log });
     await server.start();
   } catch (e) {
     err(`recovery-gym serve: ${(e as Error).message}\n`);

@@ -20,6 +20,11 @@ export const configSchema = z.strictObject({
   curveKeys: z.string().nullable().default(null),
   /** Where sessions made with `record: true` write trajectories; null refuses recording. */
   recordDir: z.string().nullable().default(null),
+  /**
+   * Directories that env options naming files (reward specs, datasets, data dirs) may point into. Empty: any path
+   * on a loopback-only server, none with `allowRemote` (a remote client must not read the server's files).
+   */
+  dataRoots: z.array(z.string().min(1)).default([]),
   limits: limitsSchema.partial().default({}),
 });
 export type BridgeConfig = z.output<typeof configSchema>;
@@ -30,6 +35,8 @@ export interface ResolvedConfig {
   allowRemote: boolean;
   curve: CurveKeys | null;
   recordDir: string | null;
+  /** null: option paths are not restricted; a list (possibly empty): only paths inside these are read. */
+  dataRoots: string[] | null;
   limits: Limits;
 }
 
@@ -92,6 +99,7 @@ export function resolveConfig(cfg: BridgeConfig): ResolvedConfig {
     allowRemote: cfg.allowRemote,
     curve: cfg.curveKeys ? loadCurveKeys(cfg.curveKeys) : null,
     recordDir: cfg.recordDir ? path.resolve(cfg.recordDir) : null,
+    dataRoots: cfg.dataRoots.length || cfg.allowRemote ? cfg.dataRoots.map((d) => path.resolve(d)) : null,
     limits: limits.data,
   };
 }

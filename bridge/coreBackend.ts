@@ -4,6 +4,7 @@
  */
 import {
   Box,
+  confineOptionPaths,
   Dict,
   LIBRARY_VERSION,
   listEnvs,
@@ -13,6 +14,7 @@ import {
   RecoveryGymError,
   registryEntry,
   Rng,
+  setOptionPathPolicy,
   type Space,
   SyncVectorEnv,
   Tuple,
@@ -103,6 +105,7 @@ export function createCoreBackend(): Backend {
       return Array.from({ length: n }, (_, i) => root.derive(offset + i));
     },
     sampleAction: (space: SpaceLike, rng: SamplerRng): unknown => (space as Space<unknown>).sample(rng as Rng),
+    restrictOptionPaths: (roots) => setOptionPathPolicy(roots === null ? null : confineOptionPaths(roots)),
     classifyError(err: unknown) {
       if (err instanceof RecoveryGymError) {
         return {

@@ -2,8 +2,9 @@
  * One function per operation. Each validates its fields with zod, does its work, and returns the `result` map
  * (or a promise of it when the env is asynchronous). Errors are thrown and turned into responses by the server.
  */
-import type { Backend, VecResetResult, VecStepResult } from "./backend.js";
+import { type Backend, envActionSpace, type VecResetResult, type VecStepResult } from "./backend.js";
 import { encodeDelta } from "./delta.js";
+import { assertPlainPayload } from "./payload.js";
 import {
   BridgeError,
   type Limits,
@@ -42,6 +43,7 @@ export function handleRequest(ctx: HandlerContext, op: string, fields: Record<st
   const parsed = requestSchemas[op].safeParse(fields);
   if (!parsed.success) throw zodDetails(op, parsed.error);
   const req = parsed.data;
+  checkPayloads(op, req as Record<string, unknown>);
   switch (op) {
     case "hello":
       return hello(ctx, req as Requests["hello"]);
@@ -55,6 +57,8 @@ export function handleRequest(ctx: HandlerContext, op: string, fields: Record<st
       return reset(ctx, req as Requests["reset"]);
     case "step":
       return step(ctx, req as Requests["step"]);
+    case "sample":
+      return sample(ctx, req as Requests["sample"]);
     case "close":
       return close(ctx, req as Requests["close"]);
     case "get_spec":
@@ -64,6 +68,18 @@ export function handleRequest(ctx: HandlerContext, op: string, fields: Record<st
     case "set_state":
       return setState(ctx, req as Requests["set_state"]);
   }
+}
+
+/** The free-form fields (env options, actions, snapshots) must be plain data before the library sees them. */
+const PAYLOAD_FIELDS: Partial<Record<Op, readonly string[]>> = {
+  make: ["options"],
+  reset: ["options"],
+  step: ["actions"],
+  set_state: ["state"],
+};
+
+function checkPayloads(op: Op, req: Record<string, unknown>): void {
+  for (const field of PAYLOAD_FIELDS[op] ?? []) assertPlainPayload(req[field], field);
 }
 
 function hello(ctx: HandlerContext, req: Requests["hello"]): Result {
@@ -103,6 +119,7 @@ function describeSession(s: Session): Result {
     autoreset_mode: s.autoresetMode,
     env_offset: s.envOffset,
     obs_encoding: s.obsEncoding,
+    tool_refs: s.toolRefs !== null,
     info_keys: s.infoKeys ? [...s.infoKeys] : null,
     spec: s.env.spec ?? null,
     metadata: s.env.metadata ?? null,
@@ -117,6 +134,7 @@ function make(ctx: HandlerContext, req: Requests["make"]): Result {
     options: req.options ?? {},
     autoresetMode: req.autoreset_mode,
     obsEncoding: req.obs_encoding,
+    toolRefs: req.tool_refs,
     infoKeys: req.info_keys ?? null,
     seed: req.seed ?? null,
     record: req.record ?? false,
@@ -168,7 +186,7 @@ function reset(ctx: HandlerContext, req: Requests["reset"]): Result | Promise<Re
     then(s.env.reset(opts), ([obs, infos]: VecResetResult): Result => {
       s.resets++;
       s.lastObs = obs.slice();
-      return { observations: obs, infos: filterInfos(s, infos) };
+      return { observations: compactTools(s, obs), infos: filterInfos(s, infos) };
     }),
   );
 }
@@ -180,9 +198,7 @@ function step(ctx: HandlerContext, req: Requests["step"]): Result | Promise<Resu
     if (req.actions !== undefined) {
       throw new BridgeError("VALIDATION_ERROR", "step: give either 'actions' or 'sample: true', not both", { field: "actions" });
     }
-    s.samplers ??= ctx.backend.createSamplers(s.makeSeed ?? 0, s.envOffset, s.numEnvs);
-    const samplers = s.samplers;
-    actions = samplers.map((rng) => ctx.backend.sampleAction(s.env.singleActionSpace, rng));
+    actions = sampleActions(ctx, s);
   } else {
     if (req.actions === undefined) {
       throw new BridgeError("VALIDATION_ERROR", "step: 'actions' is required (one action per env) unless 'sample' is true", { field: "actions" });
@@ -200,10 +216,17 @@ function step(ctx: HandlerContext, req: Requests["step"]): Result | Promise<Resu
   return withSession(s, () =>
     then(s.env.step(actions), ([obs, rewards, terminated, truncated, infos]: VecStepResult): Result => {
       s.steps++;
-      let observations: unknown[] = obs;
+      let observations: unknown[];
       if (s.obsEncoding === "delta") {
         const prev = s.lastObs ?? [];
-        observations = obs.map((o, i) => encodeDelta(prev[i], o));
+        const refs = s.toolRefs;
+        observations = obs.map((o, i) => {
+          const wire = encodeDelta(prev[i], o);
+          if (refs === null) return wire;
+          return "s" in wire ? { ...wire, s: refs.compact(wire.s) as Record<string, unknown> } : { f: refs.compact(wire.f) };
+        });
+      } else {
+        observations = compactTools(s, obs);
       }
       s.lastObs = obs.slice();
       const out: Result = {
@@ -217,6 +240,33 @@ function step(ctx: HandlerContext, req: Requests["step"]): Result | Promise<Resu
       return out;
     }),
   );
+}
+
+/** Full observations with already-sent tool schemas as names, when the session uses tool references. */
+function compactTools(s: Session, obs: readonly unknown[]): unknown[] {
+  const refs = s.toolRefs;
+  return refs === null ? obs.slice() : obs.map((o) => refs.compact(o));
+}
+
+/** One action per env from the session's sampler streams (env i's stream: make seed and env_offset + i only). */
+function sampleActions(ctx: HandlerContext, s: Session): unknown[] {
+  s.samplers ??= ctx.backend.createSamplers(s.makeSeed ?? 0, s.envOffset, s.numEnvs);
+  return s.samplers.map((rng, i) => ctx.backend.sampleAction(envActionSpace(s.env, i), rng));
+}
+
+/**
+ * Samples actions without stepping (what a Gymnasium `action_space.sample()` needs). Draws from the same streams
+ * as `step` with `sample: true`, so the two interleave as one sequence of draws per env.
+ */
+function sample(ctx: HandlerContext, req: Requests["sample"]): Result {
+  const s = ctx.sessions.get(req.session, ctx.owner);
+  if (req.index !== undefined && req.index !== null && req.index >= s.numEnvs) {
+    throw new BridgeError("VALIDATION_ERROR", `index: expected 0..${s.numEnvs - 1}, got ${req.index}`, { field: "index", expected: s.numEnvs, got: req.index });
+  }
+  if (s.resets === 0) throw new BridgeError("ENV_ERROR", "sample before reset: call 'reset' on this session first", { field: "reset", session: s.handle });
+  if (req.index === undefined || req.index === null) return { actions: sampleActions(ctx, s) };
+  s.samplers ??= ctx.backend.createSamplers(s.makeSeed ?? 0, s.envOffset, s.numEnvs);
+  return { action: ctx.backend.sampleAction(envActionSpace(s.env, req.index), s.samplers[req.index]) };
 }
 
 function filterInfos(s: Session, infos: Record<string, unknown>): Record<string, unknown> {
@@ -265,6 +315,6 @@ function setState(ctx: HandlerContext, req: Requests["set_state"]): Result | Pro
   return withSession(s, () => {
     const obs = (s.env.setEnvState as (n: number, st: unknown) => unknown)(i, req.state);
     if (s.lastObs) s.lastObs[i] = obs;
-    return { index: i, observation: obs } as Result;
+    return { index: i, observation: s.toolRefs ? s.toolRefs.compact(obs) : obs } as Result;
   });
 }

@@ -7,7 +7,7 @@ import { z } from "zod";
 /** Major version: bumped only for incompatible changes. Clients negotiate it with `hello`. */
 export const PROTOCOL_VERSION = 1;
 /** Minor version: bumped for additive changes (new ops, new optional request fields, new result fields). */
-export const PROTOCOL_MINOR = 1;
+export const PROTOCOL_MINOR = 2;
 export const SUPPORTED_VERSIONS: readonly number[] = [PROTOCOL_VERSION];
 
 export const ERROR_CODES = [
@@ -37,7 +37,7 @@ export class BridgeError extends Error {
   }
 }
 
-export const OPS = ["hello", "ping", "list_envs", "make", "reset", "step", "close", "get_spec", "get_state", "set_state"] as const;
+export const OPS = ["hello", "ping", "list_envs", "make", "reset", "step", "sample", "close", "get_spec", "get_state", "set_state"] as const;
 export type Op = (typeof OPS)[number];
 
 /** Session handles: "s" + worker index + "-" + 32 hex chars (128 random bits). */
@@ -61,6 +61,7 @@ export const requestSchemas = {
     seed: seedInt.nullable().optional(),
     autoreset_mode: z.enum(AUTORESET_MODES).optional(),
     obs_encoding: z.enum(["full", "delta"]).default("delta"),
+    tool_refs: z.boolean().default(false),
     info_keys: z.array(z.string()).max(256).nullable().optional(),
     record: z.boolean().optional(),
     env_offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
@@ -76,6 +77,7 @@ export const requestSchemas = {
     actions: z.array(z.unknown()).optional(),
     sample: z.boolean().optional(),
   }),
+  sample: z.strictObject({ session: sessionHandle, index: z.number().int().min(0).nullable().optional() }),
   close: z.strictObject({ session: sessionHandle }),
   get_state: z.strictObject({ session: sessionHandle, index: z.number().int().min(0).default(0) }),
   set_state: z.strictObject({ session: sessionHandle, index: z.number().int().min(0).default(0), state: jsonMap }),

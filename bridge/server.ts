@@ -28,6 +28,8 @@ export interface ServerOptions {
   workerCount?: number;
   /** Directory for trajectories of sessions made with `record: true`; recording is refused when unset. */
   recordDir?: string | null;
+  /** Where env options naming files may point (null or unset: anywhere). Installed for the whole process. */
+  dataRoots?: readonly string[] | null;
   /** Clock for idle reaping (ms); injectable for tests. Not used by any env logic. */
   now?: () => number;
   log?: (line: string) => void;
@@ -83,11 +85,19 @@ export class BridgeServer {
 
   async start(): Promise<string> {
     checkEndpointPolicy(this.opts.endpoint, this.opts.allowRemote ?? false, this.opts.curve ?? null);
+    const roots = this.opts.dataRoots ?? (this.opts.allowRemote ? [] : null);
+    if (roots !== null && !this.backend.restrictOptionPaths) {
+      throw new Error("this backend cannot restrict option paths, which a remote-facing server requires");
+    }
+    this.backend.restrictOptionPaths?.(roots);
     const sock = new Router({
       maxMessageSize: this.limits.hardMessageBytes,
       sendHighWaterMark: this.limits.sendHighWaterMark,
       receiveHighWaterMark: this.limits.sendHighWaterMark,
       linger: 2000,
+      // A client that reconnects under its own routing id (the Python client sets a random one) takes over the
+      // old connection at once, and with it its sessions, instead of being refused until the old pipe dies.
+      handover: true,
     });
     if (this.opts.curve) {
       sock.curveServer = true;

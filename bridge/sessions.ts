@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import type { AutoresetMode, Backend, SamplerRng, VecEnvLike } from "./backend.js";
 import { BridgeError, type Limits } from "./protocol.js";
+import { ToolRefEncoder } from "./toolRefs.js";
 
 export interface Session {
   readonly handle: string;
@@ -15,6 +16,8 @@ export interface Session {
   readonly numEnvs: number;
   readonly env: VecEnvLike;
   readonly obsEncoding: "full" | "delta";
+  /** Set when the client asked for tool references (`tool_refs`): schemas already sent travel as names. */
+  readonly toolRefs: ToolRefEncoder | null;
   readonly infoKeys: ReadonlySet<string> | null;
   readonly autoresetMode: AutoresetMode;
   /** Seed given to `make`; used by the first `reset` that has none, and for the action sampler. */
@@ -38,6 +41,7 @@ export interface NewSession {
   options: Record<string, unknown>;
   autoresetMode: AutoresetMode | undefined;
   obsEncoding: "full" | "delta";
+  toolRefs: boolean;
   infoKeys: string[] | null;
   seed: number | null;
   /** Record trajectories into the server's record directory. */
@@ -97,6 +101,7 @@ export class SessionManager {
       numEnvs: env.numEnvs,
       env,
       obsEncoding: req.obsEncoding,
+      toolRefs: req.toolRefs ? new ToolRefEncoder() : null,
       infoKeys: req.infoKeys ? new Set(req.infoKeys) : null,
       autoresetMode: meta.autoresetMode ?? meta.autoreset_mode ?? req.autoresetMode ?? "NextStep",
       makeSeed: req.seed,

@@ -117,6 +117,7 @@ export function runWorkerChild(loadBackend: () => Promise<Backend>): void {
             allowRemote: m.config.allowRemote,
             curve: m.config.curve,
             recordDir: m.config.recordDir,
+            dataRoots: m.config.dataRoots,
             workerIndex: m.index,
             workerCount: m.count,
             log: (line) => process.stderr.write(`[bridge w${m.index}] ${line}\n`),

@@ -5,6 +5,7 @@
 export { Env, parseResetArgs, type EnvSpec, type EnvMetadata, type Info, type ResetArgs, type StepResult } from "./core/env.js";
 export { Wrapper } from "./core/wrapper.js";
 export * from "./core/errors.js";
+export * from "./core/optionPaths.js";
 export { Rng, hash32, type RngState } from "./core/rng.js";
 export { type JsonValue, type JsonObject, stableStringify, jsonEquals, cloneJson } from "./core/json.js";
 export { type JsonSchema, zodFromJsonSchema, sampleFromJsonSchema } from "./core/jsonSchema.js";

@@ -22,12 +22,25 @@ import recovery_gym as rg  # noqa: E402
 from recovery_gym.client import pack, unpack  # noqa: E402
 
 
+def proc_cpu_s(pids):
+    """CPU seconds (user + system) used so far by the given processes (Linux /proc); 0 when unavailable."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime (clock ticks)
+        except (OSError, IndexError, ValueError):
+            return 0.0
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def pct(xs, p):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
 
 
-def bridge_run(client, env_id, batch, seconds, info_keys, options, all_workers=False):
+def bridge_run(client, env_id, batch, seconds, info_keys, options, all_workers=False, server_pids=()):
     if all_workers:
         env = rg.make_vec(env_id, batch, endpoints=client.worker_endpoints, seed=1, info_keys=info_keys, **options)
     else:
@@ -37,6 +50,7 @@ def bridge_run(client, env_id, batch, seconds, info_keys, options, all_workers=F
         env.step_random()
     lat = []
     steps = 0
+    c0, s0 = time.process_time(), proc_cpu_s(server_pids)
     t0 = time.perf_counter()
     deadline = t0 + seconds
     while True:
@@ -47,6 +61,7 @@ def bridge_run(client, env_id, batch, seconds, info_keys, options, all_workers=F
         if s > deadline and steps >= 20:
             break
     dt = time.perf_counter() - t0
+    client_cpu, server_cpu = time.process_time() - c0, proc_cpu_s(server_pids) - s0
     # One representative request/response pair, for the echo baseline and the payload size column (with
     # sharding: the first shard's, so the echo moves one shard's bytes per round trip, a generous baseline).
     shard = env.shards[0] if all_workers else env
@@ -54,16 +69,18 @@ def bridge_run(client, env_id, batch, seconds, info_keys, options, all_workers=F
     rid = shard.client.send("step", session=shard.session, sample=True)
     raw = shard.client.recv_response(rid)
     env.close()
-    return {"steps_per_s": steps * batch / dt, "p50_ms": pct(lat, 50) * 1e3, "p99_ms": pct(lat, 99) * 1e3,
-            "batches": steps}, req, raw
+    n = steps * batch
+    return {"steps_per_s": n / dt, "p50_ms": pct(lat, 50) * 1e3, "p99_ms": pct(lat, 99) * 1e3,
+            "batches": steps, "client_cpu_us": client_cpu / n * 1e6, "server_cpu_us": server_cpu / n * 1e6}, req, raw
 
 
-def echo_run(sock, req, resp_obj, seconds):
+def echo_run(sock, req, resp_obj, seconds, echo_pids=()):
     """Primes the echo server with the response map, then round-trips the request bytes in lockstep."""
     sock.send(msgpack.packb({"prime": resp_obj}, use_bin_type=True))
     sock.recv()
     lat = []
     n = 0
+    c0, s0 = time.process_time(), proc_cpu_s(echo_pids)
     t0 = time.perf_counter()
     deadline = t0 + seconds
     while True:
@@ -76,7 +93,8 @@ def echo_run(sock, req, resp_obj, seconds):
         if s > deadline and n >= 20:
             break
     dt = time.perf_counter() - t0
-    return {"rt_per_s": n / dt, "p50_ms": pct(lat, 50) * 1e3, "p99_ms": pct(lat, 99) * 1e3}
+    return {"rt_per_s": n / dt, "p50_ms": pct(lat, 50) * 1e3, "p99_ms": pct(lat, 99) * 1e3, "round_trips": n,
+            "client_cpu_s": time.process_time() - c0, "server_cpu_s": proc_cpu_s(echo_pids) - s0}
 
 
 def main():
@@ -91,6 +109,8 @@ def main():
     ap.add_argument("--total", type=int, default=1_000_000)
     ap.add_argument("--options", default="{}")
     ap.add_argument("--all-workers", action="store_true", help="shard each vector env over every server worker")
+    ap.add_argument("--server-pids", default="", help="comma-separated pids of the bridge workers (CPU accounting)")
+    ap.add_argument("--echo-pid", type=int, default=0, help="pid of the echo server (CPU accounting)")
     args = ap.parse_args()
     options = json.loads(args.options)
     info_keys = None if args.info == "all" else []
@@ -117,12 +137,15 @@ def main():
         echo.setsockopt(zmq.LINGER, 0)
         echo.connect(args.echo)
     for b in [int(x) for x in args.batches.split(",")]:
-        res, req, raw = bridge_run(client, args.env, b, args.seconds, info_keys, options, args.all_workers)
+        pids = [int(p) for p in args.server_pids.split(",") if p]
+        res, req, raw = bridge_run(client, args.env, b, args.seconds, info_keys, options, args.all_workers, pids)
         row = {"mode": "throughput", "env": args.env, "batch": b, "info": args.info, "bridge": res,
                "request_bytes": len(req), "response_bytes": len(pack(raw))}
         if echo is not None:
-            e = echo_run(echo, req, raw, args.seconds)
+            e = echo_run(echo, req, raw, args.seconds, [args.echo_pid] if args.echo_pid else [])
             e["steps_per_s"] = e["rt_per_s"] * b
+            e["client_cpu_us"] = e.pop("client_cpu_s") / (e["round_trips"] * b) * 1e6
+            e["server_cpu_us"] = e.pop("server_cpu_s") / (e["round_trips"] * b) * 1e6
             row["echo"] = e
             row["ratio"] = res["steps_per_s"] / e["steps_per_s"]
         print(json.dumps(row), flush=True)

@@ -8,6 +8,7 @@ import { encode } from "../../bridge/codec.js";
 import { createCoreBackend } from "../../bridge/coreBackend.js";
 import { encodeDelta } from "../../bridge/delta.js";
 import { makeVec } from "../../src/index.js";
+import { envActionSpace } from "../../bridge/backend.js";
 
 const argv = process.argv.slice(2);
 const arg = (n: string, d: string) => (argv.indexOf(`--${n}`) >= 0 ? argv[argv.indexOf(`--${n}`) + 1] : d);
@@ -22,7 +23,7 @@ const t = { sample: 0, step: 0, delta: 0, encode: 0 };
 let bytes = 0;
 for (let i = 0; i < iters + 20; i++) {
   const a0 = performance.now();
-  const actions = samplers.map((rng) => backend.sampleAction(env.singleActionSpace, rng));
+  const actions = samplers.map((rng, i) => backend.sampleAction(envActionSpace(env, i), rng));
   const a1 = performance.now();
   const [obs, rewards, terminated, truncated, infos] = env.step(actions);
   const a2 = performance.now();

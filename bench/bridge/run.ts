@@ -17,6 +17,7 @@ import { BridgeClient } from "../../bridge/client.js";
 import { decode, encode } from "../../bridge/codec.js";
 import { createCoreBackend } from "../../bridge/coreBackend.js";
 import { makeVec } from "../../src/index.js";
+import { envActionSpace } from "../../bridge/backend.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const argv = process.argv.slice(2);
@@ -66,7 +67,7 @@ function inProcess(id: string, batch: number, secs: number, opts: Record<string,
   let n = 0;
   const t0 = performance.now();
   while (performance.now() - t0 < secs * 1000 || n < 20) {
-    env.step(samplers.map((r) => backend.sampleAction(env.singleActionSpace, r)));
+    env.step(samplers.map((r, i) => backend.sampleAction(envActionSpace(env, i), r)));
     n++;
   }
   const dt = (performance.now() - t0) / 1000;
@@ -100,7 +101,8 @@ async function main(): Promise<void> {
   // Asynchronous on purpose: the echo server lives in this process and must keep serving meanwhile.
   const py = (extra: string[]): Promise<Record<string, unknown>[]> =>
     new Promise((resolve, reject) => {
-      const child = spawn(PY, ["bench/bridge/bench.py", "--address", endpoints[0], "--env", envId, "--info", info, "--options", options, ...shard, ...extra], {
+      const pids = ["--server-pids", workerPids.join(","), "--echo-pid", String(process.pid)];
+      const child = spawn(PY, ["bench/bridge/bench.py", "--address", endpoints[0], "--env", envId, "--info", info, "--options", options, ...shard, ...pids, ...extra], {
         cwd: repo,
         stdio: ["ignore", "pipe", "pipe"],
       });
@@ -125,6 +127,20 @@ async function main(): Promise<void> {
       const e = r.echo as Record<string, number>;
       console.log(
         `${String(r.batch).padStart(6)} | ${fmt(b.steps_per_s).padStart(18)} | ${fmt(e.steps_per_s).padStart(17)} | ${fmt(r.ratio as number, 2).padStart(11)} | ${fmt(r.inprocess as number).padStart(22)} | ${fmt(b.steps_per_s / (r.inprocess as number), 2).padStart(14)} | ${`${fmt(b.p50_ms, 3)} / ${fmt(b.p99_ms, 3)}`.padStart(19)} | ${`${fmt(e.p50_ms, 3)} / ${fmt(e.p99_ms, 3)}`.padStart(17)} | ${String(r.request_bytes).padStart(5)} | ${String(r.response_bytes).padStart(6)}`,
+      );
+    }
+    // CPU per env-step (server processes + Python client), read from /proc: much less sensitive to a busy machine
+    // than wall-clock throughput. The ceiling is what 2 fully used cores would give at that cost.
+    console.log("\n batch | bridge CPU µs/env-step: server + client = total | 2-core ceiling | echo CPU µs: server + client = total | 2-core ceiling | ceiling ratio");
+    console.log("-------|------------------------------------------------|----------------|--------------------------------------|----------------|--------------");
+    for (const r of rows) {
+      const b = r.bridge as Record<string, number>;
+      const e = r.echo as Record<string, number>;
+      const bt = b.server_cpu_us + b.client_cpu_us;
+      const et = e.server_cpu_us + e.client_cpu_us;
+      r.ceiling = { bridge: 2e6 / bt, echo: 2e6 / et };
+      console.log(
+        `${String(r.batch).padStart(6)} | ${`${fmt(b.server_cpu_us, 1)} + ${fmt(b.client_cpu_us, 1)} = ${fmt(bt, 1)}`.padStart(46)} | ${fmt(2e6 / bt).padStart(14)} | ${`${fmt(e.server_cpu_us, 1)} + ${fmt(e.client_cpu_us, 1)} = ${fmt(et, 1)}`.padStart(36)} | ${fmt(2e6 / et).padStart(14)} | ${fmt(et / bt, 2).padStart(12)}`,
       );
     }
     const rssBefore = workerPids.map(rssKb);

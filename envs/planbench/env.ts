@@ -12,6 +12,7 @@ import path from "node:path";
 import { z } from "zod";
 import type { EnvSpec, StepResult } from "../../src/core/env.js";
 import { OptionsError, StateError } from "../../src/core/errors.js";
+import { resolveOptionPath } from "../../src/core/optionPaths.js";
 import type { JsonObject, JsonValue } from "../../src/core/json.js";
 import type { Rng } from "../../src/core/rng.js";
 import type { Action, FamilyAction } from "../../src/engine/actions.js";
@@ -154,7 +155,7 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
       throw new OptionsError("domain", `domain "${options.domain}" selects the built-in world and conflicts with dataDir "${options.dataDir}": pass one or the other`);
     }
     const builtin = options.world === "builtin" || options.domain !== undefined;
-    const dir = builtin ? null : (options.dataDir ?? defaultDataDir());
+    const dir = builtin ? null : options.dataDir !== undefined ? resolveOptionPath("dataDir", options.dataDir) : defaultDataDir();
     let settings: PlanBenchSettings = mergeSettings(loadPreset(options.setting), options.settings as never);
     if (options.maxSteps !== undefined) settings = mergeSettings(settings, { runtime: { max_steps: options.maxSteps } });
     // No release given or found: run on the generated built-in world (same loader, same runtime).

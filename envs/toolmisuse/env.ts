@@ -9,6 +9,7 @@
 import { z } from "zod";
 import type { EnvSpec } from "../../src/core/env.js";
 import { ActionError, OptionsError, ResetNeededError, StateError } from "../../src/core/errors.js";
+import { resolveOptionPath } from "../../src/core/optionPaths.js";
 import type { JsonObject, JsonValue } from "../../src/core/json.js";
 import { Rng } from "../../src/core/rng.js";
 import type { ToolCallAction } from "../../src/engine/actions.js";
@@ -50,11 +51,13 @@ const datasetCache = new Map<string, TaskRecord[]>();
 
 /** Official records of a dataset split, loaded once per process. */
 function datasetTasks(dataset: string, split: Split): TaskRecord[] {
-  const key = `${dataset}\u0000${split}`;
+  // Before the cache: a path the policy refuses must be refused even if another caller loaded it earlier.
+  const file = resolveOptionPath("dataset", dataset);
+  const key = `${file}\u0000${split}`;
   let hit = datasetCache.get(key);
   if (!hit) {
     try {
-      hit = loadTaskRecords(dataset, split);
+      hit = loadTaskRecords(file, split);
     } catch (e) {
       throw new OptionsError("dataset", (e as Error).message);
     }

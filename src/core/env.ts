@@ -69,6 +69,13 @@ export abstract class Env<Obs, Act, StepInfo extends Info = Info, ResetInfo exte
   abstract reset(args?: ResetArgs): [Obs, ResetInfo];
   abstract step(action: Act): StepResult<Obs, StepInfo>;
 
+  /**
+   * Throws the typed error `step(action)` would throw for a malformed action, without touching the episode; does
+   * nothing for a well-formed one. Vector envs check a whole batch with it before stepping any env, so a bad
+   * action never leaves the batch half-stepped. Envs without a cheap shape check keep this default (no check).
+   */
+  checkAction(_action: Act): void {}
+
   /** A readable text view of the episode so far. */
   render(): string {
     return "";

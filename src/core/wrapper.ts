@@ -27,6 +27,9 @@ export class Wrapper<Obs, Act, InnerObs = Obs, InnerAct = Act> extends Env<Obs, 
   step(action: Act): StepResult<Obs> {
     return this.env.step(action as unknown as InnerAct) as unknown as StepResult<Obs>;
   }
+  override checkAction(action: Act): void {
+    this.env.checkAction(action as unknown as InnerAct);
+  }
   override render(): string {
     return this.env.render();
   }

@@ -176,13 +176,23 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     return [this.observe(null), info];
   }
 
+  /** The parse of the action last passed to `checkAction`, reused by the `step` that follows (no double parse). */
+  private checked: { action: unknown; parsed: Action } | null = null;
+
+  override checkAction(action: Action): void {
+    // With `invalidAction: "penalize"` a malformed action is an in-episode event, never an error.
+    if (this.options.invalidAction === "raise") this.checked = { action, parsed: this.actionSpace.parse(action) };
+  }
+
   step(action: Action): StepResult<ToolObservation, ToolStepInfo> {
     if (!this.episode || !this.setup) throw new ResetNeededError("step() called before reset()");
     if (this.done) throw new ResetNeededError("step() called after the episode ended; call reset() first");
     let parsed: Action | null = null;
     const events: EpisodeEvent[] = [];
+    const checked = this.checked;
+    this.checked = null;
     try {
-      parsed = this.actionSpace.parse(action);
+      parsed = checked !== null && checked.action === action ? checked.parsed : this.actionSpace.parse(action);
     } catch (e) {
       if (this.options.invalidAction === "raise" || !(e instanceof ActionError)) throw e;
       events.push({ type: "invalid_action", field: e.field, message: e.message });

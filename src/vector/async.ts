@@ -7,7 +7,7 @@ import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "
 import { ActionError, OptionsError, RecoveryGymError, ResetNeededError, StateError } from "../core/errors.js";
 import type { JsonValue } from "../core/json.js";
 import { make } from "../core/registry.js";
-import type { Info } from "../core/env.js";
+import type { EnvSpec, Info } from "../core/env.js";
 import { batchSpace } from "../core/spaces/batch.js";
 import type { Space } from "../core/spaces/space.js";
 import type { WorkerCommand, WorkerInit, WorkerReply } from "./protocol.js";
@@ -33,9 +33,9 @@ function tsxApiUrl(): string {
   return pathToFileURL(join(dirname(pkgPath), String(target))).href;
 }
 
-function rethrow(error: { name: string; message: string; code?: string; field?: string }): never {
+function rethrow(error: { name: string; message: string; code?: string; field?: string; details?: Record<string, unknown> }): never {
   if (error.name === "ResetNeededError") throw new ResetNeededError(error.message);
-  if (error.name === "ActionError") throw new ActionError(error.field ?? "action", error.message);
+  if (error.name === "ActionError") throw new ActionError(error.field ?? "action", error.message, error.details ?? {});
   if (error.name === "StateError") throw new StateError(error.field ?? "state", error.message);
   if (error.name === "OptionsError") throw new OptionsError(error.field ?? "options", error.message);
   if (error.code) throw new RecoveryGymError(error.code as never, error.field ?? "", error.message);
@@ -58,6 +58,7 @@ export class AsyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<O
   readonly observationSpace: Space<unknown>;
   readonly actionSpace: Space<unknown>;
   readonly metadata: { autoresetMode: AutoresetMode; envId: string; workers: number };
+  readonly spec: EnvSpec;
   private readonly workers: WorkerHandle[] = [];
   private readonly owner: number[] = [];
   private lastObs: Obs[] = [];
@@ -71,6 +72,7 @@ export class AsyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<O
     // The probe env gives the (static) observation space and validates the options before any worker starts.
     const probe = make(envId, options);
     this.singleObservationSpace = probe.observationSpace as Space<Obs>;
+    this.spec = probe.spec;
     probe.close();
     this.observationSpace = batchSpace(this.singleObservationSpace, numEnvs);
     const slotSpaces = Array.from({ length: numEnvs }, (_, i) => new RemoteSlotSpace(this, i));
@@ -158,12 +160,15 @@ export class AsyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<O
 
   step(actions: readonly Act[]): VectorStepResult<Obs> {
     if (actions.length !== this.numEnvs) throw new RangeError(`actions: expected ${this.numEnvs}, got ${actions.length}`);
-    const commands = new Map<number, WorkerCommand & { cmd: "step" }>();
+    const items = new Map<number, { slot: number; action: unknown }[]>();
     for (let i = 0; i < this.numEnvs; i++) {
       const w = this.owner[i];
-      if (!commands.has(w)) commands.set(w, { cmd: "step", items: [] });
-      (commands.get(w) as { items: unknown[] }).items.push({ slot: i, action: actions[i] });
+      if (!items.has(w)) items.set(w, []);
+      items.get(w)!.push({ slot: i, action: actions[i] });
     }
+    // Two phases, so that a malformed action refuses the whole batch before any worker steps an env.
+    this.run(new Map([...items].map(([w, it]) => [w, { cmd: "check", items: it } as WorkerCommand])));
+    const commands = new Map([...items].map(([w, it]) => [w, { cmd: "step", items: it } as WorkerCommand]));
     const rewards = new Float64Array(this.numEnvs);
     const terminated: boolean[] = new Array(this.numEnvs).fill(false);
     const truncated: boolean[] = new Array(this.numEnvs).fill(false);

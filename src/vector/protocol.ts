@@ -7,6 +7,8 @@ import type { AutoresetMode } from "./vectorEnv.js";
 export type WorkerCommand =
   | { cmd: "reset"; items: { slot: number; seed: number | undefined; options: JsonObject }[] }
   | { cmd: "step"; items: { slot: number; action: unknown }[] }
+  /** Shape-check actions without stepping (the first phase of an atomic batch step). */
+  | { cmd: "check"; items: { slot: number; action: unknown }[] }
   | { cmd: "get_state"; slot: number }
   | { cmd: "set_state"; slot: number; state: unknown }
   /** Sample each listed env's action space with a fresh stream `new Rng(rngPath)`. */
@@ -22,7 +24,7 @@ export type WorkerReply =
       samples?: { slot: number; value: unknown }[];
       answer?: SpaceAnswer;
     }
-  | { ok: false; error: { name: string; message: string; code?: string; field?: string } };
+  | { ok: false; error: { name: string; message: string; code?: string; field?: string; details?: Record<string, unknown> } };
 
 export interface WorkerInit {
   envId: string;

@@ -65,6 +65,13 @@ export class EnvSlot<Obs, Act> {
     return env.currentObservation() as Obs;
   }
 
+  /** Throws what `step(action)` would throw before changing anything (see `Env.checkAction`). */
+  check(action: Act): void {
+    if (this.mode === "NextStep" && this.autoresetPending) return; // the action is ignored: this step resets
+    if (this.needsReset) throw new ResetNeededError("vector env stepped before reset (or, with autoreset Disabled, after its episode ended without a masked reset)");
+    this.env.checkAction(action);
+  }
+
   step(action: Act): SlotStep<Obs> {
     if (this.mode === "NextStep" && this.autoresetPending) {
       const [obs, info] = this.reset(undefined, undefined);

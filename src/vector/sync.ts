@@ -1,9 +1,9 @@
-import type { Env, Info } from "../core/env.js";
+import type { Env, EnvSpec, Info } from "../core/env.js";
 import type { JsonValue } from "../core/json.js";
 import { batchSpaces } from "../core/spaces/batch.js";
 import type { Space } from "../core/spaces/space.js";
 import { EnvSlot } from "./slot.js";
-import { type AutoresetMode, type BatchedInfo, batchInfos, parseAutoresetMode, seedsFor, type VectorEnv, type VectorResetArgs, type VectorStepResult } from "./vectorEnv.js";
+import { type AutoresetMode, type BatchedInfo, batchInfos, checkBatchAction, parseAutoresetMode, seedsFor, type VectorEnv, type VectorResetArgs, type VectorStepResult } from "./vectorEnv.js";
 
 /** Steps `numEnvs` envs one after another in this thread (Gymnasium's SyncVectorEnv). */
 export class SyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<Obs, Act> {
@@ -13,6 +13,7 @@ export class SyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<Ob
   readonly observationSpace: Space<unknown>;
   readonly actionSpace: Space<unknown>;
   readonly metadata: { autoresetMode: AutoresetMode; envId: string };
+  readonly spec: EnvSpec;
   readonly envs: readonly Env<Obs, Act>[];
   private readonly slots: EnvSlot<Obs, Act>[];
   private lastObs: Obs[] = [];
@@ -29,6 +30,7 @@ export class SyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<Ob
     this.observationSpace = batchSpaces(this.envs.map((e) => e.observationSpace));
     this.actionSpace = batchSpaces(this.envs.map((e) => e.actionSpace));
     this.metadata = { autoresetMode, envId: this.envs[0].spec.id };
+    this.spec = this.envs[0].spec;
   }
 
   reset(args: VectorResetArgs = {}): [Obs[], BatchedInfo] {
@@ -54,6 +56,8 @@ export class SyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<Ob
     const terminated: boolean[] = [];
     const truncated: boolean[] = [];
     const infos: Info[] = [];
+    // Every action is checked before any env steps: a malformed one refuses the whole batch, none half-stepped.
+    for (let i = 0; i < this.numEnvs; i++) checkBatchAction(i, () => this.slots[i].check(actions[i]));
     for (let i = 0; i < this.numEnvs; i++) {
       const r = this.slots[i].step(actions[i]);
       this.lastObs[i] = r.obs;

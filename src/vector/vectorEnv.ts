@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { Info } from "../core/env.js";
-import { describeZodIssues, OptionsError } from "../core/errors.js";
+import type { EnvSpec, Info } from "../core/env.js";
+import { ActionError, describeZodIssues, OptionsError } from "../core/errors.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { Space } from "../core/spaces/space.js";
 
@@ -59,6 +59,8 @@ export interface VectorEnv<Obs = unknown, Act = unknown> {
   readonly observationSpace: Space<unknown>;
   readonly actionSpace: Space<unknown>;
   readonly metadata: { autoresetMode: AutoresetMode; envId: string; [key: string]: unknown };
+  /** The spec of the envs it batches (id, validated options, step limit, library version), as in Gymnasium. */
+  readonly spec: EnvSpec;
   reset(args?: VectorResetArgs): [Obs[], BatchedInfo];
   step(actions: readonly Act[]): VectorStepResult<Obs>;
   /** Snapshot of env i (counterfactual replay; plain JSON). */
@@ -93,4 +95,18 @@ export function seedsFor(seed: VectorResetArgs["seed"], n: number): (number | un
   if (typeof seed === "number") return Array.from({ length: n }, (_, i) => seed + i);
   if (seed.length !== n) throw new RangeError(`seed: expected ${n} seeds, got ${seed.length}`);
   return seed.map((s) => (s === null ? undefined : s));
+}
+
+/**
+ * Runs `check` (a shape check of env i's action) and re-throws an `ActionError` with the env's index in its field
+ * (`actions.3.arguments.city`), so a client knows which entry of the batch was wrong.
+ */
+export function checkBatchAction(i: number, check: () => void): void {
+  try {
+    check();
+  } catch (e) {
+    if (!(e instanceof ActionError)) throw e;
+    const rest = e.field.replace(/^action\.?/, "");
+    throw new ActionError(rest ? `actions.${i}.${rest}` : `actions.${i}`, `env ${i}: ${e.message}`, { ...e.details, env: i });
+  }
 }

@@ -5,6 +5,7 @@ import { Rng } from "../core/rng.js";
 import { answerSpaceQuery } from "./remoteSpace.js";
 import { EnvSlot } from "./slot.js";
 import type { WorkerCommand, WorkerInit, WorkerReply } from "./protocol.js";
+import { checkBatchAction } from "./vectorEnv.js";
 
 const init = workerData as WorkerInit & { port: MessagePort };
 const flag = new Int32Array(init.flag);
@@ -38,6 +39,10 @@ function handle(cmd: WorkerCommand): WorkerReply {
     const obs = (slots.get(cmd.slot) as EnvSlot<unknown, unknown>).setState(cmd.state as JsonValue);
     return { ok: true, results: [{ slot: cmd.slot, obs, reward: 0, terminated: false, truncated: false, info: {} }] };
   }
+  if (cmd.cmd === "check") {
+    for (const { slot, action } of cmd.items) checkBatchAction(slot, () => slotAt(slot).check(action));
+    return { ok: true, results: [] };
+  }
   if (cmd.cmd === "reset") {
     return {
       ok: true,
@@ -54,8 +59,8 @@ init.port.on("message", (cmd: WorkerCommand) => {
   try {
     reply(handle(cmd));
   } catch (e) {
-    const err = e as Error & { code?: string; field?: string };
-    reply({ ok: false, error: { name: err.name, message: err.message, code: err.code, field: err.field } });
+    const err = e as Error & { code?: string; field?: string; details?: Record<string, unknown> };
+    reply({ ok: false, error: { name: err.name, message: err.message, code: err.code, field: err.field, details: err.details } });
   }
   if (cmd.cmd === "close") init.port.close();
 });

@@ -44,6 +44,24 @@ describe("serve command", () => {
     expect(c.err).toContain("maxSessions");
   });
 
+  it("every limit can be set by a flag; hello reports them; inconsistent limits are refused", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "rg-lim-"));
+    const endpoint = `ipc://${path.join(dir, "s.sock")}`;
+    let stop!: () => void;
+    const stopped = new Promise<void>((r) => (stop = r));
+    const flags = ["--max-message-bytes", "2048", "--hard-message-bytes", "4096", "--reap-interval-ms", "50", "--send-hwm", "77", "--drain-ms", "0"];
+    const serving = run(["--endpoint", endpoint, "--workers", "1", "--quiet", ...flags], stopped);
+    const client = new BridgeClient(endpoint);
+    const { limits } = await client.request<{ limits: Record<string, number> }>("hello", { versions: [1] });
+    expect(limits).toMatchObject({ maxMessageBytes: 2048, hardMessageBytes: 4096, reapIntervalMs: 50, sendHighWaterMark: 77, drainMs: 0 });
+    await client.close();
+    stop();
+    expect((await serving).code).toBe(0);
+    const bad = await run(["--max-message-bytes", "8192", "--hard-message-bytes", "4096"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("hardMessageBytes");
+  });
+
   it("the shipped configs/bridge.json is valid", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "rg-cfg-"));
     const cfg = JSON.parse(readFileSync(path.join(repo, "configs/bridge.json"), "utf8")) as Record<string, unknown>;

@@ -14,6 +14,7 @@ import { applyDelta, type WireObs } from "../../bridge/delta.js";
 import { BridgeServer } from "../../bridge/server.js";
 import { type AutoresetMode, listEnvs, makeVec, Rng, stableStringify } from "../../src/index.js";
 import { startServer, tempIpc } from "./helpers.js";
+import { envActionSpace } from "../../bridge/backend.js";
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -33,7 +34,7 @@ function inProcess(envId: string, n: number, seed: number, steps: number, autore
   const [obs0, infos0] = env.reset({ seed });
   const out: unknown[] = [];
   for (let t = 0; t < steps; t++) {
-    const actions = samplers.map((rng) => backend.sampleAction(env.singleActionSpace, rng));
+    const actions = samplers.map((rng, i) => backend.sampleAction(envActionSpace(env, i), rng));
     const [obs, rewards, terminated, truncated, infos] = env.step(actions);
     out.push({ actions, obs, rewards: Array.from(rewards), terminated, truncated, infos });
   }

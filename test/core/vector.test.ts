@@ -133,6 +133,34 @@ describe("vector envs", () => {
     expect(remote.random()).toBe(local.random());
   });
 
+  it("a malformed action refuses the whole batch before any env steps, naming its index (sync and async)", () => {
+    const good: Action = { type: "answer", content: "x" };
+    const bad = { type: "tool_call", name: 5 } as unknown as Action;
+    for (const mode of ["sync", "async"] as const) {
+      const env = makeVec<ToolObservation, Action>("Demo-v0", 3, {}, { mode, workers: 2 });
+      try {
+        env.reset({ seed: 1 });
+        let err: unknown;
+        try {
+          env.step([good, good, bad]);
+        } catch (e) {
+          err = e;
+        }
+        expect((err as { code?: string }).code, mode).toBe("ACTION_ERROR");
+        expect((err as { field?: string }).field, mode).toMatch(/^actions\.2\.name/);
+        expect((err as Error).message, mode).toMatch(/^env 2: /);
+        // Nothing stepped: the first accepted step is step 1 for every env.
+        const [obs] = env.step([good, good, good]);
+        expect(obs.map((o) => o.step), mode).toEqual([1, 1, 1]);
+        // An ignored action (the env is autoresetting this step) is not checked, as Gymnasium ignores it.
+        const [obs2] = env.step([bad, bad, bad]);
+        expect(obs2.map((o) => o.step), mode).toEqual([0, 0, 0]);
+      } finally {
+        env.close();
+      }
+    }
+  });
+
   it("a bad autoresetMode (or other vector option) is an OptionsError naming the field", () => {
     const field = (f: () => unknown) => {
       try {

@@ -3,7 +3,7 @@
 Depends only on pyzmq and msgpack; numpy (``use_numpy=True``) and gymnasium (``to_gymnasium()``) are optional.
 """
 from .client import DEFAULT_ADDRESS, PROTOCOL_VERSIONS, Client
-from .env import RemoteEnv, RemoteVectorEnv, apply_delta, unbatch_info
+from .env import RemoteEnv, RemoteVectorEnv, apply_delta, expand_tool_refs, unbatch_info
 from .errors import (
     BridgeError,
     BridgeTimeout,
@@ -27,7 +27,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Client", "DEFAULT_ADDRESS", "PROTOCOL_VERSIONS", "RemoteEnv", "RemoteVectorEnv", "ShardedVectorEnv",
-    "make_vec", "discover_endpoints", "apply_delta", "unbatch_info", "merge_infos", "split_counts",
+    "make_vec", "discover_endpoints", "apply_delta", "expand_tool_refs", "unbatch_info", "merge_infos", "split_counts",
     "BridgeError", "BridgeTimeout", "ProtocolError", "InvalidMessageError", "UnsupportedVersionError",
     "UnknownOpError", "ValidationError", "UnknownEnvError", "UnknownSessionError", "CapacityReachedError",
     "MessageTooLargeError", "EnvError", "ShuttingDownError", "InternalError", "error_from_response",

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import secrets
 import time
 from collections import OrderedDict
 from typing import Any, Dict, List, Optional
@@ -60,8 +61,10 @@ class Client:
         self._ctx = context or zmq.Context.instance()
         self._sock = self._ctx.socket(zmq.DEALER)
         self._sock.setsockopt(zmq.LINGER, 0)
-        if identity is not None:
-            self._sock.setsockopt(zmq.IDENTITY, identity)
+        # Sessions belong to the routing id. A random one of our own (rather than libzmq's per-connection one)
+        # survives reconnects after a network blip, so the sessions stay ours; it is unguessable like a handle.
+        self.identity: bytes = identity if identity is not None else b"rg-" + secrets.token_hex(16).encode()
+        self._sock.setsockopt(zmq.IDENTITY, self.identity)
         if server_public_key is not None:
             public, secret = zmq.curve_keypair()
             self._sock.curve_publickey = public
@@ -78,7 +81,11 @@ class Client:
         self._closed = False
         self.server_info: Dict[str, Any] = {}
         if hello:
-            self.server_info = self.hello()
+            try:
+                self.server_info = self.hello()
+            except BaseException:
+                self.close()  # do not leak the socket when the server is unreachable or incompatible
+                raise
 
     # -- plumbing ---------------------------------------------------------------------------------------------
 
@@ -171,21 +178,25 @@ class Client:
         return self.request("get_spec", env_id=env_id)
 
     def make(self, env_id: str, *, seed: Optional[int] = None, obs_encoding: str = "delta",
-             info_keys: Optional[List[str]] = None, **options: Any) -> "RemoteEnv":
-        """One env with Gymnasium's single-env signatures. Keyword arguments are the env's options."""
+             info_keys: Optional[List[str]] = None, tool_refs: Optional[bool] = None, **options: Any) -> "RemoteEnv":
+        """One env with Gymnasium's single-env signatures. Keyword arguments are the env's options.
+
+        ``tool_refs`` (default: on when the server supports it) sends each tool schema once per session; the
+        observations you get are the same either way."""
         from .env import RemoteEnv
 
-        return RemoteEnv(self, env_id, options, seed=seed, obs_encoding=obs_encoding, info_keys=info_keys)
+        return RemoteEnv(self, env_id, options, seed=seed, obs_encoding=obs_encoding, info_keys=info_keys,
+                         tool_refs=tool_refs)
 
     def make_vec(self, env_id: str, num_envs: int, *, seed: Optional[int] = None, autoreset_mode: Optional[str] = None,
                  obs_encoding: str = "delta", info_keys: Optional[List[str]] = None, use_numpy: bool = False,
-                 record: bool = False, **options: Any) -> "RemoteVectorEnv":
+                 record: bool = False, tool_refs: Optional[bool] = None, **options: Any) -> "RemoteVectorEnv":
         """A batched env of ``num_envs`` copies on this server (Gymnasium 1.x vector semantics)."""
         from .env import RemoteVectorEnv
 
         return RemoteVectorEnv(self, env_id, num_envs, options, seed=seed, autoreset_mode=autoreset_mode,
                                obs_encoding=obs_encoding, info_keys=info_keys, use_numpy=use_numpy,
-                               record=record)
+                               record=record, tool_refs=tool_refs)
 
     def close(self) -> None:
         if not self._closed:

@@ -21,6 +21,31 @@ def apply_delta(prev: Any, wire: Any) -> Any:
     return out
 
 
+def expand_tool_refs(obs: Any, known: Dict[str, Any]) -> Any:
+    """Replaces tool names in ``obs["newTools"]`` by the schemas received earlier on this session (``tool_refs``) and
+    learns the full schemas it sees. ``obs`` must be a fresh map from the decoder (it is updated in place)."""
+    if not isinstance(obs, dict):
+        return obs
+    tools = obs.get("newTools")
+    if not tools:
+        return obs
+    out = []
+    for t in tools:
+        if isinstance(t, str):
+            try:
+                out.append(known[t])
+            except KeyError:
+                from .errors import ProtocolError
+
+                raise ProtocolError(f"tool reference {t!r} names no schema received on this session") from None
+        else:
+            if isinstance(t, dict) and isinstance(t.get("name"), str):
+                known[t["name"]] = t
+            out.append(t)
+    obs["newTools"] = out
+    return obs
+
+
 def unbatch_info(infos: Dict[str, Any], i: int) -> Dict[str, Any]:
     """Env ``i``'s info from Gymnasium-1.x batched infos (``info[k][i]`` valid where ``info['_' + k][i]``)."""
     out: Dict[str, Any] = {}
@@ -49,7 +74,7 @@ class RemoteVectorEnv:
     def __init__(self, client: "Client", env_id: str, num_envs: int, options: Optional[Dict[str, Any]] = None, *,
                  seed: Optional[int] = None, autoreset_mode: Optional[str] = None, obs_encoding: str = "delta",
                  info_keys: Optional[List[str]] = None, use_numpy: bool = False, record: bool = False,
-                 env_offset: int = 0):
+                 env_offset: int = 0, tool_refs: Optional[bool] = None):
         self.client = client
         self.env_id = env_id
         fields: Dict[str, Any] = {"env_id": env_id, "num_envs": int(num_envs), "options": dict(options or {}),
@@ -64,6 +89,11 @@ class RemoteVectorEnv:
             fields["record"] = True
         if env_offset:
             fields["env_offset"] = int(env_offset)
+        if tool_refs is None:
+            # Tool references need protocol minor 2; an older server would reject the field.
+            tool_refs = client.server_info.get("minor", 0) >= 2
+        if tool_refs:
+            fields["tool_refs"] = True
         made = client.request("make", **fields)
         self.session: str = made["session"]
         self.num_envs: int = made["num_envs"]
@@ -75,6 +105,8 @@ class RemoteVectorEnv:
         self.metadata.setdefault("autoreset_mode", self.autoreset_mode)
         self.use_numpy = use_numpy
         self._encoding: str = made.get("obs_encoding", obs_encoding)
+        # Schemas received on this session, by tool name (None: the session does not use tool references).
+        self._tools: Optional[Dict[str, Any]] = {} if made.get("tool_refs") else None
         self._obs: List[Any] = [None] * self.num_envs
         self._pending_step: Optional[int] = None
         self._closed = False
@@ -100,8 +132,14 @@ class RemoteVectorEnv:
         if mask is not None:
             fields["reset_mask"] = [bool(m) for m in mask]
         r = self.client.request("reset", **fields)
-        self._obs = list(r["observations"])
+        self._accept_full(r["observations"])
         return list(self._obs), r["infos"]
+
+    def _accept_full(self, observations: List[Any]) -> None:
+        """Takes full observations (``reset``) as the base of the next deltas."""
+        if self._tools is not None:
+            observations = [expand_tool_refs(o, self._tools) for o in observations]
+        self._obs = list(observations)
 
     def step_async(self, actions: Optional[Sequence[Any]] = None, *, sample: bool = False) -> None:
         """Sends a step without waiting (lets a sharded env step all servers at once)."""
@@ -119,8 +157,18 @@ class RemoteVectorEnv:
             raise RuntimeError("step_wait without step_async")
         rid, self._pending_step = self._pending_step, None
         r = self.client.recv(rid)
+        tools = self._tools
         if self._encoding == "delta":
-            self._obs = [apply_delta(p, w) for p, w in zip(self._obs, r["observations"])]
+            wires = r["observations"]
+            if tools is not None:
+                for w in wires:
+                    if "s" in w:
+                        expand_tool_refs(w["s"], tools)
+                    else:
+                        w["f"] = expand_tool_refs(w["f"], tools)
+            self._obs = [apply_delta(p, w) for p, w in zip(self._obs, wires)]
+        elif tools is not None:
+            self._obs = [expand_tool_refs(o, tools) for o in r["observations"]]
         else:
             self._obs = list(r["observations"])
         # msgpack carries 1.0 as the int 1; rewards are floats by contract.
@@ -147,6 +195,11 @@ class RemoteVectorEnv:
         self.step_async(sample=True)
         return self.step_wait()  # type: ignore[return-value]
 
+    def sample_actions(self) -> List[Any]:
+        """One action per env, sampled by the server from each env's current action space (the same seeded
+        streams as :meth:`step_random`), without stepping."""
+        return self.client.request("sample", session=self.session)["actions"]
+
     def get_state(self, index: int = 0) -> Dict[str, Any]:
         """Snapshot of env ``index`` (plain data): branch an episode, e.g. at the moment a fault fires."""
         return self.client.request("get_state", session=self.session, index=int(index))["state"]
@@ -154,8 +207,9 @@ class RemoteVectorEnv:
     def set_state(self, state: Dict[str, Any], index: int = 0) -> Any:
         """Restores env ``index`` from a snapshot (same env id and options); returns its full observation."""
         r = self.client.request("set_state", session=self.session, index=int(index), state=state)
-        self._obs[index] = r["observation"]
-        return r["observation"]
+        obs = r["observation"] if self._tools is None else expand_tool_refs(r["observation"], self._tools)
+        self._obs[index] = obs
+        return obs
 
     def close(self) -> None:
         if not self._closed:
@@ -181,9 +235,10 @@ class RemoteEnv:
     """One remote env with Gymnasium's ``Env`` signatures (no autoreset: call ``reset`` after an episode ends)."""
 
     def __init__(self, client: "Client", env_id: str, options: Optional[Dict[str, Any]] = None, *,
-                 seed: Optional[int] = None, obs_encoding: str = "delta", info_keys: Optional[List[str]] = None):
+                 seed: Optional[int] = None, obs_encoding: str = "delta", info_keys: Optional[List[str]] = None,
+                 tool_refs: Optional[bool] = None):
         self._vec = RemoteVectorEnv(client, env_id, 1, options, seed=seed, autoreset_mode="Disabled",
-                                    obs_encoding=obs_encoding, info_keys=info_keys)
+                                    obs_encoding=obs_encoding, info_keys=info_keys, tool_refs=tool_refs)
         self.env_id = env_id
         self.observation_space: Dict[str, Any] = self._vec.single_observation_space
         self.action_space: Dict[str, Any] = self._vec.single_action_space
@@ -205,6 +260,10 @@ class RemoteEnv:
     def step_random(self) -> Tuple[Any, float, bool, bool, Dict[str, Any], Any]:
         obs, rew, term, trunc, infos, actions = self._vec.step_random()
         return obs[0], float(rew[0]), bool(term[0]), bool(trunc[0]), unbatch_info(infos, 0), actions[0]
+
+    def sample_action(self) -> Any:
+        """An action sampled by the server from the current action space (seeded by ``make``), without stepping."""
+        return self._vec.sample_actions()[0]
 
     def get_state(self) -> Dict[str, Any]:
         """Snapshot of the episode (plain data) for counterfactual replay."""

@@ -1,11 +1,18 @@
 """Optional Gymnasium adapters: real ``gymnasium.Env`` / ``gymnasium.vector.VectorEnv`` objects over the bridge.
-Imported lazily, so the rest of the package works without gymnasium."""
+Imported lazily, so the rest of the package works without gymnasium.
+
+Observations are converted to what the gymnasium spaces contain (``Sequence`` items as tuples, ``Box`` values as
+numpy arrays); vector observations are batched with ``gymnasium.vector.utils.concatenate``. Structured action
+spaces (tool calls) cannot be sampled locally, so their ``sample()`` asks the server, from the same seeded streams
+as ``step_random``.
+"""
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import Any, Callable, Dict, List, Optional
 
 try:
     import gymnasium
+    import numpy as np
     from gymnasium import spaces as gspaces
 except ImportError as e:  # pragma: no cover - exercised only without gymnasium
     gymnasium = None
@@ -26,36 +33,57 @@ def _num(v: Any) -> float:
     return float(v)
 
 
-class JsonSpace(gymnasium.Space if gymnasium is not None else object):  # type: ignore[misc]
-    """Structured values (tool calls, JSON observations) that Gymnasium has no space for. Keeps the server's
-    description in ``description``; ``contains`` accepts JSON-like values; it cannot be sampled locally."""
+if gymnasium is not None:
 
-    def __init__(self, description: Dict[str, Any]):
-        super().__init__(shape=None, dtype=None)
-        self.description = description
+    class JsonSpace(gymnasium.Space):
+        """Structured values (tool calls, JSON observations) that Gymnasium has no space for. Keeps the server's
+        description in ``description``; ``contains`` accepts JSON-like values. ``sample()`` needs a ``sampler``
+        (the adapters give action spaces one that asks the server)."""
 
-    @property
-    def is_np_flattenable(self) -> bool:
-        return False
+        def __init__(self, description: Dict[str, Any], sampler: Optional[Callable[[], Any]] = None):
+            super().__init__(shape=None, dtype=None)
+            self.description = description
+            self.sampler = sampler
 
-    def sample(self, mask: Any = None, probability: Any = None) -> Any:
-        raise NotImplementedError("sample this space on the server: env.step_random()")
+        @property
+        def is_np_flattenable(self) -> bool:
+            return False
 
-    def contains(self, x: Any) -> bool:
-        return isinstance(x, (dict, list, str, int, float, bool)) or x is None
+        def sample(self, mask: Any = None, probability: Any = None) -> Any:
+            if mask is not None or probability is not None:
+                raise NotImplementedError("masked sampling of a structured space is not supported")
+            if self.sampler is None:
+                raise NotImplementedError("this space is sampled on the server: use the env's action_space.sample()")
+            return self.sampler()
 
-    def __repr__(self) -> str:
-        return f"JsonSpace({self.description.get('type')})"
+        def contains(self, x: Any) -> bool:
+            return isinstance(x, (dict, list, tuple, str, int, float, bool)) or x is None
 
-    def __eq__(self, other: Any) -> bool:
-        return isinstance(other, JsonSpace) and other.description == self.description
+        def __repr__(self) -> str:
+            return f"JsonSpace({self.description.get('type')})"
+
+        def __eq__(self, other: Any) -> bool:
+            return isinstance(other, JsonSpace) and other.description == self.description
+
+        def __deepcopy__(self, memo: Any) -> "JsonSpace":
+            # Batching deep-copies spaces; the sampler (a live connection) is shared, never copied.
+            return JsonSpace(self.description, self.sampler)
+
+    class AnyText(gspaces.Text):
+        """Text of any characters (task prompts, tool names): gymnasium's ``Text`` only admits a fixed charset,
+        which would reject real text. Sampling draws from the default alphanumeric charset."""
+
+        def contains(self, x: Any) -> bool:
+            return isinstance(x, str) and self.min_length <= len(x) <= self.max_length
+
+        def __repr__(self) -> str:
+            return f"AnyText({self.min_length}, {self.max_length})"
 
 
-def to_gym_space(d: Dict[str, Any]) -> Any:
-    """Converts a space description (``toJSON`` of the library's spaces) to a gymnasium space."""
+def to_gym_space(d: Dict[str, Any], sampler: Optional[Callable[[], Any]] = None) -> Any:
+    """Converts a space description (``toJSON`` of the library's spaces) to a gymnasium space. ``sampler``, when
+    given, samples a structured (JSON) space on the server."""
     _require()
-    import numpy as np
-
     t = d.get("type")
     if t == "discrete":
         return gspaces.Discrete(int(d["n"]), start=int(d.get("start", 0)))
@@ -71,15 +99,51 @@ def to_gym_space(d: Dict[str, Any]) -> Any:
         return gspaces.Box(low=low.astype(dtype), high=high.astype(dtype), shape=shape, dtype=dtype)
     if t == "text":
         charset = d.get("charset")
-        kw = {"charset": charset} if charset else {}
-        return gspaces.Text(max_length=int(d["max_length"]), min_length=int(d.get("min_length", 0)), **kw)
+        if charset:
+            return gspaces.Text(max_length=int(d["max_length"]), min_length=int(d.get("min_length", 0)), charset=charset)
+        return AnyText(max_length=int(d["max_length"]), min_length=int(d.get("min_length", 0)))
     if t == "dict":
         return gspaces.Dict({k: to_gym_space(v) for k, v in d["spaces"].items()})
     if t == "tuple":
         return gspaces.Tuple(tuple(to_gym_space(s) for s in d["spaces"]))
     if t == "sequence":
         return gspaces.Sequence(to_gym_space(d["feature"]))
-    return JsonSpace(d)
+    return JsonSpace(d, sampler)
+
+
+def to_gym_value(space: Any, x: Any) -> Any:
+    """Converts a decoded MessagePack value into what ``space`` contains (lists become tuples or arrays)."""
+    if isinstance(space, gspaces.Dict) and isinstance(x, dict):
+        return {k: to_gym_value(space.spaces[k], v) if k in space.spaces else v for k, v in x.items()}
+    if isinstance(space, gspaces.Tuple) and isinstance(x, (list, tuple)):
+        return tuple(to_gym_value(s, v) for s, v in zip(space.spaces, x))
+    if isinstance(space, gspaces.Sequence) and isinstance(x, (list, tuple)):
+        return tuple(to_gym_value(space.feature_space, v) for v in x)
+    if isinstance(space, (gspaces.Box, gspaces.MultiDiscrete, gspaces.MultiBinary)) and isinstance(x, (list, tuple)):
+        return np.asarray(x, dtype=space.dtype).reshape(space.shape)
+    if isinstance(space, gspaces.Discrete) and isinstance(x, float) and x.is_integer():
+        return int(x)  # MessagePack may carry an integral float; Discrete wants an int
+    return x
+
+
+def _batch_infos(infos: Dict[str, Any]) -> Dict[str, Any]:
+    """Gymnasium 1.x vector infos hold numpy arrays (``info[k][i]`` valid where ``info['_' + k][i]``)."""
+    out: Dict[str, Any] = {}
+    for k, v in infos.items():
+        if isinstance(v, dict):
+            out[k] = _batch_infos(v)
+        elif isinstance(v, list):
+            if all(isinstance(e, bool) for e in v):
+                out[k] = np.asarray(v, dtype=np.bool_)
+            elif all(isinstance(e, (int, float)) and not isinstance(e, bool) for e in v):
+                out[k] = np.asarray(v, dtype=np.float64 if any(isinstance(e, float) for e in v) else np.int64)
+            else:
+                arr = np.empty(len(v), dtype=object)
+                arr[:] = v
+                out[k] = arr
+        else:
+            out[k] = v
+    return out
 
 
 def to_gymnasium_env(remote: Any) -> Any:
@@ -91,14 +155,17 @@ def to_gymnasium_env(remote: Any) -> Any:
         def __init__(self) -> None:
             self.remote = remote
             self.observation_space = to_gym_space(remote.observation_space)
-            self.action_space = to_gym_space(remote.action_space)
+            self.action_space = to_gym_space(remote.action_space, sampler=remote.sample_action)
+            self.spec = None
 
         def reset(self, *, seed: Any = None, options: Any = None) -> Any:
             super().reset(seed=seed)
-            return self.remote.reset(seed=seed, options=options)
+            obs, info = self.remote.reset(seed=seed, options=options)
+            return to_gym_value(self.observation_space, obs), info
 
         def step(self, action: Any) -> Any:
-            return self.remote.step(action)
+            obs, reward, terminated, truncated, info = self.remote.step(action)
+            return to_gym_value(self.observation_space, obs), reward, terminated, truncated, info
 
         def close(self) -> None:
             self.remote.close()
@@ -109,7 +176,15 @@ def to_gymnasium_env(remote: Any) -> Any:
 def to_gymnasium_vector(remote: Any) -> Any:
     _require()
     from gymnasium.vector import AutoresetMode, VectorEnv
-    from gymnasium.vector.utils import batch_space
+    from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
+
+    class BatchedActions(gspaces.Tuple):
+        """One structured action per env; ``sample()`` asks the server for all of them in one request."""
+
+        def sample(self, mask: Any = None, probability: Any = None) -> Any:
+            if mask is not None or probability is not None:
+                raise NotImplementedError("masked sampling of a structured space is not supported")
+            return tuple(remote.sample_actions())
 
     class BridgeVectorEnv(VectorEnv):
         def __init__(self) -> None:
@@ -118,17 +193,28 @@ def to_gymnasium_vector(remote: Any) -> Any:
             self.single_observation_space = to_gym_space(remote.single_observation_space)
             self.single_action_space = to_gym_space(remote.single_action_space)
             self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-            self.action_space = batch_space(self.single_action_space, self.num_envs)
+            if isinstance(self.single_action_space, JsonSpace):
+                self.action_space = BatchedActions(tuple(JsonSpace(self.single_action_space.description)
+                                                         for _ in range(self.num_envs)))
+            else:
+                self.action_space = batch_space(self.single_action_space, self.num_envs)
             mode = {"NextStep": AutoresetMode.NEXT_STEP, "SameStep": AutoresetMode.SAME_STEP,
                     "Disabled": AutoresetMode.DISABLED}[remote.autoreset_mode]
             self.metadata = {"autoreset_mode": mode}
 
+        def _batch_obs(self, observations: List[Any]) -> Any:
+            items = [to_gym_value(self.single_observation_space, o) for o in observations]
+            out = create_empty_array(self.single_observation_space, self.num_envs)
+            return concatenate(self.single_observation_space, items, out)
+
         def reset(self, *, seed: Any = None, options: Any = None) -> Any:
-            return self.remote.reset(seed=seed, options=options)
+            obs, infos = self.remote.reset(seed=seed, options=options)
+            return self._batch_obs(obs), _batch_infos(infos)
 
         def step(self, actions: Any) -> Any:
-            out = self.remote.step(list(actions))
-            return out[:5]
+            obs, rewards, terminated, truncated, infos = self.remote.step(list(actions))[:5]
+            return (self._batch_obs(obs), np.asarray(rewards, dtype=np.float64), np.asarray(terminated, dtype=np.bool_),
+                    np.asarray(truncated, dtype=np.bool_), _batch_infos(infos))
 
         def close(self, **kwargs: Any) -> None:
             self.remote.close()

@@ -102,13 +102,24 @@ class ShardedVectorEnv:
         infos = []
         for shard, rid in zip(self.shards, rids):
             r = shard.client.recv(rid)
-            shard._obs = list(r["observations"])
+            shard._accept_full(r["observations"])
             obs.extend(shard._obs)
             infos.append(r["infos"])
         return obs, merge_infos(infos, self.counts)
 
     def _gather(self) -> Tuple[Any, ...]:
-        parts = [s.step_wait() for s in self.shards]
+        # Collect every shard's answer even when one failed, so that no shard is left with a pending step (the
+        # next step would be refused). The shards that did step keep their new state: reset after an error.
+        parts = []
+        error: Optional[BaseException] = None
+        for s in self.shards:
+            try:
+                parts.append(s.step_wait())
+            except Exception as e:  # noqa: BLE001 - re-raised below, after the other shards are drained
+                if error is None:
+                    error = e
+        if error is not None:
+            raise error
         obs = [o for p in parts for o in p[0]]
         rewards = [r for p in parts for r in p[1]]
         terminated = [bool(t) for p in parts for t in p[2]]
@@ -138,6 +149,42 @@ class ShardedVectorEnv:
             shard.step_async(sample=True)
         return self._gather()
 
+    def sample_actions(self) -> List[Any]:
+        """One server-sampled action per env, without stepping (all shards asked at once)."""
+        rids = [shard.client.send("sample", session=shard.session) for shard in self.shards]
+        return [a for shard, rid in zip(self.shards, rids) for a in shard.client.recv(rid)["actions"]]
+
+    def _locate(self, index: int) -> Tuple[RemoteVectorEnv, int]:
+        if not 0 <= index < self.num_envs:
+            raise IndexError(f"index: expected 0..{self.num_envs - 1}, got {index}")
+        for shard, o, n in zip(self.shards, self.offsets, self.counts):
+            if index < o + n:
+                return shard, index - o
+        raise IndexError(index)  # unreachable: the shards cover 0..num_envs-1
+
+    def get_state(self, index: int = 0) -> Dict[str, Any]:
+        """Snapshot of global env ``index`` (taken on the shard that holds it)."""
+        shard, local = self._locate(int(index))
+        return shard.get_state(local)
+
+    def set_state(self, state: Dict[str, Any], index: int = 0) -> Any:
+        """Restores global env ``index``; returns its full observation."""
+        shard, local = self._locate(int(index))
+        return shard.set_state(state, local)
+
+    @property
+    def observation_space(self) -> Dict[str, Any]:
+        return {"type": "batch", "n": self.num_envs, "space": self.single_observation_space}
+
+    @property
+    def action_space(self) -> Dict[str, Any]:
+        return {"type": "batch", "n": self.num_envs, "space": self.single_action_space}
+
+    def to_gymnasium(self) -> Any:
+        from .gym_adapter import to_gymnasium_vector
+
+        return to_gymnasium_vector(self)
+
     def close(self) -> None:
         for s in self.shards:
             s.close()
@@ -163,7 +210,8 @@ def discover_endpoints(address: str = DEFAULT_ADDRESS, timeout: Optional[float] 
 def make_vec(env_id: str, num_envs: int, *, endpoints: Optional[Sequence[str]] = None, address: str = DEFAULT_ADDRESS,
              timeout: Optional[float] = 30.0, all_workers: bool = False, seed: Optional[int] = None,
              autoreset_mode: Optional[str] = None, obs_encoding: str = "delta", info_keys: Optional[List[str]] = None,
-             use_numpy: bool = False, server_public_key: Optional[bytes] = None, **options: Any) -> ShardedVectorEnv:
+             use_numpy: bool = False, server_public_key: Optional[bytes] = None, tool_refs: Optional[bool] = None,
+             **options: Any) -> ShardedVectorEnv:
     """A vector env over ``endpoints`` (default ``[address]``; with ``all_workers=True`` every worker of the server
     at ``address``). Same seeds give the same trajectories whatever the endpoints."""
     if endpoints:
@@ -174,7 +222,7 @@ def make_vec(env_id: str, num_envs: int, *, endpoints: Optional[Sequence[str]] =
         eps = [address]
     clients = [Client(e, timeout=timeout, server_public_key=server_public_key) for e in eps]
     fields: Dict[str, Any] = {"seed": seed, "autoreset_mode": autoreset_mode, "obs_encoding": obs_encoding,
-                              "info_keys": info_keys}
+                              "info_keys": info_keys, "tool_refs": tool_refs}
     try:
         return ShardedVectorEnv(clients, env_id, num_envs, options, own_clients=True, use_numpy=use_numpy, **fields)
     except Exception:

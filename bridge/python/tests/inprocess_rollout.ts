@@ -5,6 +5,7 @@
  */
 import { makeVec } from "../../../src/index.js";
 import { createCoreBackend } from "../../coreBackend.js";
+import { envActionSpace } from "../../../bridge/backend.js";
 
 interface Item {
   env_id: string;
@@ -25,7 +26,7 @@ process.stdin.on("end", () => {
     const [obs0, info0] = env.reset({ seed: it.seed });
     const steps: unknown[] = [];
     for (let t = 0; t < it.steps; t++) {
-      const actions = samplers.map((rng) => backend.sampleAction(env.singleActionSpace, rng));
+      const actions = samplers.map((rng, i) => backend.sampleAction(envActionSpace(env, i), rng));
       const [obs, rewards, terminated, truncated, infos] = env.step(actions);
       steps.push({ actions, observations: obs, rewards: Array.from(rewards), terminated, truncated, infos });
     }

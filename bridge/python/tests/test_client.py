@@ -170,14 +170,30 @@ def test_late_response_after_timeout_is_discarded():
         router.close(0)
 
 
-def test_gymnasium_adapter(client):
+def test_gymnasium_adapter(client, env_ids, endpoints):
+    """Runs only where gymnasium is installed (not in CI: it is not packaged by Debian)."""
     pytest.importorskip("gymnasium")
-    env = client.make("Demo-v0").to_gymnasium()
-    obs, info = env.reset(seed=0)
-    env.close()
-    vec = client.make_vec("Demo-v0", 2).to_gymnasium()
-    vec.reset(seed=0)
-    vec.close()
+    from gymnasium.utils.env_checker import check_env
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    for env_id in env_ids:
+        env = client.make(env_id).to_gymnasium()
+        obs, info = env.reset(seed=0)
+        assert env.observation_space.contains(obs), env_id
+        check_env(env, skip_render_check=True)  # gymnasium's own checker: spaces, seeding, determinism
+        env.close()
+    for vec in (client.make_vec("ToolMaze-v0", 3, seed=1).to_gymnasium(),
+                rg.make_vec("ToolMaze-v0", 3, endpoints=endpoints, seed=1).to_gymnasium()):
+        obs, infos = vec.reset(seed=0)
+        assert vec.observation_space.contains(obs)
+        stats = RecordEpisodeStatistics(vec)
+        ended = 0
+        for _ in range(40):
+            obs, rewards, terminated, truncated, infos = stats.step(stats.action_space.sample())
+            assert vec.observation_space.contains(obs) and rewards.shape == (3,)
+            ended += int(terminated.sum() + truncated.sum())
+        assert ended > 0
+        vec.close()
 
 
 def test_gymnasium_absent_is_a_clear_error(client):
@@ -190,3 +206,80 @@ def test_gymnasium_absent_is_a_clear_error(client):
     with pytest.raises(ImportError, match="gymnasium"):
         env.to_gymnasium()
     env.close()
+
+
+def test_tool_refs_are_on_by_default_and_change_nothing_but_bytes(client):
+    on = client.make_vec("ToolMaze-v0", 4, seed=9)
+    off = client.make_vec("ToolMaze-v0", 4, seed=9, tool_refs=False)
+    assert on._tools is not None and off._tools is None
+    assert on.reset() == off.reset()
+    for _ in range(80):  # random play ends episodes every few steps, so tools are re-announced many times
+        assert on.step_random() == off.step_random()
+    assert len(on._tools) > 0
+    on.close()
+    off.close()
+
+
+def test_an_unknown_tool_reference_is_a_protocol_error():
+    from recovery_gym.env import expand_tool_refs
+
+    known = {}
+    assert expand_tool_refs({"newTools": [{"name": "a", "x": 1}]}, known) == {"newTools": [{"name": "a", "x": 1}]}
+    assert expand_tool_refs({"newTools": ["a"]}, known) == {"newTools": [{"name": "a", "x": 1}]}
+    with pytest.raises(rg.ProtocolError, match="names no schema"):
+        expand_tool_refs({"newTools": ["b"]}, known)
+
+
+def test_sessions_belong_to_the_identity_and_survive_a_reconnect(address):
+    first = rg.Client(address, timeout=10)
+    assert first.identity.startswith(b"rg-") and len(first.identity) > 16
+    env = first.make_vec("Demo-v0", 2, seed=4)
+    env.reset()
+    first.close()  # the connection is gone; a client with the same identity reconnects (as after a network blip)
+    second = rg.Client(address, timeout=10, identity=first.identity)
+    env.client = second
+    obs, rewards, terminated, truncated, infos, actions = env.step_random()
+    assert len(obs) == 2
+    stranger = rg.Client(address, timeout=10)  # another identity cannot reach the session
+    with pytest.raises(rg.UnknownSessionError):
+        stranger.request("step", session=env.session, sample=True)
+    stranger.close()
+    env.close()
+    second.close()
+
+
+def test_a_client_whose_hello_fails_does_not_leak_its_socket():
+    ctx = zmq.Context.instance()
+    router = ctx.socket(zmq.ROUTER)
+    port = router.bind_to_random_port("tcp://127.0.0.1")
+    made = []
+    orig = rg.Client.close
+
+    def spy(self):
+        made.append(self)
+        orig(self)
+
+    rg.Client.close = spy
+    try:
+        with pytest.raises(rg.BridgeTimeout):
+            rg.Client(f"tcp://127.0.0.1:{port}", timeout=0.2)  # nobody answers hello
+    finally:
+        rg.Client.close = orig
+        router.close(0)
+    assert len(made) == 1 and made[0]._sock.closed
+
+
+def test_a_sharded_env_recovers_from_a_failed_step_and_branches_by_global_index(endpoints):
+    with rg.make_vec("Demo-v0", 5, endpoints=endpoints, seed=2) as vec:
+        vec.reset()
+        good = {"type": "answer", "content": "x"}
+        with pytest.raises(rg.ValidationError):
+            vec.step([good, good, good, good, {"type": "no-such-kind"}])  # the last shard refuses the batch
+        obs, rewards, terminated, truncated, infos = vec.step([good] * 5)  # not wedged: the next step works
+        assert len(obs) == 5
+        vec.reset(seed=2)
+        vec.step_random()
+        snap = vec.get_state(4)  # env 4 lives on the last shard
+        assert vec.set_state(snap, 0)["step"] == 1
+        with pytest.raises(IndexError):
+            vec.get_state(5)

@@ -7,6 +7,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { ConfigError } from "../../../src/core/errors.js";
+import { resolveOptionPath } from "../../../src/core/optionPaths.js";
 import { CONFIGS_DIR } from "../../../src/core/paths.js";
 import { z } from "zod";
 
@@ -114,15 +116,14 @@ export const DomainSchema = z
   .strict();
 export type Domain = z.infer<typeof DomainSchema>;
 
-/** A domain file failed validation: names the file, the field path and the reason. */
-export class DomainSchemaError extends Error {
+/** A domain file failed validation: names the file, the field path and the reason (a typed `ConfigError`). */
+export class DomainSchemaError extends ConfigError {
   constructor(
     readonly file: string,
-    readonly field: string | null,
+    field: string | null,
     readonly reason: string,
   ) {
-    super(`${file}${field ? `: field '${field}'` : ""}: ${reason}`);
-    this.name = "DomainSchemaError";
+    super(field ?? "(file)", `${file}${field ? `: field '${field}'` : ""}: ${reason}`, { file });
   }
 }
 
@@ -212,7 +213,7 @@ export function isDomainPath(s: string): boolean {
  */
 export function domainFile(nameOrPath: string): string {
   if (isDomainPath(nameOrPath)) {
-    const file = path.resolve(nameOrPath);
+    const file = resolveOptionPath("domain", nameOrPath);
     if (!existsSync(file)) throw new DomainSchemaError(file, null, "domain file not found");
     return file;
   }

@@ -3,6 +3,7 @@
  * simulator order, retry accounting and the transcript (reference §3.4, §4). Pure and
  * deterministic: the result is a function of (task, compat, actions).
  */
+import { ConfigError } from "../../../src/core/errors.js";
 import type { TaskRecord } from "../dataset.js";
 import { FaultEngine, officialEvent, type FaultEvent, type UniformFactory } from "../faults.js";
 import type { CompatMode, Json, JsonObj, OfficialAction, OfficialObservation, ToolError, TranscriptEntry } from "./types.js";
@@ -38,10 +39,10 @@ export interface EpisodeSnapshot {
   faultStreams: Json[];
 }
 
-export class EpisodeSetupError extends Error {
-  constructor(message: string, readonly field: string) {
-    super(message);
-    this.name = "EpisodeSetupError";
+/** A task record the simulators cannot run (typed, so callers and the bridge report the field). */
+export class EpisodeSetupError extends ConfigError {
+  constructor(message: string, field: string) {
+    super(field, message);
   }
 }
 
