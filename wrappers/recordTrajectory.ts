@@ -78,7 +78,8 @@ export class RecordTrajectory<Obs, Act> extends Wrapper<Obs, Act> {
         rawTerms: (info.rawTerms as Record<string, number> | undefined) ?? {},
         phi: (info.phi as number | null | undefined) ?? null,
         events: asJson(info.events ?? []) as JsonObject[],
-        hidden: info.hidden === undefined || terminated || truncated ? undefined : asJson(info.hidden),
+        // The final step's own annotation comes apart (hiddenStep); its `hidden` is the episode's ground truth.
+        hidden: terminated || truncated ? (info.hiddenStep === undefined ? undefined : asJson(info.hiddenStep)) : info.hidden === undefined ? undefined : asJson(info.hidden),
       };
       cur.steps.push(step);
       cur.return += reward;

@@ -252,8 +252,11 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     const info: ToolStepInfo = { events, rewardTerms: terms, rawTerms: raw, phi, taskId: this.setup.taskId, step: this.stepCount };
     if (this.options.hiddenInfo) {
       const stepHidden = this.hiddenStepInfo(events, ended);
-      if (ended) info.hidden = { ...(this.setup.hidden ?? {}), ...(stepHidden ?? {}) };
-      else if (stepHidden) info.hidden = stepHidden;
+      if (ended) {
+        info.hidden = { ...(this.setup.hidden ?? {}), ...(stepHidden ?? {}) };
+        // The merge above can hide the step's own annotation (keys equal to the ground truth's); keep it apart.
+        if (stepHidden) info.hiddenStep = stepHidden;
+      } else if (stepHidden) info.hidden = stepHidden;
     }
     if (ended) {
       const why = reason as TerminationReason; // set whenever the episode ended

@@ -106,6 +106,8 @@ export type ToolStepInfo = {
   step: number;
   /** Per-step annotations, or the full ground truth on the final step (with option `hiddenInfo`). */
   hidden?: JsonObject;
+  /** Final step only: that step's own annotation (`hidden` then holds it merged into the full ground truth). */
+  hiddenStep?: JsonObject;
   /** Final step only. */
   terminationReason?: TerminationReason;
   success?: boolean;
@@ -122,6 +124,7 @@ export const CORE_INFO_KEYS: Readonly<Record<string, string>> = {
   taskId: "identifier of the episode's task",
   step: "number of steps taken so far",
   hidden: "ground truth the agent must not see (reset and episode end: full; other steps: per-step annotations)",
+  hiddenStep: "final step only: that step's own hidden annotation (info.hidden merges it into the full ground truth)",
   terminationReason: "why the episode ended (only on the final step)",
   success: "whether the episode was judged successful (only on the final step)",
   metrics: "per-episode values of the family's metrics (only on the final step)",

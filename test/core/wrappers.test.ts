@@ -121,6 +121,24 @@ describe("wrappers", () => {
     expect(trajectorySchema.safeParse(JSON.parse(lines[0])).success).toBe(true);
   });
 
+  it("the last recorded step keeps its own hidden annotation; the episode keeps the merged ground truth", () => {
+    const path = join(dir, "last-hidden.jsonl");
+    // The episode ends on a tool call (step limit 2), whose annotation ToolMaze reports per call.
+    const env = new RecordTrajectory(make<ToolObservation, Action>("ToolMaze-v0", { perturbation: "P2", maxSteps: 2 }), path);
+    const [obs] = env.reset({ seed: 5 });
+    let last: Record<string, unknown> | undefined;
+    for (let t = 0; t < 2; t++) {
+      const [, , term, trunc, info] = env.step({ type: "tool_call", name: obs.visibleTools[t], arguments: {} });
+      if (term || trunc) last = info;
+    }
+    env.close();
+    expect(last?.hiddenStep).toBeDefined();
+    const [traj] = readTrajectories(path);
+    expect(traj.steps.at(-1)!.hidden).toEqual(last!.hiddenStep);
+    expect(traj.hidden).toMatchObject(last!.hiddenStep as object);
+    expect(traj.hidden).toMatchObject({ perturbation: "P2" });
+  });
+
   it("a torn last line (crash mid-write) is skipped by the reader", () => {
     const path = join(dir, "torn.jsonl");
     const env = new RecordTrajectory(demo(), path);
