@@ -2,8 +2,7 @@ import { performance } from "node:perf_hooks";
 import type { Env, Info } from "./core/env.js";
 import type { JsonObject } from "./core/json.js";
 import { type EpisodeResult, make } from "./core/registry.js";
-import { policyEntry } from "./ablation.js";
-import { Rng } from "./core/rng.js";
+import { episodePolicyRng, policyEntry } from "./ablation.js";
 import type { Wrapper } from "./core/wrapper.js";
 
 export interface RolloutConfig {
@@ -13,6 +12,8 @@ export interface RolloutConfig {
   episodes: number;
   /** Episode i is reset with seed + i. */
   seed?: number;
+  /** Explicit seeds, one episode each, in order (instead of `seed` and `episodes`), e.g. to resume a collection. */
+  seeds?: readonly number[];
   /** Wraps the env (e.g. with RecordTrajectory) before the rollout. */
   wrap?: (env: Env<unknown, unknown>) => Env<unknown, unknown> | Wrapper<unknown, unknown>;
   onEpisode?: (result: EpisodeResult, index: number) => void;
@@ -30,11 +31,14 @@ function* rolloutSteps(config: RolloutConfig, results: EpisodeResult[]): Generat
   const base = make(config.envId, config.options ?? {});
   const env = config.wrap ? config.wrap(base) : base;
   const seed0 = config.seed ?? 0;
-  const policy = entry.create(base, new Rng(seed0).derive(`policy:${config.policy}`));
+  const seeds = config.seeds ?? Array.from({ length: config.episodes }, (_, i) => seed0 + i);
   const cap = config.maxStepsPerEpisode ?? 10_000;
   try {
-    for (let ep = 0; ep < config.episodes; ep++) {
-      const seed = seed0 + ep;
+    for (let ep = 0; ep < seeds.length; ep++) {
+      const seed = seeds[ep];
+      // A fresh policy per episode, seeded from the episode's seed: episode k is the same whether it runs alone or
+      // after others (and the same as `recordEpisodes`, so eval and ablate see identical episodes).
+      const policy = entry.create(base, episodePolicyRng(seed, config.policy));
       let [obs, info] = env.reset({ seed });
       policy.reset?.(obs, info);
       let ret = 0;

@@ -5,7 +5,8 @@ import { parseEnvOptions, registryEntry } from "../../core/registry.js";
 import type { Trajectory } from "../../trajectories/schema.js";
 import type { Env } from "../../core/env.js";
 import { policyEntry } from "../../ablation.js";
-import { rollout } from "../../rollout.js";
+import { rolloutAsync } from "../../rollout.js";
+import { SIGNAL_EXIT_CODES, stopOnSignals } from "../signals.js";
 import { readTrajectories } from "../../trajectories/writer.js";
 import { RecordTrajectory } from "../../../wrappers/recordTrajectory.js";
 import { intFlag, parseArgs, stringFlag } from "../args.js";
@@ -66,7 +67,7 @@ function compact(out: string, existing: readonly Trajectory[], recollect: Readon
   return existing.length - kept.length;
 }
 
-export function collectCommand(argv: readonly string[]): number {
+export async function collectCommand(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, { flags: { env: "string", policy: "string", episodes: "string", seed: "string", out: "string", quiet: "boolean", help: "boolean" }, command: "collect" });
   if (args.flags.help) {
     process.stdout.write(`${COLLECT_HELP}\n`);
@@ -92,18 +93,26 @@ export function collectCommand(argv: readonly string[]): number {
   const bar = new ProgressBar(episodes, `collect ${envId}/${policy}`, process.stderr, args.flags.quiet !== true);
   let finished = episodes - wanted.length;
   bar.update(finished, finished ? `(${finished} already in ${out})` : "");
-  for (const seed of wanted) {
-    rollout({
-      envId,
-      options: args.opts,
-      policy,
-      episodes: 1,
-      seed,
-      wrap: (env: Env<unknown, unknown>) => new RecordTrajectory(env, out, { annotate }),
-    });
-    finished += 1;
-    bar.update(finished);
+  // Ctrl-C / SIGTERM stop at the next pause: the episode in progress is written as interrupted (a later run
+  // resumes it) and every finished one is already on disk.
+  const stop = stopOnSignals();
+  try {
+    await rolloutAsync(
+      {
+        envId,
+        options: args.opts,
+        policy,
+        episodes: wanted.length,
+        seeds: wanted,
+        wrap: (env: Env<unknown, unknown>) => new RecordTrajectory(env, out, { annotate }),
+        onEpisode: () => bar.update(++finished),
+      },
+      { signal: stop.signal },
+    );
+  } finally {
+    stop.dispose();
   }
-  process.stdout.write(`${out}: ${finished} episodes (${wanted.length} new${dropped ? `, ${dropped} superseded record(s) removed` : ""})\n`);
-  return 0;
+  const stoppedBy = stop.received();
+  process.stdout.write(`${out}: ${finished} episodes (${finished - (episodes - wanted.length)} new${dropped ? `, ${dropped} superseded record(s) removed` : ""})${stoppedBy ? ` — stopped by ${stoppedBy}; run the same command again to resume` : ""}\n`);
+  return stoppedBy ? SIGNAL_EXIT_CODES[stoppedBy] : 0;
 }
