@@ -9,10 +9,7 @@ if [[ "${SKIP_PYTHON_TESTS:-0}" == "1" ]]; then
   echo "test-python: skipped (SKIP_PYTHON_TESTS=1)"
   exit 0
 fi
-if ! "$PY" -c "import zmq, msgpack, pytest" 2>/dev/null; then
-  echo "test-python: $PY lacks zmq/msgpack/pytest; install python3-zmq python3-msgpack python3-pytest (Debian) or set SKIP_PYTHON_TESTS=1" >&2
-  exit 1
-fi
+PYTHON="$PY" bash scripts/ensure-python-deps.sh
 TMP="$(mktemp -d)"
 READY="$TMP/ready.json"
 node --import tsx bridge/main.ts --endpoint 'tcp://127.0.0.1:*' --workers 2 --ready-file "$READY" --quiet &
