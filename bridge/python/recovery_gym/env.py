@@ -62,7 +62,30 @@ def unbatch_info(infos: Dict[str, Any], i: int) -> Dict[str, Any]:
     return out
 
 
-class RemoteVectorEnv:
+class BatchedSpaces:
+    """Batched space descriptions and the Gymnasium adapter, for any vector env with ``num_envs`` and single
+    spaces (one env on one server, or sharded over several)."""
+
+    num_envs: int
+    single_observation_space: Dict[str, Any]
+    single_action_space: Dict[str, Any]
+
+    @property
+    def observation_space(self) -> Dict[str, Any]:
+        """Plain description of the batched observation space (a tuple of ``num_envs`` single spaces)."""
+        return {"type": "batch", "n": self.num_envs, "space": self.single_observation_space}
+
+    @property
+    def action_space(self) -> Dict[str, Any]:
+        return {"type": "batch", "n": self.num_envs, "space": self.single_action_space}
+
+    def to_gymnasium(self) -> Any:
+        from .gym_adapter import to_gymnasium_vector
+
+        return to_gymnasium_vector(self)
+
+
+class RemoteVectorEnv(BatchedSpaces):
     """``num_envs`` copies of an env in one server session.
 
     ``reset(seed=None, options=None, reset_mask=None) -> (observations, infos)`` and
@@ -110,15 +133,6 @@ class RemoteVectorEnv:
         self._obs: List[Any] = [None] * self.num_envs
         self._pending_step: Optional[int] = None
         self._closed = False
-
-    @property
-    def observation_space(self) -> Dict[str, Any]:
-        """Plain description of the batched observation space (a tuple of ``num_envs`` single spaces)."""
-        return {"type": "batch", "n": self.num_envs, "space": self.single_observation_space}
-
-    @property
-    def action_space(self) -> Dict[str, Any]:
-        return {"type": "batch", "n": self.num_envs, "space": self.single_action_space}
 
     def reset(self, *, seed: Seed = None, options: Optional[Dict[str, Any]] = None,
               reset_mask: Optional[Sequence[bool]] = None) -> Tuple[List[Any], Dict[str, Any]]:
@@ -218,11 +232,6 @@ class RemoteVectorEnv:
                 self.client.request("close", session=self.session)
             except Exception:  # the session may already be gone (reaped, server stopped)
                 pass
-
-    def to_gymnasium(self) -> Any:
-        from .gym_adapter import to_gymnasium_vector
-
-        return to_gymnasium_vector(self)
 
     def __enter__(self) -> "RemoteVectorEnv":
         return self

@@ -11,7 +11,7 @@ import numbers
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .client import DEFAULT_ADDRESS, Client
-from .env import RemoteVectorEnv, Seed
+from .env import BatchedSpaces, RemoteVectorEnv, Seed
 
 
 def split_counts(num_envs: int, shards: int) -> List[int]:
@@ -44,7 +44,7 @@ def merge_infos(parts: Sequence[Dict[str, Any]], counts: Sequence[int]) -> Dict[
     return out
 
 
-class ShardedVectorEnv:
+class ShardedVectorEnv(BatchedSpaces):
     """A :class:`RemoteVectorEnv` look-alike whose envs live on several servers."""
 
     def __init__(self, clients: Sequence[Client], env_id: str, num_envs: int, options: Optional[Dict[str, Any]] = None,
@@ -171,19 +171,6 @@ class ShardedVectorEnv:
         """Restores global env ``index``; returns its full observation."""
         shard, local = self._locate(int(index))
         return shard.set_state(state, local)
-
-    @property
-    def observation_space(self) -> Dict[str, Any]:
-        return {"type": "batch", "n": self.num_envs, "space": self.single_observation_space}
-
-    @property
-    def action_space(self) -> Dict[str, Any]:
-        return {"type": "batch", "n": self.num_envs, "space": self.single_action_space}
-
-    def to_gymnasium(self) -> Any:
-        from .gym_adapter import to_gymnasium_vector
-
-        return to_gymnasium_vector(self)
 
     def close(self) -> None:
         for s in self.shards:
