@@ -1,4 +1,4 @@
-// Child processes and long loops for tests, without blocking the vitest worker.
+// Child processes for tests, awaited so they do not block the vitest worker (long in-process loops: pace.ts).
 //
 // A vitest worker answers the main process over an RPC with a 60 s timeout (birpc). `spawnSync`/`execFileSync`
 // freeze the worker's event loop until the child exits, so a file of back-to-back synchronous CLI runs (or one
@@ -6,7 +6,6 @@
 // although every test passed. Everything here awaits instead.
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -72,18 +71,4 @@ export function execNode(args: readonly string[], options?: RunOptions): Promise
 /** A one-line summary of a failed run, for assertion messages: `expect(r.status, failure(r)).toBe(0)`. */
 export function failure(r: RunResult): string {
   return `exit ${String(r.status)}${r.signal ? ` (${r.signal})` : ""}; stderr:\n${r.stderr}`;
-}
-
-/**
- * A pacer for long in-process loops: `await pace()` inside the loop gives the event loop a turn once at least
- * `everyMs` of work has passed since the last turn, so the worker keeps answering vitest's RPC. It does not change
- * what the loop computes, only when it pauses.
- */
-export function pacer(everyMs = 200): () => Promise<void> {
-  let last = performance.now();
-  return async () => {
-    if (performance.now() - last < everyMs) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    last = performance.now();
-  };
 }
