@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // One event-loop turn after every test, so a file of synchronous tests cannot starve vitest's worker RPC.
+    setupFiles: ["test/helpers/yieldBetweenTests.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",

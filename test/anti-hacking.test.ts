@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ADVERSARIES, type ToolEnv, listEnvs, listRewardPresets, make, mean, recordEpisodes, registryEntry, resolveRewardSpec, returnsUnder } from "../src/index.js";
+import { pacer } from "./helpers/pace.js";
 
 // Every family's careful baseline must out-earn every scripted reward hacker on the same seeds, under every preset
 // the family ships, in its default options and in the settings where faults change the most (blockers, permanent
@@ -32,15 +33,21 @@ describe("recovery rewards cannot be gamed by scripted adversaries", () => {
 
   for (const { id, options } of CONFIGS) {
     const label = Object.keys(options).length ? `${id} ${JSON.stringify(options)}` : `${id} (defaults)`;
-    it(`${label}: the careful baseline beats every adversary under every preset`, () => {
+    it(`${label}: the careful baseline beats every adversary under every preset`, async () => {
       const entry = registryEntry(id);
       const careful = entry.carefulPolicy;
       expect(careful, `${id} has no carefulPolicy`).toBeTruthy();
       const env = make(id, options) as unknown as ToolEnv<unknown>;
       const terms = env.knownTerms();
       env.close();
+      // One policy's episodes at a time, with a turn for the event loop in between (seconds in all on PlanBench-XL).
+      const pace = pacer();
       const baseline = recordEpisodes(id, options, careful as string, SEEDS, 200);
-      const adversaries = Object.keys(ADVERSARIES).map((name) => [name, recordEpisodes(id, options, `adversary:${name}`, SEEDS, 200)] as const);
+      const adversaries: (readonly [string, ReturnType<typeof recordEpisodes>])[] = [];
+      for (const name of Object.keys(ADVERSARIES)) {
+        await pace();
+        adversaries.push([name, recordEpisodes(id, options, `adversary:${name}`, SEEDS, 200)]);
+      }
       const failures: string[] = [];
       for (const preset of listRewardPresets(entry.family)) {
         const spec = resolveRewardSpec(preset, entry.family, terms);

@@ -1,15 +1,16 @@
-import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { execNode, failure } from "./helpers/cli.js";
 import { CONFIGS_DIR, ToolEnv, listEnvs, listRewardPresets, make, registryEntry, resolveRewardSpec } from "../src/index.js";
 
 describe("shipped reward presets", () => {
   const families = readdirSync(join(CONFIGS_DIR, "rewards")).filter((f) => existsSync(join(CONFIGS_DIR, "rewards", f, "shaped.json")));
 
-  it("every family folder's derived presets are up to date with its shaped.json", () => {
+  it("every family folder's derived presets are up to date with its shaped.json", async () => {
     for (const family of families) {
-      expect(() => execFileSync(process.execPath, ["--import", "tsx", "scripts/make-ablation-presets.ts", family, "--check"], { encoding: "utf8", stdio: "pipe" }), family).not.toThrow();
+      const run = await execNode(["scripts/make-ablation-presets.ts", family, "--check"]);
+      expect(run.status, `${family}: ${failure(run)}`).toBe(0);
     }
   });
 

@@ -1,6 +1,6 @@
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { failure, run } from "../helpers/cli.js";
 import { Rng, hash32 } from "../../src/index.js";
 
 describe("Rng", () => {
@@ -42,23 +42,20 @@ describe("Rng", () => {
     expect(hash32("abc")).toBe(hash32("abc"));
   });
 
-  const grep = (pattern: string, dirs: string[]): string => {
-    try {
-      return execFileSync("grep", ["-rnE", pattern, ...dirs.filter((d) => existsSync(d)), "--include=*.ts", "--include=*.js", "--include=*.mjs", "--include=*.py"], { encoding: "utf8" });
-    } catch (e) {
-      // grep exits 1 when nothing matches: that is the passing case.
-      if ((e as { status?: number }).status !== 1) throw e;
-      return "";
-    }
+  const grep = async (pattern: string, dirs: string[]): Promise<string> => {
+    const res = await run("grep", ["-rnE", pattern, ...dirs.filter((d) => existsSync(d)), "--include=*.ts", "--include=*.js", "--include=*.mjs", "--include=*.py"]);
+    // grep exits 1 when nothing matches: that is the passing case; anything but 0 or 1 is grep failing.
+    if (res.status !== 0 && res.status !== 1) throw new Error(`grep failed: ${failure(res)}`);
+    return res.stdout;
   };
 
   // Tests and scripts too: a test that draws unseeded values cannot be replayed when it fails. No exceptions are
   // needed (this file spells the pattern with an escaped dot, which the pattern itself does not match).
-  it("no unseeded randomness (Math dot random) anywhere: library, envs, bridge, bench, examples, scripts, tests", () => {
-    expect(grep("Math\\.random", ["src", "envs", "wrappers", "bridge", "bench", "examples", "scripts", "test"])).toBe("");
+  it("no unseeded randomness (Math dot random) anywhere: library, envs, bridge, bench, examples, scripts, tests", async () => {
+    expect(await grep("Math\\.random", ["src", "envs", "wrappers", "bridge", "bench", "examples", "scripts", "test"])).toBe("");
   });
 
-  it("no wall clock in episode logic", () => {
-    expect(grep("Date\\.now\\(|new Date\\(\\)", ["src/core", "src/engine", "src/rewards", "src/vector", "envs", "wrappers"])).toBe("");
+  it("no wall clock in episode logic", async () => {
+    expect(await grep("Date\\.now\\(|new Date\\(\\)", ["src/core", "src/engine", "src/rewards", "src/vector", "envs", "wrappers"])).toBe("");
   });
 });

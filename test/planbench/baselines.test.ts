@@ -10,6 +10,7 @@ import { resolveQueryInputs } from "../../envs/planbench/dataset.js";
 import { pystr, normAns } from "../../envs/planbench/compat/index.js";
 import { officialDir, officialRelease } from "./helpers.js";
 import { planBlockers } from "../../envs/planbench/faults.js";
+import { pacer } from "../helpers/pace.js";
 
 const rel = officialRelease();
 
@@ -35,14 +36,19 @@ function rawRelease(): { steps: Map<string, number>; oracleRecall: (taskId: stri
   };
 }
 
-function runAll(setting: "default" | "blocker", make: () => { act: PlannerAgent["act"] | OracleAgent["act"] }) {
+/** Plays every query in order; pauses for the event loop between queries (a full run takes seconds). */
+async function runAll(setting: "default" | "blocker", make: () => { act: PlannerAgent["act"] | OracleAgent["act"] }) {
   const world = createWorld(rel!, loadPreset(setting));
-  return rel!.queries.map((q) => {
+  const pace = pacer();
+  const rows = [];
+  for (const q of rel!.queries) {
+    await pace();
     const s = new PlanBenchSession(world, q);
     const agent = make();
     while (!s.episode.done) s.step(agent.act(s.observation(), s.hidden()));
-    return { q, ep: s.episode, m: scoreEpisode(s.episode.result!, q, rel!.catalog.get(q.task_id)!, { toolByName: rel!.toolByName }) };
-  });
+    rows.push({ q, ep: s.episode, m: scoreEpisode(s.episode.result!, q, rel!.catalog.get(q.task_id)!, { toolByName: rel!.toolByName }) });
+  }
+  return rows;
 }
 
 describe.skipIf(!rel)("baselines on the official data", () => {
@@ -63,8 +69,8 @@ describe.skipIf(!rel)("baselines on the official data", () => {
     }
   });
 
-  it("oracle reproduces the reference run's per-query numbers (default)", () => {
-    const rows = runAll("default", () => new OracleAgent(rel!));
+  it("oracle reproduces the reference run's per-query numbers (default)", async () => {
+    const rows = await runAll("default", () => new OracleAgent(rel!));
     const raw = rawRelease();
     for (const { q, ep, m } of rows) {
       const steps = raw.steps.get(q.task_id)!;
@@ -97,8 +103,8 @@ describe.skipIf(!rel)("baselines on the official data", () => {
     }
   });
 
-  it("oracle under `blocker` fails exactly on the queries whose one_available_path has a blocked tool", () => {
-    const rows = runAll("blocker", () => new OracleAgent(rel!));
+  it("oracle under `blocker` fails exactly on the queries whose one_available_path has a blocked tool", async () => {
+    const rows = await runAll("blocker", () => new OracleAgent(rel!));
     const cfg = loadPreset("blocker").blocker;
     let blockedPaths = 0;
     for (const { q, ep } of rows) {
@@ -115,9 +121,9 @@ describe.skipIf(!rel)("baselines on the official data", () => {
     if (rows.length === 327) expect(rows.length - blockedPaths).toBe(144);
   });
 
-  it("planner scores well in default and visibly worse under blockers", () => {
-    const d = aggregateMetrics(runAll("default", () => new PlannerAgent()).map((r) => r.m));
-    const b = aggregateMetrics(runAll("blocker", () => new PlannerAgent()).map((r) => r.m));
+  it("planner scores well in default and visibly worse under blockers", async () => {
+    const d = aggregateMetrics((await runAll("default", () => new PlannerAgent())).map((r) => r.m));
+    const b = aggregateMetrics((await runAll("blocker", () => new PlannerAgent())).map((r) => r.m));
     expect(d.accuracy).toBeGreaterThan(0.6);
     expect(b.accuracy).toBeLessThan(d.accuracy - 0.05);
     expect(d.noisyCallsTotal).toBe(0);

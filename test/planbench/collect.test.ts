@@ -1,25 +1,23 @@
-import { spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runCli as cli } from "../helpers/cli.js";
 import { BLOCKER_TYPES } from "../../envs/planbench/dataset.js";
 import type { JsonObject } from "../../src/core/json.js";
 import { readTrajectories } from "../../src/trajectories/writer.js";
-import { repoRoot } from "./helpers.js";
 
-const cli = (args: string[]) => spawnSync(process.execPath, ["bin/recovery-gym.js", ...args], { encoding: "utf8", cwd: repoRoot });
 const FAILURES = ["none", "no_traction", "irrecoverable_drift", "weak_recovery", "format_error"];
 const TERMS = ["success", "surrender", "wrong_tool_value", "search_exhaustion", "format_error"];
 const FOLLOW = ["unused", "search_reused", "value_reused"];
 
 describe("recovery-gym collect on PlanBenchXL-v0 (blocker setting)", () => {
-  it("writes blocker-aware per-step annotations and the paper's per-episode analyses; resumes", () => {
+  it("writes blocker-aware per-step annotations and the paper's per-episode analyses; resumes", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "pb-collect-")), "pb.jsonl");
     const base = ["collect", "--env", "PlanBenchXL-v0", "--opt", "world=builtin", "--opt", "setting=blocker", "--policy", "planner", "--out", file, "--quiet"];
-    const first = cli([...base, "--episodes", "5"]);
+    const first = await cli([...base, "--episodes", "5"]);
     expect(first.status, first.stderr).toBe(0);
-    const again = cli([...base, "--episodes", "6"]);
+    const again = await cli([...base, "--episodes", "6"]);
     expect(again.stdout).toMatch(/6 episodes \(1 new\)/);
     const trajs = readTrajectories(file);
     expect(trajs.map((t) => t.seed)).toEqual([0, 1, 2, 3, 4, 5]);

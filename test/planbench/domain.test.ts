@@ -1,19 +1,18 @@
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { runCli as cli } from "../helpers/cli.js";
 import "../../envs/index.js";
 import { make } from "../../src/core/registry.js";
 import { rollout } from "../../src/rollout.js";
 import { loadRelease, RELEASE_FILES } from "../../envs/planbench/dataset.js";
 import { generatePlanBenchWorld, listDomains, loadDomain, parseDomain } from "../../envs/planbench/generator/index.js";
 import type { PlanBenchEnv } from "../../envs/planbench/env.js";
-import { officialDir, repoRoot } from "./helpers.js";
+import { officialDir } from "./helpers.js";
 import { TRAVEL_DOMAIN } from "./travelDomain.js";
 
-const cli = (args: string[]) => spawnSync(process.execPath, ["bin/recovery-gym.js", ...args], { encoding: "utf8", cwd: repoRoot });
 const sha = (s: string): string => createHash("sha256").update(s).digest("hex");
 
 // The second domain exists as a test fixture (travelDomain.ts), not as a shipped schema file: it is passed by path.
@@ -28,9 +27,9 @@ describe("domain choice: `generate planbench-xl --domain` and the env's `domain`
     expect(listDomains()).not.toContain("travel");
   });
 
-  it("`generate planbench-xl --domain FILE` writes that domain's world, byte-identical to the API", () => {
+  it("`generate planbench-xl --domain FILE` writes that domain's world, byte-identical to the API", async () => {
     const out = path.join(work, "gen");
-    const r = cli(["generate", "planbench-xl", "--domain", travelFile, "--seed", "3", "--out", out]);
+    const r = await cli(["generate", "planbench-xl", "--domain", travelFile, "--seed", "3", "--out", out]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/built-in world "travel" \(seed 3\)/);
     const api = generatePlanBenchWorld({ seed: 3, domain: parseDomain(TRAVEL_DOMAIN) });
@@ -38,12 +37,12 @@ describe("domain choice: `generate planbench-xl --domain` and the env's `domain`
     expect(loadRelease(out).domain).toBe("travel");
   });
 
-  it("an unknown domain name is an error listing the known domains; the flag is refused by generators without it", () => {
-    const bad = cli(["generate", "planbench-xl", "--domain", "travle", "--out", path.join(work, "x")]);
+  it("an unknown domain name is an error listing the known domains; the flag is refused by generators without it", async () => {
+    const bad = await cli(["generate", "planbench-xl", "--domain", "travle", "--out", path.join(work, "x")]);
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toMatch(/unknown domain "travle"; known domains: .*retail/);
     expect(() => loadDomain(path.join(work, "none.json"))).toThrow(/none\.json.*domain file not found/);
-    const other = cli(["generate", "toolmisusebench", "--domain", "retail", "--out", path.join(work, "z")]);
+    const other = await cli(["generate", "toolmisusebench", "--domain", "retail", "--out", path.join(work, "z")]);
     expect(other.status).not.toBe(0);
     expect(other.stderr).toMatch(/unknown flag --domain/);
   });

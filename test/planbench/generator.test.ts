@@ -33,6 +33,7 @@ import { PlanBenchSession } from "../../envs/planbench/session.js";
 import { resolveQueryInputs } from "../../envs/planbench/dataset.js";
 import { normAns, pystr } from "../../envs/planbench/compat/index.js";
 import { TRAVEL_DOMAIN } from "./travelDomain.js";
+import { execNode, failure } from "../helpers/cli.js";
 
 /** Tools that can fire from the inputs and whose output can lead to the target (a superset of every minimal set). */
 function relevantTools(r: PlanBenchRelease, g: ToolGraph, inputs: readonly string[], target: string): string[] {
@@ -271,9 +272,15 @@ describe("built-in world: runtime", () => {
 
 describe("built-in world: determinism, CLI generator, loader, default env", () => {
   it("`generate planbench-xl` writes identical bytes for the same seed; the loader accepts the directory", async () => {
-    const entry = generatorEntry("planbench-xl");
-    expect(entry).toBeDefined();
-    const res = await entry!.run({ outDir, seed: 42 });
+    expect(generatorEntry("planbench-xl")).toBeDefined();
+    // The same registered entry, run in a child process: a from-scratch world takes seconds (more under load) of
+    // synchronous work, which in-process would hold this worker's event loop and starve vitest's worker RPC.
+    const script = `import "./envs/index.ts";
+      import { generatorEntry } from "./src/generators.ts";
+      process.stdout.write(JSON.stringify(await generatorEntry("planbench-xl").run(${JSON.stringify({ outDir, seed: 42 })})));`;
+    const run = await execNode(["--input-type=module", "-e", script]);
+    expect(run.status, failure(run)).toBe(0);
+    const res = JSON.parse(run.stdout) as { files: string[]; summary: string };
     expect(res.files.map((f) => path.basename(f)).sort()).toEqual([...RELEASE_FILES].sort());
     const disk = Object.fromEntries(RELEASE_FILES.map((f) => [f, readFileSync(path.join(outDir, f), "utf8")]));
     expect(hashes(disk)).toEqual(hashes(files));

@@ -11,6 +11,7 @@ import { runEpisode } from "../../envs/toolmisuse/runner.js";
 import { checkSuccess } from "../../envs/toolmisuse/scorer.js";
 import type { OfficialAction } from "../../envs/toolmisuse/world/types.js";
 import { GEN_DOMAINS, TEMPLATES } from "../../envs/toolmisuse/templates.js";
+import { execNode, failure } from "../helpers/cli.js";
 
 /** Manifest sha256 of each split for seed 42 (generator rg-toolmisuse-1); docs/toolmisusebench.md quotes the prefixes. */
 const PINNED_SHA256: Record<string, [number, string]> = {
@@ -22,10 +23,16 @@ const PINNED_SHA256: Record<string, [number, string]> = {
 describe("toolmisuse generator", () => {
   // One from-scratch build of the whole suite (no per-process cache involved), checked for the
   // paper's counts and balance and pinned byte for byte: a change to generated data must update
-  // PINNED_SHA256 deliberately (and the prefixes in the docs).
-  it("the full 6,800-task suite, built from scratch: 5,000 / 800 / 1,000 balanced tasks with the pinned sha256 per split", () => {
+  // PINNED_SHA256 deliberately (and the prefixes in the docs). The build runs in a child process: in-process it
+  // would hold this worker's event loop for seconds (tens under load) and starve vitest's worker RPC.
+  it("the full 6,800-task suite, built from scratch: 5,000 / 800 / 1,000 balanced tasks with the pinned sha256 per split", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "tmbpin-"));
-    const m = generateToolMisuseBench({ outDir: dir, seed: 42, cache: false });
+    const opts: Parameters<typeof generateToolMisuseBench>[0] = { outDir: dir, seed: 42, cache: false };
+    const script = `import { generateToolMisuseBench } from "./envs/toolmisuse/tasks.ts";
+      process.stdout.write(JSON.stringify(generateToolMisuseBench(${JSON.stringify(opts)})));`;
+    const run = await execNode(["--input-type=module", "-e", script], { timeoutMs: 170_000 });
+    expect(run.status, failure(run)).toBe(0);
+    const m = JSON.parse(run.stdout) as ReturnType<typeof generateToolMisuseBench>;
     const splits = m.splits as unknown as Record<string, SplitSummary>;
     expect(m.total).toBe(6800);
     for (const [split, s] of Object.entries(splits)) {

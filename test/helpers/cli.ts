@@ -1,0 +1,74 @@
+// Child processes for tests, awaited so they do not block the vitest worker (long in-process loops: pace.ts).
+//
+// A vitest worker answers the main process over an RPC with a 60 s timeout (birpc). `spawnSync`/`execFileSync`
+// freeze the worker's event loop until the child exits, so a file of back-to-back synchronous CLI runs (or one
+// long in-process loop) leaves the RPC unanswered and the run ends with "Timeout calling onTaskUpdate" and exit 1
+// although every test passed. Everything here awaits instead.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const BIN = path.join(repoRoot, "bin/recovery-gym.js");
+
+export interface RunOptions {
+  /** Working directory of the child (default: the repository root, where relative paths in the tests point). */
+  cwd?: string;
+  /** Environment of the child (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  /** Written to the child's stdin, which is then closed (it is closed at once without input, as with spawnSync). */
+  input?: string;
+  /** The child is killed (SIGKILL) and the promise rejects after this long (default 120 s: beyond any test timeout). */
+  timeoutMs?: number;
+}
+
+export interface RunResult {
+  /** Exit code, or null when the child was ended by a signal (as spawnSync reports it). */
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `command args` to completion and collects its output as UTF-8 text; never rejects on a non-zero exit. */
+export function run(command: string, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  const { cwd = repoRoot, env = process.env, input, timeoutMs = 120_000 } = options;
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    // A child that exits without reading its input closes the pipe: that is not the caller's error.
+    child.stdin.on("error", () => {});
+    child.stdin.end(input);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${path.basename(command)} ${args.join(" ")}: no exit after ${timeoutMs} ms; stderr so far:\n${stderr}`));
+    }, timeoutMs);
+    child.on("error", (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    // "close", not "exit": by then both output streams are drained.
+    child.on("close", (status, signal) => {
+      clearTimeout(timer);
+      resolve({ status, signal, stdout, stderr });
+    });
+  });
+}
+
+/** Runs the recovery-gym CLI (`node bin/recovery-gym.js ...args`). */
+export function runCli(args: readonly string[], options?: RunOptions): Promise<RunResult> {
+  return run(process.execPath, [BIN, ...args], options);
+}
+
+/** Runs a TypeScript script through tsx (`node --import tsx ...args`), e.g. `execNode(["scripts/x.ts", "--check"])`. */
+export function execNode(args: readonly string[], options?: RunOptions): Promise<RunResult> {
+  return run(process.execPath, ["--import", "tsx", ...args], options);
+}
+
+/** A one-line summary of a failed run, for assertion messages: `expect(r.status, failure(r)).toBe(0)`. */
+export function failure(r: RunResult): string {
+  return `exit ${String(r.status)}${r.signal ? ` (${r.signal})` : ""}; stderr:\n${r.stderr}`;
+}
