@@ -51,7 +51,7 @@ function planbench(): string {
   if (official) {
     const n = (JSON.parse(readFileSync(path.join(official, "queries.json"), "utf8")) as unknown[]).length;
     out.push(`## PlanBenchXL-v0 — official data (${n} queries present), each query once (\`cycle=true\`)`, table(cols, runs({ dataDir: official }, n, cases)));
-    out.push(`\nRow command: \`${cli("PlanBenchXL-v0", "<policy>", n, { dataDir: official, setting: "<setting>", cycle: true })}\``);
+    out.push(`\nRow command: \`${cli("PlanBenchXL-v0", "<policy>", n, { dataDir: path.relative(process.cwd(), official), setting: "<setting>", cycle: true })}\``);
   }
   out.push("\n## PlanBenchXL-v0 — built-in generated world (seed 42, 330 queries), each once", table(cols, runs({ world: "builtin" }, 330, cases.slice(0, 4))));
   return out.join("\n");
