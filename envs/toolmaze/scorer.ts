@@ -29,6 +29,11 @@ export interface EpisodeRecord {
   readonly profile: FaultProfile;
   readonly calls: readonly CallRecord[];
   readonly termination: Termination;
+  /**
+   * A `CallAnalysis` of exactly `calls`, when the caller already keeps one up to date (the env does, per step):
+   * reused instead of analysing the log again (the result is the same either way).
+   */
+  readonly analysis?: Pick<CallAnalysis, "cleanFlags" | "cleanTools" | "poisonedUses" | "unsafeActions">;
 }
 
 export type Strategy = "retry" | "alternative" | "abort";
@@ -247,7 +252,8 @@ export function minRemainingCalls(task: Task, profile: FaultProfile, cleanTools:
 
 export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
   const { task, profile, calls, termination } = rec;
-  const { cleanFlags, cleanTools, poisonedUses, unsafeActions } = analyseCalls(task, calls);
+  const given = rec.analysis;
+  const { cleanFlags, cleanTools, poisonedUses, unsafeActions } = given && given.cleanFlags.length === calls.length ? given : analyseCalls(task, calls);
   const firstPert = calls.findIndex((x) => x.perturbed);
   const exposed = firstPert >= 0;
   const faultById = new Map(profile.faults.map((f) => [f.id, f]));

@@ -11,8 +11,15 @@ export class RewardComputer {
   private totals: Record<string, number> = {};
   private phi: number | null = null;
   private t = 0;
+  /** The spec's terms in spec order, read once: `step` runs every env step, and walking `spec.terms` allocated. */
+  private readonly terms: readonly CompiledTerm[];
+  private readonly zeroTerminal: boolean;
 
-  constructor(readonly spec: RewardSpec) {}
+  /** `spec` is read at construction (specs are values: make a new computer for another spec). */
+  constructor(readonly spec: RewardSpec) {
+    this.terms = Object.entries(spec.terms).map(([name, term]) => ({ name, potential: term.kind === "potential", weight: term.weight, cap: term.cap }));
+    this.zeroTerminal = spec.potentialTerminal === "zero";
+  }
 
   /** Serialisable progress of the current episode (for getState/setState). */
   getState(): { totals: Record<string, number>; phi: number | null; t: number } {
@@ -40,13 +47,19 @@ export class RewardComputer {
   step(raw: RawTerms, phi: number | null): { reward: number; terms: Record<string, number> } {
     const terms: Record<string, number> = {};
     let reward = 0;
-    const target = phi !== null && this.spec.potentialTerminal === "zero" && isFinalStep(raw) ? 0 : phi;
-    for (const [name, term] of Object.entries(this.spec.terms)) {
+    const target = phi !== null && this.zeroTerminal && isFinalStep(raw) ? 0 : phi;
+    const list = this.terms;
+    for (let i = 0; i < list.length; i++) {
+      const term = list[i];
+      const name = term.name;
       let value: number;
-      if (term.kind === "potential") {
+      if (term.potential) {
         value = target !== null && this.phi !== null ? term.weight * (this.spec.gamma * target - this.phi) : 0;
       } else {
-        value = term.weight * (raw[name] ?? 0);
+        const x = raw[name];
+        // An absent signal contributes weight * 0 = ±0, which is never recorded: skip it early.
+        if (x === undefined || x === null) continue;
+        value = term.weight * x;
         if (term.cap !== undefined && value !== 0) {
           const used = this.totals[name] ?? 0;
           const room = term.cap - Math.abs(used);
@@ -63,6 +76,14 @@ export class RewardComputer {
     this.t += 1;
     return { reward, terms };
   }
+}
+
+/** A spec term as `RewardComputer.step` reads it. */
+interface CompiledTerm {
+  readonly name: string;
+  readonly potential: boolean;
+  readonly weight: number;
+  readonly cap: number | undefined;
 }
 
 /** True on the step that ends an episode: the core terms report `success` or `failure` exactly there. */
