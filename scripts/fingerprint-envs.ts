@@ -148,7 +148,7 @@ const SECTIONS: Section[] = [
   },
   { name: "toolmaze-heuristic", run: (d) => `${policyPlay(d, "ToolMaze-v0", "heuristic", 2000)} steps, 2000 episodes` },
   { name: "toolmaze-oracle", run: (d) => `${policyPlay(d, "ToolMaze-v0", "oracle", 2000)} steps, 2000 episodes` },
-  { name: "toolmaze-happy-path", run: (d) => `${policyPlay(d, "ToolMaze-v0", "happy-path", 400)} steps, 400 episodes` },
+  { name: "toolmaze-happy-path", run: (d) => `${policyPlay(d, "ToolMaze-v0", "happy-path", 2000)} steps, 2000 episodes` },
   ...["Demo-v0", "FailingTools-v0", "PlanBenchXL-v0", "ToolMisuseBench-v0"].map((envId): Section => ({
     name: envId.replace(/-v0$/, "").toLowerCase(),
     run: (d) => {

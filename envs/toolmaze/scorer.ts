@@ -164,6 +164,11 @@ export class CallAnalysis {
   private readonly poisoned = new Map<string | undefined, { call: number; field: string }>();
   /** Values seen in fields that are not poisoned. */
   private readonly cleanSeen = new Set<string | undefined>();
+  /**
+   * Scalar values of non-poisoned fields not normalised into `cleanSeen` yet: it is only read once a value is
+   * poisoned, which most episodes never reach, so the per-call normalisation waits until then.
+   */
+  private readonly pendingClean: unknown[] = [];
   /** Normalised output values of clean calls, per position and read field (undefined for a missing field, as norm gives). */
   private readonly cleanValues = new Map<number, Map<string, Set<string | undefined>>>();
   private readonly index: TaskIndex;
@@ -178,6 +183,8 @@ export class CallAnalysis {
     const callNo = this.cleanFlags.length + 1;
     const poisonedArgs: PoisonedArgument[] = [];
     if (this.poisoned.size > 0) {
+      for (const v of this.pendingClean) this.cleanSeen.add(norm(v));
+      this.pendingClean.length = 0;
       for (const k in call.args) {
         const v = norm(call.args[k]);
         const source = this.poisoned.get(v);
@@ -191,10 +198,14 @@ export class CallAnalysis {
       if (c.byName.get(call.tool)?.category === "action") this.unsafeActions++;
     }
     if (call.ok && call.output) {
-      for (const [field, value] of Object.entries(call.output)) {
+      const output = call.output;
+      for (const field in output) {
+        const value = output[field];
         // Everything a poisoned call returns is derived from poison; of a corrupted response only the corrupted field.
         if (usesPoison || field === call.corruptedField) this.poisoned.set(norm(value), { call: callNo, field });
-        else this.cleanSeen.add(norm(value));
+        // A scalar is kept as is (immutable); anything else is normalised now, before the caller could modify it.
+        else if (typeof value === "object" && value !== null) this.cleanSeen.add(norm(value));
+        else this.pendingClean.push(value);
       }
     }
     const pos = this.index.posOf.get(call.tool);

@@ -13,11 +13,16 @@ export class RewardComputer {
   private t = 0;
   /** The spec's terms in spec order, read once: `step` runs every env step, and walking `spec.terms` allocated. */
   private readonly terms: readonly CompiledTerm[];
+  private readonly termIndex: ReadonlyMap<string, number>;
+  /** Per step: the raw signal of term i (undefined when absent); reset to undefined as it is read. */
+  private readonly signals: (number | null | undefined)[];
   private readonly zeroTerminal: boolean;
 
   /** `spec` is read at construction (specs are values: make a new computer for another spec). */
   constructor(readonly spec: RewardSpec) {
     this.terms = Object.entries(spec.terms).map(([name, term]) => ({ name, potential: term.kind === "potential", weight: term.weight, cap: term.cap }));
+    this.termIndex = new Map(this.terms.map((t, i) => [t.name, i]));
+    this.signals = this.terms.map(() => undefined);
     this.zeroTerminal = spec.potentialTerminal === "zero";
   }
 
@@ -49,14 +54,22 @@ export class RewardComputer {
     let reward = 0;
     const target = phi !== null && this.zeroTerminal && isFinalStep(raw) ? 0 : phi;
     const list = this.terms;
+    // A step reports a few signals out of the spec's terms: look up the ones present (raw is small), then walk
+    // the terms in spec order (the order of `terms` and of the floating-point sum).
+    const signals = this.signals;
+    for (const k in raw) {
+      const i = this.termIndex.get(k);
+      if (i !== undefined) signals[i] = raw[k];
+    }
     for (let i = 0; i < list.length; i++) {
       const term = list[i];
       const name = term.name;
+      const x = signals[i];
+      signals[i] = undefined;
       let value: number;
       if (term.potential) {
         value = target !== null && this.phi !== null ? term.weight * (this.spec.gamma * target - this.phi) : 0;
       } else {
-        const x = raw[name];
         // An absent signal contributes weight * 0 = ±0, which is never recorded: skip it early.
         if (x === undefined || x === null) continue;
         value = term.weight * x;
