@@ -99,6 +99,8 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
         excess_calls: "at the end: calls beyond the optimum (c − c* when exposed, calls − |s*| otherwise)",
       },
       familyEventTypes: ["toolmaze:alternative_path"],
+      // Poisoned values come from the scorer's provenance (see handleToolCall), not from the engine's.
+      valueProvenance: false,
     }, options, spec);
   }
 
@@ -316,18 +318,16 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   }
 
   /**
-   * The engine flags an argument whose value appeared only in corrupted responses; ToolMaze replaces those events by
-   * the scorer's provenance (`CallAnalysis`): task literals are clean, values compare by type, and a value a call
+   * Poisoned values are reported from the scorer's provenance (`CallAnalysis`; the engine's own is off, see
+   * `valueProvenance` in the constructor): task literals are clean, values compare by type, and a value a call
    * computed from poison is poisoned too (transitive). So the `poisoned_value_reused` events, the `poisoned_value`
    * reward and the metrics' `poisonedUses` / `unsafeActions` all come from one analysis.
    */
   protected override handleToolCall(call: ToolCallAction, events: EpisodeEvent[]): ReturnType<ToolEnv<WorldState>["handleToolCall"]> {
     const before = this.episode?.data.calls.length ?? 0;
-    const from = events.length;
     const result = super.handleToolCall(call, events);
     const calls = this.episode?.data.calls ?? NO_CALLS;
     if (calls.length === before) return result;
-    for (let i = events.length - 1; i >= from; i--) if (events[i]!.type === "poisoned_value_reused") events.splice(i, 1);
     const { analysis } = this.track();
     const record = calls[calls.length - 1]!;
     for (const p of analysis.poisonedArgs[calls.length - 1] ?? []) {

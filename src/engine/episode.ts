@@ -35,12 +35,18 @@ export interface EpisodeData<S> {
 }
 
 export interface ToolEpisodeConfig<S> {
+  /** The episode's tools. The array is read-only from here on: families may hand the same array to many episodes. */
   tools: readonly ToolDefinition<S>[];
   visible: readonly string[];
   world: S;
   faults?: readonly FaultSpec[];
   corruptions?: Readonly<Record<string, CorruptionFn<S>>>;
   rng: Rng;
+  /**
+   * Emit `poisoned_value_reused` events from the engine's value provenance (default true). A family that reports
+   * poisoned values from its own analysis instead (ToolMaze) turns it off rather than computing events to discard.
+   */
+  valueProvenance?: boolean;
 }
 
 /** The result of `ToolEpisode.call`: the record plus the events it produced. */
@@ -50,6 +56,21 @@ export interface CallResult {
 }
 
 const STRENGTH: Record<FaultPersistenceType, number> = { transient: 0, temporary: 1, permanent: 2 };
+const NO_POISON: ReturnType<ValueProvenance["poisonedArguments"]> = [];
+
+const toolIndexes = new WeakMap<readonly ToolDefinition<never>[], { length: number; byName: Map<string, ToolDefinition<never>> }>();
+/**
+ * Tools by name (the last of a name wins). Cached on the array: families that reuse one tool array for many
+ * episodes (a constant tool set, a cached per-task view) do not rebuild the index on every reset.
+ */
+function toolIndex<S>(tools: readonly ToolDefinition<S>[]): ReadonlyMap<string, ToolDefinition<S>> {
+  const hit = toolIndexes.get(tools as readonly ToolDefinition<never>[]);
+  if (hit && hit.length === tools.length) return hit.byName as unknown as Map<string, ToolDefinition<S>>;
+  const byName = new Map<string, ToolDefinition<S>>();
+  for (const t of tools) byName.set(t.name, t);
+  toolIndexes.set(tools as readonly ToolDefinition<never>[], { length: tools.length, byName: byName as unknown as Map<string, ToolDefinition<never>> });
+  return byName;
+}
 
 /** A call that failed or had a fault fire: what a retry or a switch to an alternative reacts to. */
 function failedCall(c: CallRecord): boolean {
@@ -75,13 +96,13 @@ export class ToolEpisode<S> {
   private readonly corruptions: Readonly<Record<string, CorruptionFn<S>>>;
   private readonly rng: Rng;
   private faultRngs = new Map<string, Rng>();
-  private readonly provenance = new ValueProvenance();
+  private readonly provenance: ValueProvenance | null;
   data: EpisodeData<S>;
 
   constructor(config: ToolEpisodeConfig<S>) {
-    const tools = new Map<string, ToolDefinition<S>>();
-    for (const t of config.tools) tools.set(t.name, t);
+    const tools = toolIndex(config.tools);
     this.tools = tools;
+    this.provenance = config.valueProvenance === false ? null : new ValueProvenance();
     this.faults = config.faults ?? [];
     this.corruptions = config.corruptions ?? {};
     this.rng = config.rng;
@@ -168,7 +189,7 @@ export class ToolEpisode<S> {
         error = { code: "invalid_arguments", status: 400, message };
         record = this.errorRecord(index, step, tool, args, error, "validation");
       } else {
-        const poisoned = this.provenance.poisonedArguments(this.data.calls, args);
+        const poisoned = this.provenance ? this.provenance.poisonedArguments(this.data.calls, args) : NO_POISON;
         ({ record, error } = this.runWithFaults(def, args, index, step, events));
         for (const p of poisoned) {
           events.push({ type: "poisoned_value_reused", tool, callIndex: index, argument: p.argument, sourceCallIndex: p.sourceCallIndex, taint: p.taint });
