@@ -15,7 +15,7 @@ import type { CallRecord as EngineCall } from "../../src/engine/episode.js";
 import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
 import { buildProfile, type FaultProfile } from "./faults.js";
 import {
-  CallAnalysis, type CallRecord, type EpisodeMetrics, minRemainingCalls, scoreEpisode, type Termination,
+  alternativeTools, CallAnalysis, type CallRecord, downstreamTools, type EpisodeMetrics, minRemainingCalls, scoreEpisode, type Termination,
 } from "./scorer.js";
 import {
   CANONICAL_INSTANCES, canonicalInstance, COMPLEXITIES, generateTask, PERTURBATIONS, type Perturbation,
@@ -25,7 +25,7 @@ import { DOMAINS } from "./world/catalog.js";
 import { corpus } from "./world/corpus.js";
 import { emptyWorldState, type WorldState } from "./world/state.js";
 import { type Scalar, WORLD_NOW } from "./world/types.js";
-import { alternativeTools, buildView, canonicalHidden, canonicalProfile, canonicalView, downstreamTools, episodeFaults, type ProfileFacts, profileFacts } from "./instanceCache.js";
+import { buildView, canonicalHidden, canonicalProfile, canonicalView, episodeFaults, type ProfileFacts, profileFacts } from "./instanceCache.js";
 import { HIDDEN_SOLUTIONS, orderingCounts, silentResponse } from "./wiring.js";
 
 export { faultSpecs, toolDefinition } from "./wiring.js";

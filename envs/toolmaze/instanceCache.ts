@@ -12,7 +12,7 @@ import { Rng } from "../../src/core/rng.js";
 import type { FaultSpec } from "../../src/engine/faults.js";
 import type { ToolDefinition } from "../../src/engine/tool.js";
 import { buildProfile, type FaultProfile, type SlotFault } from "./faults.js";
-import { downstreamPositions, isUnsolvable, minRemainingCalls, slotSolutions } from "./scorer.js";
+import { isUnsolvable, minRemainingCalls } from "./scorer.js";
 import { CANONICAL_SEED, type Perturbation, type Task } from "./tasks.js";
 import { distractorPool, faultSpecs, toolDefinition } from "./wiring.js";
 import { corpus } from "./world/corpus.js";
@@ -124,36 +124,4 @@ function copyJson<T extends JsonValue>(value: T): T {
     out[k] = typeof x === "object" && x !== null ? copyJson(x) : x;
   }
   return out as T;
-}
-
-const altCache = new WeakMap<Task, Map<string, ReadonlySet<string>>>();
-/**
- * Tools that put a slot on an alternative path once `victim` failed: on some solution of the slot that avoids the
- * victim, and on none through it. A pure function of (task, slot, victim), cached.
- */
-export function alternativeTools(task: Task, slot: number, victim: string): ReadonlySet<string> {
-  let bySlot = altCache.get(task);
-  if (!bySlot) altCache.set(task, (bySlot = new Map()));
-  const key = `${slot}\u0000${victim}`;
-  let tools = bySlot.get(key);
-  if (!tools) {
-    const sols = slotSolutions(task)[slot]!;
-    const withVictim = new Set(sols.filter((p) => p.includes(victim)).flat());
-    tools = new Set(sols.filter((p) => !p.includes(victim)).flat().filter((t) => !withVictim.has(t)));
-    bySlot.set(key, tools);
-  }
-  return tools;
-}
-
-const downstreamCache = new WeakMap<Task, Map<number, ReadonlySet<string>>>();
-/** Tools of the positions downstream of `position` (a pure function of the task, cached on its identity). */
-export function downstreamTools(task: Task, position: number): ReadonlySet<string> {
-  let byPos = downstreamCache.get(task);
-  if (!byPos) downstreamCache.set(task, (byPos = new Map()));
-  let tools = byPos.get(position);
-  if (!tools) {
-    tools = new Set([...downstreamPositions(task, position)].flatMap((p) => task.positions[p]!.members));
-    byPos.set(position, tools);
-  }
-  return tools;
 }

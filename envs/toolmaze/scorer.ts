@@ -4,7 +4,10 @@
  * how the episode was run (in-process, vectorised or replayed from a trajectory).
  */
 import type { FaultProfile, SlotFault } from "./faults.js";
-import { enumerateSlot, slotCost, type SlotFaultState } from "./task/solve.js";
+import { slotCost, type SlotFaultState } from "./task/solve.js";
+import { alternativeTools, downstreamTools, slotSolutions } from "./task/facts.js";
+
+export { alternativeTools, downstreamPositions, downstreamTools, slotSolutions } from "./task/facts.js";
 import type { Task } from "./task/model.js";
 import { corpus } from "./world/corpus.js";
 import type { Scalar } from "./world/types.js";
@@ -65,41 +68,20 @@ export interface EpisodeMetrics {
 const norm = (v: unknown): string | undefined => (v === undefined ? undefined
   : typeof v === "string" ? `s:${v.trim().toLowerCase()}` : `${typeof v}:${JSON.stringify(v)}`);
 
-/** Positions downstream of `pos` (transitive consumers) in the task DAG. */
-export function downstreamPositions(task: Task, pos: number): Set<number> {
-  const out = new Set<number>();
-  let frontier = [pos];
-  while (frontier.length > 0) {
-    const next: number[] = [];
-    for (const p of task.positions) {
-      if (out.has(p.index)) continue;
-      if (Object.values(p.bindings).some((b) => b.kind === "bound" && b.from.some((f) => frontier.includes(f)))) {
-        out.add(p.index);
-        next.push(p.index);
-      }
-    }
-    frontier = next;
-  }
-  return out;
-}
-
-/** Per-slot solution lists (cached on the task object identity). */
-const slotSolCache = new WeakMap<Task, string[][][]>();
-export function slotSolutions(task: Task): string[][][] {
-  let s = slotSolCache.get(task);
-  if (!s) {
-    s = task.slots.map((info) => enumerateSlot(task.positions, info.goal));
-    slotSolCache.set(task, s);
-  }
-  return s;
-}
-
-/** True when a permanent fault leaves its slot without any path (C1 under P2/P4): only a wise abort succeeds. */
+const unsolvableCache = new WeakMap<FaultProfile, { task: Task; unsolvable: boolean }>();
+/**
+ * True when a permanent fault leaves its slot without any path (C1 under P2/P4): only a wise abort succeeds.
+ * A pure function of (task, profile), cached on the profile.
+ */
 export function isUnsolvable(task: Task, profile: FaultProfile): boolean {
+  const hit = unsolvableCache.get(profile);
+  if (hit && hit.task === task) return hit.unsolvable;
   const sols = slotSolutions(task);
-  return profile.faults.some((f) => f.persistence === "permanent"
+  const unsolvable = profile.faults.some((f) => f.persistence === "permanent"
     && task.positions[f.position]!.members.length < 2
     && sols[f.slot]!.every((p) => p.some((t) => task.positions[f.position]!.members.includes(t))));
+  unsolvableCache.set(profile, { task, unsolvable });
+  return unsolvable;
 }
 
 interface BindingCheck {
@@ -252,8 +234,8 @@ export function minRemainingCalls(task: Task, profile: FaultProfile, cleanTools:
   for (const info of task.slots) {
     const f: SlotFault | undefined = profile.faults.find((x) => x.slot === info.slot);
     const v = victims.get(info.slot);
-    const state: SlotFaultState | undefined = f
-      ? { group: f.group, persistence: f.persistence, ...(v !== undefined ? { victim: v } : {}) } : undefined;
+    const state: SlotFaultState | undefined = !f ? undefined
+      : v !== undefined ? { group: f.group, persistence: f.persistence, victim: v } : { group: f.group, persistence: f.persistence };
     const { cost } = slotCost(task, sols[info.slot]!, cleanTools, state);
     if (!Number.isFinite(cost)) return 0; // no way to finish: the optimal continuation is to abort now
     total += cost;
@@ -284,12 +266,9 @@ export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
   for (const [slot, start] of firstHit) {
     const f = profile.faults.find((x) => x.slot === slot)!;
     const victim = victims.get(slot)!;
-    const down = downstreamPositions(task, f.position);
-    const downTools = new Set([...down].flatMap((p) => task.positions[p]!.members));
+    const downTools = downstreamTools(task, f.position);
     // Alternative tools: on some path that avoids the victim, and on no path through it.
-    const sols = slotSolutions(task)[slot]!;
-    const withVictim = new Set(sols.filter((p) => p.includes(victim)).flat());
-    const altTools = new Set(sols.filter((p) => !p.includes(victim)).flat().filter((t) => !withVictim.has(t)));
+    const altTools = alternativeTools(task, slot, victim);
     for (let i = start + 1; i < calls.length; i++) {
       const t = calls[i]!.tool;
       if (t === victim) strategies.add("retry");

@@ -31,10 +31,19 @@ export function sub(h: number, part: string | number): number {
 /** Canonical JSON (sorted keys) so argument order never changes a hash. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  // Every simulated call hashes its arguments: build the text in place (same bytes as join-based assembly).
+  if (Array.isArray(value)) {
+    let s = "[";
+    // A hole contributes nothing, as in Array.prototype.map + join.
+    for (let i = 0; i < value.length; i++) s += (i > 0 ? "," : "") + (i in value ? canonicalJson(value[i]) : "");
+    return `${s}]`;
+  }
   const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(",")}}`;
+  const keys = Object.keys(obj);
+  if (keys.length > 1) keys.sort();
+  let s = "{";
+  for (let i = 0; i < keys.length; i++) s += `${i > 0 ? "," : ""}${JSON.stringify(keys[i])}:${canonicalJson(obj[keys[i]!])}`;
+  return `${s}}`;
 }
 
 const ALNUM = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
