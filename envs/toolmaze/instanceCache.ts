@@ -7,7 +7,7 @@
  * could mutate (the hidden ground truth) is copied per episode.
  * The caches are bounded by the canonical suite (2,000 instances); sampled tasks are never cached.
  */
-import type { JsonObject, JsonValue } from "../../src/core/json.js";
+import { cloneJson, type JsonObject } from "../../src/core/json.js";
 import { Rng } from "../../src/core/rng.js";
 import type { FaultSpec } from "../../src/engine/faults.js";
 import type { ToolDefinition } from "../../src/engine/tool.js";
@@ -75,7 +75,7 @@ export function buildView(task: Task, viewRng: Rng, distractors: number): TaskVi
  * episode gets its own copy of those (as when the specs were built per episode); the rest is read-only data.
  */
 export function episodeFaults(facts: ProfileFacts): FaultSpec[] {
-  return facts.faults.map((f) => (f.effect.type === "error" ? copyJson(f as unknown as JsonObject) as unknown as FaultSpec : f));
+  return facts.faults.map((f) => (f.effect.type === "error" ? cloneJson(f as unknown as JsonObject) as unknown as FaultSpec : f));
 }
 
 const views = new Map<string, TaskView>();
@@ -101,27 +101,5 @@ export function canonicalHidden(profile: FaultProfile, build: () => JsonObject):
     h = build();
     hiddenTemplates.set(profile, h);
   }
-  return copyJson(h);
-}
-
-/**
- * A deep copy of plain JSON data, equal to `cloneJson`'s (same keys in the same order) but cheaper on the large,
- * mostly flat values copied per episode here: arrays of scalars are sliced, and scalars are never recursed into.
- */
-function copyJson<T extends JsonValue>(value: T): T {
-  if (Array.isArray(value)) {
-    const out = value.slice();
-    for (let i = 0; i < out.length; i++) {
-      const x = out[i];
-      if (typeof x === "object" && x !== null) out[i] = copyJson(x);
-    }
-    return out as T;
-  }
-  if (typeof value !== "object" || value === null) return value;
-  const out: JsonObject = {};
-  for (const k in value) {
-    const x = (value as JsonObject)[k];
-    out[k] = typeof x === "object" && x !== null ? copyJson(x) : x;
-  }
-  return out as T;
+  return cloneJson(h);
 }

@@ -150,6 +150,14 @@ export class ToolEpisode<S> {
     return removed;
   }
 
+  private readonly draws = new Map<string, () => number>();
+  /** The `prob` draw of fault `id` (one function per fault: the stream itself is derived on the first draw). */
+  private drawOf(id: string): () => number {
+    let draw = this.draws.get(id);
+    if (!draw) this.draws.set(id, (draw = () => this.faultRng(id).random()));
+    return draw;
+  }
+
   private faultRng(id: string): Rng {
     let r = this.faultRngs.get(id);
     if (!r) {
@@ -215,8 +223,11 @@ export class ToolEpisode<S> {
   private runWithFaults(def: ToolDefinition<S>, args: JsonObject, index: number, step: number, events: EpisodeEvent[]): { record: CallRecord; error: ToolErrorPayload | null } {
     // Hot path (every tool call): no per-call arrays or named closures unless a fault fires.
     let fired: FaultSpec[] | null = null;
-    for (const f of this.faults) {
-      if (faultFires(f, this.data.faultStates[f.id], { tool: def.name, meta: def.meta, args, callIndex: index }, () => this.faultRng(f.id).random())) (fired ??= []).push(f);
+    if (this.faults.length > 0) {
+      const call = { tool: def.name, meta: def.meta, args, callIndex: index };
+      for (const f of this.faults) {
+        if (faultFires(f, this.data.faultStates[f.id], call, this.drawOf(f.id))) (fired ??= []).push(f);
+      }
     }
     let ok: boolean;
     let response: JsonValue;

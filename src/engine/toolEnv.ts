@@ -121,7 +121,8 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
       return { response: { error: { code: "budget_exceeded", message: `tool-call budget of ${this.budgets.toolCalls} exhausted` } }, terminal: "budget_exceeded" };
     }
     const { record, events: callEvents } = episode.call(call.name, call.arguments, this.stepCount);
-    events.push(...callEvents, ...this.afterCall(record, callEvents));
+    for (const e of callEvents) events.push(e);
+    for (const e of this.afterCall(record, callEvents)) events.push(e);
     if (this.budgets.retries !== null && episode.data.retries > this.budgets.retries) {
       events.push({ type: "budget_exceeded", budget: "retries", limit: this.budgets.retries });
       return { response: record.response, terminal: "retry_exceeded" };
