@@ -124,6 +124,8 @@ export interface PoisonedArgument {
   readonly sourceCallIndex: number;
   readonly field: string;
 }
+/** `poisonedArgs` of every clean call (shared, so clean calls allocate nothing). */
+const NO_POISONED_ARGS: readonly PoisonedArgument[] = Object.freeze([]);
 
 /**
  * Clean executions, value provenance and per-call cleanliness of a call log, built one call at a time so an env
@@ -163,18 +165,18 @@ export class CallAnalysis {
   add(call: CallRecord): boolean {
     const c = corpus();
     const callNo = this.cleanFlags.length + 1;
-    const poisonedArgs: PoisonedArgument[] = [];
+    let poisonedArgs: PoisonedArgument[] | null = null;
     if (this.poisoned.size > 0) {
       for (const v of this.pendingClean) this.cleanSeen.add(norm(v));
       this.pendingClean.length = 0;
       for (const k in call.args) {
         const v = norm(call.args[k]);
         const source = this.poisoned.get(v);
-        if (source && !this.index.literals.has(v) && !this.cleanSeen.has(v)) poisonedArgs.push({ argument: k, sourceCallIndex: source.call, field: source.field });
+        if (source && !this.index.literals.has(v) && !this.cleanSeen.has(v)) (poisonedArgs ??= []).push({ argument: k, sourceCallIndex: source.call, field: source.field });
       }
     }
-    const usesPoison = poisonedArgs.length > 0;
-    this.poisonedArgs.push(poisonedArgs);
+    const usesPoison = poisonedArgs !== null;
+    this.poisonedArgs.push(poisonedArgs ?? NO_POISONED_ARGS);
     if (usesPoison) {
       this.poisonedUses++;
       if (c.byName.get(call.tool)?.category === "action") this.unsafeActions++;

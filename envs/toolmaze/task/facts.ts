@@ -35,21 +35,23 @@ export function slotSolutions(task: Task): string[][][] {
   return s;
 }
 
-const altCache = new WeakMap<Task, Map<string, ReadonlySet<string>>>();
+const altCache = new WeakMap<Task, Map<number, Map<string, ReadonlySet<string>>>>();
 /**
  * Tools that put a slot on an alternative path once `victim` failed: on some solution of the slot that avoids the
- * victim, and on none through it. A pure function of (task, slot, victim), cached.
+ * victim, and on none through it. A pure function of (task, slot, victim), cached (read on every call once a slot
+ * has a victim, hence nested maps rather than a composed key).
  */
 export function alternativeTools(task: Task, slot: number, victim: string): ReadonlySet<string> {
   let bySlot = altCache.get(task);
   if (!bySlot) altCache.set(task, (bySlot = new Map()));
-  const key = `${slot}\u0000${victim}`;
-  let tools = bySlot.get(key);
+  let byVictim = bySlot.get(slot);
+  if (!byVictim) bySlot.set(slot, (byVictim = new Map()));
+  let tools = byVictim.get(victim);
   if (!tools) {
     const sols = slotSolutions(task)[slot]!;
     const withVictim = new Set(sols.filter((p) => p.includes(victim)).flat());
     tools = new Set(sols.filter((p) => !p.includes(victim)).flat().filter((t) => !withVictim.has(t)));
-    bySlot.set(key, tools);
+    byVictim.set(victim, tools);
   }
   return tools;
 }

@@ -4,7 +4,7 @@
  * every run and machine, and all members of an alternative group agree on the data they return.
  */
 import type { ToolSpec } from "./corpus.js";
-import { canonicalJson, code, fnv1a, sub } from "./hash.js";
+import { canonicalJson, code, FNV_START, fnv1a, fnvDigest, fnvUpdate, sub } from "./hash.js";
 import type { WorldState } from "./state.js";
 import { type FieldType, fieldType, type Scalar, TIME } from "./types.js";
 
@@ -54,6 +54,8 @@ interface ToolFields {
   /** Output fields of a time window (end, start), when the tool returns one. */
   readonly endField: string | undefined;
   readonly startField: string | undefined;
+  /** Hash state after `${group}|`, the prefix of every response hash of the tool. */
+  readonly hashPrefix: number;
 }
 const toolFieldCache = new WeakMap<ToolSpec, ToolFields>();
 function toolFields(tool: ToolSpec): ToolFields {
@@ -67,6 +69,7 @@ function toolFields(tool: ToolSpec): ToolFields {
       outputs: Object.entries(tool.outputTypes).map(([field, typeId]) => ({ field, typeId, type: fieldType(typeId) })),
       endField: Object.entries(tool.outputTypes).find(([, ty]) => ty === "end_datetime")?.[0],
       startField: Object.entries(tool.outputTypes).find(([, ty]) => ty === "iso_datetime")?.[0],
+      hashPrefix: fnvUpdate(FNV_START, `${tool.group}|`),
     };
     toolFieldCache.set(tool, f);
   }
@@ -109,9 +112,10 @@ export function statelessOutputs(tool: ToolSpec, args: Record<string, unknown>):
 }
 
 function genOutputs(tool: ToolSpec, args: Record<string, unknown>): ToolOutput {
-  const h = fnv1a(`${tool.group}|${canonicalJson(args)}`);
+  const fields = toolFields(tool);
+  const h = fnvDigest(fnvUpdate(fields.hashPrefix, canonicalJson(args))); // fnv1a(`${group}|${canonicalJson(args)}`)
   const out: ToolOutput = {};
-  const outputs = toolFields(tool).outputs;
+  const outputs = fields.outputs;
   for (const { field, typeId, type } of outputs) out[field] = type.gen(sub(h, typeId));
   // Free-text outputs echo their subject (and a translation its target language), so text reads coherently and
   // text derived from a corrupted input visibly carries the corruption forward.
