@@ -2,6 +2,7 @@ import type { JsonObject, JsonValue } from "../core/json.js";
 import { cloneJson } from "../core/json.js";
 import { Rng, type RngState } from "../core/rng.js";
 import { argumentError } from "./argumentCheck.js";
+import { emptyDictionary } from "./dictionary.js";
 import type { EpisodeEvent, FaultPersistenceType, ToolErrorSource } from "./events.js";
 import { type CorruptionFn, type FaultSpec, type FaultState, faultFires, initialFaultState } from "./faults.js";
 import { type Taint, ValueProvenance } from "./ledger.js";
@@ -107,7 +108,8 @@ export class ToolEpisode<S> {
     this.corruptions = config.corruptions ?? {};
     this.rng = config.rng;
     for (const name of config.visible) if (!tools.has(name)) throw new Error(`visible tool "${name}" is not defined`);
-    const faultStates: Record<string, FaultState> = {};
+    // Keyed by fault ids (data, unbounded over a suite): a dictionary, see emptyDictionary.
+    const faultStates: Record<string, FaultState> = this.faults.length > 0 ? emptyDictionary<FaultState>() : {};
     for (const f of this.faults) faultStates[f.id] = initialFaultState();
     this.data = { world: config.world, visible: [...config.visible], calls: [], faultStates, retries: 0 };
   }

@@ -11,19 +11,11 @@ export class RewardComputer {
   private totals: Record<string, number> = {};
   private phi: number | null = null;
   private t = 0;
-  /** The spec's terms in spec order, read once: `step` runs every env step, and walking `spec.terms` allocated. */
-  private readonly terms: readonly CompiledTerm[];
-  private readonly termIndex: ReadonlyMap<string, number>;
-  /** Per step: the raw signal of term i (undefined when absent); reset to undefined as it is read. */
-  private readonly signals: (number | null | undefined)[];
-  private readonly zeroTerminal: boolean;
+  private readonly compiled: CompiledSpec;
 
   /** `spec` is read at construction (specs are values: make a new computer for another spec). */
   constructor(readonly spec: RewardSpec) {
-    this.terms = Object.entries(spec.terms).map(([name, term]) => ({ name, potential: term.kind === "potential", weight: term.weight, cap: term.cap }));
-    this.termIndex = new Map(this.terms.map((t, i) => [t.name, i]));
-    this.signals = this.terms.map(() => undefined);
-    this.zeroTerminal = spec.potentialTerminal === "zero";
+    this.compiled = compileSpec(spec);
   }
 
   /** Serialisable progress of the current episode (for getState/setState). */
@@ -52,15 +44,21 @@ export class RewardComputer {
   step(raw: RawTerms, phi: number | null): { reward: number; terms: Record<string, number> } {
     const terms: Record<string, number> = {};
     let reward = 0;
-    const target = phi !== null && this.zeroTerminal && isFinalStep(raw) ? 0 : phi;
-    const list = this.terms;
+    const c = this.compiled;
+    const target = phi !== null && c.zeroTerminal && isFinalStep(raw) ? 0 : phi;
+    const list = c.terms;
     // A step reports a few signals out of the spec's terms: look up the ones present (raw is small), then walk
-    // the terms in spec order (the order of `terms` and of the floating-point sum).
-    const signals = this.signals;
-    for (const k in raw) {
-      const i = this.termIndex.get(k);
-      if (i !== undefined) signals[i] = raw[k];
+    // the terms in spec order (the order of `terms` and of the floating-point sum). `signals` is scratch shared by
+    // every computer of the spec (steps never interleave); `dirty` covers a raw object whose getter threw.
+    const signals = c.signals;
+    if (c.dirty) signals.fill(undefined);
+    c.dirty = true;
+    const keys = Object.keys(raw);
+    for (let j = 0; j < keys.length; j++) {
+      const i = c.index.get(keys[j]);
+      if (i !== undefined) signals[i] = raw[keys[j]];
     }
+    c.dirty = false;
     for (let i = 0; i < list.length; i++) {
       const term = list[i];
       const name = term.name;
@@ -68,7 +66,7 @@ export class RewardComputer {
       signals[i] = undefined;
       let value: number;
       if (term.potential) {
-        value = target !== null && this.phi !== null ? term.weight * (this.spec.gamma * target - this.phi) : 0;
+        value = target !== null && this.phi !== null ? term.weight * (c.gamma * target - this.phi) : 0;
       } else {
         // An absent signal contributes weight * 0 = ±0, which is never recorded: skip it early.
         if (x === undefined || x === null) continue;
@@ -97,6 +95,43 @@ interface CompiledTerm {
   readonly potential: boolean;
   readonly weight: number;
   readonly cap: number | undefined;
+}
+
+/** A spec as `RewardComputer.step` reads it: its terms in spec order, read once. */
+interface CompiledSpec {
+  readonly terms: readonly CompiledTerm[];
+  readonly index: ReadonlyMap<string, number>;
+  /** Scratch: the raw signal of term i during a step (undefined when absent). */
+  readonly signals: (number | null | undefined)[];
+  dirty: boolean;
+  readonly gamma: number;
+  readonly zeroTerminal: boolean;
+}
+
+const MAX_COMPILED_SPECS = 256;
+const compiledSpecs = new Map<string, CompiledSpec>();
+/**
+ * The compiled form of a spec, shared by every computer of an equal spec (same JSON, so the same terms in the same
+ * order): a vector env makes one computer per env, and a batch step over hundreds of envs stays in cache when they
+ * read one term list rather than one each.
+ */
+function compileSpec(spec: RewardSpec): CompiledSpec {
+  const key = JSON.stringify(spec);
+  let c = compiledSpecs.get(key);
+  if (!c) {
+    const terms = Object.entries(spec.terms).map(([name, term]): CompiledTerm => ({ name, potential: term.kind === "potential", weight: term.weight, cap: term.cap }));
+    c = {
+      terms,
+      index: new Map(terms.map((t, i) => [t.name, i])),
+      signals: terms.map(() => undefined),
+      dirty: false,
+      gamma: spec.gamma,
+      zeroTerminal: spec.potentialTerminal === "zero",
+    };
+    if (compiledSpecs.size >= MAX_COMPILED_SPECS) compiledSpecs.clear();
+    compiledSpecs.set(key, c);
+  }
+  return c;
 }
 
 /** True on the step that ends an episode: the core terms report `success` or `failure` exactly there. */
