@@ -25,7 +25,7 @@ import { DOMAINS } from "./world/catalog.js";
 import { corpus } from "./world/corpus.js";
 import { emptyWorldState, type WorldState } from "./world/state.js";
 import { type Scalar, WORLD_NOW } from "./world/types.js";
-import { buildView, canonicalHidden, canonicalProfile, canonicalView, episodeFaults, type ProfileFacts, profileFacts } from "./instanceCache.js";
+import { buildView, canonicalHidden, canonicalProfile, canonicalView, type ProfileFacts, profileFacts } from "./instanceCache.js";
 import { HIDDEN_SOLUTIONS, orderingCounts, silentResponse } from "./wiring.js";
 
 export { faultSpecs, toolDefinition } from "./wiring.js";
@@ -184,7 +184,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       tools: view.tools,
       visible: view.visible,
       world: emptyWorldState(),
-      faults: episodeFaults(facts),
+      faults: facts.faults,
       // Read only with option hiddenInfo (ToolEnv puts it in info.hidden).
       hidden: !this.options.hiddenInfo ? undefined
         : sampled ? this.hiddenTruth(perturbation, index) : canonicalHidden(this.profile, () => this.hiddenTruth(perturbation, index)),

@@ -7,7 +7,7 @@
  * could mutate (the hidden ground truth) is copied per episode.
  * The caches are bounded by the canonical suite (2,000 instances); sampled tasks are never cached.
  */
-import { cloneJson, type JsonObject } from "../../src/core/json.js";
+import { cloneJson, type JsonObject, type JsonValue } from "../../src/core/json.js";
 import { Rng } from "../../src/core/rng.js";
 import type { FaultSpec } from "../../src/engine/faults.js";
 import type { ToolDefinition } from "../../src/engine/tool.js";
@@ -37,18 +37,21 @@ export interface ProfileFacts {
   readonly faultById: ReadonlyMap<string, SlotFault>;
   /** Φ(s_0): minus the optimal number of calls from the empty state. */
   readonly phi0: number;
+  /** Engine fault specs, shared by the profile's episodes (explicit faults copy their responses per episode). */
   readonly faults: readonly FaultSpec[];
 }
 const facts = new WeakMap<FaultProfile, ProfileFacts>();
-/**
- * Unsolvable flag, initial potential and engine fault specs of a profile (cached on the profile's identity). Use
- * `episodeFaults` to hand the specs to an episode.
- */
+/** Unsolvable flag, fault lookup, initial potential and engine fault specs of a profile (cached on its identity). */
 export function profileFacts(task: Task, profile: FaultProfile): ProfileFacts {
   let f = facts.get(profile);
   if (!f) {
     // 0 - n, not -n: Φ = -0 would break equality checks on finished episodes.
-    f = { unsolvable: isUnsolvable(task, profile), faultById: new Map(profile.faults.map((x) => [x.id, x])), phi0: 0 - minRemainingCalls(task, profile, new Set(), new Map()), faults: faultSpecs(profile) };
+    f = {
+      unsolvable: isUnsolvable(task, profile),
+      faultById: new Map(profile.faults.map((x) => [x.id, x])),
+      phi0: 0 - minRemainingCalls(task, profile, new Set(), new Map()),
+      faults: faultSpecs(profile),
+    };
     facts.set(profile, f);
   }
   return f;
@@ -70,14 +73,6 @@ export function buildView(task: Task, viewRng: Rng, distractors: number): TaskVi
   return { visible, tools: visible.map((n) => toolDefinition(c.tool(n))) };
 }
 
-/**
- * The fault specs for one episode: an explicit fault's error body becomes the agent's response object, so each
- * episode gets its own copy of those (as when the specs were built per episode); the rest is read-only data.
- */
-export function episodeFaults(facts: ProfileFacts): FaultSpec[] {
-  return facts.faults.map((f) => (f.effect.type === "error" ? cloneJson(f as unknown as JsonObject) as unknown as FaultSpec : f));
-}
-
 const views = new Map<string, TaskView>();
 /** The view of a canonical base task (its stream is `Rng(base)`), cached per (base, distractors). */
 export function canonicalView(task: Task, base: number, distractors: number): TaskView {
@@ -90,7 +85,7 @@ export function canonicalView(task: Task, base: number, distractors: number): Ta
   return view;
 }
 
-const hiddenTemplates = new WeakMap<FaultProfile, JsonObject>();
+const hiddenTemplates = new WeakMap<FaultProfile, JsonTemplate<JsonObject>>();
 /**
  * The hidden ground truth of a canonical instance: built once, handed out as a fresh copy per episode (it reaches
  * callers through `info.hidden`, who may keep or modify it).
@@ -98,8 +93,40 @@ const hiddenTemplates = new WeakMap<FaultProfile, JsonObject>();
 export function canonicalHidden(profile: FaultProfile, build: () => JsonObject): JsonObject {
   let h = hiddenTemplates.get(profile);
   if (!h) {
-    h = build();
+    h = new JsonTemplate(build());
     hiddenTemplates.set(profile, h);
   }
-  return cloneJson(h);
+  return h.copy();
+}
+
+/**
+ * Plain JSON data handed out as a fresh copy on every use. Kept as JSON text when the data survives a round trip
+ * through it exactly (no -0, undefined, NaN or holes; checked once): `JSON.parse` of one contiguous string is much
+ * cheaper than walking an object graph that has gone cold in the cache (each reset picks another instance), and
+ * gives an equal copy (same keys in the same order). Otherwise copied with `cloneJson`.
+ */
+export class JsonTemplate<T extends JsonValue> {
+  private readonly text: string | null;
+  constructor(private readonly value: T) {
+    const text = JSON.stringify(value);
+    this.text = sameJson(value, JSON.parse(text)) ? text : null;
+  }
+  copy(): T {
+    return this.text !== null ? (JSON.parse(this.text) as T) : cloneJson(this.value);
+  }
+}
+
+/** Exact equality of plain data: key order, -0, holes and undefined all count. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (typeof a !== typeof b) return false;
+  if (typeof a !== "object" || a === null || b === null) return Object.is(a, b);
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (i in a !== i in b || !sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.prototype || Object.getPrototypeOf(b) !== Object.prototype) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b as object);
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && sameJson((a as JsonObject)[k], (b as JsonObject)[k]));
 }

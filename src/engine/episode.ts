@@ -174,6 +174,17 @@ export class ToolEpisode<S> {
     return error.body ?? { error: error as unknown as JsonObject };
   }
 
+  private readonly errorResponses = new Map<ToolErrorPayload, JsonValue>();
+  /** This episode's own copy of a shared fault's error response (see FaultEffect `perEpisodeResponse`). */
+  private episodeErrorResponse(error: ToolErrorPayload): JsonValue {
+    let response = this.errorResponses.get(error);
+    if (response === undefined) {
+      response = cloneJson(ToolEpisode.errorResponse(error));
+      this.errorResponses.set(error, response);
+    }
+    return response;
+  }
+
   private errorRecord(index: number, step: number, tool: string, args: JsonObject, error: ToolErrorPayload, source: ToolErrorSource): CallRecord {
     return { index, step, tool, arguments: args, ok: false, response: { error: error as unknown as JsonObject }, errorSource: source, faults: [], taint: "clean", faultPersistence: null };
   }
@@ -241,7 +252,7 @@ export class ToolEpisode<S> {
       if (eff.type === "error") {
         ok = false;
         error = eff.errorByTool?.[def.name] ?? eff.error;
-        response = ToolEpisode.errorResponse(error);
+        response = eff.perEpisodeResponse ? this.episodeErrorResponse(error) : ToolEpisode.errorResponse(error);
         errorSource = "fault";
       } else if (eff.type === "replace") {
         ok = true;
