@@ -7,7 +7,7 @@
  * could mutate (the hidden ground truth) is copied per episode.
  * The caches are bounded by the canonical suite (2,000 instances); sampled tasks are never cached.
  */
-import { cloneJson, type JsonObject, type JsonValue } from "../../src/core/json.js";
+import { cloneJson, type JsonObject } from "../../src/core/json.js";
 import { Rng } from "../../src/core/rng.js";
 import type { FaultSpec } from "../../src/engine/faults.js";
 import type { ToolDefinition } from "../../src/engine/tool.js";
@@ -85,7 +85,7 @@ export function canonicalView(task: Task, base: number, distractors: number): Ta
   return view;
 }
 
-const hiddenTemplates = new WeakMap<FaultProfile, JsonTemplate<JsonObject>>();
+const hiddenTemplates = new WeakMap<FaultProfile, JsonObject>();
 /**
  * The hidden ground truth of a canonical instance: built once, handed out as a fresh copy per episode (it reaches
  * callers through `info.hidden`, who may keep or modify it).
@@ -93,40 +93,8 @@ const hiddenTemplates = new WeakMap<FaultProfile, JsonTemplate<JsonObject>>();
 export function canonicalHidden(profile: FaultProfile, build: () => JsonObject): JsonObject {
   let h = hiddenTemplates.get(profile);
   if (!h) {
-    h = new JsonTemplate(build());
+    h = build();
     hiddenTemplates.set(profile, h);
   }
-  return h.copy();
-}
-
-/**
- * Plain JSON data handed out as a fresh copy on every use. Kept as JSON text when the data survives a round trip
- * through it exactly (no -0, undefined, NaN or holes; checked once): `JSON.parse` of one contiguous string is much
- * cheaper than walking an object graph that has gone cold in the cache (each reset picks another instance), and
- * gives an equal copy (same keys in the same order). Otherwise copied with `cloneJson`.
- */
-export class JsonTemplate<T extends JsonValue> {
-  private readonly text: string | null;
-  constructor(private readonly value: T) {
-    const text = JSON.stringify(value);
-    this.text = sameJson(value, JSON.parse(text)) ? text : null;
-  }
-  copy(): T {
-    return this.text !== null ? (JSON.parse(this.text) as T) : cloneJson(this.value);
-  }
-}
-
-/** Exact equality of plain data: key order, -0, holes and undefined all count. */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (typeof a !== typeof b) return false;
-  if (typeof a !== "object" || a === null || b === null) return Object.is(a, b);
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (i in a !== i in b || !sameJson(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.prototype || Object.getPrototypeOf(b) !== Object.prototype) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b as object);
-  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && sameJson((a as JsonObject)[k], (b as JsonObject)[k]));
+  return cloneJson(h);
 }
