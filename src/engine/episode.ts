@@ -133,6 +133,19 @@ export class ToolEpisode<S> {
     return this.data.visible.map((n) => this.tools.get(n) as ToolDefinition<S>);
   }
 
+  private visibleView: { names: string[]; tools: readonly ToolDefinition<S>[] } | null = null;
+  /**
+   * `visibleTools()` for readers that do not keep or modify the result (the action space samples from it twice per
+   * random action): the same array until the visible set changes.
+   */
+  visibleToolsView(): readonly ToolDefinition<S>[] {
+    const visible = this.data.visible;
+    const v = this.visibleView;
+    if (v !== null && v.names.length === visible.length && v.names.every((n, i) => n === visible[i])) return v.tools;
+    this.visibleView = { names: visible.slice(), tools: this.visibleTools() };
+    return this.visibleView.tools;
+  }
+
   /** Makes tools visible (staged disclosure, retrieval); returns the names that were newly revealed. */
   reveal(names: readonly string[]): string[] {
     const added: string[] = [];

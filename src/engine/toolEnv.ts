@@ -55,7 +55,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
   ) {
     super();
     this.maxSteps = options.maxSteps ?? config.maxEpisodeSteps;
-    this.toolCallSpace = new ToolCallSpace(() => (this.episode ? this.episode.visibleTools() : []));
+    this.toolCallSpace = new ToolCallSpace(() => (this.episode ? this.episode.visibleToolsView() : []));
     this.actionSpace = new ToolActionSpace(this.toolCallSpace, { ...(config.extraActionKinds ?? {}) }, undefined, config.normalizeAction);
     this.observationSpace = toolObservationSpace(this.maxSteps);
     this.rewardSpec = resolveRewardSpec(options.reward as string | object, config.family, this.knownTerms());
