@@ -4,8 +4,9 @@ import { describe, expect, it } from "vitest";
 import { cloneJson, type FaultSpec, type JsonObject, parseRewardSpec, RewardComputer, Rng, type ToolDefinition, ToolEpisode } from "../../src/index.js";
 import { argumentError } from "../../src/engine/argumentCheck.js";
 import { emptyDictionary } from "../../src/engine/dictionary.js";
-import { argumentIssues } from "../../src/core/spaces/toolCall.js";
-import type { JsonSchema } from "../../src/core/jsonSchema.js";
+import { argumentIssues, ToolCallSpace } from "../../src/core/spaces/toolCall.js";
+import { ToolActionSpace } from "../../src/core/spaces/toolAction.js";
+import { type JsonSchema, sampleFromJsonSchema } from "../../src/core/jsonSchema.js";
 import { batchInfos } from "../../src/vector/vectorEnv.js";
 
 const citySchema: JsonSchema = {
@@ -42,6 +43,26 @@ describe("engine hot path: shortcuts are invisible", () => {
       for (const a of samples) expect(argumentError(citySchema, a), `${pass} ${JSON.stringify(a)}`).toBe(zodMessage(citySchema, a));
     }
     expect(argumentError(citySchema, { city: "Oslo", days: -0 })).toBe(zodMessage(citySchema, { city: "Oslo", days: 0 }));
+  });
+
+  it("sampled calls equal sampling the arguments' object schema directly, keys in action order", () => {
+    const tools = [tool("a"), { ...tool("b"), parameters: { properties: { n: { type: "integer", minimum: 0, maximum: 5 } }, required: ["n"] } as JsonSchema }];
+    const space = new ToolActionSpace(new ToolCallSpace(() => tools));
+    const mine = new Rng("sample");
+    const reference = new Rng("sample");
+    for (let i = 0; i < 200; i++) {
+      const action = space.sample(mine) as { type: string; name?: string; arguments?: JsonObject };
+      // The reference draws exactly as the space does: the kind, the tool, then the arguments from { type: "object", ...parameters }.
+      const kind = ["tool_call", "answer", "abort"][reference.weighted([0.9, 0.05, 0.05])];
+      if (kind !== "tool_call") {
+        expect(action.type).toBe(kind);
+        if (kind === "answer") reference.int(1000);
+        continue;
+      }
+      const t = reference.pick(tools);
+      expect(Object.keys(action)).toEqual(["type", "name", "arguments"]);
+      expect(action).toEqual({ type: "tool_call", name: t.name, arguments: sampleFromJsonSchema({ type: "object", ...t.parameters }, reference) });
+    }
   });
 
   it("tool indexes are shared per tool array and rebuilt for a changed one", () => {
