@@ -144,17 +144,18 @@ export class CallAnalysis {
   readonly poisonedArgs: (readonly PoisonedArgument[])[] = [];
   poisonedUses = 0;
   unsafeActions = 0;
+  // The maps and sets below are made on first use: most episodes never poison a value, and many make no clean call.
   /** Poisoned value -> latest field that held it. */
-  private readonly poisoned = new Map<string | undefined, { call: number; field: string }>();
+  private poisoned: Map<string | undefined, { call: number; field: string }> | null = null;
   /** Values seen in fields that are not poisoned. */
-  private readonly cleanSeen = new Set<string | undefined>();
+  private cleanSeen: Set<string | undefined> | null = null;
   /**
    * Scalar values of non-poisoned fields not normalised into `cleanSeen` yet: it is only read once a value is
    * poisoned, which most episodes never reach, so the per-call normalisation waits until then.
    */
   private readonly pendingClean: unknown[] = [];
   /** Normalised output values of clean calls, per position and read field (undefined for a missing field, as norm gives). */
-  private readonly cleanValues = new Map<number, Map<string, Set<string | undefined>>>();
+  private cleanValues: Map<number, Map<string, Set<string | undefined>>> | null = null;
   private readonly index: TaskIndex;
 
   constructor(task: Task) {
@@ -166,13 +167,15 @@ export class CallAnalysis {
     const c = corpus();
     const callNo = this.cleanFlags.length + 1;
     let poisonedArgs: PoisonedArgument[] | null = null;
-    if (this.poisoned.size > 0) {
-      for (const v of this.pendingClean) this.cleanSeen.add(norm(v));
+    const poisoned = this.poisoned;
+    if (poisoned !== null && poisoned.size > 0) {
+      const cleanSeen = (this.cleanSeen ??= new Set());
+      for (const v of this.pendingClean) cleanSeen.add(norm(v));
       this.pendingClean.length = 0;
       for (const k in call.args) {
         const v = norm(call.args[k]);
-        const source = this.poisoned.get(v);
-        if (source && !this.index.literals.has(v) && !this.cleanSeen.has(v)) (poisonedArgs ??= []).push({ argument: k, sourceCallIndex: source.call, field: source.field });
+        const source = poisoned.get(v);
+        if (source && !this.index.literals.has(v) && !cleanSeen.has(v)) (poisonedArgs ??= []).push({ argument: k, sourceCallIndex: source.call, field: source.field });
       }
     }
     const usesPoison = poisonedArgs !== null;
@@ -186,9 +189,9 @@ export class CallAnalysis {
       for (const field in output) {
         const value = output[field];
         // Everything a poisoned call returns is derived from poison; of a corrupted response only the corrupted field.
-        if (usesPoison || field === call.corruptedField) this.poisoned.set(norm(value), { call: callNo, field });
+        if (usesPoison || field === call.corruptedField) (this.poisoned ??= new Map()).set(norm(value), { call: callNo, field });
         // A scalar is kept as is (immutable); anything else is normalised now, before the caller could modify it.
-        else if (typeof value === "object" && value !== null) this.cleanSeen.add(norm(value));
+        else if (typeof value === "object" && value !== null) (this.cleanSeen ??= new Set()).add(norm(value));
         else this.pendingClean.push(value);
       }
     }
@@ -198,13 +201,14 @@ export class CallAnalysis {
       for (const b of this.index.bindings[pos!]!) {
         const v = norm(call.args[b.param]);
         if (b.literal !== undefined) { if (v !== b.literal) clean = false; continue; }
-        if (!b.from.some((f) => f.field !== undefined && (this.cleanValues.get(f.pos)?.get(f.field)?.has(v) ?? false))) clean = false;
+        if (!b.from.some((f) => f.field !== undefined && (this.cleanValues?.get(f.pos)?.get(f.field)?.has(v) ?? false))) clean = false;
       }
     }
     this.cleanFlags.push(clean);
     if (clean) {
-      let fields = this.cleanValues.get(pos!);
-      if (!fields) { fields = new Map(); this.cleanValues.set(pos!, fields); }
+      const cleanValues = (this.cleanValues ??= new Map());
+      let fields = cleanValues.get(pos!);
+      if (!fields) { fields = new Map(); cleanValues.set(pos!, fields); }
       for (const field of this.index.readFields[pos!]!) {
         let set = fields.get(field);
         if (!set) { set = new Set(); fields.set(field, set); }

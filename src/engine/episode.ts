@@ -141,7 +141,11 @@ export class ToolEpisode<S> {
   visibleToolsView(): readonly ToolDefinition<S>[] {
     const visible = this.data.visible;
     const v = this.visibleView;
-    if (v !== null && v.names.length === visible.length && v.names.every((n, i) => n === visible[i])) return v.tools;
+    if (v !== null && v.names.length === visible.length) {
+      let same = true;
+      for (let i = 0; i < visible.length && same; i++) same = v.names[i] === visible[i];
+      if (same) return v.tools;
+    }
     this.visibleView = { names: visible.slice(), tools: this.visibleTools() };
     return this.visibleView.tools;
   }
@@ -165,11 +169,12 @@ export class ToolEpisode<S> {
     return removed;
   }
 
-  private readonly draws = new Map<string, () => number>();
+  private draws: Map<string, () => number> | null = null;
   /** The `prob` draw of fault `id` (one function per fault: the stream itself is derived on the first draw). */
   private drawOf(id: string): () => number {
-    let draw = this.draws.get(id);
-    if (!draw) this.draws.set(id, (draw = () => this.faultRng(id).random()));
+    const draws = (this.draws ??= new Map());
+    let draw = draws.get(id);
+    if (!draw) draws.set(id, (draw = () => this.faultRng(id).random()));
     return draw;
   }
 
@@ -187,13 +192,14 @@ export class ToolEpisode<S> {
     return error.body ?? { error: error as unknown as JsonObject };
   }
 
-  private readonly errorResponses = new Map<ToolErrorPayload, JsonValue>();
+  private errorResponses: Map<ToolErrorPayload, JsonValue> | null = null;
   /** This episode's own copy of a shared fault's error response (see FaultEffect `perEpisodeResponse`). */
   private episodeErrorResponse(error: ToolErrorPayload): JsonValue {
-    let response = this.errorResponses.get(error);
+    const responses = (this.errorResponses ??= new Map());
+    let response = responses.get(error);
     if (response === undefined) {
       response = cloneJson(ToolEpisode.errorResponse(error));
-      this.errorResponses.set(error, response);
+      responses.set(error, response);
     }
     return response;
   }

@@ -358,7 +358,9 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     let newNames: string[] = [];
     let removed: string[] = [];
     // Fast path: the visible set rarely changes between steps.
-    if (prev.length !== visible.length || prev.some((n, i) => n !== visible[i])) {
+    let changed = prev.length !== visible.length;
+    for (let i = 0; i < visible.length && !changed; i++) changed = prev[i] !== visible[i];
+    if (changed) {
       const before = new Set(prev);
       const now = new Set(visible);
       newNames = visible.filter((n) => !before.has(n));
