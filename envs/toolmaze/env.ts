@@ -81,6 +81,31 @@ const NO_CALLS: readonly EngineCall[] = [];
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 const CORRUPTIONS: Readonly<Record<string, CorruptionFn<WorldState>>> = Object.freeze({ toolmaze_silent: silentResponse });
 
+const candidateLists = new Map<string, readonly number[]>();
+/**
+ * Canonical instance indices matching the option filters, in the stratified order (levels and perturbations
+ * interleaved, see `stratifiedInstanceIndex`), so any run of consecutive seeds is stratified. A pure function of
+ * the filters, shared by every env with the same ones (a vector env makes hundreds).
+ */
+function canonicalCandidates(o: Pick<ToolMazeOptions, "complexity" | "perturbation" | "domain">): readonly number[] {
+  const key = `${o.complexity ?? ""}/${o.perturbation ?? ""}/${o.domain ?? ""}`;
+  let list = candidateLists.get(key);
+  if (!list) {
+    const found: number[] = [];
+    for (let rank = 0; rank < CANONICAL_INSTANCES; rank++) {
+      const i = stratifiedInstanceIndex(rank);
+      const inst = canonicalInstance(i);
+      if (o.complexity && inst.task.complexity !== o.complexity) continue;
+      if (o.perturbation && inst.perturbation !== o.perturbation) continue;
+      if (o.domain && inst.task.domain !== o.domain) continue;
+      found.push(i);
+    }
+    list = found;
+    candidateLists.set(key, list);
+  }
+  return list;
+}
+
 export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   private task!: Task;
   private profile!: FaultProfile;
@@ -109,26 +134,10 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     return { task: this.task, profile: this.profile, instanceIndex: this.instanceIndex };
   }
 
-  private candidateCache: number[] | null = null;
-  /**
-   * Canonical instance indices matching the option filters, in the stratified order (levels and perturbations
-   * interleaved, see `stratifiedInstanceIndex`), so any run of consecutive seeds is stratified; options are fixed per
-   * env, so computed once.
-   */
-  private candidates(): number[] {
-    if (!this.candidateCache) {
-      const o = this.options;
-      this.candidateCache = [];
-      for (let rank = 0; rank < CANONICAL_INSTANCES; rank++) {
-        const i = stratifiedInstanceIndex(rank);
-        const inst = canonicalInstance(i);
-        if (o.complexity && inst.task.complexity !== o.complexity) continue;
-        if (o.perturbation && inst.perturbation !== o.perturbation) continue;
-        if (o.domain && inst.task.domain !== o.domain) continue;
-        this.candidateCache.push(i);
-      }
-    }
-    return this.candidateCache;
+  private candidateList: readonly number[] | null = null;
+  /** The canonical instances this env's filters allow (see `canonicalCandidates`). */
+  private candidates(): readonly number[] {
+    return (this.candidateList ??= canonicalCandidates(this.options));
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { JsonObject, JsonValue } from "../core/json.js";
 import { cloneJson } from "../core/json.js";
 import { Rng, type RngState } from "../core/rng.js";
-import { argumentError } from "./argumentCheck.js";
+import { argumentIssues } from "../core/spaces/toolCall.js";
 import { emptyDictionary } from "./dictionary.js";
 import type { EpisodeEvent, FaultPersistenceType, ToolErrorSource } from "./events.js";
 import { type CorruptionFn, type FaultSpec, type FaultState, faultFires, initialFaultState } from "./faults.js";
@@ -223,8 +223,9 @@ export class ToolEpisode<S> {
       error = { code: "tool_not_available", status: 403, message: `tool "${tool}" is not available right now` };
       record = this.errorRecord(index, step, tool, args, error, "not_visible");
     } else {
-      const message = argumentError(def.parameters, args);
-      if (message !== null) {
+      const issues = argumentIssues(def.parameters, args);
+      if (issues) {
+        const message = issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
         error = { code: "invalid_arguments", status: 400, message };
         record = this.errorRecord(index, step, tool, args, error, "validation");
       } else {

@@ -46,19 +46,14 @@ const fastChecks = new WeakMap<JsonSchema, FastCheck | null>();
  * accepts the common valid call cheaply; zod runs only when it does not, so verdicts and messages stay zod's.
  */
 export function argumentIssues(schema: JsonSchema, args: unknown): readonly z.core.$ZodIssue[] | null {
-  if (argumentsSurelyValid(schema, args)) return null;
-  const res = validatorFor(schema).safeParse(args);
-  return res.success ? null : res.error.issues;
-}
-
-/** The compiled plain-JS predicate alone: true only for arguments zod certainly accepts (false: ask zod). */
-export function argumentsSurelyValid(schema: JsonSchema, args: unknown): boolean {
   let fast = fastChecks.get(schema);
   if (fast === undefined) {
     fast = compileFastCheck({ type: "object", ...schema });
     fastChecks.set(schema, fast);
   }
-  return fast !== null && fast(args);
+  if (fast !== null && fast(args)) return null;
+  const res = validatorFor(schema).safeParse(args);
+  return res.success ? null : res.error.issues;
 }
 
 /**
