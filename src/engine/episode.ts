@@ -36,7 +36,6 @@ export interface EpisodeData<S> {
 }
 
 export interface ToolEpisodeConfig<S> {
-  /** The episode's tools. The array is read-only from here on: families may hand the same array to many episodes. */
   tools: readonly ToolDefinition<S>[];
   visible: readonly string[];
   world: S;
@@ -59,19 +58,6 @@ export interface CallResult {
 const STRENGTH: Record<FaultPersistenceType, number> = { transient: 0, temporary: 1, permanent: 2 };
 const NO_POISON: ReturnType<ValueProvenance["poisonedArguments"]> = [];
 
-const toolIndexes = new WeakMap<readonly ToolDefinition<never>[], { length: number; byName: Map<string, ToolDefinition<never>> }>();
-/**
- * Tools by name (the last of a name wins). Cached on the array: families that reuse one tool array for many
- * episodes (a constant tool set, a cached per-task view) do not rebuild the index on every reset.
- */
-function toolIndex<S>(tools: readonly ToolDefinition<S>[]): ReadonlyMap<string, ToolDefinition<S>> {
-  const hit = toolIndexes.get(tools as readonly ToolDefinition<never>[]);
-  if (hit && hit.length === tools.length) return hit.byName as unknown as Map<string, ToolDefinition<S>>;
-  const byName = new Map<string, ToolDefinition<S>>();
-  for (const t of tools) byName.set(t.name, t);
-  toolIndexes.set(tools as readonly ToolDefinition<never>[], { length: tools.length, byName: byName as unknown as Map<string, ToolDefinition<never>> });
-  return byName;
-}
 
 /** A call that failed or had a fault fire: what a retry or a switch to an alternative reacts to. */
 function failedCall(c: CallRecord): boolean {
@@ -101,7 +87,8 @@ export class ToolEpisode<S> {
   data: EpisodeData<S>;
 
   constructor(config: ToolEpisodeConfig<S>) {
-    const tools = toolIndex(config.tools);
+    const tools = new Map<string, ToolDefinition<S>>();
+    for (const t of config.tools) tools.set(t.name, t);
     this.tools = tools;
     this.provenance = config.valueProvenance === false ? null : new ValueProvenance();
     this.faults = config.faults ?? [];

@@ -40,16 +40,6 @@ describe("engine hot path: shortcuts are invisible", () => {
     }
   });
 
-  it("tool indexes are shared per tool array and rebuilt for a changed one", () => {
-    const tools = [tool("a"), tool("b")];
-    const e1 = new ToolEpisode({ tools, visible: ["a"], world: null, rng: new Rng(1) });
-    const e2 = new ToolEpisode({ tools, visible: ["b"], world: null, rng: new Rng(2) });
-    expect(e2.tools).toBe(e1.tools);
-    const grown = [...tools, tool("c")];
-    expect(new ToolEpisode({ tools: grown, visible: ["c"], world: null, rng: new Rng(3) }).tools.has("c")).toBe(true);
-    expect(() => new ToolEpisode({ tools, visible: ["c"], world: null, rng: new Rng(4) })).toThrow(/not defined/);
-  });
-
   it("the visible-tools view follows reveal, hide and a replaced visible list", () => {
     const ep = new ToolEpisode({ tools: [tool("a"), tool("b"), tool("c")], visible: ["a"], world: null, rng: new Rng(1) });
     const names = () => ep.visibleToolsView().map((t) => t.name);
