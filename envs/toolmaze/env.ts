@@ -19,13 +19,13 @@ import {
 } from "./scorer.js";
 import {
   CANONICAL_INSTANCES, canonicalInstance, COMPLEXITIES, generateTask, PERTURBATIONS, type Perturbation,
-  stratifiedInstanceIndex, type Task,
+  type Task,
 } from "./tasks.js";
 import { DOMAINS } from "./world/catalog.js";
 import { corpus } from "./world/corpus.js";
 import { emptyWorldState, type WorldState } from "./world/state.js";
 import { type Scalar, WORLD_NOW } from "./world/types.js";
-import { buildView, canonicalHidden, canonicalProfile, canonicalView, type ProfileFacts, profileFacts } from "./instanceCache.js";
+import { buildView, canonicalCandidates, canonicalHidden, canonicalProfile, canonicalView, type ProfileFacts, profileFacts } from "./instanceCache.js";
 import { HIDDEN_SOLUTIONS, orderingCounts, silentResponse } from "./wiring.js";
 
 export { faultSpecs, toolDefinition } from "./wiring.js";
@@ -80,31 +80,6 @@ interface Tracked {
 const NO_CALLS: readonly EngineCall[] = [];
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 const CORRUPTIONS: Readonly<Record<string, CorruptionFn<WorldState>>> = Object.freeze({ toolmaze_silent: silentResponse });
-
-const candidateLists = new Map<string, readonly number[]>();
-/**
- * Canonical instance indices matching the option filters, in the stratified order (levels and perturbations
- * interleaved, see `stratifiedInstanceIndex`), so any run of consecutive seeds is stratified. A pure function of
- * the filters, shared by every env with the same ones (a vector env makes hundreds).
- */
-function canonicalCandidates(o: Pick<ToolMazeOptions, "complexity" | "perturbation" | "domain">): readonly number[] {
-  const key = `${o.complexity ?? ""}/${o.perturbation ?? ""}/${o.domain ?? ""}`;
-  let list = candidateLists.get(key);
-  if (!list) {
-    const found: number[] = [];
-    for (let rank = 0; rank < CANONICAL_INSTANCES; rank++) {
-      const i = stratifiedInstanceIndex(rank);
-      const inst = canonicalInstance(i);
-      if (o.complexity && inst.task.complexity !== o.complexity) continue;
-      if (o.perturbation && inst.perturbation !== o.perturbation) continue;
-      if (o.domain && inst.task.domain !== o.domain) continue;
-      found.push(i);
-    }
-    list = found;
-    candidateLists.set(key, list);
-  }
-  return list;
-}
 
 export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   private task!: Task;

@@ -13,7 +13,7 @@ import type { FaultSpec } from "../../src/engine/faults.js";
 import type { ToolDefinition } from "../../src/engine/tool.js";
 import { buildProfile, type FaultProfile, type SlotFault } from "./faults.js";
 import { isUnsolvable, minRemainingCalls } from "./scorer.js";
-import { CANONICAL_SEED, type Perturbation, type Task } from "./tasks.js";
+import { CANONICAL_INSTANCES, CANONICAL_SEED, canonicalInstance, type Perturbation, stratifiedInstanceIndex, type Task } from "./tasks.js";
 import { distractorPool, faultSpecs, toolDefinition } from "./wiring.js";
 import { corpus } from "./world/corpus.js";
 import type { WorldState } from "./world/state.js";
@@ -97,4 +97,29 @@ export function canonicalHidden(profile: FaultProfile, build: () => JsonObject):
     hiddenTemplates.set(profile, h);
   }
   return cloneJson(h);
+}
+
+const candidateLists = new Map<string, readonly number[]>();
+/**
+ * Canonical instance indices matching the option filters, in the stratified order (levels and perturbations
+ * interleaved, see `stratifiedInstanceIndex`), so any run of consecutive seeds is stratified. A pure function of
+ * the filters, shared by every env with the same ones (a vector env makes hundreds).
+ */
+export function canonicalCandidates(o: { complexity?: string; perturbation?: string; domain?: string }): readonly number[] {
+  const key = `${o.complexity ?? ""}/${o.perturbation ?? ""}/${o.domain ?? ""}`;
+  let list = candidateLists.get(key);
+  if (!list) {
+    const found: number[] = [];
+    for (let rank = 0; rank < CANONICAL_INSTANCES; rank++) {
+      const i = stratifiedInstanceIndex(rank);
+      const inst = canonicalInstance(i);
+      if (o.complexity && inst.task.complexity !== o.complexity) continue;
+      if (o.perturbation && inst.perturbation !== o.perturbation) continue;
+      if (o.domain && inst.task.domain !== o.domain) continue;
+      found.push(i);
+    }
+    list = found;
+    candidateLists.set(key, list);
+  }
+  return list;
 }
