@@ -15,18 +15,18 @@ import type { CallRecord as EngineCall } from "../../src/engine/episode.js";
 import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
 import { buildProfile, type FaultProfile } from "./faults.js";
 import {
-  CallAnalysis, type CallRecord, downstreamPositions, type EpisodeMetrics, isUnsolvable, minRemainingCalls,
-  scoreEpisode, slotSolutions, type Termination,
+  alternativeTools, CallAnalysis, type CallRecord, downstreamTools, type EpisodeMetrics, minRemainingCalls, scoreEpisode, type Termination,
 } from "./scorer.js";
 import {
-  CANONICAL_INSTANCES, CANONICAL_SEED, canonicalInstance, COMPLEXITIES, generateTask, PERTURBATIONS, type Perturbation,
-  stratifiedInstanceIndex, type Task,
+  CANONICAL_INSTANCES, canonicalInstance, COMPLEXITIES, generateTask, PERTURBATIONS, type Perturbation,
+  type Task,
 } from "./tasks.js";
 import { DOMAINS } from "./world/catalog.js";
 import { corpus } from "./world/corpus.js";
 import { emptyWorldState, type WorldState } from "./world/state.js";
 import { type Scalar, WORLD_NOW } from "./world/types.js";
-import { distractorPool, faultSpecs, HIDDEN_SOLUTIONS, orderingCounts, silentResponse, toolDefinition } from "./wiring.js";
+import { buildView, canonicalCandidates, canonicalHidden, canonicalProfile, canonicalView, type ProfileFacts, profileFacts } from "./instanceCache.js";
+import { HIDDEN_SOLUTIONS, orderingCounts, silentResponse } from "./wiring.js";
 
 export { faultSpecs, toolDefinition } from "./wiring.js";
 
@@ -66,30 +66,25 @@ const HINT = "\n\nNote: tools may fail. Errors can be explicit (HTTP errors, tim
 /** What `ToolMazeEnv.track` keeps per episode (see there). */
 interface Tracked {
   readonly calls: readonly EngineCall[];
-  readonly faultById: ReadonlyMap<string, FaultProfile["faults"][number]>;
   readonly log: CallRecord[];
   readonly analysis: CallAnalysis;
   readonly victims: Map<number, string>;
   readonly firstHit: Map<string, number>;
+  /**
+   * Φ for the clean tools and victims counted in `phiAt` (both sets only grow, so their sizes identify them):
+   * Φ depends on nothing else, and most calls change neither.
+   */
+  phi: number;
+  phiAt: { clean: number; victims: number };
 }
 const NO_CALLS: readonly EngineCall[] = [];
-
-const downstreamCache = new WeakMap<Task, Map<number, ReadonlySet<string>>>();
-/** Tools of the positions downstream of `position` (a pure function of the task, cached on its identity). */
-function downstreamTools(task: Task, position: number): ReadonlySet<string> {
-  let byPos = downstreamCache.get(task);
-  if (!byPos) downstreamCache.set(task, (byPos = new Map()));
-  let tools = byPos.get(position);
-  if (!tools) {
-    tools = new Set([...downstreamPositions(task, position)].flatMap((p) => task.positions[p]!.members));
-    byPos.set(position, tools);
-  }
-  return tools;
-}
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+const CORRUPTIONS: Readonly<Record<string, CorruptionFn<WorldState>>> = Object.freeze({ toolmaze_silent: silentResponse });
 
 export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   private task!: Task;
   private profile!: FaultProfile;
+  private facts!: ProfileFacts;
   private instanceIndex: number | null = null;
   private endedBy: Termination | null = null;
   private unsolvable = false;
@@ -104,6 +99,8 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
         excess_calls: "at the end: calls beyond the optimum (c − c* when exposed, calls − |s*| otherwise)",
       },
       familyEventTypes: ["toolmaze:alternative_path"],
+      // Poisoned values come from the scorer's provenance (see handleToolCall), not from the engine's.
+      valueProvenance: false,
     }, options, spec);
   }
 
@@ -112,29 +109,17 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     return { task: this.task, profile: this.profile, instanceIndex: this.instanceIndex };
   }
 
-  private candidateCache: number[] | null = null;
-  /**
-   * Canonical instance indices matching the option filters, in the stratified order (levels and perturbations
-   * interleaved, see `stratifiedInstanceIndex`), so any run of consecutive seeds is stratified; options are fixed per
-   * env, so computed once.
-   */
-  private candidates(): number[] {
-    if (!this.candidateCache) {
-      const o = this.options;
-      this.candidateCache = [];
-      for (let rank = 0; rank < CANONICAL_INSTANCES; rank++) {
-        const i = stratifiedInstanceIndex(rank);
-        const inst = canonicalInstance(i);
-        if (o.complexity && inst.task.complexity !== o.complexity) continue;
-        if (o.perturbation && inst.perturbation !== o.perturbation) continue;
-        if (o.domain && inst.task.domain !== o.domain) continue;
-        this.candidateCache.push(i);
-      }
-    }
-    return this.candidateCache;
+  private candidateList: readonly number[] | null = null;
+  /** The canonical instances this env's filters allow (see `canonicalCandidates`). */
+  private candidates(): readonly number[] {
+    return (this.candidateList ??= canonicalCandidates(this.options));
   }
 
-  private pickInstance(rng: Rng): { task: Task; perturbation: Perturbation; index: number | null; faultRng: Rng; viewRng: Rng } {
+  /**
+   * The episode's instance: on the canonical suite the instance (its profile and tool view then come from the
+   * instance cache, see instanceCache.ts), on the sampled suite a fresh task with the streams of its profile and view.
+   */
+  private pickInstance(rng: Rng): { task: Task; perturbation: Perturbation; index: number; sampled?: undefined } | { task: Task; perturbation: Perturbation; index: null; sampled: { faultRng: Rng; viewRng: Rng } } {
     const o = this.options;
     if (o.suite === "canonical") {
       let index = o.taskIndex;
@@ -149,44 +134,44 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
         index = candidates[k]!;
       }
       const inst = canonicalInstance(index);
-      // Distractors and tool order come from the base task (the index of its unperturbed instance), so an instance is
-      // the same episode whichever seed selects it, and a task looks the same under every perturbation: only the
-      // fault differs (which is what makes NP its exact no-fault counterfactual).
-      const base = index - (index % PERTURBATIONS.length);
-      return { task: inst.task, perturbation: inst.perturbation, index, faultRng: new Rng(`${CANONICAL_SEED}/${inst.task.id}/${inst.perturbation}`), viewRng: new Rng(base) };
+      return { task: inst.task, perturbation: inst.perturbation, index };
     }
     const r = rng.derive("task");
     const complexity = o.complexity ?? r.pick(COMPLEXITIES);
     const domain = o.domain ?? r.pick(DOMAINS);
     const perturbation = o.perturbation ?? r.pick(PERTURBATIONS);
     const task = generateTask(r.derive("generate"), complexity, domain, `smp-${rng.path.replace(/[^0-9a-z]+/gi, "-")}`);
-    return { task, perturbation, index: null, faultRng: rng.derive("faults"), viewRng: rng };
+    return { task, perturbation, index: null, sampled: { faultRng: rng.derive("faults"), viewRng: rng } };
   }
 
   protected createEpisode(rng: Rng, _options: JsonObject): EpisodeSetup<WorldState> {
-    const { task, perturbation, index, faultRng, viewRng } = this.pickInstance(rng);
+    const { task, perturbation, index, sampled } = this.pickInstance(rng);
     this.task = task;
     this.instanceIndex = index;
-    this.profile = buildProfile(task, perturbation, faultRng);
+    // Canonical instances recur, so their profile (stream CANONICAL_SEED/<task id>/<P>), fault specs, Φ0, hidden
+    // truth and view are built once. Distractors and tool order come from the base task (stream: the index of its
+    // unperturbed instance), so an instance is the same episode whichever seed selects it, and a task looks the same
+    // under every perturbation: only the fault differs (which is what makes NP its exact no-fault counterfactual).
+    this.profile = sampled ? buildProfile(task, perturbation, sampled.faultRng) : canonicalProfile(task, perturbation);
+    const facts = (this.facts = profileFacts(task, this.profile));
     this.endedBy = null;
     this.score = null;
     this.tracked = null;
     this.announced = null;
-    this.unsolvable = isUnsolvable(task, this.profile);
-    const c = corpus();
-    const own = task.positions.flatMap((p) => p.members);
-    const pool = distractorPool(task);
-    const distractors = viewRng.derive("distractors").shuffle(pool).slice(0, this.options.distractors);
-    const visible = viewRng.derive("visible").shuffle([...own, ...distractors]);
+    this.unsolvable = facts.unsolvable;
+    const view = sampled ? buildView(task, sampled.viewRng, this.options.distractors)
+      : canonicalView(task, index - (index % PERTURBATIONS.length), this.options.distractors);
     return {
       // The id names the instance but not its perturbation mode (that is ground truth, in info.hidden).
-      taskId: index !== null ? `toolmaze-${String(index).padStart(4, "0")}` : task.id,
+      taskId: sampled ? task.id : `toolmaze-${String(index).padStart(4, "0")}`,
       prompt: HEADER + task.text + (this.options.hint ? HINT : ""),
-      tools: visible.map((n) => toolDefinition(c.tool(n))),
-      visible,
+      tools: view.tools,
+      visible: view.visible,
       world: emptyWorldState(),
-      faults: faultSpecs(this.profile),
-      hidden: this.hiddenTruth(perturbation, index),
+      faults: facts.faults,
+      // Read only with option hiddenInfo (ToolEnv puts it in info.hidden).
+      hidden: !this.options.hiddenInfo ? undefined
+        : sampled ? this.hiddenTruth(perturbation, index) : canonicalHidden(this.profile, () => this.hiddenTruth(perturbation, index)),
     };
   }
 
@@ -197,7 +182,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       complexity: t.complexity,
       perturbation,
       domain: t.domain,
-      unsolvable: isUnsolvable(t, this.profile),
+      unsolvable: this.unsolvable,
       sStar: [...t.sStar],
       solutions: t.solutions.slice(0, HIDDEN_SOLUTIONS).map((s) => [...s]),
       // Legal call orders of each listed solution (the list gives one canonical order per tool set).
@@ -219,7 +204,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   }
 
   protected override corruptions(): Record<string, CorruptionFn<WorldState>> {
-    return { toolmaze_silent: silentResponse };
+    return CORRUPTIONS;
   }
 
   /** The engine's call log in the scorer's form. */
@@ -237,23 +222,22 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     const calls = this.episode?.data.calls ?? NO_CALLS;
     let t = this.tracked;
     if (!t || t.calls !== calls || t.log.length > calls.length) {
-      t = { calls, faultById: new Map(this.profile.faults.map((f) => [f.id, f])), log: [], analysis: new CallAnalysis(this.task), victims: new Map(), firstHit: new Map() };
+      t = { calls, log: [], analysis: new CallAnalysis(this.task), victims: new Map(), firstHit: new Map(), phi: this.facts.phi0, phiAt: { clean: 0, victims: 0 } };
       this.tracked = t;
     }
     for (let i = t.log.length; i < calls.length; i++) {
       const r = calls[i]!;
       const faultId = r.faults[0];
-      const f = faultId !== undefined ? t.faultById.get(faultId) : undefined;
-      const rec: CallRecord = {
-        tool: r.tool, args: r.arguments, ok: r.ok, perturbed: r.faults.length > 0,
-        ...(r.ok ? { output: r.response as Record<string, Scalar> } : {}),
-        ...(faultId !== undefined ? { faultId } : {}),
-        ...(f?.corruption && r.ok ? { corruptedField: f.corruption.field } : {}),
-      };
+      const f = faultId !== undefined ? this.facts.faultById.get(faultId) : undefined;
+      // Optional keys are added in this order (callers of callLog() see the records).
+      const rec: Mutable<CallRecord> = { tool: r.tool, args: r.arguments, ok: r.ok, perturbed: r.faults.length > 0 };
+      if (r.ok) rec.output = r.response as Record<string, Scalar>;
+      if (faultId !== undefined) rec.faultId = faultId;
+      if (f?.corruption && r.ok) rec.corruptedField = f.corruption.field;
       t.log.push(rec);
       t.analysis.add(rec);
       for (const id of r.faults) {
-        const hit = t.faultById.get(id);
+        const hit = this.facts.faultById.get(id);
         if (hit && !t.victims.has(hit.slot)) t.victims.set(hit.slot, r.tool);
         if (!t.firstHit.has(id)) t.firstHit.set(id, r.index);
       }
@@ -262,7 +246,8 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   }
 
   private finalScore(termination: Termination): EpisodeMetrics {
-    this.score ??= scoreEpisode({ task: this.task, profile: this.profile, calls: this.track().log, termination });
+    const { log, analysis } = this.track();
+    this.score ??= scoreEpisode({ task: this.task, profile: this.profile, calls: log, termination, analysis });
     return this.score;
   }
 
@@ -274,10 +259,6 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   protected override judgeAbort(_reason: string | null): boolean {
     this.endedBy = "abort";
     return this.finalScore("abort").success === 1;
-  }
-
-  private victims(): ReadonlyMap<number, string> {
-    return this.track().victims;
   }
 
   private announced: { history: readonly HistoryEntry[]; seen: number; slots: Set<number> } | null = null;
@@ -297,43 +278,40 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
 
   protected override afterCall(record: EngineCall, _events: EpisodeEvent[]): EpisodeEvent[] {
     const out: EpisodeEvent[] = [];
-    const victims = this.victims();
+    const t = this.track();
+    const victims = t.victims;
+    // A fault without a victim (no member of its group called yet) announces nothing.
+    if (victims.size === 0) return out;
     const unsolvable = this.unsolvable;
-    // Slots whose alternative path was already announced (derived from the event history: no hidden mutable state);
-    // a copy, because this step's announcements only join the history after the hook returns.
-    const announced = new Set(this.announcedSlots());
+    // Slots whose alternative path was already announced (derived from the event history: no hidden mutable state),
+    // plus the ones announced now (this step's events only join the history after the hook returns).
+    const announced = this.announcedSlots();
+    let announcedNow: number[] | null = null;
     for (const f of this.profile.faults) {
       const victim = victims.get(f.slot);
-      if (victim === undefined || record.faults.includes(f.id) && record.tool === victim && this.firstHit(f.id) === record.index) continue;
+      if (victim === undefined || record.faults.includes(f.id) && record.tool === victim && (t.firstHit.get(f.id) ?? -1) === record.index) continue;
       if (unsolvable && f.persistence === "permanent" && downstreamTools(this.task, f.position).has(record.tool)) {
         out.push({ type: "forbidden_call", tool: record.tool, callIndex: record.index, reason: `downstream of permanently failing ${victim} with no alternative`, mutation: corpus().tool(record.tool).category === "action" });
       }
-      if (!announced.has(f.slot)) {
-        const sols = slotSolutions(this.task)[f.slot]!;
-        const withVictim = new Set(sols.filter((p) => p.includes(victim)).flat());
-        const alt = sols.some((p) => !p.includes(victim) && p.includes(record.tool)) && !withVictim.has(record.tool);
-        if (alt) {
-          announced.add(f.slot);
-          out.push({ type: "toolmaze:alternative_path", slot: f.slot, from: victim, to: record.tool, callIndex: record.index });
-        }
+      if (!announced.has(f.slot) && !announcedNow?.includes(f.slot) && alternativeTools(this.task, f.slot, victim).has(record.tool)) {
+        (announcedNow ??= []).push(f.slot);
+        out.push({ type: "toolmaze:alternative_path", slot: f.slot, from: victim, to: record.tool, callIndex: record.index });
       }
     }
     return out;
   }
 
   /**
-   * The engine flags an argument whose value appeared only in corrupted responses; ToolMaze replaces those events by
-   * the scorer's provenance (`CallAnalysis`): task literals are clean, values compare by type, and a value a call
+   * Poisoned values are reported from the scorer's provenance (`CallAnalysis`; the engine's own is off, see
+   * `valueProvenance` in the constructor): task literals are clean, values compare by type, and a value a call
    * computed from poison is poisoned too (transitive). So the `poisoned_value_reused` events, the `poisoned_value`
    * reward and the metrics' `poisonedUses` / `unsafeActions` all come from one analysis.
    */
   protected override handleToolCall(call: ToolCallAction, events: EpisodeEvent[]): ReturnType<ToolEnv<WorldState>["handleToolCall"]> {
     const before = this.episode?.data.calls.length ?? 0;
-    const from = events.length;
     const result = super.handleToolCall(call, events);
     const calls = this.episode?.data.calls ?? NO_CALLS;
     if (calls.length === before) return result;
-    for (let i = events.length - 1; i >= from; i--) if (events[i]!.type === "poisoned_value_reused") events.splice(i, 1);
     const { analysis } = this.track();
     const record = calls[calls.length - 1]!;
     for (const p of analysis.poisonedArgs[calls.length - 1] ?? []) {
@@ -342,13 +320,10 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     return result;
   }
 
-  private firstHit(faultId: string): number {
-    return this.track().firstHit.get(faultId) ?? -1;
-  }
-
   protected override familyRawTerms(events: readonly EpisodeEvent[], terminal: boolean, success: boolean): Record<string, number> {
     const raw: Record<string, number> = {};
-    const alt = events.filter((e) => e.type === "toolmaze:alternative_path").length;
+    let alt = 0;
+    for (const e of events) if (e.type === "toolmaze:alternative_path") alt++;
     if (alt > 0) raw.alternative_path = alt;
     if (terminal) {
       if (success && this.endedBy === "abort") raw.wise_abort = 1;
@@ -362,9 +337,14 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   /** Φ = −(minimum further calls to finish), from clean progress and the faults met so far. */
   protected override potential(): number | null {
     if (!this.episode) return null;
-    const { cleanTools } = this.track().analysis;
-    // 0 - n, not -n: Φ = -0 would break equality checks on finished episodes.
-    return 0 - minRemainingCalls(this.task, this.profile, cleanTools, this.victims());
+    const t = this.track();
+    const { cleanTools } = t.analysis;
+    if (t.phiAt.clean !== cleanTools.size || t.phiAt.victims !== t.victims.size) {
+      // 0 - n, not -n: Φ = -0 would break equality checks on finished episodes.
+      t.phi = 0 - minRemainingCalls(this.task, this.profile, cleanTools, t.victims);
+      t.phiAt = { clean: cleanTools.size, victims: t.victims.size };
+    }
+    return t.phi;
   }
 
   protected override hiddenStepInfo(events: readonly EpisodeEvent[]): JsonObject | null {

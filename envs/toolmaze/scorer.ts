@@ -4,7 +4,10 @@
  * how the episode was run (in-process, vectorised or replayed from a trajectory).
  */
 import type { FaultProfile, SlotFault } from "./faults.js";
-import { enumerateSlot, slotCost, type SlotFaultState } from "./task/solve.js";
+import { slotCost, type SlotFaultState } from "./task/solve.js";
+import { alternativeTools, downstreamTools, slotSolutions } from "./task/facts.js";
+
+export { alternativeTools, downstreamPositions, downstreamTools, slotSolutions } from "./task/facts.js";
 import type { Task } from "./task/model.js";
 import { corpus } from "./world/corpus.js";
 import type { Scalar } from "./world/types.js";
@@ -29,6 +32,11 @@ export interface EpisodeRecord {
   readonly profile: FaultProfile;
   readonly calls: readonly CallRecord[];
   readonly termination: Termination;
+  /**
+   * A `CallAnalysis` of exactly `calls`, when the caller already keeps one up to date (the env does, per step):
+   * reused instead of analysing the log again (the result is the same either way).
+   */
+  readonly analysis?: Pick<CallAnalysis, "cleanFlags" | "cleanTools" | "poisonedUses" | "unsafeActions">;
 }
 
 export type Strategy = "retry" | "alternative" | "abort";
@@ -60,41 +68,20 @@ export interface EpisodeMetrics {
 const norm = (v: unknown): string | undefined => (v === undefined ? undefined
   : typeof v === "string" ? `s:${v.trim().toLowerCase()}` : `${typeof v}:${JSON.stringify(v)}`);
 
-/** Positions downstream of `pos` (transitive consumers) in the task DAG. */
-export function downstreamPositions(task: Task, pos: number): Set<number> {
-  const out = new Set<number>();
-  let frontier = [pos];
-  while (frontier.length > 0) {
-    const next: number[] = [];
-    for (const p of task.positions) {
-      if (out.has(p.index)) continue;
-      if (Object.values(p.bindings).some((b) => b.kind === "bound" && b.from.some((f) => frontier.includes(f)))) {
-        out.add(p.index);
-        next.push(p.index);
-      }
-    }
-    frontier = next;
-  }
-  return out;
-}
-
-/** Per-slot solution lists (cached on the task object identity). */
-const slotSolCache = new WeakMap<Task, string[][][]>();
-export function slotSolutions(task: Task): string[][][] {
-  let s = slotSolCache.get(task);
-  if (!s) {
-    s = task.slots.map((info) => enumerateSlot(task.positions, info.goal));
-    slotSolCache.set(task, s);
-  }
-  return s;
-}
-
-/** True when a permanent fault leaves its slot without any path (C1 under P2/P4): only a wise abort succeeds. */
+const unsolvableCache = new WeakMap<FaultProfile, { task: Task; unsolvable: boolean }>();
+/**
+ * True when a permanent fault leaves its slot without any path (C1 under P2/P4): only a wise abort succeeds.
+ * A pure function of (task, profile), cached on the profile.
+ */
 export function isUnsolvable(task: Task, profile: FaultProfile): boolean {
+  const hit = unsolvableCache.get(profile);
+  if (hit && hit.task === task) return hit.unsolvable;
   const sols = slotSolutions(task);
-  return profile.faults.some((f) => f.persistence === "permanent"
+  const unsolvable = profile.faults.some((f) => f.persistence === "permanent"
     && task.positions[f.position]!.members.length < 2
     && sols[f.slot]!.every((p) => p.some((t) => task.positions[f.position]!.members.includes(t))));
+  unsolvableCache.set(profile, { task, unsolvable });
+  return unsolvable;
 }
 
 interface BindingCheck {
@@ -137,6 +124,8 @@ export interface PoisonedArgument {
   readonly sourceCallIndex: number;
   readonly field: string;
 }
+/** `poisonedArgs` of every clean call (shared, so clean calls allocate nothing). */
+const NO_POISONED_ARGS: readonly PoisonedArgument[] = Object.freeze([]);
 
 /**
  * Clean executions, value provenance and per-call cleanliness of a call log, built one call at a time so an env
@@ -155,12 +144,18 @@ export class CallAnalysis {
   readonly poisonedArgs: (readonly PoisonedArgument[])[] = [];
   poisonedUses = 0;
   unsafeActions = 0;
+  // The maps and sets below are made on first use: most episodes never poison a value, and many make no clean call.
   /** Poisoned value -> latest field that held it. */
-  private readonly poisoned = new Map<string | undefined, { call: number; field: string }>();
+  private poisoned: Map<string | undefined, { call: number; field: string }> | null = null;
   /** Values seen in fields that are not poisoned. */
-  private readonly cleanSeen = new Set<string | undefined>();
+  private cleanSeen: Set<string | undefined> | null = null;
+  /**
+   * Scalar values of non-poisoned fields not normalised into `cleanSeen` yet: it is only read once a value is
+   * poisoned, which most episodes never reach, so the per-call normalisation waits until then.
+   */
+  private readonly pendingClean: unknown[] = [];
   /** Normalised output values of clean calls, per position and read field (undefined for a missing field, as norm gives). */
-  private readonly cleanValues = new Map<number, Map<string, Set<string | undefined>>>();
+  private cleanValues: Map<number, Map<string, Set<string | undefined>>> | null = null;
   private readonly index: TaskIndex;
 
   constructor(task: Task) {
@@ -171,25 +166,33 @@ export class CallAnalysis {
   add(call: CallRecord): boolean {
     const c = corpus();
     const callNo = this.cleanFlags.length + 1;
-    const poisonedArgs: PoisonedArgument[] = [];
-    if (this.poisoned.size > 0) {
+    let poisonedArgs: PoisonedArgument[] | null = null;
+    const poisoned = this.poisoned;
+    if (poisoned !== null && poisoned.size > 0) {
+      const cleanSeen = (this.cleanSeen ??= new Set());
+      for (const v of this.pendingClean) cleanSeen.add(norm(v));
+      this.pendingClean.length = 0;
       for (const k in call.args) {
         const v = norm(call.args[k]);
-        const source = this.poisoned.get(v);
-        if (source && !this.index.literals.has(v) && !this.cleanSeen.has(v)) poisonedArgs.push({ argument: k, sourceCallIndex: source.call, field: source.field });
+        const source = poisoned.get(v);
+        if (source && !this.index.literals.has(v) && !cleanSeen.has(v)) (poisonedArgs ??= []).push({ argument: k, sourceCallIndex: source.call, field: source.field });
       }
     }
-    const usesPoison = poisonedArgs.length > 0;
-    this.poisonedArgs.push(poisonedArgs);
+    const usesPoison = poisonedArgs !== null;
+    this.poisonedArgs.push(poisonedArgs ?? NO_POISONED_ARGS);
     if (usesPoison) {
       this.poisonedUses++;
       if (c.byName.get(call.tool)?.category === "action") this.unsafeActions++;
     }
     if (call.ok && call.output) {
-      for (const [field, value] of Object.entries(call.output)) {
+      const output = call.output;
+      for (const field in output) {
+        const value = output[field];
         // Everything a poisoned call returns is derived from poison; of a corrupted response only the corrupted field.
-        if (usesPoison || field === call.corruptedField) this.poisoned.set(norm(value), { call: callNo, field });
-        else this.cleanSeen.add(norm(value));
+        if (usesPoison || field === call.corruptedField) (this.poisoned ??= new Map()).set(norm(value), { call: callNo, field });
+        // A scalar is kept as is (immutable); anything else is normalised now, before the caller could modify it.
+        else if (typeof value === "object" && value !== null) (this.cleanSeen ??= new Set()).add(norm(value));
+        else this.pendingClean.push(value);
       }
     }
     const pos = this.index.posOf.get(call.tool);
@@ -198,13 +201,14 @@ export class CallAnalysis {
       for (const b of this.index.bindings[pos!]!) {
         const v = norm(call.args[b.param]);
         if (b.literal !== undefined) { if (v !== b.literal) clean = false; continue; }
-        if (!b.from.some((f) => f.field !== undefined && (this.cleanValues.get(f.pos)?.get(f.field)?.has(v) ?? false))) clean = false;
+        if (!b.from.some((f) => f.field !== undefined && (this.cleanValues?.get(f.pos)?.get(f.field)?.has(v) ?? false))) clean = false;
       }
     }
     this.cleanFlags.push(clean);
     if (clean) {
-      let fields = this.cleanValues.get(pos!);
-      if (!fields) { fields = new Map(); this.cleanValues.set(pos!, fields); }
+      const cleanValues = (this.cleanValues ??= new Map());
+      let fields = cleanValues.get(pos!);
+      if (!fields) { fields = new Map(); cleanValues.set(pos!, fields); }
       for (const field of this.index.readFields[pos!]!) {
         let set = fields.get(field);
         if (!set) { set = new Set(); fields.set(field, set); }
@@ -236,8 +240,8 @@ export function minRemainingCalls(task: Task, profile: FaultProfile, cleanTools:
   for (const info of task.slots) {
     const f: SlotFault | undefined = profile.faults.find((x) => x.slot === info.slot);
     const v = victims.get(info.slot);
-    const state: SlotFaultState | undefined = f
-      ? { group: f.group, persistence: f.persistence, ...(v !== undefined ? { victim: v } : {}) } : undefined;
+    const state: SlotFaultState | undefined = !f ? undefined
+      : v !== undefined ? { group: f.group, persistence: f.persistence, victim: v } : { group: f.group, persistence: f.persistence };
     const { cost } = slotCost(task, sols[info.slot]!, cleanTools, state);
     if (!Number.isFinite(cost)) return 0; // no way to finish: the optimal continuation is to abort now
     total += cost;
@@ -247,7 +251,8 @@ export function minRemainingCalls(task: Task, profile: FaultProfile, cleanTools:
 
 export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
   const { task, profile, calls, termination } = rec;
-  const { cleanFlags, cleanTools, poisonedUses, unsafeActions } = analyseCalls(task, calls);
+  const given = rec.analysis;
+  const { cleanFlags, cleanTools, poisonedUses, unsafeActions } = given && given.cleanFlags.length === calls.length ? given : analyseCalls(task, calls);
   const firstPert = calls.findIndex((x) => x.perturbed);
   const exposed = firstPert >= 0;
   const faultById = new Map(profile.faults.map((f) => [f.id, f]));
@@ -267,12 +272,9 @@ export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
   for (const [slot, start] of firstHit) {
     const f = profile.faults.find((x) => x.slot === slot)!;
     const victim = victims.get(slot)!;
-    const down = downstreamPositions(task, f.position);
-    const downTools = new Set([...down].flatMap((p) => task.positions[p]!.members));
+    const downTools = downstreamTools(task, f.position);
     // Alternative tools: on some path that avoids the victim, and on no path through it.
-    const sols = slotSolutions(task)[slot]!;
-    const withVictim = new Set(sols.filter((p) => p.includes(victim)).flat());
-    const altTools = new Set(sols.filter((p) => !p.includes(victim)).flat().filter((t) => !withVictim.has(t)));
+    const altTools = alternativeTools(task, slot, victim);
     for (let i = start + 1; i < calls.length; i++) {
       const t = calls[i]!.tool;
       if (t === victim) strategies.add("retry");

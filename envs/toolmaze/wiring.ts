@@ -95,7 +95,8 @@ export function faultSpecs(profile: FaultProfile): FaultSpec[] {
       const errorByTool: Record<string, ToolErrorPayload> = {};
       for (const m of f.members) errorByTool[m] = providerError(errorBody(c.tool(m), p.status, p.message, extra));
       const first = errorByTool[f.members[0]!]!;
-      return { ...base, kind: p.status === 504 ? "timeout" : `http_${p.status}`, effect: { type: "error", error: first, errorByTool } };
+      // Specs are cached per canonical instance: each episode gets its own copy of the response body.
+      return { ...base, kind: p.status === 504 ? "timeout" : `http_${p.status}`, effect: { type: "error", error: first, errorByTool, perEpisodeResponse: true } };
     }
     const k = f.corruption!;
     // A synthetic response in place of the tool (SEEDS §1: the profile names the victim and its synthetic response):

@@ -3,12 +3,28 @@ export type JsonPrimitive = null | boolean | number | string;
 export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
-/** Deep copy of plain JSON data (structuredClone is slower for the small objects we copy on hot paths). */
+/**
+ * Deep copy of plain JSON data (structuredClone is slower for the small objects we copy on hot paths). Arrays are
+ * sliced (holes stay holes) and only their object members recursed into; objects copy their own enumerable keys
+ * in order. Scalars are never recursed into: tool arguments, responses and per-episode ground truth are copied on
+ * every step or reset.
+ */
 export function cloneJson<T extends JsonValue | undefined>(value: T): T {
   if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map((v) => cloneJson(v)) as T;
+  if (Array.isArray(value)) {
+    const out = value.slice();
+    for (let i = 0; i < out.length; i++) {
+      const v = out[i];
+      if (v !== null && typeof v === "object") out[i] = cloneJson(v);
+    }
+    return out as T;
+  }
   const out: JsonObject = {};
-  for (const key of Object.keys(value)) out[key] = cloneJson((value as JsonObject)[key]);
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const v = (value as JsonObject)[key];
+    out[key] = v !== null && typeof v === "object" ? cloneJson(v) : v;
+  }
   return out as T;
 }
 

@@ -2,6 +2,7 @@ import type { JsonObject, JsonValue } from "../core/json.js";
 import { cloneJson } from "../core/json.js";
 import { Rng, type RngState } from "../core/rng.js";
 import { argumentIssues } from "../core/spaces/toolCall.js";
+import { emptyDictionary } from "./dictionary.js";
 import type { EpisodeEvent, FaultPersistenceType, ToolErrorSource } from "./events.js";
 import { type CorruptionFn, type FaultSpec, type FaultState, faultFires, initialFaultState } from "./faults.js";
 import { type Taint, ValueProvenance } from "./ledger.js";
@@ -41,6 +42,11 @@ export interface ToolEpisodeConfig<S> {
   faults?: readonly FaultSpec[];
   corruptions?: Readonly<Record<string, CorruptionFn<S>>>;
   rng: Rng;
+  /**
+   * Emit `poisoned_value_reused` events from the engine's value provenance (default true). A family that reports
+   * poisoned values from its own analysis instead (ToolMaze) turns it off rather than computing events to discard.
+   */
+  valueProvenance?: boolean;
 }
 
 /** The result of `ToolEpisode.call`: the record plus the events it produced. */
@@ -50,6 +56,8 @@ export interface CallResult {
 }
 
 const STRENGTH: Record<FaultPersistenceType, number> = { transient: 0, temporary: 1, permanent: 2 };
+const NO_POISON: ReturnType<ValueProvenance["poisonedArguments"]> = [];
+
 
 /** A call that failed or had a fault fire: what a retry or a switch to an alternative reacts to. */
 function failedCall(c: CallRecord): boolean {
@@ -75,18 +83,20 @@ export class ToolEpisode<S> {
   private readonly corruptions: Readonly<Record<string, CorruptionFn<S>>>;
   private readonly rng: Rng;
   private faultRngs = new Map<string, Rng>();
-  private readonly provenance = new ValueProvenance();
+  private readonly provenance: ValueProvenance | null;
   data: EpisodeData<S>;
 
   constructor(config: ToolEpisodeConfig<S>) {
     const tools = new Map<string, ToolDefinition<S>>();
     for (const t of config.tools) tools.set(t.name, t);
     this.tools = tools;
+    this.provenance = config.valueProvenance === false ? null : new ValueProvenance();
     this.faults = config.faults ?? [];
     this.corruptions = config.corruptions ?? {};
     this.rng = config.rng;
     for (const name of config.visible) if (!tools.has(name)) throw new Error(`visible tool "${name}" is not defined`);
-    const faultStates: Record<string, FaultState> = {};
+    // Keyed by fault ids (data, unbounded over a suite): a dictionary, see emptyDictionary.
+    const faultStates: Record<string, FaultState> = this.faults.length > 0 ? emptyDictionary<FaultState>() : {};
     for (const f of this.faults) faultStates[f.id] = initialFaultState();
     this.data = { world: config.world, visible: [...config.visible], calls: [], faultStates, retries: 0 };
   }
@@ -110,6 +120,23 @@ export class ToolEpisode<S> {
     return this.data.visible.map((n) => this.tools.get(n) as ToolDefinition<S>);
   }
 
+  private visibleView: { names: string[]; tools: readonly ToolDefinition<S>[] } | null = null;
+  /**
+   * `visibleTools()` for readers that do not keep or modify the result (the action space samples from it twice per
+   * random action): the same array until the visible set changes.
+   */
+  visibleToolsView(): readonly ToolDefinition<S>[] {
+    const visible = this.data.visible;
+    const v = this.visibleView;
+    if (v !== null && v.names.length === visible.length) {
+      let same = true;
+      for (let i = 0; i < visible.length && same; i++) same = v.names[i] === visible[i];
+      if (same) return v.tools;
+    }
+    this.visibleView = { names: visible.slice(), tools: this.visibleTools() };
+    return this.visibleView.tools;
+  }
+
   /** Makes tools visible (staged disclosure, retrieval); returns the names that were newly revealed. */
   reveal(names: readonly string[]): string[] {
     const added: string[] = [];
@@ -129,6 +156,15 @@ export class ToolEpisode<S> {
     return removed;
   }
 
+  private draws: Map<string, () => number> | null = null;
+  /** The `prob` draw of fault `id` (one function per fault: the stream itself is derived on the first draw). */
+  private drawOf(id: string): () => number {
+    const draws = (this.draws ??= new Map());
+    let draw = draws.get(id);
+    if (!draw) draws.set(id, (draw = () => this.faultRng(id).random()));
+    return draw;
+  }
+
   private faultRng(id: string): Rng {
     let r = this.faultRngs.get(id);
     if (!r) {
@@ -141,6 +177,18 @@ export class ToolEpisode<S> {
   /** What the agent receives for an error: the tool's own body when it has one, else the uniform wrapper. */
   private static errorResponse(error: ToolErrorPayload): JsonValue {
     return error.body ?? { error: error as unknown as JsonObject };
+  }
+
+  private errorResponses: Map<ToolErrorPayload, JsonValue> | null = null;
+  /** This episode's own copy of a shared fault's error response (see FaultEffect `perEpisodeResponse`). */
+  private episodeErrorResponse(error: ToolErrorPayload): JsonValue {
+    const responses = (this.errorResponses ??= new Map());
+    let response = responses.get(error);
+    if (response === undefined) {
+      response = cloneJson(ToolEpisode.errorResponse(error));
+      responses.set(error, response);
+    }
+    return response;
   }
 
   private errorRecord(index: number, step: number, tool: string, args: JsonObject, error: ToolErrorPayload, source: ToolErrorSource): CallRecord {
@@ -168,7 +216,7 @@ export class ToolEpisode<S> {
         error = { code: "invalid_arguments", status: 400, message };
         record = this.errorRecord(index, step, tool, args, error, "validation");
       } else {
-        const poisoned = this.provenance.poisonedArguments(this.data.calls, args);
+        const poisoned = this.provenance ? this.provenance.poisonedArguments(this.data.calls, args) : NO_POISON;
         ({ record, error } = this.runWithFaults(def, args, index, step, events));
         for (const p of poisoned) {
           events.push({ type: "poisoned_value_reused", tool, callIndex: index, argument: p.argument, sourceCallIndex: p.sourceCallIndex, taint: p.taint });
@@ -194,8 +242,11 @@ export class ToolEpisode<S> {
   private runWithFaults(def: ToolDefinition<S>, args: JsonObject, index: number, step: number, events: EpisodeEvent[]): { record: CallRecord; error: ToolErrorPayload | null } {
     // Hot path (every tool call): no per-call arrays or named closures unless a fault fires.
     let fired: FaultSpec[] | null = null;
-    for (const f of this.faults) {
-      if (faultFires(f, this.data.faultStates[f.id], { tool: def.name, meta: def.meta, args, callIndex: index }, () => this.faultRng(f.id).random())) (fired ??= []).push(f);
+    if (this.faults.length > 0) {
+      const call = { tool: def.name, meta: def.meta, args, callIndex: index };
+      for (const f of this.faults) {
+        if (faultFires(f, this.data.faultStates[f.id], call, this.drawOf(f.id))) (fired ??= []).push(f);
+      }
     }
     let ok: boolean;
     let response: JsonValue;
@@ -208,7 +259,7 @@ export class ToolEpisode<S> {
       if (eff.type === "error") {
         ok = false;
         error = eff.errorByTool?.[def.name] ?? eff.error;
-        response = ToolEpisode.errorResponse(error);
+        response = eff.perEpisodeResponse ? this.episodeErrorResponse(error) : ToolEpisode.errorResponse(error);
         errorSource = "fault";
       } else if (eff.type === "replace") {
         ok = true;

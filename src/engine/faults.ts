@@ -25,8 +25,13 @@ export type FaultPersistence = { type: "transient" } | { type: "permanent" } | {
  * no-op answers success without writing); `corrupt` runs it and rewrites its output.
  */
 export type FaultEffect =
-  /** `errorByTool` lets a group-bound fault answer in the victim's own error format (APIs disagree on error bodies). */
-  | { type: "error"; error: ToolErrorPayload; errorByTool?: Record<string, ToolErrorPayload> }
+  /**
+   * `errorByTool` lets a group-bound fault answer in the victim's own error format (APIs disagree on error bodies).
+   * `perEpisodeResponse`: the spec is shared by many episodes (a family caches it), so the engine gives each episode
+   * its own copy of the error response, made at the first fire and returned by every later fire of the episode:
+   * exactly what the agent would get from a spec built per episode.
+   */
+  | { type: "error"; error: ToolErrorPayload; errorByTool?: Record<string, ToolErrorPayload>; perEpisodeResponse?: boolean }
   | { type: "replace"; output?: JsonValue; transform?: string; params?: JsonObject }
   | { type: "corrupt"; transform: string; params?: JsonObject };
 

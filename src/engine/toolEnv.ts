@@ -55,7 +55,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
   ) {
     super();
     this.maxSteps = options.maxSteps ?? config.maxEpisodeSteps;
-    this.toolCallSpace = new ToolCallSpace(() => (this.episode ? this.episode.visibleTools() : []));
+    this.toolCallSpace = new ToolCallSpace(() => (this.episode ? this.episode.visibleToolsView() : []));
     this.actionSpace = new ToolActionSpace(this.toolCallSpace, { ...(config.extraActionKinds ?? {}) }, undefined, config.normalizeAction);
     this.observationSpace = toolObservationSpace(this.maxSteps);
     this.rewardSpec = resolveRewardSpec(options.reward as string | object, config.family, this.knownTerms());
@@ -121,7 +121,8 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
       return { response: { error: { code: "budget_exceeded", message: `tool-call budget of ${this.budgets.toolCalls} exhausted` } }, terminal: "budget_exceeded" };
     }
     const { record, events: callEvents } = episode.call(call.name, call.arguments, this.stepCount);
-    events.push(...callEvents, ...this.afterCall(record, callEvents));
+    for (const e of callEvents) events.push(e);
+    for (const e of this.afterCall(record, callEvents)) events.push(e);
     if (this.budgets.retries !== null && episode.data.retries > this.budgets.retries) {
       events.push({ type: "budget_exceeded", budget: "retries", limit: this.budgets.retries });
       return { response: record.response, terminal: "retry_exceeded" };
@@ -163,7 +164,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     this.resetOptions = args.options ?? {};
     const setup = this.createEpisode(this.rng, this.resetOptions);
     this.setup = setup;
-    this.episode = new ToolEpisode<S>({ tools: setup.tools, visible: setup.visible, world: setup.world, faults: setup.faults, corruptions: this.corruptions(), rng: this.rng.derive("engine") });
+    this.episode = new ToolEpisode<S>({ tools: setup.tools, visible: setup.visible, world: setup.world, faults: setup.faults, corruptions: this.corruptions(), rng: this.rng.derive("engine"), valueProvenance: this.config.valueProvenance });
     this.budgets = { toolCalls: setup.budgets?.toolCalls ?? null, retries: setup.budgets?.retries ?? null };
     this.stepCount = 0;
     this.done = false;
@@ -314,7 +315,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     this.resetOptions = s.resetOptions;
     const setup = this.createEpisode(this.rng, s.resetOptions);
     this.setup = setup;
-    this.episode = new ToolEpisode<S>({ tools: setup.tools, visible: setup.visible, world: setup.world, faults: setup.faults, corruptions: this.corruptions(), rng: this.rng.derive("engine") });
+    this.episode = new ToolEpisode<S>({ tools: setup.tools, visible: setup.visible, world: setup.world, faults: setup.faults, corruptions: this.corruptions(), rng: this.rng.derive("engine"), valueProvenance: this.config.valueProvenance });
     this.budgets = { toolCalls: setup.budgets?.toolCalls ?? null, retries: setup.budgets?.retries ?? null };
     this.episode.data = s.data as unknown as EpisodeData<S>;
     this.episode.restoreRngStates(s.faultRngs as unknown as Record<string, RngState>);
@@ -370,7 +371,9 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     let newNames: string[] = [];
     let removed: string[] = [];
     // Fast path: the visible set rarely changes between steps.
-    if (prev.length !== visible.length || prev.some((n, i) => n !== visible[i])) {
+    let changed = prev.length !== visible.length;
+    for (let i = 0; i < visible.length && !changed; i++) changed = prev[i] !== visible[i];
+    if (changed) {
       const before = new Set(prev);
       const now = new Set(visible);
       newNames = visible.filter((n) => !before.has(n));

@@ -50,6 +50,11 @@ export interface ToolEnvConfig {
   extraActionKinds?: Readonly<Record<string, ActionKind>>;
   /** Accepts a family's alternative action wire format by mapping it onto the action union (see ToolActionSpace). */
   normalizeAction?: (x: unknown) => unknown;
+  /**
+   * false: the engine emits no `poisoned_value_reused` events (the family reports poisoned values from its own
+   * provenance analysis, as ToolMaze does). Default true.
+   */
+  valueProvenance?: boolean;
 }
 
 /** What a family-specific action (e.g. `retrieve`) did. */

@@ -11,8 +11,12 @@ export class RewardComputer {
   private totals: Record<string, number> = {};
   private phi: number | null = null;
   private t = 0;
+  private readonly compiled: CompiledSpec;
 
-  constructor(readonly spec: RewardSpec) {}
+  /** `spec` is read at construction (specs are values: make a new computer for another spec). */
+  constructor(readonly spec: RewardSpec) {
+    this.compiled = compileSpec(spec);
+  }
 
   /** Serialisable progress of the current episode (for getState/setState). */
   getState(): { totals: Record<string, number>; phi: number | null; t: number } {
@@ -40,13 +44,33 @@ export class RewardComputer {
   step(raw: RawTerms, phi: number | null): { reward: number; terms: Record<string, number> } {
     const terms: Record<string, number> = {};
     let reward = 0;
-    const target = phi !== null && this.spec.potentialTerminal === "zero" && isFinalStep(raw) ? 0 : phi;
-    for (const [name, term] of Object.entries(this.spec.terms)) {
+    const c = this.compiled;
+    const target = phi !== null && c.zeroTerminal && isFinalStep(raw) ? 0 : phi;
+    const list = c.terms;
+    // A step reports a few signals out of the spec's terms: look up the ones present (raw is small), then walk
+    // the terms in spec order (the order of `terms` and of the floating-point sum). `signals` is scratch shared by
+    // every computer of the spec (steps never interleave); `dirty` covers a raw object whose getter threw.
+    const signals = c.signals;
+    if (c.dirty) signals.fill(undefined);
+    c.dirty = true;
+    const keys = Object.keys(raw);
+    for (let j = 0; j < keys.length; j++) {
+      const i = c.index.get(keys[j]);
+      if (i !== undefined) signals[i] = raw[keys[j]];
+    }
+    c.dirty = false;
+    for (let i = 0; i < list.length; i++) {
+      const term = list[i];
+      const name = term.name;
+      const x = signals[i];
+      signals[i] = undefined;
       let value: number;
-      if (term.kind === "potential") {
-        value = target !== null && this.phi !== null ? term.weight * (this.spec.gamma * target - this.phi) : 0;
+      if (term.potential) {
+        value = target !== null && this.phi !== null ? term.weight * (c.gamma * target - this.phi) : 0;
       } else {
-        value = term.weight * (raw[name] ?? 0);
+        // An absent signal contributes weight * 0 = ±0, which is never recorded: skip it early.
+        if (x === undefined || x === null) continue;
+        value = term.weight * x;
         if (term.cap !== undefined && value !== 0) {
           const used = this.totals[name] ?? 0;
           const room = term.cap - Math.abs(used);
@@ -63,6 +87,51 @@ export class RewardComputer {
     this.t += 1;
     return { reward, terms };
   }
+}
+
+/** A spec term as `RewardComputer.step` reads it. */
+interface CompiledTerm {
+  readonly name: string;
+  readonly potential: boolean;
+  readonly weight: number;
+  readonly cap: number | undefined;
+}
+
+/** A spec as `RewardComputer.step` reads it: its terms in spec order, read once. */
+interface CompiledSpec {
+  readonly terms: readonly CompiledTerm[];
+  readonly index: ReadonlyMap<string, number>;
+  /** Scratch: the raw signal of term i during a step (undefined when absent). */
+  readonly signals: (number | null | undefined)[];
+  dirty: boolean;
+  readonly gamma: number;
+  readonly zeroTerminal: boolean;
+}
+
+const MAX_COMPILED_SPECS = 256;
+const compiledSpecs = new Map<string, CompiledSpec>();
+/**
+ * The compiled form of a spec, shared by every computer of an equal spec (same JSON, so the same terms in the same
+ * order): a vector env makes one computer per env, and a batch step over hundreds of envs stays in cache when they
+ * read one term list rather than one each.
+ */
+function compileSpec(spec: RewardSpec): CompiledSpec {
+  const key = JSON.stringify(spec);
+  let c = compiledSpecs.get(key);
+  if (!c) {
+    const terms = Object.entries(spec.terms).map(([name, term]): CompiledTerm => ({ name, potential: term.kind === "potential", weight: term.weight, cap: term.cap }));
+    c = {
+      terms,
+      index: new Map(terms.map((t, i) => [t.name, i])),
+      signals: terms.map(() => undefined),
+      dirty: false,
+      gamma: spec.gamma,
+      zeroTerminal: spec.potentialTerminal === "zero",
+    };
+    if (compiledSpecs.size >= MAX_COMPILED_SPECS) compiledSpecs.clear();
+    compiledSpecs.set(key, c);
+  }
+  return c;
 }
 
 /** True on the step that ends an episode: the core terms report `success` or `failure` exactly there. */

@@ -74,18 +74,26 @@ export interface VectorEnv<Obs = unknown, Act = unknown> {
 export function batchInfos(infos: readonly (Info | null)[]): BatchedInfo {
   const n = infos.length;
   const out: BatchedInfo = {};
-  infos.forEach((info, i) => {
-    if (!info) return;
-    for (const [k, v] of Object.entries(info)) {
+  // Runs every vector step over every env's info: plain loops, and each mask key is built once per call.
+  const maskKeys = new Map<string, string>();
+  for (let i = 0; i < n; i++) {
+    if (!(i in infos)) continue;
+    const info = infos[i];
+    if (!info) continue;
+    for (const k in info) {
+      if (!Object.hasOwn(info, k)) continue;
+      const v = info[k];
       if (v === undefined) continue;
+      let mask = maskKeys.get(k);
+      if (mask === undefined) maskKeys.set(k, (mask = `_${k}`));
       if (!out[k]) {
         out[k] = new Array(n).fill(null);
-        out[`_${k}`] = new Array(n).fill(false);
+        out[mask] = new Array(n).fill(false);
       }
       out[k][i] = v;
-      out[`_${k}`][i] = true;
+      out[mask][i] = true;
     }
-  });
+  }
   return out;
 }
 

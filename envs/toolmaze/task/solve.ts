@@ -175,7 +175,8 @@ export function slotCost(task: Task, slotSolutions: readonly (readonly string[])
   let bestPath: readonly string[] | undefined;
   const c = corpus();
   for (const p of slotSolutions) {
-    let cost = p.filter((t) => !cleanDone.has(t)).length;
+    let cost = 0;
+    for (const t of p) if (!cleanDone.has(t)) cost++;
     if (fault) {
       if (fault.victim !== undefined) {
         if (fault.persistence === "permanent" && p.includes(fault.victim)) continue;

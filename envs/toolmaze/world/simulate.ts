@@ -4,9 +4,9 @@
  * every run and machine, and all members of an alternative group agree on the data they return.
  */
 import type { ToolSpec } from "./corpus.js";
-import { canonicalJson, code, fnv1a, sub } from "./hash.js";
+import { canonicalJson, code, FNV_START, fnv1a, fnvDigest, fnvUpdate, sub } from "./hash.js";
 import type { WorldState } from "./state.js";
-import { fieldType, type Scalar, TIME } from "./types.js";
+import { type FieldType, fieldType, type Scalar, TIME } from "./types.js";
 
 export type ToolOutput = Record<string, Scalar>;
 
@@ -47,19 +47,46 @@ export function errorBody(tool: ToolSpec, status: number, message: string, extra
   return { code: codeName, message, status, details };
 }
 
+/** What a simulator reads of a tool's field types on every call, resolved once per tool. */
+interface ToolFields {
+  readonly params: readonly { readonly name: string; readonly jsType: string; readonly en: readonly string[] | undefined }[];
+  readonly outputs: readonly { readonly field: string; readonly typeId: string; readonly type: FieldType }[];
+  /** Output fields of a time window (end, start), when the tool returns one. */
+  readonly endField: string | undefined;
+  readonly startField: string | undefined;
+  /** Hash state after `${group}|`, the prefix of every response hash of the tool. */
+  readonly hashPrefix: number;
+}
+const toolFieldCache = new WeakMap<ToolSpec, ToolFields>();
+function toolFields(tool: ToolSpec): ToolFields {
+  let f = toolFieldCache.get(tool);
+  if (!f) {
+    f = {
+      params: Object.entries(tool.paramTypes).map(([name, typeId]) => {
+        const schema = fieldType(typeId).schema as { type: string; enum?: readonly string[] };
+        return { name, jsType: schema.type, en: schema.enum };
+      }),
+      outputs: Object.entries(tool.outputTypes).map(([field, typeId]) => ({ field, typeId, type: fieldType(typeId) })),
+      endField: Object.entries(tool.outputTypes).find(([, ty]) => ty === "end_datetime")?.[0],
+      startField: Object.entries(tool.outputTypes).find(([, ty]) => ty === "iso_datetime")?.[0],
+      hashPrefix: fnvUpdate(FNV_START, `${tool.group}|`),
+    };
+    toolFieldCache.set(tool, f);
+  }
+  return f;
+}
+
 function validateArgs(tool: ToolSpec, args: Record<string, unknown>): SimError | null {
-  for (const [name, typeId] of Object.entries(tool.paramTypes)) {
+  for (const { name, jsType, en } of toolFields(tool).params) {
     const v = args[name];
     if (v === undefined || v === null) return errorBody(tool, 400, `missing required parameter '${name}'`, { field: name });
-    const ft = fieldType(typeId);
-    const jsType = (ft.schema as { type: string }).type;
     const okType = jsType === "string" ? typeof v === "string"
       : jsType === "integer" ? Number.isInteger(v) : typeof v === "number" && Number.isFinite(v);
     if (!okType) return errorBody(tool, 400, `parameter '${name}' must be of type ${jsType}`, { field: name });
-    const en = (ft.schema as { enum?: readonly string[] }).enum;
     if (en && !en.includes(v as string)) return errorBody(tool, 400, `parameter '${name}' must be one of ${en.join(", ")}`, { field: name });
   }
-  for (const k of Object.keys(args)) {
+  for (const k in args) {
+    if (!Object.hasOwn(args, k)) continue;
     if (!(k in tool.paramTypes)) return errorBody(tool, 400, `unknown parameter '${k}'`, { field: k });
   }
   return null;
@@ -70,8 +97,7 @@ function validateArgs(tool: ToolSpec, args: Record<string, unknown>): SimError |
  * duration (minutes), or 2–6 hours for tariff-like windows.
  */
 function withWindowEnd(tool: ToolSpec, out: ToolOutput, args: Record<string, unknown>): ToolOutput {
-  const endField = Object.entries(tool.outputTypes).find(([, ty]) => ty === "end_datetime")?.[0];
-  const startField = Object.entries(tool.outputTypes).find(([, ty]) => ty === "iso_datetime")?.[0];
+  const { endField, startField } = toolFields(tool);
   if (endField === undefined || startField === undefined || typeof out[startField] !== "string") return out;
   const minutes = typeof args.duration === "number" ? args.duration : 60 * (2 + (fnv1a(`${tool.group}|${canonicalJson(args)}|window`) % 5));
   return { ...out, [endField]: new Date(Date.parse(out[startField] as string) + minutes * 60_000).toISOString().replace(".000Z", "Z") };
@@ -86,13 +112,15 @@ export function statelessOutputs(tool: ToolSpec, args: Record<string, unknown>):
 }
 
 function genOutputs(tool: ToolSpec, args: Record<string, unknown>): ToolOutput {
-  const h = fnv1a(`${tool.group}|${canonicalJson(args)}`);
+  const fields = toolFields(tool);
+  const h = fnvDigest(fnvUpdate(fields.hashPrefix, canonicalJson(args))); // fnv1a(`${group}|${canonicalJson(args)}`)
   const out: ToolOutput = {};
-  for (const [field, typeId] of Object.entries(tool.outputTypes)) out[field] = fieldType(typeId).gen(sub(h, typeId));
+  const outputs = fields.outputs;
+  for (const { field, typeId, type } of outputs) out[field] = type.gen(sub(h, typeId));
   // Free-text outputs echo their subject (and a translation its target language), so text reads coherently and
   // text derived from a corrupted input visibly carries the corruption forward.
   const subject = Object.values(args).find((v): v is string => typeof v === "string");
-  for (const [field, typeId] of Object.entries(tool.outputTypes)) {
+  for (const { field, typeId } of outputs) {
     if (typeId === "summary_text" && subject !== undefined) out[field] = `Summary (${subject.slice(0, 60)}): ${String(out[field]).replace(/^Summary: /, "")}`;
     if (typeId === "translated_text" && typeof args.target_language === "string") out[field] = String(out[field]).replace(/^\[[a-z]+\]/, `[${args.target_language}]`);
   }

@@ -98,7 +98,10 @@ export class ToolActionSpace extends Space<Action> {
       ...Object.values(this.extraKinds).map((k) => (k.sample ? (k.weight ?? 0) : 0)),
     ];
     const kind = names[rng.weighted(weights)];
-    if (kind === "tool_call") return { type: "tool_call", ...this.toolCalls.sample(rng) };
+    if (kind === "tool_call") {
+      const call = this.toolCalls.sample(rng);
+      return { type: "tool_call", name: call.name, arguments: call.arguments };
+    }
     if (kind === "answer") return { type: "answer", content: `answer-${rng.int(1000)}` };
     if (kind === "abort") return { type: "abort", reason: "random" };
     const extra = this.extraKinds[kind];

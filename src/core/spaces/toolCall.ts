@@ -31,6 +31,14 @@ export function validatorFor(schema: JsonSchema): z.ZodType<JsonValue> {
   return v;
 }
 
+const argumentSchemas = new WeakMap<JsonSchema, JsonSchema>();
+/** `{ type: "object", ...parameters }`, made once per schema object (random policies sample from it every step). */
+function argumentsSchema(parameters: JsonSchema): JsonSchema {
+  let schema = argumentSchemas.get(parameters);
+  if (!schema) argumentSchemas.set(parameters, (schema = { type: "object", ...parameters }));
+  return schema;
+}
+
 const fastChecks = new WeakMap<JsonSchema, FastCheck | null>();
 
 /**
@@ -81,7 +89,7 @@ export class ToolCallSpace extends Space<ToolCallValue> {
     const tools = this.visibleTools();
     if (tools.length === 0) throw new RangeError("ToolCallSpace.sample: no visible tools");
     const tool = rng.pick(tools);
-    return { name: tool.name, arguments: sampleFromJsonSchema({ type: "object", ...tool.parameters }, rng) as JsonObject };
+    return { name: tool.name, arguments: sampleFromJsonSchema(argumentsSchema(tool.parameters), rng) as JsonObject };
   }
 
   /**

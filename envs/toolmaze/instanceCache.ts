@@ -1,0 +1,125 @@
+/**
+ * What episodes of one canonical instance share, computed once: its fault profile (a pure function of the task and
+ * the perturbation, drawn from the stream `CANONICAL_SEED/<task id>/<P>`), the engine fault specs, the initial
+ * potential, the hidden ground truth, and the tools the agent sees (distractors and order, a pure function of the
+ * base task and the `distractors` option). Random play resets every ~10 steps, so rebuilding these per reset was a
+ * large share of an env step. Everything cached is treated as immutable; what an episode hands out and a caller
+ * could mutate (the hidden ground truth) is copied per episode.
+ * The caches are bounded by the canonical suite (2,000 instances); sampled tasks are never cached.
+ */
+import { cloneJson, type JsonObject } from "../../src/core/json.js";
+import { Rng } from "../../src/core/rng.js";
+import type { FaultSpec } from "../../src/engine/faults.js";
+import type { ToolDefinition } from "../../src/engine/tool.js";
+import { buildProfile, type FaultProfile, type SlotFault } from "./faults.js";
+import { isUnsolvable, minRemainingCalls } from "./scorer.js";
+import { CANONICAL_INSTANCES, CANONICAL_SEED, canonicalInstance, type Perturbation, stratifiedInstanceIndex, type Task } from "./tasks.js";
+import { distractorPool, faultSpecs, toolDefinition } from "./wiring.js";
+import { corpus } from "./world/corpus.js";
+import type { WorldState } from "./world/state.js";
+
+const profiles = new WeakMap<Task, Map<Perturbation, FaultProfile>>();
+/** The fault profile of a canonical instance (the same object for every episode of it). */
+export function canonicalProfile(task: Task, perturbation: Perturbation): FaultProfile {
+  let byMode = profiles.get(task);
+  if (!byMode) profiles.set(task, (byMode = new Map()));
+  let profile = byMode.get(perturbation);
+  if (!profile) {
+    profile = buildProfile(task, perturbation, new Rng(`${CANONICAL_SEED}/${task.id}/${perturbation}`));
+    byMode.set(perturbation, profile);
+  }
+  return profile;
+}
+
+/** Per-profile values that only depend on (task, profile). */
+export interface ProfileFacts {
+  readonly unsolvable: boolean;
+  readonly faultById: ReadonlyMap<string, SlotFault>;
+  /** Φ(s_0): minus the optimal number of calls from the empty state. */
+  readonly phi0: number;
+  /** Engine fault specs, shared by the profile's episodes (explicit faults copy their responses per episode). */
+  readonly faults: readonly FaultSpec[];
+}
+const facts = new WeakMap<FaultProfile, ProfileFacts>();
+/** Unsolvable flag, fault lookup, initial potential and engine fault specs of a profile (cached on its identity). */
+export function profileFacts(task: Task, profile: FaultProfile): ProfileFacts {
+  let f = facts.get(profile);
+  if (!f) {
+    // 0 - n, not -n: Φ = -0 would break equality checks on finished episodes.
+    f = {
+      unsolvable: isUnsolvable(task, profile),
+      faultById: new Map(profile.faults.map((x) => [x.id, x])),
+      phi0: 0 - minRemainingCalls(task, profile, new Set(), new Map()),
+      faults: faultSpecs(profile),
+    };
+    facts.set(profile, f);
+  }
+  return f;
+}
+
+/** The tools an episode shows, in order, and their engine definitions. */
+export interface TaskView {
+  readonly visible: readonly string[];
+  readonly tools: readonly ToolDefinition<WorldState>[];
+}
+
+/** Own tools plus `distractors` distractors, shuffled, drawn from `viewRng` (see ToolMazeEnv.createEpisode). */
+export function buildView(task: Task, viewRng: Rng, distractors: number): TaskView {
+  const c = corpus();
+  const own = task.positions.flatMap((p) => p.members);
+  const pool = distractorPool(task);
+  const picked = viewRng.derive("distractors").shuffle(pool).slice(0, distractors);
+  const visible = viewRng.derive("visible").shuffle([...own, ...picked]);
+  return { visible, tools: visible.map((n) => toolDefinition(c.tool(n))) };
+}
+
+const views = new Map<string, TaskView>();
+/** The view of a canonical base task (its stream is `Rng(base)`), cached per (base, distractors). */
+export function canonicalView(task: Task, base: number, distractors: number): TaskView {
+  const key = `${base}/${distractors}`;
+  let view = views.get(key);
+  if (!view) {
+    view = buildView(task, new Rng(base), distractors);
+    views.set(key, view);
+  }
+  return view;
+}
+
+const hiddenTemplates = new WeakMap<FaultProfile, JsonObject>();
+/**
+ * The hidden ground truth of a canonical instance: built once, handed out as a fresh copy per episode (it reaches
+ * callers through `info.hidden`, who may keep or modify it).
+ */
+export function canonicalHidden(profile: FaultProfile, build: () => JsonObject): JsonObject {
+  let h = hiddenTemplates.get(profile);
+  if (!h) {
+    h = build();
+    hiddenTemplates.set(profile, h);
+  }
+  return cloneJson(h);
+}
+
+const candidateLists = new Map<string, readonly number[]>();
+/**
+ * Canonical instance indices matching the option filters, in the stratified order (levels and perturbations
+ * interleaved, see `stratifiedInstanceIndex`), so any run of consecutive seeds is stratified. A pure function of
+ * the filters, shared by every env with the same ones (a vector env makes hundreds).
+ */
+export function canonicalCandidates(o: { complexity?: string; perturbation?: string; domain?: string }): readonly number[] {
+  const key = `${o.complexity ?? ""}/${o.perturbation ?? ""}/${o.domain ?? ""}`;
+  let list = candidateLists.get(key);
+  if (!list) {
+    const found: number[] = [];
+    for (let rank = 0; rank < CANONICAL_INSTANCES; rank++) {
+      const i = stratifiedInstanceIndex(rank);
+      const inst = canonicalInstance(i);
+      if (o.complexity && inst.task.complexity !== o.complexity) continue;
+      if (o.perturbation && inst.perturbation !== o.perturbation) continue;
+      if (o.domain && inst.task.domain !== o.domain) continue;
+      found.push(i);
+    }
+    list = found;
+    candidateLists.set(key, list);
+  }
+  return list;
+}
