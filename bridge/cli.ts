@@ -32,6 +32,8 @@ Options:
   --allow-remote           allow a non-loopback endpoint (requires --curve-keys when libzmq has CURVE)
   --curve-keys FILE        CURVE server keys, JSON {"publicKey","secretKey"} (Z85)
   --record-dir DIR         allow make(record=true): trajectories go to DIR/<env>-<session>-<i>.jsonl
+  --semi-space-mb N        V8 young-generation semi-space of each forked worker, MiB (default 64; 0 = V8's
+                           default). Large batches step ~25% faster; costs up to ~3N MiB per worker
   --data-root DIR          env options naming files (reward specs, datasets) may only point inside DIR
                            (repeatable). Default: anywhere on a loopback server; nowhere with --allow-remote
   --gen-curve-keys FILE    write a new CURVE key pair to FILE (mode 600) and exit
@@ -134,6 +136,9 @@ function parseArgs(argv: string[]): Parsed {
         break;
       case "--record-dir":
         p.overrides.recordDir = value();
+        break;
+      case "--semi-space-mb":
+        p.overrides.semiSpaceMb = int();
         break;
       case "--data-root":
         (p.overrides.dataRoots ??= []).push(value());

@@ -29,10 +29,11 @@ function entryFile(): string {
  * (inherited) or through tsx's register() API (as bin/recovery-gym.js does, which children do not inherit), so
  * the loader is added explicitly, by absolute URL so the working directory does not matter.
  */
-function workerExecArgv(entry: string): string[] {
+function workerExecArgv(entry: string, semiSpaceMb: number): string[] {
   const inherited = process.execArgv;
-  if (!entry.endsWith(".ts") || inherited.some((a) => a.includes("tsx"))) return inherited;
-  return [...inherited, "--import", import.meta.resolve("tsx")];
+  const heap = semiSpaceMb > 0 && !inherited.some((a) => a.startsWith("--max-semi-space-size")) ? [`--max-semi-space-size=${semiSpaceMb}`] : [];
+  if (!entry.endsWith(".ts") || inherited.some((a) => a.includes("tsx"))) return [...inherited, ...heap];
+  return [...inherited, ...heap, "--import", import.meta.resolve("tsx")];
 }
 
 export async function runSupervisor(
@@ -50,7 +51,7 @@ export async function runSupervisor(
     let count = 0;
     for (let i = 0; i < n; i++) {
       const entry = entryFile();
-      const child = fork(entry, [], { env: { ...process.env, [WORKER_ENV]: "1" }, execArgv: workerExecArgv(entry), stdio: ["ignore", "inherit", "inherit", "ipc"] });
+      const child = fork(entry, [], { env: { ...process.env, [WORKER_ENV]: "1" }, execArgv: workerExecArgv(entry, cfg.semiSpaceMb), stdio: ["ignore", "inherit", "inherit", "ipc"] });
       children.push(child);
       exits.push(new Promise((res) => child.on("exit", (code, sig) => res(code ?? (sig ? 128 : 1)))));
       child.on("message", (m: ToParent) => {

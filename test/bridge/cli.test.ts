@@ -133,6 +133,8 @@ describe("serve command", () => {
       const { endpoints, workerPids } = JSON.parse(readFileSync(ready, "utf8")) as { endpoints: string[]; workerPids: number[] };
       expect(endpoints).toEqual([`ipc://${dir}/b.sock`, `ipc://${dir}/b.sock.1`]);
       expect(new Set(workerPids).size).toBe(2);
+      // Workers run with the larger young generation (--semi-space-mb, default 64).
+      for (const pid of workerPids) expect(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")).toContain("--max-semi-space-size=64");
       const clients = endpoints.map((e) => new BridgeClient(e));
       const hellos = await Promise.all(clients.map((c) => c.request<{ worker: { index: number }; endpoints: string[] }>("hello", { versions: [1] })));
       expect(hellos.map((h) => h.worker.index)).toEqual([0, 1]);
