@@ -73,9 +73,10 @@ function repairTornTail(fd: number): void {
 export class JsonlWriter {
   private fd: number | null;
   private readonly beforeClose: (() => void)[] = [];
-  constructor(readonly path: string) {
+  /** `mode: "truncate"` starts the file afresh (outputs that are not resumable); the default appends. */
+  constructor(readonly path: string, mode: "append" | "truncate" = "append") {
     mkdirSync(dirname(path), { recursive: true });
-    this.fd = openSync(path, "a+");
+    this.fd = openSync(path, mode === "truncate" ? "w+" : "a+");
     repairTornTail(this.fd);
     openWriters.add(this);
     hookSignals();

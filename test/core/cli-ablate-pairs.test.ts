@@ -150,6 +150,14 @@ describe("pairs on every family", () => {
     for (const p of pairs) expect(p.noFaultOptions).toMatchObject({ taskIndex: expect.any(Number) });
   });
 
+  it("re-running pairs rewrites its file (no duplicated pairs)", () => {
+    const first = runPairs("FailingTools-v0", {}, "careful", "naive", 3);
+    expect(first.length).toBeGreaterThan(0);
+    const again = runPairs("FailingTools-v0", {}, "careful", "naive", 3);
+    expect(again.length).toBe(first.length);
+    expect(again).toEqual(first);
+  });
+
   it("--contrast fault refuses declared no-fault options that start another task (the safety net)", () => {
     // A registration with a static patch that changes the seed -> task map (pinning NP re-orders the suite).
     register({ ...registryEntry("ToolMaze-v0"), id: "ToolMazeStaticNoFault-v0", noFaultOptions: { perturbation: "NP" } });

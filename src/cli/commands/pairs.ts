@@ -173,7 +173,8 @@ export function pairsCommand(argv: readonly string[]): number {
   const episodes = intFlag(args, "episodes", 20, 1);
   const seed0 = intFlag(args, "seed", 0, 0);
   const maxSteps = intFlag(args, "max-steps", 100, 1);
-  const writer = new JsonlWriter(out);
+  // Pairs are not resumable: a re-run rewrites the file rather than appending duplicates.
+  const writer = new JsonlWriter(out, "truncate");
   const bar = new ProgressBar(episodes, `pairs ${envId}`, process.stderr, args.flags.quiet !== true);
   let written = 0;
   try {
