@@ -31,6 +31,7 @@ Options:
   --workers N              worker processes, one per core by default; 1 = serve in this process
   --allow-remote           allow a non-loopback endpoint (requires --curve-keys when libzmq has CURVE)
   --curve-keys FILE        CURVE server keys, JSON {"publicKey","secretKey"} (Z85)
+  --curve-clients FILE     admit only these CURVE client public keys (Z85, one per line)
   --record-dir DIR         allow make(record=true): trajectories go to DIR/<env>-<session>-<i>.jsonl
   --semi-space-mb N        V8 young-generation semi-space of each forked worker, MiB (default 64; 0 = V8's
                            default). Large batches step ~25% faster; costs up to ~3N MiB per worker
@@ -134,6 +135,9 @@ function parseArgs(argv: string[]): Parsed {
       case "--curve-keys":
         p.overrides.curveKeys = value();
         break;
+      case "--curve-clients":
+        p.overrides.curveClients = value();
+        break;
       case "--record-dir":
         p.overrides.recordDir = value();
         break;
@@ -191,7 +195,11 @@ export async function serveCommand(argv: string[], deps: ServeDeps = {}): Promis
     if (parsed.genKeys) {
       const keys = curveKeyPair();
       writeFileSync(parsed.genKeys, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
-      out(`wrote CURVE key pair to ${parsed.genKeys}\nserver: --curve-keys ${parsed.genKeys}\nclients need the public key: ${keys.publicKey}\n`);
+      out(
+        `wrote CURVE key pair to ${parsed.genKeys} (public key ${keys.publicKey})\n` +
+          `as the server's keys: --curve-keys ${parsed.genKeys}; clients then need this public key\n` +
+          `as a client's keys: list the public key in the server's --curve-clients file\n`,
+      );
       return 0;
     }
     const base = parsed.configFile ? loadConfigFile(parsed.configFile) : configSchema.parse({});
@@ -209,6 +217,9 @@ export async function serveCommand(argv: string[], deps: ServeDeps = {}): Promis
     throw e;
   }
   const log = parsed.quiet ? () => {} : (line: string) => err(`[bridge] ${line}\n`);
+  if (cfg.allowRemote && cfg.curve && !cfg.curveClients) {
+    log("CURVE encrypts but admits any client holding the server's public key; pass --curve-clients FILE to admit only listed client keys");
+  }
   const stop = deps.stopSignal ?? signalOnce();
   const loadBackend = deps.loadBackend ?? defaultBackend;
   const readyFile = parsed.readyFile;
@@ -223,7 +234,7 @@ export async function serveCommand(argv: string[], deps: ServeDeps = {}): Promis
   let server: BridgeServer;
   try {
     const backend = await loadBackend();
-    server = new BridgeServer({ endpoint: cfg.endpoint, backend, limits: cfg.limits, allowRemote: cfg.allowRemote, curve: cfg.curve, recordDir: cfg.recordDir, dataRoots: cfg.dataRoots, log });
+    server = new BridgeServer({ endpoint: cfg.endpoint, backend, limits: cfg.limits, allowRemote: cfg.allowRemote, curve: cfg.curve, curveClients: cfg.curveClients, recordDir: cfg.recordDir, dataRoots: cfg.dataRoots, log });
     await server.start();
   } catch (e) {
     err(`recovery-gym serve: ${(e as Error).message}\n`);

@@ -32,10 +32,11 @@ export class BridgeClient {
   readonly orphans: RawResponse[] = [];
   private readonly reader: Promise<void>;
 
-  constructor(endpoint: string, opts: { routingId?: string; curveServerKey?: string } = {}) {
+  /** `curveClientKeys`: this client's own key pair (a server with an allow-list admits only listed keys); default fresh. */
+  constructor(endpoint: string, opts: { routingId?: string; curveServerKey?: string; curveClientKeys?: { publicKey: string; secretKey: string } } = {}) {
     this.sock = new Dealer({ linger: 0, receiveTimeout: -1, ...(opts.routingId ? { routingId: opts.routingId } : {}) });
     if (opts.curveServerKey) {
-      const mine = curveKeyPair();
+      const mine = opts.curveClientKeys ?? curveKeyPair();
       this.sock.curveServerKey = opts.curveServerKey;
       this.sock.curvePublicKey = mine.publicKey;
       this.sock.curveSecretKey = mine.secretKey;

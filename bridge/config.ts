@@ -8,6 +8,7 @@ import path from "node:path";
 import { z } from "zod";
 import type { CurveKeys } from "./endpoint.js";
 import { limitsSchema, type Limits } from "./protocol.js";
+import { isZ85Key } from "./zap.js";
 
 export const DEFAULT_ENDPOINT = "tcp://127.0.0.1:5555";
 
@@ -18,6 +19,11 @@ export const configSchema = z.strictObject({
   allowRemote: z.boolean().default(false),
   /** Path of a JSON file `{ "publicKey": z85, "secretKey": z85 }` (see `--gen-curve-keys`). */
   curveKeys: z.string().nullable().default(null),
+  /**
+   * Path of a text file of client public keys (Z85, one per line; words after a key and lines starting with `#` are ignored) allowed to connect over CURVE.
+   * Null: any client that holds the server's public key is served.
+   */
+  curveClients: z.string().nullable().default(null),
   /** Where sessions made with `record: true` write trajectories; null refuses recording. */
   recordDir: z.string().nullable().default(null),
   /**
@@ -39,6 +45,8 @@ export interface ResolvedConfig {
   workers: number;
   allowRemote: boolean;
   curve: CurveKeys | null;
+  /** Client public keys admitted over CURVE; null admits any client holding the server key. */
+  curveClients: string[] | null;
   recordDir: string | null;
   /** null: option paths are not restricted; a list (possibly empty): only paths inside these are read. */
   dataRoots: string[] | null;
@@ -92,10 +100,37 @@ export function loadCurveKeys(file: string): CurveKeys {
   return r.data;
 }
 
+/** Reads an allow-list of client public keys; errors name the file and line. */
+export function loadCurveClients(file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw new BridgeConfigError("curveClients", `cannot read CURVE client keys ${file}: ${(e as Error).message}`);
+  }
+  const keys: string[] = [];
+  // Z85 itself uses '#', so a line is a key when its first word is one; other lines starting with '#' are comments.
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    const first = line.split(/\s+/)[0];
+    if (isZ85Key(first)) keys.push(first);
+    else if (line && !line.startsWith("#")) {
+      throw new BridgeConfigError("curveClients", `CURVE client keys ${file} line ${i + 1}: expected a 40-character Z85 public key, got '${first.slice(0, 60)}'`);
+    }
+  });
+  if (keys.length === 0) {
+    throw new BridgeConfigError("curveClients", `CURVE client keys ${file}: no keys (an empty allow-list would refuse every client)`);
+  }
+  return keys;
+}
+
 /** Applies defaults: workers = core count, limits filled in, keys loaded. */
 export function resolveConfig(cfg: BridgeConfig): ResolvedConfig {
   const limits = limitsSchema.safeParse(cfg.limits);
   if (!limits.success) throw issuesToError("limits", limits.error);
+  if (cfg.curveClients && !cfg.curveKeys) {
+    throw new BridgeConfigError("curveClients", "curveClients (--curve-clients) needs curveKeys (--curve-keys): client keys are checked during the CURVE handshake");
+  }
   if (limits.data.hardMessageBytes < limits.data.maxMessageBytes) {
     throw new BridgeConfigError("limits.hardMessageBytes", `limits.hardMessageBytes (${limits.data.hardMessageBytes}) must be >= maxMessageBytes (${limits.data.maxMessageBytes})`);
   }
@@ -104,6 +139,7 @@ export function resolveConfig(cfg: BridgeConfig): ResolvedConfig {
     workers: cfg.workers ?? availableParallelism(),
     allowRemote: cfg.allowRemote,
     curve: cfg.curveKeys ? loadCurveKeys(cfg.curveKeys) : null,
+    curveClients: cfg.curveClients ? loadCurveClients(cfg.curveClients) : null,
     recordDir: cfg.recordDir ? path.resolve(cfg.recordDir) : null,
     dataRoots: cfg.dataRoots.length || cfg.allowRemote ? cfg.dataRoots.map((d) => path.resolve(d)) : null,
     semiSpaceMb: cfg.semiSpaceMb,

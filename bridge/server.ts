@@ -16,6 +16,7 @@ import {
   type Response,
 } from "./protocol.js";
 import { SessionManager } from "./sessions.js";
+import { registerZapDomain, unregisterZapDomain } from "./zap.js";
 
 export interface ServerOptions {
   endpoint: string;
@@ -23,6 +24,11 @@ export interface ServerOptions {
   limits?: Partial<Limits>;
   allowRemote?: boolean;
   curve?: CurveKeys | null;
+  /**
+   * Z85 public keys of the clients allowed to connect over CURVE (requires `curve`). Null or unset: any client
+   * holding the server's public key is served.
+   */
+  curveClients?: readonly string[] | null;
   /** Index of this worker when several serve one machine; prefixes session handles. */
   workerIndex?: number;
   workerCount?: number;
@@ -56,7 +62,8 @@ export class BridgeServer {
   private peerEndpoints: string[] = [];
   private readonly log: (line: string) => void;
   /** Counters (requests received, error responses, sessions reaped); never reset. */
-  readonly stats = { requests: 0, errors: 0, reaped: 0 };
+  readonly stats = { requests: 0, errors: 0, reaped: 0, clientsRefused: 0 };
+  private zapDomain: string | null = null;
 
   constructor(private readonly opts: ServerOptions) {
     this.limits = limitsSchema.parse(opts.limits ?? {});
@@ -90,6 +97,9 @@ export class BridgeServer {
       throw new Error("this backend cannot restrict option paths, which a remote-facing server requires");
     }
     this.backend.restrictOptionPaths?.(roots);
+    if (this.opts.curveClients && !this.opts.curve) {
+      throw new Error("curveClients needs CURVE server keys (curve): without CURVE there is no client key to check");
+    }
     const sock = new Router({
       maxMessageSize: this.limits.hardMessageBytes,
       sendHighWaterMark: this.limits.sendHighWaterMark,
@@ -102,12 +112,26 @@ export class BridgeServer {
     if (this.opts.curve) {
       sock.curveServer = true;
       sock.curveSecretKey = this.opts.curve.secretKey;
+      if (this.opts.curveClients) {
+        try {
+          this.zapDomain = await registerZapDomain(this.opts.curveClients, (d) => {
+            if (d.allowed) return;
+            this.stats.clientsRefused++;
+            this.log(`refused CURVE client ${d.clientKey} from ${d.address || "?"}: key not in the allow-list`);
+          });
+        } catch (e) {
+          sock.close();
+          throw new Error(`cannot start the CURVE client check (ZAP handler): ${(e as Error).message}`);
+        }
+        sock.zapDomain = this.zapDomain;
+      }
     }
     const endpoint = this.opts.endpoint.replace(/^(tcp:\/\/[^:]+|tcp:\/\/\[[^\]]+\]):0$/, "$1:*");
     try {
       await sock.bind(endpoint);
     } catch (e) {
       sock.close();
+      await this.releaseZap();
       throw new Error(`cannot bind ${this.opts.endpoint}: ${(e as Error).message}`);
     }
     this.sock = sock;
@@ -147,6 +171,14 @@ export class BridgeServer {
     this.sock = null;
     if (sock) sock.close();
     await this.loopDone;
+    await this.releaseZap();
+  }
+
+  private async releaseZap(): Promise<void> {
+    if (this.zapDomain === null) return;
+    const domain = this.zapDomain;
+    this.zapDomain = null;
+    await unregisterZapDomain(domain);
   }
 
   private async loop(sock: Router): Promise<void> {

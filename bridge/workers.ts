@@ -117,6 +117,7 @@ export function runWorkerChild(loadBackend: () => Promise<Backend>): void {
             limits: m.config.limits,
             allowRemote: m.config.allowRemote,
             curve: m.config.curve,
+            curveClients: m.config.curveClients,
             recordDir: m.config.recordDir,
             dataRoots: m.config.dataRoots,
             workerIndex: m.index,

@@ -2,7 +2,7 @@
 
 Depends only on pyzmq and msgpack; numpy (``use_numpy=True``) and gymnasium (``to_gymnasium()``) are optional.
 """
-from .client import DEFAULT_ADDRESS, PROTOCOL_VERSIONS, Client
+from .client import DEFAULT_ADDRESS, PROTOCOL_VERSIONS, Client, load_curve_keys
 from .env import RemoteEnv, RemoteVectorEnv, apply_delta, expand_tool_refs, unbatch_info
 from .errors import (
     BridgeError,
@@ -26,7 +26,7 @@ from .sharded import ShardedVectorEnv, discover_endpoints, make_vec, merge_infos
 __version__ = "0.1.0"
 
 __all__ = [
-    "Client", "DEFAULT_ADDRESS", "PROTOCOL_VERSIONS", "RemoteEnv", "RemoteVectorEnv", "ShardedVectorEnv",
+    "Client", "load_curve_keys", "DEFAULT_ADDRESS", "PROTOCOL_VERSIONS", "RemoteEnv", "RemoteVectorEnv", "ShardedVectorEnv",
     "make_vec", "discover_endpoints", "apply_delta", "expand_tool_refs", "unbatch_info", "merge_infos", "split_counts",
     "BridgeError", "BridgeTimeout", "ProtocolError", "InvalidMessageError", "UnsupportedVersionError",
     "UnknownOpError", "ValidationError", "UnknownEnvError", "UnknownSessionError", "CapacityReachedError",

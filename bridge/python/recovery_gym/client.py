@@ -5,7 +5,7 @@ import itertools
 import secrets
 import time
 from collections import OrderedDict
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import msgpack
 import zmq
@@ -25,6 +25,19 @@ def _default(obj: Any) -> Any:
     if isinstance(obj, (set, frozenset)):
         return list(obj)
     raise TypeError(f"cannot send a value of type {type(obj).__name__} to the bridge")
+
+
+def _key_bytes(key: Union[bytes, str]) -> bytes:
+    return key if isinstance(key, bytes) else key.encode()
+
+
+def load_curve_keys(path: str) -> Tuple[str, str]:
+    """``(public, secret)`` from a key file written by ``recovery-gym serve --gen-curve-keys FILE``."""
+    import json
+
+    with open(path, encoding="utf-8") as f:
+        keys = json.load(f)
+    return keys["publicKey"], keys["secretKey"]
 
 
 def pack(obj: Any) -> bytes:
@@ -53,7 +66,8 @@ class Client:
         *,
         context: Optional[zmq.Context] = None,
         identity: Optional[bytes] = None,
-        server_public_key: Optional[bytes] = None,
+        server_public_key: Optional[Union[bytes, str]] = None,
+        client_keys: Optional[Tuple[Union[bytes, str], Union[bytes, str]]] = None,
         hello: bool = True,
     ):
         self.address = address
@@ -65,11 +79,15 @@ class Client:
         # survives reconnects after a network blip, so the sessions stay ours; it is unguessable like a handle.
         self.identity: bytes = identity if identity is not None else b"rg-" + secrets.token_hex(16).encode()
         self._sock.setsockopt(zmq.IDENTITY, self.identity)
+        if client_keys is not None and server_public_key is None:
+            raise ValueError("client_keys: CURVE client keys need server_public_key as well")
+        self._curve = server_public_key is not None
         if server_public_key is not None:
-            public, secret = zmq.curve_keypair()
-            self._sock.curve_publickey = public
-            self._sock.curve_secretkey = secret
-            self._sock.curve_serverkey = server_public_key if isinstance(server_public_key, bytes) else server_public_key.encode()
+            # A server started with --curve-clients admits only listed public keys; otherwise any fresh pair works.
+            public, secret = client_keys if client_keys is not None else zmq.curve_keypair()
+            self._sock.curve_publickey = _key_bytes(public)
+            self._sock.curve_secretkey = _key_bytes(secret)
+            self._sock.curve_serverkey = _key_bytes(server_public_key)
         self._sock.connect(address)
         self._poller = zmq.Poller()
         self._poller.register(self._sock, zmq.POLLIN)
@@ -120,7 +138,11 @@ class Client:
             if not self._sock.poll(wait_ms, zmq.POLLIN):
                 self._outstanding.pop(rid, None)
                 self._abandoned.add(rid)
-                raise BridgeTimeout(f"no response from {self.address} within {limit} s (request id {rid})")
+                hint = ""
+                if self._curve and not self.server_info:
+                    # A refused CURVE handshake is silent: the first request simply never gets an answer.
+                    hint = "; with CURVE this also means a wrong server key or a client key the server does not admit"
+                raise BridgeTimeout(f"no response from {self.address} within {limit} s (request id {rid}){hint}")
             frames = self._sock.recv_multipart(copy=False)
             try:
                 # Decode straight from ZeroMQ's buffer: large step responses are not copied first.

@@ -188,9 +188,9 @@ class ShardedVectorEnv(BatchedSpaces):
 
 
 def discover_endpoints(address: str = DEFAULT_ADDRESS, timeout: Optional[float] = 30.0,
-                       server_public_key: Optional[bytes] = None) -> List[str]:
+                       server_public_key: Optional[bytes] = None, client_keys: Optional[Tuple[Any, Any]] = None) -> List[str]:
     """All worker endpoints of the server at ``address`` (from its ``hello``)."""
-    with Client(address, timeout=timeout, server_public_key=server_public_key) as c:
+    with Client(address, timeout=timeout, server_public_key=server_public_key, client_keys=client_keys) as c:
         return c.worker_endpoints
 
 
@@ -198,16 +198,16 @@ def make_vec(env_id: str, num_envs: int, *, endpoints: Optional[Sequence[str]] =
              timeout: Optional[float] = 30.0, all_workers: bool = False, seed: Optional[int] = None,
              autoreset_mode: Optional[str] = None, obs_encoding: str = "delta", info_keys: Optional[List[str]] = None,
              use_numpy: bool = False, server_public_key: Optional[bytes] = None, tool_refs: Optional[bool] = None,
-             **options: Any) -> ShardedVectorEnv:
+             client_keys: Optional[Tuple[Any, Any]] = None, **options: Any) -> ShardedVectorEnv:
     """A vector env over ``endpoints`` (default ``[address]``; with ``all_workers=True`` every worker of the server
     at ``address``). Same seeds give the same trajectories whatever the endpoints."""
     if endpoints:
         eps = list(endpoints)
     elif all_workers:
-        eps = discover_endpoints(address, timeout, server_public_key)
+        eps = discover_endpoints(address, timeout, server_public_key, client_keys)
     else:
         eps = [address]
-    clients = [Client(e, timeout=timeout, server_public_key=server_public_key) for e in eps]
+    clients = [Client(e, timeout=timeout, server_public_key=server_public_key, client_keys=client_keys) for e in eps]
     fields: Dict[str, Any] = {"seed": seed, "autoreset_mode": autoreset_mode, "obs_encoding": obs_encoding,
                               "info_keys": info_keys, "tool_refs": tool_refs}
     try:
