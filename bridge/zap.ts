@@ -75,13 +75,12 @@ export async function unregisterZapDomain(domain: string): Promise<void> {
 
 async function serve(sock: Reply): Promise<void> {
   for (;;) {
-    let frames: Buffer[];
     try {
-      frames = await sock.receive();
+      const frames = await sock.receive();
+      await sock.send(answer(frames));
     } catch {
-      return; // closed
+      return; // closed (stopping with the last server)
     }
-    await sock.send(answer(frames));
   }
 }
 
