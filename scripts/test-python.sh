@@ -10,6 +10,8 @@ if [[ "${SKIP_PYTHON_TESTS:-0}" == "1" ]]; then
   exit 0
 fi
 PYTHON="$PY" bash scripts/ensure-python-deps.sh
+GYM_DIR="$(PYTHON="$PY" bash scripts/ensure-gymnasium.sh)"
+if [[ -n "$GYM_DIR" ]]; then export PYTHONPATH="$GYM_DIR${PYTHONPATH:+:$PYTHONPATH}"; fi
 TMP="$(mktemp -d)"
 READY="$TMP/ready.json"
 node --import tsx bridge/main.ts --endpoint 'tcp://127.0.0.1:*' --workers 2 --ready-file "$READY" --quiet &
