@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { JsonObject, JsonValue } from "./json.js";
 import type { Rng } from "./rng.js";
+import { sampleFromPattern } from "./patternSample.js";
 
 /**
  * The subset of JSON Schema that tool parameters use (OpenAI function format): objects with properties and
@@ -138,6 +139,11 @@ export function sampleFromJsonSchema(schema: JsonSchema, rng: Rng, depth = 0): J
       if (schema.format === "date-time") return `2026-0${rng.range(1, 9)}-1${rng.range(0, 9)}T1${rng.range(0, 9)}:00:00Z`;
       if (schema.format === "date") return `2026-0${rng.range(1, 9)}-1${rng.range(0, 9)}`;
       if (schema.format === "email") return `${rng.pick(WORDS)}@example.com`;
+      if (schema.pattern !== undefined) {
+        const fromPattern = sampleFromPattern(schema.pattern, rng);
+        const fits = fromPattern !== null && fromPattern.length >= (schema.minLength ?? 0) && fromPattern.length <= (schema.maxLength ?? Infinity);
+        if (fits) return fromPattern;
+      }
       let s = rng.pick(WORDS);
       const min = schema.minLength ?? 0;
       while (s.length < min) s += rng.pick(WORDS);
