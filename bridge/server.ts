@@ -61,7 +61,7 @@ export class BridgeServer {
   private bound = "";
   private peerEndpoints: string[] = [];
   private readonly log: (line: string) => void;
-  /** Counters (requests received, error responses, sessions reaped); never reset. */
+  /** Counters (requests received, error responses, sessions reaped, CURVE handshakes refused); never reset. */
   readonly stats = { requests: 0, errors: 0, reaped: 0, clientsRefused: 0 };
   private zapDomain: string | null = null;
 
@@ -114,10 +114,14 @@ export class BridgeServer {
       sock.curveSecretKey = this.opts.curve.secretKey;
       if (this.opts.curveClients) {
         try {
+          // A refused client keeps reconnecting (every 100 ms by default): log each key once, count every refusal.
+          const logged = new Set<string>();
           this.zapDomain = await registerZapDomain(this.opts.curveClients, (d) => {
             if (d.allowed) return;
             this.stats.clientsRefused++;
-            this.log(`refused CURVE client ${d.clientKey} from ${d.address || "?"}: key not in the allow-list`);
+            if (logged.has(d.clientKey) || logged.size >= 1000) return;
+            logged.add(d.clientKey);
+            this.log(`refused CURVE client ${d.clientKey} from ${d.address || "?"}: key not in the allow-list (logged once per key)`);
           });
         } catch (e) {
           sock.close();

@@ -54,7 +54,7 @@ describe("CURVE client allow-list (ZAP)", () => {
       expect(await ping(a.endpoint, serverKeys.publicKey)).toBe("timeout"); // a fresh, unlisted key
       expect(a.stats.clientsRefused).toBeGreaterThanOrEqual(2);
       expect(b.stats.clientsRefused).toBe(0);
-      expect(logA.some((l) => l.includes(bob.publicKey) && l.includes("allow-list"))).toBe(true);
+      expect(logA.filter((l) => l.includes(bob.publicKey) && l.includes("allow-list"))).toHaveLength(1); // once, however often bob retries
     } finally {
       await a.stop();
       await b.stop();
