@@ -8,6 +8,13 @@ import { type Action, ChatObservation, type Env, OrderEnforcing, RecordEpisodeSt
 const dir = mkdtempSync(join(tmpdir(), "rg-wrappers-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const demo = (o: Record<string, unknown> = {}) => make("Demo-v0", o) as unknown as Env<ToolObservation, Action>;
+/** Records one aborted Demo-v0 episode (seed 1) to `path`. */
+function recordOneEpisode(path: string): void {
+  const env = new RecordTrajectory(demo(), path);
+  env.reset({ seed: 1 });
+  env.step({ type: "abort" });
+  env.close();
+}
 const list: Action = { type: "tool_call", name: "list_sent_email", arguments: {} };
 
 describe("wrappers", () => {
@@ -141,10 +148,7 @@ describe("wrappers", () => {
 
   it("a torn last line (crash mid-write) is skipped by the reader", () => {
     const path = join(dir, "torn.jsonl");
-    const env = new RecordTrajectory(demo(), path);
-    env.reset({ seed: 1 });
-    env.step({ type: "abort" });
-    env.close();
+    recordOneEpisode(path);
     const good = readFileSync(path, "utf8");
     const torn = join(dir, "torn2.jsonl");
     writeFileSync(torn, `${good}${good.slice(0, 40)}`);
@@ -153,10 +157,7 @@ describe("wrappers", () => {
 
   it("resuming after a crash: a cut tail is dropped before appending, a whole last record without newline is kept", () => {
     const one = join(dir, "one.jsonl");
-    const env = new RecordTrajectory(demo(), one);
-    env.reset({ seed: 1 });
-    env.step({ type: "abort" });
-    env.close();
+    recordOneEpisode(one);
     const line = readFileSync(one, "utf8");
     const resume = (path: string) => {
       const again = new RecordTrajectory(demo(), path);
