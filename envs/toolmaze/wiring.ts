@@ -64,10 +64,12 @@ const poolCache = new Map<Task, string[]>();
 
 /**
  * Tools that may serve as distractors for a task (a pure function of the task, cached per task object). Distractors
- * never offer a way around a fault: no member of a task group, no cap sharing a route with one; nor a type-valid
- * substitute the scorer would not accept: no distractor produces a type the task consumes.
+ * never offer a way around a fault: no member of a task group, no cap sharing a route with one. Without `decoys`
+ * (v0) no distractor produces a type the task consumes either; with them (v1) some do: a decoy answers with the right
+ * type but the wrong content (another capability's value), a type-valid detour the scorer rightly rejects, so an
+ * agent must read what a tool does, not only what it returns.
  */
-export function distractorPool(task: Task): string[] {
+export function distractorPool(task: Task, decoys = false): string[] {
   const hit = poolCache.get(task);
   if (hit) return hit;
   const c = corpus();
@@ -77,7 +79,8 @@ export function distractorPool(task: Task): string[] {
     if (caps.some((id) => task.positions.some((p) => p.cap === id))) for (const id of caps) groups.add(id);
   }
   const consumed = new Set(task.positions.flatMap((p) => Object.values(p.bindings).flatMap((b) => (b.kind === "bound" ? [b.type] : []))));
-  const pool = c.toolsIn(task.domain).filter((t) => !groups.has(t.group) && !Object.values(t.outputTypes).some((ty) => consumed.has(ty))).map((t) => t.name);
+  const pool = c.toolsIn(task.domain).filter((t) => !groups.has(t.group) && (decoys || !Object.values(t.outputTypes).some((ty) => consumed.has(ty))))
+    .map((t) => t.name);
   // Only canonical tasks recur; sampled ones are unique per seed, so the cache stays bounded by the suite.
   if (task.id.startsWith("smp-")) return pool;
   poolCache.set(task, pool);
