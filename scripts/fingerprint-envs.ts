@@ -149,6 +149,16 @@ const SECTIONS: Section[] = [
   { name: "toolmaze-heuristic", run: (d) => `${policyPlay(d, "ToolMaze-v0", "heuristic", 2000)} steps, 2000 episodes` },
   { name: "toolmaze-oracle", run: (d) => `${policyPlay(d, "ToolMaze-v0", "oracle", 2000)} steps, 2000 episodes` },
   { name: "toolmaze-happy-path", run: (d) => `${policyPlay(d, "ToolMaze-v0", "happy-path", 2000)} steps, 2000 episodes` },
+  {
+    name: "toolmaze-v1-random",
+    run: (d) => {
+      const a = vecPlay(d, { envId: "ToolMaze-v1", options: {}, numEnvs: 64, seed: 0, episodes: 600, stateEvery: 7 });
+      const b = vecPlay(d, { envId: "ToolMaze-v1", options: { suite: "sampled" }, numEnvs: 8, seed: 5, episodes: 100 });
+      return `${a.episodes + b.episodes} episodes (canonical + sampled suite)`;
+    },
+  },
+  { name: "toolmaze-v1-heuristic", run: (d) => `${policyPlay(d, "ToolMaze-v1", "heuristic", 2000)} steps, 2000 episodes` },
+  { name: "toolmaze-v1-oracle", run: (d) => `${policyPlay(d, "ToolMaze-v1", "oracle", 2000)} steps, 2000 episodes` },
   ...["Demo-v0", "FailingTools-v0", "PlanBenchXL-v0", "ToolMisuseBench-v0"].map((envId): Section => ({
     name: envId.replace(/-v0$/, "").toLowerCase(),
     run: (d) => {

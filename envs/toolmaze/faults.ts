@@ -43,6 +43,11 @@ export interface CorruptionSpec {
   readonly salt: number;
   /** Which contradiction a temporal corruption makes (absent for the other classes). */
   readonly temporal?: TemporalVariant;
+  /**
+   * v1 leakage into free text: true = another tool's well-formed output (an id of its format, a record line), false =
+   * internal debug text. v0 leaves it out and splits ids by hash (a third foreign ids, the rest debug text).
+   */
+  readonly foreign?: boolean;
 }
 
 export interface SlotFault {
@@ -123,6 +128,8 @@ export function buildProfile(task: Task, perturbation: Perturbation, rng: RngLik
     const inFamily = stratum ? familyClasses(type, stratum.family) : [];
     const cls = r.pick(inFamily.length > 0 ? inFamily : classesOf(type));
     const salt = r.int(1_000_000);
+    // v1: half of the free-text leaks are another tool's well-formed output, which no range or format check catches.
+    if (stratum && cls === "leakage") return { ...base, corruption: { field, type, cls, salt, foreign: r.bool(0.5) } };
     if (cls !== "temporal") return { ...base, corruption: { field, type, cls, salt } };
     // A response that states its window's end can contradict itself: the start lands after the end.
     const hasEnd = Object.values(corpus().caps.get(pos.cap)!.outputs).includes("end_datetime") && type === "iso_datetime";
@@ -137,6 +144,14 @@ const DEBUG_LEAKS = [
   (h: number) => `Traceback (most recent call last): File "handler.py", line ${20 + (h % 180)}, in resolve`,
   (h: number) => `{"internal":{"trace_id":"${code(h, 12)}","shard":${h % 16}}}`,
   (h: number) => `<html><body>502 Bad Gateway</body></html> req=${code(h, 6)}`,
+];
+
+/** Another tool's output line leaking into a free-text field (v1): well-formed, plausible, and about something else. */
+const FOREIGN_RECORDS = [
+  (h: number) => `Shipment ${code(h, 8)} handed to carrier; next scan expected within 24 h.`,
+  (h: number) => `Ticket ${code(h, 6)} assigned to queue ops-${h % 40}.`,
+  (h: number) => `Invoice ${code(h, 7)} marked as paid.`,
+  (h: number) => `Reminder set for ${1 + (h % 12)} pm: team sync.`,
 ];
 
 /**
@@ -221,7 +236,8 @@ export function corruptValue(clean: Scalar, spec: CorruptionSpec, response: Read
       if (foreign) return foreign(h);
       if (constrainedString(ft.schema)) throw new Error(`toolmaze: no schema-conforming leakage for field type ${ft.id}`);
       // Free text (no pattern, enum or format): internal debug text, or another tool's identifier format.
-      if (ft.sem === "id" && h % 3 === 0) return `trk_${code(h, 10)}`;
+      if (spec.foreign === true) return ft.sem === "id" ? `trk_${code(h, 10)}` : FOREIGN_RECORDS[h % FOREIGN_RECORDS.length]!(h);
+      if (spec.foreign === undefined && ft.sem === "id" && h % 3 === 0) return `trk_${code(h, 10)}`;
       return DEBUG_LEAKS[h % DEBUG_LEAKS.length]!(h);
     }
   }

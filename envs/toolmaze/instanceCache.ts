@@ -15,7 +15,7 @@ import { buildProfile, type FaultProfile, type SlotFault } from "./faults.js";
 import { isUnsolvable, minRemainingCalls } from "./scorer.js";
 import { CANONICAL_INSTANCES, canonicalInstance, type Perturbation, stratifiedInstanceIndex, type Task } from "./tasks.js";
 import { type ToolMazeVersion, versionProfile } from "./version.js";
-import { distractorPool, faultSpecs, toolDefinition } from "./wiring.js";
+import { decoyDefinition, distractorPool, faultSpecs, isDecoy, toolDefinition } from "./wiring.js";
 import { corpus } from "./world/corpus.js";
 import type { WorldState } from "./world/state.js";
 
@@ -69,10 +69,24 @@ export interface TaskView {
 export function buildView(task: Task, viewRng: Rng, distractors: number, version: ToolMazeVersion = "v0"): TaskView {
   const c = corpus();
   const own = task.positions.flatMap((p) => p.members);
-  const pool = distractorPool(task, versionProfile(version).decoys);
-  const picked = viewRng.derive("distractors").shuffle(pool).slice(0, distractors);
-  const visible = viewRng.derive("visible").shuffle([...own, ...picked]);
-  return { visible, tools: visible.map((n) => toolDefinition(c.tool(n))) };
+  const decoys = versionProfile(version).decoys;
+  const shuffled = viewRng.derive("distractors").shuffle(distractorPool(task, decoys));
+  // v1 shows at least one decoy when the domain has one (a type-valid detour is the point of showing distractors).
+  const decoy = decoys ? shuffled.find((t) => isDecoy(task, t)) : undefined;
+  const picked = (decoy === undefined ? shuffled : [decoy, ...shuffled.filter((t) => t !== decoy)]).slice(0, distractors);
+  if (!decoys) {
+    const visible = viewRng.derive("visible").shuffle([...own, ...picked]);
+    return { visible, tools: visible.map((n) => toolDefinition(c.tool(n))) };
+  }
+  // v1: about half of the Source/Processor steps of s* get a decoy twin (drawn from the base task, not the fault, so
+  // a twin says nothing about where the fault lands).
+  const r = viewRng.derive("decoys");
+  const twins = task.positions.filter((p) => p.category !== "action").flatMap((p) => p.members.filter((m) => task.sStar.includes(m)))
+    .filter(() => r.bool(0.5)).map((m) => decoyDefinition(c.tool(m)));
+  const defs = new Map([...own, ...picked].map((n) => [n, toolDefinition(c.tool(n))]));
+  for (const d of twins) defs.set(d.name, d);
+  const visible = viewRng.derive("visible").shuffle([...defs.keys()]);
+  return { visible, tools: visible.map((n) => defs.get(n)!) };
 }
 
 const views = new Map<string, TaskView>();

@@ -33,6 +33,8 @@ export function genOptions(vp: VersionProfile, strataIndex: number): GenOptions 
 
 /** Max Jaccard similarity allowed between a new base task and any earlier one of the same level. */
 const PAIR_JACCARD_CAP = 0.5;
+/** v1's tighter cap: it has fewer C3 routes (alternatives of two calls or more), so C3 tasks would share more tools. */
+const V1_PAIR_JACCARD_CAP = 0.4;
 
 export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   let inter = 0;
@@ -115,24 +117,28 @@ function generateStratifiedLevel(rng: RngLike, level: Complexity, count: number,
     const byQuota = strata.map((_, k) => k).sort((a, b) => left[b]! - left[a]! || a - b);
     const order = [...new Set([i % n, ...byQuota])].filter((k) => left[k]! > 0);
     let chosen: Task | undefined;
-    for (const k of [...order, ...byQuota.filter((x) => !order.includes(x))]) {
-      let failed = 0;
-      for (let attempt = 0; attempt < STRATUM_DRAWS && !chosen; attempt++) {
-        const t = drawOrSkip(rng.derive(`${level}/${i}/${k}/${attempt}`), level, domain, id, genOptions(vp, k));
-        if (!t) {
-          if (++failed === attempt + 1 && failed >= HOPELESS_DRAWS) break;
-          continue;
+    // First every draw must keep the similarity cap; a domain with one route (Financial) may then relax it.
+    for (const strict of [true, false]) {
+      for (const k of [...order, ...byQuota.filter((x) => !order.includes(x))]) {
+        let failed = 0;
+        for (let attempt = 0; attempt < STRATUM_DRAWS && !chosen; attempt++) {
+          const t = drawOrSkip(rng.derive(`${level}/${i}/${k}/${attempt}`), level, domain, id, genOptions(vp, k));
+          if (!t) {
+            if (++failed === attempt + 1 && failed >= HOPELESS_DRAWS) break;
+            continue;
+          }
+          const key = toolSetKey(t);
+          if (keys.has(key) || texts.has(t.text)) continue;
+          const s = new Set(taskTools(t));
+          if ((strict || attempt < JACCARD_DRAWS) && sets.some((o) => jaccard(o, s) > V1_PAIR_JACCARD_CAP)) continue;
+          chosen = t;
+          sets.push(s);
+          keys.add(key);
+          texts.add(t.text);
         }
-        const key = toolSetKey(t);
-        if (keys.has(key) || texts.has(t.text)) continue;
-        const s = new Set(taskTools(t));
-        if (attempt < JACCARD_DRAWS && sets.some((o) => jaccard(o, s) > PAIR_JACCARD_CAP)) continue;
-        chosen = t;
-        sets.push(s);
-        keys.add(key);
-        texts.add(t.text);
+        if (chosen) { left[k]! -= 1; break; }
       }
-      if (chosen) { left[k]! -= 1; break; }
+      if (chosen) break;
     }
     if (!chosen) throw new TaskGenerationError(`no unique ${level} task in ${domain} for any stratum (task ${i})`);
     out.push(chosen);

@@ -87,6 +87,32 @@ export function distractorPool(task: Task, decoys = false): string[] {
   return pool;
 }
 
+const decoyDefs = new Map<string, ToolDefinition<WorldState>>();
+/**
+ * v1's decoy twin of a provider: the same typed parameters and response fields, documented as a sample-data
+ * endpoint, answering with other content (its responses hash under another group). Calling it is never perturbed and
+ * never clean: a value it returns feeds no task step, so a plan through it fails. A reader of the documentation
+ * avoids it; a planner that matches types alone takes it for an alternative.
+ */
+export function decoyDefinition(spec: ToolSpec): ToolDefinition<WorldState> {
+  const name = `${spec.name}_sandbox`;
+  let def = decoyDefs.get(name);
+  if (!def) {
+    const returns = / Returns: .*$/.exec(spec.description)?.[0] ?? "";
+    const { state: _state, ...stateless } = spec;
+    const twin: ToolSpec = { ...stateless, name, group: `${spec.group}~sandbox`, description: `Sample-data endpoint for integration tests (not live).${returns}` };
+    def = { ...toolDefinition(twin), meta: { group: twin.group, category: spec.category, domain: spec.domain, mutates: false, decoy: true } };
+    decoyDefs.set(name, def);
+  }
+  return def;
+}
+
+/** Does the tool produce a type the task consumes (a decoy, when it is not one of the task's own tools)? */
+export function isDecoy(task: Task, tool: string): boolean {
+  const consumed = task.positions.flatMap((p) => Object.values(p.bindings).flatMap((b) => (b.kind === "bound" ? [b.type] : [])));
+  return Object.values(corpus().tool(tool).outputTypes).some((t) => consumed.includes(t));
+}
+
 /** Engine fault specs for a profile (group-bound, first member called becomes the victim). */
 export function faultSpecs(profile: FaultProfile): FaultSpec[] {
   const c = corpus();
