@@ -128,8 +128,8 @@ export function buildProfile(task: Task, perturbation: Perturbation, rng: RngLik
     const inFamily = stratum ? familyClasses(type, stratum.family) : [];
     const cls = r.pick(inFamily.length > 0 ? inFamily : classesOf(type));
     const salt = r.int(1_000_000);
-    // v1: half of the free-text leaks are another tool's well-formed output, which no range or format check catches.
-    if (stratum && cls === "leakage") return { ...base, corruption: { field, type, cls, salt, foreign: r.bool(0.5) } };
+    // v1: most free-text leaks are another tool's well-formed output, which no range or format check catches.
+    if (stratum && cls === "leakage") return { ...base, corruption: { field, type, cls, salt, foreign: r.bool(FOREIGN_LEAK_SHARE) } };
     if (cls !== "temporal") return { ...base, corruption: { field, type, cls, salt } };
     // A response that states its window's end can contradict itself: the start lands after the end.
     const hasEnd = Object.values(corpus().caps.get(pos.cap)!.outputs).includes("end_datetime") && type === "iso_datetime";
@@ -145,6 +145,12 @@ const DEBUG_LEAKS = [
   (h: number) => `{"internal":{"trace_id":"${code(h, 12)}","shard":${h % 16}}}`,
   (h: number) => `<html><body>502 Bad Gateway</body></html> req=${code(h, 6)}`,
 ];
+
+/**
+ * v1: share of free-text leaks that are another tool's well-formed output rather than debug text. Debug text is the
+ * easy case (any agent that looks recognises it); the paper's leakage is mostly plausible foreign content.
+ */
+const FOREIGN_LEAK_SHARE = 0.6;
 
 /** Another tool's output line leaking into a free-text field (v1): well-formed, plausible, and about something else. */
 const FOREIGN_RECORDS = [

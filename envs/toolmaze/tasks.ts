@@ -33,8 +33,6 @@ export function genOptions(vp: VersionProfile, strataIndex: number): GenOptions 
 
 /** Max Jaccard similarity allowed between a new base task and any earlier one of the same level. */
 const PAIR_JACCARD_CAP = 0.5;
-/** v1's tighter cap: it has fewer C3 routes (alternatives of two calls or more), so C3 tasks would share more tools. */
-const V1_PAIR_JACCARD_CAP = 0.4;
 
 export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   let inter = 0;
@@ -61,9 +59,11 @@ function toolSetKey(t: Task): string {
 
 /** Draws of one base task before the generator gives up on a diverse, unique one (a corpus-capacity error). */
 const MAX_DRAWS = 200;
-/** v1: draws per stratum before the next one is tried; a stratum whose first draws all fail is skipped at once. */
+/** v1: draws under a task's stratum that must all keep the similarity cap, then draws per stratum as in v0. */
+const STRICT_DRAWS = 12;
+/** The cap of those strict draws (v1 has fewer C3 routes than v0, whose alternatives may be a single call). */
+const STRICT_JACCARD_CAP = 0.35;
 const STRATUM_DRAWS = 60;
-const HOPELESS_DRAWS = 6;
 /** Draws after which the pairwise-Jaccard cap is relaxed (duplicates stay forbidden). */
 const JACCARD_DRAWS = 24;
 
@@ -100,45 +100,59 @@ export function generateLevel(rng: RngLike, level: Complexity, count: number, id
 
 /**
  * v1: like `generateLevel`, but every level spends the same quota of each stratum (the strata cycled over `count`
- * tasks), so the victim mix is identical in every C × P cell. Task i prefers the cycle's stratum i mod n; when its
- * domain cannot meet it at this level (Office's only route starts at a Source, so no Processor victim in its C3), it
- * takes the stratum with the most quota left that it can meet, so another domain makes up the difference.
+ * tasks), so the victim mix is identical in every C × P cell. Not every domain can meet every stratum at every level
+ * (Financial's only route feeds straight into an Action, so its C3 has no Processor victim), so strata are assigned
+ * before drawing: first which strata each domain can meet (a few probe draws), then, domains with the fewest options
+ * first, each task takes the feasible stratum with the most quota left (ties: the cycle's own stratum i mod n).
+ * A task then draws under its stratum: first keeping the similarity cap on every draw, then only on the first draws
+ * (as v0); only if that fails too does it fall back to another feasible stratum.
  */
 function generateStratifiedLevel(rng: RngLike, level: Complexity, count: number, idPrefix: string, texts: Set<string>,
   vp: VersionProfile, strata: readonly Stratum[]): Task[] {
   const n = strata.length;
   const left = strata.map((_, k) => Math.floor(count / n) + (k < count % n ? 1 : 0));
+  const domainOf = (i: number): Domain => DOMAINS[i % DOMAINS.length]!;
+  const feasible = new Map(DOMAINS.map((d): [Domain, number[]] => [d, strata.map((_, k) => k).filter((k) =>
+    [0, 1].some((a) => drawOrSkip(rng.derive(`${level}/feasible/${d}/${k}/${a}`), level, d, "probe", genOptions(vp, k)) !== undefined))]));
+  const assigned = new Array<number>(count);
+  const byScarcity = Array.from({ length: count }, (_, i) => i)
+    .sort((a, b) => feasible.get(domainOf(a))!.length - feasible.get(domainOf(b))!.length || a - b);
+  for (const i of byScarcity) {
+    const options = feasible.get(domainOf(i))!;
+    if (options.length === 0) throw new TaskGenerationError(`no ${level} task in ${domainOf(i)} can meet any stratum`);
+    const k = options.reduce((best, x) => (left[x]! > left[best]! || (left[x] === left[best] && x === i % n) ? x : best), options[0]!);
+    assigned[i] = k;
+    left[k]! -= 1;
+  }
   const out: Task[] = [];
   const sets: Set<string>[] = [];
   const keys = new Set<string>();
   for (let i = 0; i < count; i++) {
-    const domain: Domain = DOMAINS[i % DOMAINS.length]!;
+    const domain = domainOf(i);
     const id = `${idPrefix}${level}-${String(i).padStart(3, "0")}`;
-    const byQuota = strata.map((_, k) => k).sort((a, b) => left[b]! - left[a]! || a - b);
-    const order = [...new Set([i % n, ...byQuota])].filter((k) => left[k]! > 0);
     let chosen: Task | undefined;
-    // First every draw must keep the similarity cap; a domain with one route (Financial) may then relax it.
-    for (const strict of [true, false]) {
-      for (const k of [...order, ...byQuota.filter((x) => !order.includes(x))]) {
-        let failed = 0;
-        for (let attempt = 0; attempt < STRATUM_DRAWS && !chosen; attempt++) {
-          const t = drawOrSkip(rng.derive(`${level}/${i}/${k}/${attempt}`), level, domain, id, genOptions(vp, k));
-          if (!t) {
-            if (++failed === attempt + 1 && failed >= HOPELESS_DRAWS) break;
-            continue;
-          }
-          const key = toolSetKey(t);
-          if (keys.has(key) || texts.has(t.text)) continue;
-          const s = new Set(taskTools(t));
-          if ((strict || attempt < JACCARD_DRAWS) && sets.some((o) => jaccard(o, s) > V1_PAIR_JACCARD_CAP)) continue;
-          chosen = t;
-          sets.push(s);
-          keys.add(key);
-          texts.add(t.text);
-        }
-        if (chosen) { left[k]! -= 1; break; }
+    const tries: [number, number, number][] = [[assigned[i]!, STRICT_DRAWS, STRICT_DRAWS], [assigned[i]!, STRATUM_DRAWS, JACCARD_DRAWS],
+      ...feasible.get(domain)!.filter((k) => k !== assigned[i]).map((k): [number, number, number] => [k, STRATUM_DRAWS, JACCARD_DRAWS])];
+    for (const [pass, [k, draws, capped]] of tries.entries()) {
+      for (let attempt = 0; attempt < draws && !chosen; attempt++) {
+        const t = drawOrSkip(rng.derive(`${level}/${i}/${k}/${pass === 0 ? "strict/" : ""}${attempt}`), level, domain, id, genOptions(vp, k));
+        if (!t) continue;
+        const key = toolSetKey(t);
+        if (keys.has(key) || texts.has(t.text)) continue;
+        const s = new Set(taskTools(t));
+        const cap = pass === 0 ? STRICT_JACCARD_CAP : PAIR_JACCARD_CAP;
+        if (attempt < capped && sets.some((o) => jaccard(o, s) > cap)) continue;
+        chosen = t;
+        sets.push(s);
+        keys.add(key);
+        texts.add(t.text);
       }
-      if (chosen) break;
+      if (chosen) {
+        // A fallback stratum borrows the quota of a later task that can take this task's stratum instead.
+        const j = k === assigned[i] ? -1 : assigned.findIndex((x, jj) => jj > i && x === k && feasible.get(domainOf(jj))!.includes(assigned[i]!));
+        if (j >= 0) assigned[j] = assigned[i]!;
+        break;
+      }
     }
     if (!chosen) throw new TaskGenerationError(`no unique ${level} task in ${domain} for any stratum (task ${i})`);
     out.push(chosen);

@@ -64,8 +64,8 @@ const PROFILES: Readonly<Record<ToolMazeVersion, VersionProfile>> = {
     suffix: [2, 4], minAlternativeRoute: 1, crossDomain: false, strata: null, sharedErrorPool: false, decoys: false, recovery: "success",
   },
   v1: {
-    version: "v1", canonicalSeed: "toolmaze-canonical-v2", idPrefix: "cn1-", chain: { C1: [2, 3], C2: [3, 4] },
-    suffix: [2, 5], minAlternativeRoute: 2, crossDomain: true, strata: V1_STRATA, sharedErrorPool: true, decoys: true, recovery: "paper",
+    version: "v1", canonicalSeed: "toolmaze-canonical-v2", idPrefix: "cn1-", chain: { C1: [2, 3], C2: [2, 3] },
+    suffix: [3, 6], minAlternativeRoute: 2, crossDomain: true, strata: V1_STRATA, sharedErrorPool: true, decoys: true, recovery: "paper",
   },
 };
 

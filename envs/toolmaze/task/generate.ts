@@ -245,7 +245,9 @@ function tryRoute(b: Builder, r: RouteSpec, slot: number): boolean {
       }
       steps.push({ cap: capSpec, bind });
       if (branch === shortest && onRoute) { /* the victim's branch: no same-schema way out */ }
-      else if (flat === forced || b.rng.bool(0.4)) expose.add(k);
+      // v1 leaves substitutes inside routes to chance (the other route is the alternative), so tasks on one route share
+      // fewer tools; v0 forces one.
+      else if ((flat === forced && !b.gen.strata) || b.rng.bool(b.gen.strata ? 0.2 : 0.4)) expose.add(k);
       flat++;
     });
     const fromParam = Object.entries(steps[0]!.cap.params).find(([, t]) => t === r.from)?.[0];
@@ -265,8 +267,7 @@ function tryRoute(b: Builder, r: RouteSpec, slot: number): boolean {
 
 /** Generate one task. Throws TaskGenerationError if the domain cannot host the requested pattern. */
 export function generateTask(rng: RngLike, complexity: Complexity, domain: Domain, id: string, gen: GenOptions = V0_GEN): Task {
-  // Strata reject many draws (e.g. a Processor victim needs a chain with a Processor), so they get more attempts.
-  const attempts = gen.strata ? 40 : 20;
+  const attempts = 20;
   for (let attempt = 0; attempt < attempts; attempt++) {
     const b = new Builder(rng.derive(`attempt${attempt}`), gen);
     let ok: boolean;
