@@ -41,9 +41,23 @@ interface Step {
   bind: Record<string, number | "literal">;
 }
 
-const isLiteralType = (type: string): boolean => fieldType(type).literals !== undefined;
-const domainCaps = (domain: Domain, cross = false): CapSpec[] => [...corpus().caps.values()]
-  .filter((c) => c.domain === domain || (cross && c.domain === "General" && c.category !== "source"));
+// Both are pure functions of the corpus, called in the generator's innermost loops (v1 draws many tasks), so memoised.
+const literalTypes = new Map<string, boolean>();
+const isLiteralType = (type: string): boolean => {
+  let v = literalTypes.get(type);
+  if (v === undefined) literalTypes.set(type, (v = fieldType(type).literals !== undefined));
+  return v;
+};
+const capsByDomain = new Map<string, readonly CapSpec[]>();
+const domainCaps = (domain: Domain, cross = false): readonly CapSpec[] => {
+  const key = `${domain}/${cross}`;
+  let caps = capsByDomain.get(key);
+  if (!caps) {
+    caps = [...corpus().caps.values()].filter((c) => c.domain === domain || (cross && c.domain === "General" && c.category !== "source"));
+    capsByDomain.set(key, caps);
+  }
+  return caps;
+};
 const outputsType = (c: CapSpec, type: string): boolean => Object.values(c.outputs).includes(type);
 
 /** Bind params of `c` after `steps`: `primary` param to the last step, others to earlier producers or literals. */
