@@ -9,6 +9,7 @@ import { Rng } from "../../src/core/rng.js";
 import { listEnvs, make } from "../../src/index.js";
 import type { ToolObservation } from "../../src/engine/observation.js";
 import "../../envs/toolmaze/index.js";
+import { recoveryCategory } from "../../envs/toolmaze/analysis.js";
 import { buildProfile } from "../../envs/toolmaze/faults.js";
 import { buildView } from "../../envs/toolmaze/instanceCache.js";
 import { COMPLEXITIES, genOptions, generateTask, PERTURBATIONS } from "../../envs/toolmaze/tasks.js";
@@ -115,6 +116,13 @@ describe("ToolMaze-v1", () => {
     }
     expect(recoveredButFailed).toBeGreaterThan(0);
     env.close();
+  });
+
+  it("names a recovery category only for recoveries that worked (v1 reads recoveredOnSuccess)", () => {
+    const base = { exposed: 1, strategies: "retry" };
+    expect(recoveryCategory({ ...base, recovered: 1, recoveredOnSuccess: 0 })).toBe("not_recovered");
+    expect(recoveryCategory({ ...base, recovered: 1, recoveredOnSuccess: 1 })).toBe("recovered_by_retry");
+    expect(recoveryCategory({ ...base, recovered: 1 })).toBe("recovered_by_retry"); // a v0 row
   });
 
   it("keeps instances deterministic per (task, P)", () => {
