@@ -58,7 +58,13 @@ const domainCaps = (domain: Domain, cross = false): readonly CapSpec[] => {
   }
   return caps;
 };
-const outputsType = (c: CapSpec, type: string): boolean => Object.values(c.outputs).includes(type);
+const outputTypeSets = new WeakMap<CapSpec, ReadonlySet<string>>();
+/** Does the capability output `type`? (The generator's hottest check, so each capability's type set is kept.) */
+const outputsType = (c: CapSpec, type: string): boolean => {
+  let types = outputTypeSets.get(c);
+  if (!types) outputTypeSets.set(c, (types = new Set(Object.values(c.outputs))));
+  return types.has(type);
+};
 
 /** Bind params of `c` after `steps`: `primary` param to the last step, others to earlier producers or literals. */
 function bindParams(c: CapSpec, steps: readonly Step[], primaryFrom: number | undefined): Step["bind"] | undefined {
