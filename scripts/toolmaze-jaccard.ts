@@ -22,7 +22,12 @@ const structure = (t: (typeof tasks)[number]): string => t.positions.map((p) => 
   .flatMap((b) => (b.kind === "bound" ? [b.from.map((f) => t.positions[f]!.cap).join("|")] : [])).join(",")}`).sort().join(";");
 const strataMix = (ts: typeof tasks): string => {
   const n = new Map<string, number>();
-  for (const t of ts) for (const s of t.strata ?? []) n.set(`${s.category[0]}/${s.family[0]}`, (n.get(`${s.category[0]}/${s.family[0]}`) ?? 0) + 1);
+  for (const t of ts) {
+    for (const s of t.strata ?? []) {
+      const key = `${s.category[0]}/${s.family[0]}`;
+      n.set(key, (n.get(key) ?? 0) + 1);
+    }
+  }
   return [...n.entries()].sort().map(([k, v]) => `${k} ${v}`).join(", ") || "-";
 };
 const problems: string[] = [];
@@ -36,10 +41,12 @@ const rows = COMPLEXITIES.map((c) => {
   sStar.push(avg((t) => t.sStar.length));
   firstSlotMix.push(strataMix(ts.map((t) => ({ ...t, strata: t.strata?.slice(0, 1) }))));
   return [c, ts.length, Math.round(j * 10000) / 10000, j <= 0.06 ? "ok" : "FAIL", new Set(ts.map(structure)).size, avg((t) => taskTools(t).length),
-    avg((t) => t.sStar.length), avg((t) => t.solutions.length), DOMAINS.map((d) => ts.filter((t) => t.domain === d).length).join("/"), strataMix(ts)];
+    avg((t) => t.sStar.length), avg((t) => t.solutions.length), DOMAINS.map((d) => ts.filter((t) => t.domain === d).length).join("/"),
+    strataMix(ts)];
 });
 console.log(`ToolMaze-${version} canonical suite`);
-console.log(formatTable(["level", "tasks", "mean Jaccard", "<= 0.06", "structures", "tools/task", "|s*|", "solutions", "per domain (F/T/O/S/I/G)",
+console.log(formatTable(["level", "tasks", "mean Jaccard", "<= 0.06", "structures", "tools/task", "|s*|", "solutions",
+  "per domain (F/T/O/S/I/G)",
   "strata (a/s/p victim, l/v corruption)"], rows));
 const openings = new Set(tasks.map((t) => t.text.split(/\s+/).slice(0, 3).join(" ")));
 console.log(`texts: ${new Set(tasks.map((t) => t.text)).size} distinct of ${tasks.length}; ${openings.size} distinct three-word openings`);

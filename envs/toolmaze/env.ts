@@ -155,7 +155,8 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     // truth and view are built once. Distractors and tool order come from the base task (stream: the index of its
     // unperturbed instance), so an instance is the same episode whichever seed selects it, and a task looks the same
     // under every perturbation: only the fault differs (which is what makes NP its exact no-fault counterfactual).
-    this.profile = sampled ? buildProfile(task, perturbation, sampled.faultRng, this.vp) : canonicalProfile(task, perturbation, this.vp.version);
+    this.profile = sampled ? buildProfile(task, perturbation, sampled.faultRng, this.vp)
+      : canonicalProfile(task, perturbation, this.vp.version);
     const facts = (this.facts = profileFacts(task, this.profile));
     this.endedBy = null;
     this.score = null;

@@ -107,7 +107,8 @@ const SHARED_ERRORS: readonly ExplicitPayload[] = [
  * among the pattern's substitutable positions; v1 (a task with strata) among the positions fitting the slot's stratum,
  * and its corruption from the stratum's family.
  */
-export function buildProfile(task: Task, perturbation: Perturbation, rng: RngLike, vp: VersionProfile = versionProfile("v0")): FaultProfile {
+export function buildProfile(task: Task, perturbation: Perturbation, rng: RngLike,
+  vp: VersionProfile = versionProfile("v0")): FaultProfile {
   if (perturbation === "NP") return { perturbation, faults: [] };
   const mode = MODE[perturbation];
   const faults = task.slots.map((s, k): SlotFault => {

@@ -315,7 +315,9 @@ export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
   const cRec = exposed ? 1 - ratio * (success ? 1 : 0) : 0;
   const onSuccess = exposed ? (success && strategies.size > 0 ? 1 : 0) : null;
   // A clean abort is the valid strategy exactly when no alternative is left (forbidden calls make it unclean).
-  const paper = exposed ? (unsolvable ? (termination === "abort" && forbiddenCalls === 0 ? 1 : 0) : validSlots === firstHit.size ? 1 : 0) : null;
+  const paper = !exposed ? null
+    : unsolvable ? (termination === "abort" && forbiddenCalls === 0 ? 1 : 0)
+    : validSlots === firstHit.size ? 1 : 0;
   const recovered = rec.recovery === "paper" ? paper : onSuccess;
   return {
     complexity: task.complexity, perturbation: profile.perturbation, domain: task.domain,

@@ -135,7 +135,8 @@ function generateStratifiedLevel(rng: RngLike, level: Complexity, count: number,
       ...feasible.get(domain)!.filter((k) => k !== assigned[i]).map((k): [number, number, number] => [k, STRATUM_DRAWS, JACCARD_DRAWS])];
     for (const [pass, [k, draws, capped]] of tries.entries()) {
       for (let attempt = 0; attempt < draws && !chosen; attempt++) {
-        const t = drawOrSkip(rng.derive(`${level}/${i}/${k}/${pass === 0 ? "strict/" : ""}${attempt}`), level, domain, id, genOptions(vp, k));
+        const stream = rng.derive(`${level}/${i}/${k}/${pass === 0 ? "strict/" : ""}${attempt}`);
+        const t = drawOrSkip(stream, level, domain, id, genOptions(vp, k));
         if (!t) continue;
         const key = toolSetKey(t);
         if (keys.has(key) || texts.has(t.text)) continue;
@@ -149,7 +150,8 @@ function generateStratifiedLevel(rng: RngLike, level: Complexity, count: number,
       }
       if (chosen) {
         // A fallback stratum borrows the quota of a later task that can take this task's stratum instead.
-        const j = k === assigned[i] ? -1 : assigned.findIndex((x, jj) => jj > i && x === k && feasible.get(domainOf(jj))!.includes(assigned[i]!));
+        const j = k === assigned[i] ? -1
+          : assigned.findIndex((x, jj) => jj > i && x === k && feasible.get(domainOf(jj))!.includes(assigned[i]!));
         if (j >= 0) assigned[j] = assigned[i]!;
         break;
       }

@@ -79,7 +79,8 @@ export function distractorPool(task: Task, decoys = false): string[] {
     if (caps.some((id) => task.positions.some((p) => p.cap === id))) for (const id of caps) groups.add(id);
   }
   const consumed = new Set(task.positions.flatMap((p) => Object.values(p.bindings).flatMap((b) => (b.kind === "bound" ? [b.type] : []))));
-  const pool = c.toolsIn(task.domain).filter((t) => !groups.has(t.group) && (decoys || !Object.values(t.outputTypes).some((ty) => consumed.has(ty))))
+  const producesConsumed = (t: ToolSpec): boolean => Object.values(t.outputTypes).some((ty) => consumed.has(ty));
+  const pool = c.toolsIn(task.domain).filter((t) => !groups.has(t.group) && (decoys || !producesConsumed(t)))
     .map((t) => t.name);
   // Only canonical tasks recur; sampled ones are unique per seed, so the cache stays bounded by the suite.
   if (task.id.startsWith("smp-")) return pool;
@@ -100,8 +101,10 @@ export function decoyDefinition(spec: ToolSpec): ToolDefinition<WorldState> {
   if (!def) {
     const returns = / Returns: .*$/.exec(spec.description)?.[0] ?? "";
     const { state: _state, ...stateless } = spec;
-    const twin: ToolSpec = { ...stateless, name, group: `${spec.group}~sandbox`, description: `Sample-data endpoint for integration tests (not live).${returns}` };
-    def = { ...toolDefinition(twin), meta: { group: twin.group, category: spec.category, domain: spec.domain, mutates: false, decoy: true } };
+    const description = `Sample-data endpoint for integration tests (not live).${returns}`;
+    const twin: ToolSpec = { ...stateless, name, group: `${spec.group}~sandbox`, description };
+    const meta = { group: twin.group, category: spec.category, domain: spec.domain, mutates: false, decoy: true };
+    def = { ...toolDefinition(twin), meta };
     decoyDefs.set(name, def);
   }
   return def;

@@ -36,7 +36,8 @@ describe("ToolMaze-v1", () => {
     const ids = listEnvs().map((e) => e.id);
     expect(ids).toEqual(expect.arrayContaining(["ToolMaze-v0", "ToolMaze-v1"]));
     const v0 = versionProfile("v0");
-    expect([v0.sharedErrorPool, v0.decoys, v0.strata, v0.recovery, v0.canonicalSeed]).toEqual([false, false, null, "success", "toolmaze-canonical-v1"]);
+    expect([v0.sharedErrorPool, v0.decoys, v0.strata, v0.recovery, v0.canonicalSeed])
+      .toEqual([false, false, null, "success", "toolmaze-canonical-v1"]);
   });
 
   it("lands the fault on the task's stratum, Actions included at every level", () => {
@@ -76,7 +77,11 @@ describe("ToolMaze-v1", () => {
     const c3 = sample("C3", 24);
     for (const t of c3) {
       const branches = new Map<string, number>();
-      for (const p of t.positions) if (p.route) branches.set(`${p.route.id}#${p.route.branch}`, (branches.get(`${p.route.id}#${p.route.branch}`) ?? 0) + 1);
+      for (const p of t.positions) {
+        if (!p.route) continue;
+        const key = `${p.route.id}#${p.route.branch}`;
+        branches.set(key, (branches.get(key) ?? 0) + 1);
+      }
       const lengths = [...branches.values()].sort((a, b) => a - b);
       expect(lengths.slice(1).every((n) => n >= 2), t.id).toBe(true);
     }
@@ -128,7 +133,8 @@ describe("ToolMaze-v1", () => {
   it("keeps instances deterministic per (task, P)", () => {
     const t = sample("C4", 1)[0]!;
     for (const p of PERTURBATIONS) {
-      expect(JSON.stringify(buildProfile(t, p, new Rng(`${t.id}/${p}`), v1))).toBe(JSON.stringify(buildProfile(t, p, new Rng(`${t.id}/${p}`), v1)));
+      const build = () => JSON.stringify(buildProfile(t, p, new Rng(`${t.id}/${p}`), v1));
+      expect(build()).toBe(build());
     }
   });
 });

@@ -210,7 +210,8 @@ function linearSlot(b: Builder, domain: Domain, slot: number, substitute: boolea
 
 function routeSlot(b: Builder, domain: Domain, slot: number): boolean {
   // Alternatives of a route cost at least `minAlternativeRoute` calls (every branch but the shortest).
-  const longEnough = (r: RouteSpec) => r.routes.map((ch) => ch.length).sort((x, y) => x - y).slice(1).every((n) => n >= b.gen.minAlternativeRoute);
+  const longEnough = (r: RouteSpec) => r.routes.map((ch) => ch.length).sort((x, y) => x - y).slice(1)
+    .every((n) => n >= b.gen.minAlternativeRoute);
   const routes = b.rng.shuffle(corpus().routes.filter((r) => r.domain === domain
     && r.routes.every((ch) => ch.every((id) => !b.used.has(id))) && longEnough(r)));
   for (const r of routes) if (tryRoute(b, r, slot)) return true;
@@ -241,7 +242,8 @@ function tryRoute(b: Builder, r: RouteSpec, slot: number): boolean {
   // Actions), the victim is a suffix step that exposes its group.
   const stratum = b.gen.strata?.[slot];
   const shortest = stratum ? r.routes.reduce((best, ch, i) => (ch.length < r.routes[best]!.length ? i : best), 0) : -1;
-  const onRoute = stratum !== undefined && stratum.category !== "action" && r.routes[shortest]!.some((id) => capFits(c.caps.get(id)!, stratum));
+  const onRoute = stratum !== undefined && stratum.category !== "action"
+    && r.routes[shortest]!.some((id) => capFits(c.caps.get(id)!, stratum));
   const chainFits = stratum && !onRoute ? [...prefix, ...suffix].flatMap((s, k) => (capFits(s.cap, stratum) ? [k] : [])) : [];
   if (stratum && !onRoute && chainFits.length === 0) return false;
   const exposed = chainFits.length > 0 ? b.rng.pick(chainFits) : -1;

@@ -138,7 +138,8 @@ export function validateTask(task: Pick<Task, "positions" | "slots">, home?: Dom
   if (!cats.has("action")) problems.push("no Action node");
   const domains = new Set(task.positions.flatMap((p) => p.members.map((m) => c.tool(m).domain)));
   const foreign = [...domains].filter((d) => d !== home && d !== "General");
-  if (home === undefined ? domains.size !== 1 : foreign.length > 0 || !domains.has(home)) problems.push(`mixed domains: ${[...domains].join(",")}`);
+  const mixed = home === undefined ? domains.size !== 1 : foreign.length > 0 || !domains.has(home);
+  if (mixed) problems.push(`mixed domains: ${[...domains].join(",")}`);
   for (const p of task.positions) {
     const capSpec = c.caps.get(p.cap);
     if (!capSpec) { problems.push(`unknown capability ${p.cap}`); continue; }

@@ -49,7 +49,8 @@ export function consumedField(task: Task, position: number): { field: string; ty
 export function familyField(task: Task, position: number, family: CorruptionFamily): { field: string; type: string } | undefined {
   const consumed = consumedField(task, position);
   if (familyClasses(consumed.type, family).length > 0) return consumed;
-  const hit = Object.entries(corpus().caps.get(task.positions[position]!.cap)!.outputs).find(([, t]) => familyClasses(t, family).length > 0);
+  const outputs = corpus().caps.get(task.positions[position]!.cap)!.outputs;
+  const hit = Object.entries(outputs).find(([, t]) => familyClasses(t, family).length > 0);
   return hit ? { field: hit[0], type: hit[1] } : undefined;
 }
 
