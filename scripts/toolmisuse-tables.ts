@@ -21,7 +21,8 @@ const table1: string[] = ["| policy | success | recovery | mean calls | invalid-
 const perFault: Record<string, Record<string, string>> = {};
 const perDiff: Record<string, Record<string, string>> = {};
 for (const policy of BASELINE_NAMES) {
-  const res = rollout({ envId: "ToolMisuseBench-v0", options: profile === "solvable" ? { split, compat } : { split, compat, profile }, policy, episodes: SPLIT_SIZES[split], seed: 0 });
+  const options = profile === "solvable" ? { split, compat } : { split, compat, profile };
+  const res = rollout({ envId: "ToolMisuseBench-v0", options, policy, episodes: SPLIT_SIZES[split], seed: 0 });
   const a = aggregateResults(res);
   const m = a.metrics;
   const ret = res.reduce((s, r) => s + r.return, 0) / res.length;

@@ -87,13 +87,14 @@ function applies(tiers: readonly Setting[], setting: Setting): boolean {
 
 /**
  * The first error in the trace, as the paper labels failures: every violation gets the point of the run at which
- * it happened, and the earliest wins. A forbidden call happens at its call; a call of a required tool with
- * arguments other than the request's, or made out of order (before the step it must follow), at that call; a write never read back or undone, and a value taken from a failed or faulty
- * response with no clean one after it, just after that call (the run moved on trusting it); a requirement never
- * attempted and a wrong end state at the end of the run. Ties (e.g. several omissions at the end) go in causal
- * order: forbidden calls, not trying the requested service, skipping the lookup steps, not reading a write back,
- * no clean value, not switching, switching without redoing the lookups on the new provider, leaving a wrong
- * record, missing the goal, stopping before the steps that follow the main call. The label comes from `labelFor`.
+ * it happened, and the earliest wins. A forbidden call happens at its call; a call of a required tool with other
+ * arguments than the request's, or made out of order (before the step it must follow), at that call; a write never
+ * read back or undone, and a value taken from a failed or faulty response with no clean one after it, just after
+ * that call (the run moved on trusting it); a requirement never attempted and a wrong end state at the end of the
+ * run. Ties (e.g. several omissions at the end) go in causal order: forbidden calls, not trying the requested
+ * service, skipping the lookup steps, not reading a write back, no clean value, not switching, switching without
+ * redoing the lookups on the new provider, leaving a wrong record, missing the goal, stopping before the steps that
+ * follow the main call. The label comes from `labelFor`.
  */
 const RANK = ["attempt_primary", "step_before", "chain_order", "read_back", "clean_read", "use_fallback", "restart_chain", "no_bad_record", "goal_state", "step_after"];
 
@@ -104,7 +105,8 @@ function errorPosition(v: FtScore["violations"][number], s: Scenario, run: FtRun
   const req = s.required.find((r) => r.id === v.id);
   if (!req || req.kind === "state") return end;
   if (req.kind === "readback") {
-    const unread = run.calls.find((w) => req.writeTools.includes(w.tool) && w.ok && !run.calls.some((c) => readsBack(c, w) || undoes(c, w)));
+    const verified = (w: RunCall) => run.calls.some((c) => readsBack(c, w) || undoes(c, w));
+    const unread = run.calls.find((w) => req.writeTools.includes(w.tool) && w.ok && !verified(w));
     return unread ? unread.index + 0.5 : end;
   }
   const ofTools = run.calls.filter((c) => req.tools.includes(c.tool));
@@ -112,7 +114,8 @@ function errorPosition(v: FtScore["violations"][number], s: Scenario, run: FtRun
   const at: number[] = [end];
   const wrongArgs = ofTools.find((c) => !argsSatisfy(req.args, c.args));
   if (wrongArgs) at.push(wrongArgs.index);
-  const early = tried.find((c) => (!req.clean || (c.ok && !c.faulted)) && req.after && !run.calls.some((p) => p.index < c.index && req.after?.includes(p.tool)));
+  const followsStep = (c: RunCall) => run.calls.some((p) => p.index < c.index && req.after?.includes(p.tool));
+  const early = tried.find((c) => (!req.clean || (c.ok && !c.faulted)) && req.after && !followsStep(c));
   if (early) at.push(early.index);
   const bad = tried.filter((c) => req.clean && !(c.ok && !c.faulted));
   if (bad.length > 0) at.push(bad[bad.length - 1]!.index + 0.5);

@@ -143,8 +143,10 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
       return { task, index, gold: parseGoldSummary(task.gold_summary), label: {}, phiSteps: null };
     }
     const paper = this.options.profile === "paper";
-    const g = paper ? generatePaperTask(this.options.split, index, this.options.generatorSeed) : generateTask(this.options.split, index, this.options.generatorSeed);
-    const label: JsonObject = { template: g.template, faultClass: g.faultClass, persistent: g.persistent, blind: g.blind, budgetProfile: g.profile };
+    const { split, generatorSeed } = this.options;
+    const g = paper ? generatePaperTask(split, index, generatorSeed) : generateTask(split, index, generatorSeed);
+    const label: JsonObject = { template: g.template, faultClass: g.faultClass, persistent: g.persistent, blind: g.blind };
+    label.budgetProfile = g.profile;
     if (paper) label.solvable = g.solvable ?? true;
     return { task: g.record, index, gold: g.gold, label, phiSteps: g.phiSteps };
   }

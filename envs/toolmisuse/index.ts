@@ -135,7 +135,9 @@ registerGenerator("toolmisusebench", {
   flags: { profile: "solvable (default): gold-validated suite | paper: the v0.1 reconstruction behind the paper's baseline table" },
   run: ({ outDir, seed, options }) => {
     const profile = options?.profile ?? "solvable";
-    if (!SUITE_PROFILES.includes(profile as SuiteProfile)) throw new OptionsError("profile", `profile must be one of ${SUITE_PROFILES.join(", ")}, got '${profile}'`);
+    if (!SUITE_PROFILES.includes(profile as SuiteProfile)) {
+      throw new OptionsError("profile", `profile must be one of ${SUITE_PROFILES.join(", ")}, got '${profile}'`);
+    }
     const m = generateToolMisuseBench({ outDir, seed, profile: profile as SuiteProfile });
     const splits = m.splits as Record<string, { file: string; count: number; sha256: string }>;
     return {

@@ -21,7 +21,9 @@ import { parseTaskRecord } from "./dataset.js";
 import { runEpisode } from "./runner.js";
 import { checkSuccess } from "./scorer.js";
 import { driftPayloads, type GenDomain, type GenRng } from "./templates.js";
-import { accountsState, call, COMMANDS, cronExpr, digits, FOLDERS, JOB_OBJECTS, JOB_VERBS, jobsState, REASONS, splitLetter, STEMS, TIERS, WORDS } from "./vocab.js";
+import {
+  accountsState, call, COMMANDS, cronExpr, digits, FOLDERS, JOB_OBJECTS, JOB_VERBS, jobsState, REASONS, splitLetter, STEMS, TIERS, WORDS,
+} from "./vocab.js";
 import { DOMAIN_TOOLSET, officialSchemas } from "./world/toolsets.js";
 import type { JsonObj, OfficialAction } from "./world/types.js";
 import {
@@ -53,7 +55,12 @@ const CELLS: readonly Cell[] = (() => {
     const o2 = other[(i + 1) % 3]!;
     const t: PaperClass = i % 2 === 0 ? "timeout" : "schema_drift";
     const u: PaperClass = i % 2 === 0 ? "authz" : "rate_limit";
-    out.push({ domain: "retrieval", fault: t }, { domain: o, fault: t === "timeout" ? "schema_drift" : "timeout" }, { domain: o, fault: u }, { domain: o2, fault: u === "authz" ? "rate_limit" : "authz" });
+    out.push(
+      { domain: "retrieval", fault: t },
+      { domain: o, fault: t === "timeout" ? "schema_drift" : "timeout" },
+      { domain: o, fault: u },
+      { domain: o2, fault: u === "authz" ? "rate_limit" : "authz" },
+    );
   }
   return out;
 })();
@@ -89,7 +96,12 @@ function retrievalCorpus(seed: number, k: number): { docs: JsonObj[]; words: str
 
 /** Instruction, initial state and the target call (with the arguments the instruction states). */
 function draft(domain: GenDomain, tool: string, r: GenRng, split: string, seed: number): PaperDraft {
-  const t = (instruction: string, initialState: JsonObj, args: JsonObj): PaperDraft => ({ template: `paper_${tool}`, instruction, initialState, target: call(tool, args) });
+  const t = (instruction: string, initialState: JsonObj, args: JsonObj): PaperDraft => ({
+    template: `paper_${tool}`,
+    instruction,
+    initialState,
+    target: call(tool, args),
+  });
   if (domain === "crud") {
     const { ids, accounts } = accountsState(r, split, r.range(1, 3));
     const id = r.pick(ids);
@@ -97,7 +109,9 @@ function draft(domain: GenDomain, tool: string, r: GenRng, split: string, seed: 
       let fresh = id;
       while (accounts[fresh]) fresh = `${r.pick(["a", "n"])}${splitLetter(split)}${digits(r, 5)}`;
       const tier = r.pick(TIERS);
-      return r.random() < 0.5 ? t(`Add customer account ${fresh}.`, { accounts }, { fields: { id: fresh } }) : t(`Register customer account ${fresh} with tier ${tier}.`, { accounts }, { fields: { id: fresh, tier } });
+      return r.random() < 0.5
+        ? t(`Add customer account ${fresh}.`, { accounts }, { fields: { id: fresh } })
+        : t(`Register customer account ${fresh} with tier ${tier}.`, { accounts }, { fields: { id: fresh, tier } });
     }
     if (tool === "get_account") return t(`Look up account ${id}.`, { accounts }, { id });
     if (tool === "update_account") {
@@ -130,7 +144,9 @@ function draft(domain: GenDomain, tool: string, r: GenRng, split: string, seed: 
     return t(`Store the text '${content}' at ${p}.`, { files }, { path: p, content });
   }
   const jobs = jobsState(r);
-  if (jobs.length === 0) jobs.push({ name: `${r.pick(JOB_VERBS)}-${r.pick(JOB_OBJECTS)}-${digits(r, 3)}`, cron: cronExpr(r, true), command: r.pick(COMMANDS) });
+  if (jobs.length === 0) {
+    jobs.push({ name: `${r.pick(JOB_VERBS)}-${r.pick(JOB_OBJECTS)}-${digits(r, 3)}`, cron: cronExpr(r, true), command: r.pick(COMMANDS) });
+  }
   if (tool === "list_jobs") return t("List all scheduled jobs.", { jobs }, {});
   const cron = cronExpr(r, true);
   if (tool === "validate_cron") return t(`Validate cron expression '${cron}'.`, { jobs }, { cron });
@@ -145,26 +161,35 @@ const ROLES = ["admin", "operator", "owner"];
 function faultPlan(cls: PaperClass, target: OfficialAction, r: GenRng): FaultSpec[] {
   const at = { on_tool: target.tool_name, on_nth_call: 1 };
   const persistent = { on_tool: target.tool_name };
+  const spec = (fault_type: FaultSpec["fault_type"], trigger: JsonObj, severity: "soft" | "hard", payload: JsonObj): FaultSpec[] => [
+    { fault_type, trigger, severity, payload },
+  ];
   switch (cls) {
     case "timeout":
-      return [{ fault_type: "timeout", trigger: at, severity: "soft", payload: { timeout_ms: r.pick([500, 1000, 2000]), recoverability: "transient" } }];
+      return spec("timeout", at, "soft", { timeout_ms: r.pick([500, 1000, 2000]), recoverability: "transient" });
     case "schema_drift":
-      return [{ fault_type: "schema_drift", trigger: at, severity: "soft", payload: { ...r.pick(driftPayloads(target.tool_name)), recoverability: "transient" } }];
+      return spec("schema_drift", at, "soft", { ...r.pick(driftPayloads(target.tool_name)), recoverability: "transient" });
     case "authz":
-      return [{ fault_type: "authz", trigger: persistent, severity: "hard", payload: { deny: true, required_role: r.pick(ROLES), recoverability: "persistent", solvable: false } }];
-    case "rate_limit":
-      return [{ fault_type: "rate_limit", trigger: persistent, severity: "hard", payload: { after_n_calls: 0, retry_after_ms: r.pick([250, 500, 1000]), recoverability: "persistent_quota", solvable: false } }];
+      return spec("authz", persistent, "hard", { deny: true, required_role: r.pick(ROLES), recoverability: "persistent", solvable: false });
+    case "rate_limit": {
+      const payload = { after_n_calls: 0, retry_after_ms: r.pick([250, 500, 1000]), recoverability: "persistent_quota", solvable: false };
+      return spec("rate_limit", persistent, "hard", payload);
+    }
   }
 }
 
 const DIFFICULTY: Record<PaperClass, Difficulty> = { timeout: "easy", schema_drift: "medium", authz: "hard", rate_limit: "hard" };
+
+function layoutOf(split: Split, seed: number, size: number): Cell[] {
+  return new Rng(seed).derive(split).derive("paper-layout").shuffle(Array.from({ length: size }, (_, i) => CELLS[i % CELLS.length]!));
+}
 
 const layoutCache = new Map<string, Cell[]>();
 function layout(split: Split, seed: number, size: number): Cell[] {
   const key = `${seed}/${split}/${size}`;
   let hit = layoutCache.get(key);
   if (!hit) {
-    hit = new Rng(seed).derive(split).derive("paper-layout").shuffle(Array.from({ length: size }, (_, i) => CELLS[i % CELLS.length]!));
+    hit = layoutOf(split, seed, size);
     layoutCache.set(key, hit);
   }
   return hit;
@@ -185,7 +210,7 @@ export function generatePaperTask(split: Split, index: number, seed = DEFAULT_SE
 /** All tasks of a split in the paper profile; `cache: false` builds them from scratch. */
 export function generatePaperSplit(split: Split, seed = DEFAULT_SEED, size = SPLIT_SIZES[split], cache = true): GeneratedTask[] {
   if (!cache) {
-    const cells = new Rng(seed).derive(split).derive("paper-layout").shuffle(Array.from({ length: size }, (_, i) => CELLS[i % CELLS.length]!));
+    const cells = layoutOf(split, seed, size);
     return Array.from({ length: size }, (_, i) => buildPaperTask(split, i, seed, size, cells));
   }
   return Array.from({ length: size }, (_, i) => generatePaperTask(split, i, seed, size));
@@ -208,7 +233,8 @@ function tryBuild(split: Split, index: number, cell: Cell, r: GenRng, seed: numb
   const solvable = cell.fault === "timeout" || cell.fault === "schema_drift";
   const toolset = DOMAIN_TOOLSET[cell.domain];
   const schemas = officialSchemas(toolset);
-  const tool = r.derive("target").pick(solvable ? TRANSIENT_TARGETS[cell.domain] : schemas.map((s) => s.name).filter((n) => cell.domain !== "retrieval" || n !== "get_doc"));
+  const anyTool = schemas.map((s) => s.name);
+  const tool = r.derive("target").pick(solvable ? TRANSIENT_TARGETS[cell.domain] : anyTool);
   const d = draft(cell.domain, tool, r.derive("content"), split, seed);
   const specs = faultPlan(cell.fault, d.target, r.derive("faults"));
   const difficulty = DIFFICULTY[cell.fault];

@@ -381,7 +381,9 @@ export function generateToolMisuseBench(opts: GenerateOptions): JsonObj {
   const seed = opts.seed ?? DEFAULT_SEED;
   if (!Number.isInteger(seed)) throw new GenerationError(`seed must be an integer, got ${String(seed)}`, "seed");
   const profile = opts.profile ?? "solvable";
-  if (!SUITE_PROFILES.includes(profile)) throw new GenerationError(`profile must be one of ${SUITE_PROFILES.join(", ")}, got ${String(profile)}`, "profile");
+  if (!SUITE_PROFILES.includes(profile)) {
+    throw new GenerationError(`profile must be one of ${SUITE_PROFILES.join(", ")}, got ${String(profile)}`, "profile");
+  }
   const splits: Record<string, SplitSummary> = {};
   for (const split of ["train", "dev", "test_public"] as const) {
     const size = opts.sizes?.[split] ?? SPLIT_SIZES[split];

@@ -26,9 +26,10 @@ describe("prompt-harness variants H1-H3", () => {
   });
   it("changes only the prompt: the scripted careful policy scores the same under every variant, on every scenario", () => {
     const n = generateScenarios().length;
-    const scores = HARNESSES.map((harness) =>
-      rollout({ envId: "FailingTools-v0", options: { setting: "base", cycle: true, harness }, policy: "careful", episodes: n, seed: 0 }).map((r) => r.metrics.score),
-    );
+    const scores = HARNESSES.map((harness) => {
+      const options = { setting: "base", cycle: true, harness };
+      return rollout({ envId: "FailingTools-v0", options, policy: "careful", episodes: n, seed: 0 }).map((r) => r.metrics.score);
+    });
     expect(scores[1]).toEqual(scores[0]);
     expect(scores[2]).toEqual(scores[0]);
   });

@@ -7,7 +7,9 @@ import "../../envs/index.js";
 import { make } from "../../src/index.js";
 import { OptionsError } from "../../src/core/errors.js";
 import { generatePaperSplit, generatePaperTask } from "../../envs/toolmisuse/paper.js";
-import { canonical, generateToolMisuseBench, toCanonicalJsonl, uniqueness, type SplitSummary } from "../../envs/toolmisuse/tasks.js";
+import {
+  canonical, generateToolMisuseBench, ReplayAgent, toCanonicalJsonl, uniqueness, type SplitSummary,
+} from "../../envs/toolmisuse/tasks.js";
 import { loadTaskRecords, type Split } from "../../envs/toolmisuse/dataset.js";
 import { execNode, failure } from "../helpers/cli.js";
 import { runEpisode } from "../../envs/toolmisuse/runner.js";
@@ -62,7 +64,7 @@ describe("ToolMisuseBench paper profile", () => {
         expect(["timeout", "schema_drift"]).toContain(f!.fault_type);
         // The gold meets the fault on its first call and recovers by an identical retry.
         for (const compat of ["fixed", "official"] as const) {
-          const run = runEpisode(t.record, { reset: () => {}, act: (() => { let i = 0; return () => t.gold[i++] ?? null; })() }, { compat });
+          const run = runEpisode(t.record, new ReplayAgent(t.gold), { compat });
           expect(run.report.success && run.metrics.fault_seen === 1).toBe(true);
         }
       } else {
