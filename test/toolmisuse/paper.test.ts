@@ -6,6 +6,9 @@ import { createHash } from "node:crypto";
 import "../../envs/index.js";
 import { make } from "../../src/index.js";
 import { OptionsError } from "../../src/core/errors.js";
+import { checkEnv } from "../../src/core/checker.js";
+import type { Action } from "../../src/engine/actions.js";
+import type { ToolEnv } from "../../src/engine/toolEnv.js";
 import { generatePaperSplit, generatePaperTask } from "../../envs/toolmisuse/paper.js";
 import {
   canonical, generateToolMisuseBench, ReplayAgent, toCanonicalJsonl, uniqueness, type SplitSummary,
@@ -111,12 +114,20 @@ describe("ToolMisuseBench paper profile", () => {
   });
 
   it("env option profile: paper tasks through the Gym env, flagged in info.hidden; bad profile names the field", () => {
-    const env = make("ToolMisuseBench-v0", { profile: "paper", split: "dev" });
-    const [, info] = env.reset({ seed: 3 }) as [unknown, { taskId: string; hidden: { solvable: boolean; faultClass: string } }];
+    const env = make("ToolMisuseBench-v0", { profile: "paper", split: "dev" }) as unknown as ToolEnv<unknown>;
+    const [, info] = env.reset({ seed: 3 }) as unknown as [unknown, { taskId: string; hidden: { solvable: boolean; faultClass: string } }];
     const g = generatePaperTask("dev", 3);
     expect(info.taskId).toBe(g.record.task_id);
     expect(info.hidden.solvable).toBe(g.solvable);
     expect(info.hidden.faultClass).toBe(g.faultClass);
+    // The Gym contract holds on the paper profile too (documented info keys, spaces, replay of a state snapshot).
+    checkEnv(make("ToolMisuseBench-v0", { profile: "paper" }) as never, { episodes: 3, maxSteps: 8 });
+    const [obs] = env.reset({ seed: 7 });
+    const snap = env.getState();
+    const action: Action = { type: "tool_call", name: obs.visibleTools[0]!, arguments: {} };
+    const a = env.step(action);
+    env.setState(snap);
+    expect(env.step(action)).toEqual(a);
     env.close();
     expect(() => make("ToolMisuseBench-v0", { profile: "v01" })).toThrow(OptionsError);
     expect(() => make("ToolMisuseBench-v0", { profile: "v01" })).toThrow(/profile/);
