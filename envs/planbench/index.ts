@@ -22,8 +22,10 @@ register({
     worldSeed: "seed of the built-in world generator (default 42)",
     domain: "built-in world's domain: a shipped name (configs/planbench/domains) or a path to a domain JSON file; implies the built-in world (default retail)",
     setting: "default | blocker | explicit | implicit | misleading | finegrain_long | finegrain_short | noise_ratio_0.2..0.8 | feedback",
-    settings: "overrides of the preset: { noise, blocker, runtime } with the official key names",
-    compat: "official (bit-exact with the official runtime)",
+    settings:
+      "overrides of the preset: { noise, blocker, runtime, capabilities: { tool_id_calling }, query_sample: { size, seed } } with the official key names",
+    compat:
+      "fixed (bit-exact with the official runtime, an ambiguous lookup is an in-episode error) | official (default; the episode ends there, unevaluated, as the official evaluator counts it)",
     queryIds: "restrict the episode pool to these query ids; reset({options:{queryId}}) picks one",
     cycle: "true: query = pool[seed mod n] (pool = queries.json order, filtered by queryIds), so `eval --episodes n` plays each query once (default false: seeded draw with replacement)",
     textActions: "accept {type:'text', text} actions parsed with the official tag rules (default true)",

@@ -49,6 +49,20 @@ export const PlanBenchSettingsSchema = z.strictObject({
       incorrect_final_answer_feedback_budget: z.number().int().min(0).default(5),
     })
     .prefault({}),
+  /** The official model config's `capabilities` (only `tool_id_calling` affects the runtime). */
+  capabilities: z
+    .strictObject({
+      /** Tools are shown with per-query ids T1, T2, … and a call's `tool_id` overrides its `name`. */
+      tool_id_calling: z.boolean().default(false),
+    })
+    .prefault({}),
+  /** The official `query_sample`: a seeded CPython `random.sample` of the query indices, file order kept. */
+  query_sample: z
+    .strictObject({
+      size: z.number().int().min(0).nullable().default(null),
+      seed: z.number().int().min(0).default(42),
+    })
+    .prefault({}),
 });
 export type PlanBenchSettings = z.infer<typeof PlanBenchSettingsSchema>;
 /** Input form of the settings: every field optional (defaults as in the official base config + run YAMLs). */
@@ -103,6 +117,8 @@ export function mergeSettings(base: PlanBenchSettings, over: PlanBenchSettingsIn
     noise: { ...base.noise, ...(over.noise ?? {}) },
     blocker: { ...base.blocker, ...(over.blocker ?? {}) },
     runtime: { ...base.runtime, ...(over.runtime ?? {}) },
+    capabilities: { ...base.capabilities, ...(over.capabilities ?? {}) },
+    query_sample: { ...base.query_sample, ...(over.query_sample ?? {}) },
   };
   return PlanBenchSettingsSchema.parse(merged);
 }
