@@ -21,7 +21,9 @@ register({
     world: "auto (dataDir / official data / built-in) | builtin (always the generated world)",
     worldSeed: "seed of the built-in world generator (default 42)",
     domain: "built-in world's domain: a shipped name (configs/planbench/domains) or a path to a domain JSON file; implies the built-in world (default retail)",
-    setting: "default | blocker | explicit | implicit | misleading | finegrain_long | finegrain_short | noise_ratio_0.2..0.8 | feedback",
+    setting:
+      "default | blocker | explicit | implicit | misleading | finegrain_long | finegrain_short | block_ratio_0.2..0.8 (paper's block ratio) | " +
+      "feedback; old names noise_ratio_X = block_ratio_(1-X) (the official run YAMLs' target_remaining_ratio X)",
     settings:
       "overrides of the preset: { noise, blocker, runtime, capabilities: { tool_id_calling }, query_sample: { size, seed } } with the official key names",
     compat:
@@ -61,4 +63,4 @@ export { remainingShortestPath, unblockedPaths } from "./potential.js";
 export { PlanBenchSession } from "./session.js";
 export { createWorld, PlanBenchEpisode } from "./world/index.js";
 export { builtinRelease, generatePlanBenchWorld, loadDomain } from "./generator/index.js";
-export { loadPreset, SETTING_NAMES } from "./settings.js";
+export { loadPreset, presetName, PRESET_NAMES, SETTING_ALIASES, SETTING_NAMES } from "./settings.js";

@@ -68,7 +68,8 @@ export type PlanBenchSettings = z.infer<typeof PlanBenchSettingsSchema>;
 /** Input form of the settings: every field optional (defaults as in the official base config + run YAMLs). */
 export type PlanBenchSettingsInput = z.input<typeof PlanBenchSettingsSchema>;
 
-export const SETTING_NAMES = [
+/** The preset files (`configs/planbench/<name>.json`). */
+export const PRESET_NAMES = [
   "default",
   "blocker",
   "explicit",
@@ -76,13 +77,34 @@ export const SETTING_NAMES = [
   "misleading",
   "finegrain_long",
   "finegrain_short",
-  "noise_ratio_0.2",
-  "noise_ratio_0.4",
-  "noise_ratio_0.6",
-  "noise_ratio_0.8",
+  "block_ratio_0.2",
+  "block_ratio_0.4",
+  "block_ratio_0.6",
+  "block_ratio_0.8",
   "feedback",
 ] as const;
-export type SettingName = (typeof SETTING_NAMES)[number];
+export type PresetName = (typeof PRESET_NAMES)[number];
+
+/**
+ * Old names, kept as aliases. The official run YAMLs `noise_ratio_0pX` set `target_remaining_ratio: X` (X of the
+ * catalog paths remain); the paper's block ratio is the blocked share, 1 − X. So `noise_ratio_0.2` (few paths left,
+ * the severe setting) is `block_ratio_0.8`.
+ */
+export const SETTING_ALIASES = {
+  "noise_ratio_0.2": "block_ratio_0.8",
+  "noise_ratio_0.4": "block_ratio_0.6",
+  "noise_ratio_0.6": "block_ratio_0.4",
+  "noise_ratio_0.8": "block_ratio_0.2",
+} as const satisfies Record<string, PresetName>;
+
+/** Every accepted `setting` value: the presets and the aliases. */
+export const SETTING_NAMES = [...PRESET_NAMES, ...(Object.keys(SETTING_ALIASES) as Array<keyof typeof SETTING_ALIASES>)] as const;
+export type SettingName = PresetName | keyof typeof SETTING_ALIASES;
+
+/** The preset a setting name stands for (aliases resolved). */
+export function presetName(name: SettingName): PresetName {
+  return (SETTING_ALIASES as Record<string, PresetName>)[name] ?? (name as PresetName);
+}
 
 /** Locate `configs/planbench` from the source tree or from `dist/`. */
 export function presetDir(): string {
@@ -92,7 +114,8 @@ export function presetDir(): string {
 const presetCache = new Map<string, PlanBenchSettings>();
 
 /** Load and validate a named preset (`configs/planbench/<name>.json`). */
-export function loadPreset(name: SettingName): PlanBenchSettings {
+export function loadPreset(setting: SettingName): PlanBenchSettings {
+  const name = presetName(setting);
   const hit = presetCache.get(name);
   if (hit) return structuredClone(hit);
   const file = path.join(presetDir(), `${name}.json`);
