@@ -32,6 +32,7 @@ import { AnswerActionSchema, RetrieveActionSchema, TextActionSchema, ToolCallAct
 import { builtinRelease, domainFile } from "./generator/index.js";
 import { createWorld } from "./world/index.js";
 import { sampleSequence } from "./sampling.js";
+import { pathAndSelectionCounts } from "./paperAnalyses.js";
 import type { PlanBenchWorld } from "./world/runtime.js";
 
 export const planBenchOptionsSchema = toolEnvOptionsSchema
@@ -62,11 +63,11 @@ export const planBenchOptionsSchema = toolEnvOptionsSchema
     /** Field overrides on top of the preset (`noise` / `blocker` / `runtime`, official key names). */
     settings: PlanBenchSettingsSchema.partial().optional(),
     /**
-     * `fixed`: bit-exact with the official runtime, except that an ambiguous DB lookup (where the official
+     * `fixed` (default): bit-exact with the official runtime, except that an ambiguous DB lookup (where the official
      * code crashes) is an in-episode call error; `official`: the episode ends there, unevaluated, as the official
-     * evaluator (which never sees the crashed query) counts it (the default, until the next fingerprint re-pin).
+     * evaluator (which never sees the crashed query) counts it.
      */
-    compat: z.enum(["fixed", "official"]).default("official"),
+    compat: z.enum(["fixed", "official"]).default("fixed"),
     /** Restrict the episode pool to these query ids. */
     queryIds: z.array(z.string().min(1)).min(1).optional(),
     /**
@@ -368,8 +369,10 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
   protected override episodeMetrics(_success: boolean, reason: TerminationReason): JsonObject {
     const s = this.session!;
     const result = this.finalResult();
-    const m = scoreEpisode(result, s.query, this.release.catalog.get(s.query.task_id) ?? [], { toolByName: this.release.toolByName });
-    return { ...m, terminationReason: String(reason), officialFailure: result.failure_reason_detail ?? null } as JsonObject;
+    const ctx = { toolByName: this.release.toolByName };
+    const m = scoreEpisode(result, s.query, this.release.catalog.get(s.query.task_id) ?? [], ctx);
+    const analyses = pathAndSelectionCounts(result, s.episode.task, ctx);
+    return { ...m, ...analyses, terminationReason: String(reason), officialFailure: result.failure_reason_detail ?? null } as JsonObject;
   }
 
   /** The family runtime lives outside EpisodeData: snapshot it (plain JSON) for getState / setState / fork. */

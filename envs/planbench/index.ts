@@ -6,6 +6,7 @@ import { PlanBenchEnv, planBenchOptionsSchema } from "./env.js";
 import { PLANBENCH_POLICIES } from "./policies.js";
 import { aggregateMetrics } from "./scorer.js";
 import { analyzePlanBenchTrajectory } from "./annotations.js";
+import { paperAnalyses } from "./paperAnalyses.js";
 
 // Kinds of the family's own reward terms: specs may re-weight them, never relabel them.
 registerRewardTermKinds("planbench", { untrusted_output: "cost", progress: "event", label_error: "cost" });
@@ -27,7 +28,7 @@ register({
     settings:
       "overrides of the preset: { noise, blocker, runtime, capabilities: { tool_id_calling }, query_sample: { size, seed } } with the official key names",
     compat:
-      "fixed (bit-exact with the official runtime, an ambiguous lookup is an in-episode error) | official (default; the episode ends there, unevaluated, as the official evaluator counts it)",
+      "fixed (default: bit-exact with the official runtime, an ambiguous lookup is an in-episode error) | official (the episode ends there, unevaluated, as the official evaluator counts it)",
     queryIds: "restrict the episode pool to these query ids; reset({options:{queryId}}) picks one",
     cycle: "true: query = pool[seed mod n] (pool = queries.json order, filtered by queryIds), so `eval --episodes n` plays each query once (default false: seeded draw with replacement)",
     textActions: "accept {type:'text', text} actions parsed with the official tag rules (default true)",
@@ -47,17 +48,21 @@ register({
     const rep = aggregateMetrics(results.map((r) => r.metrics as Record<string, number | null>));
     const metrics: Record<string, number> = {};
     for (const [k, v] of Object.entries(rep)) if (typeof v === "number") metrics[k] = v;
+    // The paper's analyses over the evaluated episodes (a query the official runtime crashes on is not evaluated).
+    const paper = paperAnalyses(results.map((r) => r.metrics).filter((m) => m["evaluated"] !== 0));
+    Object.assign(metrics, paper.metrics);
     const rows = results.map((r) => {
       const m = r.metrics as JsonObject;
       return [r.taskId, r.success ? 1 : 0, Number(m["turns"] ?? 0), Number(m["searchTurns"] ?? 0), Number(m["callTurns"] ?? 0), String(m["officialFailure"] ?? "")];
     });
-    return { metrics, breakdown: [{ title: "Per query", columns: ["query", "success", "turns", "search", "calls", "failure"], rows }] };
+    return { metrics, breakdown: [...paper.tables, { title: "Per query", columns: ["query", "success", "turns", "search", "calls", "failure"], rows }] };
   },
 });
 
 export { PlanBenchEnv, planBenchOptionsSchema } from "./env.js";
 export { loadRelease, resolveQueryInputs, PlanBenchDataError } from "./dataset.js";
 export { scoreEpisode, aggregateMetrics, analyseEpisode } from "./scorer.js";
+export { pathAndSelectionCounts, paperAnalyses } from "./paperAnalyses.js";
 export { analyzePlanBenchTrajectory } from "./annotations.js";
 export { remainingShortestPath, unblockedPaths } from "./potential.js";
 export { PlanBenchSession } from "./session.js";

@@ -17,7 +17,8 @@ import { officialRelease } from "./helpers.js";
 const make = (id: string, opts: Record<string, unknown>): PlanBenchEnv => makeAny(id, opts) as unknown as PlanBenchEnv;
 const rel = miniRelease();
 const q = rel.queries[0]!;
-const fresh = (over?: Parameters<typeof mergeSettings>[1]): PlanBenchEpisode => new PlanBenchEpisode(createWorld(rel, mergeSettings(loadPreset("default"), over)), q);
+const fresh = (over?: Parameters<typeof mergeSettings>[1]): PlanBenchEpisode =>
+  new PlanBenchEpisode(createWorld(rel, mergeSettings(loadPreset("default"), over)), q);
 const call = (json: string): { kind: "text"; text: string } => ({ kind: "text", text: `<tool_call>${json}</tool_call>` });
 const RETRIEVE = { kind: "retrieve" as const, request: { meta_tool: "by_inputs", input_information: ["ticket_id"] } };
 
@@ -80,7 +81,8 @@ describe("exotic model output parsed as Python parses it", () => {
     expect(o.entry.tool_result?.output_provenance).toBe("none");
     expect(o.feedback).toContain("ticket_ref=NaN.");
     expect(ep.callExecs).toBe(1);
-    const m = scoreEpisode(ep.step({ kind: "answer", content: "x" }) && ep.result!, q, rel.catalog.get(q.task_id)!, { toolByName: rel.toolByName });
+    ep.step({ kind: "answer", content: "x" });
+    const m = scoreEpisode(ep.result!, q, rel.catalog.get(q.task_id)!, { toolByName: rel.toolByName });
     expect(m.invalidCalls).toBe(0);
   });
 
@@ -191,7 +193,7 @@ describe.skipIf(!officialRelease())("ambiguous lookup: in-episode error by defau
   const off = officialRelease()!;
   const setup = (compat: "fixed" | "official"): { ep: PlanBenchEpisode; call: () => ReturnType<PlanBenchEpisode["step"]> } => {
     const world = createWorld(off, loadPreset("default"));
-    const tool = off.baselineTools.find((t) => t.input_datatypes.length === 1 && t.input_datatypes[0] === "shipment_id" && t.output_datatype === "order_id")!;
+    const tool = off.baselineTools.find((t) => t.input_datatypes.join() === "shipment_id" && t.output_datatype === "order_id")!;
     const qq = off.queries.find((x) => x.input_datatypes.includes("delivery_attempt_id"))!;
     const ep = new PlanBenchEpisode(world, qq, compat);
     ep.currentDatatypes.add("shipment_id");
@@ -226,7 +228,7 @@ describe.skipIf(!officialRelease())("ambiguous lookup: in-episode error by defau
   });
   it("through the env: terminated as unevaluated_runtime_error under 'official', an error response under 'fixed'", () => {
     const qq = off.queries.find((x) => x.input_datatypes.length === 1 && x.input_datatypes[0] === "shipment_id")!;
-    const tool = off.baselineTools.find((t) => t.input_datatypes.length === 1 && t.input_datatypes[0] === "shipment_id" && t.output_datatype === "order_id")!;
+    const tool = off.baselineTools.find((t) => t.input_datatypes.join() === "shipment_id" && t.output_datatype === "order_id")!;
     const arg = Object.keys(tool.surface_argument_to_datatype)[0]!;
     const play = (compat: "fixed" | "official"): { terminated: boolean; reason: unknown; metrics: unknown } => {
       const env = make("PlanBenchXL-v0", { compat, queryIds: [qq.query_id] });
