@@ -1,6 +1,6 @@
 import { existsSync, renameSync, writeFileSync } from "node:fs";
 import { OptionsError } from "../../core/errors.js";
-import { stableStringify } from "../../core/json.js";
+import { recordStringify, stableStringify } from "../../core/json.js";
 import { parseEnvOptions, registryEntry } from "../../core/registry.js";
 import type { Trajectory } from "../../trajectories/schema.js";
 import type { Env } from "../../core/env.js";
@@ -62,7 +62,7 @@ function compact(out: string, existing: readonly Trajectory[], recollect: Readon
   const kept = currentRecords(existing, true).filter((t) => !(t.terminationReason === INTERRUPTED && recollect.has(t.episodeId)));
   if (kept.length === existing.length) return 0;
   const tmp = `${out}.${process.pid}.tmp`;
-  writeFileSync(tmp, kept.map((t) => `${stableStringify(t)}\n`).join(""));
+  writeFileSync(tmp, kept.map((t) => `${recordStringify(t)}\n`).join(""));
   renameSync(tmp, out);
   return existing.length - kept.length;
 }
