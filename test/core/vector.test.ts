@@ -90,6 +90,21 @@ describe("vector envs", () => {
     expect(() => v.reset({ options: { resetMask: [true] } })).toThrow(/resetMask/);
   });
 
+  it("vector reset seeds: bad types, a bad list entry or a positional seed say what a seed must be", () => {
+    const v = new SyncVectorEnv(Array.from({ length: 2 }, () => demo), "Disabled");
+    expect(() => v.step([{ type: "abort" }, { type: "abort" }])).toThrow(/stepped before reset\(\)/);
+    const rule = /must be a non-negative integer/;
+    expect(() => v.reset({ seed: 1.5 })).toThrow(expect.objectContaining({ name: "OptionsError", field: "seed", message: expect.stringMatching(rule) }));
+    expect(() => v.reset({ seed: 42n as never })).toThrow(/got 42n \(a bigint\)/);
+    expect(() => v.reset({ seed: [1, -2] })).toThrow(expect.objectContaining({ name: "OptionsError", field: "seed.1", message: expect.stringMatching(rule) }));
+    expect(() => v.reset({ seed: [1] })).toThrow(expect.objectContaining({ name: "OptionsError", field: "seed", message: expect.stringMatching(/one seed per env \(2\), got 1/) }));
+    expect(() => v.reset({ seed: Number.MAX_SAFE_INTEGER })).toThrow(/env 1 gets seed \+ 1/);
+    expect(() => v.reset(42 as never)).toThrow(/call reset\(\{ seed: 42 \}\)/);
+    v.reset({ seed: [3, null] });
+    v.step([{ type: "abort" }, { type: "abort" }]);
+    expect(() => v.step([{ type: "abort" }, { type: "abort" }])).toThrow(/episode ended with autoreset Disabled; reset the ended envs/);
+  });
+
   it("batches info per key with _key masks and exposes batched spaces", () => {
     const v = makeVec("Demo-v0", 3) as VectorEnv<ToolObservation, Action>;
     const [, infos] = v.reset({ seed: [5, 6, 7] });
