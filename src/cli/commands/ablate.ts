@@ -6,6 +6,7 @@ import type { ToolEnv } from "../../engine/toolEnv.js";
 import { ci95t, episodeResults, recordEpisodes, returnsUnder, withGamma } from "../../ablation.js";
 import { mean } from "../../metrics/stats.js";
 import { formatTable } from "../../metrics/table.js";
+import { metricsInFractions, roundMetric } from "../../metrics/units.js";
 import { listRewardPresets, resolveRewardSpec } from "../../rewards/presets.js";
 import { intFlag, parseArgs, stringFlag } from "../args.js";
 import { ProgressBar } from "../progress.js";
@@ -54,7 +55,8 @@ export function ablateCommand(argv: readonly string[]): number {
     return { preset: presets[i], gamma: spec.gamma, mean: mean(rets), ci: ci95t(rets) };
   });
   // The recovery metrics depend on the episodes only (not on the reward spec), so they are the same for every row.
-  const recovery = entry.aggregate ? entry.aggregate(episodeResults(recorded)).metrics : {};
+  const report = entry.aggregate ? entry.aggregate(episodeResults(recorded)) : null;
+  const recovery = report ? report.metrics : {};
   process.stdout.write(`${envId} · policy ${policy} · ${episodes} episodes from seed ${seed} · success ${(100 * success).toFixed(1)}%\n\n`);
   process.stdout.write(`${formatTable(["preset", "gamma", "mean return", "±95% CI (t)", "success"], rows.map((r) => [r.preset, r.gamma, r.mean, r.ci, success]))}\n`);
   if (Object.keys(recovery).length > 0) {
@@ -65,7 +67,9 @@ export function ablateCommand(argv: readonly string[]): number {
   const fixed = ["preset", "mean_return", "ci95", "success", "episodes", "gamma"];
   const metricCols = Object.keys(recovery).filter((k) => !fixed.includes(k));
   const header = [...fixed, ...metricCols];
-  const csvRows = rows.map((r) => [r.preset, r.mean, r.ci, success, episodes, r.gamma, ...metricCols.map((k) => recovery[k])]);
+  // The CSV follows the one unit convention (docs/METRICS.md): rates as fractions, numbers rounded.
+  const csvMetrics = report ? metricsInFractions(report) : {};
+  const csvRows = rows.map((r) => [r.preset, r.mean, r.ci, success, episodes, r.gamma, ...metricCols.map((k) => csvMetrics[k])].map((v) => (typeof v === "number" ? roundMetric(v) : v)));
   writeFileSync(join(outDir, "ablation.csv"), `${[header, ...csvRows].map((row) => row.map(csvField).join(",")).join("\n")}\n`);
   writeFileSync(join(outDir, "ablation.svg"), barChartSvg(`${envId} · ${policy} · mean return ± 95% CI (t)`, rows.map((r) => ({ label: r.preset, value: r.mean, err: r.ci }))));
   process.stdout.write(`\nwrote ${join(outDir, "ablation.csv")} and ${join(outDir, "ablation.svg")}\n`);

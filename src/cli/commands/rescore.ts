@@ -5,6 +5,7 @@ import type { ToolEnv } from "../../engine/toolEnv.js";
 import { withGamma } from "../../ablation.js";
 import { groupBy, mean } from "../../metrics/stats.js";
 import { formatTable } from "../../metrics/table.js";
+import { roundMetric } from "../../metrics/units.js";
 import { discountedReturn, recomputeRewards } from "../../rewards/compute.js";
 import { resolveRewardSpec } from "../../rewards/presets.js";
 import type { RewardSpec } from "../../rewards/spec.js";
@@ -64,7 +65,10 @@ export function rescoreCommand(argv: readonly string[]): number {
   }
   const skipped = all.length - trajs.length;
   if (args.flags.json) {
-    process.stdout.write(`${JSON.stringify({ file, reward: specName, episodes: rows.length, skipped, meanOriginal: mean(rows.map((r) => r.original)), meanRescored: mean(rows.map((r) => r.rescored)), groups: summary, rows })}\n`);
+    // Numbers rounded as every JSON output rounds them (docs/METRICS.md).
+    const round = (v: unknown) => (typeof v === "number" ? roundMetric(v) : v);
+    const json = { file, reward: specName, episodes: rows.length, skipped, meanOriginal: mean(rows.map((r) => r.original)), meanRescored: mean(rows.map((r) => r.rescored)), groups: summary, rows };
+    process.stdout.write(`${JSON.stringify(json, (_k, v: unknown) => round(v))}\n`);
     return 0;
   }
   process.stdout.write(`${formatTable(["episode", "original return", `return under ${specName}`, "success", "end"], rows.map((r) => [r.episodeId, r.original, r.rescored, r.success ? "yes" : "no", r.terminationReason]))}\n\n`);
