@@ -22,14 +22,31 @@ export interface RecordedEpisode {
   metrics: JsonObject;
 }
 
-/** A registered policy of the env, or one of the generic adversaries (`adversary:<name>`). */
+/**
+ * Uniform over the env's action space (`actionSpace.sample(rng)`): the default policy of every command, so every env
+ * has one even when its family registers no `random` of its own (a family's own `random` takes precedence).
+ */
+export const GENERIC_RANDOM_POLICY: PolicyEntry = {
+  description: "samples the action space (the generic random baseline)",
+  usesHidden: false,
+  create: (env, rng) => ({ name: "random", act: () => env.actionSpace.sample(rng) }),
+};
+
+/** The policy names `policyEntry` accepts for an env, in the order `list` shows them. */
+export function policyNames(envId: string): string[] {
+  const own = Object.keys(registryEntry(envId).policies);
+  return own.includes("random") ? own : [...own, "random"];
+}
+
+/** A registered policy of the env, the generic `random`, or one of the generic adversaries (`adversary:<name>`). */
 export function policyEntry(envId: string, name: string): PolicyEntry {
   const entry = registryEntry(envId);
   const own = entry.policies[name];
   if (own) return own;
+  if (name === "random") return GENERIC_RANDOM_POLICY;
   const adv = name.startsWith("adversary:") ? ADVERSARIES[name.slice("adversary:".length)] : undefined;
   if (adv) return adv;
-  throw new OptionsError("policy", `unknown policy "${name}" for ${envId}; available: ${[...Object.keys(entry.policies), ...Object.keys(ADVERSARIES).map((a) => `adversary:${a}`)].join(", ")}`);
+  throw new OptionsError("policy", `unknown policy "${name}" for ${envId}; available: ${[...policyNames(envId), ...Object.keys(ADVERSARIES).map((a) => `adversary:${a}`)].join(", ")}`);
 }
 
 /**

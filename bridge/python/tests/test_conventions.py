@@ -142,3 +142,13 @@ def test_package_ships_py_typed(tmp_path):
         pytest.skip(f"cannot build a wheel here: {build.stderr.strip()[-200:]}")
     wheel = next(tmp_path.glob("*.whl"))
     assert "recovery_gym/py.typed" in zipfile.ZipFile(wheel).namelist()
+
+
+def test_no_server_at_the_endpoint_says_so():
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(rg.BridgeTimeout, match=f"is a bridge server running at tcp://127.0.0.1:{port}\\? Start one with `npm start`"):
+        rg.Client(f"tcp://127.0.0.1:{port}", timeout=0.3)

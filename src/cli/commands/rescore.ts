@@ -11,7 +11,7 @@ import { resolveRewardSpec } from "../../rewards/presets.js";
 import type { RewardSpec } from "../../rewards/spec.js";
 import type { Trajectory } from "../../trajectories/schema.js";
 import { readTrajectories } from "../../trajectories/writer.js";
-import { parseArgs, stringFlag } from "../args.js";
+import { parseArgs, stringFlag, existingFile } from "../args.js";
 import { currentRecords } from "./collect.js";
 
 export const RESCORE_HELP = `recovery-gym rescore FILE.jsonl --reward SPEC [--gamma G] [--include-interrupted] [--json]
@@ -37,6 +37,7 @@ export function rescoreCommand(argv: readonly string[]): number {
   }
   const file = args.positionals[0];
   if (!file) throw new OptionsError("FILE", "rescore: give a trajectory file (JSONL)");
+  existingFile(file, "FILE", "rescore");
   const reward = stringFlag(args, "reward");
   if (!reward) throw new OptionsError("--reward", "rescore: --reward SPEC is required");
   const gammaFlag = stringFlag(args, "gamma");

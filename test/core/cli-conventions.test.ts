@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { listEnvs, policyEntry } from "../../src/index.js";
+import { rollout } from "../../src/rollout.js";
+import { failure, runCli } from "../helpers/cli.js";
+
+describe("CLI rough edges", () => {
+  it("every env has a working random policy (the CLI default), its own or the generic one", () => {
+    for (const { id } of listEnvs()) {
+      expect(policyEntry(id, "random").usesHidden, id).toBe(false);
+      const results = rollout({ envId: id, policy: "random", episodes: 2, seed: 0 });
+      expect(results.map((r) => r.seed), id).toEqual([0, 1]);
+      // The same seed, the same episode: the generic policy draws from the episode's policy stream.
+      expect(rollout({ envId: id, policy: "random", episodes: 2, seed: 0 }), id).toEqual(results);
+    }
+  });
+
+  it("eval without --policy runs an env whose family registers no random policy", async () => {
+    const run = await runCli(["eval", "--env", "ToolMisuseBench-v0", "--episodes", "2", "--json", "--quiet"]);
+    expect(run.status, failure(run)).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ env: "ToolMisuseBench-v0", policy: "random", episodes: 2 });
+  });
+
+  it("export and rescore of a missing file (or a directory) fail with exit 2 naming it", async () => {
+    const missing = await runCli(["export", "runs/does-not-exist.jsonl"]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/export: no such file: runs\/does-not-exist\.jsonl/);
+    const dir = await runCli(["rescore", "test", "--reward", "sparse"]);
+    expect(dir.status).toBe(2);
+    expect(dir.stderr).toMatch(/rescore: test is not a file/);
+  });
+});
