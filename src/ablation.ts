@@ -61,7 +61,15 @@ export function episodePolicyRng(seed: number, policyName: string): Rng {
  * Runs a policy once per seed and keeps the raw reward signals, so every reward spec can be evaluated on the very
  * same episodes without re-running the environment. Each episode gets a fresh policy seeded from its own seed.
  */
-export function recordEpisodes(envId: string, options: Record<string, unknown>, policyName: string, seeds: readonly number[], maxSteps = 10_000): RecordedEpisode[] {
+export function recordEpisodes(
+  envId: string,
+  options: Record<string, unknown>,
+  policyName: string,
+  seeds: readonly number[],
+  maxSteps = 10_000,
+  /** Called after each episode with the number recorded so far (progress bars). */
+  onEpisode?: (done: number) => void,
+): RecordedEpisode[] {
   const env = make(envId, options);
   const entry = policyEntry(envId, policyName);
   const out: RecordedEpisode[] = [];
@@ -85,6 +93,7 @@ export function recordEpisodes(envId: string, options: Record<string, unknown>, 
         }
       }
       out.push(rec);
+      onEpisode?.(out.length);
     }
   } finally {
     env.close();

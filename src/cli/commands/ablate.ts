@@ -46,9 +46,14 @@ export function ablateCommand(argv: readonly string[]): number {
   const presets = (stringFlag(args, "presets") ?? available.join(",")).split(",").map((p) => p.trim()).filter(Boolean);
   const specs = presets.map((p) => withGamma(resolveRewardSpec(p, entry.family, terms), gamma));
   const seeds = Array.from({ length: episodes }, (_, i) => seed + i);
-  const bar = new ProgressBar(1, `ablate ${envId}/${policy}`, process.stderr, args.flags.quiet !== true);
-  const recorded = recordEpisodes(envId, args.opts, policy, seeds);
-  bar.update(1, `${episodes} episodes recorded`);
+  const bar = new ProgressBar(episodes, `ablate ${envId}/${policy}`, process.stderr, args.flags.quiet !== true, "episodes");
+  bar.update(0);
+  let recorded;
+  try {
+    recorded = recordEpisodes(envId, args.opts, policy, seeds, undefined, (done) => bar.update(done));
+  } finally {
+    bar.stop();
+  }
   const success = mean(recorded.map((e) => (e.success ? 1 : 0)));
   const rows = specs.map((spec, i) => {
     const rets = returnsUnder(spec, recorded);

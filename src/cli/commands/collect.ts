@@ -90,7 +90,7 @@ export async function collectCommand(argv: readonly string[]): Promise<number> {
   const dropped = compact(out, existing, new Set(wanted.map((s) => `${envId}:${s}`)));
   const analyzeTrajectory = entry.analyzeTrajectory;
   const annotate = (t: Trajectory): Trajectory => ({ ...t, policy, ...(analyzeTrajectory ? { analysis: analyzeTrajectory(t) } : {}) });
-  const bar = new ProgressBar(episodes, `collect ${envId}/${policy}`, process.stderr, args.flags.quiet !== true);
+  const bar = new ProgressBar(episodes, `collect ${envId}/${policy}`, process.stderr, args.flags.quiet !== true, "episodes");
   let finished = episodes - wanted.length;
   bar.update(finished, finished ? `(${finished} already in ${out})` : "");
   // Ctrl-C / SIGTERM stop at the next pause: the episode in progress is written as interrupted (a later run
@@ -110,6 +110,7 @@ export async function collectCommand(argv: readonly string[]): Promise<number> {
       { signal: stop.signal },
     );
   } finally {
+    bar.stop();
     stop.dispose();
   }
   const stoppedBy = stop.received();

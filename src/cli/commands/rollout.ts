@@ -53,7 +53,8 @@ async function runEpisodes(args: ParsedArgs, command: string): Promise<EpisodesR
   const episodes = intFlag(args, "episodes", 10, 1);
   const seed = intFlag(args, "seed", 0, 0);
   const out = stringFlag(args, "out");
-  const bar = new ProgressBar(episodes, `${command} ${envId}/${policy}`, process.stderr, args.flags.quiet !== true);
+  const bar = new ProgressBar(episodes, `${command} ${envId}/${policy}`, process.stderr, args.flags.quiet !== true, "episodes");
+  bar.update(0);
   let successes = 0;
   const stop = stopOnSignals();
   try {
@@ -73,9 +74,11 @@ async function runEpisodes(args: ParsedArgs, command: string): Promise<EpisodesR
       { signal: stop.signal },
     );
     const stoppedBy = stop.received();
+    bar.stop();
     if (stoppedBy) process.stderr.write(`\n${command}: stopped by ${stoppedBy} after ${results.length} of ${episodes} episodes${out ? `; ${out} is flushed` : ""}\n`);
     return { results, envId, options, policy, seed, episodes, stoppedBy };
   } finally {
+    bar.stop();
     stop.dispose();
   }
 }
