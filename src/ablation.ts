@@ -20,6 +20,8 @@ export interface RecordedEpisode {
   success: boolean;
   terminationReason: string;
   metrics: JsonObject;
+  /** Whether a fault fired during the episode (a `fault_injected` event): recovery is success among these. */
+  faultMet?: boolean;
 }
 
 /**
@@ -78,13 +80,14 @@ export function recordEpisodes(
       const policy = entry.create(env, episodePolicyRng(seed, policyName));
       let [obs, info] = env.reset({ seed });
       policy.reset?.(obs, info);
-      const rec: RecordedEpisode = { seed, taskId: String(info.taskId ?? ""), phi0: (info.phi as number | null | undefined) ?? null, steps: [], return: 0, success: false, terminationReason: "max_steps", metrics: {} };
+      const rec: RecordedEpisode = { seed, taskId: String(info.taskId ?? ""), phi0: (info.phi as number | null | undefined) ?? null, steps: [], return: 0, success: false, terminationReason: "max_steps", metrics: {}, faultMet: false };
       for (let t = 0; t < maxSteps; t++) {
         const [o, r, term, trunc, i] = env.step(policy.act(obs, info));
         obs = o;
         info = i;
         rec.return = (rec.return ?? 0) + r;
         rec.steps.push({ rawTerms: (i.rawTerms as RawTerms | undefined) ?? {}, phi: (i.phi as number | null | undefined) ?? null });
+        if (!rec.faultMet && Array.isArray(i.events) && i.events.some((e: { type?: unknown }) => e.type === "fault_injected")) rec.faultMet = true;
         if (term || trunc) {
           rec.success = i.success === true;
           rec.terminationReason = String(i.terminationReason ?? "max_steps");

@@ -10,12 +10,13 @@ import { metricsInFractions, roundMetric } from "../../metrics/units.js";
 import { listRewardPresets, resolveRewardSpec } from "../../rewards/presets.js";
 import { intFlag, parseArgs, stringFlag } from "../args.js";
 import { ProgressBar } from "../progress.js";
-import { barChartSvg } from "../svg.js";
+import { ablationSvg } from "../plot.js";
 
 export const ABLATE_HELP = `recovery-gym ablate --env ID --policy P --presets a,b,c [--episodes 50] [--seed 0] [--gamma G] [--out-dir DIR] [--opt k=v ...]
   Runs the env once per seed and scores the same episodes under each reward preset (recomputed from
   info.rawTerms). Prints mean return ± 95% CI (Student's t, N − 1 degrees of freedom) and success, then the
-  family's recovery metrics; writes ablation.csv (one row per preset, recovery metrics as columns) and ablation.svg.
+  family's recovery metrics; writes ablation.csv (one row per preset, recovery metrics as columns; rates as
+  fractions) and ablation.svg (return ± CI per preset, success and recovery = success among faulted episodes).
   --gamma G discounts both the potential term and the return with G (default: each preset's own gamma, 1 for all
   shipped presets), so the shaping part of a return stays γ^T·Φ(s_T) − Φ(s_0).`;
 
@@ -25,7 +26,7 @@ const csvField = (v: string | number) => {
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
 
-export function ablateCommand(argv: readonly string[]): number {
+export async function ablateCommand(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, { flags: { env: "string", policy: "string", presets: "string", episodes: "string", seed: "string", gamma: "string", "out-dir": "string", quiet: "boolean", help: "boolean" }, command: "ablate" });
   if (args.flags.help) {
     process.stdout.write(`${ABLATE_HELP}\n`);
@@ -76,7 +77,10 @@ export function ablateCommand(argv: readonly string[]): number {
   const csvMetrics = report ? metricsInFractions(report) : {};
   const csvRows = rows.map((r) => [r.preset, r.mean, r.ci, success, episodes, r.gamma, ...metricCols.map((k) => csvMetrics[k])].map((v) => (typeof v === "number" ? roundMetric(v) : v)));
   writeFileSync(join(outDir, "ablation.csv"), `${[header, ...csvRows].map((row) => row.map(csvField).join(",")).join("\n")}\n`);
-  writeFileSync(join(outDir, "ablation.svg"), barChartSvg(`${envId} · ${policy} · mean return ± 95% CI (t)`, rows.map((r) => ({ label: r.preset, value: r.mean, err: r.ci }))));
+  const faulted = recorded.filter((e) => e.faultMet);
+  const outcomes = { episodes, success, recovery: faulted.length ? mean(faulted.map((e) => (e.success ? 1 : 0))) : null, faultEpisodes: faulted.length };
+  const title = `${envId} · policy ${policy} · ${episodes} episodes from seed ${seed}`;
+  writeFileSync(join(outDir, "ablation.svg"), await ablationSvg(title, rows.map((r) => ({ preset: r.preset, mean: r.mean, ci: r.ci })), outcomes));
   process.stdout.write(`\nwrote ${join(outDir, "ablation.csv")} and ${join(outDir, "ablation.svg")}\n`);
   return 0;
 }
