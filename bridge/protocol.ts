@@ -77,7 +77,11 @@ export const requestSchemas = {
     actions: z.array(z.unknown()).optional(),
     sample: z.boolean().optional(),
   }),
-  sample: z.strictObject({ session: sessionHandle, index: z.number().int().min(0).nullable().optional(), seed: seedInt.nullable().optional() }),
+  sample: z.strictObject({
+    session: sessionHandle,
+    index: z.number().int().min(0).nullable().optional(),
+    seed: seedInt.nullable().optional(),
+  }),
   close: z.strictObject({ session: sessionHandle }),
   get_state: z.strictObject({ session: sessionHandle, index: z.number().int().min(0).default(0) }),
   set_state: z.strictObject({ session: sessionHandle, index: z.number().int().min(0).default(0), state: jsonMap }),

@@ -48,7 +48,8 @@ export function policyEntry(envId: string, name: string): PolicyEntry {
   if (name === "random") return GENERIC_RANDOM_POLICY;
   const adv = name.startsWith("adversary:") ? ADVERSARIES[name.slice("adversary:".length)] : undefined;
   if (adv) return adv;
-  throw new OptionsError("policy", `unknown policy "${name}" for ${envId}; available: ${[...policyNames(envId), ...Object.keys(ADVERSARIES).map((a) => `adversary:${a}`)].join(", ")}`);
+  const available = [...policyNames(envId), ...Object.keys(ADVERSARIES).map((a) => `adversary:${a}`)];
+  throw new OptionsError("policy", `unknown policy "${name}" for ${envId}; available: ${available.join(", ")}`);
 }
 
 /**
@@ -80,14 +81,25 @@ export function recordEpisodes(
       const policy = entry.create(env, episodePolicyRng(seed, policyName));
       let [obs, info] = env.reset({ seed });
       policy.reset?.(obs, info);
-      const rec: RecordedEpisode = { seed, taskId: String(info.taskId ?? ""), phi0: (info.phi as number | null | undefined) ?? null, steps: [], return: 0, success: false, terminationReason: "max_steps", metrics: {}, faultMet: false };
+      const rec: RecordedEpisode = {
+        seed,
+        taskId: String(info.taskId ?? ""),
+        phi0: (info.phi as number | null | undefined) ?? null,
+        steps: [],
+        return: 0,
+        success: false,
+        terminationReason: "max_steps",
+        metrics: {},
+        faultMet: false,
+      };
       for (let t = 0; t < maxSteps; t++) {
         const [o, r, term, trunc, i] = env.step(policy.act(obs, info));
         obs = o;
         info = i;
         rec.return = (rec.return ?? 0) + r;
         rec.steps.push({ rawTerms: (i.rawTerms as RawTerms | undefined) ?? {}, phi: (i.phi as number | null | undefined) ?? null });
-        if (!rec.faultMet && Array.isArray(i.events) && i.events.some((e: { type?: unknown }) => e.type === "fault_injected")) rec.faultMet = true;
+        const events: unknown = i.events;
+        if (!rec.faultMet && Array.isArray(events)) rec.faultMet = events.some((e: { type?: unknown }) => e.type === "fault_injected");
         if (term || trunc) {
           rec.success = i.success === true;
           rec.terminationReason = String(i.terminationReason ?? "max_steps");

@@ -10,7 +10,8 @@ export { Rng, hash32, type RngState } from "./core/rng.js";
 export { type JsonValue, type JsonObject, stableStringify, jsonEquals, cloneJson } from "./core/json.js";
 export { type JsonSchema, zodFromJsonSchema, sampleFromJsonSchema } from "./core/jsonSchema.js";
 export * from "./core/spaces/index.js";
-export { register, make, makeVec, listEnvs, registryEntry, parseEnvOptions, type EnvEntry, type EnvListing, type Policy, type PolicyEntry, type EpisodeResult, type AggregateReport, type BreakdownTable } from "./core/registry.js";
+export { register, make, makeVec, listEnvs, registryEntry, parseEnvOptions, type EnvEntry, type EnvListing, type Policy, type PolicyEntry, type EpisodeResult, type AggregateReport } from "./core/registry.js";
+export type { BreakdownTable } from "./core/registry.js";
 export { checkEnv, CheckEnvError, type CheckEnvOptions } from "./core/checker.js";
 export { LIBRARY_VERSION } from "./core/version.js";
 

@@ -164,7 +164,8 @@ async function main(): Promise<void> {
       const bar = new ProgressBar(Number(total), label, process.stderr, true, "env-steps", 10_000);
       bar.update(0);
       try {
-        const [result] = await py(["--mode", "soak", "--total", total, "--batches", batches.split(",").at(-1)!], (done) => bar.update(Math.min(done, Number(total))));
+        const soakArgs = ["--mode", "soak", "--total", total, "--batches", batches.split(",").at(-1)!];
+        const [result] = await py(soakArgs, (done) => bar.update(Math.min(done, Number(total))));
         bar.update(Number(total));
         return result;
       } finally {

@@ -55,7 +55,12 @@ export function aggregateFailingTools(results: readonly EpisodeResult[]): Aggreg
         rows,
         percentColumns: ["perm score", "perm acc", "perm unsafe", "temp score", "temp acc", "temp unsafe"],
       },
-      { title: "Failure mode of failed runs (first error)", columns: ["failure mode", "runs", "% of failed"], rows: modes, percentColumns: ["% of failed"] },
+      {
+        title: "Failure mode of failed runs (first error)",
+        columns: ["failure mode", "runs", "% of failed"],
+        rows: modes,
+        percentColumns: ["% of failed"],
+      },
       { title: "By domain", columns: ["domain", "n", "score", "accuracy"], rows: domains, percentColumns: ["score", "accuracy"] },
     ],
   };

@@ -52,8 +52,14 @@ export function ablationSpec(title: string, bars: readonly AblationBar[], outcom
         data: { values: returns },
         encoding: { x: { field: "preset", type: "nominal", sort: null, title: null, axis: { labelAngle: angle } } },
         layer: [
-          { mark: { type: "bar", color: "#4c78a8", width: { band: 0.6 } }, encoding: { y: { field: "mean", type: "quantitative", title: "mean return (± 95% CI, t)", scale: { domain, nice: true } } } },
-          { mark: { type: "rule", color: "#222", strokeWidth: 1.5 }, encoding: { y: { field: "lo", type: "quantitative" }, y2: { field: "hi" } } },
+          {
+            mark: { type: "bar", color: "#4c78a8", width: { band: 0.6 } },
+            encoding: { y: { field: "mean", type: "quantitative", title: "mean return (± 95% CI, t)", scale: { domain, nice: true } } },
+          },
+          {
+            mark: { type: "rule", color: "#222", strokeWidth: 1.5 },
+            encoding: { y: { field: "lo", type: "quantitative" }, y2: { field: "hi" } },
+          },
           { mark: { type: "tick", color: "#222", thickness: 1.5, size: 10 }, encoding: { y: { field: "hi", type: "quantitative" } } },
           { mark: { type: "tick", color: "#222", thickness: 1.5, size: 10 }, encoding: { y: { field: "lo", type: "quantitative" } } },
           // Value labels sit beyond the whisker's outer end (above for positive means, below for negative ones),
@@ -79,13 +85,18 @@ export function ablationSpec(title: string, bars: readonly AblationBar[], outcom
         width: 240,
         height: 260,
         data: { values: rates },
-        encoding: { x: { field: "metric", type: "nominal", sort: null, title: null, axis: { labelAngle: 0, labelLimit: 160 } } },
+        encoding: { x: { field: "metric", type: "nominal", sort: null, title: null, axis: { labelAngle: 0 } } },
         layer: [
           {
             mark: { type: "bar", color: "#54a24b", width: { band: 0.6 } },
-            encoding: { y: { field: "value", type: "quantitative", title: "share of episodes", scale: { domain: [0, 1] }, axis: { format: ".0%" } } },
+            encoding: {
+              y: { field: "value", type: "quantitative", title: "share of episodes", scale: { domain: [0, 1] }, axis: { format: ".0%" } },
+            },
           },
-          { mark: { type: "text", dy: -6, fontSize: 11, baseline: "bottom" }, encoding: { y: { field: "value", type: "quantitative" }, text: { field: "label" } } },
+          {
+            mark: { type: "text", dy: -6, fontSize: 11, baseline: "bottom" },
+            encoding: { y: { field: "value", type: "quantitative" }, text: { field: "label" } },
+          },
         ],
       },
     ],

@@ -35,13 +35,17 @@ export function parseResetArgs(args: ResetArgs | undefined): ResetArgs {
     throw new OptionsError("(root)", `reset(): expected an object { seed?, options? }, got ${describeValue(args)}${hint}`);
   }
   for (const key in args) {
-    if (key !== "seed" && key !== "options") throw new OptionsError(key, `reset(): unknown argument "${key}"; reset() takes { seed?, options? }`);
+    if (key !== "seed" && key !== "options") {
+      throw new OptionsError(key, `reset(): unknown argument "${key}"; reset() takes { seed?, options? }`);
+    }
   }
   if (args.seed !== undefined) checkSeed(args.seed, "seed", "reset()");
   const a = args;
   if (a.options === undefined || (typeof a.options === "object" && a.options !== null && !Array.isArray(a.options))) return a;
   const res = resetArgsSchema.safeParse(a);
-  const { field, message } = res.success ? { field: "options", message: "options: must be an object" } : describeZodIssues(res.error.issues, a);
+  const { field, message } = res.success
+    ? { field: "options", message: "options: must be an object" }
+    : describeZodIssues(res.error.issues, a);
   throw new OptionsError(field, `reset(): invalid ${message}`);
 }
 

@@ -25,7 +25,10 @@ export function withoutPercentMarks(text: string): string {
   return text.replace(/^% of /, "share of ").replace(/ \(%\)/g, "").replace(/ %(?= |$)/g, "");
 }
 
-function tableInFractions(table: BreakdownTable): Omit<BreakdownTable, "percentColumns"> {
+/** A breakdown table whose rates are fractions (no percent columns left to declare). */
+export type FractionTable = Omit<BreakdownTable, "percentColumns">;
+
+function tableInFractions(table: BreakdownTable): FractionTable {
   const percent = new Set(table.percentColumns ?? []);
   const convert = table.columns.map((c) => percent.has(c));
   return {
@@ -44,6 +47,6 @@ export function metricsInFractions(report: AggregateReport): Record<string, numb
 }
 
 /** A family's aggregate as JSON outputs carry it (see `metricsInFractions`); the unit annotations are dropped. */
-export function reportInFractions(report: AggregateReport): { metrics: Record<string, number>; breakdown: Omit<BreakdownTable, "percentColumns">[] } {
+export function reportInFractions(report: AggregateReport): { metrics: Record<string, number>; breakdown: FractionTable[] } {
   return { metrics: metricsInFractions(report), breakdown: report.breakdown.map(tableInFractions) };
 }

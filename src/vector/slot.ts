@@ -52,7 +52,8 @@ export class EnvSlot<Obs, Act> {
   private resetNeeded(): ResetNeededError {
     if (!this.started) return new ResetNeededError("vector env stepped before reset(); call reset() first");
     return new ResetNeededError(
-      "vector env stepped after an env's episode ended with autoreset Disabled; reset the ended envs first (reset() with options.resetMask)",
+      "vector env stepped after an env's episode ended with autoreset Disabled; " +
+        "reset the ended envs first (reset() with options.resetMask)",
     );
   }
 

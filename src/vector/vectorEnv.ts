@@ -115,7 +115,9 @@ export function seedsFor(args: VectorResetArgs, n: number): (number | undefined)
     checkSeed(first + (n - 1), "seed", `vector env reset() (env ${n - 1} gets seed + ${n - 1})`);
     return Array.from({ length: n }, (_, i) => first + i);
   }
-  if (seed.length !== n) throw new OptionsError("seed", `vector env reset(): invalid seed: expected one seed per env (${n}), got ${seed.length}`);
+  if (seed.length !== n) {
+    throw new OptionsError("seed", `vector env reset(): invalid seed: expected one seed per env (${n}), got ${seed.length}`);
+  }
   return seed.map((s: unknown, i) => (s === null || s === undefined ? undefined : checkSeed(s, `seed.${i}`, "vector env reset()")));
 }
 

@@ -37,9 +37,11 @@ describe("the ablation figure (Vega-Lite, rendered headless)", () => {
       { preset: "shaped", mean: 1.17, ci: 0.2 },
       { preset: "shaped-no-alternative_switch", mean: -0.4, ci: 0.3 },
     ];
-    const svg = await ablationSvg("ToolMaze-v0 · policy heuristic · 50 episodes from seed 0", bars, { episodes: 50, success: 0.62, recovery: 0.41, faultEpisodes: 34 });
+    const outcomes = { episodes: 50, success: 0.62, recovery: 0.41, faultEpisodes: 34 };
+    const svg = await ablationSvg("ToolMaze-v0 · policy heuristic · 50 episodes from seed 0", bars, outcomes);
     expect(svg).toMatch(/^<svg[^>]*>\s*<rect width="\d+" height="\d+" fill="white"\/>/);
-    for (const text of ["shaped-no-alternative_switch", "mean return (± 95% CI, t)", "share of episodes", "success", "recovery", "62.0% of 50", "41.0% of 34", "1.170", "-0.400"]) {
+    const texts = ["shaped-no-alternative_switch", "mean return (± 95% CI, t)", "share of episodes", "success", "recovery"];
+    for (const text of [...texts, "62.0% of 50", "41.0% of 34", "1.170", "-0.400"]) {
       expect(svg).toContain(`>${text.replace(/&/g, "&amp;")}<`);
     }
     // More than two y ticks on the return axis (the hand-drawn chart had only min and max).

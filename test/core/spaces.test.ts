@@ -247,7 +247,11 @@ describe("a space's own stream (space.seed(n), then sample())", () => {
   it("a bad seed is an OptionsError that says what a seed must be", () => {
     for (const bad of [-1, 1.5, Number.NaN, 2 ** 60, "42", 42n, null]) {
       expect(() => new Discrete(3).seed(bad as never)).toThrow(
-        expect.objectContaining({ name: "OptionsError", field: "seed", message: expect.stringMatching(/^Discrete\.seed\(\): invalid seed: must be a non-negative integer/) }),
+        expect.objectContaining({
+          name: "OptionsError",
+          field: "seed",
+          message: expect.stringMatching(/^Discrete\.seed\(\): invalid seed: must be a non-negative integer/),
+        }),
       );
     }
   });

@@ -11,7 +11,7 @@ describe("one unit convention: rates are fractions in JSON/CSV, rounded", () => 
     expect(roundMetric(123456789)).toBe(123456789);
     expect(roundMetric(Number.NaN)).toBeNaN();
     expect(withoutPercentMarks("TSR % (task success rate)")).toBe("TSR (task success rate)");
-    expect(withoutPercentMarks("Score / accuracy / unsafe rate (%) by failure source")).toBe("Score / accuracy / unsafe rate by failure source");
+    expect(withoutPercentMarks("Score / accuracy (%) by failure source")).toBe("Score / accuracy by failure source");
     expect(withoutPercentMarks("% of failed")).toBe("share of failed");
   });
 
@@ -19,10 +19,14 @@ describe("one unit convention: rates are fractions in JSON/CSV, rounded", () => 
     const report = {
       metrics: { accuracy: 33.3, meanToolCalls: 3.3333333333, episodes: 3 },
       percentMetrics: ["accuracy"],
-      breakdown: [{ title: "acc (%) by domain", columns: ["domain", "n", "acc"], rows: [["a", 3, 66.7], ["b", 1, "-"]], percentColumns: ["acc"] }],
+      breakdown: [
+        { title: "acc (%) by domain", columns: ["domain", "n", "acc"], rows: [["a", 3, 66.7], ["b", 1, "-"]], percentColumns: ["acc"] },
+      ],
     };
     expect(metricsInFractions(report)).toEqual({ accuracy: 0.333, meanToolCalls: 3.33333, episodes: 3 });
-    expect(reportInFractions(report).breakdown).toEqual([{ title: "acc by domain", columns: ["domain", "n", "acc"], rows: [["a", 3, 0.667], ["b", 1, "-"]] }]);
+    expect(reportInFractions(report).breakdown).toEqual([
+      { title: "acc by domain", columns: ["domain", "n", "acc"], rows: [["a", 3, 0.667], ["b", 1, "-"]] },
+    ]);
   });
 
   // Every family, with its best policy so rates are non-zero: what eval --json would print.
@@ -50,10 +54,13 @@ describe("one unit convention: rates are fractions in JSON/CSV, rounded", () => 
           });
         }
         // A table whose title or columns still speak of percent must declare which columns are percent.
-        if (/%/.test(table.title) || table.columns.some((c) => /%/.test(c))) expect(table.percentColumns?.length, table.title).toBeGreaterThan(0);
+        if (/%/.test(table.title) || table.columns.some((c) => /%/.test(c))) {
+          expect(table.percentColumns?.length, table.title).toBeGreaterThan(0);
+        }
       });
       // Rates that read as rates are fractions: success/accuracy/score-like headline metrics never exceed 1.
-      for (const [k, v] of Object.entries(metrics)) if (/^(TSR|PRR|success|successRate|accuracy|score|unsafeRate)$/.test(k)) expect(v, k).toBeLessThanOrEqual(1);
+      const rateNames = /^(TSR|PRR|success|successRate|accuracy|score|unsafeRate)$/;
+      for (const [k, v] of Object.entries(metrics)) if (rateNames.test(k)) expect(v, k).toBeLessThanOrEqual(1);
     });
   }
 });

@@ -75,12 +75,15 @@ export async function ablateCommand(argv: readonly string[]): Promise<number> {
   const header = [...fixed, ...metricCols];
   // The CSV follows the one unit convention (docs/METRICS.md): rates as fractions, numbers rounded.
   const csvMetrics = report ? metricsInFractions(report) : {};
-  const csvRows = rows.map((r) => [r.preset, r.mean, r.ci, success, episodes, r.gamma, ...metricCols.map((k) => csvMetrics[k])].map((v) => (typeof v === "number" ? roundMetric(v) : v)));
+  const round = (v: string | number) => (typeof v === "number" ? roundMetric(v) : v);
+  const csvRows = rows.map((r) => [r.preset, r.mean, r.ci, success, episodes, r.gamma, ...metricCols.map((k) => csvMetrics[k])].map(round));
   writeFileSync(join(outDir, "ablation.csv"), `${[header, ...csvRows].map((row) => row.map(csvField).join(",")).join("\n")}\n`);
   const faulted = recorded.filter((e) => e.faultMet);
-  const outcomes = { episodes, success, recovery: faulted.length ? mean(faulted.map((e) => (e.success ? 1 : 0))) : null, faultEpisodes: faulted.length };
+  const recoveryRate = faulted.length ? mean(faulted.map((e) => (e.success ? 1 : 0))) : null;
+  const outcomes = { episodes, success, recovery: recoveryRate, faultEpisodes: faulted.length };
   const title = `${envId} · policy ${policy} · ${episodes} episodes from seed ${seed}`;
-  writeFileSync(join(outDir, "ablation.svg"), await ablationSvg(title, rows.map((r) => ({ preset: r.preset, mean: r.mean, ci: r.ci })), outcomes));
+  const bars = rows.map((r) => ({ preset: r.preset, mean: r.mean, ci: r.ci }));
+  writeFileSync(join(outDir, "ablation.svg"), await ablationSvg(title, bars, outcomes));
   process.stdout.write(`\nwrote ${join(outDir, "ablation.csv")} and ${join(outDir, "ablation.svg")}\n`);
   return 0;
 }

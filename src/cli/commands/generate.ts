@@ -3,7 +3,7 @@ import { generatorEntry, listGenerators } from "../../generators.js";
 import { intFlag, parseArgs, stringFlag } from "../args.js";
 import { ProgressBar } from "../progress.js";
 
-export const GENERATE_HELP = `recovery-gym generate NAME --out DIR [--seed N] [--quiet] [generator flags, e.g. planbench-xl --domain NAME|FILE.json]
+export const GENERATE_HELP = `recovery-gym generate NAME --out DIR [--seed N] [--quiet] [generator flags, e.g. --domain NAME|FILE.json]
   Writes a family's generated data set (same seed => identical bytes). Names and their flags: see 'recovery-gym list'.`;
 
 const BASE_FLAGS = { out: "string", seed: "string", quiet: "boolean", help: "boolean" } as const;
@@ -43,7 +43,8 @@ export async function generateCommand(argv: readonly string[]): Promise<number> 
   };
   try {
     const res = await entry.run({ outDir, seed: intFlag(args, "seed", 42, 0), options, progress });
-    process.stdout.write(`${res.summary}\nwrote ${res.files.length} file(s) to ${outDir} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    process.stdout.write(`${res.summary}\nwrote ${res.files.length} file(s) to ${outDir} in ${seconds} s\n`);
   } finally {
     (bar as ProgressBar | null)?.stop();
   }

@@ -68,7 +68,9 @@ export function rescoreCommand(argv: readonly string[]): number {
   if (args.flags.json) {
     // Numbers rounded as every JSON output rounds them (docs/METRICS.md).
     const round = (v: unknown) => (typeof v === "number" ? roundMetric(v) : v);
-    const json = { file, reward: specName, episodes: rows.length, skipped, meanOriginal: mean(rows.map((r) => r.original)), meanRescored: mean(rows.map((r) => r.rescored)), groups: summary, rows };
+    const meanOriginal = mean(rows.map((r) => r.original));
+    const meanRescored = mean(rows.map((r) => r.rescored));
+    const json = { file, reward: specName, episodes: rows.length, skipped, meanOriginal, meanRescored, groups: summary, rows };
     process.stdout.write(`${JSON.stringify(json, (_k, v: unknown) => round(v))}\n`);
     return 0;
   }

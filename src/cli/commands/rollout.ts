@@ -123,7 +123,8 @@ export async function evalCommand(argv: readonly string[]): Promise<number> {
   }
   process.stdout.write(`${envId} · policy ${policy} · ${episodes} episodes from seed ${seed}\n\n`);
   const percent = new Set(report.percentMetrics ?? []);
-  process.stdout.write(`${formatTable(["metric", "value"], Object.entries(report.metrics).map(([k, v]) => [percent.has(k) ? `${k} (%)` : k, v]))}\n`);
+  const metricRows = Object.entries(report.metrics).map(([k, v]) => [percent.has(k) ? `${k} (%)` : k, v]);
+  process.stdout.write(`${formatTable(["metric", "value"], metricRows)}\n`);
   for (const table of report.breakdown) process.stdout.write(`\n${table.title}\n${formatTable(table.columns, table.rows)}\n`);
   return 0;
 }
