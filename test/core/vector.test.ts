@@ -131,6 +131,13 @@ describe("vector envs", () => {
     };
     const syncDraws = draws(sync);
     expect(stableStringify(draws(async))).toBe(stableStringify(syncDraws));
+    // The batched space's own stream (seed(n), then sample() without a stream) is the same in sync and async too.
+    const seeded = (v: VectorEnv<ToolObservation, Action>) => {
+      v.actionSpace.seed(4);
+      return stableStringify(Array.from({ length: 4 }, () => v.actionSpace.sample()));
+    };
+    expect(seeded(async)).toBe(seeded(sync));
+    expect(seeded(sync)).toBe(seeded(sync));
     const called = syncDraws.flatMap((batch) => batch.map((a, i) => [i, a] as const)).filter(([, a]) => a.type === "tool_call");
     expect(new Set(called.map(([i]) => i))).toEqual(new Set([0, 1, 2]));
     for (const [i, a] of called) expect((a as { name: string }).name).toBe(`tool_${10 + i}`);
