@@ -171,7 +171,8 @@ def to_gymnasium_env(remote: Any, render_mode: Optional[str] = None, owned_clien
         raise ValueError(f"render_mode: must be 'ansi' or None, got {render_mode!r}")
 
     class BridgeEnv(gymnasium.Env):
-        metadata = {"render_modes": ["ansi"]}
+        # A frame rate means little for text; declared because Gymnasium's checker warns without one.
+        metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
         def __init__(self) -> None:
             self.remote = remote
