@@ -2,8 +2,8 @@
  * Prints the diversity check of a canonical ToolMaze suite: per level, the mean pairwise Jaccard similarity of
  * task tool sets (must be <= 0.06), distinct capability structures, plus tool-set sizes, |s*|, solution counts, domain
  * balance, fault strata (v1: victim category / corruption family of each slot) and text variety.
- * With --check it exits 1 unless every level keeps Jaccard <= 0.06, and for v1 also unless |s*| grows with C and
- * every level holds the same strata mix.
+ * With --check it exits 1 unless every level keeps Jaccard <= 0.06, and for v1 also unless |s*| grows with C, every
+ * level holds the same strata mix and every alternative route takes at least two calls.
  * Run: npx tsx scripts/toolmaze-jaccard.ts [--env v0|v1] [--check]
  */
 import { formatTable } from "../src/metrics/table.js";
@@ -53,6 +53,17 @@ console.log(`texts: ${new Set(tasks.map((t) => t.text)).size} distinct of ${task
 if (version !== "v0") {
   if (!sStar.every((x, i) => i === 0 || x > sStar[i - 1]!)) problems.push(`|s*| does not grow with C: ${sStar.join(" / ")}`);
   if (new Set(firstSlotMix).size !== 1) problems.push(`strata differ between levels (first slot): ${firstSlotMix.join(" | ")}`);
+  // Every alternative route (each branch but the shortest, per slot) takes at least two calls.
+  const shortAlternatives = tasks.filter((t) => {
+    const branches = new Map<string, number>();
+    for (const p of t.positions) {
+      const key = p.route ? `${p.slot}/${p.route.branch}` : null;
+      if (key) branches.set(key, (branches.get(key) ?? 0) + 1);
+    }
+    return t.slots.some((s) => [...branches].filter(([k]) => k.startsWith(`${s.slot}/`)).map(([, n]) => n).sort((a, b) => a - b).slice(1)
+      .some((n) => n < 2));
+  });
+  if (shortAlternatives.length > 0) problems.push(`alternative routes of one call in ${shortAlternatives.map((t) => t.id).join(", ")}`);
 }
 if (args.includes("--check")) {
   for (const p of problems) console.log(`FAIL ${p}`);
