@@ -18,7 +18,7 @@ const OPTION_DOCS = {
   complexity: "C1 | C2 | C3 | C4: restrict to a level",
   perturbation: "NP | P1 | P2 | P3 | P4: restrict to a mode",
   domain: "Financial | Travel | Office | Shopping | IoT | General: restrict to a domain",
-  distractors: "same-domain distractor tools shown (0-20, default 3)",
+  distractors: "same-domain distractor tools shown (0-20, default 3; ToolMaze-v1 also shows sandbox decoy twins of some task tools)",
   hint: "failure-aware prompt variant (default false)",
   reward: "reward preset (shaped | sparse | potential-only | shaped-no-<term>), spec path or inline spec (default shaped)",
   maxSteps: `step limit (default ${TOOLMAZE_MAX_STEPS})`,
