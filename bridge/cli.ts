@@ -3,7 +3,7 @@
  * a supervisor with N worker processes, one endpoint each (ZeroMQ's "one socket per worker" pattern: clients
  * shard across endpoints, so no broker sits on the data path).
  */
-import { writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import { curveKeyPair } from "zeromq";
 import type { Backend } from "./backend.js";
 import {
@@ -19,6 +19,7 @@ import { EndpointPolicyError } from "./endpoint.js";
 import type { Limits } from "./protocol.js";
 import { BridgeServer } from "./server.js";
 import { runSupervisor } from "./workers.js";
+import { drainOnSignals } from "../src/cli/signals.js";
 
 export const SERVE_HELP = `Usage: recovery-gym serve [options]
 
@@ -48,11 +49,16 @@ Options:
   --reap-interval-ms N     how often idle sessions are looked for (default 5000)
   --send-hwm N             ZeroMQ send queue per peer, in messages (default 100000)
   --drain-ms N             on SIGINT/SIGTERM keep answering (SHUTTING_DOWN) this long before closing (default 250)
-  --ready-file FILE        once listening, write {"endpoints", "pid", "workerPids"} as JSON to FILE (scripts)
+  --ready-file FILE        once listening, write {"endpoints", "pid", "workerPids"} as JSON to FILE (scripts);
+                           rewritten with the new pid when a dead worker is restarted
   --quiet                  no log lines on stderr
   -h, --help               this text
 
-Exit status: 0 after a graceful SIGINT/SIGTERM; 2 on bad flags or config; 1 if the server cannot start.
+A worker that dies is restarted on its endpoint (backoff 0.1 s doubling to 10 s while it keeps crashing); its
+clients get SESSION_LOST for the sessions it held. The other workers are not touched.
+
+Exit status: 0 after a graceful SIGINT/SIGTERM (always drained, recording sessions included); 2 on bad flags or
+config; 1 if the server cannot start.
 `;
 
 const LIMIT_FLAGS: Record<string, keyof Limits> = {
@@ -161,18 +167,11 @@ function parseArgs(argv: string[]): Parsed {
   return p;
 }
 
-function signalOnce(): Promise<string> {
-  return new Promise((resolve) => {
-    const on = (sig: string) => () => {
-      process.off("SIGINT", onInt);
-      process.off("SIGTERM", onTerm);
-      resolve(sig);
-    };
-    const onInt = on("SIGINT");
-    const onTerm = on("SIGTERM");
-    process.on("SIGINT", onInt);
-    process.on("SIGTERM", onTerm);
-  });
+/** Written whole (temp file + rename) so a script polling it never reads half a file. */
+function writeReadyFile(file: string, endpoints: string[], workerPids: number[]): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify({ endpoints, pid: process.pid, workerPids })}\n`);
+  renameSync(tmp, file);
 }
 
 async function defaultBackend(): Promise<Backend> {
@@ -220,17 +219,40 @@ export async function serveCommand(argv: string[], deps: ServeDeps = {}): Promis
   if (cfg.allowRemote && cfg.curve && !cfg.curveClients) {
     log("CURVE encrypts but admits any client holding the server's public key; pass --curve-clients FILE to admit only listed client keys");
   }
-  const stop = deps.stopSignal ?? signalOnce();
+  // SIGINT/SIGTERM always drain and exit 0, whatever sessions (recording ones included) exist; a repeated signal
+  // during the drain is logged, not obeyed.
+  const signals = deps.stopSignal ? null : drainOnSignals((sig) => log(`${sig} again: still draining`));
+  const stop = deps.stopSignal ?? signals!.stopped;
   const loadBackend = deps.loadBackend ?? defaultBackend;
   const readyFile = parsed.readyFile;
   const onListening = (endpoints: string[], workerPids: number[]): void => {
-    if (readyFile) writeFileSync(readyFile, `${JSON.stringify({ endpoints, pid: process.pid, workerPids })}\n`);
+    if (readyFile) writeReadyFile(readyFile, endpoints, workerPids);
     deps.onListening?.(endpoints, workerPids);
   };
+  // After a worker restart the ready file lists the new pid (scripts that signal workers find the live one).
+  let listed: string[] = [];
+  const onRestart = (_index: number, workerPids: number[]): void => {
+    if (readyFile) writeReadyFile(readyFile, listed, workerPids);
+  };
 
-  if (cfg.workers > 1) {
-    return runSupervisor(cfg, { log, stop, onListening });
+  try {
+    if (cfg.workers > 1) {
+      return await runSupervisor(cfg, { log, stop, onListening: (e, p) => onListening((listed = e), p), onRestart });
+    }
+    return await serveInProcess(cfg, loadBackend, log, err, stop, onListening);
+  } finally {
+    signals?.dispose();
   }
+}
+
+async function serveInProcess(
+  cfg: ResolvedConfig,
+  loadBackend: () => Promise<Backend>,
+  log: (line: string) => void,
+  err: (s: string) => void,
+  stop: Promise<unknown>,
+  onListening: (endpoints: string[], workerPids: number[]) => void,
+): Promise<number> {
   let server: BridgeServer;
   try {
     const backend = await loadBackend();

@@ -7,7 +7,7 @@ import { z } from "zod";
 /** Major version: bumped only for incompatible changes. Clients negotiate it with `hello`. */
 export const PROTOCOL_VERSION = 1;
 /** Minor version: bumped for additive changes (new ops, new optional request fields, new result fields). */
-export const PROTOCOL_MINOR = 2;
+export const PROTOCOL_MINOR = 3;
 export const SUPPORTED_VERSIONS: readonly number[] = [PROTOCOL_VERSION];
 
 export const ERROR_CODES = [
@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   "VALIDATION_ERROR",
   "UNKNOWN_ENV",
   "UNKNOWN_SESSION",
+  "SESSION_LOST",
   "CAPACITY_REACHED",
   "MESSAGE_TOO_LARGE",
   "ENV_ERROR",

@@ -32,6 +32,8 @@ export interface ServerOptions {
   /** Index of this worker when several serve one machine; prefixes session handles. */
   workerIndex?: number;
   workerCount?: number;
+  /** How many times the supervisor restarted this worker (0 for its first process); see SESSION_LOST. */
+  generation?: number;
   /** Directory for trajectories of sessions made with `record: true`; recording is refused when unset. */
   recordDir?: string | null;
   /** Where env options naming files may point (null or unset: anywhere). Installed for the whole process. */
@@ -73,7 +75,7 @@ export class BridgeServer {
     this.backend = opts.backend;
     this.log = opts.log ?? (() => {});
     const now = opts.now ?? (() => performance.now());
-    this.sessions = new SessionManager(this.backend, this.limits, `s${opts.workerIndex ?? 0}-`, now, opts.recordDir ?? null);
+    this.sessions = new SessionManager(this.backend, this.limits, opts.workerIndex ?? 0, now, opts.recordDir ?? null, opts.generation ?? 0);
   }
 
   /** The endpoint actually bound (with the real port when the configured one was `*` or 0). */
