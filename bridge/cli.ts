@@ -47,7 +47,12 @@ Options:
   --max-pending N          unanswered requests per client (default 1024)
   --idle-timeout-ms N      close sessions idle this long (default 600000)
   --reap-interval-ms N     how often idle sessions are looked for (default 5000)
-  --send-hwm N             ZeroMQ send queue per peer, in messages (default 100000)
+  --send-hwm N             replies queued per client, in messages (default 2048); a client that does not read
+                           until this many are queued has its replies dropped and its sessions closed (logged)
+  --max-depth N            nesting of containers in a request (default 64)   [checked on the raw bytes,
+  --max-map-keys N         entries of any one map in a request (default 10000)  before decoding]
+  --max-array-length N     elements of any one array in a request (default 100000)
+  --max-values N           values of every kind in one request (default 500000)
   --drain-ms N             on SIGINT/SIGTERM keep answering (SHUTTING_DOWN) this long before closing (default 250)
   --ready-file FILE        once listening, write {"endpoints", "pid", "workerPids"} as JSON to FILE (scripts);
                            rewritten with the new pid when a dead worker is restarted
@@ -72,6 +77,10 @@ const LIMIT_FLAGS: Record<string, keyof Limits> = {
   "--hard-message-bytes": "hardMessageBytes",
   "--send-hwm": "sendHighWaterMark",
   "--drain-ms": "drainMs",
+  "--max-depth": "maxDepth",
+  "--max-map-keys": "maxMapKeys",
+  "--max-array-length": "maxArrayLength",
+  "--max-values": "maxValues",
 };
 
 export interface ServeDeps {

@@ -5,11 +5,14 @@
 import { Router } from "zeromq";
 import type { Backend } from "./backend.js";
 import { decode, encode, peekId } from "./codec.js";
+import { scanFrame } from "./scan.js";
 import { checkEndpointPolicy, type CurveKeys } from "./endpoint.js";
 import { handleRequest, type HandlerContext } from "./handlers.js";
 import {
   BridgeError,
+  clip,
   envelopeSchema,
+  MAX_LISTED_ISSUES,
   type ErrorCode,
   type Limits,
   limitsSchema,
@@ -63,8 +66,14 @@ export class BridgeServer {
   private bound = "";
   private peerEndpoints: string[] = [];
   private readonly log: (line: string) => void;
-  /** Counters (requests received, error responses, sessions reaped, CURVE handshakes refused); never reset. */
-  readonly stats = { requests: 0, errors: 0, reaped: 0, clientsRefused: 0 };
+  /**
+   * Counters (requests received, error responses, sessions reaped, CURVE handshakes refused, replies dropped and
+   * clients cut off for not reading); never reset.
+   */
+  readonly stats = { requests: 0, errors: 0, reaped: 0, clientsRefused: 0, repliesDropped: 0, clientsCutOff: 0 };
+  /** Clients whose outbound queue overflowed; their replies are dropped until they send a new request. */
+  private readonly cutOff = new Set<string>();
+  private readonly cutOffLogged = new Set<string>();
   private zapDomain: string | null = null;
 
   constructor(private readonly opts: ServerOptions) {
@@ -107,9 +116,14 @@ export class BridgeServer {
       sendHighWaterMark: this.limits.sendHighWaterMark,
       receiveHighWaterMark: this.limits.sendHighWaterMark,
       linger: 2000,
-      // A client that reconnects under its own routing id (the Python client sets a random one) takes over the
-      // old connection at once, and with it its sessions, instead of being refused until the old pipe dies.
-      handover: true,
+      // A second connection under a routing id in use is refused, so the first keeps its replies and sessions (with
+      // handover a stranger who learned the id took them over). A client whose connection really dropped is back
+      // as soon as libzmq notices the old pipe is gone.
+      handover: false,
+      // Report a full per-client queue (EAGAIN) instead of silently dropping, and never wait on one slow client:
+      // see `pump`.
+      mandatory: true,
+      sendTimeout: 0,
     });
     if (this.opts.curve) {
       sock.curveServer = true;
@@ -211,6 +225,16 @@ export class BridgeServer {
       body = null;
     }
     const key = identity.toString("latin1");
+    if (identity.length > 0 && identity[0] === 0 && identity.length !== GENERATED_ID_BYTES) {
+      // libzmq reserves ids starting with 0x00 for the ones it generates (0x00 + 4 bytes); a client setting one
+      // could collide with another client's generated id.
+      this.stats.requests++;
+      this.send(prefix, this.err(null, new BridgeError("INVALID_MESSAGE", "routing ids starting with a 0x00 byte are reserved by ZeroMQ; set another routing id (or none)", {
+        field: "routing_id",
+      })));
+      return;
+    }
+    this.cutOff.delete(key);
     let cs = this.clients.get(key);
     if (!cs) {
       cs = { pending: 0, tail: null };
@@ -264,6 +288,11 @@ export class BridgeServer {
         size: body.length, max: this.limits.maxMessageBytes,
       }));
     }
+    try {
+      scanFrame(body, this.limits);
+    } catch (e) {
+      return this.err(peekId(body), e);
+    }
     let msg: unknown;
     try {
       msg = decode(body);
@@ -316,7 +345,7 @@ export class BridgeServer {
     } else {
       ({ code, message, details } = this.backend.classifyError(e));
     }
-    return { id, ok: false, error: { code, message, details } };
+    return { id, ok: false, error: { code, message: clip(message), details: capDetails(details) } };
   }
 
   private send(prefix: Buffer[], res: Response): void {
@@ -330,7 +359,11 @@ export class BridgeServer {
     this.pumping ??= this.pump();
   }
 
-  /** zeromq.js allows one send in flight per socket; this drains the outbox in order. */
+  /**
+   * zeromq.js allows one send in flight per socket; this drains the outbox in order. A client whose queue is full
+   * (it has not read `sendHighWaterMark` replies) is cut off: that reply and its later ones are dropped and its
+   * sessions closed, so one client that never reads cannot make the server hold its replies without bound.
+   */
   private async pump(): Promise<void> {
     try {
       let i = 0;
@@ -338,11 +371,18 @@ export class BridgeServer {
         const sock = this.sock;
         if (!sock) break;
         const msg = this.outbox[i++];
+        const key = msg[0].toString("latin1");
+        if (this.cutOff.has(key)) {
+          this.stats.repliesDropped++;
+          continue;
+        }
         try {
           await sock.send(msg);
         } catch (e) {
-          // The peer vanished (or the socket closed): its answers have nowhere to go.
-          if (!sock.closed) this.log(`send failed: ${(e as Error).message}`);
+          const code = (e as { code?: string }).code;
+          // EHOSTUNREACH: the peer vanished; its answers have nowhere to go.
+          if (code === "EAGAIN") this.cutOffClient(key);
+          else if (!sock.closed && code !== "EHOSTUNREACH") this.log(`send failed: ${(e as Error).message}`);
         }
         if (i > 1024) {
           this.outbox.splice(0, i);
@@ -350,8 +390,55 @@ export class BridgeServer {
         }
       }
       this.outbox.length = 0;
+      // A cut-off client that sends again after its queue drained is served again (a new request lifts it).
     } finally {
       this.pumping = null;
     }
   }
+
+  private cutOffClient(key: string): void {
+    this.cutOff.add(key);
+    this.stats.repliesDropped++;
+    const closing = this.sessions.ownedBy(key);
+    const who = clientLabel(key);
+    // A client that keeps sending without reading is cut off again and again: log and count it once.
+    if (this.cutOffLogged.has(key) || this.cutOffLogged.size >= 1000) return void Promise.allSettled(closing.map((h) => this.sessions.close(h)));
+    this.cutOffLogged.add(key);
+    this.stats.clientsCutOff++;
+    this.log(`client ${who} did not read its replies (${this.limits.sendHighWaterMark} queued, limit sendHighWaterMark): dropping its replies and closing its ${closing.length} session(s)`);
+    void Promise.allSettled(closing.map((h) => this.sessions.close(h)));
+  }
 }
+
+/** libzmq's generated routing ids: a 0x00 byte and a 32-bit counter. */
+const GENERATED_ID_BYTES = 5;
+
+/** A routing id for logs: printable ids as they are, others in hex, both shortened. */
+function clientLabel(key: string): string {
+  const printable = /^[\x20-\x7e]{1,64}$/.test(key);
+  return printable ? JSON.stringify(key) : `0x${Buffer.from(key, "latin1").subarray(0, 32).toString("hex")}`;
+}
+
+/** Details of an error reply, bounded: long lists keep their first MAX_LISTED_ISSUES items plus a count. */
+function capDetails(details: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(details)) {
+    if (typeof v === "string") out[k] = clip(v);
+    else if (Array.isArray(v) && v.length > MAX_LISTED_ISSUES) {
+      out[k] = v.slice(0, MAX_LISTED_ISSUES);
+      out[`${k}Count`] = v.length;
+    } else out[k] = v;
+  }
+  let size: number;
+  try {
+    size = encode(out).length;
+  } catch {
+    size = Infinity;
+  }
+  if (size <= MAX_DETAILS_BYTES) return out;
+  const field = typeof details.field === "string" ? clip(details.field, 200) : undefined;
+  return { ...(field !== undefined ? { field } : {}), truncated: true, note: `details of ${size} bytes left out (limit ${MAX_DETAILS_BYTES})` };
+}
+
+/** Largest encoded `details` map an error reply carries. */
+const MAX_DETAILS_BYTES = 16 * 1024;

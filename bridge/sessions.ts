@@ -150,6 +150,11 @@ export class SessionManager {
     return s;
   }
 
+  /** Handles of every session `owner` made. */
+  ownedBy(owner: string): string[] {
+    return [...this.sessions.values()].filter((s) => s.owner === owner).map((s) => s.handle);
+  }
+
   private isFromEarlierGeneration(handle: string): boolean {
     const m = HANDLE_PREFIX.exec(handle);
     return m !== null && Number(m[1]) === this.worker && Number(m[2] ?? 0) < this.generation;
