@@ -37,7 +37,8 @@ Options:
   --semi-space-mb N        V8 young-generation semi-space of each forked worker, MiB (default 64; 0 = V8's
                            default). Large batches step ~25% faster; costs up to ~3N MiB per worker
   --data-root DIR          env options naming files (reward specs, datasets) may only point inside DIR
-                           (repeatable). Default: anywhere on a loopback server; nowhere with --allow-remote
+                           (repeatable): regular files up to 64 MiB or directories, read asynchronously.
+                           Default: the package's own configs/ (its presets), on every server
   --gen-curve-keys FILE    write a new CURVE key pair to FILE (mode 600) and exit
   --max-sessions N         sessions per worker (default 256)
   --max-envs-per-session N (default 4096)

@@ -39,7 +39,10 @@ export interface ServerOptions {
   generation?: number;
   /** Directory for trajectories of sessions made with `record: true`; recording is refused when unset. */
   recordDir?: string | null;
-  /** Where env options naming files may point (null or unset: anywhere). Installed for the whole process. */
+  /**
+   * Where env options naming files may point (null or unset: the backend's default data root, the package's own
+   * configs). Installed for the whole process while the server runs.
+   */
   dataRoots?: readonly string[] | null;
   /** Clock for idle reaping (ms); injectable for tests. Not used by any env logic. */
   now?: () => number;
@@ -75,6 +78,7 @@ export class BridgeServer {
   private readonly cutOff = new Set<string>();
   private readonly cutOffLogged = new Set<string>();
   private zapDomain: string | null = null;
+  private releasePaths: (() => void) | null = null;
 
   constructor(private readonly opts: ServerOptions) {
     this.limits = limitsSchema.parse(opts.limits ?? {});
@@ -103,11 +107,13 @@ export class BridgeServer {
 
   async start(): Promise<string> {
     checkEndpointPolicy(this.opts.endpoint, this.opts.allowRemote ?? false, this.opts.curve ?? null);
-    const roots = this.opts.dataRoots ?? (this.opts.allowRemote ? [] : null);
-    if (roots !== null && !this.backend.restrictOptionPaths) {
-      throw new Error("this backend cannot restrict option paths, which a remote-facing server requires");
+    // Every server confines file-naming options (default: the library's own data root); a backend that cannot is
+    // acceptable only when nobody asked for confinement explicitly and the server is loopback-only.
+    const roots = this.opts.dataRoots ?? null;
+    if (!this.backend.restrictOptionPaths && (roots !== null || this.opts.allowRemote)) {
+      throw new Error("this backend cannot restrict option paths, which --data-root and a remote-facing server require");
     }
-    this.backend.restrictOptionPaths?.(roots);
+    this.releasePaths = this.backend.restrictOptionPaths?.(roots) ?? null;
     if (this.opts.curveClients && !this.opts.curve) {
       throw new Error("curveClients needs CURVE server keys (curve): without CURVE there is no client key to check");
     }
@@ -152,6 +158,7 @@ export class BridgeServer {
     } catch (e) {
       sock.close();
       await this.releaseZap();
+      this.releasePaths?.();
       throw new Error(`cannot bind ${this.opts.endpoint}: ${(e as Error).message}`);
     }
     this.sock = sock;
@@ -192,6 +199,7 @@ export class BridgeServer {
     if (sock) sock.close();
     await this.loopDone;
     await this.releaseZap();
+    this.releasePaths?.();
   }
 
   private async releaseZap(): Promise<void> {
