@@ -63,7 +63,8 @@ export function scanFrame(buf: Uint8Array, limits: WorkLimits): void {
   let lastString: string | null = null;
   const skipString = (len: number, keep: boolean): void => {
     need(len);
-    lastString = keep && len <= MAX_KEY_CHARS * 4 ? Buffer.from(buf.buffer, buf.byteOffset + pos, len).toString("utf8").slice(0, MAX_KEY_CHARS) : null;
+    const short = keep && len <= MAX_KEY_CHARS * 4;
+    lastString = short ? Buffer.from(buf.buffer, buf.byteOffset + pos, len).toString("utf8").slice(0, MAX_KEY_CHARS) : null;
     pos += len;
   };
   const open = (isMap: boolean, count: number): void => {
@@ -123,7 +124,8 @@ export function scanFrame(buf: Uint8Array, limits: WorkLimits): void {
           need(lenBytes + 1);
           const type = view.getInt8(pos + lenBytes);
           const field = clip(asKey ? `${pathOf(stack)} (a key)` : pathOf(stack), 200);
-          throw new BridgeError("VALIDATION_ERROR", `${field}: MessagePack extension type ${type} is not allowed; send maps, lists, strings, numbers, booleans and nil`, {
+          const why = `MessagePack extension type ${type} is not allowed; send maps, lists, strings, numbers, booleans and nil`;
+          throw new BridgeError("VALIDATION_ERROR", `${field}: ${why}`, {
             field, reason: "extension_type", extType: type,
           });
         }

@@ -5,6 +5,7 @@
 import { Router } from "zeromq";
 import type { Backend } from "./backend.js";
 import { decode, encode, peekId } from "./codec.js";
+import { capDetails, clientLabel, GENERATED_ID_BYTES } from "./replyLimits.js";
 import { scanFrame } from "./scan.js";
 import { checkEndpointPolicy, type CurveKeys } from "./endpoint.js";
 import { handleRequest, type HandlerContext } from "./handlers.js";
@@ -12,7 +13,6 @@ import {
   BridgeError,
   clip,
   envelopeSchema,
-  MAX_LISTED_ISSUES,
   type ErrorCode,
   type Limits,
   limitsSchema,
@@ -237,9 +237,8 @@ export class BridgeServer {
       // libzmq reserves ids starting with 0x00 for the ones it generates (0x00 + 4 bytes); a client setting one
       // could collide with another client's generated id.
       this.stats.requests++;
-      this.send(prefix, this.err(null, new BridgeError("INVALID_MESSAGE", "routing ids starting with a 0x00 byte are reserved by ZeroMQ; set another routing id (or none)", {
-        field: "routing_id",
-      })));
+      const why = "routing ids starting with a 0x00 byte are reserved by ZeroMQ; set another routing id (or none)";
+      this.send(prefix, this.err(null, new BridgeError("INVALID_MESSAGE", why, { field: "routing_id" })));
       return;
     }
     this.cutOff.delete(key);
@@ -410,43 +409,13 @@ export class BridgeServer {
     const closing = this.sessions.ownedBy(key);
     const who = clientLabel(key);
     // A client that keeps sending without reading is cut off again and again: log and count it once.
-    if (this.cutOffLogged.has(key) || this.cutOffLogged.size >= 1000) return void Promise.allSettled(closing.map((h) => this.sessions.close(h)));
-    this.cutOffLogged.add(key);
-    this.stats.clientsCutOff++;
-    this.log(`client ${who} did not read its replies (${this.limits.sendHighWaterMark} queued, limit sendHighWaterMark): dropping its replies and closing its ${closing.length} session(s)`);
+    const first = !this.cutOffLogged.has(key) && this.cutOffLogged.size < 1000;
+    if (first) {
+      this.cutOffLogged.add(key);
+      this.stats.clientsCutOff++;
+      const queued = `${this.limits.sendHighWaterMark} queued, limit sendHighWaterMark`;
+      this.log(`client ${who} did not read its replies (${queued}): dropping its replies and closing its ${closing.length} session(s)`);
+    }
     void Promise.allSettled(closing.map((h) => this.sessions.close(h)));
   }
 }
-
-/** libzmq's generated routing ids: a 0x00 byte and a 32-bit counter. */
-const GENERATED_ID_BYTES = 5;
-
-/** A routing id for logs: printable ids as they are, others in hex, both shortened. */
-function clientLabel(key: string): string {
-  const printable = /^[\x20-\x7e]{1,64}$/.test(key);
-  return printable ? JSON.stringify(key) : `0x${Buffer.from(key, "latin1").subarray(0, 32).toString("hex")}`;
-}
-
-/** Details of an error reply, bounded: long lists keep their first MAX_LISTED_ISSUES items plus a count. */
-function capDetails(details: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(details)) {
-    if (typeof v === "string") out[k] = clip(v);
-    else if (Array.isArray(v) && v.length > MAX_LISTED_ISSUES) {
-      out[k] = v.slice(0, MAX_LISTED_ISSUES);
-      out[`${k}Count`] = v.length;
-    } else out[k] = v;
-  }
-  let size: number;
-  try {
-    size = encode(out).length;
-  } catch {
-    size = Infinity;
-  }
-  if (size <= MAX_DETAILS_BYTES) return out;
-  const field = typeof details.field === "string" ? clip(details.field, 200) : undefined;
-  return { ...(field !== undefined ? { field } : {}), truncated: true, note: `details of ${size} bytes left out (limit ${MAX_DETAILS_BYTES})` };
-}
-
-/** Largest encoded `details` map an error reply carries. */
-const MAX_DETAILS_BYTES = 16 * 1024;

@@ -137,9 +137,8 @@ export class SessionManager {
   get(handle: string, owner: string): Session {
     const s = this.sessions.get(handle);
     if (!s && this.isFromEarlierGeneration(handle)) {
-      throw new BridgeError("SESSION_LOST", `session '${handle}' was lost: the worker process that held it died and was restarted; make a new session`, {
-        session: handle,
-      });
+      const why = "the worker process that held it died and was restarted; make a new session";
+      throw new BridgeError("SESSION_LOST", `session '${handle}' was lost: ${why}`, { session: handle });
     }
     if (!s || s.owner !== owner) {
       throw new BridgeError("UNKNOWN_SESSION", `no session '${handle}' for this client (closed, reaped, or made by another client)`, {

@@ -76,7 +76,14 @@ export async function runSupervisor(cfg: ResolvedConfig, opts: SupervisorOptions
   const n = cfg.workers;
   let stopping = false;
   const slots: Slot[] = Array.from({ length: n }, (_, i) => ({
-    index: i, endpoint: workerEndpoint(cfg.endpoint, i), child: null, pid: 0, generation: 0, startedAt: 0, crashesInARow: 0, restartTimer: null,
+    index: i,
+    endpoint: workerEndpoint(cfg.endpoint, i),
+    child: null,
+    pid: 0,
+    generation: 0,
+    startedAt: 0,
+    crashesInARow: 0,
+    restartTimer: null,
     exited: Promise.resolve(0),
   }));
   const endpoints = (): string[] => slots.map((s) => s.endpoint);
@@ -85,7 +92,11 @@ export async function runSupervisor(cfg: ResolvedConfig, opts: SupervisorOptions
   /** Forks the worker of `slot`; resolves with null once it listens, or with why it could not start. */
   const launch = (slot: Slot): Promise<string | null> => {
     const entry = entryFile();
-    const child = fork(entry, [], { env: { ...process.env, [WORKER_ENV]: "1" }, execArgv: workerExecArgv(entry, cfg.semiSpaceMb), stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    const child = fork(entry, [], {
+      env: { ...process.env, [WORKER_ENV]: "1" },
+      execArgv: workerExecArgv(entry, cfg.semiSpaceMb),
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
     slot.child = child;
     slot.startedAt = performance.now();
     slot.exited = new Promise((res) => child.on("exit", (code, sig) => res(code ?? (sig ? 128 : 1))));
@@ -102,7 +113,8 @@ export async function runSupervisor(cfg: ResolvedConfig, opts: SupervisorOptions
         if (slot.child === child) onDeath(slot, code, sig);
       });
     });
-    child.send({ type: "start", index: slot.index, count: n, generation: slot.generation, endpoint: slot.endpoint, config: cfg } satisfies ToChild);
+    const start: ToChild = { type: "start", index: slot.index, count: n, generation: slot.generation, endpoint: slot.endpoint, config: cfg };
+    child.send(start);
     return started;
   };
 
@@ -113,7 +125,9 @@ export async function runSupervisor(cfg: ResolvedConfig, opts: SupervisorOptions
     if (performance.now() - slot.startedAt >= RESTART_BACKOFF.stableAfterMs) slot.crashesInARow = 0;
     slot.crashesInARow++;
     const delay = restartDelay(slot.crashesInARow);
-    log(`worker ${slot.index} (pid ${slot.pid}) died (${sig ?? `exit code ${code}`}); its sessions are lost; restarting on ${slot.endpoint} in ${delay} ms (crash ${slot.crashesInARow} in a row)`);
+    const how = sig ?? `exit code ${code}`;
+    log(`worker ${slot.index} (pid ${slot.pid}) died (${how}); its sessions are lost; restarting on ${slot.endpoint} in ${delay} ms ` +
+      `(crash ${slot.crashesInARow} in a row)`);
     slot.restartTimer = setTimeout(() => {
       slot.restartTimer = null;
       if (stopping) return;

@@ -53,7 +53,9 @@ export class OptionFileNeeded extends OptionsError {
     field: string,
     readonly target: string,
   ) {
-    super(field, `${field}: the file was not prepared by the server (it changed while in use?); try again`, { reason: "file_not_prepared" });
+    super(field, `${field}: the file was not prepared by the server (it changed while in use?); try again`, {
+      reason: "file_not_prepared",
+    });
   }
 }
 

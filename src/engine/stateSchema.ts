@@ -10,7 +10,8 @@
  */
 import { z } from "zod";
 import { StateError } from "../core/errors.js";
-import type { JsonValue } from "../core/json.js";
+import { type JsonValue, stableStringify } from "../core/json.js";
+import type { Rng } from "../core/rng.js";
 
 /** Bumped when the snapshot's shape changes; `setState` refuses other versions. */
 export const TOOL_ENV_STATE_VERSION = 1;
@@ -134,7 +135,8 @@ function checkLoose(first: JsonValue, value: JsonValue, field: string): void {
   for (const k of Object.keys(f)) {
     if (!(k in v)) continue;
     if (f[k] !== null && v[k] !== null && kindOf(f[k]) !== kindOf(v[k])) {
-      throw new StateError(`${field}.${k}`, `${field}.${k}: expected ${article(kindOf(f[k]))} like the list's first element, got ${article(kindOf(v[k]))}`);
+      const why = `expected ${article(kindOf(f[k]))} like the list's first element, got ${article(kindOf(v[k]))}`;
+      throw new StateError(`${field}.${k}`, `${field}.${k}: ${why}`);
     }
   }
 }
@@ -150,4 +152,32 @@ export function checkWorldSchema(schema: z.ZodType, world: JsonValue): void {
   const first = r.error.issues[0];
   const field = ["state", "data", "world", ...first.path.map(String)].join(".");
   throw new StateError(field, `${field}: ${first.message}`);
+}
+
+/**
+ * Checks a parsed snapshot against the episode it claims (rebuilt from its seed path and reset options): visible
+ * tools exist, fault states are exactly the episode's faults, fault streams are theirs, the world keeps its shape.
+ */
+export function checkStateAgainstEpisode(
+  s: CheckedToolEnvState,
+  toolNames: readonly string[],
+  faultIdList: readonly string[],
+  engine: Rng,
+  initialWorld: JsonValue,
+): void {
+  const tools = new Set(toolNames);
+  for (const [i, name] of s.data.visible.entries()) {
+    if (!tools.has(name)) throw new StateError(`state.data.visible.${i}`, `state.data.visible.${i}: unknown tool "${name}"`);
+  }
+  const faultIds = [...faultIdList].sort();
+  if (stableStringify(Object.keys(s.data.faultStates).sort()) !== stableStringify(faultIds)) {
+    const ids = faultIds.join(", ") || "none";
+    throw new StateError("state.data.faultStates", `state.data.faultStates: expected one entry per fault of the episode (${ids})`);
+  }
+  for (const [id, st] of Object.entries(s.faultRngs)) {
+    if (!faultIds.includes(id) || st.path !== engine.derive(`fault:${id}`).path) {
+      throw new StateError(`state.faultRngs.${id}`, `state.faultRngs.${id}: not a fault stream of this episode`);
+    }
+  }
+  checkWorldShape(initialWorld, s.data.world);
 }

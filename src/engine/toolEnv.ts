@@ -18,7 +18,14 @@ export { CORE_INFO_KEYS, toolEnvOptionsSchema, type EpisodeSetup, type FamilyAct
 import type { CorruptionFn } from "./faults.js";
 import { type ToolObservation, toolObservationSpace } from "./observation.js";
 import { renderEpisode, type HistoryEntry } from "./render.js";
-import { type CheckedToolEnvState, checkWorldSchema, checkWorldShape, parseToolEnvState, TOOL_ENV_STATE_VERSION } from "./stateSchema.js";
+import {
+  type CheckedToolEnvState,
+  checkStateAgainstEpisode,
+  checkWorldSchema,
+  checkWorldShape,
+  parseToolEnvState,
+  TOOL_ENV_STATE_VERSION,
+} from "./stateSchema.js";
 import { CORE_TERMS, coreRawTerms } from "./terms.js";
 import { type ToolDefinition, toolSchemaOf } from "./tool.js";
 
@@ -314,10 +321,14 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
    * leaves the env exactly as it was.
    */
   setState(state: ToolEnvState): void {
-    if (!state || (state as { kind?: unknown }).kind !== "recovery-gym/tool-env-state") throw new StateError("state", "not a tool-env state (missing kind)");
+    if (!state || (state as { kind?: unknown }).kind !== "recovery-gym/tool-env-state") {
+      throw new StateError("state", "not a tool-env state (missing kind)");
+    }
     const s = cloneJson(parseToolEnvState(state) as unknown as JsonObject) as unknown as CheckedToolEnvState;
     if (s.envId !== this.spec.id) throw new StateError("state.envId", `state belongs to ${s.envId}, this env is ${this.spec.id}`);
-    if (stableStringify(s.options) !== stableStringify(this.spec.entryOptions)) throw new StateError("state.options", "state was made with different env options");
+    if (stableStringify(s.options) !== stableStringify(this.spec.entryOptions)) {
+      throw new StateError("state.options", "state was made with different env options");
+    }
     const before = this.episode && this.setup ? this.getState() : null;
     try {
       this.applyState(s);
@@ -335,21 +346,14 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
   private applyState(s: CheckedToolEnvState): void {
     const rng = new Rng(s.rngPath);
     const setup = this.createEpisode(rng, s.resetOptions);
-    const tools = new Set(setup.tools.map((t) => t.name));
-    for (const [i, name] of s.data.visible.entries()) if (!tools.has(name)) throw new StateError(`state.data.visible.${i}`, `state.data.visible.${i}: unknown tool "${name}"`);
-    const faultIds = (setup.faults ?? []).map((f) => f.id).sort();
-    if (stableStringify(Object.keys(s.data.faultStates).sort()) !== stableStringify(faultIds)) {
-      throw new StateError("state.data.faultStates", `state.data.faultStates: expected one entry per fault of the episode (${faultIds.join(", ") || "none"})`);
-    }
     const engine = rng.derive("engine");
-    for (const [id, st] of Object.entries(s.faultRngs)) {
-      if (!faultIds.includes(id) || st.path !== engine.derive(`fault:${id}`).path) throw new StateError(`state.faultRngs.${id}`, `state.faultRngs.${id}: not a fault stream of this episode`);
-    }
-    checkWorldShape(setup.world as unknown as JsonValue, s.data.world);
+    const faultIds = (setup.faults ?? []).map((f) => f.id);
+    checkStateAgainstEpisode(s, setup.tools.map((t) => t.name), faultIds, engine, setup.world as unknown as JsonValue);
     if (this.config.worldSchema) checkWorldSchema(this.config.worldSchema, s.data.world);
     // createEpisode just set the family's runtime up for this episode: its snapshot is the reference shape.
     checkWorldShape(this.familyState(), s.family, "state.family");
-    const episode = new ToolEpisode<S>({ tools: setup.tools, visible: setup.visible, world: setup.world, faults: setup.faults, corruptions: this.corruptions(), rng: engine, valueProvenance: this.config.valueProvenance });
+    const { tools, visible, world, faults } = setup;
+    const episode = new ToolEpisode<S>({ tools, visible, world, faults, corruptions: this.corruptions(), rng: engine, valueProvenance: this.config.valueProvenance });
     episode.data = s.data as unknown as EpisodeData<S>;
     episode.restoreRngStates(s.faultRngs as unknown as Record<string, RngState>);
     this.rng = rng;

@@ -96,7 +96,11 @@ export function parseRewardSpec(input: unknown, catalog: RewardTermCatalog | nul
   return { ...res.data, terms };
 }
 
-export function loadRewardSpecFile(path: string, catalog: RewardTermCatalog | null, read: (file: string) => string = (f) => readFileSync(f, "utf8")): RewardSpec {
+export function loadRewardSpecFile(
+  path: string,
+  catalog: RewardTermCatalog | null,
+  read: (file: string) => string = (f) => readFileSync(f, "utf8"),
+): RewardSpec {
   let text: string;
   try {
     text = read(path);

@@ -97,7 +97,8 @@ export class JsonlWriter {
 
 /** A typed error naming the file and line of a bad record (a CLI prints it as one line, not a stack trace). */
 function corruptRecord(path: string, line: number, reason: string): ConfigError {
-  return new ConfigError("trajectories", `${path} line ${line}: corrupt record, ${reason}; only a cut last line is skipped automatically, so remove or repair this line`, {
+  const hint = "only a cut last line is skipped automatically, so remove or repair this line";
+  return new ConfigError("trajectories", `${path} line ${line}: corrupt record, ${reason}; ${hint}`, {
     file: path,
     line,
   });
