@@ -102,6 +102,13 @@ describe("supervision", () => {
     expect((await c0.call("step", { session: m0.session, sample: true })).ok).toBe(true);
     expect(s.stderr()).toMatch(/worker 1 \(pid \d+\) died \(SIGKILL\); its sessions are lost; restarting/);
     expect(s.stderr()).toMatch(/worker 1 restarted/);
+    // A second crash soon after is logged as such and waits longer (backoff), then the worker is back again.
+    process.kill(after.workerPids[1], "SIGKILL");
+    const third = await readyWhere(s, (r) => r.workerPids[1] !== after.workerPids[1], "the second restart of worker 1");
+    expect(s.stderr()).toMatch(/worker 1 \(pid \d+\) died \(SIGKILL\); its sessions are lost; restarting on \S+ in 200 ms \(crash 2 in a row\)/);
+    expect(third.workerPids[0]).toBe(first.workerPids[0]);
+    const lostAgain = await c1.call("step", { session: again.session, sample: true });
+    expect(lostAgain.error?.code).toBe("SESSION_LOST");
     // SIGTERM mid-batch: every request that reached a worker is answered (result or SHUTTING_DOWN), exit 0.
     const batch = Array.from({ length: 20 }, () => c0.call("step", { session: m0.session, sample: true }));
     await batch[0];
