@@ -131,6 +131,11 @@ export function resolveConfig(cfg: BridgeConfig): ResolvedConfig {
   if (cfg.curveClients && !cfg.curveKeys) {
     throw new BridgeConfigError("curveClients", "curveClients (--curve-clients) needs curveKeys (--curve-keys): client keys are checked during the CURVE handshake");
   }
+  if (limits.data.maxArrayLength < limits.data.maxEnvsPerSession) {
+    const { maxArrayLength, maxEnvsPerSession } = limits.data;
+    const why = `limits.maxArrayLength (${maxArrayLength}) must be >= maxEnvsPerSession (${maxEnvsPerSession}): a step sends one action per env`;
+    throw new BridgeConfigError("limits.maxArrayLength", why);
+  }
   if (limits.data.hardMessageBytes < limits.data.maxMessageBytes) {
     throw new BridgeConfigError("limits.hardMessageBytes", `limits.hardMessageBytes (${limits.data.hardMessageBytes}) must be >= maxMessageBytes (${limits.data.maxMessageBytes})`);
   }

@@ -85,6 +85,9 @@ export class BridgeServer {
     if (this.limits.hardMessageBytes < this.limits.maxMessageBytes) {
       throw new RangeError(`limits: hardMessageBytes (${this.limits.hardMessageBytes}) must be >= maxMessageBytes (${this.limits.maxMessageBytes})`);
     }
+    if (this.limits.maxArrayLength < this.limits.maxEnvsPerSession) {
+      throw new RangeError(`limits: maxArrayLength (${this.limits.maxArrayLength}) must be >= maxEnvsPerSession (${this.limits.maxEnvsPerSession})`);
+    }
     this.backend = opts.backend;
     this.log = opts.log ?? (() => {});
     const now = opts.now ?? (() => performance.now());

@@ -93,6 +93,26 @@ describe("file options on a server", () => {
     expect((await c.client.call("make", { env_id: "Demo-v0", options: { reward: path.join(root, "spec.json") } })).error?.message).toMatch(/not valid JSON/);
   });
 
+  it("a ToolMisuseBench dataset (directory or file) under the data root is served: make, reset and step", async () => {
+    const root = mkdtempSync(path.join(tmpdir(), "rg-tmb-root-"));
+    const rec = {
+      task_id: "t1", split: "test_public", difficulty: "easy", domain: "crud", instruction: "Close account a1 with reason risk_review.",
+      toolset_id: "crud_v1", initial_state: { accounts: { a1: { id: "a1", status: "active", tier: "basic" } } },
+      success_criteria: [{ op: "equals", path: "accounts.a1.status", value: "closed" }],
+      budget: { max_steps: 10, max_tool_calls: 10, max_retries: 3, timeout_ms: 1000 }, fault_plan: [], gold_summary: "", seed: 1,
+    };
+    writeFileSync(path.join(root, "test_public.jsonl"), `${JSON.stringify(rec)}\n`);
+    const c = await serve([root]);
+    for (const dataset of [root, path.join(root, "test_public.jsonl")]) {
+      const made = await c.client.request<{ session: string }>("make", { env_id: "ToolMisuseBench-v0", options: { dataset, split: "test_public" } });
+      const r = await c.client.request<{ observations: Array<{ task: string }> }>("reset", { session: made.session, seed: 0 });
+      expect(r.observations[0].task).toBe(rec.instruction);
+      expect((await c.client.call("step", { session: made.session, actions: [{ type: "abort", reason: "test" }] })).ok).toBe(true);
+    }
+    const outside = await c.client.call("make", { env_id: "ToolMisuseBench-v0", options: { dataset: tmpdir() } });
+    expect(outside.error?.message).toMatch(/^dataset: not allowed/);
+  });
+
   it("in-process make() reads a file option anywhere, as before (no server policy left behind)", async () => {
     await serve();
     await cleanup.pop()!();
