@@ -26,6 +26,9 @@ export const WORKER_ENV = "RECOVERY_GYM_BRIDGE_WORKER";
 /** Restart delays after consecutive crashes of one worker: 100 ms, doubling, at most 10 s. */
 export const RESTART_BACKOFF = { firstMs: 100, maxMs: 10_000, stableAfterMs: 30_000 } as const;
 
+/** How long a worker that exited cleanly (code 0) stays down before it is restarted, unless the server is stopping. */
+const CLEAN_EXIT_GRACE_MS = 1_000;
+
 /** The delay before restarting a worker that crashed `crashesInARow` times without staying up `stableAfterMs`. */
 export function restartDelay(crashesInARow: number): number {
   return Math.min(RESTART_BACKOFF.maxMs, RESTART_BACKOFF.firstMs * 2 ** Math.max(0, crashesInARow - 1));
@@ -124,13 +127,16 @@ export async function runSupervisor(cfg: ResolvedConfig, opts: SupervisorOptions
     if (stopping || !listening) return;
     if (performance.now() - slot.startedAt >= RESTART_BACKOFF.stableAfterMs) slot.crashesInARow = 0;
     slot.crashesInARow++;
-    const delay = restartDelay(slot.crashesInARow);
+    // A clean exit is a worker that drained on its own SIGINT/SIGTERM: with Ctrl-C the whole process group gets
+    // it, and the supervisor's own handler stops everything a moment later, so give that a second first.
+    const delay = code === 0 ? Math.max(CLEAN_EXIT_GRACE_MS, restartDelay(slot.crashesInARow)) : restartDelay(slot.crashesInARow);
     const how = sig ?? `exit code ${code}`;
-    log(`worker ${slot.index} (pid ${slot.pid}) died (${how}); its sessions are lost; restarting on ${slot.endpoint} in ${delay} ms ` +
-      `(crash ${slot.crashesInARow} in a row)`);
+    const why = `(pid ${slot.pid}) ${code === 0 ? "exited" : "died"} (${how}); its sessions are lost; restarting on ${slot.endpoint}`;
+    if (code !== 0) log(`worker ${slot.index} ${why} in ${delay} ms (crash ${slot.crashesInARow} in a row)`);
     slot.restartTimer = setTimeout(() => {
       slot.restartTimer = null;
       if (stopping) return;
+      if (code === 0) log(`worker ${slot.index} ${why} (it stopped without the supervisor)`);
       slot.generation++;
       void launch(slot).then((failure) => {
         if (stopping) return;

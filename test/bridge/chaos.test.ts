@@ -36,12 +36,13 @@ afterEach(async () => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
 });
 
-function serve(args: string[]): Served {
+function serve(args: string[], detached = false): Served {
   const dir = mkdtempSync(path.join(tmpdir(), "rg-chaos-"));
   const readyFile = path.join(dir, "ready.json");
   const child = spawn(process.execPath, [path.join(repo, "bin/recovery-gym.js"), "serve", "--endpoint", "tcp://127.0.0.1:*", "--ready-file", readyFile, "--drain-ms", "100", ...args], {
     cwd: dir,
     stdio: ["ignore", "ignore", "pipe"],
+    detached,
   });
   children.push(child);
   let err = "";
@@ -139,5 +140,16 @@ describe("supervision", () => {
     expect(mine).toBeDefined();
     const trajs = readTrajectories(path.join(s.dir, "rec", mine!));
     expect(trajs.at(-1)?.steps.length).toBeGreaterThan(0);
+  });
+
+  it("Ctrl-C to the whole process group: every worker drains, none is restarted, exit 0", async () => {
+    const s = serve(["--workers", "2"], true);
+    const { endpoints } = await readyWhere(s, (r) => r.workerPids.length === 2, "two workers");
+    const c = client(endpoints[1]);
+    const { session } = await c.request<{ session: string }>("make", { env_id: "Demo-v0", seed: 1 });
+    await c.request("reset", { session });
+    process.kill(-s.child.pid!, "SIGINT");
+    expect(await s.exited).toEqual({ code: 0, signal: null });
+    expect(s.stderr()).not.toMatch(/restarting/);
   });
 });
