@@ -124,21 +124,21 @@ export function checkWorldShape(ref: JsonValue, value: JsonValue, field = "state
 }
 
 /** Elements of a list that started empty: same kind as the first one, and shared non-nil fields of the same kind. */
-function checkLoose(first: JsonValue, value: JsonValue, field: string): void {
+function checkLoose(first: JsonValue, value: JsonValue, field: string, nested = false): void {
+  if (nested && (first === null || value === null)) return;
   const a = kindOf(first);
   const b = kindOf(value);
   if (a !== b) throw new StateError(field, `${field}: expected ${article(a)} like the list's first element, got ${article(b)}`);
+  if (a === "array") {
+    const f = first as JsonValue[];
+    if (f.length > 0) (value as JsonValue[]).forEach((x, i) => checkLoose(f[0], x, `${field}.${i}`, true));
+    return;
+  }
   if (a !== "object") return;
   const f = first as Record<string, JsonValue>;
   const v = value as Record<string, JsonValue>;
-  // Keys may differ (lists of records of several kinds); a key both have keeps its kind.
-  for (const k of Object.keys(f)) {
-    if (!(k in v)) continue;
-    if (f[k] !== null && v[k] !== null && kindOf(f[k]) !== kindOf(v[k])) {
-      const why = `expected ${article(kindOf(f[k]))} like the list's first element, got ${article(kindOf(v[k]))}`;
-      throw new StateError(`${field}.${k}`, `${field}.${k}: ${why}`);
-    }
-  }
+  // Keys may differ (lists of records of several kinds); a key both have keeps its kind, all the way down.
+  for (const k of Object.keys(f)) if (k in v) checkLoose(f[k], v[k], `${field}.${k}`, true);
 }
 
 function article(kind: string): string {
