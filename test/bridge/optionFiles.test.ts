@@ -3,7 +3,8 @@
  * root are read, asynchronously and size-capped; refusals name the option, say "not allowed" or "not found under
  * the data root", never quote content and never tell outside paths apart. In-process make() reads files as before.
  */
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { mkdtempSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -63,7 +64,7 @@ describe("file options on a server", () => {
   it("under --data-root: FIFOs, devices by symlink, oversized and missing files refused; valid files read; content never echoed", async () => {
     const root = mkdtempSync(path.join(tmpdir(), "rg-dataroot-"));
     const fifo = path.join(root, "pipe.json");
-    execFileSync("mkfifo", [fifo]);
+    await promisify(execFile)("mkfifo", [fifo]);
     symlinkSync("/dev/zero", path.join(root, "zero.json"));
     symlinkSync("/etc/passwd", path.join(root, "escape.json"));
     const huge = path.join(root, "huge.json");
