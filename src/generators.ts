@@ -1,3 +1,5 @@
+import { loadFamilies } from "./core/families.js";
+
 /** A data generator a family offers to `recovery-gym generate <name> --out DIR`. */
 export interface GeneratorEntry {
   description: string;
@@ -14,9 +16,11 @@ export function registerGenerator(name: string, entry: GeneratorEntry): void {
 }
 
 export function listGenerators(): [string, GeneratorEntry][] {
+  loadFamilies(); // families register their generators as they load
   return [...GENERATORS.entries()].sort(([a], [b]) => a.localeCompare(b));
 }
 
 export function generatorEntry(name: string): GeneratorEntry | undefined {
+  if (!GENERATORS.has(name)) loadFamilies();
   return GENERATORS.get(name);
 }
