@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { LIBRARY_VERSION } from "../src/index.js";
-import { execNode, failure, run } from "./helpers/cli.js";
+import { failure, run } from "./helpers/cli.js";
 
 const pkgVersion = (JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version;
 
@@ -26,14 +26,14 @@ describe("version source", () => {
   });
 
   it("scripts/sync-version.mjs --check refuses a differing copy, and without --check rewrites it", async () => {
-    expect((await execNode(["scripts/sync-version.mjs", "--check"])).status).toBe(0);
+    expect((await run(process.execPath, ["scripts/sync-version.mjs", "--check"])).status).toBe(0);
     const dir = mkdtempSync(path.join(tmpdir(), "rg-version-"));
     const copy = path.join(dir, "_version.py");
     writeFileSync(copy, '# comment\n__version__ = "9.9.9"\n');
-    const refused = await execNode(["scripts/sync-version.mjs", "--check", "--file", copy]);
+    const refused = await run(process.execPath, ["scripts/sync-version.mjs", "--check", "--file", copy]);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain(`differs from package.json (${pkgVersion})`);
-    const synced = await execNode(["scripts/sync-version.mjs", "--file", copy]);
+    const synced = await run(process.execPath, ["scripts/sync-version.mjs", "--file", copy]);
     expect(synced.status, failure(synced)).toBe(0);
     expect(readFileSync(copy, "utf8")).toBe(`# comment\n__version__ = "${pkgVersion}"\n`);
     rmSync(dir, { recursive: true, force: true });
