@@ -4,14 +4,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { SERVER_VERSION } from "../bridge/handlers.js";
 import { LIBRARY_VERSION } from "../src/index.js";
 import { failure, run } from "./helpers/cli.js";
 
 const pkgVersion = (JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version;
 
 describe("version source", () => {
-  it("the library, the Python client's _version.py and the changelog all name package.json's version", () => {
+  it("the library, the bridge server, the Python client's _version.py and the changelog all name package.json's version", () => {
     expect(LIBRARY_VERSION).toBe(pkgVersion);
+    expect(SERVER_VERSION).toBe(pkgVersion); // the bridge's hello answer
     const pyVersion = /^__version__ = "([^"]*)"$/m.exec(readFileSync("bridge/python/recovery_gym/_version.py", "utf8"))?.[1];
     expect(pyVersion).toBe(pkgVersion);
     expect(readFileSync("CHANGELOG.md", "utf8")).toContain(`## [${pkgVersion}]`);
