@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { failure, repoRoot, run } from "./helpers/cli.js";
 
-const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const npm = "npm";
 const pkg = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
   name: string;
   version: string;
