@@ -7,7 +7,7 @@ import { z } from "zod";
 /** Major version: bumped only for incompatible changes. Clients negotiate it with `hello`. */
 export const PROTOCOL_VERSION = 1;
 /** Minor version: bumped for additive changes (new ops, new optional request fields, new result fields). */
-export const PROTOCOL_MINOR = 2;
+export const PROTOCOL_MINOR = 3;
 export const SUPPORTED_VERSIONS: readonly number[] = [PROTOCOL_VERSION];
 
 export const ERROR_CODES = [
@@ -77,7 +77,11 @@ export const requestSchemas = {
     actions: z.array(z.unknown()).optional(),
     sample: z.boolean().optional(),
   }),
-  sample: z.strictObject({ session: sessionHandle, index: z.number().int().min(0).nullable().optional() }),
+  sample: z.strictObject({
+    session: sessionHandle,
+    index: z.number().int().min(0).nullable().optional(),
+    seed: seedInt.nullable().optional(),
+  }),
   close: z.strictObject({ session: sessionHandle }),
   get_state: z.strictObject({ session: sessionHandle, index: z.number().int().min(0).default(0) }),
   set_state: z.strictObject({ session: sessionHandle, index: z.number().int().min(0).default(0), state: jsonMap }),

@@ -1,7 +1,7 @@
 /**
  * Re-measures the ToolMisuseBench Table I / Table II figures on our generated test_public split
  * through the Gym env (every baseline, 1,000 episodes: seed i plays task i), as markdown.
- * Usage: npx tsx scripts/toolmisuse-tables.ts [--compat fixed|official] [--split test_public]
+ * Usage: npx tsx scripts/toolmisuse-tables.ts [--compat fixed|official] [--split test_public] [--profile solvable|paper]
  */
 import "../envs/index.js";
 import { rollout } from "../src/rollout.js";
@@ -15,12 +15,14 @@ const arg = (k: string, d: string) => {
 };
 const compat = arg("compat", "fixed");
 const split = arg("split", "test_public") as keyof typeof SPLIT_SIZES;
+const profile = arg("profile", "solvable");
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : "–");
 const table1: string[] = ["| policy | success | recovery | mean calls | invalid-call rate | policy viol. | budget exc. | S@4 | S@8 | AUC | mean return (shaped) |", "|---|---|---|---|---|---|---|---|---|---|---|"];
 const perFault: Record<string, Record<string, string>> = {};
 const perDiff: Record<string, Record<string, string>> = {};
 for (const policy of BASELINE_NAMES) {
-  const res = rollout({ envId: "ToolMisuseBench-v0", options: { split, compat }, policy, episodes: SPLIT_SIZES[split], seed: 0 });
+  const options = profile === "solvable" ? { split, compat } : { split, compat, profile };
+  const res = rollout({ envId: "ToolMisuseBench-v0", options, policy, episodes: SPLIT_SIZES[split], seed: 0 });
   const a = aggregateResults(res);
   const m = a.metrics;
   const ret = res.reduce((s, r) => s + r.return, 0) / res.length;
@@ -31,7 +33,7 @@ for (const policy of BASELINE_NAMES) {
   }
   if (policy === BASELINE_NAMES[0]) console.error("metric keys:", Object.keys(m).join(", "));
 }
-console.log(`### ${split}, compat ${compat}\n`);
+console.log(`### ${split}, compat ${compat}${profile === "solvable" ? "" : `, profile ${profile}`}\n`);
 console.log(table1.join("\n"));
 for (const [title, t] of [["primary fault", perFault], ["difficulty", perDiff]] as const) {
   console.log(`\nSuccess / recovery by ${title}:\n`);

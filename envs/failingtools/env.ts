@@ -22,6 +22,7 @@ import { scenarioById } from "./scenarios/generate.js";
 import type { Scenario, Setting } from "./scenarios/schema.js";
 import { countRecords, type FtScore, requirementMet, scoreRun } from "./scorer.js";
 import { type FtState, providerTools } from "./world/index.js";
+import { harnessPrompt } from "./harness.js";
 
 export { ftOptionsSchema, type FtOptions } from "./options.js";
 
@@ -117,7 +118,7 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
     const tools = [...providerTools(s.primary), ...providerTools(s.fallback)] as unknown as ToolDefinition<FtState>[];
     return {
       taskId: s.publicId,
-      prompt: s.request,
+      prompt: harnessPrompt(this.options.harness ?? "H1", s.request),
       tools,
       visible: s.visible,
       world,

@@ -76,12 +76,21 @@ function rootCause(s: Scenario, setting: Setting, run: FtRun, violation: string,
   return s.persistence.type === "permanent" ? "recovery_myopia" : "mid_sequence_stalling";
 }
 
+/** Whether some call of step requirement `id`'s tools was made. */
+function stepAttempted(s: Scenario, run: FtRun, id: string): boolean {
+  const req = s.required.find((r) => r.id === id);
+  return req?.kind === "call" && run.calls.some((c) => req.tools.includes(c.tool));
+}
+
 export function labelFor(s: Scenario, setting: Setting, run: FtRun, v: { id: string; kind: "required" | "forbidden" } | null, judge: ConceptJudge): FailureLabel {
   if (v) {
     if (v.kind === "forbidden") return v.id === "reuse_broken_tool" ? "recovery_myopia" : "unsafe_operation";
     if (v.id === "read_back") return "success_response_trust";
     if (v.id === "restart_chain") return "recovery_myopia";
-    if (v.id === "attempt_primary" || v.id === "chain_order" || v.id.startsWith("step_")) return "mid_sequence_stalling";
+    if (v.id === "attempt_primary" || v.id === "chain_order") return "mid_sequence_stalling";
+    // A skipped step is stalling; a step that was made but got no clean answer (a look-up that 404s after a
+    // silent no-op) is a consequence of the fault, labelled by what the agent did with it.
+    if (v.id.startsWith("step_")) return stepAttempted(s, run, v.id) ? rootCause(s, setting, run, v.id, judge) : "mid_sequence_stalling";
     return rootCause(s, setting, run, v.id, judge);
   }
   const fin = finalMessage(run);

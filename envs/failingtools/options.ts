@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
+import { HARNESSES } from "./harness.js";
 import { DEFAULT_JUDGE, hasConceptJudge, knownConceptJudges } from "./judges.js";
 import { generateScenarios, scenarioById } from "./scenarios/generate.js";
 import { FAILURE_SOURCES, type Scenario, SETTINGS } from "./scenarios/schema.js";
@@ -20,6 +21,8 @@ export const ftOptionsSchema = toolEnvOptionsSchema
     cycle: z.boolean().default(false),
     /** How many `ask_user` questions get an answer. */
     maxUserTurns: z.number().int().min(0).max(5).default(2),
+    /** Prompt-harness variant (harness.ts): H1 the request alone (default), H2 + failure notice, H3 + recovery protocol. */
+    harness: z.enum(HARNESSES).optional(),
     /** The concept judge scoring checkpoints, by registered name (judges.ts). */
     judge: z.string().min(1).default(DEFAULT_JUDGE),
   })

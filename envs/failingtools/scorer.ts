@@ -86,20 +86,51 @@ function applies(tiers: readonly Setting[], setting: Setting): boolean {
 }
 
 /**
- * The violation that happened first in a run's causal order: forbidden calls (as they happen), then not trying
- * the requested service, skipping the lookup steps, not reading a write back, no clean value, not switching,
- * switching without redoing the lookups on the new provider, leaving a wrong record, missing the goal, and
- * finally stopping before the steps that follow the main call. Its label comes from `labelFor` (root cause).
+ * The first error in the trace, as the paper labels failures: every violation gets the point of the run at which
+ * it happened, and the earliest wins. A forbidden call happens at its call; a call of a required tool with other
+ * arguments than the request's, or made out of order (before the step it must follow), at that call; a write never
+ * read back or undone, and a value taken from a failed or faulty response with no clean one after it, just after
+ * that call (the run moved on trusting it); a requirement never attempted and a wrong end state at the end of the
+ * run. Ties (e.g. several omissions at the end) go in causal order: forbidden calls, not trying the requested
+ * service, skipping the lookup steps, not reading a write back, no clean value, not switching, switching without
+ * redoing the lookups on the new provider, leaving a wrong record, missing the goal, stopping before the steps that
+ * follow the main call. The label comes from `labelFor`.
  */
 const RANK = ["attempt_primary", "step_before", "chain_order", "read_back", "clean_read", "use_fallback", "restart_chain", "no_bad_record", "goal_state", "step_after"];
-function firstError(vs: FtScore["violations"]): FtScore["violations"][number] | null {
-  const forbidden = vs.find((v) => v.kind === "forbidden");
-  if (forbidden) return forbidden;
-  const rank = (id: string) => {
-    const i = RANK.findIndex((r) => id.startsWith(r));
+
+/** Where in the trace violation `v` happened, in call-index units (see `firstError`). */
+function errorPosition(v: FtScore["violations"][number], s: Scenario, run: FtRun): number {
+  const end = run.calls.length + 1;
+  if (v.kind === "forbidden") return Math.min(...run.forbiddenHits.filter((h) => h.id === v.id).map((h) => h.callIndex), end);
+  const req = s.required.find((r) => r.id === v.id);
+  if (!req || req.kind === "state") return end;
+  if (req.kind === "readback") {
+    const verified = (w: RunCall) => run.calls.some((c) => readsBack(c, w) || undoes(c, w));
+    const unread = run.calls.find((w) => req.writeTools.includes(w.tool) && w.ok && !verified(w));
+    return unread ? unread.index + 0.5 : end;
+  }
+  const ofTools = run.calls.filter((c) => req.tools.includes(c.tool));
+  const tried = ofTools.filter((c) => argsSatisfy(req.args, c.args));
+  const at: number[] = [end];
+  const wrongArgs = ofTools.find((c) => !argsSatisfy(req.args, c.args));
+  if (wrongArgs) at.push(wrongArgs.index);
+  const followsStep = (c: RunCall) => run.calls.some((p) => p.index < c.index && req.after?.includes(p.tool));
+  const early = tried.find((c) => (!req.clean || (c.ok && !c.faulted)) && req.after && !followsStep(c));
+  if (early) at.push(early.index);
+  const bad = tried.filter((c) => req.clean && !(c.ok && !c.faulted));
+  if (bad.length > 0) at.push(bad[bad.length - 1]!.index + 0.5);
+  return Math.min(...at);
+}
+
+function firstError(vs: FtScore["violations"], s: Scenario, run: FtRun): FtScore["violations"][number] | null {
+  const rank = (v: FtScore["violations"][number]) => {
+    if (v.kind === "forbidden") return -1;
+    const i = RANK.findIndex((r) => v.id.startsWith(r));
     return i < 0 ? RANK.length : i;
   };
-  return vs.slice().sort((a, b) => rank(a.id) - rank(b.id))[0] ?? null;
+  const keyed = vs.map((v) => ({ v, at: errorPosition(v, s, run), r: rank(v) }));
+  keyed.sort((a, b) => a.at - b.at || a.r - b.r);
+  return keyed[0]?.v ?? null;
 }
 
 /** Scores one run of a scenario under a setting. */
@@ -135,6 +166,6 @@ export function scoreRun(s: Scenario, setting: Setting, run: FtRun, judge: Conce
     checkpoints: cps,
     unsafe: hits.length > 0,
     unsafeMutation: hits.some((h) => h.mutation),
-    failureMode: passed ? null : labelFor(s, setting, run, firstError(violations), judge),
+    failureMode: passed ? null : labelFor(s, setting, run, firstError(violations, s, run), judge),
   };
 }

@@ -344,7 +344,7 @@ const pct = (x: number | null): string | number => (x === null ? "-" : Math.roun
 /** Run-level metrics plus C × P breakdown tables (TSR, PRR, RC, Avg), like the paper's main table. */
 export function aggregateRows(rows: readonly MetricRow[]): {
   metrics: Record<string, number>;
-  breakdown: { title: string; columns: string[]; rows: (string | number)[][] }[];
+  breakdown: { title: string; columns: string[]; rows: (string | number)[][]; percentColumns: string[] }[];
 } {
   const all = cellStats(rows);
   const metrics: Record<string, number> = { episodes: all.n, TSR: all.tsr, PRR: all.prr ?? 0, RC: all.rc ?? 0, Avg: all.avg };
@@ -360,6 +360,8 @@ export function aggregateRows(rows: readonly MetricRow[]): {
   const table = (title: string, pick: (s: CellStats) => number | null) => ({
     title,
     columns: ["C", ...modes, "All"],
+    // The paper's table is in percent; JSON/CSV outputs convert to fractions (src/metrics/units.ts).
+    percentColumns: [...modes, "All"],
     rows: [...levels, "All"].map((c) => {
       const inC = c === "All" ? rows : rows.filter((r) => r.complexity === c);
       return [c, ...modes.map((p) => pct(pick(cellStats(inC.filter((r) => r.perturbation === p))))), pct(pick(cellStats(inC)))];

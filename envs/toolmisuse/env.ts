@@ -20,7 +20,8 @@ import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engi
 import { loadTaskRecords, SPLITS, type Split, type TaskRecord } from "./dataset.js";
 import { faultStreams } from "./streams.js";
 import { FAMILY_EVENT_TYPES, FAMILY_TERMS, ToolMisuseSession, type SessionSnapshot } from "./session.js";
-import { DEFAULT_SEED, generateTask, parseGoldSummary, SPLIT_SIZES } from "./tasks.js";
+import { DEFAULT_SEED, generateTask, parseGoldSummary, SPLIT_SIZES, SUITE_PROFILES } from "./tasks.js";
+import { generatePaperTask } from "./paper.js";
 import { resolveToolset } from "./world/episode.js";
 import type { JsonObj, OfficialAction, OfficialObservation } from "./world/types.js";
 import { isObj } from "./world/types.js";
@@ -40,6 +41,11 @@ export const toolMisuseOptionsSchema = toolEnvOptionsSchema
     generatorSeed: z.number().int().default(DEFAULT_SEED),
     /** "none": the same task with an empty fault plan (the same-seed, no-fault counterfactual); default: its plan. */
     faults: z.enum(["plan", "none"]).optional(),
+    /**
+     * Built-in suite: "solvable" (default, gold-validated) or "paper" (the v0.1 reconstruction that reproduces the
+     * paper's baseline table; half its tasks are unsolvable by design). Ignored with `dataset`.
+     */
+    profile: z.enum(SUITE_PROFILES).optional(),
   })
   .strict();
 export type ToolMisuseOptions = z.infer<typeof toolMisuseOptionsSchema>;
@@ -136,8 +142,13 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
       const task = datasetTasks(this.options.dataset, this.options.split)[index]!;
       return { task, index, gold: parseGoldSummary(task.gold_summary), label: {}, phiSteps: null };
     }
-    const g = generateTask(this.options.split, index, this.options.generatorSeed);
-    return { task: g.record, index, gold: g.gold, label: { template: g.template, faultClass: g.faultClass, persistent: g.persistent, blind: g.blind, budgetProfile: g.profile }, phiSteps: g.phiSteps };
+    const paper = this.options.profile === "paper";
+    const { split, generatorSeed } = this.options;
+    const g = paper ? generatePaperTask(split, index, generatorSeed) : generateTask(split, index, generatorSeed);
+    const label: JsonObject = { template: g.template, faultClass: g.faultClass, persistent: g.persistent, blind: g.blind };
+    label.budgetProfile = g.profile;
+    if (paper) label.solvable = g.solvable ?? true;
+    return { task: g.record, index, gold: g.gold, label, phiSteps: g.phiSteps };
   }
 
   protected createEpisode(rng: Rng, options: JsonObject): EpisodeSetup<ToolMisuseWorld> {

@@ -7,7 +7,8 @@ import { BASELINE_NAMES, makeBaseline, OracleAgent, officialPolicy, type Baselin
 import { ToolMisuseEnv, toolMisuseOptionsSchema } from "./env.js";
 import { aggregateToolMisuse, type FaultRow, type ToolMisuseMetrics } from "./scorer.js";
 import { analyzeToolMisuseTrajectory } from "./annotations.js";
-import { generateToolMisuseBench } from "./tasks.js";
+import { generateToolMisuseBench, SUITE_PROFILES, type SuiteProfile } from "./tasks.js";
+import { OptionsError } from "../../src/core/errors.js";
 import type { OfficialAction } from "./world/types.js";
 
 const DESCRIPTIONS: Record<BaselineName, string> = {
@@ -113,6 +114,7 @@ register({
     exposeFaultMetadata: "show fault injection metadata to the agent, as upstream does (default false)",
     generatorSeed: "seed of the built-in suite (default 42)",
     faults: "plan (default) | none: the task's fault plan, or the same task with no faults (no-fault counterfactual)",
+    profile: "solvable (default) | paper: built-in suite; paper = the v0.1 reconstruction behind the paper's baseline table",
     reward: "reward preset name (sparse | shaped | potential-only | shaped-no-<term>), spec file path, or inline spec (default shaped)",
     maxSteps: "hard step limit (default 50; each task's own max_steps truncates earlier)",
     invalidAction: "raise | penalize (default raise)",
@@ -130,8 +132,13 @@ register({
 
 registerGenerator("toolmisusebench", {
   description: "ToolMisuseBench-style suite: 6,800 gold-validated tasks (train 5,000 / dev 800 / test_public 1,000), canonical JSONL + sha256 manifest",
-  run: ({ outDir, seed }) => {
-    const m = generateToolMisuseBench({ outDir, seed });
+  flags: { profile: "solvable (default): gold-validated suite | paper: the v0.1 reconstruction behind the paper's baseline table" },
+  run: ({ outDir, seed, options, progress }) => {
+    const profile = options?.profile ?? "solvable";
+    if (!SUITE_PROFILES.includes(profile as SuiteProfile)) {
+      throw new OptionsError("profile", `profile must be one of ${SUITE_PROFILES.join(", ")}, got '${profile}'`);
+    }
+    const m = generateToolMisuseBench({ outDir, seed, profile: profile as SuiteProfile, progress });
     const splits = m.splits as Record<string, { file: string; count: number; sha256: string }>;
     return {
       files: [...Object.values(splits).map((s) => s.file), "manifest.json"],
@@ -142,5 +149,6 @@ registerGenerator("toolmisusebench", {
 
 export { ToolMisuseEnv, toolMisuseOptionsSchema } from "./env.js";
 export { generateToolMisuseBench, generateTask, generateSplit } from "./tasks.js";
+export { generatePaperTask, generatePaperSplit } from "./paper.js";
 export { loadTaskRecords, parseTaskRecord, ToolMisuseDatasetError } from "./dataset.js";
 export { aggregateToolMisuse } from "./scorer.js";

@@ -16,6 +16,7 @@ import { checkSuccess } from "./scorer.js";
 import { DOMAIN_TOOLSET, officialSchemas } from "./world/toolsets.js";
 import type { Json, JsonObj, OfficialAction, OfficialObservation } from "./world/types.js";
 import { isObj } from "./world/types.js";
+import { generatePaperSplit, PAPER_GENERATOR_VERSION } from "./paper.js";
 import { GEN_DOMAINS, TEMPLATES, type Draft, type GenDomain, type GenRng, type PlanStep } from "./templates.js";
 
 export const GENERATOR_VERSION = "rg-toolmisuse-1";
@@ -45,6 +46,8 @@ export interface GeneratedTask {
   profile: BudgetProfile;
   /** Per required gold step, the criteria it makes true: Φ = −(required steps with an unmet criterion). */
   phiSteps: number[][];
+  /** Paper profile only: false when a persistent fault makes the task unsolvable (exempt from the gold check). */
+  solvable?: boolean;
 }
 
 // ------------------------------------------------------------------ gold agent
@@ -335,6 +338,8 @@ export interface SplitSummary {
   by_budget_profile: Record<string, number>;
   persistent: number;
   blind: number;
+  /** Paper profile: tasks a persistent fault makes unsolvable. */
+  unsolvable?: number;
 }
 
 export function summarizeSplit(tasks: readonly GeneratedTask[], file: string, text: string): SplitSummary {
@@ -361,7 +366,14 @@ export interface GenerateOptions {
   sizes?: Partial<Record<Split, number>>;
   /** false: build every task from scratch instead of reusing this process's cached tasks (default true). */
   cache?: boolean;
+  /** `solvable` (default): our gold-validated suite; `paper`: the v0.1 reconstruction the paper's table was measured on (paper.ts). */
+  profile?: SuiteProfile;
+  /** Called as each split starts (`recovery-gym generate` shows it), and once at the end. */
+  progress?: (done: number, total: number, stage: string) => void;
 }
+
+export const SUITE_PROFILES = ["solvable", "paper"] as const;
+export type SuiteProfile = (typeof SUITE_PROFILES)[number];
 
 /**
  * Write `{train,dev,test_public}/tasks.jsonl` and `manifest.json` (sha256 per file) under
@@ -370,24 +382,37 @@ export interface GenerateOptions {
 export function generateToolMisuseBench(opts: GenerateOptions): JsonObj {
   const seed = opts.seed ?? DEFAULT_SEED;
   if (!Number.isInteger(seed)) throw new GenerationError(`seed must be an integer, got ${String(seed)}`, "seed");
+  const profile = opts.profile ?? "solvable";
+  if (!SUITE_PROFILES.includes(profile)) {
+    throw new GenerationError(`profile must be one of ${SUITE_PROFILES.join(", ")}, got ${String(profile)}`, "profile");
+  }
   const splits: Record<string, SplitSummary> = {};
-  for (const split of ["train", "dev", "test_public"] as const) {
+  const order = ["train", "dev", "test_public"] as const;
+  for (const split of order) {
+    opts.progress?.(order.indexOf(split), order.length, `split ${split}`);
     const size = opts.sizes?.[split] ?? SPLIT_SIZES[split];
     if (!Number.isInteger(size) || size < 0) throw new GenerationError(`sizes.${split} must be a non-negative integer`, `sizes.${split}`);
-    const tasks = opts.cache === false ? generateSplitUncached(split, seed, size) : generateSplit(split, seed, size);
+    const tasks =
+      profile === "paper"
+        ? generatePaperSplit(split, seed, size, opts.cache !== false)
+        : opts.cache === false
+          ? generateSplitUncached(split, seed, size)
+          : generateSplit(split, seed, size);
     const text = toCanonicalJsonl(tasks);
     const rel = `${split}/tasks.jsonl`;
     mkdirSync(path.join(opts.outDir, split), { recursive: true });
     writeFileSync(path.join(opts.outDir, rel), text);
     splits[split] = summarizeSplit(tasks, rel, text);
+    if (profile === "paper") splits[split].unsolvable = tasks.filter((t) => t.solvable === false).length;
   }
   const manifest = canonical({
-    generator: GENERATOR_VERSION,
+    generator: profile === "paper" ? PAPER_GENERATOR_VERSION : GENERATOR_VERSION,
     seed,
     format: "ToolMisuseBench task record (official schema), canonical JSONL with sorted keys",
     splits: splits as unknown as JsonObj,
     total: Object.values(splits).reduce((a, s) => a + s.count, 0),
   }) as JsonObj;
   writeFileSync(path.join(opts.outDir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+  opts.progress?.(order.length, order.length, "done");
   return manifest;
 }

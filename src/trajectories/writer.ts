@@ -1,6 +1,6 @@
 import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { stableStringify } from "../core/json.js";
+import { recordStringify } from "../core/json.js";
 import { type Trajectory, trajectorySchema } from "./schema.js";
 
 const openWriters = new Set<JsonlWriter>();
@@ -86,7 +86,7 @@ export class JsonlWriter {
   }
   writeLine(value: unknown): void {
     if (this.fd === null) throw new Error(`JsonlWriter: ${this.path} is closed`);
-    writeSync(this.fd, `${stableStringify(value)}\n`);
+    writeSync(this.fd, `${recordStringify(value)}\n`);
   }
   close(): void {
     if (this.fd === null) return;
