@@ -126,8 +126,9 @@ function describeSession(s: Session): Result {
   };
 }
 
-function make(ctx: HandlerContext, req: Requests["make"]): Result {
-  const s = ctx.sessions.create({
+function make(ctx: HandlerContext, req: Requests["make"]): Result | Promise<Result> {
+  // Files named by options are read asynchronously before the (synchronous) env constructors use them.
+  const create = (): Session => ctx.sessions.create({
     owner: ctx.owner,
     envId: req.env_id,
     numEnvs: req.num_envs,
@@ -140,7 +141,7 @@ function make(ctx: HandlerContext, req: Requests["make"]): Result {
     record: req.record ?? false,
     envOffset: req.env_offset ?? 0,
   });
-  return describeSession(s);
+  return ctx.backend.withOptionFiles ? ctx.backend.withOptionFiles(create).then(describeSession) : describeSession(create());
 }
 
 /** Runs `fn` on a session with the `busy` flag set so the reaper never closes an env mid-call. */

@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   "VALIDATION_ERROR",
   "UNKNOWN_ENV",
   "UNKNOWN_SESSION",
+  "SESSION_LOST",
   "CAPACITY_REACHED",
   "MESSAGE_TOO_LARGE",
   "ENV_ERROR",
@@ -116,8 +117,19 @@ export const limitsSchema = z.strictObject({
   reapIntervalMs: z.number().int().min(10).default(5_000),
   /** After SIGINT/SIGTERM: how long to keep answering (new requests get SHUTTING_DOWN) before closing (ms). */
   drainMs: z.number().int().min(0).default(250),
-  /** Per-peer ZeroMQ send queue (messages). */
-  sendHighWaterMark: z.number().int().min(1).default(100_000),
+  /**
+   * Per-client outbound queue (messages; libzmq's send high-water mark). A client that does not read its replies
+   * until this many are queued has its replies dropped and its sessions closed (logged).
+   */
+  sendHighWaterMark: z.number().int().min(1).default(2_048),
+  /** Containers nested inside a request map (checked on the raw bytes, before decoding). */
+  maxDepth: z.number().int().min(2).max(10_000).default(64),
+  /** Entries of any one map in a request (e.g. `options` keys). */
+  maxMapKeys: z.number().int().min(16).default(10_000),
+  /** Elements of any one array in a request (e.g. `actions`); at least `maxEnvsPerSession`. */
+  maxArrayLength: z.number().int().min(16).default(100_000),
+  /** Values of every kind in one request, containers included. */
+  maxValues: z.number().int().min(16).default(500_000),
 });
 export type Limits = z.output<typeof limitsSchema>;
 
@@ -129,15 +141,25 @@ export type ErrResponse = {
 };
 export type Response = OkResponse | ErrResponse;
 
-/** Turns a zod error into a message and details naming every failing field. */
+/** Error replies list at most this many problems (plus their total), so a bad request cannot make a huge reply. */
+export const MAX_LISTED_ISSUES = 20;
+/** Longest message (and longest string inside `details`) an error reply carries, in characters. */
+export const MAX_ERROR_TEXT = 1_000;
+
+export function clip(text: string, max = MAX_ERROR_TEXT): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+/** Turns a zod error into a message and details naming the failing fields (the first MAX_LISTED_ISSUES of them). */
 export function zodDetails(op: string, err: z.ZodError): BridgeError {
-  const issues = err.issues.map((i) => ({
-    field: i.path.length ? i.path.map(String).join(".") : "(request)",
-    reason: i.message,
+  const issues = err.issues.slice(0, MAX_LISTED_ISSUES).map((i) => ({
+    field: clip(i.path.length ? i.path.map(String).join(".") : "(request)", 200),
+    reason: clip(i.message, 300),
     code: i.code,
   }));
   const first = issues[0];
+  const total = err.issues.length;
   const msg = `invalid '${op}' request: ${first ? `${first.field}: ${first.reason}` : "malformed"}` +
-    (issues.length > 1 ? ` (+${issues.length - 1} more)` : "");
-  return new BridgeError("VALIDATION_ERROR", msg, { op, issues });
+    (total > 1 ? ` (+${total - 1} more)` : "");
+  return new BridgeError("VALIDATION_ERROR", msg, { op, issues, issueCount: total });
 }

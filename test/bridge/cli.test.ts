@@ -78,6 +78,9 @@ describe("serve command", () => {
     const bad = await run(["--max-message-bytes", "8192", "--hard-message-bytes", "4096"]);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain("hardMessageBytes");
+    const arrays = await run(["--max-array-length", "100", "--max-envs-per-session", "200"]);
+    expect(arrays.code).toBe(2);
+    expect(arrays.err).toContain("maxArrayLength");
   });
 
   it("the shipped configs/bridge.json is valid", async () => {

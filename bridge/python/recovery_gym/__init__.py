@@ -16,6 +16,7 @@ from .errors import (
     InvalidMessageError,
     MessageTooLargeError,
     ProtocolError,
+    SessionLostError,
     ShuttingDownError,
     UnknownEnvError,
     UnknownOpError,
@@ -32,7 +33,7 @@ __all__ = [
     "Client", "load_curve_keys", "DEFAULT_ADDRESS", "PROTOCOL_VERSIONS", "RemoteEnv", "RemoteVectorEnv", "ShardedVectorEnv",
     "make_vec", "discover_endpoints", "apply_delta", "expand_tool_refs", "unbatch_info", "merge_infos", "split_counts",
     "BridgeError", "BridgeTimeout", "ProtocolError", "InvalidMessageError", "UnsupportedVersionError",
-    "UnknownOpError", "ValidationError", "UnknownEnvError", "UnknownSessionError", "CapacityReachedError",
+    "UnknownOpError", "ValidationError", "UnknownEnvError", "UnknownSessionError", "SessionLostError", "CapacityReachedError",
     "MessageTooLargeError", "EnvError", "ShuttingDownError", "InternalError", "error_from_response",
     "SeedError", "SEED_RULE",
 ]
