@@ -69,6 +69,9 @@ export async function unregisterZapDomain(domain: string): Promise<void> {
   if (domains.size > 0 || !handler) return;
   const { sock, loop } = handler;
   handler = null;
+  // close() frees the inproc address only when libzmq's I/O thread gets to it, so a server started right after
+  // would fail to bind ("Address already in use"); unbind() frees it before returning.
+  await sock.unbind(ZAP_ENDPOINT);
   sock.close();
   await loop;
 }

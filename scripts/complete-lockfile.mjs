@@ -12,7 +12,8 @@ for (const [loc, meta] of Object.entries(pk)) {
     const base = loc === "" ? "" : `${loc}/`;
     const candidates = [`${base}node_modules/${dep}`, `node_modules/${dep}`];
     if (candidates.some((c) => c in pk)) continue;
-    pk[`node_modules/${dep}`] = { version: range, optional: true, ...(meta.dev ? { dev: true } : {}) };
+    // npm's own key order (version, dev, optional), so a later `npm install` finds nothing to rewrite.
+    pk[`node_modules/${dep}`] = { version: range, ...(meta.dev ? { dev: true } : {}), optional: true };
     added++;
   }
 }

@@ -1,3 +1,5 @@
+import { loadFamilies } from "./core/families.js";
+
 /** What `generate` passes a generator: `options` holds the values of its extra flags that were given. */
 export interface GeneratorArgs {
   outDir: string;
@@ -34,9 +36,11 @@ export function registerGenerator(name: string, entry: GeneratorEntry): void {
 }
 
 export function listGenerators(): [string, GeneratorEntry][] {
+  loadFamilies(); // families register their generators as they load
   return [...GENERATORS.entries()].sort(([a], [b]) => a.localeCompare(b));
 }
 
 export function generatorEntry(name: string): GeneratorEntry | undefined {
+  if (!GENERATORS.has(name)) loadFamilies();
   return GENERATORS.get(name);
 }

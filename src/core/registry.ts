@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Env, EnvSpec, Info } from "./env.js";
 import { describeZodIssues, OptionsError, UnknownEnvError } from "./errors.js";
+import { loadFamilies } from "./families.js";
 import type { JsonObject } from "./json.js";
 import { LIBRARY_VERSION } from "./version.js";
 import type { Rng } from "./rng.js";
@@ -89,13 +90,37 @@ export function register(idOrEntry: string | EnvEntry, factory?: EnvEntry["facto
   const entry: EnvEntry = typeof idOrEntry === "string" ? { ...(defaults as Omit<EnvEntry, "id" | "factory">), id: idOrEntry, factory: factory as EnvEntry["factory"] } : idOrEntry;
   if (typeof entry.factory !== "function") throw new OptionsError("factory", `register(${entry.id}): factory must be a function`);
   if (!/^[A-Za-z][A-Za-z0-9_.]*-v\d+$/.test(entry.id)) throw new OptionsError("id", `env id "${entry.id}" must look like Name-v0`);
+  loadFamilies(entry.id); // a built-in family loaded later must not replace the caller's entry
   REGISTRY.set(entry.id, entry);
 }
 
 export function registryEntry(id: string): EnvEntry {
-  const entry = REGISTRY.get(id);
+  let entry = REGISTRY.get(id);
+  if (!entry) {
+    loadFamilies(id);
+    entry = REGISTRY.get(id);
+  }
+  if (!entry) {
+    loadFamilies(); // a family may register ids its pattern does not claim; and the error lists every id
+    entry = REGISTRY.get(id);
+  }
   if (!entry) throw new UnknownEnvError(id, [...REGISTRY.keys()].sort());
   return entry;
+}
+
+/** A copy of every registered entry (built-in families loaded first), for `restoreRegistry`. */
+export function registrySnapshot(): ReadonlyMap<string, EnvEntry> {
+  loadFamilies();
+  return new Map(REGISTRY);
+}
+
+/**
+ * Puts the registry back as `registrySnapshot` saw it: ids registered since are removed, replaced entries come back.
+ * For test suites that register envs of their own and share one module instance across files.
+ */
+export function restoreRegistry(snapshot: ReadonlyMap<string, EnvEntry>): void {
+  for (const id of [...REGISTRY.keys()]) if (!snapshot.has(id)) REGISTRY.delete(id);
+  for (const [id, entry] of snapshot) REGISTRY.set(id, entry);
 }
 
 export interface EnvListing {
@@ -108,6 +133,7 @@ export interface EnvListing {
 }
 
 export function listEnvs(): EnvListing[] {
+  loadFamilies();
   return [...REGISTRY.values()]
     .sort((a, b) => a.id.localeCompare(b.id))
     .map((e) => ({ id: e.id, family: e.family, description: e.description, maxEpisodeSteps: e.maxEpisodeSteps, options: e.optionDocs, policies: Object.keys(e.policies) }));

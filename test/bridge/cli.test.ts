@@ -24,6 +24,24 @@ async function run(argv: string[], stop: Promise<unknown> = Promise.resolve()): 
   return { code, out, err };
 }
 
+/**
+ * The ready file's content once the server has written it whole. Starting a supervisor and its workers from
+ * TypeScript sources takes seconds on a loaded machine, so there is no fixed wait: the file appearing or the server
+ * exiting decides, and the test timeout bounds the rest.
+ */
+async function readyInfo(file: string, exited: Promise<number | null>, stderr: () => string): Promise<unknown> {
+  let exitCode: number | null | undefined;
+  void exited.then((c) => (exitCode = c));
+  for (;;) {
+    if (existsSync(file)) {
+      const text = readFileSync(file, "utf8");
+      if (text.endsWith("\n")) return JSON.parse(text) as unknown; // written in one call, newline last
+    }
+    if (exitCode !== undefined) throw new Error(`the server exited (${String(exitCode)}) before it was ready; stderr:\n${stderr()}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 describe("serve command", () => {
   it("--help, unknown flags, bad values and bad config files", async () => {
     const h = await run(["--help"]);
@@ -132,8 +150,7 @@ describe("serve command", () => {
     child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((r) => child.on("exit", (c) => r(c)));
     try {
-      for (let i = 0; i < 1200 && !existsSync(ready); i++) await new Promise((r) => setTimeout(r, 50)); // up to 60 s on a loaded machine
-      const { endpoints, workerPids } = JSON.parse(readFileSync(ready, "utf8")) as { endpoints: string[]; workerPids: number[] };
+      const { endpoints, workerPids } = (await readyInfo(ready, exited, () => stderr)) as { endpoints: string[]; workerPids: number[] };
       expect(endpoints).toEqual([`ipc://${dir}/b.sock`, `ipc://${dir}/b.sock.1`]);
       expect(new Set(workerPids).size).toBe(2);
       // Workers run with the larger young generation (--semi-space-mb, default 64).

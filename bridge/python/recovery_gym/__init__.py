@@ -27,7 +27,7 @@ from .errors import (
 )
 from .sharded import ShardedVectorEnv, discover_endpoints, make_vec, merge_infos, split_counts
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 __all__ = [
     "Client", "load_curve_keys", "DEFAULT_ADDRESS", "PROTOCOL_VERSIONS", "RemoteEnv", "RemoteVectorEnv", "ShardedVectorEnv",
