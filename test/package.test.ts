@@ -92,7 +92,7 @@ describe("npm package", () => {
     expect(out.before).toEqual(lazy ? ["demo", "planbench", "toolmisuse", "toolmaze", "failingtools"] : []);
     expect(out.afterDemo).toEqual(lazy ? ["planbench", "toolmisuse", "toolmaze", "failingtools"] : []);
     expect(out.after).toEqual([]);
-    expect(out.ids).toEqual(["Demo-v0", "FailingTools-v0", "PlanBenchXL-v0", "ToolMaze-v0", "ToolMisuseBench-v0"]);
+    expect(out.ids).toEqual(["Demo-v0", "FailingTools-v0", "PlanBenchXL-v0", "ToolMaze-v0", "ToolMaze-v1", "ToolMisuseBench-v0"]);
     expect(out.taskId).toMatch(/^demo-/);
     expect(out.tools).toBeGreaterThan(0);
   });

@@ -20,7 +20,7 @@ from .gym_adapter import to_gymnasium_env
 NAMESPACE = "RecoveryGym"
 
 #: The envs a stock server serves (``recovery-gym list``); a test checks this list against a live server.
-ENV_IDS: List[str] = ["ToolMaze-v0", "PlanBenchXL-v0", "FailingTools-v0", "ToolMisuseBench-v0", "Demo-v0"]
+ENV_IDS: List[str] = ["ToolMaze-v0", "ToolMaze-v1", "PlanBenchXL-v0", "FailingTools-v0", "ToolMisuseBench-v0", "Demo-v0"]
 
 
 def make_env(env_id: str, endpoint: str = DEFAULT_ADDRESS, timeout: Optional[float] = 30.0, seed: Optional[int] = None,
