@@ -265,7 +265,7 @@ export class ToolEpisode<S> {
         ok = true;
         response = eff.transform ? this.transform(def, args, index, eff.transform, null, eff.params) : cloneJson(eff.output ?? null);
         taint = "corrupted";
-      } else throw new Error("unreachable");
+      } else throw new Error(`fault "${pre.id}": a "${eff.type}" effect is applied by its family, not by the default call pipeline`);
     } else {
       const out = def.run(args, { state: this.data.world, callIndex: index, step, rng: callRngOf(this.rng, index) });
       ok = out.ok;
