@@ -19,7 +19,8 @@ import type { ToolDefinition } from "../../src/engine/tool.js";
 import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
 import { loadTaskRecords, SPLITS, type Split, type TaskRecord } from "./dataset.js";
 import { faultStreams } from "./streams.js";
-import { FAMILY_EVENT_TYPES, FAMILY_TERMS, ToolMisuseSession, type SessionSnapshot } from "./session.js";
+import { FAMILY_EVENT_TYPES } from "./events.js";
+import { ALT_GROUP, FAMILY_TERMS, ToolMisuseSession, type SessionSnapshot } from "./session.js";
 import { DEFAULT_SEED, generateTask, parseGoldSummary, SPLIT_SIZES, SUITE_PROFILES } from "./tasks.js";
 import { generatePaperTask } from "./paper.js";
 import { resolveToolset } from "./world/episode.js";
@@ -174,7 +175,7 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
       name: t.schema.name,
       description: t.description,
       parameters: { type: "object", properties: t.schema.properties, required: t.schema.required, additionalProperties: false },
-      meta: { mutates: t.mutates, domain: task.domain },
+      meta: ALT_GROUP[t.schema.name] ? { mutates: t.mutates, domain: task.domain, group: ALT_GROUP[t.schema.name] } : { mutates: t.mutates, domain: task.domain },
       // Not used by this env's step (the family pipeline runs the simulator); kept correct for direct use.
       run: (args, ctx) => {
         const r = t.run(ctx.state, args as JsonObj, compat);
@@ -241,7 +242,7 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
   protected override handleToolCall(call: ToolCallAction, events: EpisodeEvent[]): { response: JsonValue; terminal?: TerminationReason; truncate?: boolean } {
     const session = this.session as ToolMisuseSession;
     const s = session.step({ tool_name: call.name, args: call.arguments as JsonObj });
-    events.push(...(s.events as unknown as EpisodeEvent[]));
+    events.push(...s.events);
     this.stepRaw = s.familyRaw;
     const o = s.outcome;
     this.stepHidden = { call: s.annotation as unknown as JsonValue };
