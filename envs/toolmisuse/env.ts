@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { EnvSpec } from "../../src/core/env.js";
 import { ActionError, OptionsError, ResetNeededError, StateError } from "../../src/core/errors.js";
 import { resolveOptionPath } from "../../src/core/optionPaths.js";
-import type { JsonObject, JsonValue } from "../../src/core/json.js";
+import { asJson, asJsonObject, type JsonObject, type JsonValue } from "../../src/core/json.js";
 import { Rng } from "../../src/core/rng.js";
 import type { ToolCallAction } from "../../src/engine/actions.js";
 import type { EpisodeEvent, TerminationReason } from "../../src/engine/events.js";
@@ -194,10 +194,10 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
         split: task.split,
         domain: task.domain,
         difficulty: task.difficulty,
-        faultPlan: task.fault_plan as unknown as JsonValue,
-        successCriteria: task.success_criteria as unknown as JsonValue,
-        budget: task.budget as unknown as JsonObject,
-        gold: (gold as unknown as JsonValue) ?? null,
+        faultPlan: asJson(task.fault_plan),
+        successCriteria: asJson(task.success_criteria),
+        budget: asJsonObject(task.budget),
+        gold: gold === null ? null : asJson(gold),
         ...label,
       }),
     };
@@ -221,7 +221,7 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
   /** The session (world, transcript, fault streams, metric bookkeeping); the base class keeps reward progress. */
   protected override familyState(): JsonValue {
     if (!this.session) return null;
-    return { session: this.session.snapshot() } as unknown as JsonValue;
+    return asJson({ session: this.session.snapshot() });
   }
 
   protected override restoreFamilyState(state: JsonValue): void {
@@ -245,8 +245,9 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
     events.push(...s.events);
     this.stepRaw = s.familyRaw;
     const o = s.outcome;
-    this.stepHidden = { call: s.annotation as unknown as JsonValue };
-    const response = session.lastEntry() as unknown as JsonValue;
+    this.stepHidden = { call: asJson(s.annotation) };
+    const entry = session.lastEntry();
+    const response = entry === null ? null : asJson(entry);
     if (s.terminated) return { response, terminal: o.error?.code === "retry_exceeded" ? "retry_exceeded" : "budget_exceeded" };
     return s.truncated ? { response, truncate: true } : { response };
   }
@@ -254,7 +255,7 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
   /** Success is judged once, from the final state and transcript, however the episode ended (as upstream). */
   private judge(): boolean {
     const report = (this.session as ToolMisuseSession).judge();
-    this.endChecks = report.checks as unknown as JsonValue;
+    this.endChecks = asJson(report.checks);
     this.endSuccess = report.success;
     return report.success;
   }
@@ -285,14 +286,14 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
     this.stepHidden = null;
     if (ended) {
       const analysis = (this.session as ToolMisuseSession).analysis(this.endSuccess);
-      return { ...(hidden ?? {}), checks: this.endChecks, analysis: analysis as unknown as JsonValue };
+      return { ...(hidden ?? {}), checks: this.endChecks, analysis: asJson(analysis) };
     }
     return hidden;
   }
 
   protected override episodeMetrics(success: boolean): JsonObject {
     const m = (this.session as ToolMisuseSession).metrics({ success, checks: {} });
-    return { ...m, fault_types: m.fault_types.join(",") } as unknown as JsonObject;
+    return asJsonObject({ ...m, fault_types: m.fault_types.join(",") });
   }
 
   protected override observe(response: JsonValue): ToolObservation {

@@ -75,20 +75,21 @@ export class ToolMisuseEpisode {
 
   /** Everything that changes during the episode, as plain JSON (fault streams included). */
   snapshot(): EpisodeSnapshot {
-    return deepCopy({
+    const snap: EpisodeSnapshot = {
       state: this.state,
-      transcript: this.transcript as unknown as Json,
+      transcript: this.transcript,
       steps: this.steps,
       toolCalls: this.toolCalls,
       retries: this.retries,
-      lastError: this.lastError as unknown as Json,
-      faultStreams: this.engine.rngStates() as Json,
-    }) as unknown as EpisodeSnapshot;
+      lastError: this.lastError,
+      faultStreams: this.engine.rngStates() as Json[],
+    };
+    return structuredClone(snap);
   }
 
   /** Continue from a snapshot of an episode of the same task (see `snapshot`). */
   restore(snap: EpisodeSnapshot): void {
-    const s = deepCopy(snap as unknown as JsonObj) as unknown as EpisodeSnapshot;
+    const s = structuredClone(snap);
     this.state = s.state;
     this.transcript.splice(0, this.transcript.length, ...s.transcript);
     this.steps = s.steps;
@@ -179,7 +180,7 @@ export class ToolMisuseEpisode {
       tool_name: action.tool_name,
       args: deepCopy(action.args),
       output: output ? deepCopy(output) : null,
-      error: error ? (deepCopy(error as unknown as JsonObj) as unknown as ToolError) : null,
+      error: error ? structuredClone(error) : null,
     });
   }
 
@@ -189,7 +190,7 @@ export class ToolMisuseEpisode {
    */
   observation(exposeFaultMetadata: boolean): OfficialObservation {
     const b = this.task.budget;
-    const clean = (e: ToolError | null): ToolError | null => (e && !exposeFaultMetadata ? stripError(e) : e ? deepCopy(e as unknown as JsonObj) as unknown as ToolError : null);
+    const clean = (e: ToolError | null): ToolError | null => (e && !exposeFaultMetadata ? stripError(e) : e ? structuredClone(e) : null);
     return {
       instruction: this.task.instruction,
       tool_schemas: officialSchemas(this.toolset.id),
