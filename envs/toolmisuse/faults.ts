@@ -163,6 +163,11 @@ export class FaultEngine {
     this.adversarial = injectors.filter((x) => x.spec.fault_type === "adversarial_error");
   }
 
+  /** Plan entry `planIndex` as the engine's fault spec (id, kind, persistence, trigger). */
+  engineSpec(planIndex: number): EngineFaultSpec {
+    return this.all[planIndex]!.fault;
+  }
+
   /** Each spec's stream state, in plan order (for episode snapshots). */
   rngStates(): unknown[] {
     return this.all.map((inj) => {

@@ -4,19 +4,17 @@
  * and raw reward terms derived from each step. Independent of the Env base class so it can be
  * tested and benchmarked on its own.
  */
-import type { EpisodeEvent } from "../../src/engine/events.js";
+import type { EpisodeEvent, FaultPersistenceType } from "../../src/engine/events.js";
 import { type PatternRules, recoveryPatterns } from "../../src/engine/patterns.js";
-import type { FaultSpec, TaskRecord } from "./dataset.js";
+import type { TaskRecord } from "./dataset.js";
 import "./events.js";
 import type { UniformFactory } from "./faults.js";
 import { MetricsTracker, checkSuccess, evaluateCriterion, type SuccessReport, type ToolMisuseMetrics, type TrackerSnapshot } from "./scorer.js";
-import { analyseEpisode, annotateCall, faultLabel, type CallAnnotation, type EpisodeAnalysis } from "./annotations.js";
+import { analyseEpisode, annotateCall, type CallAnnotation, type EpisodeAnalysis } from "./annotations.js";
 import { ToolMisuseEpisode, stripError, type EpisodeSnapshot, type StepOutcome } from "./world/episode.js";
 import { INVALID_CALL_CODES } from "./world/validate.js";
 import type { CompatMode, JsonObj, OfficialAction, OfficialObservation, TranscriptEntry } from "./world/types.js";
 import { isMutating } from "./templates.js";
-
-export type Persistence = "transient" | "permanent";
 
 /** The benchmark's recovery patterns: a retry or switch reacts to an error only, a switch leaves the previous call. */
 const PATTERN_RULES: PatternRules = { failure: "error", switchFrom: "previous_call" };
@@ -51,7 +49,7 @@ interface CallInfo {
   ok: boolean;
   code: string | null;
   faultIds: string[];
-  persistence: Persistence | null;
+  persistence: FaultPersistenceType | null;
 }
 
 export interface SessionStep {
@@ -64,11 +62,6 @@ export interface SessionStep {
   terminated: boolean;
   /** Ended by the official runner's step limit. */
   truncated: boolean;
-}
-
-/** Persistence as the core events name it (`permanent`), from the family's label (annotations.ts). */
-export function faultPersistence(spec: FaultSpec): Persistence {
-  return faultLabel(spec) === "transient" ? "transient" : "permanent";
 }
 
 export class ToolMisuseSession {
@@ -154,15 +147,15 @@ export class ToolMisuseSession {
       events.push({ type: "budget_exceeded", budget: "tool_calls", limit: this.task.budget.max_tool_calls });
     }
     const faultIds: string[] = [];
-    let persistence: Persistence | null = null;
+    let persistence: FaultPersistenceType | null = null;
     for (const f of o.faultEvents) {
-      const spec = this.task.fault_plan[f.plan_index]!;
-      const p = faultPersistence(spec);
-      const id = `${f.plan_index}:${f.fault_type}`;
+      const spec = this.episode.faultSpec(f.plan_index);
+      const p = spec.persistence.type;
+      const id = spec.id;
       if (faultIds.includes(id)) continue;
       faultIds.push(id);
       if (persistence === null || p === "permanent") persistence = p;
-      events.push({ type: "fault_injected", tool, callIndex: idx, faultId: id, kind: f.fault_type, visibility: "explicit", persistence: p });
+      events.push({ type: "fault_injected", tool, callIndex: idx, faultId: id, kind: spec.kind, visibility: spec.visibility, persistence: p });
       if (f.fault_type === "schema_drift") {
         events.push({ type: "toolmisuse:schema_drift", tool, callIndex: idx, renamed: JSON.stringify(action.args) !== JSON.stringify(o.effectiveAction.args) });
       }

@@ -4,6 +4,7 @@
  * deterministic: the result is a function of (task, compat, actions).
  */
 import { ConfigError } from "../../../src/core/errors.js";
+import type { FaultSpec as EngineFaultSpec } from "../../../src/engine/faults.js";
 import type { TaskRecord } from "../dataset.js";
 import { FaultEngine, officialEvent, type FaultEvent, type UniformFactory } from "../faults.js";
 import type { CompatMode, Json, JsonObj, OfficialAction, OfficialObservation, ToolError, TranscriptEntry } from "./types.js";
@@ -97,6 +98,11 @@ export class ToolMisuseEpisode {
     this.retries = s.retries;
     this.lastError = s.lastError;
     this.engine.restoreRngStates(s.faultStreams);
+  }
+
+  /** Plan entry `planIndex` as the engine's fault spec. */
+  faultSpec(planIndex: number): EngineFaultSpec {
+    return this.engine.engineSpec(planIndex);
   }
 
   get toolsetId(): ToolsetId {
