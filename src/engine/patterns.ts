@@ -23,6 +23,11 @@ export interface PatternRules {
 
 export const DEFAULT_PATTERN_RULES: PatternRules = { failure: "error_or_fault", switchFrom: "group_latest" };
 
+// Module-level rather than a per-call closure: this runs on every tool call of every family.
+function failed(c: PatternCall, faultCounts: boolean): boolean {
+  return !c.ok || (faultCounts && c.faults.length > 0);
+}
+
 export type RetryEvent = Extract<CoreEvent, { type: "retry" }>;
 export type AlternativeSwitchEvent = Extract<CoreEvent, { type: "alternative_switch" }>;
 
@@ -37,7 +42,7 @@ export function recoveryPatterns(
   groupOf: (tool: string) => string | undefined,
   rules: PatternRules = DEFAULT_PATTERN_RULES,
 ): { retry: RetryEvent | null; alternativeSwitch: AlternativeSwitchEvent | null } {
-  const failed = rules.failure === "error" ? (c: PatternCall) => !c.ok : (c: PatternCall) => !c.ok || c.faults.length > 0;
+  const faultCounts = rules.failure === "error_or_fault";
   let prevSame: PatternCall | undefined;
   for (let i = calls.length - 1; i >= 0; i--) {
     if (calls[i].tool === tool) {
@@ -46,7 +51,7 @@ export function recoveryPatterns(
     }
   }
   const retry: RetryEvent | null =
-    prevSame && failed(prevSame)
+    prevSame && failed(prevSame, faultCounts)
       ? { type: "retry", tool, callIndex: index, ofCallIndex: prevSame.index, afterFault: prevSame.faults.length > 0, persistence: prevSame.faultPersistence }
       : null;
   let alternativeSwitch: AlternativeSwitchEvent | null = null;
@@ -65,7 +70,7 @@ export function recoveryPatterns(
         }
       }
     }
-    if (from && failed(from)) {
+    if (from && failed(from, faultCounts)) {
       alternativeSwitch = { type: "alternative_switch", from: from.tool, to: tool, group, callIndex: index, afterFault: from.faults.length > 0 };
     }
   }
