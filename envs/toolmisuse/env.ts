@@ -175,7 +175,9 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
       name: t.schema.name,
       description: t.description,
       parameters: { type: "object", properties: t.schema.properties, required: t.schema.required, additionalProperties: false },
-      meta: ALT_GROUP[t.schema.name] ? { mutates: t.mutates, domain: task.domain, group: ALT_GROUP[t.schema.name] } : { mutates: t.mutates, domain: task.domain },
+      meta: ALT_GROUP[t.schema.name]
+        ? { mutates: t.mutates, domain: task.domain, group: ALT_GROUP[t.schema.name] }
+        : { mutates: t.mutates, domain: task.domain },
       // Not used by this env's step (the family pipeline runs the simulator); kept correct for direct use.
       run: (args, ctx) => {
         const r = t.run(ctx.state, args as JsonObj, compat);

@@ -9,7 +9,8 @@
  * the trigger's other conditions pass, so adding a fault never shifts another fault's draws.
  */
 import { Rng, type RngState } from "../../src/core/rng.js";
-import { type FaultPersistence, type FaultSpec as EngineFaultSpec, type FaultState, type FaultTrigger, faultFires, initialFaultState } from "../../src/engine/faults.js";
+import type { FaultPersistence, FaultSpec as EngineFaultSpec, FaultState, FaultTrigger } from "../../src/engine/faults.js";
+import { faultFires, initialFaultState } from "../../src/engine/faults.js";
 import { faultLabel } from "./annotations.js";
 import type { FaultSpec } from "./dataset.js";
 import type { CompatMode, Json, JsonObj, OfficialAction, ToolError } from "./world/types.js";
@@ -134,7 +135,8 @@ class Injector {
   }
 
   shouldTrigger(action: OfficialAction, callIndex: number): boolean {
-    return faultFires(this.fault, this.state, { tool: action.tool_name, meta: undefined, args: action.args, callIndex }, this.draw, this.equals);
+    const call = { tool: action.tool_name, meta: undefined, args: action.args, callIndex };
+    return faultFires(this.fault, this.state, call, this.draw, this.equals);
   }
 }
 

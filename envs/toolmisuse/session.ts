@@ -155,7 +155,9 @@ export class ToolMisuseSession {
       if (faultIds.includes(id)) continue;
       faultIds.push(id);
       if (persistence === null || p === "permanent") persistence = p;
-      events.push({ type: "fault_injected", tool, callIndex: idx, faultId: id, kind: spec.kind, visibility: spec.visibility, persistence: p });
+      events.push({
+        type: "fault_injected", tool, callIndex: idx, faultId: id, kind: spec.kind, visibility: spec.visibility, persistence: p,
+      });
       if (f.fault_type === "schema_drift") {
         events.push({ type: "toolmisuse:schema_drift", tool, callIndex: idx, renamed: JSON.stringify(action.args) !== JSON.stringify(o.effectiveAction.args) });
       }
@@ -174,7 +176,9 @@ export class ToolMisuseSession {
       add("retry_overflow");
     }
     // Retry / alternative switch (the engine's detection, under this benchmark's rules) / argument repair.
-    const history = this.calls.map((c) => ({ index: c.index, tool: c.tool, ok: c.ok, faults: c.faultIds, faultPersistence: c.persistence }));
+    const history = this.calls.map((c) => ({
+      index: c.index, tool: c.tool, ok: c.ok, faults: c.faultIds, faultPersistence: c.persistence,
+    }));
     const { retry, alternativeSwitch } = recoveryPatterns(history, tool, idx, groupOf, PATTERN_RULES);
     if (retry) {
       events.push(retry);

@@ -50,10 +50,11 @@ export function recoveryPatterns(
       break;
     }
   }
-  const retry: RetryEvent | null =
-    prevSame && failed(prevSame, faultCounts)
-      ? { type: "retry", tool, callIndex: index, ofCallIndex: prevSame.index, afterFault: prevSame.faults.length > 0, persistence: prevSame.faultPersistence }
-      : null;
+  let retry: RetryEvent | null = null;
+  if (prevSame && failed(prevSame, faultCounts)) {
+    const afterFault = prevSame.faults.length > 0;
+    retry = { type: "retry", tool, callIndex: index, ofCallIndex: prevSame.index, afterFault, persistence: prevSame.faultPersistence };
+  }
   let alternativeSwitch: AlternativeSwitchEvent | null = null;
   const group = groupOf(tool);
   if (group !== undefined) {
@@ -71,7 +72,8 @@ export function recoveryPatterns(
       }
     }
     if (from && failed(from, faultCounts)) {
-      alternativeSwitch = { type: "alternative_switch", from: from.tool, to: tool, group, callIndex: index, afterFault: from.faults.length > 0 };
+      const afterFault = from.faults.length > 0;
+      alternativeSwitch = { type: "alternative_switch", from: from.tool, to: tool, group, callIndex: index, afterFault };
     }
   }
   return { retry, alternativeSwitch };

@@ -33,8 +33,11 @@ describe("engine fault triggers used by ToolMisuseBench", () => {
   });
 
   it("the default pipeline refuses a family effect with a message naming the fault", () => {
-    const tools: ToolDefinition<null>[] = [{ name: "t", description: "T", parameters: { type: "object", properties: {} }, run: () => ({ ok: true, output: 1 }) }];
-    const ep = new ToolEpisode<null>({ tools, visible: ["t"], world: null, faults: [{ ...base, persistence: { type: "permanent" }, trigger: {} }], rng: new Rng(1) });
+    const tools: ToolDefinition<null>[] = [
+      { name: "t", description: "T", parameters: { type: "object", properties: {} }, run: () => ({ ok: true, output: 1 }) },
+    ];
+    const faults: FaultSpec[] = [{ ...base, persistence: { type: "permanent" }, trigger: {} }];
+    const ep = new ToolEpisode<null>({ tools, visible: ["t"], world: null, faults, rng: new Rng(1) });
     expect(() => ep.call("t", {}, 1)).toThrow(/fault "f": a "family" effect/);
   });
 
@@ -42,7 +45,8 @@ describe("engine fault triggers used by ToolMisuseBench", () => {
     const spec = engineFaultSpec({ fault_type: "timeout", severity: "soft", payload: { recoverability: "transient" },
       trigger: { on_tool: "get_user", on_nth_call: "3", when_arg_matches: { user_id: "u1" }, prob: { p: 0.25, seed: 9 } } }, 2);
     expect(spec).toEqual({ id: "2:timeout", kind: "timeout", visibility: "explicit", persistence: { type: "transient", byTrigger: true },
-      trigger: { tools: ["get_user"], nthCall: 3, argEquals: { user_id: "u1" }, prob: 0.25 }, effect: { type: "family", name: "timeout" } });
+      trigger: { tools: ["get_user"], nthCall: 3, argEquals: { user_id: "u1" }, prob: 0.25 },
+      effect: { type: "family", name: "timeout" } });
     const odd = engineFaultSpec({ fault_type: "authz", severity: "hard", payload: {}, trigger: { on_tool: 5, on_nth_call: "x" } }, 0);
     expect(odd.trigger.tools).toEqual([]);
     expect(odd.trigger.nthCall).toBeNaN();
