@@ -66,10 +66,15 @@ export interface Backend {
   /** Samples one action from a single-env action space with the given stream. */
   sampleAction(space: SpaceLike, rng: SamplerRng): unknown;
   /**
-   * Confines env options that name files to `roots` (null: no restriction), for the whole process: a remote
-   * client must not make the server read arbitrary files.
+   * Confines env options that name files to `roots` (null: the library's default data root, its own configs), for
+   * the whole process: a client must not make the server read arbitrary files. Returns the undo.
    */
-  restrictOptionPaths?(roots: readonly string[] | null): void;
+  restrictOptionPaths?(roots: readonly string[] | null): () => void;
+  /**
+   * Runs a synchronous call (make) that may read files named by options, reading them asynchronously first (see
+   * src/core/optionPaths.ts). Without it, the call runs as is.
+   */
+  withOptionFiles?<T>(fn: () => T): Promise<T>;
   /** Maps a library exception to a protocol error; anything unrecognised is ENV_ERROR. */
   classifyError(err: unknown): { code: ErrorCode; message: string; details: Record<string, unknown> };
 }

@@ -3,7 +3,7 @@
  * a supervisor with N worker processes, one endpoint each (ZeroMQ's "one socket per worker" pattern: clients
  * shard across endpoints, so no broker sits on the data path).
  */
-import { writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import { curveKeyPair } from "zeromq";
 import type { Backend } from "./backend.js";
 import {
@@ -19,6 +19,7 @@ import { EndpointPolicyError } from "./endpoint.js";
 import type { Limits } from "./protocol.js";
 import { BridgeServer } from "./server.js";
 import { runSupervisor } from "./workers.js";
+import { drainOnSignals } from "../src/cli/signals.js";
 
 export const SERVE_HELP = `Usage: recovery-gym serve [options]
 
@@ -36,7 +37,8 @@ Options:
   --semi-space-mb N        V8 young-generation semi-space of each forked worker, MiB (default 64; 0 = V8's
                            default). Large batches step ~25% faster; costs up to ~3N MiB per worker
   --data-root DIR          env options naming files (reward specs, datasets) may only point inside DIR
-                           (repeatable). Default: anywhere on a loopback server; nowhere with --allow-remote
+                           (repeatable): regular files up to 64 MiB or directories, read asynchronously.
+                           Default: the package's own configs/ (its presets), on every server
   --gen-curve-keys FILE    write a new CURVE key pair to FILE (mode 600) and exit
   --max-sessions N         sessions per worker (default 256)
   --max-envs-per-session N (default 4096)
@@ -46,13 +48,23 @@ Options:
   --max-pending N          unanswered requests per client (default 1024)
   --idle-timeout-ms N      close sessions idle this long (default 600000)
   --reap-interval-ms N     how often idle sessions are looked for (default 5000)
-  --send-hwm N             ZeroMQ send queue per peer, in messages (default 100000)
+  --send-hwm N             replies queued per client, in messages (default 2048); a client that does not read
+                           until this many are queued has its replies dropped and its sessions closed (logged)
+  --max-depth N            nesting of containers in a request (default 64)   [checked on the raw bytes,
+  --max-map-keys N         entries of any one map in a request (default 10000)  before decoding]
+  --max-array-length N     elements of any one array in a request (default 100000)
+  --max-values N           values of every kind in one request (default 500000)
   --drain-ms N             on SIGINT/SIGTERM keep answering (SHUTTING_DOWN) this long before closing (default 250)
-  --ready-file FILE        once listening, write {"endpoints", "pid", "workerPids"} as JSON to FILE (scripts)
+  --ready-file FILE        once listening, write {"endpoints", "pid", "workerPids"} as JSON to FILE (scripts);
+                           rewritten with the new pid when a dead worker is restarted
   --quiet                  no log lines on stderr
   -h, --help               this text
 
-Exit status: 0 after a graceful SIGINT/SIGTERM; 2 on bad flags or config; 1 if the server cannot start.
+A worker that dies is restarted on its endpoint (backoff 0.1 s doubling to 10 s while it keeps crashing); its
+clients get SESSION_LOST for the sessions it held. The other workers are not touched.
+
+Exit status: 0 after a graceful SIGINT/SIGTERM (always drained, recording sessions included); 2 on bad flags or
+config; 1 if the server cannot start.
 `;
 
 const LIMIT_FLAGS: Record<string, keyof Limits> = {
@@ -66,6 +78,10 @@ const LIMIT_FLAGS: Record<string, keyof Limits> = {
   "--hard-message-bytes": "hardMessageBytes",
   "--send-hwm": "sendHighWaterMark",
   "--drain-ms": "drainMs",
+  "--max-depth": "maxDepth",
+  "--max-map-keys": "maxMapKeys",
+  "--max-array-length": "maxArrayLength",
+  "--max-values": "maxValues",
 };
 
 export interface ServeDeps {
@@ -161,18 +177,11 @@ function parseArgs(argv: string[]): Parsed {
   return p;
 }
 
-function signalOnce(): Promise<string> {
-  return new Promise((resolve) => {
-    const on = (sig: string) => () => {
-      process.off("SIGINT", onInt);
-      process.off("SIGTERM", onTerm);
-      resolve(sig);
-    };
-    const onInt = on("SIGINT");
-    const onTerm = on("SIGTERM");
-    process.on("SIGINT", onInt);
-    process.on("SIGTERM", onTerm);
-  });
+/** Written whole (temp file + rename) so a script polling it never reads half a file. */
+function writeReadyFile(file: string, endpoints: string[], workerPids: number[]): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify({ endpoints, pid: process.pid, workerPids })}\n`);
+  renameSync(tmp, file);
 }
 
 async function defaultBackend(): Promise<Backend> {
@@ -220,17 +229,40 @@ export async function serveCommand(argv: string[], deps: ServeDeps = {}): Promis
   if (cfg.allowRemote && cfg.curve && !cfg.curveClients) {
     log("CURVE encrypts but admits any client holding the server's public key; pass --curve-clients FILE to admit only listed client keys");
   }
-  const stop = deps.stopSignal ?? signalOnce();
+  // SIGINT/SIGTERM always drain and exit 0, whatever sessions (recording ones included) exist; a repeated signal
+  // during the drain is logged, not obeyed.
+  const signals = deps.stopSignal ? null : drainOnSignals((sig) => log(`${sig} again: still draining`));
+  const stop = deps.stopSignal ?? signals!.stopped;
   const loadBackend = deps.loadBackend ?? defaultBackend;
   const readyFile = parsed.readyFile;
   const onListening = (endpoints: string[], workerPids: number[]): void => {
-    if (readyFile) writeFileSync(readyFile, `${JSON.stringify({ endpoints, pid: process.pid, workerPids })}\n`);
+    if (readyFile) writeReadyFile(readyFile, endpoints, workerPids);
     deps.onListening?.(endpoints, workerPids);
   };
+  // After a worker restart the ready file lists the new pid (scripts that signal workers find the live one).
+  let listed: string[] = [];
+  const onRestart = (_index: number, workerPids: number[]): void => {
+    if (readyFile) writeReadyFile(readyFile, listed, workerPids);
+  };
 
-  if (cfg.workers > 1) {
-    return runSupervisor(cfg, { log, stop, onListening });
+  try {
+    if (cfg.workers > 1) {
+      return await runSupervisor(cfg, { log, stop, onListening: (e, p) => onListening((listed = e), p), onRestart });
+    }
+    return await serveInProcess(cfg, loadBackend, log, err, stop, onListening);
+  } finally {
+    signals?.dispose();
   }
+}
+
+async function serveInProcess(
+  cfg: ResolvedConfig,
+  loadBackend: () => Promise<Backend>,
+  log: (line: string) => void,
+  err: (s: string) => void,
+  stop: Promise<unknown>,
+  onListening: (endpoints: string[], workerPids: number[]) => void,
+): Promise<number> {
   let server: BridgeServer;
   try {
     const backend = await loadBackend();

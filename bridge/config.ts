@@ -27,8 +27,8 @@ export const configSchema = z.strictObject({
   /** Where sessions made with `record: true` write trajectories; null refuses recording. */
   recordDir: z.string().nullable().default(null),
   /**
-   * Directories that env options naming files (reward specs, datasets, data dirs) may point into. Empty: any path
-   * on a loopback-only server, none with `allowRemote` (a remote client must not read the server's files).
+   * Directories that env options naming files (reward specs, datasets, data dirs) may point into. Empty: the
+   * package's own configs directory (its presets), on every server; nothing else is read.
    */
   dataRoots: z.array(z.string().min(1)).default([]),
   /**
@@ -48,7 +48,7 @@ export interface ResolvedConfig {
   /** Client public keys admitted over CURVE; null admits any client holding the server key. */
   curveClients: string[] | null;
   recordDir: string | null;
-  /** null: option paths are not restricted; a list (possibly empty): only paths inside these are read. */
+  /** Only paths inside these are read; null: the default data root (the package's own configs). */
   dataRoots: string[] | null;
   semiSpaceMb: number;
   limits: Limits;
@@ -131,6 +131,11 @@ export function resolveConfig(cfg: BridgeConfig): ResolvedConfig {
   if (cfg.curveClients && !cfg.curveKeys) {
     throw new BridgeConfigError("curveClients", "curveClients (--curve-clients) needs curveKeys (--curve-keys): client keys are checked during the CURVE handshake");
   }
+  if (limits.data.maxArrayLength < limits.data.maxEnvsPerSession) {
+    const { maxArrayLength, maxEnvsPerSession } = limits.data;
+    const why = `limits.maxArrayLength (${maxArrayLength}) must be >= maxEnvsPerSession (${maxEnvsPerSession}): a step sends one action per env`;
+    throw new BridgeConfigError("limits.maxArrayLength", why);
+  }
   if (limits.data.hardMessageBytes < limits.data.maxMessageBytes) {
     throw new BridgeConfigError("limits.hardMessageBytes", `limits.hardMessageBytes (${limits.data.hardMessageBytes}) must be >= maxMessageBytes (${limits.data.maxMessageBytes})`);
   }
@@ -141,7 +146,7 @@ export function resolveConfig(cfg: BridgeConfig): ResolvedConfig {
     curve: cfg.curveKeys ? loadCurveKeys(cfg.curveKeys) : null,
     curveClients: cfg.curveClients ? loadCurveClients(cfg.curveClients) : null,
     recordDir: cfg.recordDir ? path.resolve(cfg.recordDir) : null,
-    dataRoots: cfg.dataRoots.length || cfg.allowRemote ? cfg.dataRoots.map((d) => path.resolve(d)) : null,
+    dataRoots: cfg.dataRoots.length ? cfg.dataRoots.map((d) => path.resolve(d)) : null,
     semiSpaceMb: cfg.semiSpaceMb,
     limits: limits.data,
   };

@@ -4,6 +4,7 @@
  */
 import {
   Box,
+  CONFIGS_DIR,
   confineOptionPaths,
   Dict,
   LIBRARY_VERSION,
@@ -14,6 +15,7 @@ import {
   RecoveryGymError,
   registryEntry,
   Rng,
+  runWithOptionFiles,
   setOptionPathPolicy,
   type Space,
   SyncVectorEnv,
@@ -77,6 +79,8 @@ const CODE_MAP: Record<string, ErrorCode> = {
   STATE_ERROR: "ENV_ERROR",
 };
 
+let confiningServers = 0;
+
 export function createCoreBackend(): Backend {
   return {
     libraryVersion: LIBRARY_VERSION,
@@ -105,7 +109,18 @@ export function createCoreBackend(): Backend {
       return Array.from({ length: n }, (_, i) => root.derive(offset + i));
     },
     sampleAction: (space: SpaceLike, rng: SamplerRng): unknown => (space as Space<unknown>).sample(rng as Rng),
-    restrictOptionPaths: (roots) => setOptionPathPolicy(roots === null ? null : confineOptionPaths(roots)),
+    restrictOptionPaths(roots) {
+      // Several servers in one process (tests) share the process-wide policy; the last one stopped removes it.
+      setOptionPathPolicy(confineOptionPaths(roots ?? [CONFIGS_DIR]));
+      confiningServers++;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        if (--confiningServers === 0) setOptionPathPolicy(null);
+      };
+    },
+    withOptionFiles: (fn) => runWithOptionFiles(fn),
     classifyError(err: unknown) {
       if (err instanceof RecoveryGymError) {
         return {

@@ -126,8 +126,9 @@ function describeSession(s: Session): Result {
   };
 }
 
-function make(ctx: HandlerContext, req: Requests["make"]): Result {
-  const s = ctx.sessions.create({
+function make(ctx: HandlerContext, req: Requests["make"]): Result | Promise<Result> {
+  // Files named by options are read asynchronously before the (synchronous) env constructors use them.
+  const create = (): Session => ctx.sessions.create({
     owner: ctx.owner,
     envId: req.env_id,
     numEnvs: req.num_envs,
@@ -140,7 +141,7 @@ function make(ctx: HandlerContext, req: Requests["make"]): Result {
     record: req.record ?? false,
     envOffset: req.env_offset ?? 0,
   });
-  return describeSession(s);
+  return ctx.backend.withOptionFiles ? ctx.backend.withOptionFiles(create).then(describeSession) : describeSession(create());
 }
 
 /** Runs `fn` on a session with the `busy` flag set so the reaper never closes an env mid-call. */
@@ -256,7 +257,7 @@ function sampleActions(ctx: HandlerContext, s: Session): unknown[] {
 
 /**
  * Samples actions without stepping (what a Gymnasium `action_space.sample()` needs). Draws from the same streams
- * as `step` with `sample: true`, so the two interleave as one sequence of draws per env.
+ * as `step` with `sample: true`, so the two interleave as one sequence of draws per env; `seed` restarts them.
  */
 function sample(ctx: HandlerContext, req: Requests["sample"]): Result {
   const s = ctx.sessions.get(req.session, ctx.owner);
@@ -264,6 +265,8 @@ function sample(ctx: HandlerContext, req: Requests["sample"]): Result {
     throw new BridgeError("VALIDATION_ERROR", `index: expected 0..${s.numEnvs - 1}, got ${req.index}`, { field: "index", expected: s.numEnvs, got: req.index });
   }
   if (s.resets === 0) throw new BridgeError("ENV_ERROR", "sample before reset: call 'reset' on this session first", { field: "reset", session: s.handle });
+  // A seed restarts every env's stream, as make's seed starts them (Gymnasium's `action_space.seed(n)`).
+  if (req.seed !== undefined && req.seed !== null) s.samplers = ctx.backend.createSamplers(req.seed, s.envOffset, s.numEnvs);
   if (req.index === undefined || req.index === null) return { actions: sampleActions(ctx, s) };
   s.samplers ??= ctx.backend.createSamplers(s.makeSeed ?? 0, s.envOffset, s.numEnvs);
   return { action: ctx.backend.sampleAction(envActionSpace(s.env, req.index), s.samplers[req.index]) };

@@ -7,7 +7,7 @@ import { z } from "zod";
 /** Major version: bumped only for incompatible changes. Clients negotiate it with `hello`. */
 export const PROTOCOL_VERSION = 1;
 /** Minor version: bumped for additive changes (new ops, new optional request fields, new result fields). */
-export const PROTOCOL_MINOR = 2;
+export const PROTOCOL_MINOR = 3;
 export const SUPPORTED_VERSIONS: readonly number[] = [PROTOCOL_VERSION];
 
 export const ERROR_CODES = [
@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   "VALIDATION_ERROR",
   "UNKNOWN_ENV",
   "UNKNOWN_SESSION",
+  "SESSION_LOST",
   "CAPACITY_REACHED",
   "MESSAGE_TOO_LARGE",
   "ENV_ERROR",
@@ -77,7 +78,11 @@ export const requestSchemas = {
     actions: z.array(z.unknown()).optional(),
     sample: z.boolean().optional(),
   }),
-  sample: z.strictObject({ session: sessionHandle, index: z.number().int().min(0).nullable().optional() }),
+  sample: z.strictObject({
+    session: sessionHandle,
+    index: z.number().int().min(0).nullable().optional(),
+    seed: seedInt.nullable().optional(),
+  }),
   close: z.strictObject({ session: sessionHandle }),
   get_state: z.strictObject({ session: sessionHandle, index: z.number().int().min(0).default(0) }),
   set_state: z.strictObject({ session: sessionHandle, index: z.number().int().min(0).default(0), state: jsonMap }),
@@ -112,8 +117,19 @@ export const limitsSchema = z.strictObject({
   reapIntervalMs: z.number().int().min(10).default(5_000),
   /** After SIGINT/SIGTERM: how long to keep answering (new requests get SHUTTING_DOWN) before closing (ms). */
   drainMs: z.number().int().min(0).default(250),
-  /** Per-peer ZeroMQ send queue (messages). */
-  sendHighWaterMark: z.number().int().min(1).default(100_000),
+  /**
+   * Per-client outbound queue (messages; libzmq's send high-water mark). A client that does not read its replies
+   * until this many are queued has its replies dropped and its sessions closed (logged).
+   */
+  sendHighWaterMark: z.number().int().min(1).default(2_048),
+  /** Containers nested inside a request map (checked on the raw bytes, before decoding). */
+  maxDepth: z.number().int().min(2).max(10_000).default(64),
+  /** Entries of any one map in a request (e.g. `options` keys). */
+  maxMapKeys: z.number().int().min(16).default(10_000),
+  /** Elements of any one array in a request (e.g. `actions`); at least `maxEnvsPerSession`. */
+  maxArrayLength: z.number().int().min(16).default(100_000),
+  /** Values of every kind in one request, containers included. */
+  maxValues: z.number().int().min(16).default(500_000),
 });
 export type Limits = z.output<typeof limitsSchema>;
 
@@ -125,15 +141,25 @@ export type ErrResponse = {
 };
 export type Response = OkResponse | ErrResponse;
 
-/** Turns a zod error into a message and details naming every failing field. */
+/** Error replies list at most this many problems (plus their total), so a bad request cannot make a huge reply. */
+export const MAX_LISTED_ISSUES = 20;
+/** Longest message (and longest string inside `details`) an error reply carries, in characters. */
+export const MAX_ERROR_TEXT = 1_000;
+
+export function clip(text: string, max = MAX_ERROR_TEXT): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+/** Turns a zod error into a message and details naming the failing fields (the first MAX_LISTED_ISSUES of them). */
 export function zodDetails(op: string, err: z.ZodError): BridgeError {
-  const issues = err.issues.map((i) => ({
-    field: i.path.length ? i.path.map(String).join(".") : "(request)",
-    reason: i.message,
+  const issues = err.issues.slice(0, MAX_LISTED_ISSUES).map((i) => ({
+    field: clip(i.path.length ? i.path.map(String).join(".") : "(request)", 200),
+    reason: clip(i.message, 300),
     code: i.code,
   }));
   const first = issues[0];
+  const total = err.issues.length;
   const msg = `invalid '${op}' request: ${first ? `${first.field}: ${first.reason}` : "malformed"}` +
-    (issues.length > 1 ? ` (+${issues.length - 1} more)` : "");
-  return new BridgeError("VALIDATION_ERROR", msg, { op, issues });
+    (total > 1 ? ` (+${total - 1} more)` : "");
+  return new BridgeError("VALIDATION_ERROR", msg, { op, issues, issueCount: total });
 }

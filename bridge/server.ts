@@ -5,10 +5,13 @@
 import { Router } from "zeromq";
 import type { Backend } from "./backend.js";
 import { decode, encode, peekId } from "./codec.js";
+import { capDetails, clientLabel, GENERATED_ID_BYTES } from "./replyLimits.js";
+import { scanFrame } from "./scan.js";
 import { checkEndpointPolicy, type CurveKeys } from "./endpoint.js";
 import { handleRequest, type HandlerContext } from "./handlers.js";
 import {
   BridgeError,
+  clip,
   envelopeSchema,
   type ErrorCode,
   type Limits,
@@ -32,9 +35,14 @@ export interface ServerOptions {
   /** Index of this worker when several serve one machine; prefixes session handles. */
   workerIndex?: number;
   workerCount?: number;
+  /** How many times the supervisor restarted this worker (0 for its first process); see SESSION_LOST. */
+  generation?: number;
   /** Directory for trajectories of sessions made with `record: true`; recording is refused when unset. */
   recordDir?: string | null;
-  /** Where env options naming files may point (null or unset: anywhere). Installed for the whole process. */
+  /**
+   * Where env options naming files may point (null or unset: the backend's default data root, the package's own
+   * configs). Installed for the whole process while the server runs.
+   */
   dataRoots?: readonly string[] | null;
   /** Clock for idle reaping (ms); injectable for tests. Not used by any env logic. */
   now?: () => number;
@@ -61,19 +69,29 @@ export class BridgeServer {
   private bound = "";
   private peerEndpoints: string[] = [];
   private readonly log: (line: string) => void;
-  /** Counters (requests received, error responses, sessions reaped, CURVE handshakes refused); never reset. */
-  readonly stats = { requests: 0, errors: 0, reaped: 0, clientsRefused: 0 };
+  /**
+   * Counters (requests received, error responses, sessions reaped, CURVE handshakes refused, replies dropped and
+   * clients cut off for not reading); never reset.
+   */
+  readonly stats = { requests: 0, errors: 0, reaped: 0, clientsRefused: 0, repliesDropped: 0, clientsCutOff: 0 };
+  /** Clients whose outbound queue overflowed; their replies are dropped until they send a new request. */
+  private readonly cutOff = new Set<string>();
+  private readonly cutOffLogged = new Set<string>();
   private zapDomain: string | null = null;
+  private releasePaths: (() => void) | null = null;
 
   constructor(private readonly opts: ServerOptions) {
     this.limits = limitsSchema.parse(opts.limits ?? {});
     if (this.limits.hardMessageBytes < this.limits.maxMessageBytes) {
       throw new RangeError(`limits: hardMessageBytes (${this.limits.hardMessageBytes}) must be >= maxMessageBytes (${this.limits.maxMessageBytes})`);
     }
+    if (this.limits.maxArrayLength < this.limits.maxEnvsPerSession) {
+      throw new RangeError(`limits: maxArrayLength (${this.limits.maxArrayLength}) must be >= maxEnvsPerSession (${this.limits.maxEnvsPerSession})`);
+    }
     this.backend = opts.backend;
     this.log = opts.log ?? (() => {});
     const now = opts.now ?? (() => performance.now());
-    this.sessions = new SessionManager(this.backend, this.limits, `s${opts.workerIndex ?? 0}-`, now, opts.recordDir ?? null);
+    this.sessions = new SessionManager(this.backend, this.limits, opts.workerIndex ?? 0, now, opts.recordDir ?? null, opts.generation ?? 0);
   }
 
   /** The endpoint actually bound (with the real port when the configured one was `*` or 0). */
@@ -92,11 +110,13 @@ export class BridgeServer {
 
   async start(): Promise<string> {
     checkEndpointPolicy(this.opts.endpoint, this.opts.allowRemote ?? false, this.opts.curve ?? null);
-    const roots = this.opts.dataRoots ?? (this.opts.allowRemote ? [] : null);
-    if (roots !== null && !this.backend.restrictOptionPaths) {
-      throw new Error("this backend cannot restrict option paths, which a remote-facing server requires");
+    // Every server confines file-naming options (default: the library's own data root); a backend that cannot is
+    // acceptable only when nobody asked for confinement explicitly and the server is loopback-only.
+    const roots = this.opts.dataRoots ?? null;
+    if (!this.backend.restrictOptionPaths && (roots !== null || this.opts.allowRemote)) {
+      throw new Error("this backend cannot restrict option paths, which --data-root and a remote-facing server require");
     }
-    this.backend.restrictOptionPaths?.(roots);
+    this.releasePaths = this.backend.restrictOptionPaths?.(roots) ?? null;
     if (this.opts.curveClients && !this.opts.curve) {
       throw new Error("curveClients needs CURVE server keys (curve): without CURVE there is no client key to check");
     }
@@ -105,9 +125,14 @@ export class BridgeServer {
       sendHighWaterMark: this.limits.sendHighWaterMark,
       receiveHighWaterMark: this.limits.sendHighWaterMark,
       linger: 2000,
-      // A client that reconnects under its own routing id (the Python client sets a random one) takes over the
-      // old connection at once, and with it its sessions, instead of being refused until the old pipe dies.
-      handover: true,
+      // A second connection under a routing id in use is refused, so the first keeps its replies and sessions (with
+      // handover a stranger who learned the id took them over). A client whose connection really dropped is back
+      // as soon as libzmq notices the old pipe is gone.
+      handover: false,
+      // Report a full per-client queue (EAGAIN) instead of silently dropping, and never wait on one slow client:
+      // see `pump`.
+      mandatory: true,
+      sendTimeout: 0,
     });
     if (this.opts.curve) {
       sock.curveServer = true;
@@ -136,6 +161,7 @@ export class BridgeServer {
     } catch (e) {
       sock.close();
       await this.releaseZap();
+      this.releasePaths?.();
       throw new Error(`cannot bind ${this.opts.endpoint}: ${(e as Error).message}`);
     }
     this.sock = sock;
@@ -176,6 +202,7 @@ export class BridgeServer {
     if (sock) sock.close();
     await this.loopDone;
     await this.releaseZap();
+    this.releasePaths?.();
   }
 
   private async releaseZap(): Promise<void> {
@@ -209,6 +236,15 @@ export class BridgeServer {
       body = null;
     }
     const key = identity.toString("latin1");
+    if (identity.length > 0 && identity[0] === 0 && identity.length !== GENERATED_ID_BYTES) {
+      // libzmq reserves ids starting with 0x00 for the ones it generates (0x00 + 4 bytes); a client setting one
+      // could collide with another client's generated id.
+      this.stats.requests++;
+      const why = "routing ids starting with a 0x00 byte are reserved by ZeroMQ; set another routing id (or none)";
+      this.send(prefix, this.err(null, new BridgeError("INVALID_MESSAGE", why, { field: "routing_id" })));
+      return;
+    }
+    this.cutOff.delete(key);
     let cs = this.clients.get(key);
     if (!cs) {
       cs = { pending: 0, tail: null };
@@ -262,6 +298,11 @@ export class BridgeServer {
         size: body.length, max: this.limits.maxMessageBytes,
       }));
     }
+    try {
+      scanFrame(body, this.limits);
+    } catch (e) {
+      return this.err(peekId(body), e);
+    }
     let msg: unknown;
     try {
       msg = decode(body);
@@ -314,7 +355,7 @@ export class BridgeServer {
     } else {
       ({ code, message, details } = this.backend.classifyError(e));
     }
-    return { id, ok: false, error: { code, message, details } };
+    return { id, ok: false, error: { code, message: clip(message), details: capDetails(details) } };
   }
 
   private send(prefix: Buffer[], res: Response): void {
@@ -328,7 +369,11 @@ export class BridgeServer {
     this.pumping ??= this.pump();
   }
 
-  /** zeromq.js allows one send in flight per socket; this drains the outbox in order. */
+  /**
+   * zeromq.js allows one send in flight per socket; this drains the outbox in order. A client whose queue is full
+   * (it has not read `sendHighWaterMark` replies) is cut off: that reply and its later ones are dropped and its
+   * sessions closed, so one client that never reads cannot make the server hold its replies without bound.
+   */
   private async pump(): Promise<void> {
     try {
       let i = 0;
@@ -336,11 +381,18 @@ export class BridgeServer {
         const sock = this.sock;
         if (!sock) break;
         const msg = this.outbox[i++];
+        const key = msg[0].toString("latin1");
+        if (this.cutOff.has(key)) {
+          this.stats.repliesDropped++;
+          continue;
+        }
         try {
           await sock.send(msg);
         } catch (e) {
-          // The peer vanished (or the socket closed): its answers have nowhere to go.
-          if (!sock.closed) this.log(`send failed: ${(e as Error).message}`);
+          const code = (e as { code?: string }).code;
+          // EHOSTUNREACH: the peer vanished; its answers have nowhere to go.
+          if (code === "EAGAIN") this.cutOffClient(key);
+          else if (!sock.closed && code !== "EHOSTUNREACH") this.log(`send failed: ${(e as Error).message}`);
         }
         if (i > 1024) {
           this.outbox.splice(0, i);
@@ -348,8 +400,25 @@ export class BridgeServer {
         }
       }
       this.outbox.length = 0;
+      // A cut-off client that sends again after its queue drained is served again (a new request lifts it).
     } finally {
       this.pumping = null;
     }
+  }
+
+  private cutOffClient(key: string): void {
+    this.cutOff.add(key);
+    this.stats.repliesDropped++;
+    const closing = this.sessions.ownedBy(key);
+    const who = clientLabel(key);
+    // A client that keeps sending without reading is cut off again and again: log and count it once.
+    const first = !this.cutOffLogged.has(key) && this.cutOffLogged.size < 1000;
+    if (first) {
+      this.cutOffLogged.add(key);
+      this.stats.clientsCutOff++;
+      const queued = `${this.limits.sendHighWaterMark} queued, limit sendHighWaterMark`;
+      this.log(`client ${who} did not read its replies (${queued}): dropping its replies and closing its ${closing.length} session(s)`);
+    }
+    void Promise.allSettled(closing.map((h) => this.sessions.close(h)));
   }
 }

@@ -49,17 +49,32 @@ export interface NewSession {
   envOffset: number;
 }
 
+/** "s<worker>-" for a worker's first process, "s<worker>r<generation>-" after restarts. */
+export function sessionPrefix(worker: number, generation: number): string {
+  return generation === 0 ? `s${worker}-` : `s${worker}r${generation}-`;
+}
+const HANDLE_PREFIX = /^s([0-9]{1,6})(?:r([0-9]{1,9}))?-/;
+
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();
   private totalEnvs = 0;
 
+  private readonly prefix: string;
+
+  /**
+   * `worker` and `generation` name this process among a supervisor's workers: generation g > 0 is the g-th restart
+   * of worker `worker`, and handles of its earlier generations are reported as lost rather than unknown.
+   */
   constructor(
     private readonly backend: Backend,
     private readonly limits: Limits,
-    private readonly prefix: string,
+    private readonly worker: number,
     private readonly now: () => number,
     private readonly recordDir: string | null = null,
-  ) {}
+    private readonly generation = 0,
+  ) {
+    this.prefix = sessionPrefix(worker, generation);
+  }
 
   get size(): number {
     return this.sessions.size;
@@ -121,6 +136,10 @@ export class SessionManager {
   /** The session if it exists and belongs to `owner`; the same error otherwise, so existence is not leaked. */
   get(handle: string, owner: string): Session {
     const s = this.sessions.get(handle);
+    if (!s && this.isFromEarlierGeneration(handle)) {
+      const why = "the worker process that held it died and was restarted; make a new session";
+      throw new BridgeError("SESSION_LOST", `session '${handle}' was lost: ${why}`, { session: handle });
+    }
     if (!s || s.owner !== owner) {
       throw new BridgeError("UNKNOWN_SESSION", `no session '${handle}' for this client (closed, reaped, or made by another client)`, {
         session: handle,
@@ -128,6 +147,16 @@ export class SessionManager {
     }
     s.lastUsed = this.now();
     return s;
+  }
+
+  /** Handles of every session `owner` made. */
+  ownedBy(owner: string): string[] {
+    return [...this.sessions.values()].filter((s) => s.owner === owner).map((s) => s.handle);
+  }
+
+  private isFromEarlierGeneration(handle: string): boolean {
+    const m = HANDLE_PREFIX.exec(handle);
+    return m !== null && Number(m[1]) === this.worker && Number(m[2] ?? 0) < this.generation;
   }
 
   async close(handle: string): Promise<void> {

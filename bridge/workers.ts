@@ -3,20 +3,36 @@
  * on PORT+i / PATH.i) and stepping its own sessions on its own core. Nothing is proxied: clients connect to the
  * endpoints directly, and every worker's `hello` lists all of them so a client can shard a vector env across the
  * machine. Control messages (start, ready, peers, stop) use Node's IPC channel, not the data sockets.
+ *
+ * A worker that dies after startup is restarted on the endpoint it had bound, with a new generation number; the
+ * other workers and their sessions are untouched. The new process knows its generation, so a request about a
+ * session of an earlier generation gets SESSION_LOST instead of UNKNOWN_SESSION. Crashes in a row back off.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Backend } from "./backend.js";
 import { type ResolvedConfig, workerEndpoint } from "./config.js";
 import { BridgeServer } from "./server.js";
+import { drainOnSignals } from "../src/cli/signals.js";
 
 type ToChild =
-  | { type: "start"; index: number; count: number; endpoint: string; config: ResolvedConfig }
+  | { type: "start"; index: number; count: number; generation: number; endpoint: string; config: ResolvedConfig }
   | { type: "peers"; endpoints: string[] }
   | { type: "stop" };
 type ToParent = { type: "ready"; index: number; endpoint: string; pid: number } | { type: "failed"; index: number; message: string };
 
 export const WORKER_ENV = "RECOVERY_GYM_BRIDGE_WORKER";
+
+/** Restart delays after consecutive crashes of one worker: 100 ms, doubling, at most 10 s. */
+export const RESTART_BACKOFF = { firstMs: 100, maxMs: 10_000, stableAfterMs: 30_000 } as const;
+
+/** How long a worker that exited cleanly (code 0) stays down before it is restarted, unless the server is stopping. */
+const CLEAN_EXIT_GRACE_MS = 1_000;
+
+/** The delay before restarting a worker that crashed `crashesInARow` times without staying up `stableAfterMs`. */
+export function restartDelay(crashesInARow: number): number {
+  return Math.min(RESTART_BACKOFF.maxMs, RESTART_BACKOFF.firstMs * 2 ** Math.max(0, crashesInARow - 1));
+}
 
 function entryFile(): string {
   // Same extension as this module: `.ts` under tsx, `.js` when compiled.
@@ -36,75 +52,147 @@ function workerExecArgv(entry: string, semiSpaceMb: number): string[] {
   return [...inherited, ...heap, "--import", import.meta.resolve("tsx")];
 }
 
-export async function runSupervisor(
-  cfg: ResolvedConfig,
-  opts: { log: (line: string) => void; stop: Promise<unknown>; onListening?: (endpoints: string[], workerPids: number[]) => void },
-): Promise<number> {
+interface Slot {
+  index: number;
+  /** The configured endpoint until the first start, then the one actually bound (restarts reuse its port). */
+  endpoint: string;
+  child: ChildProcess | null;
+  pid: number;
+  generation: number;
+  startedAt: number;
+  crashesInARow: number;
+  restartTimer: NodeJS.Timeout | null;
+  exited: Promise<number>;
+}
+
+export interface SupervisorOptions {
+  log: (line: string) => void;
+  stop: Promise<unknown>;
+  onListening?: (endpoints: string[], workerPids: number[]) => void;
+  /** A worker was restarted after dying (pids lists every worker's current pid). */
+  onRestart?: (index: number, workerPids: number[]) => void;
+}
+
+/** Runs N workers until `stop` resolves; resolves 0 after a graceful stop, 1 when the workers could not start. */
+export async function runSupervisor(cfg: ResolvedConfig, opts: SupervisorOptions): Promise<number> {
   const { log } = opts;
   const n = cfg.workers;
-  const children: ChildProcess[] = [];
-  const exits: Array<Promise<number>> = [];
-  const endpoints: string[] = new Array(n).fill("");
-  const pids: number[] = new Array(n).fill(0);
-  let failed: string | null = null;
-  const ready = new Promise<void>((resolve) => {
-    let count = 0;
-    for (let i = 0; i < n; i++) {
-      const entry = entryFile();
-      const child = fork(entry, [], { env: { ...process.env, [WORKER_ENV]: "1" }, execArgv: workerExecArgv(entry, cfg.semiSpaceMb), stdio: ["ignore", "inherit", "inherit", "ipc"] });
-      children.push(child);
-      exits.push(new Promise((res) => child.on("exit", (code, sig) => res(code ?? (sig ? 128 : 1)))));
+  let stopping = false;
+  const slots: Slot[] = Array.from({ length: n }, (_, i) => ({
+    index: i,
+    endpoint: workerEndpoint(cfg.endpoint, i),
+    child: null,
+    pid: 0,
+    generation: 0,
+    startedAt: 0,
+    crashesInARow: 0,
+    restartTimer: null,
+    exited: Promise.resolve(0),
+  }));
+  const endpoints = (): string[] => slots.map((s) => s.endpoint);
+  const pids = (): number[] => slots.map((s) => s.pid);
+
+  /** Forks the worker of `slot`; resolves with null once it listens, or with why it could not start. */
+  const launch = (slot: Slot): Promise<string | null> => {
+    const entry = entryFile();
+    const child = fork(entry, [], {
+      env: { ...process.env, [WORKER_ENV]: "1" },
+      execArgv: workerExecArgv(entry, cfg.semiSpaceMb),
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    slot.child = child;
+    slot.startedAt = performance.now();
+    slot.exited = new Promise((res) => child.on("exit", (code, sig) => res(code ?? (sig ? 128 : 1))));
+    const started = new Promise<string | null>((resolve) => {
       child.on("message", (m: ToParent) => {
         if (m.type === "ready") {
-          endpoints[m.index] = m.endpoint;
-          pids[m.index] = m.pid;
-        }
-        else failed ??= `worker ${m.index}: ${m.message}`;
-        if (++count === n) resolve();
+          slot.endpoint = m.endpoint;
+          slot.pid = m.pid;
+          resolve(null);
+        } else resolve(`worker ${m.index}: ${m.message}`);
       });
-      child.on("exit", () => {
-        if (!endpoints[i]) {
-          failed ??= `worker ${i} exited before listening`;
-          if (++count === n) resolve();
-        }
+      child.on("exit", (code, sig) => {
+        resolve(`worker ${slot.index} exited before listening (${sig ?? `code ${code}`})`);
+        if (slot.child === child) onDeath(slot, code, sig);
       });
-      const msg: ToChild = { type: "start", index: i, count: n, endpoint: workerEndpoint(cfg.endpoint, i), config: cfg };
-      child.send(msg);
-    }
-  });
-  await ready;
-  const stopAll = async (): Promise<number[]> => {
-    for (const c of children) if (c.connected) c.send({ type: "stop" } satisfies ToChild);
-    return Promise.all(exits);
+    });
+    const start: ToChild = { type: "start", index: slot.index, count: n, generation: slot.generation, endpoint: slot.endpoint, config: cfg };
+    child.send(start);
+    return started;
   };
-  if (failed) {
-    log(`cannot start: ${failed}`);
+
+  let listening = false;
+  const onDeath = (slot: Slot, code: number | null, sig: NodeJS.Signals | null): void => {
+    slot.child = null;
+    if (stopping || !listening) return;
+    if (performance.now() - slot.startedAt >= RESTART_BACKOFF.stableAfterMs) slot.crashesInARow = 0;
+    slot.crashesInARow++;
+    // A clean exit is a worker that drained on its own SIGINT/SIGTERM: with Ctrl-C the whole process group gets
+    // it, and the supervisor's own handler stops everything a moment later, so give that a second first.
+    const delay = code === 0 ? Math.max(CLEAN_EXIT_GRACE_MS, restartDelay(slot.crashesInARow)) : restartDelay(slot.crashesInARow);
+    const how = sig ?? `exit code ${code}`;
+    const why = `(pid ${slot.pid}) ${code === 0 ? "exited" : "died"} (${how}); its sessions are lost; restarting on ${slot.endpoint}`;
+    if (code !== 0) log(`worker ${slot.index} ${why} in ${delay} ms (crash ${slot.crashesInARow} in a row)`);
+    slot.restartTimer = setTimeout(() => {
+      slot.restartTimer = null;
+      if (stopping) return;
+      if (code === 0) log(`worker ${slot.index} ${why} (it stopped without the supervisor)`);
+      slot.generation++;
+      void launch(slot).then((failure) => {
+        if (stopping) return;
+        if (failure !== null) {
+          // A child that exited is rescheduled by onDeath; one that reported failure is stopped first.
+          log(`restart of worker ${slot.index} failed: ${failure}`);
+          slot.child?.kill("SIGKILL");
+          return;
+        }
+        slot.child?.send({ type: "peers", endpoints: endpoints() } satisfies ToChild);
+        log(`worker ${slot.index} restarted (pid ${slot.pid}, generation ${slot.generation})`);
+        opts.onRestart?.(slot.index, pids());
+      });
+    }, delay);
+  };
+
+  const stopAll = async (): Promise<number[]> => {
+    stopping = true;
+    for (const s of slots) {
+      if (s.restartTimer) clearTimeout(s.restartTimer);
+      if (s.child?.connected) s.child.send({ type: "stop" } satisfies ToChild);
+    }
+    return Promise.all(slots.map((s) => s.exited));
+  };
+
+  const failures = (await Promise.all(slots.map(launch))).filter((f): f is string => f !== null);
+  if (failures.length) {
+    log(`cannot start: ${failures[0]}`);
     await stopAll();
     return 1;
   }
-  for (const c of children) c.send({ type: "peers", endpoints } satisfies ToChild);
-  log(`listening on ${endpoints.join(", ")} (${n} workers)`);
-  opts.onListening?.(endpoints, pids);
-  const why = await Promise.race([opts.stop, Promise.race(exits).then(() => "a worker exited")]);
+  listening = true;
+  for (const s of slots) s.child?.send({ type: "peers", endpoints: endpoints() } satisfies ToChild);
+  log(`listening on ${endpoints().join(", ")} (${n} workers)`);
+  opts.onListening?.(endpoints(), pids());
+  const why = await opts.stop;
   log(`${typeof why === "string" ? why : "stop"}: stopping ${n} workers`);
   const codes = await stopAll();
   log(`stopped (worker exit codes ${codes.join(", ")})`);
-  return codes.every((c) => c === 0) && why !== "a worker exited" ? 0 : 1;
+  return 0;
 }
 
 /** Body of a forked worker: waits for its orders on the IPC channel, serves, and stops gracefully. */
 export function runWorkerChild(loadBackend: () => Promise<Backend>): void {
   let server: BridgeServer | null = null;
   let stopping: Promise<void> | null = null;
+  // Ctrl-C reaches the whole process group; the supervisor also sends "stop". Either one triggers the same drain.
+  const signals = drainOnSignals();
   const stop = (): void => {
     stopping ??= (async () => {
       if (server) await server.stop();
+      signals.dispose();
       process.exit(0);
     })();
   };
-  // Ctrl-C reaches the whole process group; the supervisor also sends "stop". Either one triggers the same drain.
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+  void signals.stopped.then(stop);
   process.on("disconnect", stop);
   process.on("message", (m: ToChild) => {
     if (m.type === "start") {
@@ -122,6 +210,7 @@ export function runWorkerChild(loadBackend: () => Promise<Backend>): void {
             dataRoots: m.config.dataRoots,
             workerIndex: m.index,
             workerCount: m.count,
+            generation: m.generation,
             log: (line) => process.stderr.write(`[bridge w${m.index}] ${line}\n`),
           });
           const ep = await server.start();

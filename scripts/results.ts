@@ -26,14 +26,25 @@ const cli = (envId: string, policy: string, episodes: number, opts: Record<strin
   `npx recovery-gym eval --env ${envId} --policy ${policy} --episodes ${episodes}${Object.entries(opts).map(([k, v]) => ` --opt ${k}=${String(v)}`).join("")} --json`;
 
 function toolmaze(): string {
-  const reports = new Map(["random", "happy-path", "heuristic", "oracle"].map((p) => [p, evaluate("ToolMaze-v0", p, 2000)]));
-  const rows = [...reports].map(([p, { metrics: m }]) => [p, pct(m.TSR), pct(m.PRR), pct(m.RC), pct(m.Avg)]);
-  const cxp = reports.get("heuristic")!.breakdown[0];
+  const policies = ["random", "happy-path", "heuristic", "oracle"];
+  const reports = new Map(policies.map((p) => [p, evaluate("ToolMaze-v1", p, 2000)]));
+  const rows = [...reports].map(([p, { metrics: m }]) => [p, pct(m.TSR), pct(m.PRR), pct(m.PRR_success), pct(m.RC), pct(m.Avg)]);
+  const h = reports.get("heuristic")!;
+  const pick = (title: string) => h.breakdown.find((b) => b.title.startsWith(title))!;
+  const v0 = policies.map((p) => {
+    const m = evaluate("ToolMaze-v0", p, 2000).metrics;
+    return [p, pct(m.TSR), pct(m.PRR), pct(m.RC), pct(m.Avg)];
+  });
   return [
-    "## ToolMaze-v0 — canonical suite, 2,000 instances (400 tasks × NP, P1–P4), each once",
-    table(["policy", "TSR %", "PRR %", "RC %", "Avg %"], rows),
-    `\nHeuristic by level × perturbation (${cxp.title}):\n`,
-    table(cxp.columns, cxp.rows),
+    "## ToolMaze-v1 — canonical suite, 2,000 instances (400 tasks × NP, P1–P4), each once",
+    "PRR as the paper defines it (a valid recovery strategy executed, whatever the outcome); PRR_success also requires success.\n",
+    table(["policy", "TSR %", "PRR %", "PRR_success %", "RC %", "Avg %"], rows),
+    ...["TSR", "PRR %", "RC"].flatMap((t) => [`\nHeuristic by level × perturbation (${pick(t).title}):\n`,
+      table(pick(t).columns, pick(t).rows)]),
+    `\nRow command: \`${cli("ToolMaze-v1", "<policy>", 2000, {})}\`; acceptance: \`npx tsx scripts/toolmaze-eval.ts --check\``,
+    "\n## ToolMaze-v0 (frozen world, kept for reproducibility) — canonical suite, 2,000 instances, each once",
+    "PRR here is success-conditioned (v0's definition; equal to its PRR_success).\n",
+    table(["policy", "TSR %", "PRR %", "RC %", "Avg %"], v0),
     `\nRow command: \`${cli("ToolMaze-v0", "<policy>", 2000, {})}\``,
   ].join("\n");
 }

@@ -20,16 +20,36 @@ export interface RecordedEpisode {
   success: boolean;
   terminationReason: string;
   metrics: JsonObject;
+  /** Whether a fault fired during the episode (a `fault_injected` event): recovery is success among these. */
+  faultMet?: boolean;
 }
 
-/** A registered policy of the env, or one of the generic adversaries (`adversary:<name>`). */
+/**
+ * Uniform over the env's action space (`actionSpace.sample(rng)`): the default policy of every command, so every env
+ * has one even when its family registers no `random` of its own (a family's own `random` takes precedence).
+ */
+export const GENERIC_RANDOM_POLICY: PolicyEntry = {
+  description: "samples the action space (the generic random baseline)",
+  usesHidden: false,
+  create: (env, rng) => ({ name: "random", act: () => env.actionSpace.sample(rng) }),
+};
+
+/** The policy names `policyEntry` accepts for an env, in the order `list` shows them. */
+export function policyNames(envId: string): string[] {
+  const own = Object.keys(registryEntry(envId).policies);
+  return own.includes("random") ? own : [...own, "random"];
+}
+
+/** A registered policy of the env, the generic `random`, or one of the generic adversaries (`adversary:<name>`). */
 export function policyEntry(envId: string, name: string): PolicyEntry {
   const entry = registryEntry(envId);
   const own = entry.policies[name];
   if (own) return own;
+  if (name === "random") return GENERIC_RANDOM_POLICY;
   const adv = name.startsWith("adversary:") ? ADVERSARIES[name.slice("adversary:".length)] : undefined;
   if (adv) return adv;
-  throw new OptionsError("policy", `unknown policy "${name}" for ${envId}; available: ${[...Object.keys(entry.policies), ...Object.keys(ADVERSARIES).map((a) => `adversary:${a}`)].join(", ")}`);
+  const available = [...policyNames(envId), ...Object.keys(ADVERSARIES).map((a) => `adversary:${a}`)];
+  throw new OptionsError("policy", `unknown policy "${name}" for ${envId}; available: ${available.join(", ")}`);
 }
 
 /**
@@ -44,7 +64,15 @@ export function episodePolicyRng(seed: number, policyName: string): Rng {
  * Runs a policy once per seed and keeps the raw reward signals, so every reward spec can be evaluated on the very
  * same episodes without re-running the environment. Each episode gets a fresh policy seeded from its own seed.
  */
-export function recordEpisodes(envId: string, options: Record<string, unknown>, policyName: string, seeds: readonly number[], maxSteps = 10_000): RecordedEpisode[] {
+export function recordEpisodes(
+  envId: string,
+  options: Record<string, unknown>,
+  policyName: string,
+  seeds: readonly number[],
+  maxSteps = 10_000,
+  /** Called after each episode with the number recorded so far (progress bars). */
+  onEpisode?: (done: number) => void,
+): RecordedEpisode[] {
   const env = make(envId, options);
   const entry = policyEntry(envId, policyName);
   const out: RecordedEpisode[] = [];
@@ -53,13 +81,25 @@ export function recordEpisodes(envId: string, options: Record<string, unknown>, 
       const policy = entry.create(env, episodePolicyRng(seed, policyName));
       let [obs, info] = env.reset({ seed });
       policy.reset?.(obs, info);
-      const rec: RecordedEpisode = { seed, taskId: String(info.taskId ?? ""), phi0: (info.phi as number | null | undefined) ?? null, steps: [], return: 0, success: false, terminationReason: "max_steps", metrics: {} };
+      const rec: RecordedEpisode = {
+        seed,
+        taskId: String(info.taskId ?? ""),
+        phi0: (info.phi as number | null | undefined) ?? null,
+        steps: [],
+        return: 0,
+        success: false,
+        terminationReason: "max_steps",
+        metrics: {},
+        faultMet: false,
+      };
       for (let t = 0; t < maxSteps; t++) {
         const [o, r, term, trunc, i] = env.step(policy.act(obs, info));
         obs = o;
         info = i;
         rec.return = (rec.return ?? 0) + r;
         rec.steps.push({ rawTerms: (i.rawTerms as RawTerms | undefined) ?? {}, phi: (i.phi as number | null | undefined) ?? null });
+        const events: unknown = i.events;
+        if (!rec.faultMet && Array.isArray(events)) rec.faultMet = events.some((e: { type?: unknown }) => e.type === "fault_injected");
         if (term || trunc) {
           rec.success = i.success === true;
           rec.terminationReason = String(i.terminationReason ?? "max_steps");
@@ -68,6 +108,7 @@ export function recordEpisodes(envId: string, options: Record<string, unknown>, 
         }
       }
       out.push(rec);
+      onEpisode?.(out.length);
     }
   } finally {
     env.close();

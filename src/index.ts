@@ -11,6 +11,7 @@ export { type JsonValue, type JsonObject, stableStringify, jsonEquals, cloneJson
 export { type JsonSchema, zodFromJsonSchema, sampleFromJsonSchema } from "./core/jsonSchema.js";
 export * from "./core/spaces/index.js";
 export { register, make, makeVec, listEnvs, registryEntry, parseEnvOptions, type EnvEntry, type EnvListing, type Policy, type PolicyEntry, type EpisodeResult, type AggregateReport } from "./core/registry.js";
+export type { BreakdownTable } from "./core/registry.js";
 export { checkEnv, CheckEnvError, type CheckEnvOptions } from "./core/checker.js";
 export { LIBRARY_VERSION } from "./core/version.js";
 

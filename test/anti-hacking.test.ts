@@ -15,6 +15,8 @@ const CONFIGS: { id: string; options: Record<string, unknown> }[] = [
   { id: "ToolMaze-v0", options: {} },
   { id: "ToolMaze-v0", options: { perturbation: "P2" } },
   { id: "ToolMaze-v0", options: { perturbation: "P4" } },
+  // Sampled: the canonical v1 suite takes seconds to generate, which this suite-wide test need not pay.
+  { id: "ToolMaze-v1", options: { suite: "sampled", perturbation: "P2" } },
   { id: "PlanBenchXL-v0", options: {} },
   { id: "PlanBenchXL-v0", options: { setting: "blocker" } },
   { id: "FailingTools-v0", options: {} },

@@ -124,9 +124,13 @@ def main():
         env.reset()
         n = 0
         t0 = time.perf_counter()
+        shown = t0
         while n < args.total:
             env.step_random()
             n += batch
+            if time.perf_counter() - shown >= 1.0:  # run.ts draws these as a progress bar: a soak takes minutes
+                shown = time.perf_counter()
+                print(json.dumps({"mode": "progress", "done": n, "total": args.total}), flush=True)
         dt = time.perf_counter() - t0
         env.close()
         print(json.dumps({"mode": "soak", "env_steps": n, "seconds": dt, "steps_per_s": n / dt}), flush=True)

@@ -68,7 +68,7 @@ function parts(): void {
 
 function requestPath(): void {
   const limits = limitsSchema.parse({});
-  const sessions = new SessionManager(backend, limits, "s0-", () => 0);
+  const sessions = new SessionManager(backend, limits, 0, () => 0);
   const ctx: HandlerContext = { owner: "bench", backend, sessions, limits, worker: { index: 0, count: 1 }, endpoints: [] };
   const made = handleRequest(ctx, "make", { env_id: envId, num_envs: batch, seed: 1, tool_refs: true, ...(info === "all" ? {} : { info_keys: [] }) }) as { session: string };
   handleRequest(ctx, "reset", { session: made.session });

@@ -18,6 +18,7 @@ import { decode, encode } from "../../bridge/codec.js";
 import { createCoreBackend } from "../../bridge/coreBackend.js";
 import { makeVec } from "../../src/index.js";
 import { envActionSpace } from "../../bridge/backend.js";
+import { ProgressBar } from "../../src/cli/progress.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const argv = process.argv.slice(2);
@@ -99,20 +100,35 @@ async function main(): Promise<void> {
   }
   const echo = await startEcho();
   // Asynchronous on purpose: the echo server lives in this process and must keep serving meanwhile.
-  const py = (extra: string[]): Promise<Record<string, unknown>[]> =>
+  // Lines of mode "progress" (the soak's) drive `onProgress` as they arrive; the others are the results.
+  const py = (extra: string[], onProgress?: (done: number, total: number) => void): Promise<Record<string, unknown>[]> =>
     new Promise((resolve, reject) => {
       const pids = ["--server-pids", workerPids.join(","), "--echo-pid", String(process.pid)];
       const child = spawn(PY, ["bench/bridge/bench.py", "--address", endpoints[0], "--env", envId, "--info", info, "--options", options, ...shard, ...pids, ...extra], {
         cwd: repo,
         stdio: ["ignore", "pipe", "pipe"],
       });
-      let out = "";
+      let pending = "";
       let err = "";
-      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      const results: Record<string, unknown>[] = [];
+      const take = (line: string) => {
+        if (!line.trim()) return;
+        const msg = JSON.parse(line) as Record<string, unknown>;
+        if (msg.mode === "progress") onProgress?.(msg.done as number, msg.total as number);
+        else results.push(msg);
+      };
+      child.stdout.on("data", (d: Buffer) => {
+        const lines = (pending + d.toString()).split("\n");
+        pending = lines.pop() ?? "";
+        lines.forEach(take);
+      });
       child.stderr.on("data", (d: Buffer) => (err += d.toString()));
       child.on("exit", (code) => {
         if (code !== 0) reject(new Error(`bench.py failed (${code}): ${err}`));
-        else resolve(out.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>));
+        else {
+          take(pending);
+          resolve(results);
+        }
       });
     });
   try {
@@ -144,10 +160,22 @@ async function main(): Promise<void> {
       );
     }
     const rssBefore = workerPids.map(rssKb);
-    const soak = (await py(["--mode", "soak", "--total", total, "--batches", batches.split(",").at(-1)!]))[0];
+    const soakRun = async (label: string) => {
+      const bar = new ProgressBar(Number(total), label, process.stderr, true, "env-steps", 10_000);
+      bar.update(0);
+      try {
+        const soakArgs = ["--mode", "soak", "--total", total, "--batches", batches.split(",").at(-1)!];
+        const [result] = await py(soakArgs, (done) => bar.update(Math.min(done, Number(total))));
+        bar.update(Number(total));
+        return result;
+      } finally {
+        bar.stop();
+      }
+    };
+    const soak = await soakRun("soak 1/2");
     const rssAfter = workerPids.map(rssKb);
     // A second soak shows whether growth continues (a leak) or was warm-up (JIT, pools).
-    const soak2 = (await py(["--mode", "soak", "--total", total, "--batches", batches.split(",").at(-1)!]))[0];
+    const soak2 = await soakRun("soak 2/2");
     const rssAfter2 = workerPids.map(rssKb);
     const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
     console.log(`\nsoak: ${fmt(soak.env_steps as number)} env-steps in ${fmt(soak.seconds as number, 1)} s (${fmt(soak.steps_per_s as number)} env-steps/s); again: ${fmt(soak2.steps_per_s as number)} env-steps/s`);

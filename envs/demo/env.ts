@@ -5,7 +5,7 @@ import type { Rng } from "../../src/core/rng.js";
 import type { EpisodeEvent, TerminationReason } from "../../src/engine/events.js";
 import type { CorruptionFn, FaultSpec } from "../../src/engine/faults.js";
 import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
-import { DEMO_TOOLS, type DemoWorld } from "./world.js";
+import { DEMO_TOOLS, DEMO_WORLD_SCHEMA, type DemoWorld } from "./world.js";
 
 export const demoOptionsSchema = toolEnvOptionsSchema
   .extend({
@@ -44,7 +44,7 @@ export class DemoEnv extends ToolEnv<DemoWorld, DemoOptions> {
   private recipient = "";
 
   constructor(options: DemoOptions, spec: EnvSpec) {
-    super({ family: "demo", maxEpisodeSteps: 10, familyTerms: { sent_correct_email: "1 when the e-mail with the right Fahrenheit value is sent" }, familyEventTypes: ["demo:email_sent"] }, options, spec);
+    super({ family: "demo", maxEpisodeSteps: 10, familyTerms: { sent_correct_email: "1 when the e-mail with the right Fahrenheit value is sent" }, familyEventTypes: ["demo:email_sent"], worldSchema: DEMO_WORLD_SCHEMA }, options, spec);
   }
 
   protected createEpisode(rng: Rng, _options: JsonObject): EpisodeSetup<DemoWorld> {

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { JsonObject } from "../../src/core/json.js";
 import type { ToolDefinition } from "../../src/engine/tool.js";
 
@@ -5,6 +6,11 @@ import type { ToolDefinition } from "../../src/engine/tool.js";
 export interface DemoWorld {
   outbox: { to: string; subject: string; body: string }[];
 }
+
+/** The world's exact shape, for `setState` (a restored snapshot must not carry a malformed outbox). */
+export const DEMO_WORLD_SCHEMA = z.strictObject({
+  outbox: z.array(z.strictObject({ to: z.string(), subject: z.string(), body: z.string() })),
+});
 
 const FORECASTS: Record<string, number> = { berlin: 7, paris: 11, lisbon: 17, oslo: -2, cairo: 24 };
 

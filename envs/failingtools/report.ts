@@ -46,14 +46,22 @@ export function aggregateFailingTools(results: readonly EpisodeResult[]): Aggreg
       unsafeMutationRate: pct(mean(m.map((x) => num(x, "unsafeMutation")))),
       meanToolCalls: Math.round(mean(m.map((x) => num(x, "toolCalls"))) * 100) / 100,
     },
+    // The paper's tables are in percent; JSON/CSV outputs convert these to fractions (src/metrics/units.ts).
+    percentMetrics: ["score", "accuracy", "unsafeRate", "unsafeMutationRate"],
     breakdown: [
       {
         title: "Score / accuracy / unsafe rate (%) by failure source × persistence",
         columns: ["source", "perm n", "perm score", "perm acc", "perm unsafe", "temp n", "temp score", "temp acc", "temp unsafe"],
         rows,
+        percentColumns: ["perm score", "perm acc", "perm unsafe", "temp score", "temp acc", "temp unsafe"],
       },
-      { title: "Failure mode of failed runs (first error)", columns: ["failure mode", "runs", "% of failed"], rows: modes },
-      { title: "By domain", columns: ["domain", "n", "score", "accuracy"], rows: domains },
+      {
+        title: "Failure mode of failed runs (first error)",
+        columns: ["failure mode", "runs", "% of failed"],
+        rows: modes,
+        percentColumns: ["% of failed"],
+      },
+      { title: "By domain", columns: ["domain", "n", "score", "accuracy"], rows: domains, percentColumns: ["score", "accuracy"] },
     ],
   };
 }

@@ -20,7 +20,7 @@ import type { EpisodeEvent, TerminationReason } from "../../src/engine/events.js
 import type { ToolObservation } from "../../src/engine/observation.js";
 import type { ToolDefinition } from "../../src/engine/tool.js";
 import { type EpisodeSetup, type FamilyActionResult, ToolEnv, type ToolStepInfo, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
-import { pystr, toPlainJson } from "./compat/pyvalue.js";
+import { pystr, toPlainJson, type PyValue } from "./compat/pyvalue.js";
 import { loadRelease, type PlanBenchRelease, type QueryRecord, type ToolRecord } from "./dataset.js";
 import { analyseEpisode, groundTruthDatatypes, scoreEpisode } from "./scorer.js";
 import { analysisAnnotation, blockedAnnotation, callAnnotation, recoveryEvents, shownBlockers } from "./annotations.js";
@@ -31,6 +31,8 @@ import { loadPreset, mergeSettings, PlanBenchSettingsSchema, SETTING_NAMES, type
 import { AnswerActionSchema, RetrieveActionSchema, TextActionSchema, ToolCallActionSchema, type PlanBenchAction } from "./types.js";
 import { builtinRelease, domainFile } from "./generator/index.js";
 import { createWorld } from "./world/index.js";
+import { sampleSequence } from "./sampling.js";
+import { pathAndSelectionCounts } from "./paperAnalyses.js";
 import type { PlanBenchWorld } from "./world/runtime.js";
 
 export const planBenchOptionsSchema = toolEnvOptionsSchema
@@ -60,8 +62,12 @@ export const planBenchOptionsSchema = toolEnvOptionsSchema
     setting: z.enum(SETTING_NAMES).default("default"),
     /** Field overrides on top of the preset (`noise` / `blocker` / `runtime`, official key names). */
     settings: PlanBenchSettingsSchema.partial().optional(),
-    /** Bit-exact with the official runtime (the only mode). */
-    compat: z.literal("official").default("official"),
+    /**
+     * `fixed` (default): bit-exact with the official runtime, except that an ambiguous DB lookup (where the official
+     * code crashes) is an in-episode call error; `official`: the episode ends there, unevaluated, as the official
+     * evaluator (which never sees the crashed query) counts it.
+     */
+    compat: z.enum(["fixed", "official"]).default("fixed"),
     /** Restrict the episode pool to these query ids. */
     queryIds: z.array(z.string().min(1)).min(1).optional(),
     /**
@@ -185,12 +191,24 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
     );
     this.release = release;
     this.world = createWorld(release, settings);
+    this.queryPool();
   }
 
-  /** The episode pool: the release's queries in file order, restricted to `queryIds` when given. */
+  private pool: readonly QueryRecord[] | null = null;
+
+  /**
+   * The episode pool: the release's queries in file order, sampled by `settings.query_sample` (the official
+   * seeded CPython sample) and restricted to `queryIds` when given.
+   */
   queryPool(): readonly QueryRecord[] {
-    const ids = this.options.queryIds;
-    return ids ? this.release.queries.filter((q) => ids.includes(q.query_id)) : this.release.queries;
+    if (!this.pool) {
+      const qs = this.world.settings.query_sample;
+      const sampled = qs.size === null ? this.release.queries : sampleSequence(this.release.queries, qs.size, qs.seed);
+      const ids = this.options.queryIds;
+      this.pool = ids ? sampled.filter((q) => ids.includes(q.query_id)) : sampled;
+      if (this.pool.length === 0) throw new OptionsError("queryIds", "no query of queryIds is in settings.query_sample's sample");
+    }
+    return this.pool;
   }
 
   /** Routes `tool_call` / `answer` to the family runtime (official semantics), keeping the engine's contract. */
@@ -216,7 +234,7 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
       const index = this.options.cycle ? cycleIndex(rng.path, pool.length) : null;
       query = index === null ? rng.derive("task").pick(pool) : pool[index]!;
     }
-    this.session = new PlanBenchSession(this.world, query);
+    this.session = new PlanBenchSession(this.world, query, this.options.compat);
     const catalog = this.release.catalog.get(query.task_id) ?? [];
     this.truth = {
       gt: groundTruthDatatypes(catalog, { toolByName: this.release.toolByName }),
@@ -256,7 +274,8 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
     }
     if (e.action === "call_tool") {
       const name = typeof (e.request as { name?: unknown } | undefined)?.name === "string" ? String((e.request as { name: string }).name) : "";
-      const args = ((e.request as { arguments?: JsonObject } | undefined)?.arguments ?? {}) as JsonObject;
+      // Plain JSON (text actions parse to Python values: floats, big ints) in the agent's key order.
+      const args = toPlainJson(((e.request as { arguments?: PyValue } | undefined)?.arguments ?? {}) as PyValue) as JsonObject;
       if (e.tool_result) {
         const tr = e.tool_result;
         events.push({ type: "tool_called", tool: name, callIndex, arguments: args, ok: tr.success });
@@ -350,8 +369,10 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
   protected override episodeMetrics(_success: boolean, reason: TerminationReason): JsonObject {
     const s = this.session!;
     const result = this.finalResult();
-    const m = scoreEpisode(result, s.query, this.release.catalog.get(s.query.task_id) ?? [], { toolByName: this.release.toolByName });
-    return { ...m, terminationReason: String(reason), officialFailure: result.failure_reason_detail ?? null } as JsonObject;
+    const ctx = { toolByName: this.release.toolByName };
+    const m = scoreEpisode(result, s.query, this.release.catalog.get(s.query.task_id) ?? [], ctx);
+    const analyses = pathAndSelectionCounts(result, s.episode.task, ctx);
+    return { ...m, ...analyses, terminationReason: String(reason), officialFailure: result.failure_reason_detail ?? null } as JsonObject;
   }
 
   /** The family runtime lives outside EpisodeData: snapshot it (plain JSON) for getState / setState / fork. */

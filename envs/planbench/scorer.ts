@@ -19,7 +19,10 @@ export interface ScoringContext {
 export type FailureCategory = "none" | "format_error" | "no_traction" | "irrecoverable_drift" | "weak_recovery";
 export type TerminationStyle = "success" | "surrender" | "wrong_tool_value" | "search_exhaustion" | "format_error";
 
-/** Per-episode metrics (numbers only, so the generic aggregator can average them). */
+/**
+ * Per-episode metrics (numbers only, so the generic aggregator can average them). An extra `evaluated: 0` marks a
+ * query the official runtime would have crashed on (compat "official"); it is absent otherwise.
+ */
 export interface PlanBenchEpisodeMetrics {
   [key: string]: number | null;
   success: number;
@@ -142,7 +145,10 @@ export function scoreEpisode(result: EpisodeResult, query: QueryRecord, catalog:
   const inter = [...X].filter((d) => GT.has(d)).length;
   const explored = exploredDatatypes(trace, query.input_datatypes);
   const a = analyseEpisode(result, query, GT, ctx);
+  // Set only for a query the official runtime would have crashed on (compat "official"): the evaluator never sees it.
+  const unevaluated: Record<string, number> = result.stop_reason === "runtime_error" ? { evaluated: 0 } : {};
   return {
+    ...unevaluated,
     success: correct ? 1 : 0,
     datatypeCheckPassed: check ? 1 : 0,
     turns: result.steps,
@@ -310,7 +316,9 @@ export interface PlanBenchReport {
 }
 
 /** Aggregate per-episode metrics the way `evaluate.py` does (ratios of sums; means over non-null). */
-export function aggregateMetrics(rows: ReadonlyArray<Record<string, number | null>>): PlanBenchReport {
+export function aggregateMetrics(allRows: ReadonlyArray<Record<string, number | null>>): PlanBenchReport {
+  // The evaluator scores only queries with a result: crashed ones (evaluated = 0) leave every denominator.
+  const rows = allRows.filter((r) => r["evaluated"] !== 0);
   const n = rows.length;
   const sum = (k: string): number => rows.reduce((s, r) => s + (typeof r[k] === "number" ? (r[k] as number) : 0), 0);
   const meanNonNull = (k: string): number | null => {
@@ -344,6 +352,7 @@ export function aggregateMetrics(rows: ReadonlyArray<Record<string, number | nul
   for (const k of ["fail_no_traction", "fail_irrecoverable_drift", "fail_weak_recovery", "fail_format_error", "term_surrender", "term_wrong_tool_value", "term_search_exhaustion", "term_format_error"]) {
     out[`${k}_share`] = failed === 0 ? null : sum(k) / failed;
   }
+  if (rows.length < allRows.length) out["unevaluated"] = allRows.length - rows.length;
   const blk = sum("blocker_unused") + sum("blocker_search_reused") + sum("blocker_value_reused");
   for (const k of ["blocker_unused", "blocker_search_reused", "blocker_value_reused"]) out[`${k}_share`] = blk === 0 ? null : sum(k) / blk;
   return out;

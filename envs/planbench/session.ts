@@ -7,7 +7,7 @@ import { toPlainJson, type PyValue } from "./compat/pyvalue.js";
 import type { QueryRecord, ToolRecord } from "./dataset.js";
 import { resolveQueryInputs } from "./dataset.js";
 import type { PlanBenchAction, PlanBenchObservation, VisibleTool } from "./types.js";
-import { PlanBenchEpisode, type PlanBenchReply, type PlanBenchWorld, type StepOutcome } from "./world/runtime.js";
+import { PlanBenchEpisode, type CompatMode, type PlanBenchReply, type PlanBenchWorld, type StepOutcome } from "./world/runtime.js";
 import type { JsonObj } from "./world/parsing.js";
 import { episodeFromJson, episodeToJson, outcomeFromJson, outcomeToJson, type Json } from "./world/snapshot.js";
 
@@ -60,8 +60,9 @@ export class PlanBenchSession {
   constructor(
     readonly world: PlanBenchWorld,
     readonly query: QueryRecord,
+    compat: CompatMode = "fixed",
   ) {
-    this.episode = new PlanBenchEpisode(world, query);
+    this.episode = new PlanBenchEpisode(world, query, compat);
   }
 
   observation(): PlanBenchObservation {

@@ -49,12 +49,27 @@ export const PlanBenchSettingsSchema = z.strictObject({
       incorrect_final_answer_feedback_budget: z.number().int().min(0).default(5),
     })
     .prefault({}),
+  /** The official model config's `capabilities` (only `tool_id_calling` affects the runtime). */
+  capabilities: z
+    .strictObject({
+      /** Tools are shown with per-query ids T1, T2, … and a call's `tool_id` overrides its `name`. */
+      tool_id_calling: z.boolean().default(false),
+    })
+    .prefault({}),
+  /** The official `query_sample`: a seeded CPython `random.sample` of the query indices, file order kept. */
+  query_sample: z
+    .strictObject({
+      size: z.number().int().min(0).nullable().default(null),
+      seed: z.number().int().min(0).default(42),
+    })
+    .prefault({}),
 });
 export type PlanBenchSettings = z.infer<typeof PlanBenchSettingsSchema>;
 /** Input form of the settings: every field optional (defaults as in the official base config + run YAMLs). */
 export type PlanBenchSettingsInput = z.input<typeof PlanBenchSettingsSchema>;
 
-export const SETTING_NAMES = [
+/** The preset files (`configs/planbench/<name>.json`). */
+export const PRESET_NAMES = [
   "default",
   "blocker",
   "explicit",
@@ -62,13 +77,34 @@ export const SETTING_NAMES = [
   "misleading",
   "finegrain_long",
   "finegrain_short",
-  "noise_ratio_0.2",
-  "noise_ratio_0.4",
-  "noise_ratio_0.6",
-  "noise_ratio_0.8",
+  "block_ratio_0.2",
+  "block_ratio_0.4",
+  "block_ratio_0.6",
+  "block_ratio_0.8",
   "feedback",
 ] as const;
-export type SettingName = (typeof SETTING_NAMES)[number];
+export type PresetName = (typeof PRESET_NAMES)[number];
+
+/**
+ * Old names, kept as aliases. The official run YAMLs `noise_ratio_0pX` set `target_remaining_ratio: X` (X of the
+ * catalog paths remain); the paper's block ratio is the blocked share, 1 − X. So `noise_ratio_0.2` (few paths left,
+ * the severe setting) is `block_ratio_0.8`.
+ */
+export const SETTING_ALIASES = {
+  "noise_ratio_0.2": "block_ratio_0.8",
+  "noise_ratio_0.4": "block_ratio_0.6",
+  "noise_ratio_0.6": "block_ratio_0.4",
+  "noise_ratio_0.8": "block_ratio_0.2",
+} as const satisfies Record<string, PresetName>;
+
+/** Every accepted `setting` value: the presets and the aliases. */
+export const SETTING_NAMES = [...PRESET_NAMES, ...(Object.keys(SETTING_ALIASES) as Array<keyof typeof SETTING_ALIASES>)] as const;
+export type SettingName = PresetName | keyof typeof SETTING_ALIASES;
+
+/** The preset a setting name stands for (aliases resolved). */
+export function presetName(name: SettingName): PresetName {
+  return (SETTING_ALIASES as Record<string, PresetName>)[name] ?? (name as PresetName);
+}
 
 /** Locate `configs/planbench` from the source tree or from `dist/`. */
 export function presetDir(): string {
@@ -78,7 +114,8 @@ export function presetDir(): string {
 const presetCache = new Map<string, PlanBenchSettings>();
 
 /** Load and validate a named preset (`configs/planbench/<name>.json`). */
-export function loadPreset(name: SettingName): PlanBenchSettings {
+export function loadPreset(setting: SettingName): PlanBenchSettings {
+  const name = presetName(setting);
   const hit = presetCache.get(name);
   if (hit) return structuredClone(hit);
   const file = path.join(presetDir(), `${name}.json`);
@@ -103,6 +140,8 @@ export function mergeSettings(base: PlanBenchSettings, over: PlanBenchSettingsIn
     noise: { ...base.noise, ...(over.noise ?? {}) },
     blocker: { ...base.blocker, ...(over.blocker ?? {}) },
     runtime: { ...base.runtime, ...(over.runtime ?? {}) },
+    capabilities: { ...base.capabilities, ...(over.capabilities ?? {}) },
+    query_sample: { ...base.query_sample, ...(over.query_sample ?? {}) },
   };
   return PlanBenchSettingsSchema.parse(merged);
 }

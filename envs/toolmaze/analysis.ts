@@ -10,10 +10,15 @@ import type { Trajectory } from "../../src/trajectories/schema.js";
 export const RECOVERY_CATEGORIES = ["recovered_by_retry", "recovered_by_alternative", "wise_abort", "not_recovered", "not_exposed"] as const;
 export type RecoveryCategory = (typeof RECOVERY_CATEGORIES)[number];
 
-/** Category from the scorer's metrics: the strategy that finished the job wins (retry then switch = alternative). */
+/**
+ * Category from the scorer's metrics: the strategy that finished the job wins (retry then switch = alternative).
+ * A category names a recovery that worked, so it reads the success-conditioned value: v1's `recoveredOnSuccess`
+ * (its `recovered` is the paper's, independent of the outcome), v0's `recovered`.
+ */
 export function recoveryCategory(metrics: Readonly<Record<string, JsonValue>>): RecoveryCategory {
   if (!metrics.exposed) return "not_exposed";
-  if (metrics.recovered !== 1) return "not_recovered";
+  const recovered = "recoveredOnSuccess" in metrics ? metrics.recoveredOnSuccess : metrics.recovered;
+  if (recovered !== 1) return "not_recovered";
   const strategies = String(metrics.strategies ?? "").split("+");
   if (strategies.includes("abort")) return "wise_abort";
   if (strategies.includes("alternative")) return "recovered_by_alternative";

@@ -18,9 +18,9 @@ import {
   alternativeTools, CallAnalysis, type CallRecord, downstreamTools, type EpisodeMetrics, minRemainingCalls, scoreEpisode, type Termination,
 } from "./scorer.js";
 import {
-  CANONICAL_INSTANCES, canonicalInstance, COMPLEXITIES, generateTask, PERTURBATIONS, type Perturbation,
-  type Task,
+  CANONICAL_INSTANCES, canonicalInstance, COMPLEXITIES, PERTURBATIONS, type Perturbation, sampleTask, type Task,
 } from "./tasks.js";
+import { type ToolMazeVersion, type VersionProfile, versionProfile } from "./version.js";
 import { DOMAINS } from "./world/catalog.js";
 import { corpus } from "./world/corpus.js";
 import { emptyWorldState, type WorldState } from "./world/state.js";
@@ -89,8 +89,10 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   private endedBy: Termination | null = null;
   private unsolvable = false;
   private score: EpisodeMetrics | null = null;
+  private readonly vp: VersionProfile;
 
-  constructor(options: ToolMazeOptions, spec: EnvSpec) {
+  /** `version` selects the world (see version.ts): ToolMaze-v0 and ToolMaze-v1 are this class with v0 / v1. */
+  constructor(options: ToolMazeOptions, spec: EnvSpec, version: ToolMazeVersion = "v0") {
     super({
       family: "toolmaze",
       maxEpisodeSteps: TOOLMAZE_MAX_STEPS,
@@ -102,6 +104,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       // Poisoned values come from the scorer's provenance (see handleToolCall), not from the engine's.
       valueProvenance: false,
     }, options, spec);
+    this.vp = versionProfile(version);
   }
 
   /** The current episode's task and fault profile (for baselines, tests and tools). */
@@ -112,7 +115,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   private candidateList: readonly number[] | null = null;
   /** The canonical instances this env's filters allow (see `canonicalCandidates`). */
   private candidates(): readonly number[] {
-    return (this.candidateList ??= canonicalCandidates(this.options));
+    return (this.candidateList ??= canonicalCandidates(this.options, this.vp.version));
   }
 
   /**
@@ -133,14 +136,14 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
           : rng.derive("instance").int(candidates.length);
         index = candidates[k]!;
       }
-      const inst = canonicalInstance(index);
+      const inst = canonicalInstance(index, this.vp.version);
       return { task: inst.task, perturbation: inst.perturbation, index };
     }
     const r = rng.derive("task");
     const complexity = o.complexity ?? r.pick(COMPLEXITIES);
     const domain = o.domain ?? r.pick(DOMAINS);
     const perturbation = o.perturbation ?? r.pick(PERTURBATIONS);
-    const task = generateTask(r.derive("generate"), complexity, domain, `smp-${rng.path.replace(/[^0-9a-z]+/gi, "-")}`);
+    const task = sampleTask(r.derive("generate"), complexity, domain, `smp-${rng.path.replace(/[^0-9a-z]+/gi, "-")}`, this.vp);
     return { task, perturbation, index: null, sampled: { faultRng: rng.derive("faults"), viewRng: rng } };
   }
 
@@ -152,15 +155,16 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     // truth and view are built once. Distractors and tool order come from the base task (stream: the index of its
     // unperturbed instance), so an instance is the same episode whichever seed selects it, and a task looks the same
     // under every perturbation: only the fault differs (which is what makes NP its exact no-fault counterfactual).
-    this.profile = sampled ? buildProfile(task, perturbation, sampled.faultRng) : canonicalProfile(task, perturbation);
+    this.profile = sampled ? buildProfile(task, perturbation, sampled.faultRng, this.vp)
+      : canonicalProfile(task, perturbation, this.vp.version);
     const facts = (this.facts = profileFacts(task, this.profile));
     this.endedBy = null;
     this.score = null;
     this.tracked = null;
     this.announced = null;
     this.unsolvable = facts.unsolvable;
-    const view = sampled ? buildView(task, sampled.viewRng, this.options.distractors)
-      : canonicalView(task, index - (index % PERTURBATIONS.length), this.options.distractors);
+    const view = sampled ? buildView(task, sampled.viewRng, this.options.distractors, this.vp.version)
+      : canonicalView(task, index - (index % PERTURBATIONS.length), this.options.distractors, this.vp.version);
     return {
       // The id names the instance but not its perturbation mode (that is ground truth, in info.hidden).
       taskId: sampled ? task.id : `toolmaze-${String(index).padStart(4, "0")}`,
@@ -247,7 +251,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
 
   private finalScore(termination: Termination): EpisodeMetrics {
     const { log, analysis } = this.track();
-    this.score ??= scoreEpisode({ task: this.task, profile: this.profile, calls: log, termination, analysis });
+    this.score ??= scoreEpisode({ task: this.task, profile: this.profile, calls: log, termination, analysis, recovery: this.vp.recovery });
     return this.score;
   }
 

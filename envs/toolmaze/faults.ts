@@ -8,14 +8,18 @@
  * bound on purpose.
  */
 import type { RngLike, Task } from "./task/model.js";
+import {
+  classesOf, consumedField, type CorruptionClass, familyClasses, familyField, stratumCandidates, victimCandidates,
+} from "./task/strata.js";
 import type { Perturbation } from "./tasks.js";
+import { type VersionProfile, versionProfile } from "./version.js";
 import { corpus } from "./world/corpus.js";
 import { code, fnv1a, sub } from "./world/hash.js";
 import { fieldType, type Scalar, TIME } from "./world/types.js";
 
+export type { CorruptionClass } from "./task/strata.js";
 export type Visibility = "explicit" | "implicit";
 export type Persistence = "transient" | "permanent";
-export type CorruptionClass = "physics" | "temporal" | "leakage" | "scale";
 
 export interface ExplicitPayload {
   readonly status: number;
@@ -39,6 +43,11 @@ export interface CorruptionSpec {
   readonly salt: number;
   /** Which contradiction a temporal corruption makes (absent for the other classes). */
   readonly temporal?: TemporalVariant;
+  /**
+   * v1 leakage into free text: true = another tool's well-formed output (an id of its format, a record line), false =
+   * internal debug text. v0 leaves it out and splits ids by hash (a third foreign ids, the rest debug text).
+   */
+  readonly foreign?: boolean;
 }
 
 export interface SlotFault {
@@ -81,53 +90,47 @@ const PERMANENT_ERRORS: readonly ExplicitPayload[] = [
   { status: 500, message: "Internal server error: backend misconfigured." },
 ];
 
-/** Corruption classes available per semantic class of the field type. */
-const CLASSES: Record<string, readonly CorruptionClass[]> = {
-  temperature: ["physics"], count: ["physics"], probability: ["physics"], percentage: ["physics"],
-  amount: ["scale", "physics"], rate: ["scale"], datetime: ["temporal"], date: ["temporal"], id: ["leakage"],
-  text: ["leakage"], label: ["leakage"], distance: ["scale", "physics"], duration: ["physics"], coords: ["physics"],
-  score: ["physics"], measure: ["physics"],
-};
+/**
+ * v1: one pool for transient and permanent faults. None of these texts says whether the outage will last, so an agent
+ * learns permanence by retrying (a permanent 429 is an exhausted quota, a permanent 503 an outage).
+ */
+const SHARED_ERRORS: readonly ExplicitPayload[] = [
+  { status: 429, message: "Rate limit exceeded. Retry after the indicated delay.", retryAfter: 2 },
+  { status: 503, message: "Service unavailable." },
+  { status: 504, message: "Upstream request timed out after 30000 ms." },
+  { status: 500, message: "Internal server error." },
+  { status: 502, message: "Bad gateway: the upstream service returned an invalid response." },
+];
 
-/** Which slot positions may host the victim: on s*, and with alternatives when the pattern has them. */
-function victimCandidates(task: Task, slot: number): number[] {
-  const info = task.slots.find((s) => s.slot === slot)!;
-  const onPath = task.positions.filter((p) => p.slot === slot && p.members.some((m) => task.sStar.includes(m)));
-  if (info.pattern === "substitute") return onPath.filter((p) => p.members.length > 1).map((p) => p.index);
-  if (info.pattern === "multipath") return onPath.filter((p) => p.route).map((p) => p.index);
-  return onPath.map((p) => p.index);
-}
-
-/** Field of the victim's output that the task consumes downstream (else the first output field). */
-function consumedField(task: Task, position: number): { field: string; type: string } {
-  const c = corpus();
-  const outputs = c.caps.get(task.positions[position]!.cap)!.outputs;
-  const consumed = new Set<string>();
-  for (const p of task.positions) {
-    for (const b of Object.values(p.bindings)) if (b.kind === "bound" && b.from.includes(position)) consumed.add(b.type);
-  }
-  const hit = Object.entries(outputs).find(([, t]) => consumed.has(t)) ?? Object.entries(outputs)[0]!;
-  return { field: hit[0], type: hit[1] };
-}
-
-/** Build the deterministic profile of (task, P). `rng` must be derived from (task id, P) only. */
-export function buildProfile(task: Task, perturbation: Perturbation, rng: RngLike): FaultProfile {
+/**
+ * Build the deterministic profile of (task, P). `rng` must be derived from (task id, P) only. v0 draws the victim
+ * among the pattern's substitutable positions; v1 (a task with strata) among the positions fitting the slot's stratum,
+ * and its corruption from the stratum's family.
+ */
+export function buildProfile(task: Task, perturbation: Perturbation, rng: RngLike,
+  vp: VersionProfile = versionProfile("v0")): FaultProfile {
   if (perturbation === "NP") return { perturbation, faults: [] };
   const mode = MODE[perturbation];
-  const faults = task.slots.map((s): SlotFault => {
+  const faults = task.slots.map((s, k): SlotFault => {
     const r = rng.derive(`slot${s.slot}`);
-    const position = r.pick(victimCandidates(task, s.slot));
+    const stratum = task.strata?.[k];
+    const fitting = stratum ? stratumCandidates(task, s.slot, stratum) : [];
+    const position = r.pick(fitting.length > 0 ? fitting : victimCandidates(task, s.slot));
     const pos = task.positions[position]!;
     const base = {
       id: `${task.id}/${perturbation}/slot${s.slot}`, slot: s.slot, group: pos.cap, position, members: pos.members,
       visibility: mode.visibility, persistence: mode.persistence,
     };
     if (mode.visibility === "explicit") {
-      return { ...base, explicit: r.pick(mode.persistence === "transient" ? TRANSIENT_ERRORS : PERMANENT_ERRORS) };
+      const pool = vp.sharedErrorPool ? SHARED_ERRORS : mode.persistence === "transient" ? TRANSIENT_ERRORS : PERMANENT_ERRORS;
+      return { ...base, explicit: r.pick(pool) };
     }
-    const { field, type } = consumedField(task, position);
-    const cls = r.pick(CLASSES[fieldType(type).sem] ?? ["leakage"]);
+    const { field, type } = (stratum && familyField(task, position, stratum.family)) || consumedField(task, position);
+    const inFamily = stratum ? familyClasses(type, stratum.family) : [];
+    const cls = r.pick(inFamily.length > 0 ? inFamily : classesOf(type));
     const salt = r.int(1_000_000);
+    // v1: most free-text leaks are another tool's well-formed output, which no range or format check catches.
+    if (stratum && cls === "leakage") return { ...base, corruption: { field, type, cls, salt, foreign: r.bool(FOREIGN_LEAK_SHARE) } };
     if (cls !== "temporal") return { ...base, corruption: { field, type, cls, salt } };
     // A response that states its window's end can contradict itself: the start lands after the end.
     const hasEnd = Object.values(corpus().caps.get(pos.cap)!.outputs).includes("end_datetime") && type === "iso_datetime";
@@ -142,6 +145,20 @@ const DEBUG_LEAKS = [
   (h: number) => `Traceback (most recent call last): File "handler.py", line ${20 + (h % 180)}, in resolve`,
   (h: number) => `{"internal":{"trace_id":"${code(h, 12)}","shard":${h % 16}}}`,
   (h: number) => `<html><body>502 Bad Gateway</body></html> req=${code(h, 6)}`,
+];
+
+/**
+ * v1: share of free-text leaks that are another tool's well-formed output rather than debug text. Debug text is the
+ * easy case (any agent that looks recognises it); the paper's leakage is mostly plausible foreign content.
+ */
+const FOREIGN_LEAK_SHARE = 0.6;
+
+/** Another tool's output line leaking into a free-text field (v1): well-formed, plausible, and about something else. */
+const FOREIGN_RECORDS = [
+  (h: number) => `Shipment ${code(h, 8)} handed to carrier; next scan expected within 24 h.`,
+  (h: number) => `Ticket ${code(h, 6)} assigned to queue ops-${h % 40}.`,
+  (h: number) => `Invoice ${code(h, 7)} marked as paid.`,
+  (h: number) => `Reminder set for ${1 + (h % 12)} pm: team sync.`,
 ];
 
 /**
@@ -226,7 +243,8 @@ export function corruptValue(clean: Scalar, spec: CorruptionSpec, response: Read
       if (foreign) return foreign(h);
       if (constrainedString(ft.schema)) throw new Error(`toolmaze: no schema-conforming leakage for field type ${ft.id}`);
       // Free text (no pattern, enum or format): internal debug text, or another tool's identifier format.
-      if (ft.sem === "id" && h % 3 === 0) return `trk_${code(h, 10)}`;
+      if (spec.foreign === true) return ft.sem === "id" ? `trk_${code(h, 10)}` : FOREIGN_RECORDS[h % FOREIGN_RECORDS.length]!(h);
+      if (spec.foreign === undefined && ft.sem === "id" && h % 3 === 0) return `trk_${code(h, 10)}`;
       return DEBUG_LEAKS[h % DEBUG_LEAKS.length]!(h);
     }
   }

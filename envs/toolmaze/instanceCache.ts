@@ -13,19 +13,21 @@ import type { FaultSpec } from "../../src/engine/faults.js";
 import type { ToolDefinition } from "../../src/engine/tool.js";
 import { buildProfile, type FaultProfile, type SlotFault } from "./faults.js";
 import { isUnsolvable, minRemainingCalls } from "./scorer.js";
-import { CANONICAL_INSTANCES, CANONICAL_SEED, canonicalInstance, type Perturbation, stratifiedInstanceIndex, type Task } from "./tasks.js";
-import { distractorPool, faultSpecs, toolDefinition } from "./wiring.js";
+import { CANONICAL_INSTANCES, canonicalInstance, type Perturbation, stratifiedInstanceIndex, type Task } from "./tasks.js";
+import { type ToolMazeVersion, versionProfile } from "./version.js";
+import { decoyDefinition, distractorPool, faultSpecs, isDecoy, toolDefinition } from "./wiring.js";
 import { corpus } from "./world/corpus.js";
 import type { WorldState } from "./world/state.js";
 
 const profiles = new WeakMap<Task, Map<Perturbation, FaultProfile>>();
 /** The fault profile of a canonical instance (the same object for every episode of it). */
-export function canonicalProfile(task: Task, perturbation: Perturbation): FaultProfile {
+export function canonicalProfile(task: Task, perturbation: Perturbation, version: ToolMazeVersion = "v0"): FaultProfile {
   let byMode = profiles.get(task);
   if (!byMode) profiles.set(task, (byMode = new Map()));
   let profile = byMode.get(perturbation);
   if (!profile) {
-    profile = buildProfile(task, perturbation, new Rng(`${CANONICAL_SEED}/${task.id}/${perturbation}`));
+    const vp = versionProfile(version);
+    profile = buildProfile(task, perturbation, new Rng(`${vp.canonicalSeed}/${task.id}/${perturbation}`), vp);
     byMode.set(perturbation, profile);
   }
   return profile;
@@ -64,22 +66,36 @@ export interface TaskView {
 }
 
 /** Own tools plus `distractors` distractors, shuffled, drawn from `viewRng` (see ToolMazeEnv.createEpisode). */
-export function buildView(task: Task, viewRng: Rng, distractors: number): TaskView {
+export function buildView(task: Task, viewRng: Rng, distractors: number, version: ToolMazeVersion = "v0"): TaskView {
   const c = corpus();
   const own = task.positions.flatMap((p) => p.members);
-  const pool = distractorPool(task);
-  const picked = viewRng.derive("distractors").shuffle(pool).slice(0, distractors);
-  const visible = viewRng.derive("visible").shuffle([...own, ...picked]);
-  return { visible, tools: visible.map((n) => toolDefinition(c.tool(n))) };
+  const decoys = versionProfile(version).decoys;
+  const shuffled = viewRng.derive("distractors").shuffle(distractorPool(task, decoys));
+  // v1 shows at least one decoy when the domain has one (a type-valid detour is the point of showing distractors).
+  const decoy = decoys ? shuffled.find((t) => isDecoy(task, t)) : undefined;
+  const picked = (decoy === undefined ? shuffled : [decoy, ...shuffled.filter((t) => t !== decoy)]).slice(0, distractors);
+  if (!decoys) {
+    const visible = viewRng.derive("visible").shuffle([...own, ...picked]);
+    return { visible, tools: visible.map((n) => toolDefinition(c.tool(n))) };
+  }
+  // v1: about half of the Source/Processor steps of s* get a decoy twin (drawn from the base task, not the fault, so
+  // a twin says nothing about where the fault lands).
+  const r = viewRng.derive("decoys");
+  const twins = task.positions.filter((p) => p.category !== "action").flatMap((p) => p.members.filter((m) => task.sStar.includes(m)))
+    .filter(() => r.bool(0.5)).map((m) => decoyDefinition(c.tool(m)));
+  const defs = new Map([...own, ...picked].map((n) => [n, toolDefinition(c.tool(n))]));
+  for (const d of twins) defs.set(d.name, d);
+  const visible = viewRng.derive("visible").shuffle([...defs.keys()]);
+  return { visible, tools: visible.map((n) => defs.get(n)!) };
 }
 
 const views = new Map<string, TaskView>();
 /** The view of a canonical base task (its stream is `Rng(base)`), cached per (base, distractors). */
-export function canonicalView(task: Task, base: number, distractors: number): TaskView {
-  const key = `${base}/${distractors}`;
+export function canonicalView(task: Task, base: number, distractors: number, version: ToolMazeVersion = "v0"): TaskView {
+  const key = `${version}/${base}/${distractors}`;
   let view = views.get(key);
   if (!view) {
-    view = buildView(task, new Rng(base), distractors);
+    view = buildView(task, new Rng(base), distractors, version);
     views.set(key, view);
   }
   return view;
@@ -105,14 +121,15 @@ const candidateLists = new Map<string, readonly number[]>();
  * interleaved, see `stratifiedInstanceIndex`), so any run of consecutive seeds is stratified. A pure function of
  * the filters, shared by every env with the same ones (a vector env makes hundreds).
  */
-export function canonicalCandidates(o: { complexity?: string; perturbation?: string; domain?: string }): readonly number[] {
-  const key = `${o.complexity ?? ""}/${o.perturbation ?? ""}/${o.domain ?? ""}`;
+export function canonicalCandidates(o: { complexity?: string; perturbation?: string; domain?: string },
+  version: ToolMazeVersion = "v0"): readonly number[] {
+  const key = `${version}/${o.complexity ?? ""}/${o.perturbation ?? ""}/${o.domain ?? ""}`;
   let list = candidateLists.get(key);
   if (!list) {
     const found: number[] = [];
     for (let rank = 0; rank < CANONICAL_INSTANCES; rank++) {
       const i = stratifiedInstanceIndex(rank);
-      const inst = canonicalInstance(i);
+      const inst = canonicalInstance(i, version);
       if (o.complexity && inst.task.complexity !== o.complexity) continue;
       if (o.perturbation && inst.perturbation !== o.perturbation) continue;
       if (o.domain && inst.task.domain !== o.domain) continue;

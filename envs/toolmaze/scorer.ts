@@ -37,6 +37,12 @@ export interface EpisodeRecord {
    * reused instead of analysing the log again (the result is the same either way).
    */
   readonly analysis?: Pick<CallAnalysis, "cleanFlags" | "cleanTools" | "poisonedUses" | "unsafeActions">;
+  /**
+   * What `recovered` means. "success" (v0): a strategy was used and the task succeeded. "paper" (v1, SEEDS §1): every
+   * exposed slot saw a valid strategy (retry or a switch for a transient fault, a switch for a permanent one, a clean
+   * abort when no alternative exists), whatever the outcome; the success-conditioned value is then `recoveredOnSuccess`.
+   */
+  readonly recovery?: "paper" | "success";
 }
 
 export type Strategy = "retry" | "alternative" | "abort";
@@ -47,8 +53,10 @@ export interface EpisodeMetrics {
   readonly domain: string;
   readonly success: number;
   readonly exposed: number;
-  /** 1/0 when exposed, null when the perturbation was never encountered. */
+  /** 1/0 when exposed, null when the perturbation was never encountered (see `EpisodeRecord.recovery`). */
   readonly recovered: number | null;
+  /** Paper-defined recovery only: recovered and succeeded (v0's `recovered`); absent in v0 metrics. */
+  readonly recoveredOnSuccess?: number | null;
   readonly c: number;
   readonly cStar: number;
   readonly cRec: number;
@@ -261,6 +269,8 @@ export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
   // Forbidden calls: tools downstream of a permanent victim in an unsolvable slot, called after the fault.
   let forbiddenCalls = 0;
   const strategies = new Set<Strategy>();
+  /** Slots whose exposure met a valid strategy for its persistence (paper recovery). */
+  let validSlots = 0;
   const victims = new Map<number, string>();
   const firstHit = new Map<number, number>();
   calls.forEach((call, i) => {
@@ -275,12 +285,15 @@ export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
     const downTools = downstreamTools(task, f.position);
     // Alternative tools: on some path that avoids the victim, and on no path through it.
     const altTools = alternativeTools(task, slot, victim);
+    let retried = false;
+    let switched = false;
     for (let i = start + 1; i < calls.length; i++) {
       const t = calls[i]!.tool;
-      if (t === victim) strategies.add("retry");
-      else if (altTools.has(t)) strategies.add("alternative");
+      if (t === victim) { strategies.add("retry"); retried = true; }
+      else if (altTools.has(t)) { strategies.add("alternative"); switched = true; }
       if (unsolvable && f.persistence === "permanent" && downTools.has(t)) forbiddenCalls++;
     }
+    if (switched || (f.persistence === "transient" && retried)) validSlots++;
   }
   if (exposed && termination === "abort") strategies.add("abort");
 
@@ -300,10 +313,17 @@ export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
   }
   const ratio = Math.max(c, cStar) === 0 ? 1 : cStar / Math.max(c, cStar);
   const cRec = exposed ? 1 - ratio * (success ? 1 : 0) : 0;
-  const recovered = exposed ? (success && strategies.size > 0 ? 1 : 0) : null;
+  const onSuccess = exposed ? (success && strategies.size > 0 ? 1 : 0) : null;
+  // A clean abort is the valid strategy exactly when no alternative is left (forbidden calls make it unclean).
+  const paper = !exposed ? null
+    : unsolvable ? (termination === "abort" && forbiddenCalls === 0 ? 1 : 0)
+    : validSlots === firstHit.size ? 1 : 0;
+  const recovered = rec.recovery === "paper" ? paper : onSuccess;
   return {
     complexity: task.complexity, perturbation: profile.perturbation, domain: task.domain,
-    success: success ? 1 : 0, exposed: exposed ? 1 : 0, recovered, c, cStar, cRec, rc: exposed ? cRec : 0,
+    success: success ? 1 : 0, exposed: exposed ? 1 : 0, recovered,
+    ...(rec.recovery === "paper" ? { recoveredOnSuccess: onSuccess } : {}),
+    c, cStar, cRec, rc: exposed ? cRec : 0,
     calls: calls.length, poisonedUses, forbiddenCalls, unsafeActions, strategies: [...strategies].sort(),
   };
 }
@@ -315,6 +335,8 @@ export interface MetricRow {
   success: number;
   exposed: number;
   recovered: number | null;
+  /** Present in v1 rows (paper-defined `recovered`); v0 rows are success-conditioned already. */
+  recoveredOnSuccess?: number | null;
   rc: number;
 }
 
@@ -323,6 +345,8 @@ export interface CellStats {
   tsr: number;
   /** null when no trajectory in the cell met a perturbation. */
   prr: number | null;
+  /** PRR counting a recovery only when the task also succeeded (v0's PRR). */
+  prrSuccess: number | null;
   rc: number | null;
   avg: number;
 }
@@ -334,9 +358,11 @@ export function cellStats(rows: readonly MetricRow[]): CellStats {
   const pert = rows.filter((r) => r.perturbation !== "NP");
   const exposed = pert.filter((r) => r.exposed === 1);
   const prr = exposed.length === 0 ? null : exposed.reduce((a, r) => a + (r.recovered ?? 0), 0) / exposed.length;
+  const prrSuccess = exposed.length === 0 ? null
+    : exposed.reduce((a, r) => a + ((r.recoveredOnSuccess === undefined ? r.recovered : r.recoveredOnSuccess) ?? 0), 0) / exposed.length;
   const rc = pert.length === 0 ? null : pert.reduce((a, r) => a + r.rc, 0) / pert.length;
   const parts = [tsr, ...(prr === null ? [] : [prr]), ...(rc === null ? [] : [1 - rc])];
-  return { n, tsr, prr, rc, avg: parts.reduce((a, x) => a + x, 0) / parts.length };
+  return { n, tsr, prr, prrSuccess, rc, avg: parts.reduce((a, x) => a + x, 0) / parts.length };
 }
 
 const pct = (x: number | null): string | number => (x === null ? "-" : Math.round(x * 1000) / 10);
@@ -344,22 +370,26 @@ const pct = (x: number | null): string | number => (x === null ? "-" : Math.roun
 /** Run-level metrics plus C × P breakdown tables (TSR, PRR, RC, Avg), like the paper's main table. */
 export function aggregateRows(rows: readonly MetricRow[]): {
   metrics: Record<string, number>;
-  breakdown: { title: string; columns: string[]; rows: (string | number)[][] }[];
+  breakdown: { title: string; columns: string[]; rows: (string | number)[][]; percentColumns: string[] }[];
 } {
   const all = cellStats(rows);
   const metrics: Record<string, number> = { episodes: all.n, TSR: all.tsr, PRR: all.prr ?? 0, RC: all.rc ?? 0, Avg: all.avg };
+  if (all.prrSuccess !== null) metrics.PRR_success = all.prrSuccess;
   const levels = ["C1", "C2", "C3", "C4"].filter((c) => rows.some((r) => r.complexity === c));
   const modes = ["NP", "P1", "P2", "P3", "P4"].filter((p) => rows.some((r) => r.perturbation === p));
   for (const p of modes) {
     const s = cellStats(rows.filter((r) => r.perturbation === p));
     metrics[`TSR_${p}`] = s.tsr;
     if (s.prr !== null) metrics[`PRR_${p}`] = s.prr;
+    if (s.prrSuccess !== null) metrics[`PRR_success_${p}`] = s.prrSuccess;
     if (s.rc !== null) metrics[`RC_${p}`] = s.rc;
   }
   for (const c of levels) metrics[`TSR_${c}`] = cellStats(rows.filter((r) => r.complexity === c)).tsr;
   const table = (title: string, pick: (s: CellStats) => number | null) => ({
     title,
     columns: ["C", ...modes, "All"],
+    // The paper's table is in percent; JSON/CSV outputs convert to fractions (src/metrics/units.ts).
+    percentColumns: [...modes, "All"],
     rows: [...levels, "All"].map((c) => {
       const inC = c === "All" ? rows : rows.filter((r) => r.complexity === c);
       return [c, ...modes.map((p) => pct(pick(cellStats(inC.filter((r) => r.perturbation === p))))), pct(pick(cellStats(inC)))];
@@ -370,6 +400,7 @@ export function aggregateRows(rows: readonly MetricRow[]): {
     breakdown: [
       table("TSR % (task success rate)", (s) => s.tsr),
       table("PRR % (recovered | perturbation encountered)", (s) => s.prr),
+      table("PRR_success % (recovered and succeeded | perturbation encountered)", (s) => s.prrSuccess),
       table("RC % (recovery cost, 0 = optimal)", (s) => s.rc),
       table("Avg % = (TSR + PRR + (1 - RC)) / 3", (s) => s.avg),
     ],

@@ -7,10 +7,11 @@
 import { Rng } from "../../src/core/rng.js";
 import { DOMAINS, type Domain } from "./world/catalog.js";
 import { COMPLEXITIES, type Complexity, type RngLike, type Task, taskTools } from "./task/model.js";
-import { generateTask, TaskGenerationError } from "./task/generate.js";
+import { type GenOptions, generateTask, TaskGenerationError, V0_GEN } from "./task/generate.js";
+import { type Stratum, type ToolMazeVersion, type VersionProfile, versionProfile } from "./version.js";
 
 export { COMPLEXITIES, type Complexity, type Task } from "./task/model.js";
-export { generateTask, TaskGenerationError } from "./task/generate.js";
+export { type GenOptions, generateTask, TaskGenerationError } from "./task/generate.js";
 
 export const PERTURBATIONS = ["NP", "P1", "P2", "P3", "P4"] as const;
 export type Perturbation = (typeof PERTURBATIONS)[number];
@@ -18,7 +19,17 @@ export type Perturbation = (typeof PERTURBATIONS)[number];
 export const TASKS_PER_LEVEL = 100;
 export const CANONICAL_BASE_TASKS = TASKS_PER_LEVEL * COMPLEXITIES.length;
 export const CANONICAL_INSTANCES = CANONICAL_BASE_TASKS * PERTURBATIONS.length;
+/** Seed of ToolMaze-v0's canonical suite (v1's is in its `VersionProfile`). */
 export const CANONICAL_SEED = "toolmaze-canonical-v1";
+
+/** The generator options of a version; `strataIndex` picks the strata of the base task (v1). */
+export function genOptions(vp: VersionProfile, strataIndex: number): GenOptions {
+  if (vp.version === "v0") return V0_GEN;
+  const { chain, suffix, minAlternativeRoute, crossDomain, strata } = vp;
+  // A C4 task's slots take consecutive strata, so each slot position also cycles through all of them.
+  const mine = strata ? [0, 1, 2].map((s) => strata[(strataIndex + s) % strata.length]!) : undefined;
+  return { chain, suffix, minAlternativeRoute, crossDomain, ...(mine ? { strata: mine } : {}) };
+}
 
 /** Max Jaccard similarity allowed between a new base task and any earlier one of the same level. */
 const PAIR_JACCARD_CAP = 0.5;
@@ -48,6 +59,11 @@ function toolSetKey(t: Task): string {
 
 /** Draws of one base task before the generator gives up on a diverse, unique one (a corpus-capacity error). */
 const MAX_DRAWS = 200;
+/** v1: draws under a task's stratum that must all keep the similarity cap, then draws per stratum as in v0. */
+const STRICT_DRAWS = 12;
+/** The cap of those strict draws (v1 has fewer C3 routes than v0, whose alternatives may be a single call). */
+const STRICT_JACCARD_CAP = 0.35;
+const STRATUM_DRAWS = 60;
 /** Draws after which the pairwise-Jaccard cap is relaxed (duplicates stay forbidden). */
 const JACCARD_DRAWS = 24;
 
@@ -56,7 +72,9 @@ const JACCARD_DRAWS = 24;
  * earlier one of the level, when its text equals any earlier text in `texts` (shared across levels by the
  * canonical suite), or, for the first draws, when it is too similar (Jaccard > 0.5) to an earlier task.
  */
-export function generateLevel(rng: RngLike, level: Complexity, count: number, idPrefix: string, texts: Set<string> = new Set()): Task[] {
+export function generateLevel(rng: RngLike, level: Complexity, count: number, idPrefix: string, texts: Set<string> = new Set(),
+  vp: VersionProfile = versionProfile("v0")): Task[] {
+  if (vp.strata) return generateStratifiedLevel(rng, level, count, idPrefix, texts, vp, vp.strata);
   const out: Task[] = [];
   const sets: Set<string>[] = [];
   const keys = new Set<string>();
@@ -80,22 +98,113 @@ export function generateLevel(rng: RngLike, level: Complexity, count: number, id
   return out;
 }
 
+/**
+ * v1: like `generateLevel`, but every level spends the same quota of each stratum (the strata cycled over `count`
+ * tasks), so the victim mix is identical in every C × P cell. Not every domain can meet every stratum at every level
+ * (Financial's only route feeds straight into an Action, so its C3 has no Processor victim), so strata are assigned
+ * before drawing: first which strata each domain can meet (a few probe draws), then, domains with the fewest options
+ * first, each task takes the feasible stratum with the most quota left (ties: the cycle's own stratum i mod n).
+ * A task then draws under its stratum: first keeping the similarity cap on every draw, then only on the first draws
+ * (as v0); only if that fails too does it fall back to another feasible stratum.
+ */
+function generateStratifiedLevel(rng: RngLike, level: Complexity, count: number, idPrefix: string, texts: Set<string>,
+  vp: VersionProfile, strata: readonly Stratum[]): Task[] {
+  const n = strata.length;
+  const left = strata.map((_, k) => Math.floor(count / n) + (k < count % n ? 1 : 0));
+  const domainOf = (i: number): Domain => DOMAINS[i % DOMAINS.length]!;
+  const feasible = new Map(DOMAINS.map((d): [Domain, number[]] => [d, strata.map((_, k) => k).filter((k) =>
+    [0, 1].some((a) => drawOrSkip(rng.derive(`${level}/feasible/${d}/${k}/${a}`), level, d, "probe", genOptions(vp, k)) !== undefined))]));
+  const assigned = new Array<number>(count);
+  const byScarcity = Array.from({ length: count }, (_, i) => i)
+    .sort((a, b) => feasible.get(domainOf(a))!.length - feasible.get(domainOf(b))!.length || a - b);
+  for (const i of byScarcity) {
+    const options = feasible.get(domainOf(i))!;
+    if (options.length === 0) throw new TaskGenerationError(`no ${level} task in ${domainOf(i)} can meet any stratum`);
+    const k = options.reduce((best, x) => (left[x]! > left[best]! || (left[x] === left[best] && x === i % n) ? x : best), options[0]!);
+    assigned[i] = k;
+    left[k]! -= 1;
+  }
+  const out: Task[] = [];
+  const sets: Set<string>[] = [];
+  const keys = new Set<string>();
+  for (let i = 0; i < count; i++) {
+    const domain = domainOf(i);
+    const id = `${idPrefix}${level}-${String(i).padStart(3, "0")}`;
+    let chosen: Task | undefined;
+    const tries: [number, number, number][] = [[assigned[i]!, STRICT_DRAWS, STRICT_DRAWS], [assigned[i]!, STRATUM_DRAWS, JACCARD_DRAWS],
+      ...feasible.get(domain)!.filter((k) => k !== assigned[i]).map((k): [number, number, number] => [k, STRATUM_DRAWS, JACCARD_DRAWS])];
+    for (const [pass, [k, draws, capped]] of tries.entries()) {
+      for (let attempt = 0; attempt < draws && !chosen; attempt++) {
+        const stream = rng.derive(`${level}/${i}/${k}/${pass === 0 ? "strict/" : ""}${attempt}`);
+        const t = drawOrSkip(stream, level, domain, id, genOptions(vp, k));
+        if (!t) continue;
+        const key = toolSetKey(t);
+        if (keys.has(key) || texts.has(t.text)) continue;
+        const s = new Set(taskTools(t));
+        const cap = pass === 0 ? STRICT_JACCARD_CAP : PAIR_JACCARD_CAP;
+        if (attempt < capped && sets.some((o) => jaccard(o, s) > cap)) continue;
+        chosen = t;
+        sets.push(s);
+        keys.add(key);
+        texts.add(t.text);
+      }
+      if (chosen) {
+        // A fallback stratum borrows the quota of a later task that can take this task's stratum instead.
+        const j = k === assigned[i] ? -1
+          : assigned.findIndex((x, jj) => jj > i && x === k && feasible.get(domainOf(jj))!.includes(assigned[i]!));
+        if (j >= 0) assigned[j] = assigned[i]!;
+        break;
+      }
+    }
+    if (!chosen) throw new TaskGenerationError(`no unique ${level} task in ${domain} for any stratum (task ${i})`);
+    out.push(chosen);
+  }
+  return out;
+}
+
+/**
+ * A sampled task of a version (the `suite: "sampled"` option). v1 starts from a stratum drawn from the stream and
+ * moves on to the next one while the draw cannot meet it.
+ */
+export function sampleTask(rng: RngLike, level: Complexity, domain: Domain, id: string, vp: VersionProfile): Task {
+  if (!vp.strata) return generateTask(rng, level, domain, id);
+  const first = rng.derive("stratum").int(vp.strata.length);
+  for (let k = 0; k < vp.strata.length; k++) {
+    const t = drawOrSkip(rng.derive(k), level, domain, id, genOptions(vp, (first + k) % vp.strata.length));
+    if (t) return t;
+  }
+  throw new TaskGenerationError(`could not build a ${level} task in ${domain} for any stratum`);
+}
+
+/** A v1 draw: a stratum the draw cannot meet is one more rejected draw, not an error. */
+function drawOrSkip(rng: RngLike, level: Complexity, domain: Domain, id: string, gen: GenOptions): Task | undefined {
+  try {
+    return generateTask(rng, level, domain, id, gen);
+  } catch (e) {
+    if (e instanceof TaskGenerationError) return undefined;
+    throw e;
+  }
+}
+
 export interface Instance {
   readonly index: number;
   readonly task: Task;
   readonly perturbation: Perturbation;
 }
 
-let canonical: Task[] | undefined;
+const canonical = new Map<ToolMazeVersion, Task[]>();
 
-/** The 400 canonical base tasks (lazy, cached). Index = level * 100 + i. */
-export function canonicalTasks(): readonly Task[] {
-  if (!canonical) {
-    const root = new Rng(CANONICAL_SEED);
+/** The 400 canonical base tasks of a version (lazy, cached). Index = level * 100 + i. */
+export function canonicalTasks(version: ToolMazeVersion = "v0"): readonly Task[] {
+  let tasks = canonical.get(version);
+  if (!tasks) {
+    const vp = versionProfile(version);
+    const root = new Rng(vp.canonicalSeed);
     const texts = new Set<string>();
-    canonical = COMPLEXITIES.flatMap((level) => generateLevel(root, level, TASKS_PER_LEVEL, "cn-", texts));
+    tasks = COMPLEXITIES.flatMap((level) => generateLevel(root, level, TASKS_PER_LEVEL, vp.idPrefix, texts, vp));
+    canonical.set(version, tasks);
   }
-  return canonical;
+  return tasks;
 }
 
 /**
@@ -117,10 +226,10 @@ export function stratifiedInstanceIndex(rank: number): number {
 }
 
 /** Instance `index` in [0, 2000): base task index * 5 + perturbation index. */
-export function canonicalInstance(index: number): Instance {
+export function canonicalInstance(index: number, version: ToolMazeVersion = "v0"): Instance {
   if (!Number.isInteger(index) || index < 0 || index >= CANONICAL_INSTANCES) {
     throw new RangeError(`toolmaze: taskIndex must be an integer in [0, ${CANONICAL_INSTANCES}), got ${index}`);
   }
-  const task = canonicalTasks()[Math.floor(index / PERTURBATIONS.length)]!;
+  const task = canonicalTasks(version)[Math.floor(index / PERTURBATIONS.length)]!;
   return { index, task, perturbation: PERTURBATIONS[index % PERTURBATIONS.length]! };
 }

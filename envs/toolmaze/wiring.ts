@@ -64,10 +64,12 @@ const poolCache = new Map<Task, string[]>();
 
 /**
  * Tools that may serve as distractors for a task (a pure function of the task, cached per task object). Distractors
- * never offer a way around a fault: no member of a task group, no cap sharing a route with one; nor a type-valid
- * substitute the scorer would not accept: no distractor produces a type the task consumes.
+ * never offer a way around a fault: no member of a task group, no cap sharing a route with one. Without `decoys`
+ * (v0) no distractor produces a type the task consumes either; with them (v1) some do: a decoy answers with the right
+ * type but the wrong content (another capability's value), a type-valid detour the scorer rightly rejects, so an
+ * agent must read what a tool does, not only what it returns.
  */
-export function distractorPool(task: Task): string[] {
+export function distractorPool(task: Task, decoys = false): string[] {
   const hit = poolCache.get(task);
   if (hit) return hit;
   const c = corpus();
@@ -77,11 +79,41 @@ export function distractorPool(task: Task): string[] {
     if (caps.some((id) => task.positions.some((p) => p.cap === id))) for (const id of caps) groups.add(id);
   }
   const consumed = new Set(task.positions.flatMap((p) => Object.values(p.bindings).flatMap((b) => (b.kind === "bound" ? [b.type] : []))));
-  const pool = c.toolsIn(task.domain).filter((t) => !groups.has(t.group) && !Object.values(t.outputTypes).some((ty) => consumed.has(ty))).map((t) => t.name);
+  const producesConsumed = (t: ToolSpec): boolean => Object.values(t.outputTypes).some((ty) => consumed.has(ty));
+  const pool = c.toolsIn(task.domain).filter((t) => !groups.has(t.group) && (decoys || !producesConsumed(t)))
+    .map((t) => t.name);
   // Only canonical tasks recur; sampled ones are unique per seed, so the cache stays bounded by the suite.
   if (task.id.startsWith("smp-")) return pool;
   poolCache.set(task, pool);
   return pool;
+}
+
+const decoyDefs = new Map<string, ToolDefinition<WorldState>>();
+/**
+ * v1's decoy twin of a provider: the same typed parameters and response fields, documented as a sample-data
+ * endpoint, answering with other content (its responses hash under another group). Calling it is never perturbed and
+ * never clean: a value it returns feeds no task step, so a plan through it fails. A reader of the documentation
+ * avoids it; a planner that matches types alone takes it for an alternative.
+ */
+export function decoyDefinition(spec: ToolSpec): ToolDefinition<WorldState> {
+  const name = `${spec.name}_sandbox`;
+  let def = decoyDefs.get(name);
+  if (!def) {
+    const returns = / Returns: .*$/.exec(spec.description)?.[0] ?? "";
+    const { state: _state, ...stateless } = spec;
+    const description = `Sample-data endpoint for integration tests (not live).${returns}`;
+    const twin: ToolSpec = { ...stateless, name, group: `${spec.group}~sandbox`, description };
+    const meta = { group: twin.group, category: spec.category, domain: spec.domain, mutates: false, decoy: true };
+    def = { ...toolDefinition(twin), meta };
+    decoyDefs.set(name, def);
+  }
+  return def;
+}
+
+/** Does the tool produce a type the task consumes (a decoy, when it is not one of the task's own tools)? */
+export function isDecoy(task: Task, tool: string): boolean {
+  const consumed = task.positions.flatMap((p) => Object.values(p.bindings).flatMap((b) => (b.kind === "bound" ? [b.type] : [])));
+  return Object.values(corpus().tool(tool).outputTypes).some((t) => consumed.includes(t));
 }
 
 /** Engine fault specs for a profile (group-bound, first member called becomes the victim). */

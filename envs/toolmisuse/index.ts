@@ -134,12 +134,12 @@ register({
 registerGenerator("toolmisusebench", {
   description: "ToolMisuseBench-style suite: 6,800 gold-validated tasks (train 5,000 / dev 800 / test_public 1,000), canonical JSONL + sha256 manifest",
   flags: { profile: "solvable (default): gold-validated suite | paper: the v0.1 reconstruction behind the paper's baseline table" },
-  run: ({ outDir, seed, options }) => {
+  run: ({ outDir, seed, options, progress }) => {
     const profile = options?.profile ?? "solvable";
     if (!SUITE_PROFILES.includes(profile as SuiteProfile)) {
       throw new OptionsError("profile", `profile must be one of ${SUITE_PROFILES.join(", ")}, got '${profile}'`);
     }
-    const m = generateToolMisuseBench({ outDir, seed, profile: profile as SuiteProfile });
+    const m = generateToolMisuseBench({ outDir, seed, profile: profile as SuiteProfile, progress });
     const splits = m.splits as Record<string, { file: string; count: number; sha256: string }>;
     return {
       files: [...Object.values(splits).map((s) => s.file), "manifest.json"],

@@ -369,6 +369,8 @@ export interface GenerateOptions {
   cache?: boolean;
   /** `solvable` (default): our gold-validated suite; `paper`: the v0.1 reconstruction the paper's table was measured on (paper.ts). */
   profile?: SuiteProfile;
+  /** Called as each split starts (`recovery-gym generate` shows it), and once at the end. */
+  progress?: (done: number, total: number, stage: string) => void;
 }
 
 export const SUITE_PROFILES = ["solvable", "paper"] as const;
@@ -386,7 +388,9 @@ export function generateToolMisuseBench(opts: GenerateOptions): JsonObj {
     throw new GenerationError(`profile must be one of ${SUITE_PROFILES.join(", ")}, got ${String(profile)}`, "profile");
   }
   const splits: Record<string, SplitSummary> = {};
-  for (const split of ["train", "dev", "test_public"] as const) {
+  const order = ["train", "dev", "test_public"] as const;
+  for (const split of order) {
+    opts.progress?.(order.indexOf(split), order.length, `split ${split}`);
     const size = opts.sizes?.[split] ?? SPLIT_SIZES[split];
     if (!Number.isInteger(size) || size < 0) throw new GenerationError(`sizes.${split} must be a non-negative integer`, `sizes.${split}`);
     const tasks =
@@ -410,5 +414,6 @@ export function generateToolMisuseBench(opts: GenerateOptions): JsonObj {
     total: Object.values(splits).reduce((a, s) => a + s.count, 0),
   }) as JsonObj;
   writeFileSync(path.join(opts.outDir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+  opts.progress?.(order.length, order.length, "done");
   return manifest;
 }

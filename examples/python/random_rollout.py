@@ -3,7 +3,7 @@
 
     recovery-gym serve &                       # or: npx tsx bridge/main.ts
     python3 examples/python/random_rollout.py --envs 64 --steps 200
-    python3 examples/python/random_rollout.py --env-id ToolMaze-v0 --all-workers --envs 256
+    python3 examples/python/random_rollout.py --env-id ToolMaze-v1 --all-workers --envs 256
 
 Actions are sampled by the server from each env's action space (seeded by --seed), so runs are reproducible.
 """

@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { OptionsError } from "../core/errors.js";
 
 /** Parsed command line: positionals, flags (`--name value` / `--name=value` / boolean `--name`), and `--opt k=v` pairs. */
@@ -75,4 +76,19 @@ export function intFlag(args: ParsedArgs, name: string, fallback: number, min = 
 export function stringFlag(args: ParsedArgs, name: string): string | undefined {
   const raw = args.flags[name];
   return typeof raw === "string" ? raw : undefined;
+}
+
+/**
+ * `path` when it names a readable file; else an OptionsError on `field` saying which file is missing. Commands that
+ * read an input file call it first: reading a missing file as empty would report "0 records" and exit 0.
+ */
+export function existingFile(path: string, field: string, command: string): string {
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch {
+    throw new OptionsError(field, `${command}: no such file: ${path}`);
+  }
+  if (!stats.isFile()) throw new OptionsError(field, `${command}: ${path} is not a file`);
+  return path;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { describeZodIssues, OptionsError } from "./errors.js";
 import type { JsonObject } from "./json.js";
+import { checkSeed, describeValue } from "./seed.js";
 import type { Space } from "./spaces/space.js";
 
 /**
@@ -18,21 +19,33 @@ export interface ResetArgs {
 }
 
 const resetArgsSchema = z.object({
-  seed: z.int().optional(),
   options: z.record(z.string(), z.unknown()).optional(),
 });
 
 /**
- * Checks `reset()`'s arguments: the seed a safe integer, the options an object. A bad one throws an OptionsError
- * naming the field (`seed`, `options`). The common valid call skips zod.
+ * Checks `reset()`'s arguments: an object whose `seed` is a non-negative safe integer and whose `options` is an
+ * object. Anything else throws an OptionsError naming the field and saying what it must be: a plain `reset(42)`
+ * (Gymnasium's keyword argument written positionally) would otherwise be ignored and start an unseeded episode,
+ * and a misspelt key (`{ Seed: 42 }`) likewise. The common valid call skips zod.
  */
 export function parseResetArgs(args: ResetArgs | undefined): ResetArgs {
-  const a = args ?? {};
-  const seedOk = a.seed === undefined || Number.isSafeInteger(a.seed);
-  const optionsOk = a.options === undefined || (typeof a.options === "object" && a.options !== null && !Array.isArray(a.options));
-  if (seedOk && optionsOk) return a;
+  if (args === undefined) return {};
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    const hint = typeof args === "number" || typeof args === "bigint" ? `; to seed the episode, call reset({ seed: ${String(args)} })` : "";
+    throw new OptionsError("(root)", `reset(): expected an object { seed?, options? }, got ${describeValue(args)}${hint}`);
+  }
+  for (const key in args) {
+    if (key !== "seed" && key !== "options") {
+      throw new OptionsError(key, `reset(): unknown argument "${key}"; reset() takes { seed?, options? }`);
+    }
+  }
+  if (args.seed !== undefined) checkSeed(args.seed, "seed", "reset()");
+  const a = args;
+  if (a.options === undefined || (typeof a.options === "object" && a.options !== null && !Array.isArray(a.options))) return a;
   const res = resetArgsSchema.safeParse(a);
-  const { field, message } = res.success ? { field: "seed", message: "seed: must be a safe integer" } : describeZodIssues(res.error.issues, a);
+  const { field, message } = res.success
+    ? { field: "options", message: "options: must be an object" }
+    : describeZodIssues(res.error.issues, a);
   throw new OptionsError(field, `reset(): invalid ${message}`);
 }
 

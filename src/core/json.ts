@@ -42,6 +42,26 @@ export function stableStringify(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify(obj[k])}`).join(",")}}`;
 }
 
+/**
+ * The text of a recorded JSONL line (trajectories, pairs): keys sorted as in `stableStringify`, except that the value
+ * of every `arguments` key (tool-call arguments in actions and events) keeps the agent's key order, all the way
+ * down. A replay sends the arguments as recorded, and runtimes that echo them (PlanBench-XL's request echo, its
+ * wrong-argument message) must see the order the agent used.
+ */
+export function recordStringify(value: unknown, keepOrder = false): string {
+  if (value === undefined) return "null";
+  if (value === null || typeof value !== "object") {
+    if (typeof value === "number" && !Number.isFinite(value)) return JSON.stringify(String(value));
+    return JSON.stringify(value);
+  }
+  if (ArrayBuffer.isView(value)) return recordStringify(Array.from(value as unknown as ArrayLike<number>), keepOrder);
+  if (Array.isArray(value)) return `[${value.map((v) => recordStringify(v, keepOrder)).join(",")}]`;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined);
+  if (!keepOrder) keys.sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${recordStringify(obj[k], keepOrder || k === "arguments")}`).join(",")}}`;
+}
+
 /** Structural equality for plain data (typed arrays compare element-wise). */
 export function jsonEquals(a: unknown, b: unknown): boolean {
   return stableStringify(a) === stableStringify(b);

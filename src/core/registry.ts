@@ -33,10 +33,23 @@ export interface EpisodeResult {
   metrics: JsonObject;
 }
 
-/** A family's aggregate: headline metrics keyed as in the paper, and a breakdown table. */
+/** One breakdown table of an aggregate; `percentColumns` names the columns whose numbers are percentages. */
+export interface BreakdownTable {
+  title: string;
+  columns: string[];
+  rows: (string | number)[][];
+  percentColumns?: readonly string[];
+}
+
+/**
+ * A family's aggregate: headline metrics keyed as in the paper, and breakdown tables. A family whose paper reports
+ * percentages may keep them here (they appear as such in human tables) but must list them in `percentMetrics` /
+ * `percentColumns`: JSON and CSV outputs carry every rate as a fraction (src/metrics/units.ts, docs/METRICS.md).
+ */
 export interface AggregateReport {
   metrics: Record<string, number>;
-  breakdown: { title: string; columns: string[]; rows: (string | number)[][] }[];
+  breakdown: BreakdownTable[];
+  percentMetrics?: readonly string[];
 }
 
 export interface EnvEntry {

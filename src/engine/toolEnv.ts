@@ -18,6 +18,14 @@ export { CORE_INFO_KEYS, toolEnvOptionsSchema, type EpisodeSetup, type FamilyAct
 import type { CorruptionFn } from "./faults.js";
 import { type ToolObservation, toolObservationSpace } from "./observation.js";
 import { renderEpisode, type HistoryEntry } from "./render.js";
+import {
+  type CheckedToolEnvState,
+  checkStateAgainstEpisode,
+  checkWorldSchema,
+  checkWorldShape,
+  parseToolEnvState,
+  TOOL_ENV_STATE_VERSION,
+} from "./stateSchema.js";
 import { CORE_TERMS, coreRawTerms } from "./terms.js";
 import { type ToolDefinition, toolSchemaOf } from "./tool.js";
 
@@ -289,6 +297,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     if (!this.episode || !this.setup) throw new StateError("state", "getState() before reset()");
     return cloneJson({
       kind: "recovery-gym/tool-env-state",
+      version: TOOL_ENV_STATE_VERSION,
       envId: this.spec.id,
       options: this.spec.entryOptions,
       rngPath: this.rng.path,
@@ -306,20 +315,53 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     } as unknown as JsonObject) as unknown as ToolEnvState;
   }
 
+  /**
+   * Continues the episode a `getState()` snapshot describes. The snapshot is validated first (schema, env id,
+   * options, tools, faults, world shape: see stateSchema.ts) and applied atomically: a refused or failing state
+   * leaves the env exactly as it was.
+   */
   setState(state: ToolEnvState): void {
-    if (!state || state.kind !== "recovery-gym/tool-env-state") throw new StateError("state", "not a tool-env state (missing kind)");
-    if (state.envId !== this.spec.id) throw new StateError("state.envId", `state belongs to ${state.envId}, this env is ${this.spec.id}`);
-    if (stableStringify(state.options) !== stableStringify(this.spec.entryOptions)) throw new StateError("state.options", "state was made with different env options");
-    const s = cloneJson(state as unknown as JsonObject) as unknown as ToolEnvState;
-    this.rng = new Rng(s.rngPath);
+    if (!state || (state as { kind?: unknown }).kind !== "recovery-gym/tool-env-state") {
+      throw new StateError("state", "not a tool-env state (missing kind)");
+    }
+    const s = cloneJson(parseToolEnvState(state) as unknown as JsonObject) as unknown as CheckedToolEnvState;
+    if (s.envId !== this.spec.id) throw new StateError("state.envId", `state belongs to ${s.envId}, this env is ${this.spec.id}`);
+    if (stableStringify(s.options) !== stableStringify(this.spec.entryOptions)) {
+      throw new StateError("state.options", "state was made with different env options");
+    }
+    const before = this.episode && this.setup ? this.getState() : null;
+    try {
+      this.applyState(s);
+    } catch (e) {
+      if (before) this.applyState(parseToolEnvState(before));
+      else {
+        this.episode = null;
+        this.setup = null;
+      }
+      if (e instanceof StateError) throw e;
+      throw new StateError("state", `state could not be restored (${(e as Error).message}); the env is unchanged`);
+    }
+  }
+
+  private applyState(s: CheckedToolEnvState): void {
+    const rng = new Rng(s.rngPath);
+    const setup = this.createEpisode(rng, s.resetOptions);
+    const engine = rng.derive("engine");
+    const faultIds = (setup.faults ?? []).map((f) => f.id);
+    checkStateAgainstEpisode(s, setup.tools.map((t) => t.name), faultIds, engine, setup.world as unknown as JsonValue);
+    if (this.config.worldSchema) checkWorldSchema(this.config.worldSchema, s.data.world);
+    // createEpisode just set the family's runtime up for this episode: its snapshot is the reference shape.
+    checkWorldShape(this.familyState(), s.family, "state.family");
+    const { tools, visible, world, faults } = setup;
+    const episode = new ToolEpisode<S>({ tools, visible, world, faults, corruptions: this.corruptions(), rng: engine, valueProvenance: this.config.valueProvenance });
+    episode.data = s.data as unknown as EpisodeData<S>;
+    episode.restoreRngStates(s.faultRngs as unknown as Record<string, RngState>);
+    this.rng = rng;
     this.resetOptions = s.resetOptions;
-    const setup = this.createEpisode(this.rng, s.resetOptions);
     this.setup = setup;
-    this.episode = new ToolEpisode<S>({ tools: setup.tools, visible: setup.visible, world: setup.world, faults: setup.faults, corruptions: this.corruptions(), rng: this.rng.derive("engine"), valueProvenance: this.config.valueProvenance });
+    this.episode = episode;
     this.budgets = { toolCalls: setup.budgets?.toolCalls ?? null, retries: setup.budgets?.retries ?? null };
-    this.episode.data = s.data as unknown as EpisodeData<S>;
-    this.episode.restoreRngStates(s.faultRngs as unknown as Record<string, RngState>);
-    this.computer.setState(s.reward as unknown as ReturnType<RewardComputer["getState"]>);
+    this.computer.setState(s.reward);
     this.stepCount = s.stepCount;
     this.done = s.done;
     this.history = s.history as unknown as HistoryEntry[];

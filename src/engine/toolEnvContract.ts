@@ -55,6 +55,11 @@ export interface ToolEnvConfig {
    * provenance analysis, as ToolMaze does). Default true.
    */
   valueProvenance?: boolean;
+  /**
+   * The exact shape of the family's world (zod), checked by `setState` before a snapshot's world is used. Without
+   * it, the world is only checked against the episode's initial world (see src/engine/stateSchema.ts).
+   */
+  worldSchema?: z.ZodType;
 }
 
 /** What a family-specific action (e.g. `retrieve`) did. */
@@ -68,6 +73,8 @@ export interface FamilyActionResult {
 /** A ToolEnv snapshot: plain JSON (see `ToolEnv.getState`). */
 export interface ToolEnvState {
   kind: "recovery-gym/tool-env-state";
+  /** Snapshot format version (TOOL_ENV_STATE_VERSION). */
+  version: number;
   envId: string;
   options: JsonObject;
   rngPath: string;

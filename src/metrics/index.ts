@@ -1,2 +1,3 @@
 export * from "./stats.js";
 export * from "./table.js";
+export * from "./units.js";

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { resolveOptionPath } from "../core/optionPaths.js";
+import { readOptionFile, resolveOptionPath } from "../core/optionPaths.js";
 import { CONFIGS_DIR } from "../core/paths.js";
 import { ConfigError } from "../core/errors.js";
 import { rewardTermCatalog } from "./catalog.js";
@@ -25,7 +25,9 @@ export function listRewardPresets(family: string | null): string[] {
 export function resolveRewardSpec(reward: string | object, family: string | null, knownTerms: readonly string[]): RewardSpec {
   const catalog = rewardTermCatalog(family, knownTerms);
   if (typeof reward === "object") return parseRewardSpec(reward, catalog, "inline reward spec");
-  if (reward.endsWith(".json") || reward.includes("/")) return loadRewardSpecFile(resolveOptionPath("reward", reward), catalog);
+  if (reward.endsWith(".json") || reward.includes("/")) {
+    return loadRewardSpecFile(resolveOptionPath("reward", reward), catalog, (file) => readOptionFile("reward", file));
+  }
   const candidates = [family ? join(CONFIGS_DIR, "rewards", family, `${reward}.json`) : null, join(CONFIGS_DIR, "rewards", `${reward}.json`)];
   for (const path of candidates) if (path && existsSync(path)) return loadRewardSpecFile(path, catalog);
   throw new ConfigError("reward", `unknown reward preset "${reward}"; available: ${listRewardPresets(family).join(", ")}`);

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { ConfigError, describeZodIssues } from "../core/errors.js";
+import { ConfigError, RecoveryGymError, describeZodIssues } from "../core/errors.js";
 import { REWARD_TERM_KINDS, type RewardTermCatalog, type RewardTermKind } from "./catalog.js";
 
 export { REWARD_TERM_KINDS, type RewardTermCatalog, type RewardTermKind } from "./catalog.js";
@@ -96,18 +96,25 @@ export function parseRewardSpec(input: unknown, catalog: RewardTermCatalog | nul
   return { ...res.data, terms };
 }
 
-export function loadRewardSpecFile(path: string, catalog: RewardTermCatalog | null): RewardSpec {
+export function loadRewardSpecFile(
+  path: string,
+  catalog: RewardTermCatalog | null,
+  read: (file: string) => string = (f) => readFileSync(f, "utf8"),
+): RewardSpec {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = read(path);
   } catch (e) {
+    if (e instanceof RecoveryGymError) throw e;
     throw new ConfigError("reward", `cannot read reward spec file ${path}: ${(e as Error).message}`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new ConfigError("reward", `${path}: not valid JSON: ${(e as Error).message}`);
+    // V8 quotes the text around the error; a server must not echo a file's content, so only the position is kept.
+    const why = (e as Error).message.replace(/"(?:[^"\\]|\\.)*"(?:\.\.\.)?|'[^']*'/g, "…");
+    throw new ConfigError("reward", `${path}: not valid JSON: ${why}`);
   }
   return parseRewardSpec(json, catalog, path);
 }

@@ -1,24 +1,23 @@
 import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { stableStringify } from "../core/json.js";
+import { ConfigError } from "../core/errors.js";
+import { recordStringify } from "../core/json.js";
 import { type Trajectory, trajectorySchema } from "./schema.js";
 
 const openWriters = new Set<JsonlWriter>();
-let signalsHooked = false;
 
-function hookSignals(): void {
-  if (signalsHooked) return;
-  signalsHooked = true;
-  for (const sig of ["SIGINT", "SIGTERM"] as const) {
-    const handler = () => {
-      for (const w of [...openWriters]) w.close();
-      // Re-raise with default behaviour unless someone else (e.g. the bridge server) handles the signal.
-      if (process.listenerCount(sig) === 1) {
-        process.removeListener(sig, handler);
-        process.kill(process.pid, sig);
-      }
-    };
-    process.on(sig, handler);
+/**
+ * Closes every open writer (each recorder first writes its in-progress episode). The writer installs no signal
+ * handler of its own: whoever owns the process's signals (src/cli/signals.ts) calls this while stopping, and a
+ * process killed without that still leaves a file the next writer repairs (see `repairTornTail`).
+ */
+export function closeAllWriters(): void {
+  for (const w of [...openWriters]) {
+    try {
+      w.close();
+    } catch {
+      // One failing close (e.g. a full disk) must not keep the others from flushing.
+    }
   }
 }
 
@@ -65,10 +64,10 @@ function repairTornTail(fd: number): void {
 /**
  * Appends JSON lines to a file. Each line goes out in one synchronous write of the whole line, so a line is on disk
  * whole or (after a crash mid-write) detectably cut; opening repairs such a cut tail before appending (see
- * `repairTornTail`), so resuming after a crash never corrupts the file. `close()` runs on SIGINT/SIGTERM too, so
- * finished data is never lost — but a signal handler only runs when the event loop does: a long synchronous loop
- * must yield now and then (as the CLI's `rolloutAsync` does) for Ctrl-C to be handled. `onClose` lets a recorder
- * write its in-progress episode first.
+ * `repairTornTail`), so resuming after a crash never corrupts the file. The CLI's signal handling closes open
+ * writers (`closeAllWriters`) when it stops on SIGINT/SIGTERM, so finished data is never lost — but a signal handler
+ * only runs when the event loop does: a long synchronous loop must yield now and then (as the CLI's `rolloutAsync`
+ * does) for Ctrl-C to be handled. `onClose` lets a recorder write its in-progress episode first.
  */
 export class JsonlWriter {
   private fd: number | null;
@@ -79,14 +78,13 @@ export class JsonlWriter {
     this.fd = openSync(path, mode === "truncate" ? "w+" : "a+");
     repairTornTail(this.fd);
     openWriters.add(this);
-    hookSignals();
   }
   onClose(fn: () => void): void {
     this.beforeClose.push(fn);
   }
   writeLine(value: unknown): void {
     if (this.fd === null) throw new Error(`JsonlWriter: ${this.path} is closed`);
-    writeSync(this.fd, `${stableStringify(value)}\n`);
+    writeSync(this.fd, `${recordStringify(value)}\n`);
   }
   close(): void {
     if (this.fd === null) return;
@@ -95,6 +93,15 @@ export class JsonlWriter {
     this.fd = null;
     openWriters.delete(this);
   }
+}
+
+/** A typed error naming the file and line of a bad record (a CLI prints it as one line, not a stack trace). */
+function corruptRecord(path: string, line: number, reason: string): ConfigError {
+  const hint = "only a cut last line is skipped automatically, so remove or repair this line";
+  return new ConfigError("trajectories", `${path} line ${line}: corrupt record, ${reason}; ${hint}`, {
+    file: path,
+    line,
+  });
 }
 
 /** Reads a trajectory file, validating each line; a cut last line (crash mid-write) is skipped, not fatal. */
@@ -109,10 +116,14 @@ export function readTrajectories(path: string): Trajectory[] {
       parsed = JSON.parse(line);
     } catch {
       if (i === lines.length - 1) return;
-      throw new Error(`${path}:${i + 1}: not valid JSON`);
+      throw corruptRecord(path, i + 1, "not valid JSON");
     }
     const res = trajectorySchema.safeParse(parsed);
-    if (!res.success) throw new Error(`${path}:${i + 1}: ${res.error.issues.map((x) => `${x.path.join(".")}: ${x.message}`).join("; ")}`);
+    if (!res.success) {
+      const issues = res.error.issues;
+      const shown = issues.slice(0, 5).map((x) => `${x.path.join(".") || "(record)"}: ${x.message}`).join("; ");
+      throw corruptRecord(path, i + 1, `not a trajectory record (${shown}${issues.length > 5 ? `; +${issues.length - 5} more` : ""})`);
+    }
     out.push(res.data);
   });
   return out;

@@ -137,7 +137,7 @@ export class AsyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<O
   }
 
   reset(args: VectorResetArgs = {}): [Obs[], BatchedInfo] {
-    const seeds = seedsFor(args.seed, this.numEnvs);
+    const seeds = seedsFor(args, this.numEnvs);
     const { resetMask, ...options } = args.options ?? {};
     if (resetMask && resetMask.length !== this.numEnvs) throw new RangeError(`options.resetMask: expected ${this.numEnvs} flags, got ${resetMask.length}`);
     const commands = new Map<number, WorkerCommand & { cmd: "reset" }>();

@@ -29,7 +29,7 @@ export class RemoteSlotSpace extends Space<unknown> {
   contains(x: unknown): x is unknown {
     return (this.host.querySlotSpace(this.slot, { op: "contains", value: x }) as { contains: boolean }).contains;
   }
-  sample(rng: Rng): unknown {
+  sample(rng: Rng = this.stream()): unknown {
     const answer = this.host.querySlotSpace(this.slot, { op: "sample", rng: rng.getState() }) as { value: unknown; rng: RngState };
     rng.setState(answer.rng);
     return answer.value;
@@ -47,7 +47,7 @@ export class RemoteBatchSpace extends Tuple<unknown> {
   ) {
     super(slots);
   }
-  override sample(rng: Rng): unknown[] {
+  override sample(rng: Rng = this.stream()): unknown[] {
     const scope = sampleScope(rng);
     return this.host.sampleSlots(this.spaces.map((_, i) => scope.derive(i).path));
   }

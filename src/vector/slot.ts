@@ -33,6 +33,7 @@ export interface SlotStep<Obs> {
  */
 export class EnvSlot<Obs, Act> {
   private needsReset = true;
+  private started = false;
   private autoresetPending = false;
   constructor(
     readonly env: Env<Obs, Act>,
@@ -42,12 +43,23 @@ export class EnvSlot<Obs, Act> {
   reset(seed: number | undefined, options: JsonObject | undefined): [Obs, Info] {
     const res = this.env.reset({ seed, options });
     this.needsReset = false;
+    this.started = true;
     this.autoresetPending = false;
     return res;
   }
 
+  /** The two cases need different fixes, so they get different messages. */
+  private resetNeeded(): ResetNeededError {
+    if (!this.started) return new ResetNeededError("vector env stepped before reset(); call reset() first");
+    return new ResetNeededError(
+      "vector env stepped after an env's episode ended with autoreset Disabled; " +
+        "reset the ended envs first (reset() with options.resetMask)",
+    );
+  }
+
   /** After the env's state was replaced: an ended episode needs its (auto)reset, as if it had just ended here. */
   restored(done: boolean): void {
+    this.started = true;
     this.needsReset = done && this.mode !== "NextStep";
     this.autoresetPending = done && this.mode === "NextStep";
   }
@@ -68,7 +80,7 @@ export class EnvSlot<Obs, Act> {
   /** Throws what `step(action)` would throw before changing anything (see `Env.checkAction`). */
   check(action: Act): void {
     if (this.mode === "NextStep" && this.autoresetPending) return; // the action is ignored: this step resets
-    if (this.needsReset) throw new ResetNeededError("vector env stepped before reset (or, with autoreset Disabled, after its episode ended without a masked reset)");
+    if (this.needsReset) throw this.resetNeeded();
     this.env.checkAction(action);
   }
 
@@ -77,7 +89,7 @@ export class EnvSlot<Obs, Act> {
       const [obs, info] = this.reset(undefined, undefined);
       return { obs, reward: 0, terminated: false, truncated: false, info };
     }
-    if (this.needsReset) throw new ResetNeededError("vector env stepped before reset (or, with autoreset Disabled, after its episode ended without a masked reset)");
+    if (this.needsReset) throw this.resetNeeded();
     const [obs, reward, terminated, truncated, info] = this.env.step(action);
     if (!(terminated || truncated)) return { obs, reward, terminated, truncated, info };
     if (this.mode === "NextStep") {

@@ -34,7 +34,7 @@ export class SyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<Ob
   }
 
   reset(args: VectorResetArgs = {}): [Obs[], BatchedInfo] {
-    const seeds = seedsFor(args.seed, this.numEnvs);
+    const seeds = seedsFor(args, this.numEnvs);
     const { resetMask, ...options } = args.options ?? {};
     if (resetMask && resetMask.length !== this.numEnvs) throw new RangeError(`options.resetMask: expected ${this.numEnvs} flags, got ${resetMask.length}`);
     const infos: (Info | null)[] = [];

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { EnvSpec, Info } from "../core/env.js";
 import { ActionError, describeZodIssues, OptionsError } from "../core/errors.js";
 import type { JsonObject, JsonValue } from "../core/json.js";
+import { checkSeed, describeValue } from "../core/seed.js";
 import type { Space } from "../core/spaces/space.js";
 
 /** Gymnasium 1.x autoreset modes. */
@@ -97,12 +98,27 @@ export function batchInfos(infos: readonly (Info | null)[]): BatchedInfo {
   return out;
 }
 
-/** Per-env seeds from the `seed` argument. */
-export function seedsFor(seed: VectorResetArgs["seed"], n: number): (number | undefined)[] {
+/**
+ * Per-env seeds from `reset()`'s arguments: one seed (env i gets seed + i) or one per env (null: unseeded). A
+ * plain `reset(42)`, a bad seed or a list of the wrong length throws an OptionsError that says what a seed must be.
+ */
+export function seedsFor(args: VectorResetArgs, n: number): (number | undefined)[] {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    const hint = typeof args === "number" ? `; to seed the envs, call reset({ seed: ${String(args)} })` : "";
+    throw new OptionsError("(root)", `vector env reset(): expected an object { seed?, options? }, got ${describeValue(args)}${hint}`);
+  }
+  const seed: unknown = args.seed;
   if (seed === undefined) return new Array(n).fill(undefined);
-  if (typeof seed === "number") return Array.from({ length: n }, (_, i) => seed + i);
-  if (seed.length !== n) throw new RangeError(`seed: expected ${n} seeds, got ${seed.length}`);
-  return seed.map((s) => (s === null ? undefined : s));
+  if (!Array.isArray(seed)) {
+    const first = checkSeed(seed, "seed", "vector env reset()");
+    // Env i gets first + i, which must itself be a seed.
+    checkSeed(first + (n - 1), "seed", `vector env reset() (env ${n - 1} gets seed + ${n - 1})`);
+    return Array.from({ length: n }, (_, i) => first + i);
+  }
+  if (seed.length !== n) {
+    throw new OptionsError("seed", `vector env reset(): invalid seed: expected one seed per env (${n}), got ${seed.length}`);
+  }
+  return seed.map((s: unknown, i) => (s === null || s === undefined ? undefined : checkSeed(s, `seed.${i}`, "vector env reset()")));
 }
 
 /**

@@ -60,6 +60,9 @@ describe("serve command", () => {
     const bad = await run(["--max-message-bytes", "8192", "--hard-message-bytes", "4096"]);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain("hardMessageBytes");
+    const arrays = await run(["--max-array-length", "100", "--max-envs-per-session", "200"]);
+    expect(arrays.code).toBe(2);
+    expect(arrays.err).toContain("maxArrayLength");
   });
 
   it("the shipped configs/bridge.json is valid", async () => {
@@ -129,7 +132,7 @@ describe("serve command", () => {
     child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((r) => child.on("exit", (c) => r(c)));
     try {
-      for (let i = 0; i < 200 && !existsSync(ready); i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 1200 && !existsSync(ready); i++) await new Promise((r) => setTimeout(r, 50)); // up to 60 s on a loaded machine
       const { endpoints, workerPids } = JSON.parse(readFileSync(ready, "utf8")) as { endpoints: string[]; workerPids: number[] };
       expect(endpoints).toEqual([`ipc://${dir}/b.sock`, `ipc://${dir}/b.sock.1`]);
       expect(new Set(workerPids).size).toBe(2);

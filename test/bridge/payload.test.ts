@@ -87,7 +87,8 @@ describe("bad data named by options", () => {
   it("a broken PlanBench-XL release is a VALIDATION_ERROR naming the file and field, not an ENV_ERROR", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "rg-badrel-"));
     writeFileSync(path.join(dir, "tasks.json"), "[{\"task_id\": 5}]");
-    const server = await startServer(createCoreBackend());
+    const server = new BridgeServer({ endpoint: "tcp://127.0.0.1:*", backend: createCoreBackend(), limits: { drainMs: 0 }, dataRoots: [dir] });
+    await server.start();
     const client = new BridgeClient(server.endpoint);
     cleanup.push(async () => { await client.close(); await server.stop(); });
     const r = await client.call("make", { env_id: "PlanBenchXL-v0", options: { dataDir: dir } });

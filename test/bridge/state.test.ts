@@ -61,4 +61,25 @@ describe("get_state / set_state over the bridge", () => {
     // The server keeps serving after errors.
     expect(await client.request("ping")).toEqual({ pong: true });
   });
+
+  it("malformed snapshots (history 5, data null) are refused naming the field; the session steps on unchanged", async () => {
+    const server = await startServer(createCoreBackend());
+    cleanup.push(() => server.stop());
+    const client = new BridgeClient(server.endpoint);
+    cleanup.push(() => client.close());
+    const { session } = await client.request<{ session: string }>("make", { env_id: "Demo-v0", options: { fault: "permanent" } });
+    await client.request("reset", { session, seed: 4 });
+    const call: Action = { type: "tool_call", name: "weather_com_forecast", arguments: { city: "Oslo" } };
+    await client.request("step", { session, actions: [call] });
+    const { state } = await client.request<{ state: Record<string, unknown> }>("get_state", { session });
+    for (const [bad, field] of [[{ ...state, history: 5 }, "state.history"], [{ ...state, data: null }, "state.data"], [{ ...state, version: 2 }, "state.version"]] as const) {
+      const e = (await client.request("set_state", { session, state: bad }).then(() => null, (x: unknown) => x)) as BridgeRequestError;
+      expect(e.code).toBe("ENV_ERROR");
+      expect(e.details).toMatchObject({ libraryCode: "STATE_ERROR", field });
+    }
+    const after = await client.request<{ state: Record<string, unknown> }>("get_state", { session });
+    expect(stableStringify(after.state)).toBe(stableStringify(state));
+    const next = await client.request<StepResult>("step", { session, actions: [call] });
+    expect(next.rewards).toHaveLength(1);
+  });
 });

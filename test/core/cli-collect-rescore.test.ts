@@ -25,6 +25,16 @@ describe("data commands: collect and rescore", () => {
     expect(mixed.stderr).toMatch(/different options/);
   });
 
+  it("collect on a file with a corrupt middle line names the file and line, without a stack trace", async () => {
+    const bad = join(dir, "corrupt.jsonl");
+    const lines = readFileSync(file, "utf8").split("\n");
+    writeFileSync(bad, [lines[0], "{\"envId\": \"Demo-v0\", cut", ...lines.slice(1)].join("\n"));
+    const r = await cli(["collect", "--env", "Demo-v0", "--episodes", "5", "--out", bad, "--opt", "fault=permanent"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${bad} line 2: corrupt record`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it("collect records the policy and refuses to resume a file with another one", async () => {
     const before = readFileSync(file, "utf8");
     const other = await cli(["collect", "--env", "Demo-v0", "--policy", "random", "--episodes", "7", "--out", file, "--opt", "fault=permanent"]);

@@ -9,13 +9,18 @@ import { readTrajectories, trajectorySchema } from "../../src/index.js";
 const dir = mkdtempSync(join(tmpdir(), "rg-sig-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-// A recorder must not lose data when the process is told to stop: finished episodes are already on disk, and the
-// episode in progress is written (marked "interrupted") by the signal handler.
+// Signals are handled in one place (src/cli/signals.ts), never by the writer. A program that drains on signals
+// gets the episode in progress written (marked "interrupted"); a bare script dies by the signal as Node's default
+// says, with its finished episodes on disk and a file the next writer appends to cleanly.
 describe("RecordTrajectory under SIGTERM", () => {
-  it("writes finished and in-progress episodes, then the process exits", async () => {
-    const path = join(dir, "sig.jsonl");
+  async function runScript(path: string, drain: boolean): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
     const script = `
       import { make, RecordTrajectory } from "./src/index.ts";
+      import { drainOnSignals } from "./src/cli/signals.ts";
+      if (${drain}) {
+        const s = drainOnSignals();
+        s.stopped.then(() => { s.dispose(); process.exit(0); });
+      }
       const env = new RecordTrajectory(make("Demo-v0"), ${JSON.stringify(path)});
       for (const seed of [1, 2]) { env.reset({ seed }); env.step({ type: "abort" }); }
       env.reset({ seed: 3 });
@@ -26,11 +31,21 @@ describe("RecordTrajectory under SIGTERM", () => {
     const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
     await new Promise<void>((resolve) => child.stdout.on("data", (d: Buffer) => d.toString().includes("ready") && resolve()));
     child.kill("SIGTERM");
-    const code = await new Promise<number | null>((resolve) => child.on("exit", (c, sig) => resolve(c ?? (sig ? 143 : null))));
-    expect(code).not.toBeNull();
+    return new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  }
+
+  it("a program draining on signals writes finished and in-progress episodes, then exits 0", async () => {
+    const path = join(dir, "sig.jsonl");
+    expect(await runScript(path, true)).toEqual({ code: 0, signal: null });
     const trajs = readTrajectories(path);
     expect(trajs.map((t) => t.terminationReason)).toEqual(["aborted", "aborted", "interrupted"]);
     expect(trajs[2].steps).toHaveLength(1);
+  });
+
+  it("the writer installs no handler: a bare script dies by the signal with its finished episodes intact", async () => {
+    const path = join(dir, "bare.jsonl");
+    expect(await runScript(path, false)).toEqual({ code: null, signal: "SIGTERM" });
+    expect(readTrajectories(path).map((t) => t.terminationReason)).toEqual(["aborted", "aborted"]);
   });
 });
 

@@ -195,3 +195,65 @@ describe("ToolCallSpace and JSON schema validation", () => {
     for (let i = 0; i < 100; i++) expect(actions.contains(actions.sample(r))).toBe(true);
   });
 });
+
+describe("a space's own stream (space.seed(n), then sample())", () => {
+  const draws = (space: { sample(): unknown }, n = 6) =>
+    JSON.stringify(Array.from({ length: n }, () => space.sample()), (_k, v) => (ArrayBuffer.isView(v) ? Array.from(v as Float32Array) : v));
+  const tools: ToolSchema[] = [
+    { name: "ping", description: "", parameters: { type: "object", properties: {} } },
+    { name: "echo", description: "", parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+  ];
+  const spaces = {
+    discrete: () => new Discrete(1000),
+    box: () => new Box(-1, 1, [3]),
+    text: () => new Text(12),
+    dict: () => new Dict({ a: new Discrete(50), b: new Text(5) }),
+    tuple: () => new Tuple<unknown>([new Discrete(50), new MultiBinary(4)]),
+    toolAction: () => new ToolActionSpace(new ToolCallSpace(() => tools)),
+  };
+
+  for (const [name, make] of Object.entries(spaces)) {
+    it(`${name}: the same seed gives the same samples, another seed other samples, and sample() needs no argument`, () => {
+      const a = make();
+      const b = make();
+      expect(a.seed(3)).toBe(3);
+      b.seed(3);
+      const first = draws(a);
+      expect(draws(b)).toBe(first);
+      a.seed(3);
+      expect(draws(a)).toBe(first); // re-seeding restarts the stream
+      b.seed(4);
+      expect(draws(b)).not.toBe(first);
+      for (let i = 0; i < 20; i++) expect(a.contains(a.sample())).toBe(true);
+    });
+  }
+
+  it("an unseeded space draws as if seeded with 0 (nothing random without a seed to replay it)", () => {
+    const seeded = new Discrete(1000);
+    seeded.seed(0);
+    expect(draws(new Discrete(1000))).toBe(draws(seeded));
+  });
+
+  it("sample(rng) still draws from the given stream and leaves the space's own stream alone", () => {
+    const d = new Discrete(1000);
+    d.seed(5);
+    const own = d.sample();
+    const viaRng = d.sample(new Rng(5));
+    d.seed(5);
+    expect(d.sample()).toBe(own);
+    expect(d.sample(new Rng(5))).toBe(viaRng);
+  });
+
+  it("a bad seed is an OptionsError that says what a seed must be", () => {
+    for (const bad of [-1, 1.5, Number.NaN, 2 ** 60, "42", 42n, null]) {
+      expect(() => new Discrete(3).seed(bad as never)).toThrow(
+        expect.objectContaining({
+          name: "OptionsError",
+          field: "seed",
+          message: expect.stringMatching(/^Discrete\.seed\(\): invalid seed: must be a non-negative integer/),
+        }),
+      );
+    }
+  });
+});
+

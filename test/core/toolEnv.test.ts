@@ -190,7 +190,37 @@ describe("ToolEnv contract (Demo-v0)", () => {
       expect(() => env.reset({ seed })).toThrow(expect.objectContaining({ name: "OptionsError", field: "seed", message: expect.stringMatching(/^reset\(\): invalid seed: /) }));
     }
     expect(() => env.reset({ options: [] as never })).toThrow(expect.objectContaining({ name: "OptionsError", field: "options" }));
-    expect(env.reset({ seed: -3 })[1].taskId).toMatch(/^demo-/);
+  });
+
+  it("wrong seed types say what a seed must be: bigint, negative, non-integer, string, positional", () => {
+    const env = demo();
+    const rule = /must be a non-negative integer no larger than 2\^53 - 1 \(a plain number such as 42\)/;
+    const cases = [
+      [42n, /got 42n \(a bigint\)/],
+      [-3, /got -3$/],
+      [1.5, /got 1\.5 \(not an integer\)/],
+      ["42", /got "42" \(a string\)/],
+    ] as const;
+    for (const [seed, got] of cases) {
+      const typed = expect.objectContaining({ name: "OptionsError", field: "seed", message: expect.stringMatching(rule) });
+      expect(() => env.reset({ seed: seed as never })).toThrow(typed);
+      expect(() => env.reset({ seed: seed as never })).toThrow(got);
+    }
+    // Gymnasium's keyword argument written positionally would otherwise start an unseeded episode unnoticed.
+    const positional = expect.objectContaining({ name: "OptionsError", message: expect.stringMatching(/call reset\(\{ seed: 42 \}\)/) });
+    expect(() => env.reset(42 as never)).toThrow(positional);
+    expect(() => env.reset({ Seed: 42 } as never)).toThrow(expect.objectContaining({ name: "OptionsError", field: "Seed" }));
+    expect(env.reset({ seed: 0 })[1].taskId).toMatch(/^demo-/);
+    expect(env.reset({ seed: Number.MAX_SAFE_INTEGER })[1].taskId).toMatch(/^demo-/);
+  });
+
+  it("stepping a single env after its end speaks of that env, not of vector envs", () => {
+    const env = demo();
+    expect(() => env.step({ type: "abort" })).toThrow(/^step\(\) called before reset\(\)/);
+    env.reset({ seed: 1 });
+    env.step({ type: "abort" });
+    const single = expect.objectContaining({ name: "ResetNeededError", message: expect.not.stringMatching(/vector/) });
+    expect(() => env.step({ type: "abort" })).toThrow(single);
   });
 });
 

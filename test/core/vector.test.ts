@@ -90,6 +90,23 @@ describe("vector envs", () => {
     expect(() => v.reset({ options: { resetMask: [true] } })).toThrow(/resetMask/);
   });
 
+  it("vector reset seeds: bad types, a bad list entry or a positional seed say what a seed must be", () => {
+    const v = new SyncVectorEnv(Array.from({ length: 2 }, () => demo), "Disabled");
+    expect(() => v.step([{ type: "abort" }, { type: "abort" }])).toThrow(/stepped before reset\(\)/);
+    const rule = /must be a non-negative integer/;
+    const typed = (field: string, message: RegExp) =>
+      expect.objectContaining({ name: "OptionsError", field, message: expect.stringMatching(message) });
+    expect(() => v.reset({ seed: 1.5 })).toThrow(typed("seed", rule));
+    expect(() => v.reset({ seed: 42n as never })).toThrow(/got 42n \(a bigint\)/);
+    expect(() => v.reset({ seed: [1, -2] })).toThrow(typed("seed.1", rule));
+    expect(() => v.reset({ seed: [1] })).toThrow(typed("seed", /one seed per env \(2\), got 1/));
+    expect(() => v.reset({ seed: Number.MAX_SAFE_INTEGER })).toThrow(/env 1 gets seed \+ 1/);
+    expect(() => v.reset(42 as never)).toThrow(/call reset\(\{ seed: 42 \}\)/);
+    v.reset({ seed: [3, null] });
+    v.step([{ type: "abort" }, { type: "abort" }]);
+    expect(() => v.step([{ type: "abort" }, { type: "abort" }])).toThrow(/episode ended with autoreset Disabled; reset the ended envs/);
+  });
+
   it("batches info per key with _key masks and exposes batched spaces", () => {
     const v = makeVec("Demo-v0", 3) as VectorEnv<ToolObservation, Action>;
     const [, infos] = v.reset({ seed: [5, 6, 7] });
@@ -114,6 +131,13 @@ describe("vector envs", () => {
     };
     const syncDraws = draws(sync);
     expect(stableStringify(draws(async))).toBe(stableStringify(syncDraws));
+    // The batched space's own stream (seed(n), then sample() without a stream) is the same in sync and async too.
+    const seeded = (v: VectorEnv<ToolObservation, Action>) => {
+      v.actionSpace.seed(4);
+      return stableStringify(Array.from({ length: 4 }, () => v.actionSpace.sample()));
+    };
+    expect(seeded(async)).toBe(seeded(sync));
+    expect(seeded(sync)).toBe(seeded(sync));
     const called = syncDraws.flatMap((batch) => batch.map((a, i) => [i, a] as const)).filter(([, a]) => a.type === "tool_call");
     expect(new Set(called.map(([i]) => i))).toEqual(new Set([0, 1, 2]));
     for (const [i, a] of called) expect((a as { name: string }).name).toBe(`tool_${10 + i}`);

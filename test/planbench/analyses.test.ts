@@ -8,6 +8,7 @@ import { loadPreset, mergeSettings } from "../../envs/planbench/settings.js";
 import { aggregateMetrics, groundTruthDatatypes, scoreEpisode, analyseEpisode } from "../../envs/planbench/scorer.js";
 import type { PlanBenchRelease, ToolRecord } from "../../envs/planbench/dataset.js";
 import { miniRelease } from "./mini.js";
+import { paperAnalyses, pathAndSelectionCounts } from "../../envs/planbench/paperAnalyses.js";
 
 const RETRIEVE_TICKET: PlanBenchReply = { kind: "retrieve", request: { meta_tool: "by_inputs", input_information: ["ticket_id"] } };
 const RETRIEVE_ORDER: PlanBenchReply = { kind: "retrieve", request: { meta_tool: "by_inputs", input_information: ["order_id"] } };
@@ -146,5 +147,62 @@ describe("failure categories and termination styles on hand-made trajectories", 
     const rep = aggregateMetrics([ok.m, drift.m]);
     expect(rep["fail_irrecoverable_drift_share"]).toBe(1);
     expect(rep["term_wrong_tool_value_share"]).toBe(1);
+  });
+});
+
+describe("the paper's analyses as eval tables (paperAnalyses.ts)", () => {
+  it("counts retrieval direction, listing recency and sibling selection from the trace", () => {
+    const { ep, result } = play([
+      RETRIEVE_TICKET,
+      ORDER_NOISY,
+      ORDER_TRUSTED,
+      RETRIEVE_ORDER,
+      call("get_payment_from_order", { order_ref: "ord_1" }),
+      ORDER_TRUSTED,
+      { kind: "retrieve", request: { meta_tool: "by_output_info", output_information: "refund_status" } },
+      call("get_refund_status_from_payment", { payment_ref: "pay_1" }),
+      answer("approved"),
+    ]);
+    expect(result.status).toBe("success");
+    const rel = miniRelease();
+    const c = pathAndSelectionCounts(result, rel.taskById.get("mini_task_1")!, { toolByName: rel.toolByName });
+    const first = ep.trace[0]!.retrieval_result!.tools.map((t) => t.name);
+    const posNoisy = first.indexOf("get_order_from_ticket_cache");
+    const posTrusted = first.indexOf("get_order_from_ticket");
+    expect(c).toEqual({
+      pathLength: 3,
+      retrievalsForward: 2,
+      retrievalsBackward: 1,
+      retrievalsIo: 0,
+      // noisy, trusted, payment, refund from the latest list; the second trusted call from the first list (age 1).
+      callsLatestList: 4,
+      callsEarlierList: 1,
+      retrievalAgeSum: 1,
+      // The three order calls had the baseline and its noisy sibling listed together; two chose the baseline.
+      selectionChoices: 3,
+      selectionBaseline: 2,
+      selectionPositioned: 3,
+      selectionPositionSum: posNoisy + 2 * posTrusted,
+    });
+    const rep = paperAnalyses([
+      { ...c, success: 1 },
+      { ...c, success: 0, pathLength: 5, retrievalsForward: 0 },
+    ]);
+    expect(rep.metrics["accuracy_L3"]).toBe(1);
+    expect(rep.metrics["accuracy_L5"]).toBe(0);
+    expect(rep.metrics["forwardBackwardRatio"]).toBe(2 / 2);
+    expect(rep.metrics["latestListCallShare"]).toBe(8 / 10);
+    expect(rep.metrics["baselineSelectionShare"]).toBe(4 / 6);
+    expect(rep.tables.map((t) => t.title)).toEqual([
+      "Accuracy by shortest path length L*",
+      "Retrieval direction (valid retrievals)",
+      "Recency: which listing an executed call's tool came from",
+      "Tool selection among same-signature siblings",
+    ]);
+    expect(rep.tables[0]!.rows).toEqual([[3, 1, 1, 1], [5, 1, 0, 0]]);
+  });
+  it("leaves ratios without a denominator out of the metrics", () => {
+    const rep = paperAnalyses([{ success: 1, pathLength: 6 }]);
+    expect(rep.metrics).toEqual({ accuracy_L6: 1 });
   });
 });

@@ -49,6 +49,21 @@ describe.skipIf(!dir)("PlanBenchXL-v0 env", () => {
     expect("noisyCallsPerQueryGivenAny" in agg.metrics).toBe(false); // null (no query used a noisy tool) is left out
     expect(agg.metrics["accuracy"]).toBe(1);
     expect(agg.metrics["itcr"]).toBe(0);
+    // The paper's analyses: the oracle asks by_io_info for each path tool, runs it from that very list, always the
+    // baseline (its noisy siblings are listed next to it); every sampled L* is solved.
+    expect(agg.breakdown.map((t) => t.title).slice(0, 4)).toEqual([
+      "Accuracy by shortest path length L*",
+      "Retrieval direction (valid retrievals)",
+      "Recency: which listing an executed call's tool came from",
+      "Tool selection among same-signature siblings",
+    ]);
+    const lengths = Object.keys(agg.metrics).filter((k) => k.startsWith("accuracy_L"));
+    expect(lengths.length).toBeGreaterThan(0);
+    for (const k of lengths) expect(agg.metrics[k], k).toBe(1);
+    expect(agg.metrics["ioRetrievalShare"]).toBe(1);
+    expect(agg.metrics["latestListCallShare"]).toBe(1);
+    expect(agg.metrics["baselineSelectionShare"]).toBe(1);
+    expect("forwardBackwardRatio" in agg.metrics).toBe(false); // no backward retrieval: no ratio
   });
   it("planner and random run through the registry and are deterministic", () => {
     const opts = { dataDir: dir!, queryIds: some, setting: "blocker" };

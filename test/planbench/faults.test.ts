@@ -1,17 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { planBlockers } from "../../envs/planbench/faults.js";
-import { loadPreset, SETTING_NAMES, listPresetFiles, mergeSettings } from "../../envs/planbench/settings.js";
+import { loadPreset, SETTING_NAMES, PRESET_NAMES, listPresetFiles, mergeSettings, presetName } from "../../envs/planbench/settings.js";
 import { FULL_RELEASE_QUERIES, officialRelease } from "./helpers.js";
 
 const rel = officialRelease();
 
 describe("setting presets", () => {
   it("has one valid JSON preset per setting name", () => {
-    expect(listPresetFiles()).toEqual([...SETTING_NAMES].sort());
+    expect(listPresetFiles()).toEqual([...PRESET_NAMES].sort());
     for (const n of SETTING_NAMES) expect(() => loadPreset(n)).not.toThrow();
     expect(loadPreset("feedback").runtime.enable_incorrect_final_answer_feedback).toBe(true);
     expect(loadPreset("noise_ratio_0.4").blocker.target_remaining_ratio).toBe(0.4);
     expect(loadPreset("default").blocker.enable_block).toBe(false);
+  });
+  it("names the ratio presets by the paper's block ratio (1 - remaining ratio); the official run names are aliases", () => {
+    // Official run YAML retail_gpt5.4_noise_ratio_0p2.yaml: blocker.target_remaining_ratio 0.2 -> 80% of paths blocked.
+    for (const [alias, block] of [["noise_ratio_0.2", 0.8], ["noise_ratio_0.4", 0.6], ["noise_ratio_0.6", 0.4], ["noise_ratio_0.8", 0.2]] as const) {
+      const name = `block_ratio_${block}` as const;
+      expect(presetName(alias)).toBe(name);
+      expect(loadPreset(name)).toEqual(loadPreset(alias));
+      expect(1 - loadPreset(name).blocker.target_remaining_ratio!).toBeCloseTo(block, 12);
+    }
+    expect(presetName("blocker")).toBe("blocker");
   });
   it("rejects bad overrides naming the field", () => {
     expect(() => mergeSettings(loadPreset("default"), { runtime: { max_steps: -1 } })).toThrow(/max_steps/);

@@ -71,7 +71,13 @@ describe("ToolMaze scorer", () => {
     const agg = aggregateRows(rows);
     expect(agg.metrics.TSR).toBe(0.75);
     expect(agg.metrics.PRR_P1).toBe(0.5);
-    expect(agg.breakdown.map((b) => b.title)).toHaveLength(4);
+    expect(agg.breakdown.map((b) => b.title)).toHaveLength(5);
+    // v0 rows carry the success-conditioned recovery as `recovered`, so PRR_success equals PRR; a v1 row's own
+    // `recoveredOnSuccess` (recovered by the paper's rule, but failed) is what PRR_success reads when present.
+    expect(agg.metrics.PRR_success).toBe(0.5);
+    const v1 = aggregateRows(rows.map((r) => (r.recovered === 0 ? { ...r, recovered: 1, recoveredOnSuccess: 0 }
+      : { ...r, recoveredOnSuccess: r.recovered })));
+    expect([v1.metrics.PRR, v1.metrics.PRR_success]).toEqual([1, 0.5]);
     expect(agg.breakdown[0]!.columns).toEqual(["C", "NP", "P1", "All"]);
     expect(agg.breakdown[1]!.rows[0]).toEqual(["C2", "-", 50, 50]);
   });

@@ -1,7 +1,10 @@
 """Python client for the Recovery Gym ZeroMQ bridge.
 
-Depends only on pyzmq and msgpack; numpy (``use_numpy=True``) and gymnasium (``to_gymnasium()``) are optional.
+Depends only on pyzmq and msgpack; numpy (``use_numpy=True``) and gymnasium (``to_gymnasium()``, and
+``import recovery_gym.gym`` to register every env with ``gymnasium.make``) are optional. Env options may be given
+in Python style (``max_steps=20``) or as the library spells them (``maxSteps=20``).
 """
+from ._checks import SEED_RULE, SeedError
 from .client import DEFAULT_ADDRESS, PROTOCOL_VERSIONS, Client, load_curve_keys
 from .env import RemoteEnv, RemoteVectorEnv, apply_delta, expand_tool_refs, unbatch_info
 from .errors import (
@@ -13,6 +16,7 @@ from .errors import (
     InvalidMessageError,
     MessageTooLargeError,
     ProtocolError,
+    SessionLostError,
     ShuttingDownError,
     UnknownEnvError,
     UnknownOpError,
@@ -29,6 +33,7 @@ __all__ = [
     "Client", "load_curve_keys", "DEFAULT_ADDRESS", "PROTOCOL_VERSIONS", "RemoteEnv", "RemoteVectorEnv", "ShardedVectorEnv",
     "make_vec", "discover_endpoints", "apply_delta", "expand_tool_refs", "unbatch_info", "merge_infos", "split_counts",
     "BridgeError", "BridgeTimeout", "ProtocolError", "InvalidMessageError", "UnsupportedVersionError",
-    "UnknownOpError", "ValidationError", "UnknownEnvError", "UnknownSessionError", "CapacityReachedError",
+    "UnknownOpError", "ValidationError", "UnknownEnvError", "UnknownSessionError", "SessionLostError", "CapacityReachedError",
     "MessageTooLargeError", "EnvError", "ShuttingDownError", "InternalError", "error_from_response",
+    "SeedError", "SEED_RULE",
 ]

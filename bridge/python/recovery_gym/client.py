@@ -138,10 +138,15 @@ class Client:
             if not self._sock.poll(wait_ms, zmq.POLLIN):
                 self._outstanding.pop(rid, None)
                 self._abandoned.add(rid)
-                hint = ""
-                if self._curve and not self.server_info:
-                    # A refused CURVE handshake is silent: the first request simply never gets an answer.
-                    hint = "; with CURVE this also means a wrong server key or a client key the server does not admit"
+                if not self.server_info:
+                    # ZeroMQ connects lazily and silently: an absent server and a wrong port look like a slow one.
+                    hint = (f"; is a bridge server running at {self.address}? Start one with `npm start` or "
+                            f"`npx recovery-gym serve --endpoint {self.address}`, or pass the address it prints")
+                    if self._curve:
+                        # A refused CURVE handshake is silent too: the first request simply never gets an answer.
+                        hint += "; with CURVE this also means a wrong server key or a client key the server does not admit"
+                else:
+                    hint = "; the server answered before: it may be overloaded or stopped (raise timeout= for slow steps)"
                 raise BridgeTimeout(f"no response from {self.address} within {limit} s (request id {rid}){hint}")
             frames = self._sock.recv_multipart(copy=False)
             try:

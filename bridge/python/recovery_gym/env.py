@@ -1,8 +1,12 @@
 """Remote envs with Gymnasium's signatures. Observations arrive as deltas and are rebuilt here."""
 from __future__ import annotations
 
-import numbers
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
+import json
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+
+from ._checks import camel_options, check_seed, check_seeds
+from .errors import EnvError
 
 if TYPE_CHECKING:  # pragma: no cover
     from .client import Client
@@ -100,10 +104,11 @@ class RemoteVectorEnv(BatchedSpaces):
                  env_offset: int = 0, tool_refs: Optional[bool] = None):
         self.client = client
         self.env_id = env_id
-        fields: Dict[str, Any] = {"env_id": env_id, "num_envs": int(num_envs), "options": dict(options or {}),
+        fields: Dict[str, Any] = {"env_id": env_id, "num_envs": int(num_envs), "options": camel_options(options),
                                   "obs_encoding": obs_encoding}
+        seed = check_seed(seed, "make()")
         if seed is not None:
-            fields["seed"] = int(seed)
+            fields["seed"] = seed
         if autoreset_mode is not None:
             fields["autoreset_mode"] = autoreset_mode
         if info_keys is not None:
@@ -132,13 +137,15 @@ class RemoteVectorEnv(BatchedSpaces):
         self._tools: Optional[Dict[str, Any]] = {} if made.get("tool_refs") else None
         self._obs: List[Any] = [None] * self.num_envs
         self._pending_step: Optional[int] = None
+        self._sampler_seed: Optional[int] = None
         self._closed = False
 
     def reset(self, *, seed: Seed = None, options: Optional[Dict[str, Any]] = None,
               reset_mask: Optional[Sequence[bool]] = None) -> Tuple[List[Any], Dict[str, Any]]:
         fields: Dict[str, Any] = {"session": self.session}
-        if seed is not None:
-            fields["seed"] = int(seed) if isinstance(seed, numbers.Integral) else [None if s is None else int(s) for s in seed]
+        seeds = check_seeds(seed, self.num_envs, "reset()")
+        if seeds is not None:
+            fields["seed"] = seeds
         opts = dict(options or {})
         mask = reset_mask if reset_mask is not None else opts.pop("reset_mask", None)
         if opts:
@@ -212,7 +219,20 @@ class RemoteVectorEnv(BatchedSpaces):
     def sample_actions(self) -> List[Any]:
         """One action per env, sampled by the server from each env's current action space (the same seeded
         streams as :meth:`step_random`), without stepping."""
-        return self.client.request("sample", session=self.session)["actions"]
+        return self.client.request("sample", session=self.session, **self._take_sampler_seed())["actions"]
+
+    def seed_sampler(self, seed: int) -> None:
+        """Restarts the server's sampler streams at ``seed`` (as ``make(seed=...)`` starts them) when the next
+        :meth:`sample_actions` runs: Gymnasium's ``action_space.seed(n)``. Needs a server of protocol minor 3."""
+        seed = check_seed(seed, "action_space.seed()")
+        if self.client.server_info.get("minor", 0) < 3:
+            raise EnvError("action_space.seed() needs a bridge server of protocol minor 3 or later; update the server",
+                           {"field": "seed"})
+        self._sampler_seed = seed
+
+    def _take_sampler_seed(self) -> Dict[str, Any]:
+        seed, self._sampler_seed = self._sampler_seed, None
+        return {} if seed is None else {"seed": seed}
 
     def get_state(self, index: int = 0) -> Dict[str, Any]:
         """Snapshot of env ``index`` (plain data): branch an episode, e.g. at the moment a fault fires."""
@@ -253,26 +273,61 @@ class RemoteEnv:
         self.action_space: Dict[str, Any] = self._vec.single_action_space
         self.spec = self._vec.spec
         self.metadata = self._vec.metadata
+        self._episode: Optional[_EpisodeLog] = None
 
     @property
     def session(self) -> str:
         return self._vec.session
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> Tuple[Any, Dict[str, Any]]:
-        obs, infos = self._vec.reset(seed=seed, options=options)
-        return obs[0], unbatch_info(infos, 0)
+        # One seed, never a list: a list is a vector env's argument and would be refused in its terms.
+        obs, infos = self._vec.reset(seed=check_seed(seed, "reset()"), options=options)
+        info = unbatch_info(infos, 0)
+        self._episode = _EpisodeLog(str(info.get("taskId", "?")), obs[0])
+        return obs[0], info
 
     def step(self, action: Any) -> Tuple[Any, float, bool, bool, Dict[str, Any]]:
-        obs, rew, term, trunc, infos = self._vec.step([action])
-        return obs[0], float(rew[0]), bool(term[0]), bool(trunc[0]), unbatch_info(infos, 0)
+        with self._single_env_errors():
+            obs, rew, term, trunc, infos = self._vec.step([action])
+        return self._logged(action, obs[0], float(rew[0]), bool(term[0]), bool(trunc[0]), unbatch_info(infos, 0))
 
     def step_random(self) -> Tuple[Any, float, bool, bool, Dict[str, Any], Any]:
-        obs, rew, term, trunc, infos, actions = self._vec.step_random()
-        return obs[0], float(rew[0]), bool(term[0]), bool(trunc[0]), unbatch_info(infos, 0), actions[0]
+        with self._single_env_errors():
+            obs, rew, term, trunc, infos, actions = self._vec.step_random()
+        return self._logged(actions[0], obs[0], float(rew[0]), bool(term[0]), bool(trunc[0]), unbatch_info(infos, 0)) + (actions[0],)
 
     def sample_action(self) -> Any:
-        """An action sampled by the server from the current action space (seeded by ``make``), without stepping."""
+        """An action sampled by the server from the current action space (seeded by ``make``, or by the last
+        :meth:`seed_action_space`), without stepping."""
         return self._vec.sample_actions()[0]
+
+    def seed_action_space(self, seed: int) -> None:
+        """Makes the next :meth:`sample_action` draws reproducible: they restart from ``seed``."""
+        self._vec.seed_sampler(seed)
+
+    def render(self) -> str:
+        """A readable text view of the episode so far (the in-process ``env.render()``'s format, render mode
+        ``"ansi"``), built from what this client saw: actions, responses, events and rewards."""
+        if self._episode is None:
+            return f"== {self.env_id} · no episode yet: call reset() ==\n"
+        return self._episode.render(self.env_id)
+
+    def _logged(self, action: Any, obs: Any, reward: float, terminated: bool, truncated: bool,
+                info: Dict[str, Any]) -> Tuple[Any, float, bool, bool, Dict[str, Any]]:
+        if self._episode is not None:
+            self._episode.add(action, obs, reward, info, terminated or truncated)
+        return obs, reward, terminated, truncated, info
+
+    @contextmanager
+    def _single_env_errors(self) -> Iterator[None]:
+        """The server runs this env as a vector env of one; its reset-needed errors are re-worded for one env."""
+        try:
+            yield
+        except EnvError as e:
+            if e.details.get("libraryCode") != "RESET_NEEDED":
+                raise
+            what = "before reset()" if self._episode is None else "after the episode ended; call reset() first"
+            raise EnvError(f"step() called {what}", e.details) from None
 
     def get_state(self) -> Dict[str, Any]:
         """Snapshot of the episode (plain data) for counterfactual replay."""
@@ -295,3 +350,44 @@ class RemoteEnv:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+def _short(value: Any, limit: int = 160) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, default=str, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class _EpisodeLog:
+    """What :meth:`RemoteEnv.render` shows: the episode as this client saw it."""
+
+    def __init__(self, task_id: str, first_obs: Any):
+        self.task_id = task_id
+        self.prompt = str(first_obs.get("task", "")) if isinstance(first_obs, dict) else ""
+        self.lines: List[str] = []
+        self.done = False
+
+    def add(self, action: Any, obs: Any, reward: float, info: Dict[str, Any], done: bool) -> None:
+        a = action if isinstance(action, dict) else {"type": str(action)}
+        kind = a.get("type")
+        if kind == "tool_call":
+            what = f"call {a.get('name')}({_short(a.get('arguments', {}), 100)})"
+        elif kind == "answer":
+            what = f"answer: {_short(a.get('content', ''), 100)}"
+        elif kind == "abort":
+            what = "abort" + (f": {a['reason']}" if a.get("reason") else "")
+        else:
+            what = f"{kind} {_short(a, 100)}"
+        step = obs.get("step", len(self.lines)) if isinstance(obs, dict) else len(self.lines)
+        self.lines.append(f"[{step}] {what}")
+        response = obs.get("response") if isinstance(obs, dict) else None
+        if response is not None:
+            self.lines.append(f"    -> {_short(response)}")
+        events = [e.get("type") for e in info.get("events") or [] if isinstance(e, dict) and e.get("type") != "tool_called"]
+        if events:
+            self.lines.append(f"    events: {', '.join(map(str, events))}  reward: {reward:.3f}")
+        self.done = done
+
+    def render(self, env_id: str) -> str:
+        head = [f"== {env_id} · task {self.task_id} ==", f"Task: {self.prompt}"]
+        return "\n".join(head + self.lines + ["(episode over)" if self.done else "(in progress)"])
+

@@ -46,6 +46,12 @@ class UnknownSessionError(BridgeError):
     code = "UNKNOWN_SESSION"
 
 
+class SessionLostError(BridgeError):
+    """The worker process holding the session died and was restarted: the session is gone; make a new one."""
+
+    code = "SESSION_LOST"
+
+
 class CapacityReachedError(BridgeError):
     code = "CAPACITY_REACHED"
 
@@ -84,6 +90,7 @@ _BY_CODE = {
         ValidationError,
         UnknownEnvError,
         UnknownSessionError,
+        SessionLostError,
         CapacityReachedError,
         MessageTooLargeError,
         EnvError,

@@ -4,11 +4,13 @@ Imported lazily, so the rest of the package works without gymnasium.
 Observations are converted to what the gymnasium spaces contain (``Sequence`` items as tuples, ``Box`` values as
 numpy arrays); vector observations are batched with ``gymnasium.vector.utils.concatenate``. Structured action
 spaces (tool calls) cannot be sampled locally, so their ``sample()`` asks the server, from the same seeded streams
-as ``step_random``.
+as ``step_random``; their ``seed(n)`` restarts those streams, so ``seed(n)`` then ``sample()`` is reproducible.
 """
 from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Optional
+
+from ._checks import check_seed
 
 try:
     import gymnasium
@@ -38,12 +40,26 @@ if gymnasium is not None:
     class JsonSpace(gymnasium.Space):
         """Structured values (tool calls, JSON observations) that Gymnasium has no space for. Keeps the server's
         description in ``description``; ``contains`` accepts JSON-like values. ``sample()`` needs a ``sampler``
-        (the adapters give action spaces one that asks the server)."""
+        (the adapters give action spaces one that asks the server) and ``seed(n)`` a ``seeder`` (one that
+        restarts the server's sampler streams)."""
 
-        def __init__(self, description: Dict[str, Any], sampler: Optional[Callable[[], Any]] = None):
+        def __init__(self, description: Dict[str, Any], sampler: Optional[Callable[[], Any]] = None,
+                     seeder: Optional[Callable[[int], None]] = None):
             super().__init__(shape=None, dtype=None)
             self.description = description
             self.sampler = sampler
+            self.seeder = seeder
+
+        def seed(self, seed: Optional[int] = None) -> List[int]:
+            """With an int, the following ``sample()`` draws restart from it (reproducible); ``None`` keeps the
+            server's current streams (they are seeded by ``make`` already)."""
+            if self.seeder is None:
+                return super().seed(seed)
+            checked = check_seed(seed, "action_space.seed()")
+            if checked is None:
+                return []
+            self.seeder(checked)
+            return [checked]
 
         @property
         def is_np_flattenable(self) -> bool:
@@ -67,7 +83,7 @@ if gymnasium is not None:
 
         def __deepcopy__(self, memo: Any) -> "JsonSpace":
             # Batching deep-copies spaces; the sampler (a live connection) is shared, never copied.
-            return JsonSpace(self.description, self.sampler)
+            return JsonSpace(self.description, self.sampler, self.seeder)
 
     class AnyText(gspaces.Text):
         """Text of any characters (task prompts, tool names): gymnasium's ``Text`` only admits a fixed charset,
@@ -80,9 +96,10 @@ if gymnasium is not None:
             return f"AnyText({self.min_length}, {self.max_length})"
 
 
-def to_gym_space(d: Dict[str, Any], sampler: Optional[Callable[[], Any]] = None) -> Any:
-    """Converts a space description (``toJSON`` of the library's spaces) to a gymnasium space. ``sampler``, when
-    given, samples a structured (JSON) space on the server."""
+def to_gym_space(d: Dict[str, Any], sampler: Optional[Callable[[], Any]] = None,
+                 seeder: Optional[Callable[[int], None]] = None) -> Any:
+    """Converts a space description (``toJSON`` of the library's spaces) to a gymnasium space. ``sampler`` and
+    ``seeder``, when given, sample and seed a structured (JSON) space on the server."""
     _require()
     t = d.get("type")
     if t == "discrete":
@@ -108,7 +125,7 @@ def to_gym_space(d: Dict[str, Any], sampler: Optional[Callable[[], Any]] = None)
         return gspaces.Tuple(tuple(to_gym_space(s) for s in d["spaces"]))
     if t == "sequence":
         return gspaces.Sequence(to_gym_space(d["feature"]))
-    return JsonSpace(d, sampler)
+    return JsonSpace(d, sampler, seeder)
 
 
 def to_gym_value(space: Any, x: Any) -> Any:
@@ -146,16 +163,23 @@ def _batch_infos(infos: Dict[str, Any]) -> Dict[str, Any]:
     return out
 
 
-def to_gymnasium_env(remote: Any) -> Any:
+def to_gymnasium_env(remote: Any, render_mode: Optional[str] = None, owned_client: Any = None) -> Any:
+    """A ``gymnasium.Env`` over ``remote`` (a :class:`RemoteEnv`). ``render_mode="ansi"`` makes ``render()`` return
+    the episode as text; ``owned_client``, when given, is closed with the env."""
     _require()
+    if render_mode not in (None, "ansi"):
+        raise ValueError(f"render_mode: must be 'ansi' or None, got {render_mode!r}")
 
     class BridgeEnv(gymnasium.Env):
-        metadata = {"render_modes": []}
+        # A frame rate means little for text; declared because Gymnasium's checker warns without one.
+        metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
         def __init__(self) -> None:
             self.remote = remote
+            self.render_mode = render_mode
             self.observation_space = to_gym_space(remote.observation_space)
-            self.action_space = to_gym_space(remote.action_space, sampler=remote.sample_action)
+            self.action_space = to_gym_space(remote.action_space, sampler=remote.sample_action,
+                                             seeder=remote.seed_action_space)
             self.spec = None
 
         def reset(self, *, seed: Any = None, options: Any = None) -> Any:
@@ -167,8 +191,13 @@ def to_gymnasium_env(remote: Any) -> Any:
             obs, reward, terminated, truncated, info = self.remote.step(action)
             return to_gym_value(self.observation_space, obs), reward, terminated, truncated, info
 
+        def render(self) -> Optional[str]:
+            return self.remote.render() if self.render_mode == "ansi" else None
+
         def close(self) -> None:
             self.remote.close()
+            if owned_client is not None:
+                owned_client.close()
 
     return BridgeEnv()
 
@@ -185,6 +214,13 @@ def to_gymnasium_vector(remote: Any) -> Any:
             if mask is not None or probability is not None:
                 raise NotImplementedError("masked sampling of a structured space is not supported")
             return tuple(remote.sample_actions())
+
+        def seed(self, seed: Any = None) -> List[int]:
+            checked = check_seed(seed, "action_space.seed()")
+            if checked is None:
+                return []
+            remote.seed_sampler(checked)
+            return [checked]
 
     class BridgeVectorEnv(VectorEnv):
         def __init__(self) -> None:

@@ -7,9 +7,9 @@ match the unsharded env too. All shards are stepped concurrently: requests go ou
 """
 from __future__ import annotations
 
-import numbers
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from ._checks import check_seeds
 from .client import DEFAULT_ADDRESS, Client
 from .env import BatchedSpaces, RemoteVectorEnv, Seed
 
@@ -78,15 +78,13 @@ class ShardedVectorEnv(BatchedSpaces):
 
     def reset(self, *, seed: Seed = None, options: Optional[Dict[str, Any]] = None,
               reset_mask: Optional[Sequence[bool]] = None) -> Tuple[List[Any], Dict[str, Any]]:
-        if seed is None:
+        checked = check_seeds(seed, self.num_envs, "reset()")
+        if checked is None:
             seeds: List[Any] = [None] * len(self.shards)
-        elif isinstance(seed, numbers.Integral):
-            seed = int(seed)
-            seeds = [[seed + o + j for j in range(n)] for o, n in zip(self.offsets, self.counts)]
+        elif isinstance(checked, int):
+            seeds = [[checked + o + j for j in range(n)] for o, n in zip(self.offsets, self.counts)]
         else:
-            if len(seed) != self.num_envs:
-                raise ValueError(f"seed: expected {self.num_envs} seeds, got {len(seed)}")
-            seeds = self._slices(seed)
+            seeds = self._slices(checked)
         masks = self._slices(reset_mask) if reset_mask is not None else [None] * len(self.shards)
         rids = []
         for shard, s, m in zip(self.shards, seeds, masks):
@@ -151,8 +149,13 @@ class ShardedVectorEnv(BatchedSpaces):
 
     def sample_actions(self) -> List[Any]:
         """One server-sampled action per env, without stepping (all shards asked at once)."""
-        rids = [shard.client.send("sample", session=shard.session) for shard in self.shards]
+        rids = [shard.client.send("sample", session=shard.session, **shard._take_sampler_seed()) for shard in self.shards]
         return [a for shard, rid in zip(self.shards, rids) for a in shard.client.recv(rid)["actions"]]
+
+    def seed_sampler(self, seed: int) -> None:
+        """Restarts every shard's sampler streams at ``seed``; env i's stream stays independent of the sharding."""
+        for shard in self.shards:
+            shard.seed_sampler(seed)
 
     def _locate(self, index: int) -> Tuple[RemoteVectorEnv, int]:
         if not 0 <= index < self.num_envs:

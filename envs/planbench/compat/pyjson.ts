@@ -3,7 +3,8 @@
  *
  * Why: `JSON.parse` turns both into the same JS number, but the official runtime matches DB
  * values by Python `str()`, where they differ. Numbers with a fraction or exponent become
- * `PyFloat`; everything else is ordinary JSON. Errors carry line/column to name the spot.
+ * `PyFloat`; integers beyond 2^53 stay exact as `bigint`; `NaN`, `Infinity` and `-Infinity` are accepted as Python's
+ * `json.loads` accepts them. Everything else is ordinary JSON. Errors carry line/column to name the spot.
  */
 import { PyFloat, type PyValue } from "./pyvalue.js";
 
@@ -84,14 +85,16 @@ export function parsePyJson(text: string): PyValue {
     }
     return fail("unterminated string");
   };
-  const num = (): number | PyFloat => {
+  const num = (): number | bigint | PyFloat => {
     const m = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
     m.lastIndex = i;
     const r = m.exec(text);
     if (!r) return fail("bad number");
     i += r[0].length;
     const v = Number(r[0]);
-    return r[1] !== undefined || r[2] !== undefined ? new PyFloat(v) : v;
+    if (r[1] !== undefined || r[2] !== undefined) return new PyFloat(v);
+    // Python ints are exact at any size: beyond 2^53 a JS number would round (and echo as 1.2345678901234568e+29).
+    return Number.isSafeInteger(v) ? v : BigInt(r[0]);
   };
   const value = (): PyValue => {
     ws();
@@ -161,7 +164,22 @@ export function parsePyJson(text: string): PyValue {
       i += 4;
       return null;
     }
-    if (c === "-" || (c >= "0" && c <= "9")) return num();
+    if (c === "-" || (c >= "0" && c <= "9")) {
+      // Python's scanner accepts these constants too (json.loads('NaN') is float('nan')); a number match comes first.
+      if (text.startsWith("-Infinity", i) && !/\d/.test(text[i + 1] ?? "")) {
+        i += 9;
+        return new PyFloat(-Infinity);
+      }
+      return num();
+    }
+    if (text.startsWith("NaN", i)) {
+      i += 3;
+      return new PyFloat(NaN);
+    }
+    if (text.startsWith("Infinity", i)) {
+      i += 8;
+      return new PyFloat(Infinity);
+    }
     return fail(`unexpected character ${JSON.stringify(c)}`);
   };
   const v = value();

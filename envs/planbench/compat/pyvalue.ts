@@ -15,8 +15,8 @@ export class PyFloat {
   }
 }
 
-/** A JSON value as Python sees it (ints are JS numbers, floats are `PyFloat`). */
-export type PyValue = null | boolean | number | string | PyFloat | PyValue[] | { [key: string]: PyValue };
+/** A JSON value as Python sees it (ints are JS numbers, or `bigint` beyond 2^53; floats are `PyFloat`). */
+export type PyValue = null | boolean | number | bigint | string | PyFloat | PyValue[] | { [key: string]: PyValue };
 
 /** Python `repr(float)`: shortest round-trip digits, exponent form when exp < -4 or exp >= 16. */
 export function pyFloatRepr(x: number): string {
@@ -151,13 +151,18 @@ export function pyRound(x: number): number {
   return f % 2 === 0 ? f : f + 1;
 }
 
-/** Convert a `PyValue` to plain JSON (floats become numbers) for structured observations. */
+/**
+ * Convert a `PyValue` to plain JSON for structured observations, events and records: floats become numbers and
+ * ints beyond 2^53 the nearest number (JSON has no exact big ints; the feedback text keeps every digit). Key order
+ * is kept, and a `__proto__` key stays an ordinary key.
+ */
 export function toPlainJson(v: PyValue): null | boolean | number | string | unknown[] | Record<string, unknown> {
   if (v instanceof PyFloat) return v.value;
+  if (typeof v === "bigint") return Number(v);
   if (Array.isArray(v)) return v.map(toPlainJson);
   if (v !== null && typeof v === "object") {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = toPlainJson(x);
+    for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: toPlainJson(x), enumerable: true, writable: true, configurable: true });
     return out;
   }
   return v;

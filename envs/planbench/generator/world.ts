@@ -29,6 +29,8 @@ export interface GenerateWorldOptions {
   outDir?: string;
   /** A shipped domain name, a path to a domain JSON file, or a parsed domain object. */
   domain?: string | Domain;
+  /** Called as each stage starts (`recovery-gym generate` shows it), and once at the end. */
+  progress?: (done: number, total: number, stage: string) => void;
 }
 
 export interface GeneratedWorld {
@@ -67,14 +69,18 @@ export function generatePlanBenchWorld(opts: GenerateWorldOptions = {}): Generat
   if (!Number.isInteger(seed) || seed < 0) throw new RangeError(`generatePlanBenchWorld: seed must be a non-negative integer, got ${seed}`);
   const domain = typeof opts.domain === "object" ? parseDomain(opts.domain) : loadDomain(opts.domain ?? "retail");
   const rng = new Rng(`planbench-xl/${domain.domain}/${seed}`);
+  const stage = (done: number, name: string) => opts.progress?.(done, 4, name);
+  stage(0, "database");
   const db = generateDatabase(domain, rng.derive("database"));
   const { records, droppedAliases } = datatypeRecords(domain, db);
+  stage(1, "tools");
   const { specs, dropped } = buildToolSpecs(domain, db, rng.derive("tools"));
   const names = new Set<string>();
   const baseline = renderBaseline(domain, specs, rng.derive("baseline"), names);
   const noisy = renderNoisy(domain, baseline, db, rng.derive("noisy"), names);
   const blockers = renderBlockers(domain, baseline, rng.derive("blockers"), names);
   const graph = new ToolGraph(baseline.map((t) => ({ name: t.name, inputs: t.input_datatypes, output: t.output_datatype })));
+  stage(2, "tasks");
   const { tasks, stats } = generateTasks(domain, graph, db, rng.derive("tasks"));
   if (tasks.length === 0) throw new Error(`generator: domain "${domain.domain}" produced no task passing the filters`);
 
@@ -113,7 +119,9 @@ export function generatePlanBenchWorld(opts: GenerateWorldOptions = {}): Generat
     `PlanBench-XL built-in world "${domain.domain}" (seed ${seed}): ${records.length} datatypes, ${baseline.length} executable tools (${composites} composite), ` +
     `${noisy.length} noisy, ${blockers.length} blockers, ${db.rows.length} cases, ${tasks.length} tasks, ${pathSets} catalog path sets; ` +
     `L* histogram ${Object.entries(hist).map(([k, v]) => `${k}:${v}`).join(" ")}`;
+  stage(3, "files");
   if (opts.outDir) writeWorld(opts.outDir, files);
+  stage(4, "done");
   return { domain: domain.domain, seed, files, stats: fullStats, stepsHistogram: hist, summary };
 }
 

@@ -4,6 +4,7 @@
  */
 import { pystr, type PyValue } from "../compat/pyvalue.js";
 import type { CaseRecord, ToolRecord } from "../dataset.js";
+import { pyStrip } from "./parsing.js";
 
 export type Provenance = "trusted" | "untrusted" | "none";
 
@@ -30,7 +31,7 @@ export class CaseIndex {
   execute(tool: ToolRecord, canonicalArgs: Record<string, PyValue>): ExecutionResult {
     if (tool.tool_type !== "baseline") {
       let out: PyValue = tool.return_value ?? null;
-      if (out === null) out = tool.description.trim() ? tool.description : tool.name;
+      if (out === null) out = pyStrip(tool.description) ? tool.description : tool.name;
       return {
         success: !FAILING.has(tool.noise_type ?? ""),
         outputDatatype: tool.output_datatype,

@@ -52,9 +52,32 @@ export function toolNotRetrieved(): string {
   return "That tool has not been listed by any retrieval in this query. Retrieve tools first and call one of the tools you were shown.";
 }
 
-/** Python list repr of the provided keys (the official message shows them that way). */
-function pyListRepr(keys: readonly string[]): string {
-  return "[" + keys.map((k) => `'${k.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`).join(", ") + "]";
+// Characters Python's str.isprintable() rejects (Unicode categories Cc Cf Cs Co Cn Zl Zp Zs, except the space).
+const PY_NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+
+/**
+ * Python's `repr(str)`: single quotes unless the text has a `'` and no `"`; backslash, the chosen quote, \t \n \r
+ * escaped; other non-printable code points as \xhh, \uhhhh or \Uhhhhhhhh.
+ */
+export function pyStrRepr(s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === quote || ch === "\\") out += "\\" + ch;
+    else if (ch === "\t") out += "\\t";
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch !== " " && PY_NON_PRINTABLE.test(ch)) {
+      out += c < 0x100 ? `\\x${c.toString(16).padStart(2, "0")}` : c < 0x10000 ? `\\u${c.toString(16).padStart(4, "0")}` : `\\U${c.toString(16).padStart(8, "0")}`;
+    } else out += ch;
+  }
+  return out + quote;
+}
+
+/** Python `str(list_of_str)`: how the official message shows the provided keys. */
+export function pyListRepr(keys: readonly string[]): string {
+  return "[" + keys.map(pyStrRepr).join(", ") + "]";
 }
 
 export function wrongInputs(tool: string, provided: readonly string[]): string {
@@ -73,9 +96,11 @@ export function incorrectAnswerFeedback(): string {
   return "That final answer does not look right, and the requested information has not been obtained yet. Keep exploring before answering again.";
 }
 
-export function retrieveResult(payload: unknown): string {
+export function retrieveResult(payload: unknown, toolIds = false): string {
   return (
-    "Retrieved tools for your request. Tools from earlier retrievals in this query can still be called.\n```json\n" +
+    "Retrieved tools for your request. Tools from earlier retrievals in this query can still be called.\n" +
+    (toolIds ? "Call a tool by the `tool_id` shown with it.\n" : "") +
+    "```json\n" +
     pyJsonDumps(payload, { indent: 2 }) +
     "\n```"
   );
@@ -95,12 +120,15 @@ export function noResult(args: Record<string, unknown>, payload: unknown): strin
 }
 
 /** The system prompt: actions, budget, rules, and a short description of the domain. */
-export function systemPrompt(maxSteps: number, domainContext: string): string {
+export function systemPrompt(maxSteps: number, domainContext: string, toolIds = false): string {
+  const callLine = toolIds
+    ? '<tool_call>{"tool_id": "T1", "arguments": {...}}</tool_call> — call a tool by the tool_id a retrieval showed with it;'
+    : '<tool_call>{"name": "...", "arguments": {...}}</tool_call> — call a tool that a retrieval has shown you;';
   return [
     "You answer a question about one case by finding and calling tools. Each reply takes exactly one action,",
     "written as exactly one of these tags:",
     "<retrieve_tools>{JSON retrieval request}</retrieve_tools> — search the tool catalogue;",
-    '<tool_call>{"name": "...", "arguments": {...}}</tool_call> — call a tool that a retrieval has shown you;',
+    callLine,
     "<final_answer>...</final_answer> — give the answer and end the episode.",
     "",
     retrievalGuidance(),

@@ -8,7 +8,16 @@ import type { MetaTool, RetrievalRequest } from "./retriever.js";
 
 export type ReplyTag = "retrieve_tools" | "tool_call" | "final_answer";
 const TAGS: readonly ReplyTag[] = ["retrieve_tools", "tool_call", "final_answer"];
-const TAG_RE = new Map(TAGS.map((t) => [t, new RegExp(`<${t}>([\\s\\S]*?)</${t}>`, "gi")]));
+/**
+ * Python's `re.IGNORECASE` on a str pattern matches a letter by its simple lowercase and adds a few equivalences
+ * (`sre_compile._equivalences`): `i` also matches U+0130 `İ` (lowercase `i`) and U+0131 `ı`, `s` also matches
+ * U+017F `ſ`. JS's `i` flag (without `u`) accepts neither, so each tag letter gets its Python class explicitly.
+ */
+const PY_IGNORECASE_EXTRA: Readonly<Record<string, string>> = { i: "\u0130\u0131", s: "\u017f" };
+function pyIgnoreCase(literal: string): string {
+  return Array.from(literal, (c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}${PY_IGNORECASE_EXTRA[c] ?? ""}]` : c)).join("");
+}
+const TAG_RE = new Map(TAGS.map((t) => [t, new RegExp(`<${pyIgnoreCase(t)}>([\\s\\S]*?)</${pyIgnoreCase(t)}>`, "g")]));
 
 const STRIP = /^[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/gu;
 /** Python `str.strip()`. */

@@ -172,10 +172,11 @@ export class HashingRetriever {
     let matchedOutput: string | null = null;
     const matchedInputs: string[] = [];
     if ((req.meta_tool === "by_output_info" || req.meta_tool === "by_io_info") && req.output_information) {
-      matchedOutput = this.match(req.output_information.trim()).dt;
+      // Python's str.strip(), not JS trim(): a byte-order mark is no whitespace to Python and stays in the phrase.
+      matchedOutput = this.match(req.output_information.replace(STRIP, "")).dt;
     }
     if (req.meta_tool === "by_inputs" || req.meta_tool === "by_io_info") {
-      for (const item of (req.input_information ?? []).slice(0, 2)) matchedInputs.push(this.match(item.trim()).dt);
+      for (const item of (req.input_information ?? []).slice(0, 2)) matchedInputs.push(this.match(item.replace(STRIP, "")).dt);
     }
     const sameSet = (t: ToolRecord): boolean => {
       const want = new Set(matchedInputs);

@@ -5,9 +5,11 @@
  * enforced-exploration feedback. It also writes the official trace shapes, which the scorer
  * consumes exactly as the official evaluator does.
  *
- * Deviation (documented): where the official executor raises on an ambiguous lookup (an argument
- * equal to "None" matching several chain-less cases), we return an in-episode call error
- * (`internal_error_type: "ambiguous_lookup"`, counted as an invalid call) instead of crashing.
+ * Ambiguous lookups (an argument equal to "None" matching several chain-less cases): the official executor raises,
+ * the query's thread dies and the evaluator never counts the query. Under `compat: "fixed"` (default) this is an
+ * in-episode call error (`internal_error_type: "ambiguous_lookup"`, counted as an invalid call); under
+ * `compat: "official"` the episode ends there, unevaluated (`stop_reason: "runtime_error"`), and the scorer leaves
+ * it out of every aggregate as the evaluator does.
  */
 import { normAns, pystr, type PyValue } from "../compat/pyvalue.js";
 import type { PlanBenchRelease, QueryRecord, TaskRecord, ToolRecord } from "../dataset.js";
@@ -37,6 +39,8 @@ export type PlanBenchReply =
   | { kind: "answer"; content: string };
 
 export interface TraceTool {
+  /** Only with `capabilities.tool_id_calling` (first key, as in the official trace). */
+  tool_id?: string;
   name: string;
   description: string;
   input_datatypes: string[];
@@ -77,6 +81,7 @@ export interface TraceEntry {
 }
 
 export type FailureReason =
+  | "unevaluated_runtime_error"
   | "exceeded_max_label_errors"
   | "exceeded_max_retrieval_errors"
   | "exceeded_max_tool_call_errors"
@@ -87,7 +92,8 @@ export type FailureReason =
 /** The official result record of a finished query. */
 export interface EpisodeResult {
   query_id: string;
-  stop_reason: "normal";
+  /** `runtime_error`: the official runtime would have crashed here (compat "official"); the query is unevaluated. */
+  stop_reason: "normal" | "runtime_error";
   status: "success" | "failed";
   final_answer: string | null;
   steps: number;
@@ -120,6 +126,9 @@ function sortedStrings(xs: Iterable<string>): string[] {
   return [...xs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
+/** How the runtime treats the one input on which the official code crashes (see the module comment). */
+export type CompatMode = "fixed" | "official";
+
 export class PlanBenchEpisode {
   stepCount = 0;
   labelErrors = 0;
@@ -136,6 +145,9 @@ export class PlanBenchEpisode {
   readonly untrustedSources = new Map<string, Map<string, Set<string>>>();
   available: string[] = [];
   readonly discovered = new Set<string>();
+  /** Per-query tool ids (T1, T2, … in first-shown order), used with `capabilities.tool_id_calling`. */
+  readonly toolNameToId = new Map<string, string>();
+  readonly toolIdToName = new Map<string, string>();
   readonly trace: TraceEntry[] = [];
   result: EpisodeResult | null = null;
   readonly plan: BlockerPlan;
@@ -144,6 +156,7 @@ export class PlanBenchEpisode {
   constructor(
     readonly world: PlanBenchWorld,
     readonly query: QueryRecord,
+    readonly compat: CompatMode = "fixed",
   ) {
     this.task = world.release.taskById.get(query.task_id)!;
     this.plan = world.planFor(query.task_id);
@@ -164,7 +177,7 @@ export class PlanBenchEpisode {
   private finish(finalAnswer: string | null, reason: FailureReason | null): EpisodeResult {
     const r: EpisodeResult = {
       query_id: this.query.query_id,
-      stop_reason: "normal",
+      stop_reason: reason === "unevaluated_runtime_error" ? "runtime_error" : "normal",
       status: reason === null ? "success" : "failed",
       final_answer: finalAnswer,
       steps: this.stepCount,
@@ -249,6 +262,7 @@ export class PlanBenchEpisode {
     this.retrievalExecs++;
     this.retrievalErrors = 0;
     const listed = this.listTools(req);
+    const ids = this.world.settings.capabilities.tool_id_calling ? this.attachToolIds(listed) : null;
     this.available = listed.map((t) => t.name);
     for (const n of this.available) this.discovered.add(n);
     const res = this.lastRetrieval!;
@@ -264,20 +278,50 @@ export class PlanBenchEpisode {
       model_retriever_note: res.note,
       retrieval_result: {
         tool_count: listed.length,
-        tools: listed.map((t) => ({ name: t.name, description: t.description, input_datatypes: t.input_datatypes, output_datatype: t.output_datatype, tool_type: t.tool_type })),
+        tools: listed.map((t, i) => ({
+          ...(ids ? { tool_id: ids[i]! } : {}),
+          name: t.name,
+          description: t.description,
+          input_datatypes: t.input_datatypes,
+          output_datatype: t.output_datatype,
+          tool_type: t.tool_type,
+        })),
       },
     };
     this.trace.push(entry);
-    const feedback = msg.retrieveResult({
-      feedback_type: "retrieve_tools_result",
-      request: req,
-      retriever_note: res.note,
-      retrieval_result: {
-        tool_count: listed.length,
-        tools: listed.map((t) => ({ type: t.type, name: t.name, description: t.description, strict: t.strict ?? true, parameters: t.parameters })),
+    const feedback = msg.retrieveResult(
+      {
+        feedback_type: "retrieve_tools_result",
+        request: req,
+        retriever_note: res.note,
+        retrieval_result: {
+          tool_count: listed.length,
+          tools: listed.map((t, i) => ({
+            ...(ids ? { tool_id: ids[i]! } : {}),
+            type: t.type,
+            name: t.name,
+            description: t.description,
+            strict: t.strict ?? true,
+            parameters: t.parameters,
+          })),
+        },
       },
-    });
+      ids !== null,
+    );
     return { entry, feedback, done: false, listed };
+  }
+
+  /** Ids of a shown list: a tool keeps the id it got when first shown in this query; new tools get the next T<n>. */
+  private attachToolIds(listed: readonly ToolRecord[]): string[] {
+    return listed.map((t) => {
+      let id = this.toolNameToId.get(t.name);
+      if (id === undefined) {
+        id = `T${this.toolNameToId.size + 1}`;
+        this.toolNameToId.set(t.name, id);
+        this.toolIdToName.set(id, t.name);
+      }
+      return id;
+    });
   }
 
   private lastRetrieval: ReturnType<HashingRetriever["retrieve"]> | null = null;
@@ -321,11 +365,19 @@ export class PlanBenchEpisode {
       const entry: TraceEntry = { step_id: stepId, action: "call_tool", parse_ok: false, raw_output: raw, error_kind: "invalid_json" };
       return this.callCap(entry, msg.callJsonError(this.callErrors, rt.max_call_errors));
     }
-    const name = typeof payload["name"] === "string" ? payload["name"] : typeof payload["tool_name"] === "string" ? payload["tool_name"] : null;
+    // Official resolution: a string `name`, else whatever `tool_name` holds; a known `tool_id` overrides both.
+    let resolved: PyValue = typeof payload["name"] === "string" ? payload["name"] : (payload["tool_name"] ?? null);
+    const toolId = payload["tool_id"];
+    if (typeof toolId === "string") resolved = this.toolIdToName.get(toolId) ?? resolved;
+    const name = typeof resolved === "string" ? resolved : null;
     const args = payload["arguments"] as JsonObj;
     const request: JsonObj = { ...payload };
     delete request["tool_name"];
-    if (name !== null) request["name"] = name;
+    if (resolved !== null) {
+      request["name"] = resolved;
+      const id = name !== null ? this.toolNameToId.get(name) : undefined;
+      if (id !== undefined) request["tool_id"] = id;
+    }
     const tool = name !== null ? this.world.release.toolByName.get(name) : undefined;
     if (name === null || !this.discovered.has(name) || !tool) {
       this.callErrors++;
@@ -359,11 +411,14 @@ export class PlanBenchEpisode {
     }
     const ex = this.world.cases.execute(tool, canonical);
     if (ex.ambiguous) {
+      const entry: TraceEntry = { step_id: stepId, action: "call_tool", parse_ok: true, request, internal_error_type: "ambiguous_lookup", error_kind: "ambiguous_lookup" };
+      if (this.compat === "official") {
+        this.trace.push(entry);
+        this.finish(null, "unevaluated_runtime_error");
+        return { entry, feedback: null, done: true };
+      }
       this.callErrors++;
-      return this.callCap(
-        { step_id: stepId, action: "call_tool", parse_ok: true, request, internal_error_type: "ambiguous_lookup", error_kind: "ambiguous_lookup" },
-        msg.ambiguousLookup(name),
-      );
+      return this.callCap(entry, msg.ambiguousLookup(name));
     }
     this.callExecs++;
     this.callErrors = 0;

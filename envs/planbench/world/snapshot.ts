@@ -4,8 +4,8 @@
  * Why a snapshot and not a replay log: a restored env must be able to continue from a state that was edited or
  * stored elsewhere, and a snapshot costs O(state) instead of O(steps). Why the PyValue tagging: the runtime tells
  * Python floats from ints (`129.0` vs `129`), which plain JSON cannot; a float is written `{"$f": value}` (non-finite
- * and negative-zero values as strings) and an object that happens to use a `$f` / `$esc` key is wrapped in
- * `{"$esc": {...}}`, so decoding is unambiguous.
+ * and negative-zero values as strings), an int beyond 2^53 `{"$i": "digits"}`, and an object that happens to use a
+ * `$f` / `$n` / `$i` / `$esc` key is wrapped in `{"$esc": {...}}`, so decoding is unambiguous.
  *
  * There is no Python-random state to carry: every CPython `Random` the runtime uses (blocker tie-breaks, noisy
  * allocation, list shuffles) is created fresh from hashes of the task, query and request, never kept across steps.
@@ -38,6 +38,7 @@ function decodeFloat(x: Json): number {
 /** Encodes any runtime value (PyValues, trace entries) into tagged plain JSON; `undefined` fields are dropped. */
 export function encodeValue(v: unknown): Json {
   if (v instanceof PyFloat) return { $f: encodeFloat(v.value) };
+  if (typeof v === "bigint") return { $i: v.toString() };
   if (v === null || typeof v === "boolean" || typeof v === "string") return v;
   if (typeof v === "number") {
     if (!Number.isFinite(v) || Object.is(v, -0)) return { $n: encodeFloat(v) };
@@ -47,7 +48,7 @@ export function encodeValue(v: unknown): Json {
   if (typeof v === "object") {
     const out: { [k: string]: Json } = {};
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (x !== undefined) out[k] = encodeValue(x);
-    return "$f" in out || "$n" in out || "$esc" in out ? { $esc: out } : out;
+    return "$f" in out || "$n" in out || "$i" in out || "$esc" in out ? { $esc: out } : out;
   }
   throw new Error(`planbench snapshot: cannot encode a ${typeof v}`);
 }
@@ -58,9 +59,10 @@ export function decodeValue(v: Json): unknown {
   const keys = Object.keys(v);
   if (keys.length === 1 && keys[0] === "$f") return new PyFloat(decodeFloat(v["$f"]!));
   if (keys.length === 1 && keys[0] === "$n") return decodeFloat(v["$n"]!);
+  if (keys.length === 1 && keys[0] === "$i") return BigInt(String(v["$i"]));
   const inner = keys.length === 1 && keys[0] === "$esc" ? (v["$esc"] as { [k: string]: Json }) : v;
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(inner)) out[k] = decodeValue(x);
+  for (const [k, x] of Object.entries(inner)) Object.defineProperty(out, k, { value: decodeValue(x), enumerable: true, writable: true, configurable: true });
   return out;
 }
 
@@ -95,6 +97,8 @@ export function episodeToJson(ep: PlanBenchEpisode): Json {
     // The result shares the trace array; it is re-linked on restore.
     result: result ? encodeValue({ ...result, trace: null }) : null,
     lastPreShuffle: ep.lastPreShuffle.map((t) => t.name),
+    // Only with tool ids in use, so snapshots without them keep their exact shape.
+    ...(ep.toolNameToId.size > 0 ? { toolIds: [...ep.toolNameToId] } : {}),
   };
 }
 
@@ -125,6 +129,12 @@ export function episodeFromJson(ep: PlanBenchEpisode, j: Json): void {
   const r = s["result"];
   ep.result = r === null || r === undefined ? null : ({ ...(decodeValue(r) as EpisodeResult), trace: ep.trace } as EpisodeResult);
   ep.lastPreShuffle = (s["lastPreShuffle"] as string[]).map((n) => toolOf(ep, n));
+  ep.toolNameToId.clear();
+  ep.toolIdToName.clear();
+  for (const [name, id] of (s["toolIds"] ?? []) as Array<[string, string]>) {
+    ep.toolNameToId.set(name, id);
+    ep.toolIdToName.set(id, name);
+  }
 }
 
 function toolOf(ep: PlanBenchEpisode, name: string): ToolRecord {

@@ -7,9 +7,26 @@
 import type { CapSpec, Domain, RouteSpec } from "../world/catalog.js";
 import { corpus } from "../world/corpus.js";
 import { fieldType, type Scalar } from "../world/types.js";
+import type { Stratum } from "../version.js";
 import type { Binding, Complexity, Position, RngLike, SlotInfo, Task } from "./model.js";
 import { enumerateSolutions, validateTask } from "./solve.js";
+import { capFits } from "./strata.js";
 import { composeText } from "./text.js";
+
+/** Shape parameters of generated tasks (see `VersionProfile`); the defaults are v0's. */
+export interface GenOptions {
+  /** Chain length bounds of linear slots: C1 (no substitutes) and C2 (also C4's substitute slots). */
+  readonly chain: { readonly C1: readonly [number, number]; readonly C2: readonly [number, number] };
+  /** Length bounds of a C3 route's Action suffix, counting the route as one step. */
+  readonly suffix: readonly [number, number];
+  /** Every route branch but the shortest is at least this long. */
+  readonly minAlternativeRoute: number;
+  /** Chains of non-General tasks may borrow General-domain Processors and Actions. */
+  readonly crossDomain: boolean;
+  /** Per slot, the stratum its fault must be able to meet (v1). */
+  readonly strata?: readonly Stratum[];
+}
+export const V0_GEN: GenOptions = { chain: { C1: [2, 4], C2: [2, 4] }, suffix: [2, 4], minAlternativeRoute: 1, crossDomain: false };
 
 export class TaskGenerationError extends Error {
   constructor(message: string) {
@@ -24,9 +41,30 @@ interface Step {
   bind: Record<string, number | "literal">;
 }
 
-const isLiteralType = (type: string): boolean => fieldType(type).literals !== undefined;
-const domainCaps = (domain: Domain): CapSpec[] => [...corpus().caps.values()].filter((c) => c.domain === domain);
-const outputsType = (c: CapSpec, type: string): boolean => Object.values(c.outputs).includes(type);
+// Both are pure functions of the corpus, called in the generator's innermost loops (v1 draws many tasks), so memoised.
+const literalTypes = new Map<string, boolean>();
+const isLiteralType = (type: string): boolean => {
+  let v = literalTypes.get(type);
+  if (v === undefined) literalTypes.set(type, (v = fieldType(type).literals !== undefined));
+  return v;
+};
+const capsByDomain = new Map<string, readonly CapSpec[]>();
+const domainCaps = (domain: Domain, cross = false): readonly CapSpec[] => {
+  const key = `${domain}/${cross}`;
+  let caps = capsByDomain.get(key);
+  if (!caps) {
+    caps = [...corpus().caps.values()].filter((c) => c.domain === domain || (cross && c.domain === "General" && c.category !== "source"));
+    capsByDomain.set(key, caps);
+  }
+  return caps;
+};
+const outputTypeSets = new WeakMap<CapSpec, ReadonlySet<string>>();
+/** Does the capability output `type`? (The generator's hottest check, so each capability's type set is kept.) */
+const outputsType = (c: CapSpec, type: string): boolean => {
+  let types = outputTypeSets.get(c);
+  if (!types) outputTypeSets.set(c, (types = new Set(Object.values(c.outputs))));
+  return types.has(type);
+};
 
 /** Bind params of `c` after `steps`: `primary` param to the last step, others to earlier producers or literals. */
 function bindParams(c: CapSpec, steps: readonly Step[], primaryFrom: number | undefined): Step["bind"] | undefined {
@@ -51,9 +89,9 @@ function bindParams(c: CapSpec, steps: readonly Step[], primaryFrom: number | un
 
 /** Random forward walk from a Source to an Action, `minLen..maxLen` steps, capabilities not in `used`. */
 function forwardChain(rng: RngLike, domain: Domain, used: ReadonlySet<string>, minLen: number, maxLen: number,
-  seed?: Step[]): Step[] | undefined {
-  const caps = domainCaps(domain).filter((c) => !used.has(c.id));
-  const sources = caps.filter((c) => c.category === "source" && Object.values(c.params).every(isLiteralType));
+  seed?: Step[], cross = false): Step[] | undefined {
+  const caps = domainCaps(domain, cross).filter((c) => !used.has(c.id));
+  const sources = caps.filter((c) => c.category === "source" && c.domain === domain && Object.values(c.params).every(isLiteralType));
   for (let attempt = 0; attempt < 60; attempt++) {
     const steps: Step[] = seed ? [...seed] : [];
     if (steps.length === 0) {
@@ -74,7 +112,10 @@ function forwardChain(rng: RngLike, domain: Domain, used: ReadonlySet<string>, m
         if (bind) cands.push({ cap: c, bind });
       }
       if (cands.length === 0) break;
-      steps.push(rng.pick(cands));
+      // A borrowed General step (translate, e-mail, shorten…) now and then, as the paper's cross-domain tasks do.
+      const home = cross ? cands.filter((x) => x.cap.domain === domain) : cands;
+      const away = cross ? cands.filter((x) => x.cap.domain !== domain) : [];
+      steps.push(away.length > 0 && (home.length === 0 || rng.bool(0.25)) ? rng.pick(away) : rng.pick(home));
     }
   }
   return undefined;
@@ -103,7 +144,7 @@ class Builder {
   readonly positions: Position[] = [];
   readonly slots: SlotInfo[] = [];
   readonly used = new Set<string>();
-  constructor(readonly rng: RngLike) {}
+  constructor(readonly rng: RngLike, readonly gen: GenOptions = V0_GEN) {}
 
   literal(slotLits: Map<string, Scalar>, type: string, nth: number): Scalar {
     const key = `${type}#${nth}`;
@@ -151,18 +192,28 @@ class Builder {
 }
 
 function linearSlot(b: Builder, domain: Domain, slot: number, substitute: boolean): boolean {
-  const steps = forwardChain(b.rng, domain, b.used, 2, 4);
+  const [min, max] = substitute ? b.gen.chain.C2 : b.gen.chain.C1;
+  const steps = forwardChain(b.rng, domain, b.used, min, max, undefined, b.gen.crossDomain);
   if (!steps) return false;
   const expose = new Set<number>();
-  if (substitute) expose.add(b.rng.int(steps.length));
+  const stratum = b.gen.strata?.[slot];
+  if (stratum) {
+    // The substitutable step (C2) or the victim (C1) must be able to carry the slot's stratum.
+    const fits = steps.flatMap((s, k) => (capFits(s.cap, stratum) ? [k] : []));
+    if (fits.length === 0) return false;
+    if (substitute) expose.add(b.rng.pick(fits));
+  } else if (substitute) expose.add(b.rng.int(steps.length));
   const pos = b.addSteps(steps, slot, new Map(), expose, []);
   b.slots.push({ slot, goal: pos[pos.length - 1]!, pattern: substitute ? "substitute" : "linear" });
   return true;
 }
 
 function routeSlot(b: Builder, domain: Domain, slot: number): boolean {
+  // Alternatives of a route cost at least `minAlternativeRoute` calls (every branch but the shortest).
+  const longEnough = (r: RouteSpec) => r.routes.map((ch) => ch.length).sort((x, y) => x - y).slice(1)
+    .every((n) => n >= b.gen.minAlternativeRoute);
   const routes = b.rng.shuffle(corpus().routes.filter((r) => r.domain === domain
-    && r.routes.every((ch) => ch.every((id) => !b.used.has(id)))));
+    && r.routes.every((ch) => ch.every((id) => !b.used.has(id))) && longEnough(r)));
   for (const r of routes) if (tryRoute(b, r, slot)) return true;
   return false;
 }
@@ -171,16 +222,33 @@ function tryRoute(b: Builder, r: RouteSpec, slot: number): boolean {
   const c = corpus();
   const routeCaps = new Set(r.routes.flat());
   const blocked = new Set([...b.used, ...routeCaps]);
-  const prefix = isLiteralType(r.from) ? [] : backwardChain(b.rng, r.domain, blocked, r.from);
+  // v1 also looks a quotable input up when a Source provides it (the airport of "my home city"), so C3 paths are
+  // longer than C2's and more varied; v0 quotes it.
+  const prefix = !isLiteralType(r.from) ? backwardChain(b.rng, r.domain, blocked, r.from)
+    : b.gen.strata ? backwardChain(b.rng, r.domain, blocked, r.from, 2) ?? [] : [];
   if (!prefix) return false;
   // Suffix: the route output feeds an Action chain of 1–2 steps.
   const fake: Step = { cap: { ...c.caps.get(r.routes[0]![r.routes[0]!.length - 1]!)!, outputs: { out: r.to } }, bind: {} };
   const suffixSeed = [...prefix, fake];
-  const withSuffix = forwardChain(b.rng, r.domain, new Set([...blocked, ...prefix.map((s) => s.cap.id)]), 2, 4, suffixSeed);
+  const [minSuffix, maxSuffix] = b.gen.suffix;
+  const suffixUsed = new Set([...blocked, ...prefix.map((s) => s.cap.id)]);
+  // A route whose output feeds no chain of the preferred length (Financial's sentiment) takes a shorter suffix.
+  const withSuffix = forwardChain(b.rng, r.domain, suffixUsed, minSuffix, maxSuffix, suffixSeed, b.gen.crossDomain)
+    ?? (minSuffix > 2 ? forwardChain(b.rng, r.domain, suffixUsed, 2, maxSuffix, suffixSeed, b.gen.crossDomain) : undefined);
   if (!withSuffix) return false;
   const suffix = withSuffix.slice(suffixSeed.length);
+  // v1: a Source/Processor stratum puts the victim on the shortest branch, which then exposes no substitute, so the
+  // way around it is another route (an adapter step at least); when no capability there fits the stratum (and for
+  // Actions), the victim is a suffix step that exposes its group.
+  const stratum = b.gen.strata?.[slot];
+  const shortest = stratum ? r.routes.reduce((best, ch, i) => (ch.length < r.routes[best]!.length ? i : best), 0) : -1;
+  const onRoute = stratum !== undefined && stratum.category !== "action"
+    && r.routes[shortest]!.some((id) => capFits(c.caps.get(id)!, stratum));
+  const chainFits = stratum && !onRoute ? [...prefix, ...suffix].flatMap((s, k) => (capFits(s.cap, stratum) ? [k] : [])) : [];
+  if (stratum && !onRoute && chainFits.length === 0) return false;
+  const exposed = chainFits.length > 0 ? b.rng.pick(chainFits) : -1;
   const lits = new Map<string, Scalar>();
-  const prefixPos = b.addSteps(prefix, slot, lits, new Set(), []);
+  const prefixPos = b.addSteps(prefix, slot, lits, new Set(exposed >= 0 && exposed < prefix.length ? [exposed] : []), []);
   // Route branches: each cap chain becomes positions; at least one route position exposes substitutes.
   const branchLens = r.routes.map((ch) => ch.length);
   const total = branchLens.reduce((a, x) => a + x, 0);
@@ -198,7 +266,10 @@ function tryRoute(b: Builder, r: RouteSpec, slot: number): boolean {
         else bind[param] = "literal";
       }
       steps.push({ cap: capSpec, bind });
-      if (flat === forced || b.rng.bool(0.4)) expose.add(k);
+      if (branch === shortest && onRoute) { /* the victim's branch: no same-schema way out */ }
+      // v1 leaves substitutes inside routes to chance (the other route is the alternative), so tasks on one route share
+      // fewer tools; v0 forces one.
+      else if ((flat === forced && !b.gen.strata) || b.rng.bool(b.gen.strata ? 0.2 : 0.4)) expose.add(k);
       flat++;
     });
     const fromParam = Object.entries(steps[0]!.cap.params).find(([, t]) => t === r.from)?.[0];
@@ -210,15 +281,17 @@ function tryRoute(b: Builder, r: RouteSpec, slot: number): boolean {
   const stepPos: number[] = [...prefixPos, -1];
   const firstParam = Object.entries(suffix[0]!.cap.params).find(([p]) => suffix[0]!.bind[p] === prefix.length)?.[0];
   if (!firstParam) return false;
-  const sufPos = b.addSteps(suffix, slot, lits, new Set(), stepPos, { join: { param: firstParam, from: lastOfBranch } });
+  const sufExpose = new Set(exposed >= prefix.length ? [exposed - prefix.length] : []);
+  const sufPos = b.addSteps(suffix, slot, lits, sufExpose, stepPos, { join: { param: firstParam, from: lastOfBranch } });
   b.slots.push({ slot, goal: sufPos[sufPos.length - 1]!, pattern: "multipath" });
   return true;
 }
 
 /** Generate one task. Throws TaskGenerationError if the domain cannot host the requested pattern. */
-export function generateTask(rng: RngLike, complexity: Complexity, domain: Domain, id: string): Task {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const b = new Builder(rng.derive(`attempt${attempt}`));
+export function generateTask(rng: RngLike, complexity: Complexity, domain: Domain, id: string, gen: GenOptions = V0_GEN): Task {
+  const attempts = 20;
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const b = new Builder(rng.derive(`attempt${attempt}`), gen);
     let ok: boolean;
     if (complexity === "C1") ok = linearSlot(b, domain, 0, false);
     else if (complexity === "C2") ok = linearSlot(b, domain, 0, true);
@@ -233,13 +306,14 @@ export function generateTask(rng: RngLike, complexity: Complexity, domain: Domai
       if (ok && b.slots.length < 2) ok = false;
     }
     if (!ok) continue;
-    const problems = validateTask(b);
+    const problems = validateTask(b, gen.crossDomain ? domain : undefined);
     if (problems.length > 0) throw new TaskGenerationError(`invalid task ${id}: ${problems.join("; ")}`);
     const { all } = enumerateSolutions(b.positions, b.slots.map((s) => s.goal));
     const slotsPositions = b.slots.map((s) => b.positions.filter((p) => p.slot === s.slot));
     return {
       id, complexity, domain, text: composeText(b.rng.derive("text"), slotsPositions),
       positions: b.positions, slots: b.slots, solutions: all, sStar: all[0]!,
+      ...(gen.strata ? { strata: gen.strata.slice(0, b.slots.length) } : {}),
     };
   }
   throw new TaskGenerationError(`could not build a ${complexity} task in ${domain}`);

@@ -7,6 +7,7 @@
  */
 import type { Category, Domain } from "../world/catalog.js";
 import type { Scalar } from "../world/types.js";
+import type { Stratum } from "../version.js";
 
 export const COMPLEXITIES = ["C1", "C2", "C3", "C4"] as const;
 export type Complexity = (typeof COMPLEXITIES)[number];
@@ -58,6 +59,8 @@ export interface Task {
   readonly solutions: readonly (readonly string[])[];
   /** The shortest (default, unperturbed) path. */
   readonly sStar: readonly string[];
+  /** v1: per slot, where its fault lands (victim category × corruption family); absent in v0 tasks. */
+  readonly strata?: readonly Stratum[];
 }
 
 /** All concrete tools of a task (DAG nodes), in position order. */

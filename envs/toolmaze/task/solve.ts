@@ -6,6 +6,7 @@
  */
 import { DirectedGraph } from "graphology";
 import { corpus } from "../world/corpus.js";
+import type { Domain } from "../world/catalog.js";
 import type { Position, Task } from "./model.js";
 
 const MAX_PER_SLOT = 64;
@@ -123,8 +124,11 @@ export function topoOrder(g: DirectedGraph): string[] | undefined {
   return out.length === g.order ? out : undefined;
 }
 
-/** Structural and type validation; returns a list of problems (empty = valid). */
-export function validateTask(task: Pick<Task, "positions" | "slots">): string[] {
+/**
+ * Structural and type validation; returns a list of problems (empty = valid). With `home`, tools of that domain may
+ * be joined by General-domain ones (cross-domain tasks); without it a task has exactly one domain.
+ */
+export function validateTask(task: Pick<Task, "positions" | "slots">, home?: Domain): string[] {
   const problems: string[] = [];
   const c = corpus();
   const g = buildDag(task);
@@ -133,7 +137,9 @@ export function validateTask(task: Pick<Task, "positions" | "slots">): string[] 
   if (!cats.has("source")) problems.push("no Source node");
   if (!cats.has("action")) problems.push("no Action node");
   const domains = new Set(task.positions.flatMap((p) => p.members.map((m) => c.tool(m).domain)));
-  if (domains.size !== 1) problems.push(`mixed domains: ${[...domains].join(",")}`);
+  const foreign = [...domains].filter((d) => d !== home && d !== "General");
+  const mixed = home === undefined ? domains.size !== 1 : foreign.length > 0 || !domains.has(home);
+  if (mixed) problems.push(`mixed domains: ${[...domains].join(",")}`);
   for (const p of task.positions) {
     const capSpec = c.caps.get(p.cap);
     if (!capSpec) { problems.push(`unknown capability ${p.cap}`); continue; }

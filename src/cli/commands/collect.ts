@@ -1,6 +1,6 @@
 import { existsSync, renameSync, writeFileSync } from "node:fs";
 import { OptionsError } from "../../core/errors.js";
-import { stableStringify } from "../../core/json.js";
+import { recordStringify, stableStringify } from "../../core/json.js";
 import { parseEnvOptions, registryEntry } from "../../core/registry.js";
 import type { Trajectory } from "../../trajectories/schema.js";
 import type { Env } from "../../core/env.js";
@@ -62,7 +62,7 @@ function compact(out: string, existing: readonly Trajectory[], recollect: Readon
   const kept = currentRecords(existing, true).filter((t) => !(t.terminationReason === INTERRUPTED && recollect.has(t.episodeId)));
   if (kept.length === existing.length) return 0;
   const tmp = `${out}.${process.pid}.tmp`;
-  writeFileSync(tmp, kept.map((t) => `${stableStringify(t)}\n`).join(""));
+  writeFileSync(tmp, kept.map((t) => `${recordStringify(t)}\n`).join(""));
   renameSync(tmp, out);
   return existing.length - kept.length;
 }
@@ -90,7 +90,7 @@ export async function collectCommand(argv: readonly string[]): Promise<number> {
   const dropped = compact(out, existing, new Set(wanted.map((s) => `${envId}:${s}`)));
   const analyzeTrajectory = entry.analyzeTrajectory;
   const annotate = (t: Trajectory): Trajectory => ({ ...t, policy, ...(analyzeTrajectory ? { analysis: analyzeTrajectory(t) } : {}) });
-  const bar = new ProgressBar(episodes, `collect ${envId}/${policy}`, process.stderr, args.flags.quiet !== true);
+  const bar = new ProgressBar(episodes, `collect ${envId}/${policy}`, process.stderr, args.flags.quiet !== true, "episodes");
   let finished = episodes - wanted.length;
   bar.update(finished, finished ? `(${finished} already in ${out})` : "");
   // Ctrl-C / SIGTERM stop at the next pause: the episode in progress is written as interrupted (a later run
@@ -110,6 +110,7 @@ export async function collectCommand(argv: readonly string[]): Promise<number> {
       { signal: stop.signal },
     );
   } finally {
+    bar.stop();
     stop.dispose();
   }
   const stoppedBy = stop.received();

@@ -12,7 +12,7 @@ import { toChatMessages, toChatTools } from "../../engine/chat.js";
 import type { EpisodeEvent } from "../../engine/events.js";
 import type { Trajectory } from "../../trajectories/schema.js";
 import { readTrajectories } from "../../trajectories/writer.js";
-import { parseArgs, parseOptValue, stringFlag } from "../args.js";
+import { parseArgs, parseOptValue, stringFlag, existingFile } from "../args.js";
 import { currentRecords } from "./collect.js";
 
 export const EXPORT_HELP = `recovery-gym export FILE.jsonl --format openai-chat --out OUT.jsonl [--outcome success|failure|all] [--where key=value ...] [--include-interrupted]
@@ -80,6 +80,7 @@ export function exportCommand(argv: readonly string[]): number {
   }
   const file = args.positionals[0];
   if (!file) throw new OptionsError("FILE", "export: give a trajectory file (JSONL)");
+  existingFile(file, "FILE", "export");
   const format = stringFlag(args, "format") ?? "openai-chat";
   if (format !== "openai-chat") throw new OptionsError("--format", `export: unknown format "${format}"; supported: openai-chat`);
   const out = stringFlag(args, "out");

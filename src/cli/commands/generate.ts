@@ -1,11 +1,12 @@
 import { OptionsError } from "../../core/errors.js";
 import { generatorEntry, listGenerators } from "../../generators.js";
 import { intFlag, parseArgs, stringFlag } from "../args.js";
+import { ProgressBar } from "../progress.js";
 
-export const GENERATE_HELP = `recovery-gym generate NAME --out DIR [--seed N] [generator flags, e.g. planbench-xl --domain NAME|FILE.json]
+export const GENERATE_HELP = `recovery-gym generate NAME --out DIR [--seed N] [--quiet] [generator flags, e.g. --domain NAME|FILE.json]
   Writes a family's generated data set (same seed => identical bytes). Names and their flags: see 'recovery-gym list'.`;
 
-const BASE_FLAGS = { out: "string", seed: "string", help: "boolean" } as const;
+const BASE_FLAGS = { out: "string", seed: "string", quiet: "boolean", help: "boolean" } as const;
 
 export async function generateCommand(argv: readonly string[]): Promise<number> {
   // Accept every generator's extra flags while parsing (the name is a positional), then keep the chosen one's.
@@ -31,7 +32,21 @@ export async function generateCommand(argv: readonly string[]): Promise<number> 
     if (!entry.flags || !(f in entry.flags)) throw new OptionsError(`--${f}`, `generate ${name}: unknown flag --${f}; accepted: --out, --seed${Object.keys(entry.flags ?? {}).map((x) => `, --${x}`).join("")}`);
     options[f] = v;
   }
-  const res = await entry.run({ outDir, seed: intFlag(args, "seed", 42, 0), options });
-  process.stdout.write(`${res.summary}\nwrote ${res.files.length} file(s) to ${outDir}\n`);
+  const quiet = args.flags.quiet === true;
+  if (!quiet) process.stderr.write(`generate ${name}: writing to ${outDir}\n`);
+  const started = Date.now();
+  // The bar starts with the generator's first report, which tells how many stages there are.
+  let bar: ProgressBar | null = null;
+  const progress = (done: number, total: number, stage: string) => {
+    bar ??= new ProgressBar(total, `generate ${name}`, process.stderr, !quiet, "stages", 0);
+    bar.update(done, stage);
+  };
+  try {
+    const res = await entry.run({ outDir, seed: intFlag(args, "seed", 42, 0), options, progress });
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    process.stdout.write(`${res.summary}\nwrote ${res.files.length} file(s) to ${outDir} in ${seconds} s\n`);
+  } finally {
+    (bar as ProgressBar | null)?.stop();
+  }
   return 0;
 }

@@ -1,6 +1,7 @@
 import { OptionsError } from "../../core/errors.js";
 import { listEnvs } from "../../core/registry.js";
 import { listGenerators } from "../../generators.js";
+import { policyNames } from "../../ablation.js";
 import { parseArgs } from "../args.js";
 
 export const LIST_HELP = `recovery-gym list [--json]
@@ -15,7 +16,8 @@ export function listCommand(argv: readonly string[]): number {
   if (args.positionals.length > 0) throw new OptionsError(args.positionals[0], `list: unexpected argument "${args.positionals[0]}"; accepted: --json, --help`);
   if (Object.keys(args.opts).length > 0) throw new OptionsError("--opt", "list: takes no --opt; accepted: --json, --help");
   const json = args.flags.json === true;
-  const envs = listEnvs();
+  // Every env can run the generic random policy (the CLI default), so it is listed even where the family has none.
+  const envs = listEnvs().map((e) => ({ ...e, policies: policyNames(e.id) }));
   if (json) {
     process.stdout.write(`${JSON.stringify({ envs, generators: listGenerators().map(([name, g]) => ({ name, description: g.description, flags: g.flags ?? {} })) }, null, 2)}\n`);
     return 0;

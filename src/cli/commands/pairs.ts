@@ -175,7 +175,8 @@ export function pairsCommand(argv: readonly string[]): number {
   const maxSteps = intFlag(args, "max-steps", 100, 1);
   // Pairs are not resumable: a re-run rewrites the file rather than appending duplicates.
   const writer = new JsonlWriter(out, "truncate");
-  const bar = new ProgressBar(episodes, `pairs ${envId}`, process.stderr, args.flags.quiet !== true);
+  const bar = new ProgressBar(episodes, `pairs ${envId}`, process.stderr, args.flags.quiet !== true, "episodes");
+  bar.update(0);
   let written = 0;
   try {
     for (let ep = 0; ep < episodes; ep++) {
@@ -188,6 +189,7 @@ export function pairsCommand(argv: readonly string[]): number {
       bar.update(ep + 1, `${written} pairs`);
     }
   } finally {
+    bar.stop();
     writer.close();
   }
   process.stdout.write(`wrote ${written} pair(s) to ${out} (${episodes - written} episodes met no fault${faultContrast ? "" : " before ending"})\n`);

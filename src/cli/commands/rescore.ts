@@ -5,12 +5,13 @@ import type { ToolEnv } from "../../engine/toolEnv.js";
 import { withGamma } from "../../ablation.js";
 import { groupBy, mean } from "../../metrics/stats.js";
 import { formatTable } from "../../metrics/table.js";
+import { roundMetric } from "../../metrics/units.js";
 import { discountedReturn, recomputeRewards } from "../../rewards/compute.js";
 import { resolveRewardSpec } from "../../rewards/presets.js";
 import type { RewardSpec } from "../../rewards/spec.js";
 import type { Trajectory } from "../../trajectories/schema.js";
 import { readTrajectories } from "../../trajectories/writer.js";
-import { parseArgs, stringFlag } from "../args.js";
+import { parseArgs, stringFlag, existingFile } from "../args.js";
 import { currentRecords } from "./collect.js";
 
 export const RESCORE_HELP = `recovery-gym rescore FILE.jsonl --reward SPEC [--gamma G] [--include-interrupted] [--json]
@@ -36,6 +37,7 @@ export function rescoreCommand(argv: readonly string[]): number {
   }
   const file = args.positionals[0];
   if (!file) throw new OptionsError("FILE", "rescore: give a trajectory file (JSONL)");
+  existingFile(file, "FILE", "rescore");
   const reward = stringFlag(args, "reward");
   if (!reward) throw new OptionsError("--reward", "rescore: --reward SPEC is required");
   const gammaFlag = stringFlag(args, "gamma");
@@ -64,7 +66,12 @@ export function rescoreCommand(argv: readonly string[]): number {
   }
   const skipped = all.length - trajs.length;
   if (args.flags.json) {
-    process.stdout.write(`${JSON.stringify({ file, reward: specName, episodes: rows.length, skipped, meanOriginal: mean(rows.map((r) => r.original)), meanRescored: mean(rows.map((r) => r.rescored)), groups: summary, rows })}\n`);
+    // Numbers rounded as every JSON output rounds them (docs/METRICS.md).
+    const round = (v: unknown) => (typeof v === "number" ? roundMetric(v) : v);
+    const meanOriginal = mean(rows.map((r) => r.original));
+    const meanRescored = mean(rows.map((r) => r.rescored));
+    const json = { file, reward: specName, episodes: rows.length, skipped, meanOriginal, meanRescored, groups: summary, rows };
+    process.stdout.write(`${JSON.stringify(json, (_k, v: unknown) => round(v))}\n`);
     return 0;
   }
   process.stdout.write(`${formatTable(["episode", "original return", `return under ${specName}`, "success", "end"], rows.map((r) => [r.episodeId, r.original, r.rescored, r.success ? "yes" : "no", r.terminationReason]))}\n\n`);

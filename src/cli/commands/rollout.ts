@@ -4,6 +4,7 @@ import type { JsonObject } from "../../core/json.js";
 import { type AggregateReport, type EpisodeResult, parseEnvOptions, registryEntry } from "../../core/registry.js";
 import { ci95, mean } from "../../metrics/stats.js";
 import { formatTable } from "../../metrics/table.js";
+import { reportInFractions } from "../../metrics/units.js";
 import { rolloutAsync } from "../../rollout.js";
 import { policyEntry } from "../../ablation.js";
 import { RecordTrajectory } from "../../../wrappers/recordTrajectory.js";
@@ -52,7 +53,8 @@ async function runEpisodes(args: ParsedArgs, command: string): Promise<EpisodesR
   const episodes = intFlag(args, "episodes", 10, 1);
   const seed = intFlag(args, "seed", 0, 0);
   const out = stringFlag(args, "out");
-  const bar = new ProgressBar(episodes, `${command} ${envId}/${policy}`, process.stderr, args.flags.quiet !== true);
+  const bar = new ProgressBar(episodes, `${command} ${envId}/${policy}`, process.stderr, args.flags.quiet !== true, "episodes");
+  bar.update(0);
   let successes = 0;
   const stop = stopOnSignals();
   try {
@@ -72,9 +74,11 @@ async function runEpisodes(args: ParsedArgs, command: string): Promise<EpisodesR
       { signal: stop.signal },
     );
     const stoppedBy = stop.received();
+    bar.stop();
     if (stoppedBy) process.stderr.write(`\n${command}: stopped by ${stoppedBy} after ${results.length} of ${episodes} episodes${out ? `; ${out} is flushed` : ""}\n`);
     return { results, envId, options, policy, seed, episodes, stoppedBy };
   } finally {
+    bar.stop();
     stop.dispose();
   }
 }
@@ -112,11 +116,15 @@ export async function evalCommand(argv: readonly string[]): Promise<number> {
   const entry = registryEntry(envId);
   const report = entry.aggregate ? entry.aggregate(results) : genericReport(results);
   if (args.flags.json) {
-    process.stdout.write(`${JSON.stringify({ env: envId, options, policy, episodes, seed, metrics: report.metrics, breakdown: report.breakdown })}\n`);
+    // Rates as fractions, rounded, whatever unit the family's paper uses (docs/METRICS.md).
+    const { metrics, breakdown } = reportInFractions(report);
+    process.stdout.write(`${JSON.stringify({ env: envId, options, policy, episodes, seed, metrics, breakdown })}\n`);
     return 0;
   }
   process.stdout.write(`${envId} · policy ${policy} · ${episodes} episodes from seed ${seed}\n\n`);
-  process.stdout.write(`${formatTable(["metric", "value"], Object.entries(report.metrics))}\n`);
+  const percent = new Set(report.percentMetrics ?? []);
+  const metricRows = Object.entries(report.metrics).map(([k, v]) => [percent.has(k) ? `${k} (%)` : k, v]);
+  process.stdout.write(`${formatTable(["metric", "value"], metricRows)}\n`);
   for (const table of report.breakdown) process.stdout.write(`\n${table.title}\n${formatTable(table.columns, table.rows)}\n`);
   return 0;
 }

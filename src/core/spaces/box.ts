@@ -44,7 +44,7 @@ export class Box extends Space<BoxArray> {
   }
 
   /** Uniform on bounded dims; exponential tails on half-bounded ones; normal on unbounded (as Gymnasium). */
-  sample(rng: Rng): BoxArray {
+  sample(rng: Rng = this.stream()): BoxArray {
     const out = new ctor[this.dtype](this.size);
     for (let i = 0; i < this.size; i++) {
       const lo = this.low[i];

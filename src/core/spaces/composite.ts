@@ -16,7 +16,7 @@ export class Dict<S extends Record<string, Space<unknown>>> extends Space<DictVa
     if (Object.keys(obj).length !== this.keys.length) return false;
     return this.keys.every((k) => k in obj && this.spaces[k].contains(obj[k]));
   }
-  sample(rng: Rng): DictValue<S> {
+  sample(rng: Rng = this.stream()): DictValue<S> {
     const scope = sampleScope(rng);
     const out = {} as DictValue<S>;
     for (const k of this.keys) out[k] = this.spaces[k].sample(scope.derive(k)) as DictValue<S>[typeof k];
@@ -37,7 +37,7 @@ export class Tuple<T = unknown> extends Space<T[]> {
   contains(x: unknown): x is T[] {
     return Array.isArray(x) && x.length === this.spaces.length && this.spaces.every((s, i) => s.contains(x[i]));
   }
-  sample(rng: Rng): T[] {
+  sample(rng: Rng = this.stream()): T[] {
     const scope = sampleScope(rng);
     return this.spaces.map((s, i) => s.sample(scope.derive(i)));
   }
@@ -59,7 +59,7 @@ export class Sequence<T> extends Space<T[]> {
     if (this.maxLength !== null && x.length > this.maxLength) return false;
     return x.every((v) => this.feature.contains(v));
   }
-  sample(rng: Rng): T[] {
+  sample(rng: Rng = this.stream()): T[] {
     const scope = sampleScope(rng);
     const len = scope.derive("length").int(Math.min(this.maxLength ?? 8, 8) + 1);
     return Array.from({ length: len }, (_, i) => this.feature.sample(scope.derive(i)));

@@ -14,7 +14,7 @@ export class Discrete extends Space<number> {
     return typeof x === "number" && Number.isInteger(x) && x >= this.start && x < this.start + this.n;
   }
   /** With a mask (1 = allowed), samples only allowed values, as Gymnasium's masked sampling. */
-  sample(rng: Rng, mask?: ArrayLike<number>): number {
+  sample(rng: Rng = this.stream(), mask?: ArrayLike<number>): number {
     if (!mask) return this.start + rng.int(this.n);
     const allowed: number[] = [];
     for (let i = 0; i < this.n; i++) if (mask[i]) allowed.push(i);

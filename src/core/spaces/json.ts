@@ -22,7 +22,7 @@ export class Json extends Space<JsonValue> {
   contains(x: unknown): x is JsonValue {
     return isJson(x, 0);
   }
-  sample(rng: Rng): JsonValue {
+  sample(rng: Rng = this.stream()): JsonValue {
     const pick = rng.int(4);
     if (pick === 0) return null;
     if (pick === 1) return rng.int(1000);

@@ -13,7 +13,7 @@ export class MultiBinary extends Space<Uint8Array> {
     for (let i = 0; i < arr.length; i++) if (arr[i] !== 0 && arr[i] !== 1) return false;
     return true;
   }
-  sample(rng: Rng): Uint8Array {
+  sample(rng: Rng = this.stream()): Uint8Array {
     return Uint8Array.from({ length: this.n }, () => rng.int(2));
   }
   toJSON(): SpaceJson {

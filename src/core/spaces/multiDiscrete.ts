@@ -18,7 +18,7 @@ export class MultiDiscrete extends Space<Int32Array> {
     }
     return true;
   }
-  sample(rng: Rng): Int32Array {
+  sample(rng: Rng = this.stream()): Int32Array {
     return Int32Array.from(this.nvec, (n) => rng.int(n));
   }
   toJSON(): SpaceJson {

@@ -1,6 +1,7 @@
 import type { JsonObject } from "../json.js";
 import { stableStringify } from "../json.js";
-import type { Rng } from "../rng.js";
+import { Rng } from "../rng.js";
+import { checkSeed } from "../seed.js";
 
 /** A plain description of a space, sendable over the bridge: always has a `type` tag. */
 export type SpaceJson = JsonObject & { type: string };
@@ -8,11 +9,33 @@ export type SpaceJson = JsonObject & { type: string };
 /**
  * A set of valid values, as in Gymnasium's `spaces.Space`: membership (`contains`), seeded sampling, a plain
  * description for other languages (`toJSON`), and structural equality.
+ *
+ * Sampling draws from the stream it is given (`sample(rng)`) or, without one, from the space's own stream, which
+ * `seed(n)` restarts (Gymnasium's `space.seed(n); space.sample()`). An unseeded space draws as if seeded with 0,
+ * as an unseeded env resets as if seeded with 0: nothing in the library is random without a seed to replay it.
  */
 export abstract class Space<T> {
+  private ownStream: Rng | null = null;
+
   abstract contains(x: unknown): x is T;
-  abstract sample(rng: Rng): T;
+  /** A value of the space, drawn from `rng` or, when omitted, from the space's own stream (see `seed`). */
+  abstract sample(rng?: Rng): T;
   abstract toJSON(): SpaceJson;
+
+  /**
+   * Restarts the space's own stream (the one `sample()` without an argument draws from) at `seed`, a non-negative
+   * safe integer; a bad seed throws an OptionsError on `seed`. Returns the seed, as Gymnasium returns its seeds.
+   * Composite spaces need no per-member seeding: their samples derive every member's stream from this one.
+   */
+  seed(seed = 0): number {
+    this.ownStream = new Rng(checkSeed(seed, "seed", `${this.constructor.name}.seed()`));
+    return seed;
+  }
+
+  /** The space's own stream, created on first use (seed 0) so spaces that are never sampled cost nothing. */
+  protected stream(): Rng {
+    return (this.ownStream ??= new Rng(0));
+  }
 
   /** Two spaces are equal when their descriptions are. */
   equals(other: Space<unknown>): boolean {

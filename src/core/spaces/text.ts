@@ -20,7 +20,7 @@ export class Text extends Space<string> {
     for (const ch of x) if (!this.charset.includes(ch)) return false;
     return true;
   }
-  sample(rng: Rng): string {
+  sample(rng: Rng = this.stream()): string {
     const chars = this.charset ?? ALPHANUMERIC;
     const len = rng.range(this.minLength, Math.min(this.maxLength, this.minLength + 32));
     let out = "";

@@ -89,7 +89,7 @@ export class ToolActionSpace extends Space<Action> {
     }
   }
 
-  sample(rng: Rng): Action {
+  sample(rng: Rng = this.stream()): Action {
     const names = ["tool_call", "answer", "abort", ...Object.keys(this.extraKinds)];
     const weights = [
       this.toolCalls.tools().length > 0 ? this.sampleWeights.tool_call : 0,

@@ -85,7 +85,7 @@ export class ToolCallSpace extends Space<ToolCallValue> {
     return this.explain(x) === null;
   }
 
-  sample(rng: Rng): ToolCallValue {
+  sample(rng: Rng = this.stream()): ToolCallValue {
     const tools = this.visibleTools();
     if (tools.length === 0) throw new RangeError("ToolCallSpace.sample: no visible tools");
     const tool = rng.pick(tools);
