@@ -73,37 +73,57 @@ class Client:
         self.address = address
         self.timeout = timeout
         self._ctx = context or zmq.Context.instance()
-        self._sock = self._ctx.socket(zmq.DEALER)
-        self._sock.setsockopt(zmq.LINGER, 0)
         # Sessions belong to the routing id. A random one of our own (rather than libzmq's per-connection one)
         # survives reconnects after a network blip, so the sessions stay ours; it is unguessable like a handle.
         self.identity: bytes = identity if identity is not None else b"rg-" + secrets.token_hex(16).encode()
-        self._sock.setsockopt(zmq.IDENTITY, self.identity)
         if client_keys is not None and server_public_key is None:
             raise ValueError("client_keys: CURVE client keys need server_public_key as well")
         self._curve = server_public_key is not None
+        self._curve_keys: Optional[Tuple[bytes, bytes, bytes]] = None
         if server_public_key is not None:
             # A server started with --curve-clients admits only listed public keys; otherwise any fresh pair works.
             public, secret = client_keys if client_keys is not None else zmq.curve_keypair()
-            self._sock.curve_publickey = _key_bytes(public)
-            self._sock.curve_secretkey = _key_bytes(secret)
-            self._sock.curve_serverkey = _key_bytes(server_public_key)
-        self._sock.connect(address)
+            self._curve_keys = (_key_bytes(public), _key_bytes(secret), _key_bytes(server_public_key))
+        self._ids = itertools.count(1)
+        self._closed = False
+        self._open_socket()
+        self.server_info: Dict[str, Any] = {}
+        if hello:
+            try:
+                self.server_info = self._hello_reconnecting() if identity is not None else self.hello()
+            except BaseException:
+                self.close()  # do not leak the socket when the server is unreachable or incompatible
+                raise
+
+    def _open_socket(self) -> None:
+        self._sock = self._ctx.socket(zmq.DEALER)
+        self._sock.setsockopt(zmq.LINGER, 0)
+        self._sock.setsockopt(zmq.IDENTITY, self.identity)
+        if self._curve_keys is not None:
+            self._sock.curve_publickey, self._sock.curve_secretkey, self._sock.curve_serverkey = self._curve_keys
+        self._sock.connect(self.address)
         self._poller = zmq.Poller()
         self._poller.register(self._sock, zmq.POLLIN)
-        self._ids = itertools.count(1)
         # ids sent and not yet answered, in send order (responses arrive in this order).
         self._outstanding: "OrderedDict[int, None]" = OrderedDict()
         self._stash: Dict[int, Dict[str, Any]] = {}
         self._abandoned: set = set()
-        self._closed = False
-        self.server_info: Dict[str, Any] = {}
-        if hello:
+
+    def _hello_reconnecting(self) -> Dict[str, Any]:
+        """``hello`` for a client that reuses a routing id (a reconnect). The server refuses a second connection
+        under an id it still sees connected, and libzmq then parks the new connection silently for good; until the
+        server notices the old connection is gone, each attempt therefore gets a fresh connection."""
+        deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        while True:
+            left = None if deadline is None else deadline - time.monotonic()
+            attempt = 0.5 if left is None else min(0.5, max(left, 0.0))
             try:
-                self.server_info = self.hello()
-            except BaseException:
-                self.close()  # do not leak the socket when the server is unreachable or incompatible
-                raise
+                return self.request("hello", timeout=attempt, versions=PROTOCOL_VERSIONS, client="recovery_gym-python")
+            except BridgeTimeout:
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise
+                self._sock.close(0)
+                self._open_socket()
 
     # -- plumbing ---------------------------------------------------------------------------------------------
 
