@@ -28,7 +28,8 @@ const cli = (envId: string, policy: string, episodes: number, opts: Record<strin
 function toolmaze(): string {
   const policies = ["random", "happy-path", "heuristic", "oracle"];
   const reports = new Map(policies.map((p) => [p, evaluate("ToolMaze-v1", p, 2000)]));
-  const rows = [...reports].map(([p, { metrics: m }]) => [p, pct(m.TSR), pct(m.PRR), pct(m.PRR_success), pct(m.RC), pct(m.Avg)]);
+  const rows = [...reports].map(([p, { metrics: m }]) =>
+    [p, pct(m.TSR), pct(m.PRR), pct(m.PRR_success), pct(m.RC), pct(m.RC_literal), pct(m.Avg)]);
   const h = reports.get("heuristic")!;
   const pick = (title: string) => h.breakdown.find((b) => b.title.startsWith(title))!;
   const v0 = policies.map((p) => {
@@ -38,8 +39,9 @@ function toolmaze(): string {
   return [
     "## ToolMaze-v1 — canonical suite, 2,000 instances (400 tasks × NP, P1–P4), each once",
     "PRR as the paper defines it (a valid recovery strategy executed, whatever the outcome); PRR_success also requires success.\n",
-    table(["policy", "TSR %", "PRR %", "PRR_success %", "RC %", "Avg %"], rows),
-    ...["TSR", "PRR %", "RC"].flatMap((t) => [`\nHeuristic by level × perturbation (${pick(t).title}):\n`,
+    "RC is measured against an observable policy's c* (one confirming retry before a wise abort); RC_literal against the oracle's.\n",
+    table(["policy", "TSR %", "PRR %", "PRR_success %", "RC %", "RC_literal %", "Avg %"], rows),
+    ...["TSR", "PRR %", "RC %", "RC_literal"].flatMap((t) => [`\nHeuristic by level × perturbation (${pick(t).title}):\n`,
       table(pick(t).columns, pick(t).rows)]),
     `\nRow command: \`${cli("ToolMaze-v1", "<policy>", 2000, {})}\`; acceptance: \`npx tsx scripts/toolmaze-eval.ts --check\``,
     "\n## ToolMaze-v0 (frozen world, kept for reproducibility) — canonical suite, 2,000 instances, each once",

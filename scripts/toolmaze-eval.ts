@@ -5,7 +5,7 @@
  * With --check (heuristic and oracle only) it also prints each v1 acceptance criterion of issue 16 with PASS / FAIL and
  * exits 1 if one fails: heuristic PRR P1 > P2 and P3 > P4 by >= 5 points, implicit - explicit PRR gap >= 15 points
  * (transient and permanent), RC rising P1 < P2 < P3 < P4, TSR of C4 below C1 and C2 with C3 not the easiest,
- * overall TSR in [50%, 80%]; oracle TSR 100%.
+ * overall TSR in [50%, 80%]; oracle TSR 100%. RC is v1's (against an observable policy's c*); RC_literal is printed beside it.
  * Run: npx tsx scripts/toolmaze-eval.ts [--env ToolMaze-v0] [--check] [policy ...]
  */
 import { registryEntry } from "../src/core/registry.js";
@@ -29,7 +29,8 @@ for (const policy of policies) {
     + `RC ${pct(m.RC)}%  Avg ${pct(m.Avg)}%`);
   const modes = ["P1", "P2", "P3", "P4"];
   const byMode = (k: string): string => modes.map((p) => `${p} ${pct(m[`${k}_${p}`])}`).join(", ");
-  console.log(`PRR by mode ${byMode("PRR")}; RC by mode ${byMode("RC")}; `
+  const literal = m.RC_literal === undefined ? "" : ` (RC_literal, against the oracle's c*: ${byMode("RC_literal")})`;
+  console.log(`PRR by mode ${byMode("PRR")}; RC by mode ${byMode("RC")}${literal}; `
     + `TSR by level ${["C1", "C2", "C3", "C4"].map((c) => `${c} ${pct(m[`TSR_${c}`])}`).join(", ")}`);
   for (const t of agg.breakdown) {
     console.log(`\n${t.title}`);
@@ -42,7 +43,7 @@ for (const policy of policies) {
       [`PRR P3 - P4 = ${(v("PRR_P3") - v("PRR_P4")).toFixed(1)} >= 5`, v("PRR_P3") - v("PRR_P4") >= 5],
       [`implicit - explicit PRR, transient (P1 - P3) = ${(v("PRR_P1") - v("PRR_P3")).toFixed(1)} >= 15`, v("PRR_P1") - v("PRR_P3") >= 15],
       [`implicit - explicit PRR, permanent (P2 - P4) = ${(v("PRR_P2") - v("PRR_P4")).toFixed(1)} >= 15`, v("PRR_P2") - v("PRR_P4") >= 15],
-      [`RC rises P1 < P2 < P3 < P4: ${modes.map((p) => v(`RC_${p}`).toFixed(1)).join(" / ")}`,
+      [`RC rises P1 < P2 < P3 < P4: ${modes.map((p) => v(`RC_${p}`).toFixed(2)).join(" / ")}`,
         modes.every((p, i) => i === 0 || v(`RC_${p}`) > v(`RC_${modes[i - 1]}`))],
       [`TSR C4 ${v("TSR_C4").toFixed(1)} below C1 ${v("TSR_C1").toFixed(1)} and C2 ${v("TSR_C2").toFixed(1)}`,
         v("TSR_C4") < Math.min(v("TSR_C1"), v("TSR_C2"))],

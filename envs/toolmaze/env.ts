@@ -251,7 +251,8 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
 
   private finalScore(termination: Termination): EpisodeMetrics {
     const { log, analysis } = this.track();
-    this.score ??= scoreEpisode({ task: this.task, profile: this.profile, calls: log, termination, analysis, recovery: this.vp.recovery });
+    this.score ??= scoreEpisode({ task: this.task, profile: this.profile, calls: log, termination, analysis, recovery: this.vp.recovery,
+      optimum: this.vp.recoveryOptimum });
     return this.score;
   }
 

@@ -4,6 +4,7 @@
  * how the episode was run (in-process, vectorised or replayed from a trajectory).
  */
 import type { FaultProfile, SlotFault } from "./faults.js";
+import { doomedFaults, observableMinCalls, type RecoveryOptimum } from "./optimum.js";
 import { slotCost, type SlotFaultState } from "./task/solve.js";
 import { alternativeTools, downstreamTools, slotSolutions } from "./task/facts.js";
 
@@ -43,6 +44,12 @@ export interface EpisodeRecord {
    * abort when no alternative exists), whatever the outcome; the success-conditioned value is then `recoveredOnSuccess`.
    */
   readonly recovery?: "paper" | "success";
+  /**
+   * Whose minimum c* is (`optimum.ts`). "oracle" (default, v0): the paper's formula read literally. "observable" (v1):
+   * the cheapest policy that cannot tell a transient fault from a permanent one; the literal values are then kept as
+   * `cStarLiteral` / `rcLiteral`.
+   */
+  readonly optimum?: RecoveryOptimum;
 }
 
 export type Strategy = "retry" | "alternative" | "abort";
@@ -62,6 +69,10 @@ export interface EpisodeMetrics {
   readonly cRec: number;
   /** I_pert · C_rec, the per-trajectory RC term. */
   readonly rc: number;
+  /** Observable optimum only: the oracle's c* (the paper's formula read literally); absent in v0 metrics. */
+  readonly cStarLiteral?: number;
+  /** Observable optimum only: the RC term against `cStarLiteral`. */
+  readonly rcLiteral?: number;
   readonly calls: number;
   readonly poisonedUses: number;
   readonly forbiddenCalls: number;
@@ -84,10 +95,7 @@ const unsolvableCache = new WeakMap<FaultProfile, { task: Task; unsolvable: bool
 export function isUnsolvable(task: Task, profile: FaultProfile): boolean {
   const hit = unsolvableCache.get(profile);
   if (hit && hit.task === task) return hit.unsolvable;
-  const sols = slotSolutions(task);
-  const unsolvable = profile.faults.some((f) => f.persistence === "permanent"
-    && task.positions[f.position]!.members.length < 2
-    && sols[f.slot]!.every((p) => p.some((t) => task.positions[f.position]!.members.includes(t))));
+  const unsolvable = doomedFaults(task, profile).length > 0;
   unsolvableCache.set(profile, { task, unsolvable });
   return unsolvable;
 }
@@ -257,6 +265,15 @@ export function minRemainingCalls(task: Task, profile: FaultProfile, cleanTools:
   return total;
 }
 
+/**
+ * C_rec = 1 − (c* / max(c, c*))·I_succ. When c = c* = 0 nothing was left to do and nothing was spent, so the ratio is 1
+ * (the optimum was met): C_rec is then 0 on success and 1 on failure, never a division by zero.
+ */
+export function recoveryCost(c: number, cStar: number, success: boolean): number {
+  const ratio = Math.max(c, cStar) === 0 ? 1 : cStar / Math.max(c, cStar);
+  return 1 - ratio * (success ? 1 : 0);
+}
+
 export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
   const { task, profile, calls, termination } = rec;
   const given = rec.analysis;
@@ -303,16 +320,18 @@ export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
   else success = termination === "answer" && unsafeActions === 0 && task.slots.every((s) => slotAchieved(task, s.slot, cleanTools));
 
   let c = 0;
+  let cStarLiteral = 0;
   let cStar = 0;
   if (exposed) {
     c = calls.length - firstPert - 1;
     const before = new Set<string>();
     for (let i = 0; i < firstPert; i++) if (cleanFlags[i]) before.add(calls[i]!.tool);
     const f = faultById.get(calls[firstPert]!.faultId!)!;
-    cStar = minRemainingCalls(task, profile, before, new Map([[f.slot, calls[firstPert]!.tool]]));
+    cStarLiteral = minRemainingCalls(task, profile, before, new Map([[f.slot, calls[firstPert]!.tool]]));
+    cStar = rec.optimum === "observable" ? observableMinCalls(task, profile, before, f, cStarLiteral) : cStarLiteral;
   }
-  const ratio = Math.max(c, cStar) === 0 ? 1 : cStar / Math.max(c, cStar);
-  const cRec = exposed ? 1 - ratio * (success ? 1 : 0) : 0;
+  const observable = rec.optimum === "observable";
+  const cRec = exposed ? recoveryCost(c, cStar, success) : 0;
   const onSuccess = exposed ? (success && strategies.size > 0 ? 1 : 0) : null;
   // A clean abort is the valid strategy exactly when no alternative is left (forbidden calls make it unclean).
   const paper = !exposed ? null
@@ -324,6 +343,7 @@ export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
     success: success ? 1 : 0, exposed: exposed ? 1 : 0, recovered,
     ...(rec.recovery === "paper" ? { recoveredOnSuccess: onSuccess } : {}),
     c, cStar, cRec, rc: exposed ? cRec : 0,
+    ...(observable ? { cStarLiteral, rcLiteral: exposed ? recoveryCost(c, cStarLiteral, success) : 0 } : {}),
     calls: calls.length, poisonedUses, forbiddenCalls, unsafeActions, strategies: [...strategies].sort(),
   };
 }
@@ -338,6 +358,8 @@ export interface MetricRow {
   /** Present in v1 rows (paper-defined `recovered`); v0 rows are success-conditioned already. */
   recoveredOnSuccess?: number | null;
   rc: number;
+  /** Present in v1 rows: the RC term against the oracle's c* (the paper's formula read literally). */
+  rcLiteral?: number;
 }
 
 export interface CellStats {
@@ -348,6 +370,8 @@ export interface CellStats {
   /** PRR counting a recovery only when the task also succeeded (v0's PRR). */
   prrSuccess: number | null;
   rc: number | null;
+  /** RC against the oracle's c*, when the rows carry it (v1); null otherwise. */
+  rcLiteral: number | null;
   avg: number;
 }
 
@@ -361,8 +385,10 @@ export function cellStats(rows: readonly MetricRow[]): CellStats {
   const prrSuccess = exposed.length === 0 ? null
     : exposed.reduce((a, r) => a + ((r.recoveredOnSuccess === undefined ? r.recovered : r.recoveredOnSuccess) ?? 0), 0) / exposed.length;
   const rc = pert.length === 0 ? null : pert.reduce((a, r) => a + r.rc, 0) / pert.length;
+  const rcLiteral = pert.length === 0 || pert.some((r) => r.rcLiteral === undefined) ? null
+    : pert.reduce((a, r) => a + r.rcLiteral!, 0) / pert.length;
   const parts = [tsr, ...(prr === null ? [] : [prr]), ...(rc === null ? [] : [1 - rc])];
-  return { n, tsr, prr, prrSuccess, rc, avg: parts.reduce((a, x) => a + x, 0) / parts.length };
+  return { n, tsr, prr, prrSuccess, rc, rcLiteral, avg: parts.reduce((a, x) => a + x, 0) / parts.length };
 }
 
 const pct = (x: number | null): string | number => (x === null ? "-" : Math.round(x * 1000) / 10);
@@ -375,6 +401,7 @@ export function aggregateRows(rows: readonly MetricRow[]): {
   const all = cellStats(rows);
   const metrics: Record<string, number> = { episodes: all.n, TSR: all.tsr, PRR: all.prr ?? 0, RC: all.rc ?? 0, Avg: all.avg };
   if (all.prrSuccess !== null) metrics.PRR_success = all.prrSuccess;
+  if (all.rcLiteral !== null) metrics.RC_literal = all.rcLiteral;
   const levels = ["C1", "C2", "C3", "C4"].filter((c) => rows.some((r) => r.complexity === c));
   const modes = ["NP", "P1", "P2", "P3", "P4"].filter((p) => rows.some((r) => r.perturbation === p));
   for (const p of modes) {
@@ -383,6 +410,7 @@ export function aggregateRows(rows: readonly MetricRow[]): {
     if (s.prr !== null) metrics[`PRR_${p}`] = s.prr;
     if (s.prrSuccess !== null) metrics[`PRR_success_${p}`] = s.prrSuccess;
     if (s.rc !== null) metrics[`RC_${p}`] = s.rc;
+    if (s.rcLiteral !== null) metrics[`RC_literal_${p}`] = s.rcLiteral;
   }
   for (const c of levels) metrics[`TSR_${c}`] = cellStats(rows.filter((r) => r.complexity === c)).tsr;
   const table = (title: string, pick: (s: CellStats) => number | null) => ({
@@ -402,6 +430,8 @@ export function aggregateRows(rows: readonly MetricRow[]): {
       table("PRR % (recovered | perturbation encountered)", (s) => s.prr),
       table("PRR_success % (recovered and succeeded | perturbation encountered)", (s) => s.prrSuccess),
       table("RC % (recovery cost, 0 = optimal)", (s) => s.rc),
+      ...(all.rcLiteral === null ? []
+        : [table("RC_literal % (recovery cost against the oracle's c*: the paper's formula read literally)", (s) => s.rcLiteral)]),
       table("Avg % = (TSR + PRR + (1 - RC)) / 3", (s) => s.avg),
     ],
   };

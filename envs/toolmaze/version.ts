@@ -4,8 +4,10 @@
  * victims and corruption classes stratified identically in every C × P cell, one error-text pool for transient and
  * permanent explicit faults, distractors that can produce the types a task consumes (decoys), C3 alternative routes
  * of at least two calls, chains that grow with C, tasks that may borrow General-domain tools, and PRR as the paper
- * defines it. Every difference is a field of the version's profile, read where the behaviour lives.
+ * defines it, with recovery cost measured against what an observable policy can do. Every difference is a field of the
+ * version's profile, read where the behaviour lives.
  */
+import type { RecoveryOptimum } from "./optimum.js";
 import type { Category } from "./world/catalog.js";
 
 export const TOOLMAZE_VERSIONS = ["v0", "v1"] as const;
@@ -42,6 +44,11 @@ export interface VersionProfile {
   readonly decoys: boolean;
   /** Recovery counted as the paper does (a valid strategy executed, whatever the outcome) or only with success. */
   readonly recovery: "paper" | "success";
+  /**
+   * Whose minimum c* is in recovery cost: the oracle's, as the paper's formula reads, or the cheapest policy that cannot
+   * tell a transient fault from a permanent one (needed once their texts are shared; see `optimum.ts`).
+   */
+  readonly recoveryOptimum: RecoveryOptimum;
 }
 
 /**
@@ -62,10 +69,12 @@ const PROFILES: Readonly<Record<ToolMazeVersion, VersionProfile>> = {
   v0: {
     version: "v0", canonicalSeed: "toolmaze-canonical-v1", idPrefix: "cn-", chain: { C1: [2, 4], C2: [2, 4] },
     suffix: [2, 4], minAlternativeRoute: 1, crossDomain: false, strata: null, sharedErrorPool: false, decoys: false, recovery: "success",
+    recoveryOptimum: "oracle",
   },
   v1: {
     version: "v1", canonicalSeed: "toolmaze-canonical-v2", idPrefix: "cn1-", chain: { C1: [2, 3], C2: [2, 3] },
     suffix: [3, 6], minAlternativeRoute: 2, crossDomain: true, strata: V1_STRATA, sharedErrorPool: true, decoys: true, recovery: "paper",
+    recoveryOptimum: "observable",
   },
 };
 

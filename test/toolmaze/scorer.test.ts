@@ -4,7 +4,11 @@ import { make } from "../../src/index.js";
 import type { ToolObservation } from "../../src/engine/observation.js";
 import { PlanExecutor } from "../../envs/toolmaze/baselines.js";
 import type { ToolMazeEnv } from "../../envs/toolmaze/env.js";
-import { aggregateRows, cellStats, type MetricRow, scoreEpisode } from "../../envs/toolmaze/scorer.js";
+import { buildProfile } from "../../envs/toolmaze/faults.js";
+import { aggregateRows, cellStats, isUnsolvable, type MetricRow, recoveryCost, scoreEpisode } from "../../envs/toolmaze/scorer.js";
+import { slotSolutions } from "../../envs/toolmaze/task/facts.js";
+import { canonicalTasks } from "../../envs/toolmaze/tasks.js";
+import { Rng } from "../../src/core/rng.js";
 
 function play(env: ToolMazeEnv, seed: number, mode: "happy" | "careful" | "oracle") {
   const p = new PlanExecutor(mode);
@@ -80,5 +84,70 @@ describe("ToolMaze scorer", () => {
     expect([v1.metrics.PRR, v1.metrics.PRR_success]).toEqual([1, 0.5]);
     expect(agg.breakdown[0]!.columns).toEqual(["C", "NP", "P1", "All"]);
     expect(agg.breakdown[1]!.rows[0]).toEqual(["C2", "-", 50, 50]);
+    expect(agg.metrics.RC_literal).toBeUndefined();
+  });
+
+  it("takes the ratio as 1 when c = c* = 0 (nothing left, nothing spent) and never divides by zero", () => {
+    expect([recoveryCost(0, 0, true), recoveryCost(0, 0, false)]).toEqual([0, 1]);
+    expect([recoveryCost(1, 0, true), recoveryCost(0, 1, true), recoveryCost(3, 2, true), recoveryCost(3, 2, false)])
+      .toEqual([1, 0, 1 - 2 / 3, 1]);
+  });
+
+  it("v1 measures RC against an observable policy: proving a dead end permanent costs one retry", () => {
+    const env = make("ToolMaze-v1", { complexity: "C1", perturbation: "P2" }) as unknown as ToolMazeEnv;
+    let proven = 0;
+    for (let seed = 0; seed < 24; seed++) {
+      const { metrics: m, ended } = play(env, seed, "careful");
+      // The oracle stops at once (c* 0), but an observable policy cannot tell this first error from a transient one.
+      expect([m.cStarLiteral, m.cStar], `seed ${seed}`).toEqual([0, 1]);
+      expect(m.rcLiteral).toBe(recoveryCost(m.c, 0, m.success === 1));
+      expect(m.rc).toBe(recoveryCost(m.c, 1, m.success === 1));
+      if (ended === "abort" && m.success === 1) {
+        // Retry once, see the same failure, abort: the observable optimum exactly, charged in full by the literal formula.
+        expect([m.c, m.rc, m.rcLiteral]).toEqual([1, 0, 1]);
+        proven++;
+      }
+    }
+    expect(proven).toBeGreaterThan(10);
+    // Where a way around the fault exists, switching at once is right whichever the persistence: c* stays the oracle's.
+    const c2 = make("ToolMaze-v1", { complexity: "C2", perturbation: "P2" }) as unknown as ToolMazeEnv;
+    for (let seed = 0; seed < 12; seed++) {
+      const m = run(c2, seed, "careful");
+      expect(m.cStar, `C2 seed ${seed}`).toBe(m.cStarLiteral);
+      expect(m.rc).toBe(m.rcLiteral);
+    }
+    // v0 keeps the literal value alone.
+    expect(run(make("ToolMaze-v0", { complexity: "C1", perturbation: "P2" }) as unknown as ToolMazeEnv, 0, "careful"))
+      .not.toHaveProperty("cStarLiteral");
+  });
+
+  it("charges reaching a dead end that has not fired yet, then the retry that proves it (observable c*)", () => {
+    // A C4 task with a second permanent fault moved onto a one-member step every path of its slot needs.
+    const task = canonicalTasks("v1").find((t) => t.complexity === "C4" && t.slots.length >= 2
+      && t.positions[t.slots[1]!.goal]!.members.length === 1)!;
+    const base = buildProfile(task, "P2", new Rng(`${task.id}/P2`));
+    const goal = task.positions[task.slots[1]!.goal]!;
+    const profile = { ...base, faults: base.faults.map((f) => (f.slot !== task.slots[1]!.slot ? f
+      : { ...f, group: goal.cap, position: goal.index, members: goal.members })) };
+    expect(isUnsolvable(task, profile)).toBe(true);
+    const first = profile.faults.find((f) => f.slot === task.slots[0]!.slot)!;
+    const calls = [{ tool: first.members[0]!, args: {}, ok: false, perturbed: true, faultId: first.id }];
+    const m = scoreEpisode({ task, profile, calls, termination: "abort", recovery: "paper", optimum: "observable" });
+    // Every step of the cheapest path of slot 2 leads to its goal: call them all (the goal fails), then retry the goal.
+    const shortest = Math.min(...slotSolutions(task)[task.slots[1]!.slot]!.map((p) => p.length));
+    expect([m.cStarLiteral, m.cStar]).toEqual([0, shortest + 1]);
+  });
+
+  it("aggregates RC_literal beside RC when the rows carry it", () => {
+    const rows: MetricRow[] = [
+      { complexity: "C1", perturbation: "P2", success: 1, exposed: 1, recovered: 1, rc: 0, rcLiteral: 1 },
+      { complexity: "C1", perturbation: "P2", success: 0, exposed: 1, recovered: 0, rc: 1, rcLiteral: 1 },
+      { complexity: "C1", perturbation: "NP", success: 1, exposed: 0, recovered: null, rc: 0, rcLiteral: 0 },
+    ];
+    const agg = aggregateRows(rows);
+    expect([agg.metrics.RC, agg.metrics.RC_literal, agg.metrics.RC_P2, agg.metrics.RC_literal_P2]).toEqual([0.5, 1, 0.5, 1]);
+    expect(agg.breakdown.map((b) => b.title.split(" ")[0])).toEqual(["TSR", "PRR", "PRR_success", "RC", "RC_literal", "Avg"]);
+    // Avg reads the observable RC.
+    expect(agg.metrics.Avg).toBeCloseTo((2 / 3 + 0.5 + 0.5) / 3, 12);
   });
 });

@@ -37,8 +37,10 @@ describe("ToolMaze-v1", () => {
     const ids = listEnvs().map((e) => e.id);
     expect(ids).toEqual(expect.arrayContaining(["ToolMaze-v0", "ToolMaze-v1"]));
     const v0 = versionProfile("v0");
-    expect([v0.sharedErrorPool, v0.decoys, v0.strata, v0.recovery, v0.canonicalSeed])
-      .toEqual([false, false, null, "success", "toolmaze-canonical-v1"]);
+    expect([v0.sharedErrorPool, v0.decoys, v0.strata, v0.recovery, v0.recoveryOptimum, v0.canonicalSeed])
+      .toEqual([false, false, null, "success", "oracle", "toolmaze-canonical-v1"]);
+    // v1 shares error texts across persistence, so its recovery cost is measured against an observable policy.
+    expect([v1.sharedErrorPool, v1.recoveryOptimum]).toEqual([true, "observable"]);
   });
 
   it("lands the fault on the task's stratum, Actions included at every level", () => {
