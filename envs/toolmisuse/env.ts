@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { EnvSpec } from "../../src/core/env.js";
 import { ActionError, OptionsError, ResetNeededError, StateError } from "../../src/core/errors.js";
 import { resolveOptionPath } from "../../src/core/optionPaths.js";
-import type { JsonObject, JsonValue } from "../../src/core/json.js";
+import { asJson, asJsonObject, type JsonObject, type JsonValue } from "../../src/core/json.js";
 import { Rng } from "../../src/core/rng.js";
 import type { ToolCallAction } from "../../src/engine/actions.js";
 import type { EpisodeEvent, TerminationReason } from "../../src/engine/events.js";
@@ -19,7 +19,8 @@ import type { ToolDefinition } from "../../src/engine/tool.js";
 import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
 import { loadTaskRecords, SPLITS, type Split, type TaskRecord } from "./dataset.js";
 import { faultStreams } from "./streams.js";
-import { FAMILY_EVENT_TYPES, FAMILY_TERMS, ToolMisuseSession, type SessionSnapshot } from "./session.js";
+import { FAMILY_EVENT_TYPES } from "./events.js";
+import { ALT_GROUP, FAMILY_TERMS, ToolMisuseSession, type SessionSnapshot } from "./session.js";
 import { DEFAULT_SEED, generateTask, parseGoldSummary, SPLIT_SIZES, SUITE_PROFILES } from "./tasks.js";
 import { generatePaperTask } from "./paper.js";
 import { resolveToolset } from "./world/episode.js";
@@ -174,7 +175,9 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
       name: t.schema.name,
       description: t.description,
       parameters: { type: "object", properties: t.schema.properties, required: t.schema.required, additionalProperties: false },
-      meta: { mutates: t.mutates, domain: task.domain },
+      meta: ALT_GROUP[t.schema.name]
+        ? { mutates: t.mutates, domain: task.domain, group: ALT_GROUP[t.schema.name] }
+        : { mutates: t.mutates, domain: task.domain },
       // Not used by this env's step (the family pipeline runs the simulator); kept correct for direct use.
       run: (args, ctx) => {
         const r = t.run(ctx.state, args as JsonObj, compat);
@@ -193,10 +196,10 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
         split: task.split,
         domain: task.domain,
         difficulty: task.difficulty,
-        faultPlan: task.fault_plan as unknown as JsonValue,
-        successCriteria: task.success_criteria as unknown as JsonValue,
-        budget: task.budget as unknown as JsonObject,
-        gold: (gold as unknown as JsonValue) ?? null,
+        faultPlan: asJson(task.fault_plan),
+        successCriteria: asJson(task.success_criteria),
+        budget: asJsonObject(task.budget),
+        gold: gold === null ? null : asJson(gold),
         ...label,
       }),
     };
@@ -220,7 +223,7 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
   /** The session (world, transcript, fault streams, metric bookkeeping); the base class keeps reward progress. */
   protected override familyState(): JsonValue {
     if (!this.session) return null;
-    return { session: this.session.snapshot() } as unknown as JsonValue;
+    return asJson({ session: this.session.snapshot() });
   }
 
   protected override restoreFamilyState(state: JsonValue): void {
@@ -241,11 +244,12 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
   protected override handleToolCall(call: ToolCallAction, events: EpisodeEvent[]): { response: JsonValue; terminal?: TerminationReason; truncate?: boolean } {
     const session = this.session as ToolMisuseSession;
     const s = session.step({ tool_name: call.name, args: call.arguments as JsonObj });
-    events.push(...(s.events as unknown as EpisodeEvent[]));
+    events.push(...s.events);
     this.stepRaw = s.familyRaw;
     const o = s.outcome;
-    this.stepHidden = { call: s.annotation as unknown as JsonValue };
-    const response = session.lastEntry() as unknown as JsonValue;
+    this.stepHidden = { call: asJson(s.annotation) };
+    const entry = session.lastEntry();
+    const response = entry === null ? null : asJson(entry);
     if (s.terminated) return { response, terminal: o.error?.code === "retry_exceeded" ? "retry_exceeded" : "budget_exceeded" };
     return s.truncated ? { response, truncate: true } : { response };
   }
@@ -253,7 +257,7 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
   /** Success is judged once, from the final state and transcript, however the episode ended (as upstream). */
   private judge(): boolean {
     const report = (this.session as ToolMisuseSession).judge();
-    this.endChecks = report.checks as unknown as JsonValue;
+    this.endChecks = asJson(report.checks);
     this.endSuccess = report.success;
     return report.success;
   }
@@ -284,14 +288,14 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
     this.stepHidden = null;
     if (ended) {
       const analysis = (this.session as ToolMisuseSession).analysis(this.endSuccess);
-      return { ...(hidden ?? {}), checks: this.endChecks, analysis: analysis as unknown as JsonValue };
+      return { ...(hidden ?? {}), checks: this.endChecks, analysis: asJson(analysis) };
     }
     return hidden;
   }
 
   protected override episodeMetrics(success: boolean): JsonObject {
     const m = (this.session as ToolMisuseSession).metrics({ success, checks: {} });
-    return { ...m, fault_types: m.fault_types.join(",") } as unknown as JsonObject;
+    return asJsonObject({ ...m, fault_types: m.fault_types.join(",") });
   }
 
   protected override observe(response: JsonValue): ToolObservation {

@@ -1,6 +1,7 @@
 /**
- * The ToolMisuseBench fault engine: declarative fault specs with triggers (`on_tool`,
- * `on_nth_call`, `when_arg_matches`, `prob`) applied in the official fixed order — schema drift
+ * The ToolMisuseBench fault effects. Whether a plan entry fires is decided by the engine's fault
+ * state machine (its `on_tool`, `on_nth_call`, `when_arg_matches`, `prob` map onto engine
+ * triggers, see engineFaultSpec); what it does is applied here in the official fixed order — schema drift
  * (mutates the call), then failing injectors grouped by type authz → rate_limit → timeout, then
  * adversarial rewriting of injected and simulator errors (never validation errors).
  *
@@ -8,6 +9,9 @@
  * the trigger's other conditions pass, so adding a fault never shifts another fault's draws.
  */
 import { Rng, type RngState } from "../../src/core/rng.js";
+import type { FaultPersistence, FaultSpec as EngineFaultSpec, FaultState, FaultTrigger } from "../../src/engine/faults.js";
+import { faultFires, initialFaultState } from "../../src/engine/faults.js";
+import { faultLabel } from "./annotations.js";
 import type { FaultSpec } from "./dataset.js";
 import type { CompatMode, Json, JsonObj, OfficialAction, ToolError } from "./world/types.js";
 import { deepCopy, isObj } from "./world/types.js";
@@ -66,8 +70,49 @@ function pyFloat(x: Json | undefined): number {
   }
 }
 
+/** The plan's persistence as the engine names it; a transient fault is made transient by its own trigger. */
+function enginePersistence(spec: FaultSpec): FaultPersistence {
+  return faultLabel(spec) === "transient" ? { type: "transient", byTrigger: true } : { type: "permanent" };
+}
+
+/**
+ * A plan entry in the engine's fault vocabulary: `on_tool` → `tools`, `on_nth_call` (the global 1-based call
+ * index) → `nthCall`, `when_arg_matches` → `argEquals`, `prob` → `prob`. Values Python's `int()` / `float()`
+ * would refuse become NaN, which never matches (and a NaN `prob` still draws, as upstream).
+ */
+export function engineFaultSpec(spec: FaultSpec, planIndex: number): EngineFaultSpec {
+  const t = spec.trigger;
+  const trigger: FaultTrigger = {};
+  if (t.on_tool !== undefined && t.on_tool !== null) trigger.tools = typeof t.on_tool === "string" ? [t.on_tool] : [];
+  if (t.on_nth_call !== undefined && t.on_nth_call !== null) trigger.nthCall = pyInt(t.on_nth_call, Number.NaN);
+  if (isObj(t.when_arg_matches)) trigger.argEquals = t.when_arg_matches;
+  const prob = t.prob;
+  if (prob !== undefined && prob !== null) trigger.prob = isObj(prob) ? pyFloat(prob.p) : pyFloat(prob);
+  return {
+    id: `${planIndex}:${spec.fault_type}`,
+    kind: spec.fault_type,
+    visibility: "explicit",
+    persistence: enginePersistence(spec),
+    trigger,
+    effect: { type: "family", name: spec.fault_type },
+  };
+}
+
+/**
+ * One plan entry: whether it fires is the engine's fault state machine (`faultFires`); what it does (drift,
+ * conditional denial, error rewrite) stays here, in the official order.
+ */
 class Injector {
   readonly rng: UniformSource;
+  readonly fault: EngineFaultSpec;
+  /**
+   * Not part of episode snapshots: no ToolMisuse fault reads it (persistence is `permanent` or transient by its
+   * trigger), so a restored episode fires exactly as the original.
+   */
+  private readonly state: FaultState = initialFaultState();
+  private readonly draw: () => number;
+  private readonly equals: (got: Json, want: Json) => boolean;
+
   constructor(
     readonly spec: FaultSpec,
     readonly index: number,
@@ -78,30 +123,20 @@ class Injector {
     const prob = spec.trigger.prob;
     const probSeed = isObj(prob) && prob.seed !== undefined && prob.seed !== null ? pyInt(prob.seed, taskSeed) : null;
     const base = probSeed ?? taskSeed;
-    this.rng = makeRng(base * 9973 + index);
+    const rng = makeRng(base * 9973 + index);
+    this.rng = rng;
+    this.fault = engineFaultSpec(spec, index);
+    this.draw = () => rng.random();
+    this.equals = (got, want) => valueEquals(got, want, compat);
   }
 
   event(): FaultEvent {
     return { fault_type: this.spec.fault_type, severity: this.spec.severity, payload: deepCopy(this.spec.payload), plan_index: this.index };
   }
 
-  /** All present conditions must hold; the prob draw happens last and only if the rest passed. */
   shouldTrigger(action: OfficialAction, callIndex: number): boolean {
-    const t = this.spec.trigger;
-    if (t.on_tool !== undefined && t.on_tool !== null && t.on_tool !== action.tool_name) return false;
-    if (t.on_nth_call !== undefined && t.on_nth_call !== null && callIndex !== pyInt(t.on_nth_call, Number.NaN)) return false;
-    const m = t.when_arg_matches;
-    if (isObj(m)) {
-      for (const [k, expected] of Object.entries(m)) {
-        if (!valueEquals(action.args[k] ?? null, expected, this.compat)) return false;
-      }
-    }
-    const prob = t.prob;
-    if (prob !== undefined && prob !== null) {
-      const p = isObj(prob) ? pyFloat(prob.p) : pyFloat(prob);
-      if (!(this.rng.random() < p)) return false;
-    }
-    return true;
+    const call = { tool: action.tool_name, meta: undefined, args: action.args, callIndex };
+    return faultFires(this.fault, this.state, call, this.draw, this.equals);
   }
 }
 
@@ -128,6 +163,11 @@ export class FaultEngine {
       this.failing.push(...injectors.filter((x) => x.spec.fault_type === type));
     }
     this.adversarial = injectors.filter((x) => x.spec.fault_type === "adversarial_error");
+  }
+
+  /** Plan entry `planIndex` as the engine's fault spec (id, kind, persistence, trigger). */
+  engineSpec(planIndex: number): EngineFaultSpec {
+    return this.all[planIndex]!.fault;
   }
 
   /** Each spec's stream state, in plan order (for episode snapshots). */

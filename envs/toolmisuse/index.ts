@@ -26,7 +26,8 @@ function policies(): Record<string, PolicyEntry> {
       description: DESCRIPTIONS[name],
       usesHidden: name === "oracle",
       create: (env: Env<unknown, unknown>) => {
-        const tm = env.unwrapped as unknown as ToolMisuseEnv;
+        const tm = env.unwrapped;
+        if (!(tm instanceof ToolMisuseEnv)) throw new OptionsError("policy", `policy '${name}' plays ToolMisuseBench-v0 only`);
         let hiddenGold: OfficialAction[] | null = null;
         const agent = name === "oracle" ? new OracleAgent(() => hiddenGold) : makeBaseline(name);
         const p = officialPolicy<{ step: number }, unknown>(name, tm, agent);

@@ -15,6 +15,7 @@
  * - the paper's mix of primary fault classes: timeout, schema drift, authz and rate limit, a quarter
  *   each, domain-balanced overall, with every retrieval task in a transient class (see `CELLS`).
  */
+import { asJsonObject } from "../../src/core/json.js";
 import { Rng } from "../../src/core/rng.js";
 import type { FaultSpec, Split, TaskRecord } from "./dataset.js";
 import { parseTaskRecord } from "./dataset.js";
@@ -245,7 +246,7 @@ function tryBuild(split: Split, index: number, cell: Cell, r: GenRng, seed: numb
     domain: cell.domain,
     instruction: d.instruction,
     toolset_id: toolset,
-    tool_schemas: schemas as unknown as JsonObj[],
+    tool_schemas: schemas.map((s) => asJsonObject(s)),
     initial_state: d.initialState,
     success_criteria: [{ op: "successful_tool_call", tool_name: tool, min_count: 1 }],
     budget: { ...BUDGET_PROFILES.standard, timeout_ms: 1000 },

@@ -4,31 +4,20 @@
  * and raw reward terms derived from each step. Independent of the Env base class so it can be
  * tested and benchmarked on its own.
  */
-import type { FaultSpec, TaskRecord } from "./dataset.js";
+import type { EpisodeEvent, FaultPersistenceType } from "../../src/engine/events.js";
+import { type PatternRules, recoveryPatterns } from "../../src/engine/patterns.js";
+import type { TaskRecord } from "./dataset.js";
+import "./events.js";
 import type { UniformFactory } from "./faults.js";
 import { MetricsTracker, checkSuccess, evaluateCriterion, type SuccessReport, type ToolMisuseMetrics, type TrackerSnapshot } from "./scorer.js";
-import { analyseEpisode, annotateCall, faultLabel, type CallAnnotation, type EpisodeAnalysis } from "./annotations.js";
+import { analyseEpisode, annotateCall, type CallAnnotation, type EpisodeAnalysis } from "./annotations.js";
 import { ToolMisuseEpisode, stripError, type EpisodeSnapshot, type StepOutcome } from "./world/episode.js";
 import { INVALID_CALL_CODES } from "./world/validate.js";
 import type { CompatMode, JsonObj, OfficialAction, OfficialObservation, TranscriptEntry } from "./world/types.js";
 import { isMutating } from "./templates.js";
 
-export type Persistence = "transient" | "permanent";
-
-/** Event shapes mirror the core's `CoreEvent` union, plus `toolmisuse:*` family events. */
-export type SessionEvent =
-  | { type: "tool_called"; tool: string; callIndex: number; arguments: JsonObj; ok: boolean }
-  | { type: "tool_error"; tool: string; callIndex: number; code: string; source: "unknown_tool" | "validation" | "fault" | "simulator"; message: string }
-  | { type: "fault_injected"; tool: string; callIndex: number; faultId: string; kind: string; visibility: "explicit"; persistence: Persistence }
-  | { type: "retry"; tool: string; callIndex: number; ofCallIndex: number; afterFault: boolean; persistence: Persistence | null }
-  | { type: "alternative_switch"; from: string; to: string; group: string; callIndex: number; afterFault: boolean }
-  | { type: "budget_exceeded"; budget: "steps" | "tool_calls" | "retries"; limit: number }
-  | { type: "toolmisuse:argument_repair"; tool: string; callIndex: number; ofCode: string }
-  | { type: "toolmisuse:recovered"; tool: string; callIndex: number; afterSteps: number }
-  | { type: "toolmisuse:policy_violation"; tool: string; callIndex: number; mutation: boolean }
-  | { type: "toolmisuse:schema_drift"; tool: string; callIndex: number; renamed: boolean };
-
-export const FAMILY_EVENT_TYPES = ["toolmisuse:argument_repair", "toolmisuse:recovered", "toolmisuse:policy_violation", "toolmisuse:schema_drift"] as const;
+/** The benchmark's recovery patterns: a retry or switch reacts to an error only, a switch leaves the previous call. */
+const PATTERN_RULES: PatternRules = { failure: "error", switchFrom: "previous_call" };
 
 /** Family reward terms (raw signals; presets in configs/rewards/toolmisuse/ weight them). */
 export const FAMILY_TERMS: Readonly<Record<string, string>> = {
@@ -38,8 +27,9 @@ export const FAMILY_TERMS: Readonly<Record<string, string>> = {
   retry_overflow: "1 when the retry budget overflows (retry_exceeded)",
 };
 
-/** Tools that can stand in for each other when one fails persistently. */
-const ALT_GROUP: Readonly<Record<string, string>> = { close_account: "account_close", update_account: "account_close" };
+/** Tools that can stand in for each other when one fails persistently (their `meta.group`). */
+export const ALT_GROUP: Readonly<Record<string, string>> = { close_account: "account_close", update_account: "account_close" };
+const groupOf = (tool: string): string | undefined => ALT_GROUP[tool];
 
 export interface SessionSnapshot {
   episode: EpisodeSnapshot;
@@ -59,24 +49,19 @@ interface CallInfo {
   ok: boolean;
   code: string | null;
   faultIds: string[];
-  persistence: Persistence | null;
+  persistence: FaultPersistenceType | null;
 }
 
 export interface SessionStep {
   outcome: StepOutcome;
   /** Ground truth about this call (for `info.hidden.call`). */
   annotation: CallAnnotation;
-  events: SessionEvent[];
+  events: EpisodeEvent[];
   familyRaw: Record<string, number>;
   /** Ended by the pipeline (budget or retry overflow). */
   terminated: boolean;
   /** Ended by the official runner's step limit. */
   truncated: boolean;
-}
-
-/** Persistence as the core events name it (`permanent`), from the family's label (annotations.ts). */
-export function faultPersistence(spec: FaultSpec): Persistence {
-  return faultLabel(spec) === "transient" ? "transient" : "permanent";
 }
 
 export class ToolMisuseSession {
@@ -150,7 +135,7 @@ export class ToolMisuseSession {
     const metBefore = this.criteriaMet();
     const o = this.episode.step(action);
     this.tracker.observe(this.stepIndex, o);
-    const events: SessionEvent[] = [];
+    const events: EpisodeEvent[] = [];
     const raw: Record<string, number> = {};
     const add = (k: string) => (raw[k] = (raw[k] ?? 0) + 1);
     const tool = o.effectiveAction.tool_name;
@@ -158,18 +143,21 @@ export class ToolMisuseSession {
     const ok = o.error === null;
     events.push({ type: "tool_called", tool, callIndex: idx, arguments: structuredClone(action.args), ok });
     if (o.phase === "budget") {
-      events.push({ type: "budget_exceeded", budget: this.episode.steps > this.task.budget.max_steps ? "steps" : "tool_calls", limit: Math.min(this.task.budget.max_steps, this.task.budget.max_tool_calls) });
+      // Only the call budget can run out here: the step limit truncates the episode first (max_steps >= 1).
+      events.push({ type: "budget_exceeded", budget: "tool_calls", limit: this.task.budget.max_tool_calls });
     }
     const faultIds: string[] = [];
-    let persistence: Persistence | null = null;
+    let persistence: FaultPersistenceType | null = null;
     for (const f of o.faultEvents) {
-      const spec = this.task.fault_plan[f.plan_index]!;
-      const p = faultPersistence(spec);
-      const id = `${f.plan_index}:${f.fault_type}`;
+      const spec = this.episode.faultSpec(f.plan_index);
+      const p = spec.persistence.type;
+      const id = spec.id;
       if (faultIds.includes(id)) continue;
       faultIds.push(id);
       if (persistence === null || p === "permanent") persistence = p;
-      events.push({ type: "fault_injected", tool, callIndex: idx, faultId: id, kind: f.fault_type, visibility: "explicit", persistence: p });
+      events.push({
+        type: "fault_injected", tool, callIndex: idx, faultId: id, kind: spec.kind, visibility: spec.visibility, persistence: p,
+      });
       if (f.fault_type === "schema_drift") {
         events.push({ type: "toolmisuse:schema_drift", tool, callIndex: idx, renamed: JSON.stringify(action.args) !== JSON.stringify(o.effectiveAction.args) });
       }
@@ -187,20 +175,20 @@ export class ToolMisuseSession {
       events.push({ type: "budget_exceeded", budget: "retries", limit: this.task.budget.max_retries });
       add("retry_overflow");
     }
-    // Retry / alternative switch / argument repair, judged against earlier calls.
-    const prevSame = [...this.calls].reverse().find((c) => c.tool === tool);
-    if (prevSame && !prevSame.ok) {
-      events.push({ type: "retry", tool, callIndex: idx, ofCallIndex: prevSame.index, afterFault: prevSame.faultIds.length > 0, persistence: prevSame.persistence });
+    // Retry / alternative switch (the engine's detection, under this benchmark's rules) / argument repair.
+    const history = this.calls.map((c) => ({
+      index: c.index, tool: c.tool, ok: c.ok, faults: c.faultIds, faultPersistence: c.persistence,
+    }));
+    const { retry, alternativeSwitch } = recoveryPatterns(history, tool, idx, groupOf, PATTERN_RULES);
+    if (retry) {
+      events.push(retry);
+      const prevSame = this.calls.find((c) => c.index === retry.ofCallIndex)!;
       if (ok && prevSame.code !== null && INVALID_CALL_CODES.has(prevSame.code) && JSON.stringify(prevSame.args) !== JSON.stringify(action.args)) {
         events.push({ type: "toolmisuse:argument_repair", tool, callIndex: idx, ofCode: prevSame.code });
         add("argument_repair");
       }
     }
-    const group = ALT_GROUP[tool];
-    const prev = this.calls[this.calls.length - 1];
-    if (group && prev && prev.tool !== tool && ALT_GROUP[prev.tool] === group && !prev.ok) {
-      events.push({ type: "alternative_switch", from: prev.tool, to: tool, group, callIndex: idx, afterFault: prev.faultIds.length > 0 });
-    }
+    if (alternativeSwitch) events.push(alternativeSwitch);
     if (ok && this.tracker.faultSeen && !this.recovered) {
       this.recovered = true;
       events.push({ type: "toolmisuse:recovered", tool, callIndex: idx, afterSteps: this.stepIndex - (this.tracker.firstFaultStep ?? this.stepIndex) });

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { asJson, asJsonObject } from "../../src/core/json.js";
 import { Rng } from "../../src/core/rng.js";
 import { parseTaskRecord, type Split, type TaskRecord } from "./dataset.js";
 import { runEpisode, type OfficialAgent } from "./runner.js";
@@ -221,7 +222,7 @@ function tryBuild(split: Split, index: number, slot: Slot, r: GenRng): Generated
     domain: slot.domain,
     instruction: draft.instruction,
     toolset_id: toolset,
-    tool_schemas: officialSchemas(toolset) as unknown as JsonObj[],
+    tool_schemas: officialSchemas(toolset).map((s) => asJsonObject(s)),
     initial_state: draft.initialState,
     success_criteria: draft.criteria,
     budget,
@@ -311,7 +312,7 @@ export function canonical(x: Json | undefined): Json {
 }
 
 export function toCanonicalJsonl(tasks: readonly GeneratedTask[]): string {
-  return tasks.map((t) => JSON.stringify(canonical(t.record as unknown as JsonObj))).join("\n") + "\n";
+  return tasks.map((t) => JSON.stringify(canonical(asJson(t.record)))).join("\n") + "\n";
 }
 
 /** Share of distinct values (the paper's uniqueness figures). */
@@ -409,7 +410,7 @@ export function generateToolMisuseBench(opts: GenerateOptions): JsonObj {
     generator: profile === "paper" ? PAPER_GENERATOR_VERSION : GENERATOR_VERSION,
     seed,
     format: "ToolMisuseBench task record (official schema), canonical JSONL with sorted keys",
-    splits: splits as unknown as JsonObj,
+    splits: asJsonObject(splits),
     total: Object.values(splits).reduce((a, s) => a + s.count, 0),
   }) as JsonObj;
   writeFileSync(path.join(opts.outDir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");

@@ -70,3 +70,28 @@ export function jsonEquals(a: unknown, b: unknown): boolean {
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value);
 }
+
+/**
+ * `T` when it is plain JSON data all the way down, else a type with `never` where it is not. Interfaces are JSON
+ * data too, though TypeScript will not assign them to `JsonValue` (they have no index signature): `asJson` checks
+ * the structure instead.
+ */
+export type JsonData<T> = T extends JsonValue
+  ? T
+  : T extends (...args: never[]) => unknown
+    ? never
+    : T extends readonly unknown[]
+      ? { [I in keyof T]: JsonData<T[I]> }
+      : T extends object
+        ? { [K in keyof T]: K extends string ? JsonData<T[K]> : never }
+        : never;
+
+/** A typed JSON boundary: `value` as a `JsonValue`, checked at compile time to be plain JSON data (see JsonData). */
+export function asJson<T>(value: T & JsonData<T>): JsonValue {
+  return value as unknown as JsonValue;
+}
+
+/** `asJson` for objects. */
+export function asJsonObject<T extends object>(value: T & JsonData<T>): JsonObject {
+  return value as unknown as JsonObject;
+}

@@ -6,6 +6,7 @@ import { emptyDictionary } from "./dictionary.js";
 import type { EpisodeEvent, FaultPersistenceType, ToolErrorSource } from "./events.js";
 import { type CorruptionFn, type FaultSpec, type FaultState, faultFires, initialFaultState } from "./faults.js";
 import { type Taint, ValueProvenance } from "./ledger.js";
+import { recoveryPatterns } from "./patterns.js";
 import type { ToolDefinition, ToolErrorPayload } from "./tool.js";
 
 /** One tool call as recorded in the episode (plain data). */
@@ -58,11 +59,6 @@ export interface CallResult {
 const STRENGTH: Record<FaultPersistenceType, number> = { transient: 0, temporary: 1, permanent: 2 };
 const NO_POISON: ReturnType<ValueProvenance["poisonedArguments"]> = [];
 
-
-/** A call that failed or had a fault fire: what a retry or a switch to an alternative reacts to. */
-function failedCall(c: CallRecord): boolean {
-  return !c.ok || c.faults.length > 0;
-}
 
 /**
  * The lazily derived stream of call `index` (`ctx.rng()`). A module-level factory rather than an inline named
@@ -265,7 +261,7 @@ export class ToolEpisode<S> {
         ok = true;
         response = eff.transform ? this.transform(def, args, index, eff.transform, null, eff.params) : cloneJson(eff.output ?? null);
         taint = "corrupted";
-      } else throw new Error("unreachable");
+      } else throw new Error(`fault "${pre.id}": a "${eff.type}" effect is applied by its family, not by the default call pipeline`);
     } else {
       const out = def.run(args, { state: this.data.world, callIndex: index, step, rng: callRngOf(this.rng, index) });
       ok = out.ok;
@@ -297,26 +293,18 @@ export class ToolEpisode<S> {
     return { record, error };
   }
 
+  private readonly groupOf = (tool: string): string | undefined => this.tools.get(tool)?.meta?.group;
+
   /** Retry, alternative-switch and read-back events, from the call history alone. */
   private detectPatterns(record: CallRecord, events: EpisodeEvent[]): void {
     const calls = this.data.calls;
-    let prevSame: CallRecord | undefined;
-    for (let i = calls.length - 1; i >= 0; i--) if (calls[i].tool === record.tool) { prevSame = calls[i]; break; }
-    if (prevSame && failedCall(prevSame)) {
+    const { retry, alternativeSwitch } = recoveryPatterns(calls, record.tool, record.index, this.groupOf);
+    if (retry) {
       this.data.retries += 1;
-      events.push({ type: "retry", tool: record.tool, callIndex: record.index, ofCallIndex: prevSame.index, afterFault: prevSame.faults.length > 0, persistence: prevSame.faultPersistence });
+      events.push(retry);
     }
+    if (alternativeSwitch) events.push(alternativeSwitch);
     const def = this.tools.get(record.tool);
-    const group = def?.meta?.group;
-    if (group !== undefined && !prevSame) {
-      for (let i = calls.length - 1; i >= 0; i--) {
-        const c = calls[i];
-        if (c.tool !== record.tool && this.tools.get(c.tool)?.meta?.group === group) {
-          if (failedCall(c)) events.push({ type: "alternative_switch", from: c.tool, to: record.tool, group, callIndex: record.index, afterFault: c.faults.length > 0 });
-          break;
-        }
-      }
-    }
     const verifies = def?.meta?.verifies;
     if (verifies && record.ok) {
       for (let i = calls.length - 1; i >= 0; i--) {

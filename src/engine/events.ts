@@ -60,7 +60,22 @@ export interface FamilyEvent {
   [field: string]: JsonValue;
 }
 
-export type EpisodeEvent = CoreEvent | FamilyEvent;
+/**
+ * Typed family events. A family declares the fields of each of its events by merging into this interface
+ * (`declare module ".../src/engine/events.js" { interface FamilyEventRegistry { "family:name": { ... } } }`); those
+ * events are then typed members of `EpisodeEvent`, and `eventsOfType` narrows to them. Keys must be `family:name`.
+ */
+export interface FamilyEventRegistry {}
+
+/** The registered family events, each as `{ type, ...fields }`. */
+export type RegisteredFamilyEvent = {
+  [K in keyof FamilyEventRegistry]: K extends `${string}:${string}` ? { type: K } & FamilyEventRegistry[K] : never;
+}[keyof FamilyEventRegistry];
+
+/** Events whose shape is known statically: the core ones and every registered family event. */
+export type TypedEvent = CoreEvent | RegisteredFamilyEvent;
+
+export type EpisodeEvent = TypedEvent | FamilyEvent;
 
 /** Documented so `checkEnv` can verify that every event type an env emits is known. */
 export const CORE_EVENT_TYPES: readonly CoreEvent["type"][] = [
@@ -79,6 +94,6 @@ export const CORE_EVENT_TYPES: readonly CoreEvent["type"][] = [
   "success",
 ];
 
-export function eventsOfType<T extends CoreEvent["type"]>(events: readonly EpisodeEvent[], type: T): Extract<CoreEvent, { type: T }>[] {
-  return events.filter((e): e is Extract<CoreEvent, { type: T }> => e.type === type);
+export function eventsOfType<T extends TypedEvent["type"]>(events: readonly EpisodeEvent[], type: T): Extract<TypedEvent, { type: T }>[] {
+  return events.filter((e): e is Extract<TypedEvent, { type: T }> => e.type === type);
 }

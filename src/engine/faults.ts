@@ -1,4 +1,4 @@
-import type { JsonObject, JsonPrimitive, JsonValue } from "../core/json.js";
+import { type JsonObject, type JsonPrimitive, type JsonValue, jsonEquals } from "../core/json.js";
 import type { Rng } from "../core/rng.js";
 import type { FaultVisibility } from "./events.js";
 import type { ToolErrorPayload, ToolMeta } from "./tool.js";
@@ -14,11 +14,25 @@ export interface FaultTrigger {
   nthCall?: number;
   /** Argument equality, or `{ regex }` tested against the argument's string form. */
   argMatches?: Record<string, JsonPrimitive | { regex: string }>;
+  /**
+   * Argument equality with values of any shape, as benchmark data spells it (ToolMisuseBench `when_arg_matches`):
+   * a missing argument compares as null, and the comparison is the caller's `equals` (default: JSON equality), so
+   * a harness with another notion of equality (Python's `True == 1`) keeps it.
+   */
+  argEquals?: Record<string, JsonValue>;
   /** Fires with this probability, from a stream private to this fault. */
   prob?: number;
 }
 
-export type FaultPersistence = { type: "transient" } | { type: "permanent" } | { type: "temporary"; attempts: number };
+/**
+ * How long a fault keeps firing. `transient` with `byTrigger`: the trigger itself fires once (a global call index,
+ * a seeded `prob` cut), so the state machine counts hits without capping them and every later matching call still
+ * draws its `prob` exactly as the benchmark's own harness draws it.
+ */
+export type FaultPersistence =
+  | { type: "transient"; byTrigger?: boolean }
+  | { type: "permanent" }
+  | { type: "temporary"; attempts: number };
 
 /**
  * What the fault does. `error` and `replace` skip the simulator (the call never reaches the service, or a silent
@@ -33,7 +47,12 @@ export type FaultEffect =
    */
   | { type: "error"; error: ToolErrorPayload; errorByTool?: Record<string, ToolErrorPayload>; perEpisodeResponse?: boolean }
   | { type: "replace"; output?: JsonValue; transform?: string; params?: JsonObject }
-  | { type: "corrupt"; transform: string; params?: JsonObject };
+  | { type: "corrupt"; transform: string; params?: JsonObject }
+  /**
+   * Applied by the family in the order its benchmark's harness fixes (ToolMisuseBench: schema drift, then denials,
+   * then error rewrites); the engine decides only whether the fault fires. The default call pipeline refuses it.
+   */
+  | { type: "family"; name: string };
 
 /** A fault as plain data, so fault plans can live in task files and episode state stays serialisable. */
 export interface FaultSpec {
@@ -75,6 +94,14 @@ function argMatches(args: JsonObject, cond: Record<string, JsonPrimitive | { reg
   return true;
 }
 
+/** Value equality for `argEquals`. */
+export type ArgEquals = (got: JsonValue, want: JsonValue) => boolean;
+
+function argEquals(args: JsonObject, cond: Record<string, JsonValue>, equals: ArgEquals): boolean {
+  for (const [key, want] of Object.entries(cond)) if (!equals(args[key] ?? null, want)) return false;
+  return true;
+}
+
 /**
  * Decides whether `fault` fires for this call and updates its state. The victim binding happens on the first call
  * into the group even when another condition (e.g. nthCall) then fails, because the paper binds the fault to the
@@ -85,6 +112,7 @@ export function faultFires(
   state: FaultState,
   call: { tool: string; meta: ToolMeta | undefined; args: JsonObject; callIndex: number },
   draw: () => number,
+  equals: ArgEquals = jsonEquals,
 ): boolean {
   const t = fault.trigger;
   if (t.tools && !t.tools.includes(call.tool)) return false;
@@ -97,8 +125,9 @@ export function faultFires(
   }
   if (t.nthCall !== undefined && t.nthCall !== call.callIndex) return false;
   if (t.argMatches && !argMatches(call.args, t.argMatches)) return false;
+  if (t.argEquals && !argEquals(call.args, t.argEquals, equals)) return false;
   const p = fault.persistence;
-  if (p.type === "transient" && state.hits >= 1) return false;
+  if (p.type === "transient" && !p.byTrigger && state.hits >= 1) return false;
   if (p.type === "temporary" && state.hits >= p.attempts) return false;
   if (t.prob !== undefined && !(draw() < t.prob)) return false;
   state.hits += 1;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { generateSplit, ReplayAgent, type GeneratedTask } from "../../envs/toolmisuse/tasks.js";
 import { runEpisode } from "../../envs/toolmisuse/runner.js";
 import { ONCE_HORIZON, oncePool, specDraws } from "../../envs/toolmisuse/oncetrigger.js";
-import { faultPersistence } from "../../envs/toolmisuse/session.js";
+import { engineFaultSpec } from "../../envs/toolmisuse/faults.js";
 import { parseTaskRecord, type TaskRecord } from "../../envs/toolmisuse/dataset.js";
 import type { OfficialAction } from "../../envs/toolmisuse/world/types.js";
 
@@ -33,7 +33,7 @@ describe("transient faults fire on the first call of their step, wherever it com
     for (const t of transient) {
       for (const f of t.record.fault_plan) {
         expect(f.trigger.on_nth_call, t.record.task_id).toBeUndefined();
-        expect(faultPersistence(f)).toBe("transient");
+        expect(engineFaultSpec(f, 0).persistence).toEqual({ type: "transient", byTrigger: true });
       }
       for (const compat of COMPATS) {
         for (const prefix of [[], [detour], [detour, detour, detour]]) {
@@ -54,7 +54,7 @@ describe("transient faults fire on the first call of their step, wherever it com
     for (const t of tasks.filter((x) => x.persistent)) {
       for (const f of t.record.fault_plan) {
         expect(f.trigger.prob).toBeUndefined();
-        expect(faultPersistence(f)).toBe("permanent");
+        expect(engineFaultSpec(f, 0).persistence).toEqual({ type: "permanent" });
       }
     }
   });

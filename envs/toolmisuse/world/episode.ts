@@ -4,6 +4,7 @@
  * deterministic: the result is a function of (task, compat, actions).
  */
 import { ConfigError } from "../../../src/core/errors.js";
+import type { FaultSpec as EngineFaultSpec } from "../../../src/engine/faults.js";
 import type { TaskRecord } from "../dataset.js";
 import { FaultEngine, officialEvent, type FaultEvent, type UniformFactory } from "../faults.js";
 import type { CompatMode, Json, JsonObj, OfficialAction, OfficialObservation, ToolError, TranscriptEntry } from "./types.js";
@@ -75,20 +76,21 @@ export class ToolMisuseEpisode {
 
   /** Everything that changes during the episode, as plain JSON (fault streams included). */
   snapshot(): EpisodeSnapshot {
-    return deepCopy({
+    const snap: EpisodeSnapshot = {
       state: this.state,
-      transcript: this.transcript as unknown as Json,
+      transcript: this.transcript,
       steps: this.steps,
       toolCalls: this.toolCalls,
       retries: this.retries,
-      lastError: this.lastError as unknown as Json,
-      faultStreams: this.engine.rngStates() as Json,
-    }) as unknown as EpisodeSnapshot;
+      lastError: this.lastError,
+      faultStreams: this.engine.rngStates() as Json[],
+    };
+    return structuredClone(snap);
   }
 
   /** Continue from a snapshot of an episode of the same task (see `snapshot`). */
   restore(snap: EpisodeSnapshot): void {
-    const s = deepCopy(snap as unknown as JsonObj) as unknown as EpisodeSnapshot;
+    const s = structuredClone(snap);
     this.state = s.state;
     this.transcript.splice(0, this.transcript.length, ...s.transcript);
     this.steps = s.steps;
@@ -96,6 +98,11 @@ export class ToolMisuseEpisode {
     this.retries = s.retries;
     this.lastError = s.lastError;
     this.engine.restoreRngStates(s.faultStreams);
+  }
+
+  /** Plan entry `planIndex` as the engine's fault spec. */
+  faultSpec(planIndex: number): EngineFaultSpec {
+    return this.engine.engineSpec(planIndex);
   }
 
   get toolsetId(): ToolsetId {
@@ -179,7 +186,7 @@ export class ToolMisuseEpisode {
       tool_name: action.tool_name,
       args: deepCopy(action.args),
       output: output ? deepCopy(output) : null,
-      error: error ? (deepCopy(error as unknown as JsonObj) as unknown as ToolError) : null,
+      error: error ? structuredClone(error) : null,
     });
   }
 
@@ -189,7 +196,7 @@ export class ToolMisuseEpisode {
    */
   observation(exposeFaultMetadata: boolean): OfficialObservation {
     const b = this.task.budget;
-    const clean = (e: ToolError | null): ToolError | null => (e && !exposeFaultMetadata ? stripError(e) : e ? deepCopy(e as unknown as JsonObj) as unknown as ToolError : null);
+    const clean = (e: ToolError | null): ToolError | null => (e && !exposeFaultMetadata ? stripError(e) : e ? structuredClone(e) : null);
     return {
       instruction: this.task.instruction,
       tool_schemas: officialSchemas(this.toolset.id),

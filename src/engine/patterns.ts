@@ -1,0 +1,80 @@
+import type { CoreEvent, FaultPersistenceType } from "./events.js";
+
+/** What recovery-pattern detection needs of an earlier call (the engine's CallRecord has it as is). */
+export interface PatternCall {
+  index: number;
+  tool: string;
+  ok: boolean;
+  /** Ids of the faults that fired on the call. */
+  faults: readonly string[];
+  faultPersistence: FaultPersistenceType | null;
+}
+
+/**
+ * How a benchmark defines its recovery patterns. `failure`: what a retry or a switch reacts to — an error or any
+ * fired fault (the engine's default: a corrupted success is worth re-checking), or an error only (ToolMisuseBench,
+ * whose drifted calls can succeed). `switchFrom`: the group member a switch leaves — the group's latest call, counted
+ * only on the first call of the new tool (default), or exactly the previous call (ToolMisuseBench).
+ */
+export interface PatternRules {
+  failure: "error_or_fault" | "error";
+  switchFrom: "group_latest" | "previous_call";
+}
+
+export const DEFAULT_PATTERN_RULES: PatternRules = { failure: "error_or_fault", switchFrom: "group_latest" };
+
+// Module-level rather than a per-call closure: this runs on every tool call of every family.
+function failed(c: PatternCall, faultCounts: boolean): boolean {
+  return !c.ok || (faultCounts && c.faults.length > 0);
+}
+
+export type RetryEvent = Extract<CoreEvent, { type: "retry" }>;
+export type AlternativeSwitchEvent = Extract<CoreEvent, { type: "alternative_switch" }>;
+
+/**
+ * Retry and alternative-switch detection, for every family: `calls` are the earlier calls in order, `tool` and
+ * `index` the new one, `groupOf` the tool's alternative group (`meta.group`).
+ */
+export function recoveryPatterns(
+  calls: readonly PatternCall[],
+  tool: string,
+  index: number,
+  groupOf: (tool: string) => string | undefined,
+  rules: PatternRules = DEFAULT_PATTERN_RULES,
+): { retry: RetryEvent | null; alternativeSwitch: AlternativeSwitchEvent | null } {
+  const faultCounts = rules.failure === "error_or_fault";
+  let prevSame: PatternCall | undefined;
+  for (let i = calls.length - 1; i >= 0; i--) {
+    if (calls[i].tool === tool) {
+      prevSame = calls[i];
+      break;
+    }
+  }
+  let retry: RetryEvent | null = null;
+  if (prevSame && failed(prevSame, faultCounts)) {
+    const afterFault = prevSame.faults.length > 0;
+    retry = { type: "retry", tool, callIndex: index, ofCallIndex: prevSame.index, afterFault, persistence: prevSame.faultPersistence };
+  }
+  let alternativeSwitch: AlternativeSwitchEvent | null = null;
+  const group = groupOf(tool);
+  if (group !== undefined) {
+    let from: PatternCall | undefined;
+    if (rules.switchFrom === "previous_call") {
+      const prev = calls[calls.length - 1];
+      if (prev && prev.tool !== tool && groupOf(prev.tool) === group) from = prev;
+    } else if (!prevSame) {
+      for (let i = calls.length - 1; i >= 0; i--) {
+        const c = calls[i];
+        if (c.tool !== tool && groupOf(c.tool) === group) {
+          from = c;
+          break;
+        }
+      }
+    }
+    if (from && failed(from, faultCounts)) {
+      const afterFault = from.faults.length > 0;
+      alternativeSwitch = { type: "alternative_switch", from: from.tool, to: tool, group, callIndex: index, afterFault };
+    }
+  }
+  return { retry, alternativeSwitch };
+}
