@@ -53,8 +53,8 @@ const CASES: Array<[string, (p: (string | number)[]) => boolean]> = [
   ["Demo-v0", () => true],
   ["ToolMaze-v0", engineOwned],
   ["FailingTools-v0", engineOwned],
-  ["ToolMisuseBench-v0", engineOwned],
-  // PlanBench declares exact world and family-state schemas: every path may be mutated.
+  // ToolMisuseBench and PlanBench declare world and family-state schemas: every path may be mutated.
+  ["ToolMisuseBench-v0", () => true],
   ["PlanBenchXL-v0", () => true],
 ];
 const PER_ENV = 500;
