@@ -118,7 +118,7 @@ function fail(field: string, reason: string): never {
  */
 export function checkToolMisuseState(s: CheckedToolEnvState, fresh: SessionSnapshot, plan: readonly { fault_type: string }[]): void {
   const fam = s.family as { session: SessionSnapshot } | null;
-  if (fam === null) fail("", "missing: the episode has a session");
+  if (fam === null) throw new StateError("state.family", "state.family: missing (the episode has a session)");
   const { episode: ep, calls, annotations, stepIndex } = fam.session;
   if (stableStringify(ep.state as JsonValue) !== stableStringify(s.data.world)) {
     fail("episode.state", "must equal state.data.world (one world)");

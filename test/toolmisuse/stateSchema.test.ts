@@ -84,7 +84,7 @@ describe("ToolMisuseBench-v0 state schema", () => {
       ["annotation out of order", (s) => (session(s).annotations[0]!["step"] = 2), /session\.annotations\.0/],
       ["transcript entry without args", (s) => ((session(s).episode["transcript"] as unknown[])[0] = { tool_name: "x" }), /transcript\.0/],
       ["an extra fault stream", (s) => (session(s).episode["faultStreams"] as unknown[]).push({ mt: [], index: 0 }), /faultStreams/],
-      ["no session", (s) => ((s as Record<string, unknown>)["family"] = null), /state\.family/],
+      ["no session", (s) => ((s as Record<string, unknown>)["family"] = null), /^state\.family$/],
     ];
     for (const [what, edit, field] of cases) {
       const bad = clone(base);
