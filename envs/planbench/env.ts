@@ -19,6 +19,7 @@ import type { Action, FamilyAction } from "../../src/engine/actions.js";
 import type { EpisodeEvent, TerminationReason } from "../../src/engine/events.js";
 import type { ToolObservation } from "../../src/engine/observation.js";
 import type { ToolDefinition } from "../../src/engine/tool.js";
+import type { CheckedToolEnvState } from "../../src/engine/stateSchema.js";
 import { type EpisodeSetup, type FamilyActionResult, ToolEnv, type ToolStepInfo, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
 import { pystr, toPlainJson, type PyValue } from "./compat/pyvalue.js";
 import { loadRelease, type PlanBenchRelease, type QueryRecord, type ToolRecord } from "./dataset.js";
@@ -27,6 +28,7 @@ import { analysisAnnotation, blockedAnnotation, callAnnotation, recoveryEvents, 
 import { remainingShortestPath, unblockedPaths, type PathSignature } from "./potential.js";
 import type { EpisodeResult } from "./world/runtime.js";
 import { PlanBenchSession } from "./session.js";
+import { checkPlanBenchState, PLANBENCH_FAMILY_STATE_SCHEMA, PLANBENCH_WORLD_SCHEMA } from "./stateSchema.js";
 import { loadPreset, mergeSettings, PlanBenchSettingsSchema, SETTING_NAMES, type PlanBenchSettings } from "./settings.js";
 import { AnswerActionSchema, RetrieveActionSchema, TextActionSchema, ToolCallActionSchema, type PlanBenchAction } from "./types.js";
 import { builtinRelease, domainFile } from "./generator/index.js";
@@ -185,6 +187,8 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
         familyEventTypes: [...FAMILY_EVENTS],
         familyInfoKeys: {},
         extraActionKinds: kinds as never,
+        worldSchema: PLANBENCH_WORLD_SCHEMA,
+        familyStateSchema: PLANBENCH_FAMILY_STATE_SCHEMA,
       },
       options,
       spec,
@@ -379,6 +383,10 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
   protected override familyState(): JsonValue {
     const s = this.session;
     return s ? ({ queryId: s.query.query_id, session: s.snapshot() } as unknown as JsonValue) : null;
+  }
+
+  protected override checkFamilyState(state: CheckedToolEnvState): void {
+    checkPlanBenchState(state, this.release, this.session!.query);
   }
 
   protected override restoreFamilyState(state: JsonValue): void {

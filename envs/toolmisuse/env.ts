@@ -16,6 +16,7 @@ import type { ToolCallAction } from "../../src/engine/actions.js";
 import type { EpisodeEvent, TerminationReason } from "../../src/engine/events.js";
 import type { ToolObservation } from "../../src/engine/observation.js";
 import type { ToolDefinition } from "../../src/engine/tool.js";
+import type { CheckedToolEnvState } from "../../src/engine/stateSchema.js";
 import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
 import { loadTaskRecords, SPLITS, type Split, type TaskRecord } from "./dataset.js";
 import { faultStreams } from "./streams.js";
@@ -23,6 +24,7 @@ import { FAMILY_EVENT_TYPES } from "./events.js";
 import { ALT_GROUP, FAMILY_TERMS, ToolMisuseSession, type SessionSnapshot } from "./session.js";
 import { DEFAULT_SEED, generateTask, parseGoldSummary, SPLIT_SIZES, SUITE_PROFILES } from "./tasks.js";
 import { generatePaperTask } from "./paper.js";
+import { checkToolMisuseState, TOOLMISUSE_FAMILY_STATE_SCHEMA, TOOLMISUSE_WORLD_SCHEMA } from "./stateSchema.js";
 import { resolveToolset } from "./world/episode.js";
 import type { JsonObj, OfficialAction, OfficialObservation } from "./world/types.js";
 import { isObj } from "./world/types.js";
@@ -100,6 +102,8 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
         familyEventTypes: FAMILY_EVENT_TYPES,
         familyInfoKeys: {},
         normalizeAction,
+        worldSchema: TOOLMISUSE_WORLD_SCHEMA,
+        familyStateSchema: TOOLMISUSE_FAMILY_STATE_SCHEMA,
       },
       options,
       spec,
@@ -224,6 +228,10 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
   protected override familyState(): JsonValue {
     if (!this.session) return null;
     return asJson({ session: this.session.snapshot() });
+  }
+
+  protected override checkFamilyState(state: CheckedToolEnvState): void {
+    checkToolMisuseState(state, this.session!.snapshot(), this.task!.fault_plan);
   }
 
   protected override restoreFamilyState(state: JsonValue): void {

@@ -145,12 +145,15 @@ function article(kind: string): string {
   return kind === "object" ? "a map" : kind === "array" ? "a list" : kind === "null" ? "nil" : `a ${kind}`;
 }
 
-/** Checks the world against a family's own schema (`ToolEnvConfig.worldSchema`), naming the first bad field. */
-export function checkWorldSchema(schema: z.ZodType, world: JsonValue): void {
+/**
+ * Checks the world (or, with `at` = "state.family", the family state) against a family's own schema
+ * (`ToolEnvConfig.worldSchema` / `familyStateSchema`), naming the first bad field.
+ */
+export function checkWorldSchema(schema: z.ZodType, world: JsonValue, at = "state.data.world"): void {
   const r = schema.safeParse(world);
   if (r.success) return;
   const first = r.error.issues[0];
-  const field = ["state", "data", "world", ...first.path.map(String)].join(".");
+  const field = [at, ...first.path.map(String)].join(".");
   throw new StateError(field, `${field}: ${first.message}`);
 }
 

@@ -288,6 +288,11 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     return null;
   }
   protected restoreFamilyState(_state: JsonValue): void {}
+  /**
+   * Checks a snapshot's family state against the episode just rebuilt from it (tool names that must exist, counts
+   * that must agree) before anything is restored; throws a StateError naming the field. Default: nothing more.
+   */
+  protected checkFamilyState(_state: CheckedToolEnvState): void {}
 
   /**
    * A serialisable snapshot of the episode (plain JSON): world, visible tools, calls, fault and RNG states, reward
@@ -352,6 +357,8 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     if (this.config.worldSchema) checkWorldSchema(this.config.worldSchema, s.data.world);
     // createEpisode just set the family's runtime up for this episode: its snapshot is the reference shape.
     checkWorldShape(this.familyState(), s.family, "state.family");
+    if (this.config.familyStateSchema) checkWorldSchema(this.config.familyStateSchema, s.family, "state.family");
+    this.checkFamilyState(s);
     const { tools, visible, world, faults } = setup;
     const episode = new ToolEpisode<S>({ tools, visible, world, faults, corruptions: this.corruptions(), rng: engine, valueProvenance: this.config.valueProvenance });
     episode.data = s.data as unknown as EpisodeData<S>;

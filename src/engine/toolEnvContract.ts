@@ -60,6 +60,11 @@ export interface ToolEnvConfig {
    * it, the world is only checked against the episode's initial world (see src/engine/stateSchema.ts).
    */
   worldSchema?: z.ZodType;
+  /**
+   * The exact shape of the family's runtime state (`getState().family`), checked by `setState` like `worldSchema`.
+   * Without it, that state is only checked against the family's state right after the episode's setup.
+   */
+  familyStateSchema?: z.ZodType;
 }
 
 /** What a family-specific action (e.g. `retrieve`) did. */

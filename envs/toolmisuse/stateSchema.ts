@@ -1,0 +1,156 @@
+/**
+ * The exact shape of ToolMisuseBench-v0's snapshot state (`getState().data.world` and `.family`), and the checks of
+ * the family state against the episode rebuilt from it.
+ *
+ * Why the world is any JSON map: the simulators follow the official environments, which run on whatever dict a task
+ * record starts from (missing or mistyped collections are replaced or ignored, see world/toolsets.ts), so every map
+ * is a world they define behaviour for. What must hold is that the engine's world and the session's are one state.
+ */
+import { z } from "zod";
+import { StateError } from "../../src/core/errors.js";
+import { type JsonValue, stableStringify } from "../../src/core/json.js";
+import type { CheckedToolEnvState } from "../../src/engine/stateSchema.js";
+import { FAULT_TYPES } from "./dataset.js";
+import type { SessionSnapshot } from "./session.js";
+
+const json: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([z.string(), z.number().finite(), z.boolean(), z.null(), z.array(json), z.record(z.string(), json)]),
+);
+const jsonObject = z.record(z.string(), json);
+const count = z.number().int().min(0);
+const index = z.number().int().min(1);
+
+/** The simulators' state: a JSON map (see the module comment). */
+export const TOOLMISUSE_WORLD_SCHEMA = jsonObject;
+
+const toolError = z.strictObject({ code: z.string(), message: z.string(), details: jsonObject });
+
+const transcriptEntry = z.strictObject({
+  tool_name: z.string(),
+  args: jsonObject,
+  output: jsonObject.nullable(),
+  error: toolError.nullable(),
+});
+
+/** A fault stream: the core Rng's (compat "fixed") or CPython's Mersenne Twister (compat "official"). */
+const faultStream = z.union([
+  z.strictObject({
+    path: z.string().min(1),
+    state: z.strictObject({ c: z.number().finite(), s0: z.number().finite(), s1: z.number().finite(), s2: z.number().finite() }),
+  }),
+  z.strictObject({ mt: z.array(z.number().int().min(0).max(0xffffffff)).length(624), index: z.number().int().min(0).max(624) }),
+]);
+
+const firedFault = z.strictObject({
+  faultType: z.enum(FAULT_TYPES),
+  planIndex: count,
+  persistence: z.enum(["transient", "persistent"]),
+  label: z.string().nullable(),
+  severity: z.enum(["soft", "hard"]),
+});
+
+const annotation = z.strictObject({
+  step: index,
+  callIndex: index,
+  tool: z.string(),
+  ok: z.boolean(),
+  errorCode: z.string().nullable(),
+  originalErrorCode: z.string().nullable(),
+  repeatOfStep: index.nullable(),
+  phase: z.enum(["ok", "budget", "injected", "validation", "simulator"]),
+  faults: z.array(firedFault),
+  invalidCall: z.boolean(),
+  policyViolation: z.boolean(),
+  progress: z.boolean(),
+  newlyMet: z.array(z.string()),
+  goldStepsDone: count.nullable(),
+});
+
+const call = z.strictObject({
+  index,
+  step: index,
+  tool: z.string(),
+  args: jsonObject,
+  ok: z.boolean(),
+  code: z.string().nullable(),
+  faultIds: z.array(z.string()),
+  persistence: z.enum(["transient", "temporary", "permanent"]).nullable(),
+});
+
+/** `getState().family`: null before the first episode, else the session snapshot (see session.ts). */
+export const TOOLMISUSE_FAMILY_STATE_SCHEMA = z
+  .strictObject({
+    session: z.strictObject({
+      episode: z.strictObject({
+        state: jsonObject,
+        transcript: z.array(transcriptEntry),
+        steps: count,
+        toolCalls: count,
+        retries: count,
+        lastError: toolError.nullable(),
+        faultStreams: z.array(faultStream),
+      }),
+      tracker: z.strictObject({
+        invalidCalls: count,
+        policyViolations: count,
+        budgetExceeded: z.boolean(),
+        faultSeen: z.boolean(),
+        firstFaultStep: index.nullable(),
+        firstRecoveryStep: index.nullable(),
+      }),
+      calls: z.array(call),
+      recovered: z.boolean(),
+      stepIndex: count,
+      annotations: z.array(annotation),
+    }),
+  })
+  .nullable();
+
+function fail(field: string, reason: string): never {
+  const f = `state.family.session.${field}`;
+  throw new StateError(f, `${f}: ${reason}`);
+}
+
+/**
+ * Checks a (schema-checked) snapshot against the session just rebuilt for its episode (`fresh`, its snapshot):
+ * one world, one call record and annotation per step in order, fault streams of the episode's plan, fired faults
+ * of plan entries.
+ */
+export function checkToolMisuseState(s: CheckedToolEnvState, fresh: SessionSnapshot, plan: readonly { fault_type: string }[]): void {
+  const fam = s.family as { session: SessionSnapshot } | null;
+  if (fam === null) throw new StateError("state.family", "state.family: missing (the episode has a session)");
+  const { episode: ep, calls, annotations, stepIndex } = fam.session;
+  if (stableStringify(ep.state as JsonValue) !== stableStringify(s.data.world)) {
+    fail("episode.state", "must equal state.data.world (one world)");
+  }
+  if (ep.faultStreams.length !== fresh.episode.faultStreams.length) {
+    fail("episode.faultStreams", `has ${ep.faultStreams.length} streams, the episode's fault plan ${fresh.episode.faultStreams.length}`);
+  }
+  ep.faultStreams.forEach((st, i) => {
+    const ref = fresh.episode.faultStreams[i] as { path?: string; mt?: unknown };
+    const got = st as { path?: string; mt?: unknown };
+    const same = ref.path !== undefined ? got.path === ref.path : got.mt !== undefined;
+    if (!same) fail(`episode.faultStreams.${i}`, "is not this episode's fault stream");
+  });
+  if (ep.steps !== stepIndex) fail("episode.steps", `is ${ep.steps}, the session's stepIndex ${stepIndex}`);
+  if (calls.length !== stepIndex) fail("calls", `has ${calls.length} entries for stepIndex ${stepIndex}`);
+  if (annotations.length !== stepIndex) fail("annotations", `has ${annotations.length} entries for stepIndex ${stepIndex}`);
+  calls.forEach((c, i) => {
+    if (c.index !== i + 1) fail(`calls.${i}.index`, `must be ${i + 1}`);
+    if (c.step !== i + 1) fail(`calls.${i}.step`, `must be ${i + 1}`);
+  });
+  annotations.forEach((a, i) => {
+    if (a.step !== i + 1 || a.callIndex !== i + 1) fail(`annotations.${i}`, `must describe step and call ${i + 1}`);
+    if (a.repeatOfStep !== null && a.repeatOfStep > i) fail(`annotations.${i}.repeatOfStep`, `must be an earlier step`);
+    a.faults.forEach((f, j) => {
+      if (plan[f.planIndex]?.fault_type !== f.faultType) {
+        fail(`annotations.${i}.faults.${j}`, "is not an entry of the episode's fault plan");
+      }
+    });
+  });
+  const t = fam.session.tracker;
+  for (const key of ["firstFaultStep", "firstRecoveryStep"] as const) {
+    const v = t[key];
+    if (v !== null && v > stepIndex) fail(`tracker.${key}`, `is past the last step (${stepIndex})`);
+  }
+}

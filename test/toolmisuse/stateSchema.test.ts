@@ -1,0 +1,140 @@
+/**
+ * ToolMisuseBench-v0's snapshot schema (envs/toolmisuse/stateSchema.ts): states reached by the baselines are
+ * accepted in both compat modes, the family state is refused field by field when it contradicts the episode, and
+ * seeded mutations of rich snapshots (faults fired, calls made) are refused atomically or accepted and steppable
+ * without TypeErrors.
+ */
+import seedrandom from "seedrandom";
+import { describe, expect, it } from "vitest";
+import "../../envs/index.js";
+import { RecoveryGymError, StateError } from "../../src/core/errors.js";
+import { type JsonValue, stableStringify } from "../../src/core/json.js";
+import { make, registryEntry } from "../../src/core/registry.js";
+import { Rng } from "../../src/core/rng.js";
+import type { Action } from "../../src/engine/actions.js";
+
+interface StateEnv {
+  reset(o: { seed: number }): [unknown, unknown];
+  step(a: Action): [unknown, number, boolean, boolean, unknown];
+  getState(): unknown;
+  setState(s: never): void;
+  isDone(): boolean;
+  actionSpace: { sample(r: Rng): unknown };
+}
+type Session = { episode: Record<string, unknown>; calls: unknown[]; annotations: Array<Record<string, unknown>>; stepIndex: number };
+type State = Record<string, unknown> & { family: { session: Session } };
+
+/** Snapshots along baseline episodes (every step, finished ones included). */
+function baselineStates(options: Record<string, unknown>, policies: readonly string[], seeds: number): JsonValue[] {
+  const out: JsonValue[] = [];
+  for (const name of policies) {
+    for (let seed = 0; seed < seeds; seed++) {
+      const env = make("ToolMisuseBench-v0", options) as unknown as StateEnv;
+      const policy = registryEntry("ToolMisuseBench-v0").policies[name]!.create(env as never, new Rng(seed));
+      let [obs, info] = env.reset({ seed });
+      policy.reset?.(obs as never, info as never);
+      out.push(env.getState() as JsonValue);
+      for (let t = 0; t < 30 && !env.isDone(); t++) {
+        [obs, , , , info] = env.step(policy.act(obs as never, info as never) as Action);
+        out.push(env.getState() as JsonValue);
+      }
+    }
+  }
+  return out;
+}
+
+const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
+
+function paths(v: JsonValue, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+  out.push(at);
+  if (Array.isArray(v)) v.forEach((x, i) => paths(x, [...at, i], out));
+  else if (v !== null && typeof v === "object") for (const k of Object.keys(v)) paths(v[k], [...at, k], out);
+  return out;
+}
+
+const REPLACEMENTS: JsonValue[] = [
+  null, 5, -1, 0.5, "x", "", true, [], {}, [1, "a"], { a: 1 }, { code: "timeout", message: "m", details: {} },
+];
+const POLICIES = ["heuristic", "schema-repair", "oracle"];
+
+describe("ToolMisuseBench-v0 state schema", () => {
+  for (const compat of ["fixed", "official"] as const) {
+    it(`accepts every state the baselines reach (compat ${compat})`, () => {
+      const states = baselineStates({ compat }, POLICIES, 6);
+      const copy = make("ToolMisuseBench-v0", { compat }) as unknown as StateEnv;
+      for (const s of states) {
+        copy.setState(clone(s) as never);
+        expect(stableStringify(copy.getState())).toBe(stableStringify(s));
+      }
+      expect(states.some((s) => (s as State).family.session.annotations.some((a) => (a["faults"] as unknown[]).length > 0))).toBe(true);
+    });
+  }
+
+  const rich = baselineStates({}, POLICIES, 6).filter((s) => (s as State).family.session.stepIndex >= 2);
+
+  it("refuses family states that contradict the episode, naming the field, and leaves the env as it was", () => {
+    const base = rich.find((s) => !(s as State)["done"])! as State;
+    const env = make("ToolMisuseBench-v0") as unknown as StateEnv;
+    env.reset({ seed: 1 });
+    const before = stableStringify(env.getState());
+    const session = (s: State) => s.family.session;
+    const cases: Array<[string, (s: State) => void, RegExp]> = [
+      ["two worlds", (s) => (session(s).episode["state"] = { other: 1 }), /session\.episode\.state/],
+      ["a call record too few", (s) => session(s).calls.pop(), /session\.calls/],
+      ["annotation out of order", (s) => (session(s).annotations[0]!["step"] = 2), /session\.annotations\.0/],
+      ["transcript entry without args", (s) => ((session(s).episode["transcript"] as unknown[])[0] = { tool_name: "x" }), /transcript\.0/],
+      ["an extra fault stream", (s) => (session(s).episode["faultStreams"] as unknown[]).push({ mt: [], index: 0 }), /faultStreams/],
+      ["no session", (s) => ((s as Record<string, unknown>)["family"] = null), /^state\.family$/],
+    ];
+    for (const [what, edit, field] of cases) {
+      const bad = clone(base);
+      edit(bad);
+      let err: unknown = null;
+      try {
+        env.setState(bad as never);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, what).toBeInstanceOf(StateError);
+      expect((err as StateError).field, what).toMatch(field);
+      expect(stableStringify(env.getState()), what).toBe(before);
+    }
+  });
+
+  it("1,200 mutations of rich snapshots' world and family state: refused atomically, or accepted and steppable", () => {
+    const rnd = seedrandom("toolmisuse-state-mutations");
+    const target = make("ToolMisuseBench-v0") as unknown as StateEnv;
+    target.reset({ seed: 3 });
+    let refused = 0;
+    const failures: string[] = [];
+    for (let k = 0; k < 1200; k++) {
+      const copy = clone(rich[k % rich.length]) as JsonValue;
+      const all = paths(copy).filter((p) => p[0] === "family" || (p[0] === "data" && p[1] === "world"));
+      const p = all[Math.floor(rnd() * all.length)];
+      let parent = copy as Record<string | number, JsonValue>;
+      for (const key of p.slice(0, -1)) parent = parent[key] as Record<string | number, JsonValue>;
+      const last = p[p.length - 1];
+      if (rnd() < 0.15 && !Array.isArray(parent)) delete parent[last];
+      else parent[last] = REPLACEMENTS[Math.floor(rnd() * REPLACEMENTS.length)];
+      const before = stableStringify(target.getState());
+      try {
+        target.setState(copy as never);
+      } catch (e) {
+        expect(e).toBeInstanceOf(StateError);
+        expect(stableStringify(target.getState())).toBe(before);
+        refused++;
+        continue;
+      }
+      try {
+        const rng = new Rng(k).derive("after");
+        for (let i = 0; i < 3 && !target.isDone(); i++) target.step(target.actionSpace.sample(rng) as Action);
+      } catch (e) {
+        if (!(e instanceof RecoveryGymError)) failures.push((e as Error).message.slice(0, 120));
+      }
+      target.reset({ seed: 3 });
+    }
+    process.stderr.write(`[toolmisuse state mutations] refused ${refused} of 1200, later untyped failures ${failures.length}\n`);
+    expect(failures.slice(0, 5)).toEqual([]);
+    expect(refused).toBeGreaterThan(300);
+  });
+});
