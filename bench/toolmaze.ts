@@ -6,10 +6,10 @@
  */
 import { pathToFileURL } from "node:url";
 import type { Env } from "../src/core/env.js";
-import { make, makeVec } from "../src/core/registry.js";
+import { make } from "../src/core/registry.js";
 import type { Tuple } from "../src/core/spaces/composite.js";
 import type { Space } from "../src/core/spaces/space.js";
-import "../src/vector/index.js";
+import { makeVec } from "../src/vector/make.js";
 import { formatTable } from "../src/metrics/table.js";
 import { rollout } from "../src/rollout.js";
 import { Rng } from "../src/core/rng.js";

@@ -19,7 +19,7 @@ import { EndpointPolicyError } from "./endpoint.js";
 import type { Limits } from "./protocol.js";
 import { BridgeServer } from "./server.js";
 import { runSupervisor } from "./workers.js";
-import { drainOnSignals } from "../src/cli/signals.js";
+import { drainOnSignals } from "../src/index.js";
 
 export const SERVE_HELP = `Usage: recovery-gym serve [options]
 

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import type { Backend } from "./backend.js";
 import { type ResolvedConfig, workerEndpoint } from "./config.js";
 import { BridgeServer } from "./server.js";
-import { drainOnSignals } from "../src/cli/signals.js";
+import { drainOnSignals } from "../src/index.js";
 
 type ToChild =
   | { type: "start"; index: number; count: number; generation: number; endpoint: string; config: ResolvedConfig }

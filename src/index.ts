@@ -10,9 +10,9 @@ export { Rng, hash32, type RngState } from "./core/rng.js";
 export { type JsonValue, type JsonObject, stableStringify, jsonEquals, cloneJson } from "./core/json.js";
 export { type JsonSchema, zodFromJsonSchema, sampleFromJsonSchema } from "./core/jsonSchema.js";
 export * from "./core/spaces/index.js";
-export { register, make, makeVec, listEnvs, registryEntry, parseEnvOptions, type EnvEntry, type EnvListing, type Policy, type PolicyEntry, type EpisodeResult, type AggregateReport } from "./core/registry.js";
+export { register, make, listEnvs, registryEntry, parseEnvOptions, type EnvEntry, type EnvListing, type Policy, type PolicyEntry, type EpisodeResult, type AggregateReport } from "./core/registry.js";
 export type { BreakdownTable } from "./core/registry.js";
-export { checkEnv, CheckEnvError, type CheckEnvOptions } from "./core/checker.js";
+export { checkEnv, CheckEnvError, type CheckEnvOptions } from "./checker.js";
 export { LIBRARY_VERSION } from "./core/version.js";
 
 export * from "./engine/actions.js";
@@ -34,9 +34,10 @@ export { resolveRewardSpec, listRewardPresets, CONFIGS_DIR } from "./rewards/pre
 
 export * from "./metrics/index.js";
 export * from "./vector/index.js";
-export { trajectorySchema, trajectoryStepSchema, TRAJECTORY_SCHEMA_VERSION, type Trajectory, type TrajectoryStep } from "./trajectories/schema.js";
+export { trajectorySchema, trajectoryStepSchema, TRAJECTORY_SCHEMA_VERSION, type Trajectory, type TrajectoryStep } from "./core/trajectory.js";
 export { JsonlWriter, readTrajectories } from "./trajectories/writer.js";
 export { rollout, rolloutAsync, type RolloutConfig, type RolloutControl } from "./rollout.js";
+export { drainOnSignals, stopOnSignals, SIGNAL_EXIT_CODES, type StopSignal } from "./cli/signals.js";
 export { recordEpisodes, returnsUnder, policyEntry, episodePolicyRng, episodeResults, withGamma, ci95t, studentTQuantile, type RecordedEpisode } from "./ablation.js";
 export { ADVERSARIES } from "./policies/adversarial.js";
 export { registerGenerator, listGenerators, type GeneratorEntry } from "./generators.js";

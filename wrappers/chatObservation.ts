@@ -1,11 +1,21 @@
-import type { Env, Info, ResetArgs, StepResult } from "../src/core/env.js";
-import { Dict, Json, Sequence } from "../src/core/spaces/index.js";
-import type { Space } from "../src/core/spaces/space.js";
-import { Wrapper } from "../src/core/wrapper.js";
-import type { Action } from "../src/engine/actions.js";
-import { type ChatMessage, type ChatTool, toChatMessages, toChatTools } from "../src/engine/chat.js";
-import type { ToolObservation } from "../src/engine/observation.js";
-import { ToolEnv } from "../src/engine/toolEnv.js";
+import {
+  type Action,
+  type ChatMessage,
+  type ChatTool,
+  Dict,
+  type Env,
+  type Info,
+  Json,
+  type ResetArgs,
+  Sequence,
+  type Space,
+  type StepResult,
+  toChatMessages,
+  toChatTools,
+  ToolEnv,
+  type ToolObservation,
+  Wrapper,
+} from "../src/index.js";
 
 /** The observation as an LLM would receive it. */
 export interface ChatObservationValue {

@@ -1,6 +1,4 @@
-import type { Info, ResetArgs, StepResult } from "../src/core/env.js";
-import { ResetNeededError } from "../src/core/errors.js";
-import { Wrapper } from "../src/core/wrapper.js";
+import { type Info, type ResetArgs, ResetNeededError, type StepResult, Wrapper } from "../src/index.js";
 
 /**
  * Throws a typed error on `step()` before `reset()` or after the episode ended, for envs that do not enforce it

@@ -1,6 +1,5 @@
 import { performance } from "node:perf_hooks";
-import type { Env, Info, ResetArgs, StepResult } from "../src/core/env.js";
-import { Wrapper } from "../src/core/wrapper.js";
+import { type Env, type Info, type ResetArgs, type StepResult, Wrapper } from "../src/index.js";
 
 /** Episode statistics reported at the end: return, length, wall time in seconds. */
 export interface EpisodeStatistics {

@@ -1,8 +1,16 @@
-import type { Env, Info, ResetArgs, StepResult } from "../src/core/env.js";
-import type { JsonObject, JsonValue } from "../src/core/json.js";
-import { Wrapper } from "../src/core/wrapper.js";
-import { TRAJECTORY_SCHEMA_VERSION, type Trajectory, type TrajectoryStep } from "../src/trajectories/schema.js";
-import { JsonlWriter } from "../src/trajectories/writer.js";
+import {
+  type Env,
+  type Info,
+  JsonlWriter,
+  type JsonObject,
+  type JsonValue,
+  type ResetArgs,
+  type StepResult,
+  type Trajectory,
+  TRAJECTORY_SCHEMA_VERSION,
+  type TrajectoryStep,
+  Wrapper,
+} from "../src/index.js";
 
 export interface RecordTrajectoryOptions {
   /** Names episodes `${prefix}${seed ?? counter}` (default: env id). */

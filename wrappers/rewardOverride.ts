@@ -1,8 +1,14 @@
-import type { Env, Info, ResetArgs, StepResult } from "../src/core/env.js";
-import { RewardComputer, type RawTerms } from "../src/rewards/compute.js";
-import { resolveRewardSpec } from "../src/rewards/presets.js";
-import type { RewardSpec } from "../src/rewards/spec.js";
-import { Wrapper } from "../src/core/wrapper.js";
+import {
+  type Env,
+  type Info,
+  type RawTerms,
+  type ResetArgs,
+  resolveRewardSpec,
+  RewardComputer,
+  type RewardSpec,
+  type StepResult,
+  Wrapper,
+} from "../src/index.js";
 
 /**
  * Re-scores an env's steps under another RewardSpec, from `info.rawTerms` and `info.phi` — the same computation the

@@ -1,6 +1,4 @@
-import type { EnvSpec, Info, ResetArgs, StepResult } from "../src/core/env.js";
-import type { Env } from "../src/core/env.js";
-import { Wrapper } from "../src/core/wrapper.js";
+import { type Env, type EnvSpec, type Info, type ResetArgs, type StepResult, Wrapper } from "../src/index.js";
 
 /**
  * Truncates an episode after `maxEpisodeSteps` steps (reason `max_steps`), as Gymnasium's TimeLimit, and reports

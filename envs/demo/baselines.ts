@@ -1,9 +1,4 @@
-import type { Info } from "../../src/core/env.js";
-import type { JsonObject } from "../../src/core/json.js";
-import type { Rng } from "../../src/core/rng.js";
-import type { Policy, PolicyEntry } from "../../src/core/registry.js";
-import type { Action } from "../../src/engine/actions.js";
-import type { ToolObservation } from "../../src/engine/observation.js";
+import type { Action, Info, JsonObject, Policy, PolicyEntry, Rng, ToolObservation } from "../../src/family.js";
 
 /** Reads the task text: which city, which recipient. */
 function parseTask(task: string): { city: string; to: string } {

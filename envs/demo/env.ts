@@ -1,10 +1,16 @@
 import { z } from "zod";
-import type { EnvSpec } from "../../src/core/env.js";
-import type { JsonObject } from "../../src/core/json.js";
-import type { Rng } from "../../src/core/rng.js";
-import type { EpisodeEvent, TerminationReason } from "../../src/engine/events.js";
-import type { CorruptionFn, FaultSpec } from "../../src/engine/faults.js";
-import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
+import {
+  type CorruptionFn,
+  type EnvSpec,
+  type EpisodeEvent,
+  type EpisodeSetup,
+  type FaultSpec,
+  type JsonObject,
+  type Rng,
+  type TerminationReason,
+  ToolEnv,
+  toolEnvOptionsSchema,
+} from "../../src/family.js";
 import { DEMO_TOOLS, DEMO_WORLD_SCHEMA, type DemoWorld } from "./world.js";
 
 export const demoOptionsSchema = toolEnvOptionsSchema

@@ -1,7 +1,4 @@
-import type { JsonObject } from "../../src/core/json.js";
-import { type EpisodeResult, type PolicyEntry, register } from "../../src/core/registry.js";
-import { registerRewardTermKinds } from "../../src/rewards/catalog.js";
-import { mean } from "../../src/metrics/stats.js";
+import { type EpisodeResult, type JsonObject, mean, type PolicyEntry, register, registerRewardTermKinds } from "../../src/family.js";
 import { DEMO_POLICIES } from "./baselines.js";
 import { DemoEnv, demoOptionsSchema } from "./env.js";
 

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import type { JsonObject } from "../../src/core/json.js";
-import type { ToolDefinition } from "../../src/engine/tool.js";
+import type { JsonObject, ToolDefinition } from "../../src/family.js";
 
 /** The demo world: a city's weather, a converter and an outbox that really records sent mail. */
 export interface DemoWorld {

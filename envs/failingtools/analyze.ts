@@ -1,5 +1,4 @@
-import type { JsonObject, JsonValue } from "../../src/core/json.js";
-import type { Trajectory } from "../../src/trajectories/schema.js";
+import type { JsonObject, JsonValue, Trajectory } from "../../src/family.js";
 import type { Scenario } from "./scenarios/schema.js";
 import type { FtScore } from "./scorer.js";
 

@@ -1,8 +1,4 @@
-import type { Env } from "../../src/core/env.js";
-import type { Policy, PolicyEntry } from "../../src/core/registry.js";
-import type { Rng } from "../../src/core/rng.js";
-import type { Action } from "../../src/engine/actions.js";
-import type { ToolObservation } from "../../src/engine/observation.js";
+import type { Action, Env, Policy, PolicyEntry, Rng, ToolObservation } from "../../src/family.js";
 import { carefulPolicy } from "./policies/careful.js";
 import { naivePolicy } from "./policies/naive.js";
 import { oraclePolicy } from "./policies/oracle.js";

@@ -1,15 +1,27 @@
 import { z } from "zod";
-import type { EnvSpec, ResetArgs } from "../../src/core/env.js";
-import { OptionsError } from "../../src/core/errors.js";
-import { cloneJson, type JsonObject, type JsonValue } from "../../src/core/json.js";
-import type { Rng } from "../../src/core/rng.js";
-import type { Action, FamilyAction } from "../../src/engine/actions.js";
-import type { CallRecord } from "../../src/engine/episode.js";
-import { type EpisodeEvent, eventsOfType, type FamilyEvent, type TerminationReason } from "../../src/engine/events.js";
-import type { CorruptionFn } from "../../src/engine/faults.js";
-import type { ToolObservation } from "../../src/engine/observation.js";
-import type { ToolDefinition } from "../../src/engine/tool.js";
-import { type EpisodeSetup, type FamilyActionResult, ToolEnv, type ToolResetInfo } from "../../src/engine/toolEnv.js";
+import {
+  type Action,
+  type CallRecord,
+  cloneJson,
+  type CorruptionFn,
+  type EnvSpec,
+  type EpisodeEvent,
+  type EpisodeSetup,
+  eventsOfType,
+  type FamilyAction,
+  type FamilyActionResult,
+  type FamilyEvent,
+  type JsonObject,
+  type JsonValue,
+  OptionsError,
+  type ResetArgs,
+  type Rng,
+  type TerminationReason,
+  type ToolDefinition,
+  ToolEnv,
+  type ToolObservation,
+  type ToolResetInfo,
+} from "../../src/family.js";
 import { analyzeRun } from "./analyze.js";
 import type { ConceptJudge } from "./concepts.js";
 import { stageTriggered } from "./disclosure.js";

@@ -1,5 +1,4 @@
-import { cloneJson, type JsonObject, type JsonValue } from "../../src/core/json.js";
-import type { CorruptionFn, FaultPersistence, FaultSpec } from "../../src/engine/faults.js";
+import { cloneJson, type CorruptionFn, type FaultPersistence, type FaultSpec, type JsonObject, type JsonValue } from "../../src/family.js";
 import type { FailureSource, Scenario } from "./scenarios/schema.js";
 import { addDays, type FtState, type FtTool, providerTools, type TaskSpec } from "./world/index.js";
 

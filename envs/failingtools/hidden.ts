@@ -1,5 +1,4 @@
-import type { JsonObject } from "../../src/core/json.js";
-import type { CallRecord } from "../../src/engine/episode.js";
+import type { CallRecord, JsonObject } from "../../src/family.js";
 import { type FtRun, firstProblem } from "./run.js";
 import type { Scenario, Setting } from "./scenarios/schema.js";
 import { qualifiesFor } from "./scorer.js";

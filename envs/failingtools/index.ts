@@ -1,6 +1,4 @@
-import type { JsonObject } from "../../src/core/json.js";
-import { type PolicyEntry, register } from "../../src/core/registry.js";
-import { registerRewardTermKinds } from "../../src/rewards/catalog.js";
+import { type JsonObject, type PolicyEntry, register, registerRewardTermKinds } from "../../src/family.js";
 import { FT_POLICIES } from "./baselines.js";
 import { FailingToolsEnv, ftOptionsSchema, MAX_STEPS } from "./env.js";
 import { aggregateFailingTools } from "./report.js";

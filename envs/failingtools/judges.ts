@@ -1,4 +1,4 @@
-import { OptionsError } from "../../src/core/errors.js";
+import { OptionsError } from "../../src/family.js";
 import { type ConceptJudge, defaultJudge } from "./concepts.js";
 
 /**

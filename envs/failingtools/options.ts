@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
+import { toolEnvOptionsSchema } from "../../src/family.js";
 import { HARNESSES } from "./harness.js";
 import { DEFAULT_JUDGE, hasConceptJudge, knownConceptJudges } from "./judges.js";
 import { generateScenarios, scenarioById } from "./scenarios/generate.js";

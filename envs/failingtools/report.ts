@@ -1,5 +1,4 @@
-import type { JsonObject } from "../../src/core/json.js";
-import type { AggregateReport, EpisodeResult } from "../../src/core/registry.js";
+import type { AggregateReport, EpisodeResult, JsonObject } from "../../src/family.js";
 import { FAILURE_MODES, FAILURE_SOURCES } from "./scenarios/schema.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from "../../src/core/json.js";
+import type { JsonObject, JsonValue } from "../../src/family.js";
 import type { FtState } from "./world/index.js";
 import { providerTools } from "./world/index.js";
 

@@ -1,4 +1,4 @@
-import type { JsonObject } from "../../src/core/json.js";
+import type { JsonObject } from "../../src/family.js";
 import { type ConceptJudge, defaultJudge } from "./concepts.js";
 import { assertsRejected, type FailureLabel, labelFor } from "./labels.js";
 import { type FtRun, finalMessage, readsBack, type RunCall, undoes } from "./run.js";

@@ -7,9 +7,7 @@
  * Why from the official trace: the trace is the runtime's complete record (and part of the snapshot), so the
  * annotations need no state of their own and the analyses are exactly the scorer's.
  */
-import type { JsonObject, JsonValue } from "../../src/core/json.js";
-import type { EpisodeEvent } from "../../src/engine/events.js";
-import type { Trajectory } from "../../src/trajectories/schema.js";
+import type { EpisodeEvent, JsonObject, JsonValue, Trajectory } from "../../src/family.js";
 import { pystr } from "./compat/pyvalue.js";
 import type { ToolRecord } from "./dataset.js";
 import type { BlockerPlan } from "./faults.js";

@@ -1,4 +1,4 @@
-import { ConfigError } from "../../src/core/errors.js";
+import { ConfigError } from "../../src/family.js";
 
 /**
  * Typed loading error of a PlanBench-XL release: names the file, the record (index and id) and the field path. A

@@ -10,17 +10,28 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import type { EnvSpec, StepResult } from "../../src/core/env.js";
-import { OptionsError, StateError } from "../../src/core/errors.js";
-import { resolveOptionPath } from "../../src/core/optionPaths.js";
-import type { JsonObject, JsonValue } from "../../src/core/json.js";
-import type { Rng } from "../../src/core/rng.js";
-import type { Action, FamilyAction } from "../../src/engine/actions.js";
-import type { EpisodeEvent, TerminationReason } from "../../src/engine/events.js";
-import type { ToolObservation } from "../../src/engine/observation.js";
-import type { ToolDefinition } from "../../src/engine/tool.js";
-import type { CheckedToolEnvState } from "../../src/engine/stateSchema.js";
-import { type EpisodeSetup, type FamilyActionResult, ToolEnv, type ToolStepInfo, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
+import {
+  type Action,
+  type CheckedToolEnvState,
+  type EnvSpec,
+  type EpisodeEvent,
+  type EpisodeSetup,
+  type FamilyAction,
+  type FamilyActionResult,
+  type JsonObject,
+  type JsonValue,
+  OptionsError,
+  resolveOptionPath,
+  type Rng,
+  StateError,
+  type StepResult,
+  type TerminationReason,
+  type ToolDefinition,
+  ToolEnv,
+  toolEnvOptionsSchema,
+  type ToolObservation,
+  type ToolStepInfo,
+} from "../../src/family.js";
 import { pystr, toPlainJson, type PyValue } from "./compat/pyvalue.js";
 import { loadRelease, type PlanBenchRelease, type QueryRecord, type ToolRecord } from "./dataset.js";
 import { analyseEpisode, groundTruthDatatypes, scoreEpisode } from "./scorer.js";

@@ -6,7 +6,7 @@
  * `max_cover_size` tools in lexicographic order; ties are broken with CPython's `Random` seeded by
  * `seed + sha256(task_id)[:8]`, so plans match the official ones draw for draw.
  */
-import { PyRandom } from "../../src/compat/pyrandom.js";
+import { PyRandom } from "../../src/family.js";
 import { pyRound } from "./compat/pyvalue.js";
 import { sha256Prefix64 } from "./compat/sha.js";
 import { BLOCKER_TYPES, type BlockerType, type PathSet } from "./dataset.js";

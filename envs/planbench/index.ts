@@ -1,7 +1,5 @@
 /** Registers PlanBenchXL-v0. */
-import type { JsonObject } from "../../src/core/json.js";
-import { type EpisodeResult, register } from "../../src/core/registry.js";
-import { registerRewardTermKinds } from "../../src/rewards/catalog.js";
+import { type EpisodeResult, type JsonObject, register, registerRewardTermKinds } from "../../src/family.js";
 import { PlanBenchEnv, planBenchOptionsSchema } from "./env.js";
 import { PLANBENCH_POLICIES } from "./policies.js";
 import { aggregateMetrics } from "./scorer.js";

@@ -1,11 +1,5 @@
 /** Registered policies: adapters from the engine's observation to the baseline agents. */
-import type { Env, Info } from "../../src/core/env.js";
-import type { JsonObject } from "../../src/core/json.js";
-import type { Policy, PolicyEntry } from "../../src/core/registry.js";
-import type { Rng } from "../../src/core/rng.js";
-import type { ToolSchema } from "../../src/core/spaces/toolCall.js";
-import type { Action } from "../../src/engine/actions.js";
-import type { ToolObservation } from "../../src/engine/observation.js";
+import type { Action, Env, Info, JsonObject, Policy, PolicyEntry, Rng, ToolObservation, ToolSchema } from "../../src/family.js";
 import { OracleAgent, PlannerAgent, RandomAgent, randomPhrases, type PlanBenchAgent } from "./baselines.js";
 import type { PlanBenchEnv } from "./env.js";
 import type { PlanBenchHidden } from "./session.js";

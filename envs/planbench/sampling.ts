@@ -3,7 +3,7 @@
  * picks the indices, and the queries keep their file order. CPython's `sample` is reproduced bit for bit by
  * `PyRandom`, so a run restricted this way plays exactly the queries the official run plays.
  */
-import { OptionsError } from "../../src/core/errors.js";
+import { OptionsError } from "../../src/family.js";
 import { PyRandom } from "./compat/index.js";
 
 /** `sample_sequence(items, size, seed)`; `size: null` keeps every item. Errors name `settings.query_sample.size`. */

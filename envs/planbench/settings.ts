@@ -6,7 +6,7 @@
  */
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { CONFIGS_DIR } from "../../src/core/paths.js";
+import { CONFIGS_DIR } from "../../src/family.js";
 import { z } from "zod";
 
 const BLOCKER_TYPE = z.enum(["explicit failures", "implicit failures", "semantic misleading"]);

@@ -7,9 +7,7 @@
  * `restore` and fails steps later with a TypeError (or the runtime's "episode is over" error) deep in the runtime.
  */
 import { z } from "zod";
-import { StateError } from "../../src/core/errors.js";
-import type { JsonValue } from "../../src/core/json.js";
-import type { CheckedToolEnvState } from "../../src/engine/stateSchema.js";
+import { type CheckedToolEnvState, type JsonValue, StateError } from "../../src/family.js";
 import type { PlanBenchRelease, QueryRecord } from "./dataset.js";
 
 const count = z.number().int().min(0);

@@ -5,8 +5,7 @@ import { loadFamilies } from "./families.js";
 import type { JsonObject } from "./json.js";
 import { LIBRARY_VERSION } from "./version.js";
 import type { Rng } from "./rng.js";
-import { parseVectorEnvOptions, type VectorEnv, type VectorEnvOptions } from "../vector/vectorEnv.js";
-import type { Trajectory } from "../trajectories/schema.js";
+import type { Trajectory } from "./trajectory.js";
 
 /** A policy acting on observations (and, for oracles only, on `info.hidden`). */
 export interface Policy<Obs = unknown, Act = unknown> {
@@ -160,25 +159,4 @@ export function make<Obs = unknown, Act = unknown, StepInfo extends Info = Info,
   const parsed = parseEnvOptions(id, options);
   const spec: EnvSpec = { id, entryOptions: parsed, maxEpisodeSteps: (parsed.maxSteps as number | undefined) ?? entry.maxEpisodeSteps, libraryVersion: LIBRARY_VERSION };
   return entry.factory(parsed, spec) as unknown as Env<Obs, Act, StepInfo, ResetInfo>;
-}
-
-type VectorFactory = (id: string, numEnvs: number, options: Record<string, unknown>, vectorOptions: VectorEnvOptions) => VectorEnv;
-let vectorFactory: VectorFactory | null = null;
-
-/** Set by the vector module (kept out of this file so the registry does not import worker code). */
-export function setVectorFactory(f: VectorFactory): void {
-  vectorFactory = f;
-}
-
-/**
- * Makes a vector env of `numEnvs` copies (sync by default; `{ mode: "async" }` for worker threads). Env options and
- * vector options (`mode`, `autoresetMode`, `workers`, `modules`) are validated; errors name the field. Like
- * `make`, the type parameters name the observation and action types the caller expects (not checked at run time).
- */
-export function makeVec<Obs = unknown, Act = unknown>(id: string, numEnvs: number, options: Record<string, unknown> = {}, vectorOptions: VectorEnvOptions = {}): VectorEnv<Obs, Act> {
-  if (!Number.isInteger(numEnvs) || numEnvs < 1) throw new OptionsError("numEnvs", `numEnvs must be a positive integer, got ${numEnvs}`);
-  parseEnvOptions(id, options);
-  const parsed = parseVectorEnvOptions(vectorOptions);
-  if (!vectorFactory) throw new Error("vector envs are not loaded; import from the package root");
-  return vectorFactory(id, numEnvs, options, parsed) as unknown as VectorEnv<Obs, Act>;
 }

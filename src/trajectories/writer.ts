@@ -2,7 +2,7 @@ import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, r
 import { dirname } from "node:path";
 import { ConfigError } from "../core/errors.js";
 import { recordStringify } from "../core/json.js";
-import { type Trajectory, trajectorySchema } from "./schema.js";
+import { type Trajectory, trajectorySchema } from "../core/trajectory.js";
 
 const openWriters = new Set<JsonlWriter>();
 

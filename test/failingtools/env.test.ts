@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkEnv } from "../../src/core/checker.js";
+import { checkEnv } from "../../src/checker.js";
 import { OptionsError } from "../../src/core/errors.js";
 import { stableStringify } from "../../src/core/json.js";
 import { rollout } from "../../src/rollout.js";

@@ -7,7 +7,7 @@ import type { Info } from "../../src/core/env.js";
 import type { JsonObject } from "../../src/core/json.js";
 import { Rng } from "../../src/core/rng.js";
 import type { ToolObservation } from "../../src/engine/observation.js";
-import type { Trajectory } from "../../src/trajectories/schema.js";
+import type { Trajectory } from "../../src/core/trajectory.js";
 import { ftEnv } from "./helpers.js";
 
 /** Plays a baseline and keeps every step's info (as a trajectory would record it). */

@@ -5,7 +5,7 @@ import { listRewardPresets, resolveRewardSpec } from "../../src/rewards/presets.
 import { recordEpisodes, returnsUnder } from "../../src/ablation.js";
 import { registryEntry } from "../../src/core/registry.js";
 import type { RewardSpec } from "../../src/rewards/spec.js";
-import type { Trajectory } from "../../src/trajectories/schema.js";
+import type { Trajectory } from "../../src/core/trajectory.js";
 import { ftEnv, play } from "./helpers.js";
 
 const SEEDS = Array.from({ length: 24 }, (_, i) => 300 + i);

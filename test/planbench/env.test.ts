@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import "../../envs/index.js";
 import { make } from "../../src/core/registry.js";
-import { checkEnv } from "../../src/core/checker.js";
+import { checkEnv } from "../../src/checker.js";
 import { rollout } from "../../src/rollout.js";
 import { registryEntry } from "../../src/core/registry.js";
 import { officialDir } from "./helpers.js";

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../envs/index.js";
-import { checkEnv } from "../../src/core/checker.js";
+import { checkEnv } from "../../src/checker.js";
 import { make } from "../../src/core/registry.js";
 import { generatorEntry } from "../../src/generators.js";
 import { Rng } from "../../src/core/rng.js";

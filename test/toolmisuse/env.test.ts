@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { make } from "../../src/index.js";
-import { checkEnv } from "../../src/core/checker.js";
+import { checkEnv } from "../../src/checker.js";
 import { OptionsError, ActionError } from "../../src/core/errors.js";
 import { registryEntry } from "../../src/core/registry.js";
 import { rollout } from "../../src/rollout.js";

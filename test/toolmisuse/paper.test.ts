@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import "../../envs/index.js";
 import { make } from "../../src/index.js";
 import { OptionsError } from "../../src/core/errors.js";
-import { checkEnv } from "../../src/core/checker.js";
+import { checkEnv } from "../../src/checker.js";
 import type { Action } from "../../src/engine/actions.js";
 import type { ToolEnv } from "../../src/engine/toolEnv.js";
 import { generatePaperSplit, generatePaperTask } from "../../envs/toolmisuse/paper.js";

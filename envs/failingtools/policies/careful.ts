@@ -1,8 +1,12 @@
-import type { Info } from "../../../src/core/env.js";
-import { cloneJson, type JsonObject, type JsonValue } from "../../../src/core/json.js";
-import type { Policy } from "../../../src/core/registry.js";
-import type { Action } from "../../../src/engine/actions.js";
-import type { ToolObservation } from "../../../src/engine/observation.js";
+import {
+  type Action,
+  cloneJson,
+  type Info,
+  type JsonObject,
+  type JsonValue,
+  type Policy,
+  type ToolObservation,
+} from "../../../src/family.js";
 import { answer, ask, beginEpisode, bestByRequest, bindArgs, call, flatten, fold, type Intent, isError, onProvider, type PlanStep, providerOf, receiptId, recordsIn, ToolBook, valueForParam } from "./common.js";
 import { findRecord } from "./oracle.js";
 

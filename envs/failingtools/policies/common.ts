@@ -1,7 +1,4 @@
-import type { Info } from "../../../src/core/env.js";
-import type { JsonObject, JsonValue } from "../../../src/core/json.js";
-import type { Action } from "../../../src/engine/actions.js";
-import type { ToolObservation } from "../../../src/engine/observation.js";
+import type { Action, Info, JsonObject, JsonValue, ToolObservation } from "../../../src/family.js";
 
 /** Helpers shared by the heuristic policies: they read tool names, schemas and responses only. */
 

@@ -1,8 +1,4 @@
-import type { Info } from "../../../src/core/env.js";
-import { cloneJson, type JsonValue } from "../../../src/core/json.js";
-import type { Policy } from "../../../src/core/registry.js";
-import type { Action } from "../../../src/engine/actions.js";
-import type { ToolObservation } from "../../../src/engine/observation.js";
+import { type Action, cloneJson, type Info, type JsonValue, type Policy, type ToolObservation } from "../../../src/family.js";
 import { answer, beginEpisode, bindArgs, call, flatten, type Intent, isError, type PlanStep, ToolBook } from "./common.js";
 
 /**

@@ -1,8 +1,13 @@
-import type { Info } from "../../../src/core/env.js";
-import { cloneJson, type JsonObject, type JsonValue, jsonEquals } from "../../../src/core/json.js";
-import type { Policy } from "../../../src/core/registry.js";
-import type { Action } from "../../../src/engine/actions.js";
-import type { ToolObservation } from "../../../src/engine/observation.js";
+import {
+  type Action,
+  cloneJson,
+  type Info,
+  jsonEquals,
+  type JsonObject,
+  type JsonValue,
+  type Policy,
+  type ToolObservation,
+} from "../../../src/family.js";
 import type { Concept } from "../world/index.js";
 import { answer, ask, beginEpisode, bindArgs, call, type Intent, isError, onProvider, type PlanStep, providerOf, ToolBook } from "./common.js";
 

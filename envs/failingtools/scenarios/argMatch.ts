@@ -1,6 +1,5 @@
 import { z } from "zod";
-import type { JsonObject, JsonValue } from "../../../src/core/json.js";
-import { jsonEquals } from "../../../src/core/json.js";
+import { jsonEquals, type JsonObject, type JsonValue } from "../../../src/family.js";
 
 /**
  * Argument requirements of a required call: which values a qualifying call must pass. Matching is deterministic:

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from "../../../src/core/json.js";
+import type { JsonObject, JsonValue } from "../../../src/family.js";
 import type { Concept } from "../world/index.js";
 import { type ArgMatcher, matcherFor, normArg } from "./argMatch.js";
 

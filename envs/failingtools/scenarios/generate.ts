@@ -1,5 +1,4 @@
-import type { JsonObject, JsonValue } from "../../../src/core/json.js";
-import { hash32, Rng } from "../../../src/core/rng.js";
+import { hash32, type JsonObject, type JsonValue, Rng } from "../../../src/family.js";
 import { DISCLOSURE } from "../concepts.js";
 import { buildFaults } from "../faults.js";
 import type { ChainBind, TaskChain } from "../world/category.js";

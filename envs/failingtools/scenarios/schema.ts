@@ -1,6 +1,5 @@
 import { z } from "zod";
-import type { JsonObject, JsonValue } from "../../../src/core/json.js";
-import type { FaultSpec } from "../../../src/engine/faults.js";
+import type { FaultSpec, JsonObject, JsonValue } from "../../../src/family.js";
 import type { FtState } from "../world/index.js";
 import { argMatcherSchema } from "./argMatch.js";
 
@@ -24,7 +23,7 @@ export type FailureSource = (typeof FAILURE_SOURCES)[number];
 export const SETTINGS = ["clean", "relaxed", "base"] as const;
 export type Setting = (typeof SETTINGS)[number];
 
-const json = z.json() as unknown as z.ZodType<import("../../../src/core/json.js").JsonValue>;
+const json = z.json() as unknown as z.ZodType<JsonValue>;
 const jsonObject = z.record(z.string(), json) as unknown as z.ZodType<JsonObject>;
 const tiers = z.array(z.enum(SETTINGS)).min(1);
 

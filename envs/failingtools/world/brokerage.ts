@@ -1,4 +1,4 @@
-import type { JsonObject } from "../../../src/core/json.js";
+import type { JsonObject } from "../../../src/family.js";
 import { defineCategory, recordWrite } from "./category.js";
 import { asNum, asStr, enm, fail, int, nextId, num, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
 import { money } from "./pools.js";

@@ -1,5 +1,4 @@
-import type { JsonObject, JsonValue } from "../../../src/core/json.js";
-import type { Rng } from "../../../src/core/rng.js";
+import type { JsonObject, JsonValue, Rng } from "../../../src/family.js";
 import { type City, TWIN_STATE } from "./pools.js";
 import { asStr, type CategoryId, type DomainId, type FtState, obj, ok, type ProviderState, str, table, type ToolResult } from "./kit.js";
 

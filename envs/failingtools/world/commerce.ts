@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from "../../../src/core/json.js";
+import type { JsonObject, JsonValue } from "../../../src/family.js";
 import { cancelOp, type Concept, defineCategory, getOp, type ProviderRuntime, recordWrite, searchOp, twinCityAmbiguity, type WriteTaskCore } from "./category.js";
 import { addDays, addMinutes, arr, asNum, asStr, dateOf, enm, fail, int, nextId, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
 import { CITIES, STREETS, type City } from "./pools.js";

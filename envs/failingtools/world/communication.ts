@@ -1,4 +1,4 @@
-import type { JsonObject } from "../../../src/core/json.js";
+import type { JsonObject } from "../../../src/family.js";
 import { cancelOp, defineCategory, getOp, recordWrite } from "./category.js";
 import { addDays, addMinutes, asNum, asStr, dateOf, enm, fail, int, nextId, obj, ok, pick, resolveOne, str, table, arr } from "./kit.js";
 import { lookAlike, people, type Person } from "./pools.js";

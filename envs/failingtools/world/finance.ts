@@ -1,4 +1,4 @@
-import type { JsonObject } from "../../../src/core/json.js";
+import type { JsonObject } from "../../../src/family.js";
 import { defineCategory, type ProviderRuntime, recordWrite, searchOp, type WriteTaskCore } from "./category.js";
 import { asNum, asStr, fail, int, nextId, num, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
 import { lookAlike, money, people, type Person } from "./pools.js";

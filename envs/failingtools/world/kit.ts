@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from "../../../src/core/json.js";
+import type { JsonObject, JsonValue } from "../../../src/family.js";
 
 /**
  * Shared building blocks of the 30 simulated services: the per-episode state shape, tool result helpers and a

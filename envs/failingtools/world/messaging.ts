@@ -1,4 +1,4 @@
-import type { JsonObject } from "../../../src/core/json.js";
+import type { JsonObject } from "../../../src/family.js";
 import { cancelOp, defineCategory, getOp, recordWrite } from "./category.js";
 import { addMinutes, asNum, asStr, int, nextId, obj, ok, resolveOne, str, table } from "./kit.js";
 import { people, type Person } from "./pools.js";

@@ -1,4 +1,4 @@
-import type { Rng } from "../../../src/core/rng.js";
+import type { Rng } from "../../../src/family.js";
 
 /** Vocabulary the scenario generator draws from; fixed lists so a seed always yields the same world. */
 export const FIRST = ["Alex", "Jordan", "Priya", "Marcus", "Elena", "Wei", "Sofia", "Diego", "Hannah", "Omar", "Grace", "Liam", "Aisha", "Noah", "Mei", "Lucas"];

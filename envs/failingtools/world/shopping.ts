@@ -1,4 +1,4 @@
-import type { JsonObject } from "../../../src/core/json.js";
+import type { JsonObject } from "../../../src/family.js";
 import { cancelOp, defineCategory, getOp, recordWrite, searchOp } from "./category.js";
 import { addDays, asNum, asStr, dateOf, enm, fail, int, nextId, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
 

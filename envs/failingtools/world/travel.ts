@@ -1,4 +1,4 @@
-import type { JsonObject } from "../../../src/core/json.js";
+import type { JsonObject } from "../../../src/family.js";
 import { cancelOp, type Concept, defineCategory, getOp, recordWrite, twinCityAmbiguity, type WriteTaskCore } from "./category.js";
 import { addDays, addMinutes, asNum, asStr, dateOf, enm, fail, int, nextId, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
 import { CITIES, STREETS, type City } from "./pools.js";

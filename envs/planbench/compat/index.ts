@@ -1,5 +1,5 @@
 export { blake2b, blake2bHex, blake2bInt, bytesToBigInt } from "./blake2b.js";
-export { PyRandom, bitLength, type PyRandomState, type PySeed } from "../../../src/compat/pyrandom.js";
+export { PyRandom, bitLength, type PyRandomState, type PySeed } from "../../../src/family.js";
 export {
   PyFloat,
   type PyValue,

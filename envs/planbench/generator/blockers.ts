@@ -7,7 +7,7 @@
  * Why genuine descriptions: blockers replace a blocked tool in retrieval results, and the point of
  * the benchmark is that the agent can only find out by calling (or by noticing the off-topic concept).
  */
-import type { Rng } from "../../../src/core/rng.js";
+import type { Rng } from "../../../src/family.js";
 import { genuineDescription, listLabels } from "./naming.js";
 import type { Domain, DomainDatatype } from "./schema.js";
 import { renderTool, type RenderedTool } from "./tools.js";

@@ -7,7 +7,7 @@
  * what makes some lookups functional (order -> customer) and others not (customer -> order); the
  * tool generator keeps only the functional ones.
  */
-import type { Rng } from "../../../src/core/rng.js";
+import type { Rng } from "../../../src/family.js";
 import { PyFloat, pystr, type PyValue } from "../compat/pyvalue.js";
 import type { Domain, DomainDatatype, Entity, ValueSpec } from "./schema.js";
 

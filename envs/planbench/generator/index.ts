@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } 
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { registerGenerator } from "../../../src/generators.js";
+import { registerGenerator } from "../../../src/family.js";
 import { loadRelease, loadReleaseFromTexts, RELEASE_FILES, type PlanBenchRelease } from "../dataset.js";
 import { domainFile, listDomains, loadDomain } from "./schema.js";
 import { GENERATOR_VERSION, generatePlanBenchWorld, writeWorld } from "./world.js";

@@ -5,7 +5,7 @@
  * [_<variant>]`), so it never leaks the hidden datatype, while `internal_tool_name` follows the
  * paper's canonical rule `Get_<Output>_From_<Input>[_And_<Input>...][_<Variant>]` over datatype names.
  */
-import type { Rng } from "../../../src/core/rng.js";
+import type { Rng } from "../../../src/family.js";
 import type { DomainDatatype } from "./schema.js";
 
 export const MAX_NAME_LENGTH = 64;

@@ -6,7 +6,7 @@
  * `return_value` as an *untrusted* value; the caveat sentence in the description is the only
  * observable hint, so each type has several wordings that a careful reader can still recognise.
  */
-import type { Rng } from "../../../src/core/rng.js";
+import type { Rng } from "../../../src/family.js";
 import { PyFloat, type PyValue } from "../compat/pyvalue.js";
 import type { GeneratedDatabase } from "./database.js";
 import { describe, listLabels } from "./naming.js";

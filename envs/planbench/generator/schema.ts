@@ -7,9 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { ConfigError } from "../../../src/core/errors.js";
-import { resolveOptionPath } from "../../../src/core/optionPaths.js";
-import { CONFIGS_DIR } from "../../../src/core/paths.js";
+import { ConfigError, CONFIGS_DIR, resolveOptionPath } from "../../../src/family.js";
 import { z } from "zod";
 
 const ident = z.string().regex(/^[a-z][a-z0-9_]*$/, "must be snake_case (a-z, 0-9, _)");

@@ -11,7 +11,7 @@
  * plus the structural ones: shortest solution length L* in [minSteps, maxSteps] and a complete
  * catalog of at most `maxPathSets` minimal sets found within the search budget.
  */
-import type { Rng } from "../../../src/core/rng.js";
+import type { Rng } from "../../../src/family.js";
 import { normAns, pystr, type PyValue } from "../compat/pyvalue.js";
 import type { ToolRecord } from "../dataset.js";
 import { CaseIndex } from "../world/executor.js";

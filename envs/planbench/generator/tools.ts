@@ -8,7 +8,7 @@
  * shortcuts (id -> a parent's / child's field), and 3–5-input composite shortcuts that fold a
  * multi-step derivation into one call (they carry `num_inputs`, `steps`, `tool_sequence`).
  */
-import type { Rng } from "../../../src/core/rng.js";
+import type { Rng } from "../../../src/family.js";
 import { pystr } from "../compat/pyvalue.js";
 import type { CaseRow, GeneratedDatabase } from "./database.js";
 import { entityIndex } from "./database.js";

@@ -8,7 +8,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { Rng } from "../../../src/core/rng.js";
+import { Rng } from "../../../src/family.js";
 import { pyJsonDumps, type PyValue } from "../compat/pyvalue.js";
 import type { Datatype, ReleaseFile } from "../dataset.js";
 import { HashingRetriever } from "../world/retriever.js";

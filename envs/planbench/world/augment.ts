@@ -6,7 +6,7 @@
  * (global seed, task, query, request, tools), never on the episode's history, so replaying a
  * request anywhere in an episode shows the same list.
  */
-import { PyRandom } from "../../../src/compat/pyrandom.js";
+import { PyRandom } from "../../../src/family.js";
 import { blake2bInt } from "../compat/blake2b.js";
 import { pyJsonDumps } from "../compat/pyvalue.js";
 import type { BlockerType, ToolRecord } from "../dataset.js";

@@ -2,7 +2,7 @@ import { existsSync, renameSync, writeFileSync } from "node:fs";
 import { OptionsError } from "../../core/errors.js";
 import { recordStringify, stableStringify } from "../../core/json.js";
 import { parseEnvOptions, registryEntry } from "../../core/registry.js";
-import type { Trajectory } from "../../trajectories/schema.js";
+import type { Trajectory } from "../../core/trajectory.js";
 import type { Env } from "../../core/env.js";
 import { policyEntry } from "../../ablation.js";
 import { rolloutAsync } from "../../rollout.js";

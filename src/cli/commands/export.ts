@@ -10,7 +10,7 @@ import type { ToolSchema } from "../../core/spaces/toolCall.js";
 import type { Action } from "../../engine/actions.js";
 import { toChatMessages, toChatTools } from "../../engine/chat.js";
 import type { EpisodeEvent } from "../../engine/events.js";
-import type { Trajectory } from "../../trajectories/schema.js";
+import type { Trajectory } from "../../core/trajectory.js";
 import { readTrajectories } from "../../trajectories/writer.js";
 import { parseArgs, parseOptValue, stringFlag, existingFile } from "../args.js";
 import { currentRecords } from "./collect.js";

@@ -9,7 +9,7 @@ import { roundMetric } from "../../metrics/units.js";
 import { discountedReturn, recomputeRewards } from "../../rewards/compute.js";
 import { resolveRewardSpec } from "../../rewards/presets.js";
 import type { RewardSpec } from "../../rewards/spec.js";
-import type { Trajectory } from "../../trajectories/schema.js";
+import type { Trajectory } from "../../core/trajectory.js";
 import { readTrajectories } from "../../trajectories/writer.js";
 import { parseArgs, stringFlag, existingFile } from "../args.js";
 import { currentRecords } from "./collect.js";

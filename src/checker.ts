@@ -1,9 +1,9 @@
-import { BUDGET_NAMES, CORE_EVENT_TYPES } from "../engine/events.js";
-import type { Env, Info } from "./env.js";
-import { RecoveryGymError, ResetNeededError } from "./errors.js";
-import { stableStringify } from "./json.js";
-import { Rng } from "./rng.js";
-import { Space } from "./spaces/space.js";
+import { BUDGET_NAMES, CORE_EVENT_TYPES } from "./engine/events.js";
+import type { Env, Info } from "./core/env.js";
+import { RecoveryGymError, ResetNeededError } from "./core/errors.js";
+import { stableStringify } from "./core/json.js";
+import { Rng } from "./core/rng.js";
+import { Space } from "./core/spaces/space.js";
 
 export interface CheckEnvOptions {
   seed?: number;

@@ -1,0 +1,95 @@
+/**
+ * The layering of Recovery Gym (issue 12), checked by `npm run lint:deps` (run first by `npm test`):
+ *   src/core  <  src/* (engine, rewards, vector, ...)  <  src/family.ts (what a family may use)  <  envs/<family>
+ *   src/index.ts (the public API)  <  wrappers/, bridge/
+ * Type-only imports count: a layer that names another layer's types depends on it.
+ */
+
+// Families still importing src/ modules directly: envs/toolmaze (toolmaze-v1) and envs/toolmisuse (engine-toolmisuse)
+// are being rewritten on other branches; their switch to src/family.ts is pending, then this list goes.
+const PENDING_FAMILIES = "^envs/(toolmaze|toolmisuse)/";
+
+module.exports = {
+  forbidden: [
+    {
+      name: "core-imports-nothing-above",
+      comment: "src/core is the bottom layer (Env, spaces, errors, rng, json, registry): it imports only src/core.",
+      severity: "error",
+      from: { path: "^src/core/" },
+      to: {
+        path: "^(src/(?!core/)|envs/|wrappers/|bridge/)",
+        // ToolActionSpace is an engine concept still living in src/core/spaces; it moves into src/engine once the
+        // engine rework (engine-toolmisuse, issue 12) lands, which owns src/engine meanwhile.
+        pathNot: "^src/engine/actions\\.ts$",
+      },
+    },
+    {
+      name: "tool-action-space-pending-move",
+      comment: "The one src/core -> src/engine exception above is scoped to ToolActionSpace alone.",
+      severity: "error",
+      from: { path: "^src/core/", pathNot: "^src/core/spaces/toolAction\\.ts$" },
+      to: { path: "^src/engine/" },
+    },
+    {
+      name: "no-cross-family-imports",
+      comment: "A family never imports another family: what two families share belongs in src/ (src/family.ts).",
+      severity: "error",
+      from: { path: "^envs/([^/]+)/" },
+      to: { path: "^envs/", pathNot: "^envs/$1/" },
+    },
+    {
+      name: "families-import-only-the-family-entry",
+      comment: "A family imports its own files, npm packages and src/family.ts: nothing else of the project.",
+      severity: "error",
+      from: { path: "^envs/([^/]+)/", pathNot: PENDING_FAMILIES },
+      to: { path: "^(src|envs|wrappers|bridge|configs|scripts|bench|test)/", pathNot: ["^envs/$1/", "^src/family\\.ts$"] },
+    },
+    {
+      name: "pending-families-stay-below-the-api",
+      comment: "Until they switch to src/family.ts, the pending families may import src/ modules but not the package root.",
+      severity: "error",
+      from: { path: PENDING_FAMILIES },
+      to: { path: "^(src/index\\.ts$|wrappers/|bridge/)" },
+    },
+    {
+      name: "trajectory-schema-shim",
+      comment: "src/trajectories/schema.ts only re-exports src/core/trajectory.ts for the pending families.",
+      severity: "error",
+      from: { pathNot: PENDING_FAMILIES },
+      to: { path: "^src/trajectories/schema\\.ts$" },
+    },
+    {
+      name: "src-reaches-families-only-through-the-registration-module",
+      comment: "The library never depends on a family: src/index.ts imports envs/index.ts (which registers them), no other.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/index\\.ts$" },
+      to: { path: "^envs/" },
+    },
+    {
+      name: "wrappers-and-bridge-use-the-public-api",
+      comment: "wrappers/ and bridge/ are clients of the library: they import src/index.ts only (and their own files).",
+      severity: "error",
+      from: { path: "^(wrappers|bridge)/" },
+      to: { path: "^(src|envs|wrappers|bridge)/", pathNot: ["^$1/", "^src/index\\.ts$"] },
+    },
+    {
+      name: "no-unresolvable-imports",
+      comment: "An import that resolves to nothing would hide a dependency from every rule above.",
+      severity: "error",
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    tsConfig: { fileName: "tsconfig.json" },
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "(^|/)node_modules/" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      mainFields: ["module", "main", "types", "typings"],
+      extensions: [".ts", ".js", ".json"],
+    },
+  },
+};
