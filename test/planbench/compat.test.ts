@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import {
   PyFloat,
   PyRandom,
-  blake2bHex,
+  blake2bDigest,
   blake2bInt,
   normAns,
   parsePyJson,
@@ -49,16 +49,36 @@ describe("CPython random.Random port", () => {
 });
 
 describe("BLAKE2b with a digest-size parameter", () => {
-  it("matches the reference vector and Python's hashlib", () => {
-    expect(blake2bHex("user", 8)).toBe("afdf5c9a7bd48d63");
+  const hex = (text: string, outLen: number) => Buffer.from(blake2bDigest(text, outLen)).toString("hex");
+  it("matches RFC 7693's vector and Python's hashlib.blake2b(digest_size=n)", () => {
+    // RFC 7693 Appendix A: BLAKE2b-512("abc").
+    expect(hex("abc", 64)).toBe(
+      "ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d17d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923",
+    );
+    // hashlib.blake2b(s.encode(), digest_size=n).hexdigest() (CPython 3.11), across the 128-byte block boundary.
+    const vectors: [string, number, string][] = [
+      ["", 8, "e4a6a0577479b2b4"],
+      ["abc", 8, "d8bb14d833d59559"],
+      ["user", 8, "afdf5c9a7bd48d63"],
+      ["abc", 16, "cf4ab791c62b8d2b2109c90275287816"],
+      ["x".repeat(128), 16, "874acca82a22239ec64a3e70c3ae494e"],
+      ["x".repeat(129), 16, "b9ee96f69e8210c624fee55d71d5a54f"],
+      ["x".repeat(256), 32, "cb9d468022b930d52da4d9b0226ef9c997e0acc119eeb08afefb8219bc53972b"],
+      ["héllo wörld ✓", 16, "e6579f8e45a3399f55c5d8d26c2f0c83"],
+    ];
+    for (const [text, n, want] of vectors) expect(hex(text, n), `${JSON.stringify(text.slice(0, 12))} / ${n}`).toBe(want);
     expect(Number(blake2bInt("user", 8) % 512n)).toBe(355);
-    expect(blake2bHex("abc", 16)).toBe("cf4ab791c62b8d2b2109c90275287816");
+    expect(blake2bInt("abc", 16)).toBe(BigInt("0xcf4ab791c62b8d2b2109c90275287816"));
   });
   it("agrees with node's blake2b512 across block boundaries", () => {
     for (const n of [0, 1, 111, 127, 128, 129, 255, 256, 257, 1000]) {
       const s = "ab".repeat(n).slice(0, n);
-      expect(blake2bHex(s, 64)).toBe(createHash("blake2b512").update(s).digest("hex"));
+      expect(hex(s, 64)).toBe(createHash("blake2b512").update(s).digest("hex"));
     }
+  });
+  it("rejects a digest size outside 1..64", () => {
+    expect(() => blake2bDigest("abc", 0)).toThrow(/1\.\.64/);
+    expect(() => blake2bDigest("abc", 65)).toThrow(/1\.\.64/);
   });
 });
 

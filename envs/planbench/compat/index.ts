@@ -1,4 +1,4 @@
-export { blake2b, blake2bHex, blake2bInt, bytesToBigInt } from "./blake2b.js";
+export { blake2bDigest, blake2bInt, sha256Prefix64 } from "./digests.js";
 export { PyRandom, bitLength, type PyRandomState, type PySeed } from "../../../src/family.js";
 export {
   PyFloat,
@@ -13,4 +13,3 @@ export {
   toPlainJson,
 } from "./pyvalue.js";
 export { parsePyJson, PyJsonSyntaxError } from "./pyjson.js";
-export { sha256Prefix64 } from "./sha.js";

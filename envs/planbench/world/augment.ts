@@ -7,7 +7,7 @@
  * request anywhere in an episode shows the same list.
  */
 import { PyRandom } from "../../../src/family.js";
-import { blake2bInt } from "../compat/blake2b.js";
+import { blake2bInt } from "../compat/digests.js";
 import { pyJsonDumps } from "../compat/pyvalue.js";
 import type { BlockerType, ToolRecord } from "../dataset.js";
 import type { RetrievalRequest } from "./retriever.js";

@@ -7,7 +7,7 @@
  * order of the dot product matters; we iterate the smaller vector in insertion order as the
  * official code does (plain left-to-right float sums, CPython ≤ 3.11 `sum`).
  */
-import { blake2b } from "../compat/blake2b.js";
+import { blake2bDigest } from "../compat/digests.js";
 import { collapseWs, codePointCompare } from "../compat/pyvalue.js";
 import type { Datatype, ToolRecord } from "../dataset.js";
 
@@ -25,7 +25,7 @@ const bucketCache = new Map<string, number>();
 function bucketOf(feature: string): number {
   let b = bucketCache.get(feature);
   if (b === undefined) {
-    const d = blake2b(feature, 8);
+    const d = blake2bDigest(feature, 8);
     b = ((d[6]! & 1) << 8) | d[7]!;
     if (bucketCache.size > 200_000) bucketCache.clear();
     bucketCache.set(feature, b);
