@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, type Env, RewardComputer, type ToolEnv, type ToolObservation, ci95t, discountedReturn, episodeResults, listEnvs, make, parseRewardSpec, recomputeRewards, recordEpisodes, registryEntry, resolveRewardSpec, returnsUnder, rollout, std, studentTQuantile, withGamma } from "../../src/index.js";
+import { ConfigError, type Env, RewardComputer, type ToolEnv, type ToolObservation, ci95, discountedReturn, episodeResults, listEnvs, make, parseRewardSpec, recomputeRewards, recordEpisodes, registryEntry, resolveRewardSpec, returnsUnder, rollout, std, studentTQuantile, withGamma } from "../../src/index.js";
 import { CORE_TERMS } from "../../src/engine/terms.js";
 import { CORE_TERM_KINDS, rewardTermCatalog } from "../../src/rewards/catalog.js";
 import type { Action, RawTerms } from "../../src/index.js";
@@ -128,13 +128,26 @@ describe("ablation returns", () => {
   });
 
   it("95% CIs use Student's t with N − 1 degrees of freedom", () => {
-    expect(studentTQuantile(0.975, 1)).toBeCloseTo(12.7062, 3);
-    expect(studentTQuantile(0.975, 4)).toBeCloseTo(2.7764, 3);
-    expect(studentTQuantile(0.975, 29)).toBeCloseTo(2.0452, 3);
-    expect(studentTQuantile(0.975, 1e6)).toBeCloseTo(1.96, 2);
-    expect(studentTQuantile(0.025, 4)).toBeCloseTo(-2.7764, 3);
+    // scipy.stats.t.ppf(p, df) (SciPy 1.17).
+    const known: [number, number, number][] = [
+      [0.975, 1, 12.706204736174694],
+      [0.975, 2, 4.302652729749462],
+      [0.975, 4, 2.7764451051977934],
+      [0.975, 9, 2.262157162798205],
+      [0.975, 29, 2.045229642132703],
+      [0.975, 99, 1.9842169515864174],
+      [0.95, 10, 1.8124611228116756],
+      [0.995, 3, 5.840909309733355],
+      [0.025, 4, -2.7764451051977943],
+      [0.975, 1e6, 1.959966356814107],
+    ];
+    for (const [p, df, t] of known) expect(studentTQuantile(p, df), `t(${p}, ${df})`).toBeCloseTo(t, 12);
+    expect(() => studentTQuantile(1, 4)).toThrow(RangeError);
+    expect(() => studentTQuantile(0.975, 0)).toThrow(RangeError);
     const xs = [1, 2, 3, 4, 5];
-    expect(ci95t(xs)).toBeCloseTo((2.7764 * std(xs)) / Math.sqrt(5), 3);
-    expect(ci95t([3])).toBe(0);
+    // t.ppf(0.975, 4) * np.std(xs, ddof=1) / sqrt(5)
+    expect(ci95(xs)).toBeCloseTo(1.9632431614775572, 12);
+    expect(ci95(xs)).toBeCloseTo((studentTQuantile(0.975, 4) * std(xs)) / Math.sqrt(5), 14);
+    expect(ci95([3])).toBe(0);
   });
 });

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { OptionsError } from "../../core/errors.js";
 import { make, registryEntry } from "../../core/registry.js";
 import type { ToolEnv } from "../../engine/toolEnv.js";
-import { ci95t, episodeResults, recordEpisodes, returnsUnder, withGamma } from "../../ablation.js";
-import { mean } from "../../metrics/stats.js";
+import { episodeResults, recordEpisodes, returnsUnder, withGamma } from "../../ablation.js";
+import { ci95, mean } from "../../metrics/stats.js";
 import { formatTable } from "../../metrics/table.js";
 import { metricsInFractions, roundMetric } from "../../metrics/units.js";
 import { listRewardPresets, resolveRewardSpec } from "../../rewards/presets.js";
@@ -58,7 +58,7 @@ export async function ablateCommand(argv: readonly string[]): Promise<number> {
   const success = mean(recorded.map((e) => (e.success ? 1 : 0)));
   const rows = specs.map((spec, i) => {
     const rets = returnsUnder(spec, recorded);
-    return { preset: presets[i], gamma: spec.gamma, mean: mean(rets), ci: ci95t(rets) };
+    return { preset: presets[i], gamma: spec.gamma, mean: mean(rets), ci: ci95(rets) };
   });
   // The recovery metrics depend on the episodes only (not on the reward spec), so they are the same for every row.
   const report = entry.aggregate ? entry.aggregate(episodeResults(recorded)) : null;

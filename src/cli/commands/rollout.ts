@@ -18,7 +18,8 @@ export const ROLLOUT_HELP = `recovery-gym rollout --env ID [--policy random] [--
   Runs a policy for N seeded episodes (episode i uses seed+i) with a progress bar; --out records trajectories.`;
 
 export const EVAL_HELP = `recovery-gym eval --env ID [--policy random] [--episodes N] [--seed 0] [--json] [--opt key=value ...]
-  Like rollout, then prints the family's paper metrics and breakdown tables. --json prints one object:
+  Like rollout (the same summary: success, mean return ± 95% CI by Student's t, mean length), then prints the
+  family's paper metrics and breakdown tables. --json prints one object:
   { env, options (validated, defaults filled in), policy, episodes, seed, metrics, breakdown }.
   Ctrl-C / SIGTERM stop either command after flushing --out; the exit code is then 130 / 143.`;
 
@@ -95,14 +96,18 @@ export async function rolloutCommand(argv: readonly string[]): Promise<number> {
   }
   const { results, stoppedBy } = await runEpisodes(args, "rollout");
   if (stoppedBy) return SIGNAL_EXIT_CODES[stoppedBy];
-  const returns = results.map((r) => r.return);
   const reasons = new Map<string, number>();
   for (const r of results) reasons.set(r.terminationReason, (reasons.get(r.terminationReason) ?? 0) + 1);
-  process.stdout.write(
-    `${formatTable(["episodes", "success", "mean return", "±95% CI", "mean length"], [[results.length, mean(results.map((r) => (r.success ? 1 : 0))), mean(returns), ci95(returns), mean(results.map((r) => r.length))]])}\n` +
-      `termination: ${[...reasons].map(([k, v]) => `${k}=${v}`).join(" ")}\n`,
-  );
+  process.stdout.write(`${summaryTable(results)}\ntermination: ${[...reasons].map(([k, v]) => `${k}=${v}`).join(" ")}\n`);
   return 0;
+}
+
+/** The run at a glance, the same for rollout and eval: success, mean return ± the 95% CI (Student's t), length. */
+function summaryTable(results: readonly EpisodeResult[]): string {
+  const returns = results.map((r) => r.return);
+  const success = mean(results.map((r) => (r.success ? 1 : 0)));
+  const row = [results.length, success, mean(returns), ci95(returns), mean(results.map((r) => r.length))];
+  return formatTable(["episodes", "success", "mean return", "±95% CI (t)", "mean length"], [row]);
 }
 
 export async function evalCommand(argv: readonly string[]): Promise<number> {
@@ -121,7 +126,7 @@ export async function evalCommand(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify({ env: envId, options, policy, episodes, seed, metrics, breakdown })}\n`);
     return 0;
   }
-  process.stdout.write(`${envId} · policy ${policy} · ${episodes} episodes from seed ${seed}\n\n`);
+  process.stdout.write(`${envId} · policy ${policy} · ${episodes} episodes from seed ${seed}\n\n${summaryTable(results)}\n\n`);
   const percent = new Set(report.percentMetrics ?? []);
   const metricRows = Object.entries(report.metrics).map(([k, v]) => [percent.has(k) ? `${k} (%)` : k, v]);
   process.stdout.write(`${formatTable(["metric", "value"], metricRows)}\n`);
