@@ -1,3 +1,4 @@
+// Walks by hand: graphology-dag's sort is FIFO Kahn (the catalog needs first-by-name); willCreateCycle: same sets, 1.6-2.8x slower.
 /**
  * The path catalog: for a task (input datatypes -> target), EVERY inclusion-minimal tool set whose
  * forward closure from the inputs reaches the target, found by a backward search over the
