@@ -158,5 +158,5 @@ export function make<Obs = unknown, Act = unknown, StepInfo extends Info = Info,
   const entry = registryEntry(id);
   const parsed = parseEnvOptions(id, options);
   const spec: EnvSpec = { id, entryOptions: parsed, maxEpisodeSteps: (parsed.maxSteps as number | undefined) ?? entry.maxEpisodeSteps, libraryVersion: LIBRARY_VERSION };
-  return entry.factory(parsed, spec) as unknown as Env<Obs, Act, StepInfo, ResetInfo>;
+  return entry.factory(parsed, spec) as Env<Obs, Act, StepInfo, ResetInfo>;
 }

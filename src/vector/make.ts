@@ -23,5 +23,5 @@ export function makeVec<Obs = unknown, Act = unknown>(
     parsed.mode === "async"
       ? new AsyncVectorEnv(id, numEnvs, options, parsed)
       : new SyncVectorEnv(Array.from({ length: numEnvs }, () => () => make(id, options) as Env<unknown, unknown>), parsed.autoresetMode);
-  return env as unknown as VectorEnv<Obs, Act>;
+  return env as VectorEnv<Obs, Act>;
 }

@@ -23,7 +23,7 @@ export type FailureSource = (typeof FAILURE_SOURCES)[number];
 export const SETTINGS = ["clean", "relaxed", "base"] as const;
 export type Setting = (typeof SETTINGS)[number];
 
-const json = z.json() as unknown as z.ZodType<JsonValue>;
+const json = z.json() as z.ZodType<JsonValue>;
 const jsonObject = z.record(z.string(), json) as unknown as z.ZodType<JsonObject>;
 const tiers = z.array(z.enum(SETTINGS)).min(1);
 
