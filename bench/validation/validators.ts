@@ -1,22 +1,17 @@
 /**
  * The three tool-argument validators compared by `npm run bench -- validation`, each given the engine's semantics:
  * objects are closed unless the schema opens them, `integer` means a safe integer, `pattern` is a plain JS RegExp,
- * and the formats date-time / date / email use the same expressions as src/core/jsonSchema.ts.
+ * and the formats are src/core/jsonSchema.ts's FORMAT_CHECKS.
  */
 import { Ajv } from "ajv";
 import { z } from "zod";
+import { FORMAT_CHECKS } from "../../src/core/jsonSchema.js";
 import { argumentIssues, type JsonSchema } from "../../src/index.js";
 
 export type Verdict = (parameters: JsonSchema, args: unknown) => boolean;
 
 /** Today's path (src/core/fastSchema.ts, then zod from src/core/jsonSchema.ts when the predicate does not accept). */
 export const today: Verdict = (parameters, args) => argumentIssues(parameters, args) === null;
-
-const FORMATS: Record<string, RegExp> = {
-  "date-time": /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/,
-  date: /^\d{4}-\d{2}-\d{2}$/,
-  email: /^[^@\s]+@[^@\s]+\.[^@\s]+$/,
-};
 
 /** The schema the engine validates against, with its implicit rules written out as JSON Schema. */
 export function explicitSchema(schema: JsonSchema): JsonSchema {
@@ -27,7 +22,7 @@ export function explicitSchema(schema: JsonSchema): JsonSchema {
   for (const key of ["anyOf", "oneOf"] as const) if (out[key]) out[key] = out[key].map(explicitSchema);
   const types = Array.isArray(out.type) ? out.type : out.type ? [out.type] : [];
   if (types.includes("object") && out.additionalProperties === undefined) out.additionalProperties = false;
-  if (out.format && !(out.format in FORMATS)) delete out.format;
+  if (out.format && !(out.format in FORMAT_CHECKS)) delete out.format;
   return out;
 }
 
@@ -43,7 +38,7 @@ function cached(build: (schema: JsonSchema) => (args: unknown) => boolean): Verd
 /** An ajv instance with the engine's formats and zod's safe-integer rule. */
 export function engineAjv(): Ajv {
   const ajv = new Ajv({ strict: false, unicodeRegExp: false, allErrors: false });
-  for (const [name, re] of Object.entries(FORMATS)) ajv.addFormat(name, re);
+  for (const [name, re] of Object.entries(FORMAT_CHECKS)) ajv.addFormat(name, re);
   const safeInteger = (on: boolean, v: unknown) => !on || typeof v !== "number" || Number.isSafeInteger(v);
   ajv.addKeyword({ keyword: "safeInteger", validate: safeInteger });
   return ajv;

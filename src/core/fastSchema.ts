@@ -1,5 +1,5 @@
 // Kept over ajv and z.fromJSONSchema (`npm run bench -- validation`, same verdicts): fastest per schema object as used.
-import type { JsonSchema } from "./jsonSchema.js";
+import { FORMAT_CHECKS, type JsonSchema } from "./jsonSchema.js";
 
 /**
  * A plain-JS acceptance test for the JSON-schema subset that `zodFromJsonSchema` understands. Argument checks run
@@ -9,13 +9,6 @@ import type { JsonSchema } from "./jsonSchema.js";
  * Schemas using anything the compiler does not model get no predicate (null), so they always go through zod.
  */
 export type FastCheck = (value: unknown) => boolean;
-
-const FORMATS: Record<string, RegExp> = {
-  // Must match jsonSchema.ts FORMAT_CHECKS exactly; unknown formats are ignored there, hence here too.
-  "date-time": /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/,
-  date: /^\d{4}-\d{2}-\d{2}$/,
-  email: /^[^@\s]+@[^@\s]+\.[^@\s]+$/,
-};
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
@@ -54,7 +47,7 @@ export function compileFastCheck(schema: JsonSchema): FastCheck | null {
     case "string": {
       const { minLength, maxLength } = schema;
       const pattern = schema.pattern ? new RegExp(schema.pattern) : null;
-      const fmt = schema.format ? FORMATS[schema.format] : undefined;
+      const fmt = schema.format ? FORMAT_CHECKS[schema.format] : undefined;
       return (v) => typeof v === "string"
         && (minLength === undefined || v.length >= minLength)
         && (maxLength === undefined || v.length <= maxLength)

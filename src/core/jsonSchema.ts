@@ -33,7 +33,8 @@ export interface JsonSchema {
 }
 export type JsonSchemaType = "object" | "string" | "number" | "integer" | "boolean" | "array" | "null";
 
-const FORMAT_CHECKS: Record<string, RegExp> = {
+/** The `format` values tool schemas use, as the one table every validator checks them with; other formats are ignored. */
+export const FORMAT_CHECKS: Readonly<Record<string, RegExp>> = {
   "date-time": /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/,
   date: /^\d{4}-\d{2}-\d{2}$/,
   email: /^[^@\s]+@[^@\s]+\.[^@\s]+$/,
