@@ -6,36 +6,15 @@
  */
 import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
-import { type Action, type Env, make, RecoveryGymError, Rng, stableStringify, StateError } from "../src/index.js";
+import { type Action, type Env, make, Rng, stableStringify, StateError } from "../src/index.js";
 import type { JsonValue } from "../src/core/json.js";
+import { BASE_REPLACEMENTS, mutationTrial } from "./helpers/stateMutation.js";
 
 interface AnyToolEnv {
   getState(): unknown;
   setState(s: never): void;
   reset(a: { seed: number }): unknown;
   close(): void;
-}
-
-const REPLACEMENTS: JsonValue[] = [null, 5, -1, 0.5, "x", "", true, [], {}, [1, "a"], { a: 1 }];
-
-/** Every path of the JSON tree (arrays and maps included). */
-function paths(v: JsonValue, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
-  out.push(at);
-  if (Array.isArray(v)) v.forEach((x, i) => paths(x, [...at, i], out));
-  else if (v !== null && typeof v === "object") for (const k of Object.keys(v)) paths(v[k], [...at, k], out);
-  return out;
-}
-
-function mutate(state: JsonValue, rnd: () => number, allowed: (p: (string | number)[]) => boolean): JsonValue {
-  const copy = JSON.parse(JSON.stringify(state)) as JsonValue;
-  const all = paths(copy).filter((p) => p.length > 0 && allowed(p));
-  const p = all[Math.floor(rnd() * all.length)];
-  let parent = copy as Record<string | number, JsonValue>;
-  for (const k of p.slice(0, -1)) parent = parent[k] as Record<string | number, JsonValue>;
-  const last = p[p.length - 1];
-  if (rnd() < 0.15 && !Array.isArray(parent)) delete parent[last];
-  else parent[last] = REPLACEMENTS[Math.floor(rnd() * REPLACEMENTS.length)];
-  return copy;
 }
 
 function stepSome(env: Env<unknown, unknown>, rng: Rng, n: number): void {
@@ -58,7 +37,6 @@ const PER_ENV = 500;
 
 /** Applies `n` mutations of two mid-episode snapshots of `id` to another env of `id`; tallies the outcomes. */
 function mutationRun(id: string, allowed: (p: (string | number)[]) => boolean, n: number, rnd: () => number) {
-  const tally = { refused: 0, accepted: 0, laterFailures: [] as string[] };
   const source = make(id) as unknown as AnyToolEnv & Env<unknown, unknown>;
   source.reset({ seed: 7 });
   stepSome(source, new Rng(7).derive("src"), 3);
@@ -66,27 +44,15 @@ function mutationRun(id: string, allowed: (p: (string | number)[]) => boolean, n
   stepSome(source, new Rng(8).derive("src"), 2);
   snapshots.push(source.getState() as JsonValue);
   const target = make(id) as unknown as AnyToolEnv & Env<unknown, unknown>;
-  target.reset({ seed: 3 });
-  for (let k = 0; k < n; k++) {
-    const bad = mutate(snapshots[k % snapshots.length], rnd, allowed);
-    const before = stableStringify(target.getState());
-    try {
-      target.setState(bad as never);
-    } catch (e) {
-      expect(e).toBeInstanceOf(StateError);
-      expect((e as StateError).field).toMatch(/^state/);
-      expect(stableStringify(target.getState())).toBe(before);
-      tally.refused++;
-      continue;
-    }
-    tally.accepted++;
-    try {
-      stepSome(target, new Rng(k).derive("after"), 3);
-    } catch (e) {
-      if (!(e instanceof RecoveryGymError)) tally.laterFailures.push(`${id}: ${(e as Error).message.slice(0, 120)}`);
-    }
-    target.reset({ seed: 3 });
-  }
+  const tally = mutationTrial(target, snapshots, {
+    n,
+    rnd,
+    replacements: BASE_REPLACEMENTS,
+    allowed,
+    field: /^state/,
+    step: (k) => stepSome(target, new Rng(k).derive("after"), 3),
+  });
+  tally.laterFailures = tally.laterFailures.map((m) => `${id}: ${m}`);
   source.close();
   target.close();
   return tally;

@@ -7,11 +7,12 @@
 import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
 import "../../envs/index.js";
-import { RecoveryGymError, StateError } from "../../src/core/errors.js";
+import { StateError } from "../../src/core/errors.js";
 import { type JsonValue, stableStringify } from "../../src/core/json.js";
 import { make, registryEntry } from "../../src/core/registry.js";
 import { Rng } from "../../src/core/rng.js";
 import type { Action } from "../../src/engine/actions.js";
+import { BASE_REPLACEMENTS, mutationTrial } from "../helpers/stateMutation.js";
 
 interface StateEnv {
   reset(o: { seed: number }): [unknown, unknown];
@@ -45,16 +46,8 @@ function baselineStates(options: Record<string, unknown>, policies: readonly str
 
 const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
 
-function paths(v: JsonValue, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
-  out.push(at);
-  if (Array.isArray(v)) v.forEach((x, i) => paths(x, [...at, i], out));
-  else if (v !== null && typeof v === "object") for (const k of Object.keys(v)) paths(v[k], [...at, k], out);
-  return out;
-}
 
-const REPLACEMENTS: JsonValue[] = [
-  null, 5, -1, 0.5, "x", "", true, [], {}, [1, "a"], { a: 1 }, { code: "timeout", message: "m", details: {} },
-];
+const REPLACEMENTS: JsonValue[] = [...BASE_REPLACEMENTS, { code: "timeout", message: "m", details: {} }];
 const POLICIES = ["heuristic", "schema-repair", "oracle"];
 
 describe("ToolMisuseBench-v0 state schema", () => {
@@ -105,34 +98,16 @@ describe("ToolMisuseBench-v0 state schema", () => {
     const rnd = seedrandom("toolmisuse-state-mutations");
     const target = make("ToolMisuseBench-v0") as unknown as StateEnv;
     target.reset({ seed: 3 });
-    let refused = 0;
-    const failures: string[] = [];
-    for (let k = 0; k < 1200; k++) {
-      const copy = clone(rich[k % rich.length]) as JsonValue;
-      const all = paths(copy).filter((p) => p[0] === "family" || (p[0] === "data" && p[1] === "world"));
-      const p = all[Math.floor(rnd() * all.length)];
-      let parent = copy as Record<string | number, JsonValue>;
-      for (const key of p.slice(0, -1)) parent = parent[key] as Record<string | number, JsonValue>;
-      const last = p[p.length - 1];
-      if (rnd() < 0.15 && !Array.isArray(parent)) delete parent[last];
-      else parent[last] = REPLACEMENTS[Math.floor(rnd() * REPLACEMENTS.length)];
-      const before = stableStringify(target.getState());
-      try {
-        target.setState(copy as never);
-      } catch (e) {
-        expect(e).toBeInstanceOf(StateError);
-        expect(stableStringify(target.getState())).toBe(before);
-        refused++;
-        continue;
-      }
-      try {
+    const { refused, laterFailures: failures } = mutationTrial(target, rich, {
+      n: 1200,
+      rnd,
+      replacements: REPLACEMENTS,
+      allowed: (p) => p[0] === "family" || (p[0] === "data" && p[1] === "world"),
+      step: (k) => {
         const rng = new Rng(k).derive("after");
         for (let i = 0; i < 3 && !target.isDone(); i++) target.step(target.actionSpace.sample(rng) as Action);
-      } catch (e) {
-        if (!(e instanceof RecoveryGymError)) failures.push((e as Error).message.slice(0, 120));
-      }
-      target.reset({ seed: 3 });
-    }
+      },
+    });
     process.stderr.write(`[toolmisuse state mutations] refused ${refused} of 1200, later untyped failures ${failures.length}\n`);
     expect(failures.slice(0, 5)).toEqual([]);
     expect(refused).toBeGreaterThan(300);
