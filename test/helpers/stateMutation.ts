@@ -92,3 +92,24 @@ export function mutationTrial(
   }
   return tally;
 }
+
+/**
+ * For each named edit of a copy of `base`: `target.setState` refuses it with a StateError whose field matches, and the
+ * env's state is exactly what it was.
+ */
+export function expectRefusals<S>(target: SnapshotEnv, base: S, cases: ReadonlyArray<[string, (s: S) => void, RegExp]>): void {
+  const before = stableStringify(target.getState());
+  for (const [what, edit, field] of cases) {
+    const bad = JSON.parse(JSON.stringify(base)) as S;
+    edit(bad);
+    let err: unknown = null;
+    try {
+      target.setState(bad as never);
+    } catch (e) {
+      err = e;
+    }
+    expect(err, what).toBeInstanceOf(StateError);
+    expect((err as StateError).field, what).toMatch(field);
+    expect(stableStringify(target.getState()), what).toBe(before);
+  }
+}

@@ -7,12 +7,11 @@
 import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
 import "../../envs/index.js";
-import { StateError } from "../../src/core/errors.js";
 import { type JsonValue, stableStringify } from "../../src/core/json.js";
 import { make, registryEntry } from "../../src/core/registry.js";
 import { Rng } from "../../src/core/rng.js";
 import type { Action } from "../../src/engine/actions.js";
-import { BASE_REPLACEMENTS, mutationTrial } from "../helpers/stateMutation.js";
+import { BASE_REPLACEMENTS, expectRefusals, mutationTrial } from "../helpers/stateMutation.js";
 
 interface StateEnv {
   reset(o: { seed: number }): [unknown, unknown];
@@ -69,7 +68,6 @@ describe("ToolMisuseBench-v0 state schema", () => {
     const base = rich.find((s) => !(s as State)["done"])! as State;
     const env = make("ToolMisuseBench-v0") as unknown as StateEnv;
     env.reset({ seed: 1 });
-    const before = stableStringify(env.getState());
     const session = (s: State) => s.family.session;
     const cases: Array<[string, (s: State) => void, RegExp]> = [
       ["two worlds", (s) => (session(s).episode["state"] = { other: 1 }), /session\.episode\.state/],
@@ -79,19 +77,7 @@ describe("ToolMisuseBench-v0 state schema", () => {
       ["an extra fault stream", (s) => (session(s).episode["faultStreams"] as unknown[]).push({ mt: [], index: 0 }), /faultStreams/],
       ["no session", (s) => ((s as Record<string, unknown>)["family"] = null), /^state\.family$/],
     ];
-    for (const [what, edit, field] of cases) {
-      const bad = clone(base);
-      edit(bad);
-      let err: unknown = null;
-      try {
-        env.setState(bad as never);
-      } catch (e) {
-        err = e;
-      }
-      expect(err, what).toBeInstanceOf(StateError);
-      expect((err as StateError).field, what).toMatch(field);
-      expect(stableStringify(env.getState()), what).toBe(before);
-    }
+    expectRefusals(env, base, cases);
   });
 
   it("1,200 mutations of rich snapshots' world and family state: refused atomically, or accepted and steppable", () => {
