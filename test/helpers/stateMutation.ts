@@ -3,9 +3,12 @@
  * an env, and check the contract — refused with a StateError that leaves the env exactly as it was, or accepted and
  * then steppable without untyped errors.
  */
+import seedrandom from "seedrandom";
 import { expect } from "vitest";
 import { RecoveryGymError, StateError } from "../../src/core/errors.js";
 import { type JsonValue, stableStringify } from "../../src/core/json.js";
+import { Rng } from "../../src/core/rng.js";
+import type { Action } from "../../src/engine/actions.js";
 
 export type JsonPath = (string | number)[];
 
@@ -112,4 +115,34 @@ export function expectRefusals<S>(target: SnapshotEnv, base: S, cases: ReadonlyA
     expect((err as StateError).field, what).toMatch(field);
     expect(stableStringify(target.getState()), what).toBe(before);
   }
+}
+
+/** The paths a family owns in a snapshot: its family state and the world. */
+export const familyOwnedPath = (p: JsonPath): boolean => p[0] === "family" || (p[0] === "data" && p[1] === "world");
+
+/** A tool env as the family-state trials drive it. */
+export interface SteppableSnapshotEnv extends SnapshotEnv {
+  step(a: Action): unknown;
+  isDone(): boolean;
+  actionSpace: { sample(r: Rng): unknown };
+}
+
+/** A family-state trial: `n` mutations of family-owned paths, then up to 3 sampled steps per accepted state. */
+export function familyStateTrial(
+  target: SteppableSnapshotEnv,
+  snapshots: readonly JsonValue[],
+  n: number,
+  seedName: string,
+  replacements: readonly JsonValue[],
+): MutationTally {
+  return mutationTrial(target, snapshots, {
+    n,
+    rnd: seedrandom(seedName),
+    replacements,
+    allowed: familyOwnedPath,
+    step: (k) => {
+      const rng = new Rng(k).derive("after");
+      for (let i = 0; i < 3 && !target.isDone(); i++) target.step(target.actionSpace.sample(rng) as Action);
+    },
+  });
 }

@@ -11,7 +11,7 @@ import { type JsonValue, stableStringify } from "../../src/core/json.js";
 import { make, registryEntry } from "../../src/core/registry.js";
 import { Rng } from "../../src/core/rng.js";
 import type { Action } from "../../src/engine/actions.js";
-import { BASE_REPLACEMENTS, expectRefusals, mutationTrial } from "../helpers/stateMutation.js";
+import { BASE_REPLACEMENTS, expectRefusals, familyStateTrial } from "../helpers/stateMutation.js";
 
 const OPTS = { world: "builtin", setting: "blocker" } as const;
 type Session = { episode: Record<string, unknown>; lastOutcome: Record<string, unknown> | null };
@@ -89,19 +89,8 @@ describe("PlanBenchXL-v0 state schema", () => {
 
   it("1,200 mutations of rich snapshots' world and family state: refused atomically, or accepted and steppable", () => {
     const rich = states.filter((s) => ((s as State).family.session.episode["trace"] as unknown[]).length >= 2);
-    const rnd = seedrandom("planbench-state-mutations");
     const target = make("PlanBenchXL-v0", OPTS) as unknown as PlanBenchEnv;
-    target.reset({ seed: 3 });
-    const { refused, laterFailures: failures } = mutationTrial(target, rich, {
-      n: 1200,
-      rnd,
-      replacements: REPLACEMENTS,
-      allowed: (p) => p[0] === "family" || (p[0] === "data" && p[1] === "world"),
-      step: (k) => {
-        const rng = new Rng(k).derive("after");
-        for (let i = 0; i < 3 && !target.isDone(); i++) target.step(target.actionSpace.sample(rng) as Action);
-      },
-    });
+    const { refused, laterFailures: failures } = familyStateTrial(target, rich, 1200, "planbench-state-mutations", REPLACEMENTS);
     process.stderr.write(`[planbench state mutations] refused ${refused} of 1200, later untyped failures ${failures.length}\n`);
     expect(failures.slice(0, 5)).toEqual([]);
     expect(refused).toBeGreaterThan(600);
