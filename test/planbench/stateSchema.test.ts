@@ -3,7 +3,6 @@
  * family state is refused field by field when it contradicts the episode, and seeded mutations of rich snapshots
  * (executed calls, blockers, a final answer) are refused atomically or accepted and steppable without TypeErrors.
  */
-import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
 import "../../envs/index.js";
 import type { PlanBenchEnv } from "../../envs/planbench/env.js";

@@ -4,7 +4,6 @@
  * seeded mutations of rich snapshots (faults fired, calls made) are refused atomically or accepted and steppable
  * without TypeErrors.
  */
-import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
 import "../../envs/index.js";
 import { type JsonValue, stableStringify } from "../../src/core/json.js";
