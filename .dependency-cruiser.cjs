@@ -5,10 +5,6 @@
  * Type-only imports count: a layer that names another layer's types depends on it.
  */
 
-// Families still importing src/ modules directly: envs/toolmaze (toolmaze-v1) and envs/toolmisuse (engine-toolmisuse)
-// are being rewritten on other branches; their switch to src/family.ts is pending, then this list goes.
-const PENDING_FAMILIES = "^envs/(toolmaze|toolmisuse)/";
-
 module.exports = {
   forbidden: [
     {
@@ -41,22 +37,8 @@ module.exports = {
       name: "families-import-only-the-family-entry",
       comment: "A family imports its own files, npm packages and src/family.ts: nothing else of the project.",
       severity: "error",
-      from: { path: "^envs/([^/]+)/", pathNot: PENDING_FAMILIES },
+      from: { path: "^envs/([^/]+)/" },
       to: { path: "^(src|envs|wrappers|bridge|configs|scripts|bench|test)/", pathNot: ["^envs/$1/", "^src/family\\.ts$"] },
-    },
-    {
-      name: "pending-families-stay-below-the-api",
-      comment: "Until they switch to src/family.ts, the pending families may import src/ modules but not the package root.",
-      severity: "error",
-      from: { path: PENDING_FAMILIES },
-      to: { path: "^(src/index\\.ts$|wrappers/|bridge/)" },
-    },
-    {
-      name: "trajectory-schema-shim",
-      comment: "src/trajectories/schema.ts only re-exports src/core/trajectory.ts for the pending families.",
-      severity: "error",
-      from: { pathNot: PENDING_FAMILIES },
-      to: { path: "^src/trajectories/schema\\.ts$" },
     },
     {
       name: "src-reaches-families-only-through-the-registration-module",

@@ -20,8 +20,26 @@ export {
 } from "./engine/toolEnv.js";
 export type { Action, FamilyAction, ToolCallAction } from "./engine/actions.js";
 export type { ToolDefinition, ToolErrorPayload } from "./engine/tool.js";
-export type { CorruptionFn, FaultPersistence, FaultSpec } from "./engine/faults.js";
-export { eventsOfType, type EpisodeEvent, type FamilyEvent, type TerminationReason } from "./engine/events.js";
+export {
+  faultFires,
+  initialFaultState,
+  type CorruptionFn,
+  type FaultPersistence,
+  type FaultSpec,
+  type FaultState,
+  type FaultTrigger,
+} from "./engine/faults.js";
+// A family types its own events by augmenting FamilyEventRegistry through this module (`declare module`).
+export {
+  eventsOfType,
+  type EpisodeEvent,
+  type FamilyEvent,
+  type FamilyEventRegistry,
+  type FaultPersistenceType,
+  type RegisteredFamilyEvent,
+  type TerminationReason,
+} from "./engine/events.js";
+export { recoveryPatterns, type PatternRules } from "./engine/patterns.js";
 export type { CallRecord } from "./engine/episode.js";
 export type { ToolObservation } from "./engine/observation.js";
 export type { HistoryEntry } from "./engine/render.js";
@@ -31,7 +49,7 @@ export type { CheckedToolEnvState } from "./engine/stateSchema.js";
 // Core contracts and utilities.
 export type { Env, EnvSpec, Info, ResetArgs, StepResult } from "./core/env.js";
 export { ActionError, ConfigError, OptionsError, ResetNeededError, StateError } from "./core/errors.js";
-export { cloneJson, jsonEquals, type JsonObject, type JsonValue } from "./core/json.js";
+export { asJson, asJsonObject, cloneJson, jsonEquals, stableStringify, type JsonObject, type JsonValue } from "./core/json.js";
 export { hash32, Rng, type RngState } from "./core/rng.js";
 export type { Trajectory } from "./core/trajectory.js";
 export { mean } from "./metrics/stats.js";

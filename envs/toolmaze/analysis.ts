@@ -4,8 +4,7 @@
  * the first error it saw. Computed from the episode's final metrics and step events only, so it works on any
  * recorded file without re-running the env.
  */
-import type { JsonObject, JsonValue } from "../../src/core/json.js";
-import type { Trajectory } from "../../src/trajectories/schema.js";
+import type { JsonObject, JsonValue, Trajectory } from "../../src/family.js";
 
 export const RECOVERY_CATEGORIES = ["recovered_by_retry", "recovered_by_alternative", "wise_abort", "not_recovered", "not_exposed"] as const;
 export type RecoveryCategory = (typeof RECOVERY_CATEGORIES)[number];

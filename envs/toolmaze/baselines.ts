@@ -8,12 +8,7 @@
  * The executor's observation-only failure mode ("careful") is kept as an upper reference for the heuristic: same
  * failure handling, but a perfect reading of the task plan.
  */
-import type { Info } from "../../src/core/env.js";
-import type { JsonObject } from "../../src/core/json.js";
-import type { Rng } from "../../src/core/rng.js";
-import type { Policy, PolicyEntry } from "../../src/core/registry.js";
-import type { Action } from "../../src/engine/actions.js";
-import type { ToolObservation } from "../../src/engine/observation.js";
+import type { Info, JsonObject, Rng, Policy, PolicyEntry, Action, ToolObservation } from "../../src/family.js";
 import type { Binding, Position, SlotInfo, Task } from "./task/model.js";
 import { enumerateSlot, slotCost, type SlotFaultState } from "./task/solve.js";
 import { corpus } from "./world/corpus.js";

@@ -4,15 +4,21 @@
  * judges answers and aborts with the scorer, and reports SEEDS §1 metrics at the end of the episode.
  */
 import { z } from "zod";
-import type { EnvSpec } from "../../src/core/env.js";
-import type { JsonObject, JsonValue } from "../../src/core/json.js";
-import { Rng } from "../../src/core/rng.js";
-import type { ToolCallAction } from "../../src/engine/actions.js";
-import type { HistoryEntry } from "../../src/engine/render.js";
-import type { EpisodeEvent, TerminationReason } from "../../src/engine/events.js";
-import type { CorruptionFn } from "../../src/engine/faults.js";
-import type { CallRecord as EngineCall } from "../../src/engine/episode.js";
-import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
+import {
+  type EnvSpec,
+  type JsonObject,
+  type JsonValue,
+  Rng,
+  type ToolCallAction,
+  type HistoryEntry,
+  type EpisodeEvent,
+  type TerminationReason,
+  type CorruptionFn,
+  type CallRecord as EngineCall,
+  type EpisodeSetup,
+  ToolEnv,
+  toolEnvOptionsSchema,
+} from "../../src/family.js";
 import { buildProfile, type FaultProfile } from "./faults.js";
 import {
   alternativeTools, CallAnalysis, type CallRecord, downstreamTools, type EpisodeMetrics, minRemainingCalls, scoreEpisode, type Termination,

@@ -1,7 +1,5 @@
 /** Registers ToolMaze-v0 and ToolMaze-v1 (one env class, two worlds: see version.ts) and re-exports the family's public pieces. */
-import type { JsonObject } from "../../src/core/json.js";
-import { type EpisodeResult, type PolicyEntry, register } from "../../src/core/registry.js";
-import { registerRewardTermKinds } from "../../src/rewards/catalog.js";
+import { type JsonObject, type EpisodeResult, type PolicyEntry, register, registerRewardTermKinds } from "../../src/family.js";
 import { analyzeToolMazeTrajectory } from "./analysis.js";
 import { TOOLMAZE_POLICIES } from "./baselines.js";
 import { TOOLMAZE_MAX_STEPS, ToolMazeEnv, toolMazeOptionsSchema } from "./env.js";

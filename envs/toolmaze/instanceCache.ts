@@ -7,10 +7,7 @@
  * could mutate (the hidden ground truth) is copied per episode.
  * The caches are bounded by the canonical suite (2,000 instances); sampled tasks are never cached.
  */
-import { cloneJson, type JsonObject } from "../../src/core/json.js";
-import { Rng } from "../../src/core/rng.js";
-import type { FaultSpec } from "../../src/engine/faults.js";
-import type { ToolDefinition } from "../../src/engine/tool.js";
+import { cloneJson, type JsonObject, Rng, type FaultSpec, type ToolDefinition } from "../../src/family.js";
 import { buildProfile, type FaultProfile, type SlotFault } from "./faults.js";
 import { isUnsolvable, minRemainingCalls } from "./scorer.js";
 import { CANONICAL_INSTANCES, canonicalInstance, type Perturbation, stratifiedInstanceIndex, type Task } from "./tasks.js";

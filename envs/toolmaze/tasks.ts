@@ -4,7 +4,7 @@
  * index; sampled tasks come from any seed. Tool-set diversity is enforced while generating (a base task whose
  * tool set is too similar to an earlier one of its level is re-drawn), and measured by `levelJaccard`.
  */
-import { Rng } from "../../src/core/rng.js";
+import { Rng } from "../../src/family.js";
 import { DOMAINS, type Domain } from "./world/catalog.js";
 import { COMPLEXITIES, type Complexity, type RngLike, type Task, taskTools } from "./task/model.js";
 import { type GenOptions, generateTask, TaskGenerationError, V0_GEN } from "./task/generate.js";

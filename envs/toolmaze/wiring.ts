@@ -3,9 +3,14 @@
  * own body), fault profiles as engine fault specs, the synthetic response of implicit faults, the distractor pool
  * and the per-solution ordering counts of `info.hidden`. Pure functions of the corpus and the task (cached).
  */
-import { cloneJson, type JsonObject } from "../../src/core/json.js";
-import type { CorruptionFn, FaultSpec } from "../../src/engine/faults.js";
-import type { ToolDefinition, ToolErrorPayload } from "../../src/engine/tool.js";
+import {
+  cloneJson,
+  type JsonObject,
+  type CorruptionFn,
+  type FaultSpec,
+  type ToolDefinition,
+  type ToolErrorPayload,
+} from "../../src/family.js";
 import { corruptValue, type CorruptionSpec, type FaultProfile } from "./faults.js";
 import { countOrderings } from "./task/solve.js";
 import type { Task } from "./tasks.js";

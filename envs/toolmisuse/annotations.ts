@@ -6,8 +6,7 @@
  * category. The env puts them in `info.hidden` (never in observations); `analyzeToolMisuseTrajectory`
  * is the registry's `analyzeTrajectory` and reads them back from a collected trajectory.
  */
-import type { JsonObject, JsonValue } from "../../src/core/json.js";
-import type { Trajectory } from "../../src/trajectories/schema.js";
+import type { JsonObject, JsonValue, Trajectory } from "../../src/family.js";
 import type { FaultSpec, TaskRecord } from "./dataset.js";
 import type { FaultEvent } from "./faults.js";
 import type { StepOutcome } from "./world/episode.js";

@@ -7,17 +7,28 @@
  * of a step (events, rewards, info, termination) is the shared ToolEnv's.
  */
 import { z } from "zod";
-import type { EnvSpec } from "../../src/core/env.js";
-import { ActionError, OptionsError, ResetNeededError, StateError } from "../../src/core/errors.js";
-import { resolveOptionPath } from "../../src/core/optionPaths.js";
-import { asJson, asJsonObject, type JsonObject, type JsonValue } from "../../src/core/json.js";
-import { Rng } from "../../src/core/rng.js";
-import type { ToolCallAction } from "../../src/engine/actions.js";
-import type { EpisodeEvent, TerminationReason } from "../../src/engine/events.js";
-import type { ToolObservation } from "../../src/engine/observation.js";
-import type { ToolDefinition } from "../../src/engine/tool.js";
-import type { CheckedToolEnvState } from "../../src/engine/stateSchema.js";
-import { type EpisodeSetup, ToolEnv, toolEnvOptionsSchema } from "../../src/engine/toolEnv.js";
+import {
+  type EnvSpec,
+  ActionError,
+  OptionsError,
+  ResetNeededError,
+  StateError,
+  resolveOptionPath,
+  asJson,
+  asJsonObject,
+  type JsonObject,
+  type JsonValue,
+  Rng,
+  type ToolCallAction,
+  type EpisodeEvent,
+  type TerminationReason,
+  type ToolObservation,
+  type ToolDefinition,
+  type CheckedToolEnvState,
+  type EpisodeSetup,
+  ToolEnv,
+  toolEnvOptionsSchema,
+} from "../../src/family.js";
 import { loadTaskRecords, SPLITS, type Split, type TaskRecord } from "./dataset.js";
 import { faultStreams } from "./streams.js";
 import { FAMILY_EVENT_TYPES } from "./events.js";

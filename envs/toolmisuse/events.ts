@@ -2,9 +2,9 @@
  * ToolMisuseBench's own events, registered with the engine's typed event registry: they are typed members of
  * `EpisodeEvent` wherever this module is part of the program.
  */
-import type { RegisteredFamilyEvent } from "../../src/engine/events.js";
+import type { RegisteredFamilyEvent } from "../../src/family.js";
 
-declare module "../../src/engine/events.js" {
+declare module "../../src/family.js" {
   interface FamilyEventRegistry {
     /** A successful call of a tool whose previous call failed validation, with changed arguments. */
     "toolmisuse:argument_repair": { tool: string; callIndex: number; ofCode: string };

@@ -8,9 +8,16 @@
  * Each spec owns a seeded stream (seed = base × 9973 + plan index) that is drawn only when
  * the trigger's other conditions pass, so adding a fault never shifts another fault's draws.
  */
-import { Rng, type RngState } from "../../src/core/rng.js";
-import type { FaultPersistence, FaultSpec as EngineFaultSpec, FaultState, FaultTrigger } from "../../src/engine/faults.js";
-import { faultFires, initialFaultState } from "../../src/engine/faults.js";
+import {
+  Rng,
+  type RngState,
+  type FaultPersistence,
+  type FaultSpec as EngineFaultSpec,
+  type FaultState,
+  type FaultTrigger,
+  faultFires,
+  initialFaultState,
+} from "../../src/family.js";
 import { faultLabel } from "./annotations.js";
 import type { FaultSpec } from "./dataset.js";
 import type { CompatMode, Json, JsonObj, OfficialAction, ToolError } from "./world/types.js";

@@ -1,14 +1,19 @@
-import type { Env } from "../../src/core/env.js";
-import type { JsonObject } from "../../src/core/json.js";
-import { type AggregateReport, type EpisodeResult, type PolicyEntry, register } from "../../src/core/registry.js";
-import { registerRewardTermKinds } from "../../src/rewards/catalog.js";
-import { registerGenerator } from "../../src/generators.js";
+import {
+  type Env,
+  type JsonObject,
+  type AggregateReport,
+  type EpisodeResult,
+  type PolicyEntry,
+  register,
+  registerRewardTermKinds,
+  registerGenerator,
+  OptionsError,
+} from "../../src/family.js";
 import { BASELINE_NAMES, makeBaseline, OracleAgent, officialPolicy, type BaselineName } from "./baselines.js";
 import { ToolMisuseEnv, toolMisuseOptionsSchema } from "./env.js";
 import { aggregateToolMisuse, type FaultRow, type ToolMisuseMetrics } from "./scorer.js";
 import { analyzeToolMisuseTrajectory } from "./annotations.js";
 import { generateToolMisuseBench, SUITE_PROFILES, type SuiteProfile } from "./tasks.js";
-import { OptionsError } from "../../src/core/errors.js";
 import type { OfficialAction } from "./world/types.js";
 
 const DESCRIPTIONS: Record<BaselineName, string> = {

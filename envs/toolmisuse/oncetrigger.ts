@@ -14,7 +14,7 @@
  * the first matching call and an identical retry succeeds. Here p is a cut between draws, not a
  * failure rate.
  */
-import { Rng } from "../../src/core/rng.js";
+import { Rng } from "../../src/family.js";
 import { faultStreams } from "./streams.js";
 import type { GenRng } from "./templates.js";
 import type { CompatMode, JsonObj } from "./world/types.js";

@@ -15,8 +15,7 @@
  * - the paper's mix of primary fault classes: timeout, schema drift, authz and rate limit, a quarter
  *   each, domain-balanced overall, with every retrieval task in a transient class (see `CELLS`).
  */
-import { asJsonObject } from "../../src/core/json.js";
-import { Rng } from "../../src/core/rng.js";
+import { asJsonObject, Rng } from "../../src/family.js";
 import type { FaultSpec, Split, TaskRecord } from "./dataset.js";
 import { parseTaskRecord } from "./dataset.js";
 import { runEpisode } from "./runner.js";

@@ -1,4 +1,4 @@
-import { PyRandom, type PyRandomState } from "../../src/compat/pyrandom.js";
+import { PyRandom, type PyRandomState } from "../../src/family.js";
 import type { UniformSource } from "./faults.js";
 
 /**

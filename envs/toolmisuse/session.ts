@@ -4,8 +4,7 @@
  * and raw reward terms derived from each step. Independent of the Env base class so it can be
  * tested and benchmarked on its own.
  */
-import type { EpisodeEvent, FaultPersistenceType } from "../../src/engine/events.js";
-import { type PatternRules, recoveryPatterns } from "../../src/engine/patterns.js";
+import { type EpisodeEvent, type FaultPersistenceType, type PatternRules, recoveryPatterns } from "../../src/family.js";
 import type { TaskRecord } from "./dataset.js";
 import "./events.js";
 import type { UniformFactory } from "./faults.js";

@@ -7,9 +7,7 @@
  * is a world they define behaviour for. What must hold is that the engine's world and the session's are one state.
  */
 import { z } from "zod";
-import { StateError } from "../../src/core/errors.js";
-import { type JsonValue, stableStringify } from "../../src/core/json.js";
-import type { CheckedToolEnvState } from "../../src/engine/stateSchema.js";
+import { StateError, type JsonValue, stableStringify, type CheckedToolEnvState } from "../../src/family.js";
 import { FAULT_TYPES } from "./dataset.js";
 import type { SessionSnapshot } from "./session.js";
 

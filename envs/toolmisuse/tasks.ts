@@ -8,8 +8,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { asJson, asJsonObject } from "../../src/core/json.js";
-import { Rng } from "../../src/core/rng.js";
+import { asJson, asJsonObject, Rng } from "../../src/family.js";
 import { parseTaskRecord, type Split, type TaskRecord } from "./dataset.js";
 import { runEpisode, type OfficialAgent } from "./runner.js";
 import { planFaults } from "./faultplan.js";

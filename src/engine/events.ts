@@ -62,7 +62,7 @@ export interface FamilyEvent {
 
 /**
  * Typed family events. A family declares the fields of each of its events by merging into this interface
- * (`declare module ".../src/engine/events.js" { interface FamilyEventRegistry { "family:name": { ... } } }`); those
+ * (`declare module ".../src/family.js" { interface FamilyEventRegistry { "family:name": { ... } } }`); those
  * events are then typed members of `EpisodeEvent`, and `eventsOfType` narrows to them. Keys must be `family:name`.
  */
 export interface FamilyEventRegistry {}

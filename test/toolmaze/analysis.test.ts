@@ -3,7 +3,7 @@ import "../../envs/index.js";
 import { RECOVERY_CATEGORIES, analyzeToolMazeTrajectory, recoveryCategory } from "../../envs/toolmaze/analysis.js";
 import { make, registryEntry, rollout } from "../../src/index.js";
 import { Rng } from "../../src/core/rng.js";
-import type { Trajectory } from "../../src/trajectories/schema.js";
+import type { Trajectory } from "../../src/core/trajectory.js";
 import type { JsonObject } from "../../src/core/json.js";
 
 /** Plays one canonical instance with a policy and returns it as a (minimal) trajectory. */

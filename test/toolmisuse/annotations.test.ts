@@ -3,7 +3,7 @@ import "../../envs/index.js";
 import { make, registryEntry, Rng } from "../../src/index.js";
 import type { Info } from "../../src/core/env.js";
 import type { JsonObject } from "../../src/core/json.js";
-import type { Trajectory } from "../../src/trajectories/schema.js";
+import type { Trajectory } from "../../src/core/trajectory.js";
 import { FAILURE_CATEGORIES, HIDDEN_KEYS, analyzeToolMisuseTrajectory, type CallAnnotation, type EpisodeAnalysis } from "../../envs/toolmisuse/annotations.js";
 import { generateSplit, type GeneratedTask } from "../../envs/toolmisuse/tasks.js";
 import type { OfficialAction } from "../../envs/toolmisuse/world/types.js";

@@ -8,11 +8,7 @@
  * values are retried once; a tool that fails twice is dropped and the plan is rebuilt around it; when no plan is
  * left it aborts. It never reads `info.hidden`.
  */
-import type { Info } from "../../../src/core/env.js";
-import type { JsonObject, JsonValue } from "../../../src/core/json.js";
-import type { Policy } from "../../../src/core/registry.js";
-import type { Action } from "../../../src/engine/actions.js";
-import type { ToolObservation } from "../../../src/engine/observation.js";
+import type { Info, JsonObject, JsonValue, Policy, Action, ToolObservation } from "../../../src/family.js";
 import type { Scalar } from "../world/types.js";
 import { foreignVocabulary, looksImplausible, windowContradiction } from "./plausibility.js";
 import { matchScores, type Mention, mentions, readError, readTools, type SeenGroup, splitClauses, splitRequests } from "./read.js";

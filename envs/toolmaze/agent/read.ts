@@ -4,7 +4,7 @@
  * or `info.hidden`; the only outside knowledge is world vocabulary (city names, tickers, people, products…), the
  * kind of common knowledge a language model brings, used to recognise quoted values in the request.
  */
-import type { ToolSchema } from "../../../src/core/spaces/toolCall.js";
+import type { ToolSchema } from "../../../src/family.js";
 import { FIELD_TYPES, type Scalar } from "../world/types.js";
 
 export interface SeenParam { readonly name: string; readonly type: string }

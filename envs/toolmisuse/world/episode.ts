@@ -3,8 +3,7 @@
  * simulator order, retry accounting and the transcript (reference §3.4, §4). Pure and
  * deterministic: the result is a function of (task, compat, actions).
  */
-import { ConfigError } from "../../../src/core/errors.js";
-import type { FaultSpec as EngineFaultSpec } from "../../../src/engine/faults.js";
+import { ConfigError, type FaultSpec as EngineFaultSpec } from "../../../src/family.js";
 import type { TaskRecord } from "../dataset.js";
 import { FaultEngine, officialEvent, type FaultEvent, type UniformFactory } from "../faults.js";
 import type { CompatMode, Json, JsonObj, OfficialAction, OfficialObservation, ToolError, TranscriptEntry } from "./types.js";
