@@ -12,19 +12,7 @@ module.exports = {
       comment: "src/core is the bottom layer (Env, spaces, errors, rng, json, registry): it imports only src/core.",
       severity: "error",
       from: { path: "^src/core/" },
-      to: {
-        path: "^(src/(?!core/)|envs/|wrappers/|bridge/)",
-        // ToolActionSpace is an engine concept still living in src/core/spaces; it moves into src/engine once the
-        // engine rework (engine-toolmisuse, issue 12) lands, which owns src/engine meanwhile.
-        pathNot: "^src/engine/actions\\.ts$",
-      },
-    },
-    {
-      name: "tool-action-space-pending-move",
-      comment: "The one src/core -> src/engine exception above is scoped to ToolActionSpace alone.",
-      severity: "error",
-      from: { path: "^src/core/", pathNot: "^src/core/spaces/toolAction\\.ts$" },
-      to: { path: "^src/engine/" },
+      to: { path: "^(src/(?!core/)|envs/|wrappers/|bridge/)" },
     },
     {
       name: "no-cross-family-imports",

@@ -16,6 +16,7 @@ export { checkEnv, CheckEnvError, type CheckEnvOptions } from "./checker.js";
 export { LIBRARY_VERSION } from "./core/version.js";
 
 export * from "./engine/actions.js";
+export { ToolActionSpace, type ActionKind } from "./engine/actionSpace.js";
 export * from "./engine/events.js";
 export { type ToolDefinition, type ToolMeta, type ToolOutcome, type ToolContext, type ToolErrorPayload, toolSchemaOf } from "./engine/tool.js";
 export { type FaultSpec, type FaultTrigger, type FaultEffect, type FaultPersistence, type FaultState, type CorruptionFn, faultFires } from "./engine/faults.js";

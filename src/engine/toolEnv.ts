@@ -3,7 +3,7 @@ import { ActionError, ResetNeededError, StateError } from "../core/errors.js";
 import { make } from "../core/registry.js";
 import { cloneJson, type JsonObject, type JsonValue, stableStringify } from "../core/json.js";
 import { Rng, type RngState } from "../core/rng.js";
-import { ToolActionSpace } from "../core/spaces/toolAction.js";
+import { ToolActionSpace } from "./actionSpace.js";
 import { ToolCallSpace, type ToolSchema } from "../core/spaces/toolCall.js";
 import type { Space } from "../core/spaces/space.js";
 import { RewardComputer, type RawTerms } from "../rewards/compute.js";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { RawTerms } from "../rewards/compute.js";
-import type { ActionKind } from "../core/spaces/toolAction.js";
+import type { ActionKind } from "./actionSpace.js";
 import type { EpisodeEvent, TerminationReason } from "./events.js";
 import type { FaultSpec } from "./faults.js";
 import type { ToolDefinition } from "./tool.js";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { cloneJson, type FaultSpec, type JsonObject, parseRewardSpec, RewardComputer, Rng, type ToolDefinition, ToolEpisode } from "../../src/index.js";
 import { emptyDictionary } from "../../src/engine/dictionary.js";
 import { ToolCallSpace } from "../../src/core/spaces/toolCall.js";
-import { ToolActionSpace } from "../../src/core/spaces/toolAction.js";
+import { ToolActionSpace } from "../../src/engine/actionSpace.js";
 import { type JsonSchema, sampleFromJsonSchema } from "../../src/core/jsonSchema.js";
 import { batchInfos } from "../../src/vector/vectorEnv.js";
 

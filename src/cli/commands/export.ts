@@ -5,7 +5,7 @@ import { OptionsError } from "../../core/errors.js";
 import { type JsonObject, type JsonValue, stableStringify } from "../../core/json.js";
 import type { JsonSchema } from "../../core/jsonSchema.js";
 import { make } from "../../core/registry.js";
-import type { ActionKind } from "../../core/spaces/toolAction.js";
+import type { ActionKind } from "../../engine/actionSpace.js";
 import type { ToolSchema } from "../../core/spaces/toolCall.js";
 import type { Action } from "../../engine/actions.js";
 import { toChatMessages, toChatTools } from "../../engine/chat.js";

@@ -7,5 +7,4 @@ export { Text } from "./text.js";
 export { Dict, Tuple, Sequence } from "./composite.js";
 export { Json } from "./json.js";
 export { ToolCallSpace, validatorFor, argumentIssues, type ToolSchema, type ToolCallValue } from "./toolCall.js";
-export { ToolActionSpace, type ActionKind } from "./toolAction.js";
 export { batchSpace, batchSpaces } from "./batch.js";

@@ -1,10 +1,10 @@
 import type { z } from "zod";
-import { type Action, CORE_ACTION_SCHEMAS } from "../../engine/actions.js";
-import { ActionError, describeZodIssues } from "../errors.js";
-import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
-import type { Rng } from "../rng.js";
-import { Space, type SpaceJson } from "./space.js";
-import type { ToolCallSpace } from "./toolCall.js";
+import { ActionError, describeZodIssues } from "../core/errors.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../core/json.js";
+import type { Rng } from "../core/rng.js";
+import { Space, type SpaceJson } from "../core/spaces/space.js";
+import type { ToolCallSpace } from "../core/spaces/toolCall.js";
+import { type Action, CORE_ACTION_SCHEMAS } from "./actions.js";
 
 function isPlainJson(v: JsonValue, depth: number): boolean {
   if (v === null || typeof v === "string" || typeof v === "boolean") return true;
