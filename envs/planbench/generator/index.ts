@@ -13,7 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { registerGenerator } from "../../../src/family.js";
 import { loadRelease, loadReleaseFromTexts, RELEASE_FILES, type PlanBenchRelease } from "../dataset.js";
-import { domainFile, listDomains, loadDomain } from "./schema.js";
+import { domainFile, listDomains, readDomainFile } from "./schema.js";
 import { GENERATOR_VERSION, generatePlanBenchWorld, writeWorld } from "./world.js";
 
 export { generatePlanBenchWorld, writeWorld, GENERATOR_VERSION, type GeneratedWorld, type GenerateWorldOptions } from "./world.js";
@@ -37,7 +37,11 @@ const memo = new Map<string, PlanBenchRelease>();
 /** Where `builtinRelease` caches the generated files for a domain (shipped name or file path) and seed. */
 export function builtinCacheDir(seed = 42, domain = "retail"): string {
   const file = domainFile(domain);
-  return path.join(os.tmpdir(), "recovery-gym", `planbench-${loadDomain(file).domain}-s${seed}-${fingerprint(file)}`);
+  return cacheDirFor(seed, file, readDomainFile(file).domain);
+}
+
+function cacheDirFor(seed: number, file: string, domainName: string): string {
+  return path.join(os.tmpdir(), "recovery-gym", `planbench-${domainName}-s${seed}-${fingerprint(file)}`);
 }
 
 /** The generated release for a domain (shipped name or path to a domain JSON file) and seed (memoised, cached on disk). */
@@ -46,8 +50,8 @@ export function builtinRelease(seed = 42, domain = "retail"): PlanBenchRelease {
   const key = `${file}/${seed}`;
   const hit = memo.get(key);
   if (hit) return hit;
-  const parsed = loadDomain(file);
-  const dir = builtinCacheDir(seed, file);
+  const parsed = readDomainFile(file);
+  const dir = cacheDirFor(seed, file, parsed.domain);
   let release: PlanBenchRelease | null = null;
   if (RELEASE_FILES.every((f) => existsSync(path.join(dir, f)))) {
     try {

@@ -222,7 +222,14 @@ export function domainFile(nameOrPath: string): string {
 
 /** Load a domain by name (a shipped file) or by path to a JSON file. */
 export function loadDomain(nameOrPath = "retail"): Domain {
-  const file = domainFile(nameOrPath);
+  return readDomainFile(domainFile(nameOrPath));
+}
+
+/**
+ * Load the domain file `domainFile` returned. Its path is already resolved (and, for a path the user named, checked by
+ * the option-path policy): passing it back through `loadDomain` would check a shipped file as if a user had named it.
+ */
+export function readDomainFile(file: string): Domain {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));
