@@ -55,7 +55,7 @@ export type { Trajectory } from "./core/trajectory.js";
 export { mean } from "./metrics/stats.js";
 
 // Files: option paths go through the bridge's confinement; shipped presets live under CONFIGS_DIR.
-export { resolveOptionPath } from "./core/optionPaths.js";
+export { readOptionFile, resolveOptionPath } from "./core/optionPaths.js";
 export { CONFIGS_DIR } from "./core/paths.js";
 
 // Bit-exact CPython `random`, for the official-compatibility modes.

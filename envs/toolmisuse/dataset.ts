@@ -92,8 +92,8 @@ export function parseTaskRecord(raw: unknown, where: { file: string; line: numbe
   );
 }
 
-function parseFile(file: string): TaskRecord[] {
-  const text = readFileSync(file, "utf8");
+function parseFile(file: string, read: (file: string) => string): TaskRecord[] {
+  const text = read(file);
   const out: TaskRecord[] = [];
   if (file.endsWith(".jsonl")) {
     const lines = text.split(/\r?\n/);
@@ -123,9 +123,14 @@ function parseFile(file: string): TaskRecord[] {
 /**
  * Load a split the way the official loader does: if `<dir>/<split>/` is a folder read its
  * `*.jsonl` then `*.json` files, otherwise read those files in `<dir>` itself (or the single
- * file given); keep only records whose `split` equals the requested split.
+ * file given); keep only records whose `split` equals the requested split. `read` reads one file (a server passes
+ * the option-file reader, so record files are read asynchronously and size-capped under its data root).
  */
-export function loadTaskRecords(datasetPath: string, split: Split): TaskRecord[] {
+export function loadTaskRecords(
+  datasetPath: string,
+  split: Split,
+  read: (file: string) => string = (file) => readFileSync(file, "utf8"),
+): TaskRecord[] {
   if (!existsSync(datasetPath)) {
     throw new ToolMisuseDatasetError(`dataset path '${datasetPath}' does not exist`, datasetPath, null, null, "dataset");
   }
@@ -143,7 +148,7 @@ export function loadTaskRecords(datasetPath: string, split: Split): TaskRecord[]
       .map((n) => path.join(dir, n))
       .filter((f) => statSync(f).isFile());
   }
-  const records = files.flatMap(parseFile).filter((r) => r.split === split);
+  const records = files.flatMap((f) => parseFile(f, read)).filter((r) => r.split === split);
   const seen = new Set<string>();
   for (const r of records) {
     if (seen.has(r.task_id)) {

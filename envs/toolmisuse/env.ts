@@ -13,6 +13,7 @@ import {
   OptionsError,
   ResetNeededError,
   StateError,
+  readOptionFile,
   resolveOptionPath,
   asJson,
   asJsonObject,
@@ -77,8 +78,10 @@ function datasetTasks(dataset: string, split: Split): TaskRecord[] {
   let hit = datasetCache.get(key);
   if (!hit) {
     try {
-      hit = loadTaskRecords(file, split);
+      hit = loadTaskRecords(file, split, (f) => readOptionFile("dataset", f));
     } catch (e) {
+      // An OptionsError (a file the server must read first, or one it refuses) already names the option.
+      if (e instanceof OptionsError) throw e;
       throw new OptionsError("dataset", (e as Error).message);
     }
     if (hit.length === 0) throw new OptionsError("split", `dataset '${dataset}' has no tasks for split '${split}'`);
