@@ -218,9 +218,10 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
   queryPool(): readonly QueryRecord[] {
     if (!this.pool) {
       const qs = this.world.settings.query_sample;
-      const sampled = qs.size === null ? this.release.queries : sampleSequence(this.release.queries, qs.size, qs.seed);
+      const sampled = sampleSequence(this.release.queries, qs.size, qs.seed);
       const ids = this.options.queryIds;
-      this.pool = ids ? sampled.filter((q) => ids.includes(q.query_id)) : sampled;
+      const wanted = ids ? new Set(ids) : null;
+      this.pool = wanted ? sampled.filter((q) => wanted.has(q.query_id)) : sampled;
       if (this.pool.length === 0) throw new OptionsError("queryIds", "no query of queryIds is in settings.query_sample's sample");
     }
     return this.pool;

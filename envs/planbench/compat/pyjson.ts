@@ -6,7 +6,7 @@
  * `PyFloat`; integers beyond 2^53 stay exact as `bigint`; `NaN`, `Infinity` and `-Infinity` are accepted as Python's
  * `json.loads` accepts them. Everything else is ordinary JSON. Errors carry line/column to name the spot.
  */
-import { PyFloat, type PyValue } from "./pyvalue.js";
+import { PyFloat, type PyValue, setOwn } from "./pyvalue.js";
 
 export class PyJsonSyntaxError extends SyntaxError {
   constructor(
@@ -115,8 +115,7 @@ export function parsePyJson(text: string): PyValue {
         ws();
         if (text[i] !== ":") fail("expected ':'");
         i++;
-        // defineProperty keeps "__proto__" an ordinary key.
-        Object.defineProperty(obj, k, { value: value(), enumerable: true, writable: true, configurable: true });
+        setOwn(obj, k, value());
         ws();
         if (text[i] === ",") {
           i++;
@@ -166,7 +165,7 @@ export function parsePyJson(text: string): PyValue {
     }
     if (c === "-" || (c >= "0" && c <= "9")) {
       // Python's scanner accepts these constants too (json.loads('NaN') is float('nan')); a number match comes first.
-      if (text.startsWith("-Infinity", i) && !/\d/.test(text[i + 1] ?? "")) {
+      if (text.startsWith("-Infinity", i)) {
         i += 9;
         return new PyFloat(-Infinity);
       }

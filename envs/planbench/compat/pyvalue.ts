@@ -6,6 +6,11 @@
  * shuffles with hashes of Python-formatted JSON; JS numbers alone cannot tell `118` from `118.0`.
  */
 
+/** Sets `obj[key]` as an own data property: a `"__proto__"` key from parsed JSON stays an ordinary key. */
+export function setOwn(obj: object, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** A JSON number written with a fraction or exponent: a Python `float`, even when integral. */
 export class PyFloat {
   constructor(readonly value: number) {}
@@ -162,7 +167,7 @@ export function toPlainJson(v: PyValue): null | boolean | number | string | unkn
   if (Array.isArray(v)) return v.map(toPlainJson);
   if (v !== null && typeof v === "object") {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: toPlainJson(x), enumerable: true, writable: true, configurable: true });
+    for (const [k, x] of Object.entries(v)) setOwn(out, k, toPlainJson(x));
     return out;
   }
   return v;

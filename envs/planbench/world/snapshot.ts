@@ -10,7 +10,7 @@
  * There is no Python-random state to carry: every CPython `Random` the runtime uses (blocker tie-breaks, noisy
  * allocation, list shuffles) is created fresh from hashes of the task, query and request, never kept across steps.
  */
-import { PyFloat } from "../compat/pyvalue.js";
+import { PyFloat, setOwn } from "../compat/pyvalue.js";
 import type { ToolRecord } from "../dataset.js";
 import type { ExecutionResult } from "./executor.js";
 import type { EpisodeResult, PlanBenchEpisode, StepOutcome, TraceEntry } from "./runtime.js";
@@ -47,7 +47,7 @@ export function encodeValue(v: unknown): Json {
   if (Array.isArray(v)) return v.map((x) => encodeValue(x === undefined ? null : x));
   if (typeof v === "object") {
     const out: { [k: string]: Json } = {};
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (x !== undefined) out[k] = encodeValue(x);
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (x !== undefined) setOwn(out, k, encodeValue(x));
     return "$f" in out || "$n" in out || "$i" in out || "$esc" in out ? { $esc: out } : out;
   }
   throw new Error(`planbench snapshot: cannot encode a ${typeof v}`);
@@ -62,7 +62,7 @@ export function decodeValue(v: Json): unknown {
   if (keys.length === 1 && keys[0] === "$i") return BigInt(String(v["$i"]));
   const inner = keys.length === 1 && keys[0] === "$esc" ? (v["$esc"] as { [k: string]: Json }) : v;
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(inner)) Object.defineProperty(out, k, { value: decodeValue(x), enumerable: true, writable: true, configurable: true });
+  for (const [k, x] of Object.entries(inner)) setOwn(out, k, decodeValue(x));
   return out;
 }
 
