@@ -30,16 +30,7 @@ export function cloneJson<T extends JsonValue | undefined>(value: T): T {
 
 /** Key-order-independent JSON text: equal data gives equal bytes, which hashing and determinism tests rely on. */
 export function stableStringify(value: unknown): string {
-  if (value === undefined) return "null";
-  if (value === null || typeof value !== "object") {
-    if (typeof value === "number" && !Number.isFinite(value)) return JSON.stringify(String(value));
-    return JSON.stringify(value);
-  }
-  if (ArrayBuffer.isView(value)) return stableStringify(Array.from(value as unknown as ArrayLike<number>));
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
-  const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify(obj[k])}`).join(",")}}`;
+  return jsonText(value, false, false);
 }
 
 /**
@@ -48,18 +39,24 @@ export function stableStringify(value: unknown): string {
  * down. A replay sends the arguments as recorded, and runtimes that echo them (PlanBench-XL's request echo, its
  * wrong-argument message) must see the order the agent used.
  */
-export function recordStringify(value: unknown, keepOrder = false): string {
+export function recordStringify(value: unknown): string {
+  return jsonText(value, false, true);
+}
+
+/** `keepOrder`: keep this subtree's key order; `recordArguments`: keep it below every `arguments` key. */
+function jsonText(value: unknown, keepOrder: boolean, recordArguments: boolean): string {
   if (value === undefined) return "null";
   if (value === null || typeof value !== "object") {
     if (typeof value === "number" && !Number.isFinite(value)) return JSON.stringify(String(value));
     return JSON.stringify(value);
   }
-  if (ArrayBuffer.isView(value)) return recordStringify(Array.from(value as unknown as ArrayLike<number>), keepOrder);
-  if (Array.isArray(value)) return `[${value.map((v) => recordStringify(v, keepOrder)).join(",")}]`;
+  if (ArrayBuffer.isView(value)) return jsonText(Array.from(value as unknown as ArrayLike<number>), keepOrder, recordArguments);
+  if (Array.isArray(value)) return `[${value.map((v) => jsonText(v, keepOrder, recordArguments)).join(",")}]`;
   const obj = value as Record<string, unknown>;
   const keys = Object.keys(obj).filter((k) => obj[k] !== undefined);
   if (!keepOrder) keys.sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${recordStringify(obj[k], keepOrder || k === "arguments")}`).join(",")}}`;
+  const text = (k: string) => jsonText(obj[k], keepOrder || (recordArguments && k === "arguments"), recordArguments);
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${text(k)}`).join(",")}}`;
 }
 
 /** Structural equality for plain data (typed arrays compare element-wise). */
