@@ -23,17 +23,27 @@ interface Frame {
   isMap: boolean;
   /** Items still to read: 2 per map entry (key, value), 1 per array element. */
   left: number;
-  /** Next array index, or the last key read (null while a map expects a key). */
+  /** Next array index. */
   index: number;
-  key: string | null;
+  /**
+   * Where the last key read starts in the frame (-1: none, or not a short string) and its length in bytes. Only an
+   * error names a key, so keys stay bytes until then: decoding every key would cost a string per map entry per step.
+   */
+  keyStart: number;
+  keyLen: number;
   expectKey: boolean;
 }
 
 const MAX_KEY_CHARS = 64;
 
-function pathOf(stack: readonly Frame[]): string {
+function keyText(buf: Uint8Array, f: Frame): string {
+  if (f.keyStart < 0) return "?";
+  return Buffer.from(buf.buffer, buf.byteOffset + f.keyStart, f.keyLen).toString("utf8").slice(0, MAX_KEY_CHARS);
+}
+
+function pathOf(stack: readonly Frame[], buf: Uint8Array): string {
   const parts: string[] = [];
-  for (const f of stack) parts.push(f.isMap ? (f.key ?? "?") : String(f.index));
+  for (const f of stack) parts.push(f.isMap ? keyText(buf, f) : String(f.index));
   return parts.join(".") || "(request)";
 }
 
@@ -55,37 +65,41 @@ export function scanFrame(buf: Uint8Array, limits: WorkLimits): void {
     if (pos + n > end) throw invalid(`truncated at byte ${pos} (needs ${n} more bytes)`);
   };
   const limit = (name: keyof WorkLimits, what: string, got: number): never => {
-    const field = clip(pathOf(stack), 200);
+    const field = clip(pathOf(stack, buf), 200);
     throw new BridgeError("VALIDATION_ERROR", `${field}: ${what} (limit ${name} = ${limits[name]})`, {
       field, limit: name, max: limits[name], got,
     });
   };
-  let lastString: string | null = null;
+  let lastKeyStart = -1;
+  let lastKeyLen = 0;
   const skipString = (len: number, keep: boolean): void => {
     need(len);
-    const short = keep && len <= MAX_KEY_CHARS * 4;
-    lastString = short ? Buffer.from(buf.buffer, buf.byteOffset + pos, len).toString("utf8").slice(0, MAX_KEY_CHARS) : null;
+    lastKeyStart = keep && len <= MAX_KEY_CHARS * 4 ? pos : -1;
+    lastKeyLen = len;
     pos += len;
   };
   const open = (isMap: boolean, count: number): void => {
     if (isMap && count > limits.maxMapKeys) limit("maxMapKeys", `a map of ${count} entries is too large`, count);
     if (!isMap && count > limits.maxArrayLength) limit("maxArrayLength", `an array of ${count} elements is too long`, count);
     if (stack.length > limits.maxDepth) limit("maxDepth", `nested deeper than ${limits.maxDepth} levels`, stack.length);
-    if (count > 0) stack.push({ isMap, left: isMap ? count * 2 : count, index: 0, key: null, expectKey: isMap });
+    if (count > 0) stack.push({ isMap, left: isMap ? count * 2 : count, index: 0, keyStart: -1, keyLen: 0, expectKey: isMap });
   };
   /** Counts one finished item in the innermost container; containers it fills are closed and counted in turn. */
-  const complete = (str: string | null): void => {
-    let key = str;
+  const complete = (start: number, len: number): void => {
+    let keyStart = start;
     while (stack.length > 0) {
       const f = stack[stack.length - 1];
       f.left--;
       if (f.isMap) {
-        if (f.expectKey) f.key = key ?? "?";
+        if (f.expectKey) {
+          f.keyStart = keyStart;
+          f.keyLen = len;
+        }
         f.expectKey = !f.expectKey;
       } else f.index++;
       if (f.left > 0) return;
       stack.pop();
-      key = null;
+      keyStart = -1;
     }
   };
 
@@ -93,7 +107,7 @@ export function scanFrame(buf: Uint8Array, limits: WorkLimits): void {
     if (++values > limits.maxValues) limit("maxValues", `more than ${limits.maxValues} values in one request`, values);
     const top = stack.length ? stack[stack.length - 1] : null;
     const asKey = top !== null && top.isMap && top.expectKey;
-    lastString = null;
+    lastKeyStart = -1;
     need(1);
     const b = buf[pos++];
     if (b <= 0x7f || b >= 0xe0 || b === 0xc0 || b === 0xc2 || b === 0xc3) {
@@ -123,7 +137,7 @@ export function scanFrame(buf: Uint8Array, limits: WorkLimits): void {
           const lenBytes = b === 0xc7 ? 1 : b === 0xc8 ? 2 : b === 0xc9 ? 4 : 0;
           need(lenBytes + 1);
           const type = view.getInt8(pos + lenBytes);
-          const field = clip(asKey ? `${pathOf(stack)} (a key)` : pathOf(stack), 200);
+          const field = clip(asKey ? `${pathOf(stack, buf)} (a key)` : pathOf(stack, buf), 200);
           const why = `MessagePack extension type ${type} is not allowed; send maps, lists, strings, numbers, booleans and nil`;
           throw new BridgeError("VALIDATION_ERROR", `${field}: ${why}`, {
             field, reason: "extension_type", extType: type,
@@ -134,7 +148,7 @@ export function scanFrame(buf: Uint8Array, limits: WorkLimits): void {
       }
     }
     // A container just opened is counted in its parent when it closes; anything else completes an item now.
-    if (stack.length === 0 || stack[stack.length - 1] === top) complete(lastString);
+    if (stack.length === 0 || stack[stack.length - 1] === top) complete(lastKeyStart, lastKeyLen);
   } while (stack.length > 0);
   if (pos !== end) throw invalid(`${end - pos} bytes after the request's value`);
 }

@@ -381,8 +381,8 @@ export class BridgeServer {
         const sock = this.sock;
         if (!sock) break;
         const msg = this.outbox[i++];
-        const key = msg[0].toString("latin1");
-        if (this.cutOff.has(key)) {
+        // Usually nobody is cut off: only then is the routing id worth turning into a key.
+        if (this.cutOff.size > 0 && this.cutOff.has(msg[0].toString("latin1"))) {
           this.stats.repliesDropped++;
           continue;
         }
@@ -391,7 +391,7 @@ export class BridgeServer {
         } catch (e) {
           const code = (e as { code?: string }).code;
           // EHOSTUNREACH: the peer vanished; its answers have nowhere to go.
-          if (code === "EAGAIN") this.cutOffClient(key);
+          if (code === "EAGAIN") this.cutOffClient(msg[0].toString("latin1"));
           else if (!sock.closed && code !== "EHOSTUNREACH") this.log(`send failed: ${(e as Error).message}`);
         }
         if (i > 1024) {
