@@ -18,7 +18,10 @@ export function percentToFraction(x: number): number {
   return roundMetric(x / 100);
 }
 
-const roundCell = (v: string | number): string | number => (typeof v === "number" ? roundMetric(v) : v);
+/** Any value with its number (if it is one) rounded as every JSON/CSV output rounds numbers. */
+export function roundIfNumber<T>(v: T): T {
+  return (typeof v === "number" ? roundMetric(v) : v) as T;
+}
 
 /** A title or column name without its percent marks, once its numbers are fractions ("TSR % (...)" -> "TSR (...)"). */
 export function withoutPercentMarks(text: string): string {
@@ -34,7 +37,7 @@ function tableInFractions(table: BreakdownTable): FractionTable {
   return {
     title: withoutPercentMarks(table.title),
     columns: table.columns.map((c, i) => (convert[i] ? withoutPercentMarks(c) : c)),
-    rows: table.rows.map((row) => row.map((v, i) => (typeof v === "number" && convert[i] ? percentToFraction(v) : roundCell(v)))),
+    rows: table.rows.map((row) => row.map((v, i) => (typeof v === "number" && convert[i] ? percentToFraction(v) : roundIfNumber(v)))),
   };
 }
 

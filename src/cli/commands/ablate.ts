@@ -6,7 +6,7 @@ import type { ToolEnv } from "../../engine/toolEnv.js";
 import { episodeResults, recordEpisodes, returnsUnder, withGamma } from "../../ablation.js";
 import { ci95, mean } from "../../metrics/stats.js";
 import { formatTable } from "../../metrics/table.js";
-import { metricsInFractions, roundMetric } from "../../metrics/units.js";
+import { metricsInFractions, roundIfNumber } from "../../metrics/units.js";
 import { listRewardPresets, resolveRewardSpec } from "../../rewards/presets.js";
 import { intFlag, parseArgs, stringFlag } from "../args.js";
 import { ProgressBar } from "../progress.js";
@@ -75,8 +75,7 @@ export async function ablateCommand(argv: readonly string[]): Promise<number> {
   const header = [...fixed, ...metricCols];
   // The CSV follows the one unit convention (docs/METRICS.md): rates as fractions, numbers rounded.
   const csvMetrics = report ? metricsInFractions(report) : {};
-  const round = (v: string | number) => (typeof v === "number" ? roundMetric(v) : v);
-  const csvRows = rows.map((r) => [r.preset, r.mean, r.ci, success, episodes, r.gamma, ...metricCols.map((k) => csvMetrics[k])].map(round));
+  const csvRows = rows.map((r) => [r.preset, r.mean, r.ci, success, episodes, r.gamma, ...metricCols.map((k) => csvMetrics[k])].map(roundIfNumber));
   writeFileSync(join(outDir, "ablation.csv"), `${[header, ...csvRows].map((row) => row.map(csvField).join(",")).join("\n")}\n`);
   const faulted = recorded.filter((e) => e.faultMet);
   const recoveryRate = faulted.length ? mean(faulted.map((e) => (e.success ? 1 : 0))) : null;
