@@ -2,11 +2,21 @@ import type { JsonObject, JsonValue } from "../core/json.js";
 import { cloneJson } from "../core/json.js";
 import { Rng, type RngState } from "../core/rng.js";
 import { argumentIssues } from "../core/spaces/toolCall.js";
+import {
+  type BudgetRules,
+  callBudgetError,
+  callBudgetExhausted,
+  DEFAULT_BUDGET_RULES,
+  type EpisodeBudgets,
+  type ResolvedBudgets,
+  resolveBudgets,
+  retryBudgetOverflowed,
+} from "./budgets.js";
 import { emptyDictionary } from "./dictionary.js";
-import type { EpisodeEvent, FaultPersistenceType, ToolErrorSource } from "./events.js";
+import type { CoreEvent, EpisodeEvent, FaultPersistenceType, ToolErrorSource } from "./events.js";
 import { type CorruptionFn, type FaultSpec, type FaultState, faultFires, initialFaultState } from "./faults.js";
 import { type Taint, ValueProvenance } from "./ledger.js";
-import { recoveryPatterns } from "./patterns.js";
+import { DEFAULT_PATTERN_RULES, type PatternRules, recoveryPatterns } from "./patterns.js";
 import type { ToolDefinition, ToolErrorPayload } from "./tool.js";
 
 /** One tool call as recorded in the episode (plain data). */
@@ -25,6 +35,8 @@ export interface CallRecord {
   taint: Taint;
   /** Strongest persistence among fired faults, for retry/switch bookkeeping. */
   faultPersistence: FaultPersistenceType | null;
+  /** Only under the `retries: "errors"` budget rule: the response the retry-budget overflow replaced. */
+  overflowed?: JsonValue;
 }
 
 /** Serialisable state of the tool-calling part of an episode. */
@@ -48,12 +60,83 @@ export interface ToolEpisodeConfig<S> {
    * poisoned values from its own analysis instead (ToolMaze) turns it off rather than computing events to discard.
    */
   valueProvenance?: boolean;
+  budgets?: EpisodeBudgets;
+  /** How a benchmark's harness orders and words its call pipeline; default: the engine's own (see CallPipeline). */
+  pipeline?: CallPipeline<S>;
 }
 
-/** The result of `ToolEpisode.call`: the record plus the events it produced. */
+/** One call as a family fault stage sees it (arguments after earlier rewrites). */
+export interface StageCall {
+  tool: string;
+  args: JsonObject;
+  callIndex: number;
+}
+
+/** What a call produced before the stage's `after` (or the family's `respond`) sees it. */
+export type StageOutcome = { ok: true; output: JsonValue } | { ok: false; error: ToolErrorPayload; source: ToolErrorSource };
+
+/**
+ * Faults whose effects a benchmark's harness applies in its own order (`FaultEffect` type `family`; whether each
+ * fires is still the engine's `faultFires`). `before` runs first for every call that is not refused or charged by
+ * a budget: it may rewrite the arguments (schema drift) or pre-empt the call with an error (a denial). Its `after`
+ * sees the call's outcome (the pre-empting error, a validation error, the simulator's result) and may rewrite it
+ * (an adversarial error message); it names every fault that fired on the call, in the order the benchmark lists
+ * them (its `fault_injected` events and `CallRecord.faults` follow that order).
+ */
+export interface FamilyFaultStage {
+  before(call: StageCall): {
+    args: JsonObject;
+    error: ToolErrorPayload | null;
+    after(call: StageCall, outcome: StageOutcome): { outcome: StageOutcome; fired: readonly FaultSpec[] };
+  };
+}
+
+/**
+ * The pipeline options a benchmark whose harness fixes another order or wording sets (ToolMisuseBench); every
+ * field defaults to the engine's own behaviour.
+ */
+export interface CallPipeline<S> {
+  /**
+   * `"validate_first"` (default): unknown tool -> visibility -> arguments -> faults -> simulator. `"faults_first"`:
+   * the family fault stage runs before validation, so a denial answers even a malformed call and a schema drift
+   * is what validation sees (ToolMisuseBench's drift -> authz -> rate limit -> timeout -> validation -> simulator).
+   */
+  order?: "validate_first" | "faults_first";
+  /** Replaces the engine's argument check (and the unknown-tool error) with the benchmark's own validator. */
+  validate?: (tool: string, def: ToolDefinition<S> | undefined, args: JsonObject) => ToolErrorPayload | null;
+  familyFaults?: FamilyFaultStage;
+  patternRules?: PatternRules;
+  budgetRules?: BudgetRules;
+  /**
+   * The recorded response of a call in the benchmark's envelope (default: the output, or the error body). It gets
+   * the arguments the simulator saw (after rewrites).
+   */
+  respond?: (call: StageCall, outcome: StageOutcome) => JsonValue;
+  /** What the agent is shown of a recorded response (default: all of it), e.g. without fault metadata. */
+  view?: (response: JsonValue) => JsonValue;
+}
+
+/** A budget that ended the episode with this call: the reason and the `budget_exceeded` event to report. */
+export interface BudgetEnd {
+  reason: "budget_exceeded" | "retry_exceeded";
+  event: Extract<CoreEvent, { type: "budget_exceeded" }>;
+}
+
+/**
+ * The result of `ToolEpisode.call`: the record (null when the tool-call budget refused the call), the events it
+ * produced, the response the agent is shown, and the budget that ended the episode, if one did (its event is
+ * reported after the family's own events of the call).
+ */
 export interface CallResult {
-  record: CallRecord;
+  record: CallRecord | null;
   events: EpisodeEvent[];
+  response: JsonValue;
+  end: BudgetEnd | null;
+}
+
+/** An error payload as JSON (the same object: every field of ToolErrorPayload is JSON). */
+function errorJson(error: ToolErrorPayload): JsonObject {
+  return error as ToolErrorPayload & JsonObject;
 }
 
 const STRENGTH: Record<FaultPersistenceType, number> = { transient: 0, temporary: 1, permanent: 2 };
@@ -80,6 +163,10 @@ export class ToolEpisode<S> {
   private readonly rng: Rng;
   private faultRngs = new Map<string, Rng>();
   private readonly provenance: ValueProvenance | null;
+  readonly budgets: ResolvedBudgets;
+  private readonly budgetRules: BudgetRules;
+  private readonly patternRules: PatternRules;
+  private readonly pipeline: CallPipeline<S> | null;
   data: EpisodeData<S>;
 
   constructor(config: ToolEpisodeConfig<S>) {
@@ -88,6 +175,15 @@ export class ToolEpisode<S> {
     this.tools = tools;
     this.provenance = config.valueProvenance === false ? null : new ValueProvenance();
     this.faults = config.faults ?? [];
+    this.budgets = resolveBudgets(config.budgets);
+    const p = config.pipeline;
+    this.budgetRules = p?.budgetRules ?? DEFAULT_BUDGET_RULES;
+    this.patternRules = p?.patternRules ?? DEFAULT_PATTERN_RULES;
+    // The default pipeline keeps its allocation-free hot path; any option that changes a stage takes the staged one.
+    this.pipeline = p && (p.order === "faults_first" || p.validate || p.familyFaults || p.respond || p.view) ? p : null;
+    if (this.pipeline?.familyFaults && this.faults.length > 0) {
+      throw new Error("an episode takes its faults either from fault specs or from a family fault stage, not both");
+    }
     this.corruptions = config.corruptions ?? {};
     this.rng = config.rng;
     for (const name of config.visible) if (!tools.has(name)) throw new Error(`visible tool "${name}" is not defined`);
@@ -172,7 +268,7 @@ export class ToolEpisode<S> {
 
   /** What the agent receives for an error: the tool's own body when it has one, else the uniform wrapper. */
   private static errorResponse(error: ToolErrorPayload): JsonValue {
-    return error.body ?? { error: error as unknown as JsonObject };
+    return error.body ?? { error: errorJson(error) };
   }
 
   private errorResponses: Map<ToolErrorPayload, JsonValue> | null = null;
@@ -188,18 +284,36 @@ export class ToolEpisode<S> {
   }
 
   private errorRecord(index: number, step: number, tool: string, args: JsonObject, error: ToolErrorPayload, source: ToolErrorSource): CallRecord {
-    return { index, step, tool, arguments: args, ok: false, response: { error: error as unknown as JsonObject }, errorSource: source, faults: [], taint: "clean", faultPersistence: null };
+    const respond = this.pipeline?.respond;
+    const response = respond ? respond({ tool, args, callIndex: index }, { ok: false, error, source }) : { error: errorJson(error) };
+    return { index, step, tool, arguments: args, ok: false, response, errorSource: source, faults: [], taint: "clean", faultPersistence: null };
   }
 
-  /** Runs one tool call through the pipeline. Never throws for agent mistakes: they become error records. */
+  /**
+   * Runs one tool call through the pipeline, budgets included. Never throws for agent mistakes: they become error
+   * records (or, past a tool-call budget that refuses calls, no record at all).
+   */
   call(tool: string, rawArgs: JsonObject, step: number): CallResult {
     const index = this.data.calls.length + 1;
+    const overBudget = callBudgetExhausted(this.budgets, index - 1);
+    if (overBudget && this.budgetRules.calls === "refuse") {
+      const limit = this.budgets.toolCalls as number;
+      const { code, message } = callBudgetError(limit);
+      return { record: null, events: [], response: { error: { code, message } }, end: this.budgetEnd("budget_exceeded", limit) };
+    }
     const args = cloneJson(rawArgs);
     const events: EpisodeEvent[] = [];
     const def = this.tools.get(tool);
     let record: CallRecord;
     let error: ToolErrorPayload | null = null;
-    if (!def) {
+    let end: BudgetEnd | null = null;
+    if (overBudget) {
+      error = this.budgetRules.exceeded ?? callBudgetError(this.budgets.toolCalls as number);
+      record = this.errorRecord(index, step, tool, args, error, "budget");
+      end = this.budgetEnd("budget_exceeded", this.budgets.toolCalls as number);
+    } else if (this.pipeline !== null) {
+      ({ record, error } = this.staged(this.pipeline, def, tool, args, index, step, events));
+    } else if (!def) {
       error = { code: "unknown_tool", status: 404, message: `no tool named "${tool}"` };
       record = this.errorRecord(index, step, tool, args, error, "unknown_tool");
     } else if (!this.isVisible(tool)) {
@@ -225,7 +339,93 @@ export class ToolEpisode<S> {
     if (!record.ok && error) {
       events.push({ type: "tool_error", tool, callIndex: index, code: error.code, source: record.errorSource ?? "simulator", message: error.message });
     }
-    return { record, events };
+    if (end === null && this.budgets.retries !== null && retryBudgetOverflowed(this.budgets, this.data.retries)) {
+      end = this.budgetEnd("retry_exceeded", this.budgets.retries);
+    }
+    const response = this.pipeline?.view ? this.pipeline.view(record.response) : record.response;
+    return { record, events, response, end };
+  }
+
+  private budgetEnd(reason: BudgetEnd["reason"], limit: number): BudgetEnd {
+    return { reason, event: { type: "budget_exceeded", budget: reason === "budget_exceeded" ? "tool_calls" : "retries", limit } };
+  }
+
+  private validation(pipeline: CallPipeline<S>, def: ToolDefinition<S> | undefined, tool: string, args: JsonObject): StageOutcome | null {
+    const custom = pipeline.validate ? pipeline.validate(tool, def, args) : null;
+    if (!def) return { ok: false, error: custom ?? { code: "unknown_tool", status: 404, message: `no tool named "${tool}"` }, source: "unknown_tool" };
+    if (!this.isVisible(tool)) {
+      return { ok: false, error: { code: "tool_not_available", status: 403, message: `tool "${tool}" is not available right now` }, source: "not_visible" };
+    }
+    if (pipeline.validate) return custom ? { ok: false, error: custom, source: "validation" } : null;
+    const issues = argumentIssues(def.parameters, args);
+    if (!issues) return null;
+    const message = issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
+    return { ok: false, error: { code: "invalid_arguments", status: 400, message }, source: "validation" };
+  }
+
+  /**
+   * The pipeline under a benchmark's options (see CallPipeline): validation and the family fault stage in the
+   * configured order, the simulator, the stage's rewrite of the outcome, the retry budget's charge, the envelope.
+   */
+  private staged(
+    pipeline: CallPipeline<S>,
+    def: ToolDefinition<S> | undefined,
+    tool: string,
+    args: JsonObject,
+    index: number,
+    step: number,
+    events: EpisodeEvent[],
+  ): { record: CallRecord; error: ToolErrorPayload | null } {
+    const faultsFirst = pipeline.order === "faults_first";
+    let call: StageCall = { tool, args, callIndex: index };
+    let outcome: StageOutcome | null = faultsFirst ? null : this.validation(pipeline, def, tool, args);
+    const pre = outcome === null && pipeline.familyFaults ? pipeline.familyFaults.before(call) : null;
+    if (pre) {
+      call = { tool, args: pre.args, callIndex: index };
+      if (pre.error) outcome = { ok: false, error: pre.error, source: "fault" };
+    }
+    if (outcome === null && faultsFirst) outcome = this.validation(pipeline, def, tool, call.args);
+    let taint: Taint = "clean";
+    if (outcome === null) {
+      const out = (def as ToolDefinition<S>).run(call.args, { state: this.data.world, callIndex: index, step, rng: callRngOf(this.rng, index) });
+      if (out.ok && out.taint) taint = out.taint;
+      outcome = out.ok ? { ok: true, output: out.output } : { ok: false, error: out.error, source: "simulator" };
+    }
+    let fired: readonly FaultSpec[] = [];
+    if (pre) ({ outcome, fired } = pre.after(call, outcome));
+    const respond = (o: StageOutcome): JsonValue =>
+      pipeline.respond ? pipeline.respond(call, o) : o.ok ? o.output : ToolEpisode.errorResponse(o.error);
+    let overflowed: JsonValue | undefined;
+    if (!outcome.ok && this.budgetRules.retries === "errors") {
+      this.data.retries += 1;
+      const limit = this.budgets.retries;
+      if (limit !== null && this.data.retries > limit) {
+        overflowed = respond(outcome);
+        const replace = this.budgetRules.retryExceeded;
+        const capped = replace ? replace(limit, outcome.error) : { code: "retry_exceeded", message: `retry budget of ${limit} exceeded` };
+        outcome = { ok: false, error: capped, source: outcome.source };
+      }
+    }
+    const ids: string[] = [];
+    let persistence: FaultPersistenceType | null = null;
+    for (const f of fired) {
+      if (ids.includes(f.id)) continue;
+      ids.push(f.id);
+      if (persistence === null || STRENGTH[f.persistence.type] > STRENGTH[persistence]) persistence = f.persistence.type;
+      events.push({ type: "fault_injected", tool, callIndex: index, faultId: f.id, kind: f.kind, visibility: f.visibility, persistence: f.persistence.type });
+    }
+    const reached = outcome.ok || outcome.source === "simulator" || outcome.source === "fault";
+    if (reached && this.provenance) {
+      for (const p of this.provenance.poisonedArguments(this.data.calls, args)) {
+        events.push({ type: "poisoned_value_reused", tool, callIndex: index, argument: p.argument, sourceCallIndex: p.sourceCallIndex, taint: p.taint });
+      }
+    }
+    const record: CallRecord = {
+      index, step, tool, arguments: args, ok: outcome.ok, response: respond(outcome), errorSource: outcome.ok ? null : outcome.source,
+      faults: ids, taint: outcome.ok ? taint : "clean", faultPersistence: persistence,
+    };
+    if (overflowed !== undefined) record.overflowed = overflowed;
+    return { record, error: outcome.ok ? null : outcome.error };
   }
 
   /** Applies a family's named corruption transform to a call's output (null when the simulator was skipped). */
@@ -298,9 +498,9 @@ export class ToolEpisode<S> {
   /** Retry, alternative-switch and read-back events, from the call history alone. */
   private detectPatterns(record: CallRecord, events: EpisodeEvent[]): void {
     const calls = this.data.calls;
-    const { retry, alternativeSwitch } = recoveryPatterns(calls, record.tool, record.index, this.groupOf);
+    const { retry, alternativeSwitch } = recoveryPatterns(calls, record.tool, record.index, this.groupOf, this.patternRules);
     if (retry) {
-      this.data.retries += 1;
+      if (this.budgetRules.retries === "retry_events") this.data.retries += 1;
       events.push(retry);
     }
     if (alternativeSwitch) events.push(alternativeSwitch);

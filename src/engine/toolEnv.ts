@@ -11,6 +11,7 @@ import { resolveRewardSpec } from "../rewards/presets.js";
 import type { RewardSpec } from "../rewards/spec.js";
 import type { Action, FamilyAction, ToolCallAction } from "./actions.js";
 import type { EpisodeEvent, TerminationReason } from "./events.js";
+import { remainingBudgets, stepLimit } from "./budgets.js";
 import { type CallRecord, type EpisodeData, ToolEpisode } from "./episode.js";
 import { CORE_INFO_KEYS, type EpisodeSetup, type FamilyActionResult, type ToolEnvConfig, type ToolEnvOptions, type ToolEnvState, type ToolResetInfo, type ToolStepInfo } from "./toolEnvContract.js";
 
@@ -54,7 +55,6 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
   private resetOptions: JsonObject = {};
   private unseededResets = 0;
   private lastVisible: string[] = [];
-  private budgets: { toolCalls: number | null; retries: number | null } = { toolCalls: null, retries: null };
 
   constructor(
     protected readonly config: ToolEnvConfig,
@@ -123,19 +123,12 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
    * this one method and keeps everything else of `step` (events, rewards, info, termination).
    */
   protected handleToolCall(call: ToolCallAction, events: EpisodeEvent[]): { response: JsonValue; terminal?: TerminationReason; truncate?: boolean } {
-    const episode = this.episode as ToolEpisode<S>;
-    if (this.budgets.toolCalls !== null && episode.data.calls.length >= this.budgets.toolCalls) {
-      events.push({ type: "budget_exceeded", budget: "tool_calls", limit: this.budgets.toolCalls });
-      return { response: { error: { code: "budget_exceeded", message: `tool-call budget of ${this.budgets.toolCalls} exhausted` } }, terminal: "budget_exceeded" };
-    }
-    const { record, events: callEvents } = episode.call(call.name, call.arguments, this.stepCount);
-    for (const e of callEvents) events.push(e);
-    for (const e of this.afterCall(record, callEvents)) events.push(e);
-    if (this.budgets.retries !== null && episode.data.retries > this.budgets.retries) {
-      events.push({ type: "budget_exceeded", budget: "retries", limit: this.budgets.retries });
-      return { response: record.response, terminal: "retry_exceeded" };
-    }
-    return { response: record.response };
+    const r = (this.episode as ToolEpisode<S>).call(call.name, call.arguments, this.stepCount);
+    for (const e of r.events) events.push(e);
+    if (r.record) for (const e of this.afterCall(r.record, r.events)) events.push(e);
+    if (r.end === null) return { response: r.response };
+    events.push(r.end.event);
+    return { response: r.response, terminal: r.end.reason };
   }
   /**
    * Success of an episode that ended without an answer or abort (budget, step limit, family termination). Null
@@ -172,8 +165,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     this.resetOptions = args.options ?? {};
     const setup = this.createEpisode(this.rng, this.resetOptions);
     this.setup = setup;
-    this.episode = new ToolEpisode<S>({ tools: setup.tools, visible: setup.visible, world: setup.world, faults: setup.faults, corruptions: this.corruptions(), rng: this.rng.derive("engine"), valueProvenance: this.config.valueProvenance });
-    this.budgets = { toolCalls: setup.budgets?.toolCalls ?? null, retries: setup.budgets?.retries ?? null };
+    this.episode = this.newEpisode(setup, this.rng.derive("engine"));
     this.stepCount = 0;
     this.done = false;
     this.history = [];
@@ -245,7 +237,8 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
         success = extra.success;
       }
     }
-    const truncated = terminal === null && (truncateNow || this.stepCount >= this.maxSteps);
+    const limit = stepLimit(this.maxSteps, (this.episode as ToolEpisode<S>).budgets);
+    const truncated = terminal === null && (truncateNow || this.stepCount >= limit);
     const terminated = terminal !== null;
     const ended = terminated || truncated;
     if (ended && parsed?.type !== "answer" && parsed?.type !== "abort") success = this.judgeAtEnd(terminal ?? "max_steps") ?? success;
@@ -359,15 +352,13 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     checkWorldShape(this.familyState(), s.family, "state.family");
     if (this.config.familyStateSchema) checkWorldSchema(this.config.familyStateSchema, s.family, "state.family");
     this.checkFamilyState(s);
-    const { tools, visible, world, faults } = setup;
-    const episode = new ToolEpisode<S>({ tools, visible, world, faults, corruptions: this.corruptions(), rng: engine, valueProvenance: this.config.valueProvenance });
+    const episode = this.newEpisode(setup, engine);
     episode.data = s.data as unknown as EpisodeData<S>;
     episode.restoreRngStates(s.faultRngs as unknown as Record<string, RngState>);
     this.rng = rng;
     this.resetOptions = s.resetOptions;
     this.setup = setup;
     this.episode = episode;
-    this.budgets = { toolCalls: setup.budgets?.toolCalls ?? null, retries: setup.budgets?.retries ?? null };
     this.computer.setState(s.reward);
     this.stepCount = s.stepCount;
     this.done = s.done;
@@ -376,6 +367,11 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     this.lastSeed = s.lastSeed;
     this.unseededResets = s.unseededResets;
     this.restoreFamilyState(s.family);
+  }
+
+  private newEpisode(setup: EpisodeSetup<S>, rng: Rng): ToolEpisode<S> {
+    const { tools, visible, world, faults, budgets, pipeline } = setup;
+    return new ToolEpisode<S>({ tools, visible, world, faults, corruptions: this.corruptions(), rng, valueProvenance: this.config.valueProvenance, budgets, pipeline });
   }
 
   /** The observation of the current state in full (every visible tool schema), e.g. after `setState`. */
@@ -429,7 +425,6 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
       removed = prev.filter((n) => !now.has(n));
       this.lastVisible = visible.slice();
     }
-    const calls = episode.data.calls.length;
     return {
       task: (this.setup as EpisodeSetup<S>).prompt,
       visibleTools: visible.slice(),
@@ -437,11 +432,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
       removedTools: removed,
       response,
       step: this.stepCount,
-      budget: {
-        steps: this.maxSteps - this.stepCount,
-        toolCalls: this.budgets.toolCalls === null ? null : Math.max(0, this.budgets.toolCalls - calls),
-        retries: this.budgets.retries === null ? null : Math.max(0, this.budgets.retries - episode.data.retries),
-      },
+      budget: remainingBudgets(episode.budgets, this.maxSteps, { steps: this.stepCount, calls: episode.data.calls.length, retries: episode.data.retries }),
     };
   }
 }

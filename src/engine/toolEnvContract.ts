@@ -3,6 +3,8 @@ import type { JsonObject, JsonValue } from "../core/json.js";
 import type { RawTerms } from "../rewards/compute.js";
 import type { ActionKind } from "./actionSpace.js";
 import type { EpisodeEvent, TerminationReason } from "./events.js";
+import type { EpisodeBudgets } from "./budgets.js";
+import type { CallPipeline } from "./episode.js";
 import type { FaultSpec } from "./faults.js";
 import type { ToolDefinition } from "./tool.js";
 
@@ -33,7 +35,10 @@ export interface EpisodeSetup<S> {
   visible: readonly string[];
   world: S;
   faults?: readonly FaultSpec[];
-  budgets?: { toolCalls?: number | null; retries?: number | null };
+  /** Step, tool-call and retry budgets (src/engine/budgets.ts); how they are charged: `pipeline.budgetRules`. */
+  budgets?: EpisodeBudgets;
+  /** A benchmark harness's pipeline order, validator, fault stage, pattern and budget rules (default: the engine's). */
+  pipeline?: CallPipeline<S>;
   /** Ground truth for `info.hidden` at reset and at the end of the episode. */
   hidden?: JsonObject;
 }
