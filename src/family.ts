@@ -40,7 +40,15 @@ export {
   type TerminationReason,
 } from "./engine/events.js";
 export { recoveryPatterns, type PatternRules } from "./engine/patterns.js";
-export type { CallRecord } from "./engine/episode.js";
+export {
+  ToolEpisode,
+  type CallPipeline,
+  type CallRecord,
+  type FamilyFaultStage,
+  type StageCall,
+  type StageOutcome,
+} from "./engine/episode.js";
+export type { BudgetRules, EpisodeBudgets } from "./engine/budgets.js";
 export type { ToolObservation } from "./engine/observation.js";
 export type { HistoryEntry } from "./engine/render.js";
 export type { ToolSchema } from "./core/spaces/toolCall.js";
