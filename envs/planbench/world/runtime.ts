@@ -402,7 +402,6 @@ export class PlanBenchEpisode {
 
   /** The official rules in their order: retrieved tool, argument keys, inputs, then the lookup. */
   runCall(c: OpenCall): StepOutcome {
-    if (this.retrievedTool(c) === null) return this.refuseCall(c);
     return this.checkCall(c) ?? this.executeCall(c);
   }
 
@@ -424,7 +423,8 @@ export class PlanBenchEpisode {
 
   /** The argument rules of a retrieved tool: exact parameter keys, no untrusted or missing input (null: all hold). */
   checkCall(c: OpenCall): StepOutcome | null {
-    const tool = this.retrievedTool(c)!;
+    const tool = this.retrievedTool(c);
+    if (tool === null) return this.refuseCall(c);
     const surface = tool.surface_argument_to_datatype;
     const expected = Object.keys(surface).length > 0 ? Object.keys(surface) : Object.keys(tool.parameters.properties);
     const provided = Object.keys(c.args);
@@ -468,7 +468,8 @@ export class PlanBenchEpisode {
 
   /** Runs a call that passed `checkCall`: the lookup (or a decoy's constant), the value stores and the trace. */
   executeCall(c: OpenCall): StepOutcome {
-    const tool = this.retrievedTool(c)!;
+    const tool = this.retrievedTool(c);
+    if (tool === null) return this.refuseCall(c);
     const name = tool.name;
     const ex = this.world.cases.execute(tool, this.canonicalArgs(tool, c.args));
     const request = c.request;
