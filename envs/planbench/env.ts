@@ -42,7 +42,7 @@ import type { EpisodeResult } from "./world/runtime.js";
 import { PlanBenchSession } from "./session.js";
 import { checkPlanBenchState, PLANBENCH_FAMILY_STATE_SCHEMA, PLANBENCH_WORLD_SCHEMA } from "./stateSchema.js";
 import { loadPreset, mergeSettings, PlanBenchSettingsSchema, SETTING_NAMES, type PlanBenchSettings } from "./settings.js";
-import { FinalAnswerActionSchema, PlanBenchFamilyActionSchema, RetrieveActionSchema, TextActionSchema, type PlanBenchAction } from "./types.js";
+import { FinalAnswerActionSchema, RetrieveActionSchema, TextActionSchema, type PlanBenchAction } from "./types.js";
 import { builtinRelease, domainFile } from "./generator/index.js";
 import { createWorld } from "./world/index.js";
 import { sampleSequence } from "./sampling.js";
@@ -144,6 +144,24 @@ function officialWireFormat(x: unknown, textActions: boolean): unknown {
   if (x.type === "answer") return { ...x, type: "final_answer" };
   if (x.type === "text" && !textActions) throw new ActionError("action.type", 'text actions are disabled (option textActions: false): send "retrieve", "tool_call" or "answer"');
   return x;
+}
+
+/**
+ * A family action as the runtime's action. The action space already parsed it with its kind's schema, so this only
+ * narrows the types (a second zod parse per step would cost more than the checks it repeats).
+ */
+function familyAction(a: FamilyAction): PlanBenchAction {
+  const text = a["text"];
+  const content = a["content"];
+  const metaTool = a["meta_tool"];
+  if (a.type === "text" && typeof text === "string") return { type: "text", text };
+  if (a.type === "final_answer" && typeof content === "string") return { type: "final_answer", content };
+  if (a.type === "retrieve" && typeof metaTool === "string") {
+    const out = a["output_information"];
+    const inp = a["input_information"];
+    return { type: "retrieve", meta_tool: metaTool, ...(out !== undefined ? { output_information: out } : {}), ...(inp !== undefined ? { input_information: inp } : {}) };
+  }
+  throw new ActionError("action.type", `PlanBenchXL-v0 has no family action ${JSON.stringify(a.type)}`);
 }
 
 /** Per-episode ground truth derived once at reset (pure functions of the query and the blocker plan). */
@@ -268,7 +286,7 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
   /** `retrieve`, `final_answer` and `text` (whose tagged call, if any, also runs through the engine's pipeline). */
   protected override onFamilyAction(action: FamilyAction): FamilyActionResult {
     const events: EpisodeEvent[] = [];
-    const r = this.reply(PlanBenchFamilyActionSchema.parse(action), events);
+    const r = this.reply(familyAction(action), events);
     return { response: r.response, events, ...(r.terminal ? { terminal: r.terminal, success: r.success } : {}) };
   }
 

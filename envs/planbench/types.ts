@@ -31,8 +31,6 @@ export const PlanBenchActionSchema = z.discriminatedUnion("type", [
   TextActionSchema,
 ]);
 export type PlanBenchAction = z.infer<typeof PlanBenchActionSchema>;
-/** The family's own action kinds (the engine handles `tool_call`; `answer` arrives as `final_answer`). */
-export const PlanBenchFamilyActionSchema = z.discriminatedUnion("type", [RetrieveActionSchema, FinalAnswerActionSchema, TextActionSchema]);
 
 /** A tool as the agent sees it (OpenAI function format; datatypes stay hidden). */
 export interface VisibleTool {

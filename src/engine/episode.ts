@@ -71,6 +71,20 @@ function callRngOf(rng: Rng, index: number): () => Rng {
 }
 
 /**
+ * Name -> tool of a tool list. A family that hands every episode the same list (PlanBench-XL's ~1,700 tools) gets
+ * the same read-only map back instead of a rebuild per reset.
+ */
+const toolIndexes = new WeakMap<readonly ToolDefinition<never>[], ReadonlyMap<string, ToolDefinition<never>>>();
+function toolIndex<S>(list: readonly ToolDefinition<S>[]): ReadonlyMap<string, ToolDefinition<S>> {
+  const cached = toolIndexes.get(list) as ReadonlyMap<string, ToolDefinition<S>> | undefined;
+  if (cached) return cached;
+  const tools = new Map<string, ToolDefinition<S>>();
+  for (const t of list) tools.set(t.name, t);
+  toolIndexes.set(list, tools);
+  return tools;
+}
+
+/**
  * The shared call pipeline: unknown/invisible tool -> argument validation -> faults that pre-empt the simulator ->
  * simulator -> corrupting faults -> ledger -> events (retry, alternative switch, read-back, poisoned value).
  * Families call it from their env and add their own events on top.
@@ -86,15 +100,13 @@ export class ToolEpisode<S> {
   data: EpisodeData<S>;
 
   constructor(config: ToolEpisodeConfig<S>) {
-    const tools = new Map<string, ToolDefinition<S>>();
-    for (const t of config.tools) tools.set(t.name, t);
-    this.tools = tools;
+    this.tools = toolIndex(config.tools);
     this.provenance = config.valueProvenance === false ? null : new ValueProvenance();
     this.provenanceFirst = config.valueProvenance === "before_validation";
     this.faults = config.faults ?? [];
     this.corruptions = config.corruptions ?? {};
     this.rng = config.rng;
-    for (const name of config.visible) if (!tools.has(name)) throw new Error(`visible tool "${name}" is not defined`);
+    for (const name of config.visible) if (!this.tools.has(name)) throw new Error(`visible tool "${name}" is not defined`);
     // Keyed by fault ids (data, unbounded over a suite): a dictionary, see emptyDictionary.
     const faultStates: Record<string, FaultState> = this.faults.length > 0 ? emptyDictionary<FaultState>() : {};
     for (const f of this.faults) faultStates[f.id] = initialFaultState();
