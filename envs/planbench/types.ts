@@ -6,21 +6,30 @@
  */
 import { z } from "zod";
 
+// JSON all the way down (z.json()), so a parsed action is an engine `Action` without a cast.
 export const RetrieveActionSchema = z.object({
   type: z.literal("retrieve"),
   meta_tool: z.string(),
-  output_information: z.unknown().optional(),
-  input_information: z.unknown().optional(),
+  output_information: z.json().optional(),
+  input_information: z.json().optional(),
 });
 export const ToolCallActionSchema = z.object({
   type: z.literal("tool_call"),
   name: z.string(),
-  arguments: z.record(z.string(), z.unknown()),
+  arguments: z.record(z.string(), z.json()),
 });
 export const AnswerActionSchema = z.object({ type: z.literal("answer"), content: z.string() });
+/** The official answer (`<final_answer>`): judged by the official rules, and with feedback enabled it may not end the episode. */
+export const FinalAnswerActionSchema = z.object({ type: z.literal("final_answer"), content: z.string() });
 export const TextActionSchema = z.object({ type: z.literal("text"), text: z.string() });
 
-export const PlanBenchActionSchema = z.discriminatedUnion("type", [RetrieveActionSchema, ToolCallActionSchema, AnswerActionSchema, TextActionSchema]);
+export const PlanBenchActionSchema = z.discriminatedUnion("type", [
+  RetrieveActionSchema,
+  ToolCallActionSchema,
+  AnswerActionSchema,
+  FinalAnswerActionSchema,
+  TextActionSchema,
+]);
 export type PlanBenchAction = z.infer<typeof PlanBenchActionSchema>;
 
 /** A tool as the agent sees it (OpenAI function format; datatypes stay hidden). */
@@ -29,7 +38,8 @@ export interface VisibleTool {
   name: string;
   description: string;
   strict: boolean;
-  parameters: { type: "object"; properties: Record<string, { type?: string; description?: string }>; required?: string[] };
+  /** `type` of a property: a JSON Schema type name (or list of them), as the schema gives it. */
+  parameters: { type: "object"; properties: Record<string, { type?: unknown; description?: string }>; required?: string[] };
 }
 
 export interface PlanBenchObservation {
