@@ -13,8 +13,12 @@ export { registerRewardTermKinds } from "./rewards/catalog.js";
 export {
   ToolEnv,
   toolEnvOptionsSchema,
+  type CallReport,
+  type EpisodeEnd,
   type EpisodeSetup,
   type FamilyActionResult,
+  type StepContext,
+  type StepReport,
   type ToolResetInfo,
   type ToolStepInfo,
 } from "./engine/toolEnv.js";

@@ -89,13 +89,15 @@ function firedFaults(task: TaskRecord, planIndices: readonly number[]): FiredFau
   return planIndices.map((i) => {
     const spec = task.fault_plan[i]!;
     const label = spec.payload.recoverability;
-    return { faultType: spec.fault_type, planIndex: i, persistence: faultLabel(spec), label: typeof label === "string" ? label : null, severity: spec.severity };
+    const persistence = faultLabel(spec);
+    return { faultType: spec.fault_type, planIndex: i, persistence, label: typeof label === "string" ? label : null, severity: spec.severity };
   });
 }
 
 /** Annotate one call from its outcome and the criteria met before and after it. */
 export function annotateCall(
-  task: TaskRecord, step: number, o: CallOutcome, metBefore: readonly boolean[], metAfter: readonly boolean[], phiSteps: readonly number[][] | null, repeatOfStep: number | null,
+  task: TaskRecord, step: number, o: CallOutcome, metBefore: readonly boolean[], metAfter: readonly boolean[],
+  phiSteps: readonly number[][] | null, repeatOfStep: number | null,
 ): CallAnnotation {
   const pre = o.preOverflowError;
   const shown = o.error;

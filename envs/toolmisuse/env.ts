@@ -18,14 +18,13 @@ import {
   type JsonObject,
   type JsonValue,
   Rng,
-  type ToolCallAction,
   type EpisodeEvent,
-  type TerminationReason,
-  type ToolObservation,
-  type ToolDefinition,
   type CallRecord,
+  type CallReport,
   type CheckedToolEnvState,
   type EpisodeSetup,
+  type StepContext,
+  type StepReport,
   ToolEnv,
   toolEnvOptionsSchema,
 } from "../../src/family.js";
@@ -140,7 +139,9 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
 
   /** The official observation (instruction, tool_schemas, transcript, remaining_budget, last_error). */
   officialObservation(): OfficialObservation {
-    if (!this.session || !this.episode || !this.task || !this.harness) throw new ResetNeededError("officialObservation() called before reset()");
+    if (!this.session || !this.episode || !this.task || !this.harness) {
+      throw new ResetNeededError("officialObservation() called before reset()");
+    }
     const { calls, retries } = this.episode.data;
     return officialObservation(this.task, this.harness.toolset, calls, retries, this.options.exposeFaultMetadata);
   }
@@ -252,39 +253,27 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
   }
 
   /** The family's events of a recorded call (drift, policy violation, argument repair, recovery). */
-  protected override afterCall(record: CallRecord, events: EpisodeEvent[]): EpisodeEvent[] {
+  protected override onCall(record: CallRecord, events: readonly EpisodeEvent[]): CallReport {
     const { world, calls } = this.episode!.data;
-    return (this.session as ToolMisuseSession).onCall(record, events, world, calls);
+    return { events: (this.session as ToolMisuseSession).onCall(record, events, world, calls) };
   }
 
   /** Success is judged once, from the final state and transcript, however the episode ended (as upstream). */
-  private judge(): boolean {
+  protected override judge(): boolean {
     const { world, calls } = this.episode!.data;
     return (this.session as ToolMisuseSession).judge(world, calls).success;
   }
 
-  protected override judgeAnswer(): boolean {
-    return this.judge();
-  }
-  protected override judgeAbort(): boolean {
-    return this.judge();
-  }
-  protected override judgeAtEnd(): boolean {
-    return this.judge();
-  }
-
-  protected override familyRawTerms(events: readonly EpisodeEvent[]): Record<string, number> {
-    return familyRawTerms(events);
-  }
-
-  protected override hiddenStepInfo(events: readonly EpisodeEvent[], ended: boolean): JsonObject | null {
+  protected override stepReport(step: StepContext): StepReport {
+    const rawTerms = familyRawTerms(step.events);
+    if (!step.hidden) return { rawTerms };
     const session = this.session as ToolMisuseSession;
-    const call = events.some((e) => e.type === "tool_called") ? session.lastAnnotation() : null;
+    const call = step.events.some((e) => e.type === "tool_called") ? session.lastAnnotation() : null;
     const hidden = call === null ? null : { call: asJson(call) };
-    if (!ended) return hidden;
+    if (!step.ended) return { rawTerms, hidden };
     const { world, calls } = this.episode!.data;
     const report = session.judge(world, calls);
-    return { ...(hidden ?? {}), checks: asJson(report.checks), analysis: asJson(session.analysis(report.success)) };
+    return { rawTerms, hidden: { ...(hidden ?? {}), checks: asJson(report.checks), analysis: asJson(session.analysis(report.success)) } };
   }
 
   protected override episodeMetrics(success: boolean): JsonObject {

@@ -217,7 +217,9 @@ export class FaultEngine implements FamilyFaultStage {
   }
 
   /** The official metadata and adversarial rewrites of a call's outcome (see the class comment). */
-  private after(call: StageCall, outcome: StageOutcome, drift: FaultEvent[], injected: FaultEvent[]): { outcome: StageOutcome; fired: EngineFaultSpec[] } {
+  private after(
+    call: StageCall, outcome: StageOutcome, drift: FaultEvent[], injected: FaultEvent[],
+  ): { outcome: StageOutcome; fired: EngineFaultSpec[] } {
     const specs = (events: readonly FaultEvent[]) => events.map((e) => this.all[e.plan_index]!.fault);
     if (outcome.ok) {
       if (drift.length > 0) (outcome.output as JsonObj).faults = drift.map(officialEvent);

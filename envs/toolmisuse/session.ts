@@ -116,9 +116,12 @@ export class ToolMisuseSession {
     const idx = record.index;
     for (const i of o.firedPlanIndices) {
       if (this.task.fault_plan[i]!.fault_type !== "schema_drift") continue;
-      out.push({ type: "toolmisuse:schema_drift", tool, callIndex: idx, renamed: JSON.stringify(record.arguments) !== JSON.stringify(o.effectiveAction.args) });
+      const renamed = JSON.stringify(record.arguments) !== JSON.stringify(o.effectiveAction.args);
+      out.push({ type: "toolmisuse:schema_drift", tool, callIndex: idx, renamed });
     }
-    if (o.preOverflowError?.code === "authz_denied") out.push({ type: "toolmisuse:policy_violation", tool, callIndex: idx, mutation: isMutating(tool) });
+    if (o.preOverflowError?.code === "authz_denied") {
+      out.push({ type: "toolmisuse:policy_violation", tool, callIndex: idx, mutation: isMutating(tool) });
+    }
     const retry = eventsOfType(events, "retry")[0];
     if (retry && record.ok) {
       const prev = calls[retry.ofCallIndex - 1]!;

@@ -7,7 +7,7 @@
  * is a world they define behaviour for. What must hold is that the engine's world and the session's are one state.
  */
 import { z } from "zod";
-import { StateError, type JsonValue, stableStringify, type CheckedToolEnvState } from "../../src/family.js";
+import { StateError, type JsonValue, type CheckedToolEnvState } from "../../src/family.js";
 import { FAULT_TYPES } from "./dataset.js";
 import type { SessionSnapshot } from "./session.js";
 

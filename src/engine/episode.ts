@@ -302,7 +302,9 @@ export class ToolEpisode<S> {
   private errorRecord(index: number, step: number, tool: string, args: JsonObject, error: ToolErrorPayload, source: ToolErrorSource): CallRecord {
     const respond = this.pipeline?.respond;
     const response = respond ? respond({ tool, args, callIndex: index }, { ok: false, error, source }) : ToolEpisode.errorResponse(error);
-    return { index, step, tool, arguments: args, ok: false, response, errorSource: source, faults: [], taint: "clean", faultPersistence: null };
+    return {
+      index, step, tool, arguments: args, ok: false, response, errorSource: source, faults: [], taint: "clean", faultPersistence: null,
+    };
   }
 
   /**
@@ -368,11 +370,16 @@ export class ToolEpisode<S> {
 
   private validation(pipeline: CallPipeline<S>, def: ToolDefinition<S> | undefined, tool: string, args: JsonObject): StageOutcome | null {
     const custom = pipeline.validate ? pipeline.validate(tool, def, args) : null;
-    if (!def) return { ok: false, error: custom ?? { code: "unknown_tool", status: 404, message: `no tool named "${tool}"` }, source: "unknown_tool" };
-    if (!this.isVisible(tool)) {
-      return { ok: false, error: { code: "tool_not_available", status: 403, message: `tool "${tool}" is not available right now` }, source: "not_visible" };
+    if (!def) {
+      const error = custom ?? { code: "unknown_tool", status: 404, message: `no tool named "${tool}"` };
+      return { ok: false, error, source: "unknown_tool" };
     }
-    const refused = pipeline.validate ? custom : def.checkArguments ? def.checkArguments(args, this.data.world) : ToolEpisode.schemaError(def, args);
+    if (!this.isVisible(tool)) {
+      const error = { code: "tool_not_available", status: 403, message: `tool "${tool}" is not available right now` };
+      return { ok: false, error, source: "not_visible" };
+    }
+    const own = def.checkArguments;
+    const refused = pipeline.validate ? custom : own ? own(args, this.data.world) : ToolEpisode.schemaError(def, args);
     return refused ? { ok: false, error: refused, source: "validation" } : null;
   }
 
@@ -400,7 +407,8 @@ export class ToolEpisode<S> {
     if (outcome === null && faultsFirst) outcome = this.validation(pipeline, def, tool, call.args);
     let taint: Taint = "clean";
     if (outcome === null) {
-      const out = (def as ToolDefinition<S>).run(call.args, { state: this.data.world, callIndex: index, step, rng: callRngOf(this.rng, index) });
+      const ctx = { state: this.data.world, callIndex: index, step, rng: callRngOf(this.rng, index) };
+      const out = (def as ToolDefinition<S>).run(call.args, ctx);
       if (out.ok && out.taint) taint = out.taint;
       outcome = out.ok ? { ok: true, output: out.output } : { ok: false, error: out.error, source: "simulator" };
     }
@@ -425,12 +433,13 @@ export class ToolEpisode<S> {
       if (ids.includes(f.id)) continue;
       ids.push(f.id);
       if (persistence === null || STRENGTH[f.persistence.type] > STRENGTH[persistence]) persistence = f.persistence.type;
-      events.push({ type: "fault_injected", tool, callIndex: index, faultId: f.id, kind: f.kind, visibility: f.visibility, persistence: f.persistence.type });
+      const { id: faultId, kind, visibility } = f;
+      events.push({ type: "fault_injected", tool, callIndex: index, faultId, kind, visibility, persistence: f.persistence.type });
     }
     const reached = outcome.ok || outcome.source === "simulator" || outcome.source === "fault";
     if (reached && this.provenance) {
-      for (const p of this.provenance.poisonedArguments(this.data.calls, args)) {
-        events.push({ type: "poisoned_value_reused", tool, callIndex: index, argument: p.argument, sourceCallIndex: p.sourceCallIndex, taint: p.taint });
+      for (const { argument, sourceCallIndex, taint: t } of this.provenance.poisonedArguments(this.data.calls, args)) {
+        events.push({ type: "poisoned_value_reused", tool, callIndex: index, argument, sourceCallIndex, taint: t });
       }
     }
     const record: CallRecord = {

@@ -201,14 +201,17 @@ export class ToolMisuseEpisode {
   readonly engine: ToolEpisode<JsonObj>;
   private readonly faults: FaultEngine;
 
-  constructor(readonly task: TaskRecord, readonly compat: CompatMode, makeRng: UniformFactory, private readonly exposeFaultMetadata = false) {
+  constructor(
+    readonly task: TaskRecord, readonly compat: CompatMode, makeRng: UniformFactory, private readonly exposeFaultMetadata = false,
+  ) {
     this.faults = new FaultEngine(task.fault_plan, task.seed, makeRng, compat);
     const harness = officialHarness(task, compat, this.faults, exposeFaultMetadata);
     this.toolset = harness.toolset;
     const { tools, budgets, pipeline } = harness;
     // The official tools never draw from the call streams: the engine's stream is a fixed placeholder.
     const rng = new Rng("toolmisuse-harness");
-    this.engine = new ToolEpisode<JsonObj>({ tools, visible: tools.map((t) => t.name), world: deepCopy(task.initial_state), rng, budgets, pipeline });
+    const visible = tools.map((t) => t.name);
+    this.engine = new ToolEpisode<JsonObj>({ tools, visible, world: deepCopy(task.initial_state), rng, budgets, pipeline });
   }
 
   get state(): JsonObj {
