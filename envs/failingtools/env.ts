@@ -3,6 +3,7 @@ import {
   type Action,
   type CallRecord,
   type CallReport,
+  asJson,
   cloneJson,
   type EnvSpec,
   type EpisodeEnd,
@@ -102,7 +103,7 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
   override reset(args: ResetArgs = {}): [ToolObservation, ToolResetInfo] {
     const [obs, info] = super.reset(args);
     const s = this.scenario as Scenario;
-    info.intent = cloneJson(s.intent as unknown as JsonValue);
+    info.intent = cloneJson(asJson(s.intent));
     info.scenario = { id: s.publicId, setting: this.setting };
     return [obs, info];
   }
@@ -147,11 +148,11 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
         persistence: s.persistence,
         visibility: s.visibility,
         failureModes: s.failureModes,
-        required: s.required as unknown as JsonValue,
-        forbidden: s.forbidden as unknown as JsonValue,
-        checkpoints: s.checkpoints as unknown as JsonValue,
-        staged: s.staged as unknown as JsonValue,
-        faults: (inject ? s.faults : []) as unknown as JsonValue,
+        required: asJson(s.required),
+        forbidden: asJson(s.forbidden),
+        checkpoints: asJson(s.checkpoints),
+        staged: asJson(s.staged),
+        faults: asJson(inject ? s.faults : []),
         truth: s.truth,
         worked: s.worked,
       },
@@ -160,13 +161,13 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
 
   protected override familyState(): JsonValue {
     return {
-      messages: this.messages as unknown as JsonValue,
-      hits: this.hits as unknown as JsonValue,
+      messages: asJson(this.messages),
+      hits: asJson(this.hits),
       badActive: this.badActive,
       revealed: this.revealed,
       satisfied: [...this.satisfied],
       asks: this.asks,
-      score: this.score as unknown as JsonValue,
+      score: asJson(this.score),
     };
   }
 

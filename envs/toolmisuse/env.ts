@@ -31,7 +31,7 @@ import {
 import { loadTaskRecords, SPLITS, type Split, type TaskRecord } from "./dataset.js";
 import { faultStreams } from "./streams.js";
 import { FAMILY_EVENT_TYPES } from "./events.js";
-import { FAMILY_TERMS, familyRawTerms, ToolMisuseSession, type SessionSnapshot } from "./session.js";
+import { FAMILY_TERMS, familyRawTerms, ToolMisuseSession } from "./session.js";
 import { DEFAULT_SEED, generateTask, parseGoldSummary, SPLIT_SIZES, SUITE_PROFILES } from "./tasks.js";
 import { generatePaperTask } from "./paper.js";
 import { checkToolMisuseState, TOOLMISUSE_FAMILY_STATE_SCHEMA, TOOLMISUSE_WORLD_SCHEMA } from "./stateSchema.js";
@@ -242,7 +242,8 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
   }
 
   protected override restoreFamilyState(state: JsonValue): void {
-    const s = state as unknown as { session: SessionSnapshot } | null;
+    // Already checked against the schema by setState; parsing again narrows it without a cast.
+    const s = TOOLMISUSE_FAMILY_STATE_SCHEMA.parse(state);
     if (!s || !this.session) throw new StateError("state.family", "ToolMisuseBench state has no session snapshot");
     try {
       const { world, calls } = this.episode!.data;
