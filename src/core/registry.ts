@@ -182,6 +182,11 @@ export interface MakeLayer {
 }
 const MAKE_LAYERS: MakeLayer[] = [];
 
+/** Whether `make(id, options)` goes through a layer (whose options the env's own schema does not know). */
+export function usesMakeLayer(options: Record<string, unknown>): boolean {
+  return MAKE_LAYERS.some((layer) => layer.options.some((k) => options[k] !== undefined));
+}
+
 /** Adds a make layer (engine modes register theirs when the package root loads). */
 export function registerMakeLayer(layer: MakeLayer): void {
   MAKE_LAYERS.push(layer);
