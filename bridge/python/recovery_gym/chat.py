@@ -61,6 +61,10 @@ class ChatEnv:
         self.tools: List[Tool] = []
         #: Every tool offered during the episode, in order of first appearance (what the export declares).
         self.all_tools: List[Tool] = []
+        #: Names of the offered tools that are env actions (family actions, answer, abort), not tools.
+        self.action_tools: List[str] = list(self._env.single_action_space.get("actionTools") or [])
+        #: Whether the last step changed the visible tools.
+        self.tools_changed = False
         self.done = True
         self.episode_return = 0.0
         self.last_info: Dict[str, Any] = {}
@@ -89,6 +93,7 @@ class ChatEnv:
     def _apply(self, obs: Dict[str, Any]) -> None:
         self.messages.extend(obs["messages"])
         removed = set(obs.get("removedTools") or [])
+        self.tools_changed = bool(removed or obs["tools"])
         new = {t["function"]["name"]: t for t in obs["tools"]}
         self.tools = [new.pop(t["function"]["name"], t) for t in self.tools if t["function"]["name"] not in removed]
         self.tools.extend(new.values())

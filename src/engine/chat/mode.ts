@@ -53,7 +53,11 @@ export const chatModeOptionsSchema = z.object({
 
 /** A model turn as an OpenAI assistant message; samples are the inner env's sampled actions written as tool calls. */
 export class ChatActionSpace extends Space<AssistantInput> {
-  constructor(private readonly inner: Space<Action>) {
+  constructor(
+    private readonly inner: Space<Action>,
+    /** Names of the tools that are env actions rather than tools (family kinds, `answer`, `abort`). */
+    readonly actionTools: readonly string[] = [],
+  ) {
     super();
   }
   contains(x: unknown): x is AssistantInput {
@@ -71,7 +75,7 @@ export class ChatActionSpace extends Space<AssistantInput> {
     return { role: "assistant", content: message!.content, ...(message!.tool_calls ? { tool_calls: message!.tool_calls } : {}) };
   }
   toJSON(): SpaceJson {
-    return { type: "ChatMessage", parsers: Object.keys(CHAT_PARSERS), inner: this.inner.toJSON() };
+    return { type: "ChatMessage", parsers: Object.keys(CHAT_PARSERS), actionTools: [...this.actionTools], inner: this.inner.toJSON() };
   }
 }
 
@@ -116,7 +120,7 @@ export class ChatEnv extends Wrapper<ChatModeObservation, AssistantInput, ToolOb
     const kinds = (this.tool.actionSpace as ToolActionSpace).extraKinds;
     this.actionTools = actionToolSchemas(kinds, env.spec.id);
     this.actionKinds = new Set(["answer", "abort", ...Object.keys(kinds)]);
-    this.space = new ChatActionSpace(this.tool.actionSpace);
+    this.space = new ChatActionSpace(this.tool.actionSpace, this.actionTools.map((t) => t.name));
     this.chatSpec = { ...env.spec, entryOptions: { ...env.spec.entryOptions, obsFormat: "chat", chatParser: parser.name } };
     const chat = "chat mode, step only: { items, executed } (calls read from the message, env steps they made)";
     const infoKeys = { ...env.metadata.infoKeys, chat };
