@@ -162,3 +162,46 @@ def test_async_env_steps_concurrently(address):
                 await e.close()
 
     asyncio.run(main())
+
+
+def test_llm_rollout_example_with_a_local_openai_compatible_endpoint(address, repo_root, tmp_path):
+    """examples/python/llm_rollout.py --base-url against a loopback server speaking /chat/completions (scripted)."""
+    import http.server
+    import sys
+    import threading
+
+    seen = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802 - the stdlib's name
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            seen.append((self.path, body["model"], [t["function"]["name"] for t in body["tools"]]))
+            if any(m["role"] == "tool" for m in body["messages"]):
+                msg = {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "x", "type": "function", "function": {"name": "abort", "arguments": '{"reason": "stub"}'}}]}
+            else:  # a raw-text reply with a Hermes call block, as a server without a tool parser sends it
+                msg = {"role": "assistant", "content": '<tool_call>{"name": "list_sent_email", "arguments": {}}</tool_call>'}
+            data = json.dumps({"choices": [{"message": msg}]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        res = subprocess.run([sys.executable, "examples/python/llm_rollout.py", "--env", "Demo-v0", "--episodes", "3",
+                              "--address", address, "--base-url", f"http://127.0.0.1:{server.server_address[1]}/v1",
+                              "--model", "stub", "--out", str(tmp_path / "r.jsonl")],
+                             cwd=repo_root, capture_output=True, timeout=120)
+    finally:
+        server.shutdown()
+    assert res.returncode == 0, res.stderr.decode()[-2000:]
+    summary = json.loads(res.stdout.decode()[res.stdout.decode().index("{"):])
+    assert summary["episodes"] == 3 and summary["meanLength"] == 2
+    assert {p for p, _, _ in seen} == {"/v1/chat/completions"} and len(seen) == 6
+    assert all(m == "stub" and {"answer", "abort", "send_email"} <= set(names) for _, m, names in seen)
