@@ -30,7 +30,8 @@ def _value_for(schema: Dict[str, Any]) -> Any:
     if "enum" in schema and schema["enum"]:
         return schema["enum"][0]
     t = schema.get("type")
-    return {"string": "x", "integer": 1, "number": 1.0, "boolean": True, "array": [], "object": {}}.get(t if isinstance(t, str) else "", "x")
+    defaults = {"string": "x", "integer": 1, "number": 1.0, "boolean": True, "array": [], "object": {}}
+    return defaults.get(t if isinstance(t, str) else "", "x")
 
 
 def scripted_model(action_tools: List[str]):

@@ -37,7 +37,8 @@ function asToolCall(action: Action, id: string): AssistantMessage {
   const a = action as Record<string, unknown>;
   const name = a.type === "tool_call" ? String(a.name) : String(a.type);
   const args = a.type === "tool_call" ? a.arguments : Object.fromEntries(Object.entries(a).filter(([k]) => k !== "type"));
-  return { role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name, arguments: JSON.stringify(args ?? {}) } }] };
+  const call = { id, type: "function" as const, function: { name, arguments: JSON.stringify(args ?? {}) } };
+  return { role: "assistant", content: null, tool_calls: [call] };
 }
 
 /** The policy's episode on the structured env: its actions and final metrics. */
@@ -66,7 +67,7 @@ function chatEnv(id: string, options: Record<string, unknown>, record?: string):
 }
 
 describe.each(FAMILIES)("chat mode on $id", ({ id, policy, options = {} }) => {
-  it("a stand-in model replaying the policy's actions as tool calls scores exactly the policy's metrics; the live chat is the export", () => {
+  it("a stand-in model replaying the policy's actions as tool calls scores the policy's exact metrics; the live chat is the export", () => {
     const file = join(dir, `${id}-replay.jsonl`);
     const env = chatEnv(id, options, file);
     const transcripts: string[] = [];
@@ -81,7 +82,8 @@ describe.each(FAMILIES)("chat mode on $id", ({ id, policy, options = {} }) => {
       for (const [k, action] of ref.actions.entries()) {
         const [obs, , terminated, truncated, info] = env.step(asToolCall(action, `model-${k}`));
         expect(obs.messages[0]!.role).toBe("assistant");
-        expect(obs.messages.filter((m) => m.role === "tool").every((m) => m.tool_call_id === obs.messages[0]!.tool_calls![0]!.id)).toBe(true);
+        const id0 = obs.messages[0]!.tool_calls![0]!.id;
+        expect(obs.messages.filter((m) => m.role === "tool").every((m) => m.tool_call_id === id0)).toBe(true);
         conversation.push(...obs.messages);
         last = info;
         if (terminated || truncated) {
@@ -106,7 +108,7 @@ describe.each(FAMILIES)("chat mode on $id", ({ id, policy, options = {} }) => {
     expect(exported).toEqual(transcripts);
   });
 
-  it("with every third message corrupted (broken JSON, unknown tool, text), episodes complete and every mistake is an event and a message", () => {
+  it("every third message corrupted (broken JSON, unknown tool, text): episodes complete, each mistake an event and a message", () => {
     const file = join(dir, `${id}-corrupt.jsonl`);
     const env = chatEnv(id, options, file);
     const transcripts: string[] = [];
@@ -124,7 +126,10 @@ describe.each(FAMILIES)("chat mode on $id", ({ id, policy, options = {} }) => {
           const call = asToolCall(ref.actions[k] ?? { type: "abort" }, `bad-${n}`);
           call.tool_calls![0]!.function.arguments = '{"broken": ';
           msg = call;
-        } else if (kind === 1) msg = { role: "assistant", content: null, tool_calls: [{ id: `bad-${n}`, type: "function", function: { name: "no_such_tool_xyz", arguments: "{}" } }] };
+        } else if (kind === 1) {
+          const call = { id: `bad-${n}`, type: "function" as const, function: { name: "no_such_tool_xyz", arguments: "{}" } };
+          msg = { role: "assistant", content: null, tool_calls: [call] };
+        }
         else if (kind === 2) msg = "I think I am done here.";
         else msg = asToolCall(ref.actions[k++] ?? { type: "abort", reason: "out of actions" }, `ok-${n}`);
         const [obs, , terminated, truncated, info] = env.step(msg);
@@ -140,7 +145,8 @@ describe.each(FAMILIES)("chat mode on $id", ({ id, policy, options = {} }) => {
           expect(obs.messages[1]!.content).toMatch(/error/i);
         } else if (kind === 2) {
           expect(info.events.some((e) => e.type === "invalid_action")).toBe(true);
-          expect(obs.messages).toEqual([{ role: "assistant", content: "I think I am done here." }, { role: "user", content: expect.stringMatching(/no tool call/) }]);
+          const nudge = { role: "user", content: expect.stringMatching(/no tool call/) };
+          expect(obs.messages).toEqual([{ role: "assistant", content: "I think I am done here." }, nudge]);
         }
       }
       expect(done).toBe(true);
@@ -168,7 +174,8 @@ describe("chat mode: policies and strict mode", () => {
     expect(info.chat).toEqual({ items: calls.length + 1, executed: calls.length });
     expect(info.step).toBe(calls.length);
     expect(info.metrics).toEqual(ref.metrics);
-    expect(obs.messages.filter((m) => m.role === "assistant").map((m) => m.tool_calls![0]!.id)).toEqual(calls.map((_, i) => `call_${i + 1}`));
+    const ids = obs.messages.filter((m) => m.role === "assistant").map((m) => m.tool_calls![0]!.id);
+    expect(ids).toEqual(calls.map((_, i) => `call_${i + 1}`));
   });
 
   it("Hermes text and PlanBench-XL tags are read by the named parsers", () => {
@@ -196,7 +203,8 @@ describe("chat mode: policies and strict mode", () => {
     expect(() => env.step({ role: "assistant", tool_calls: [{ function: { name: "x", arguments: "{" } }] })).toThrow(/not valid JSON/);
     const lax = chatEnv("Demo-v0", {});
     lax.reset({ seed: 0 });
-    expect(() => lax.step({ role: "user", content: "hi" } as unknown as string)).toThrow(expect.objectContaining({ code: "ACTION_ERROR", field: "message.role" }));
+    const notAssistant = { role: "user", content: "hi" } as unknown as string;
+    expect(() => lax.step(notAssistant)).toThrow(expect.objectContaining({ code: "ACTION_ERROR", field: "message.role" }));
     expect(() => make("Demo-v0", { obsFormat: "xml" })).toThrow(/obsFormat/);
     expect(() => make("Demo-v0", { chatParser: "hermes" })).toThrow(/chatParser needs obsFormat/);
   });
