@@ -196,6 +196,26 @@ describe("chat mode: policies and strict mode", () => {
     expect(two.messages[1]!.content).toMatch(/exactly one of .* \(found 2\)/);
   });
 
+  it("PlanBench-XL's oracle written in the official tags, read by planbench-tags, scores the oracle's metrics", () => {
+    const env = chatEnv("PlanBenchXL-v0", { chatParser: "planbench-tags" });
+    for (const seed of [0, 1]) {
+      const ref = oracleEpisode("PlanBenchXL-v0", "oracle", {}, seed);
+      env.reset({ seed });
+      let info: ChatStepInfo | null = null;
+      for (const a of ref.actions as unknown as Record<string, unknown>[]) {
+        const { type, ...rest } = a;
+        const text =
+          type === "retrieve" ? `<retrieve_tools>${JSON.stringify(rest)}</retrieve_tools>`
+          : type === "tool_call" ? `I will call it.\n<TOOL_CALL>${JSON.stringify({ name: a.name, arguments: a.arguments })}</TOOL_CALL>`
+          : `<final_answer> ${String(a.content)} </final_answer>`;
+        const [, , te, tr, i] = env.step(text);
+        info = i;
+        if (te || tr) break;
+      }
+      expect(info!.metrics).toEqual(ref.metrics);
+    }
+  });
+
   it("strict mode (invalidAction: raise) throws the ActionError; a value that is no message is always an ActionError", () => {
     const env = chatEnv("Demo-v0", { invalidAction: "raise" });
     env.reset({ seed: 0 });
