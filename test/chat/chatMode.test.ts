@@ -7,6 +7,7 @@ import {
   type AssistantMessage,
   ChatEnv,
   type ChatMessage,
+  checkEnv,
   type ChatStepInfo,
   episodePolicyRng,
   type Env,
@@ -227,6 +228,10 @@ describe("chat mode: policies and strict mode", () => {
     expect(() => lax.step(notAssistant)).toThrow(expect.objectContaining({ code: "ACTION_ERROR", field: "message.role" }));
     expect(() => make("Demo-v0", { obsFormat: "xml" })).toThrow(/obsFormat/);
     expect(() => make("Demo-v0", { chatParser: "hermes" })).toThrow(/chatParser needs obsFormat/);
+  });
+
+  it.each(FAMILIES.map((f) => f.id))("%s in chat mode passes checkEnv (spaces, determinism, documented info keys)", (id) => {
+    expect(() => checkEnv(make(id, { obsFormat: "chat" }))).not.toThrow();
   });
 
   it("sampled actions are tool calls the env accepts, and the same seed gives the same chat", () => {
