@@ -122,7 +122,7 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
     }
     const builtin = options.world === "builtin" || options.domain !== undefined;
     const dir = builtin ? null : options.dataDir !== undefined ? resolveOptionPath("dataDir", options.dataDir) : defaultDataDir();
-    let settings: PlanBenchSettings = mergeSettings(loadPreset(options.setting), options.settings as never);
+    let settings: PlanBenchSettings = mergeSettings(loadPreset(options.setting), options.settings);
     if (options.maxSteps !== undefined) settings = mergeSettings(settings, { runtime: { max_steps: options.maxSteps } });
     // No release given or found: run on the generated built-in world (same loader, same runtime).
     const release = dir ? releaseFor(path.resolve(dir)) : builtinRelease(options.worldSeed, options.domain ?? "retail");
