@@ -46,8 +46,10 @@ export interface ToolEpisodeConfig<S> {
   /**
    * Emit `poisoned_value_reused` events from the engine's value provenance (default true). A family that reports
    * poisoned values from its own analysis instead (ToolMaze) turns it off rather than computing events to discard.
+   * `"before_validation"`: also for calls the argument check refuses (PlanBench-XL's harness refuses untrusted
+   * inputs there, so the reuse is never seen after it).
    */
-  valueProvenance?: boolean;
+  valueProvenance?: boolean | "before_validation";
 }
 
 /** The result of `ToolEpisode.call`: the record plus the events it produced. */
@@ -69,6 +71,20 @@ function callRngOf(rng: Rng, index: number): () => Rng {
 }
 
 /**
+ * Name -> tool of a tool list. A family that hands every episode the same list (PlanBench-XL's ~1,700 tools) gets
+ * the same read-only map back instead of a rebuild per reset.
+ */
+const toolIndexes = new WeakMap<readonly ToolDefinition<never>[], ReadonlyMap<string, ToolDefinition<never>>>();
+function toolIndex<S>(list: readonly ToolDefinition<S>[]): ReadonlyMap<string, ToolDefinition<S>> {
+  const cached = toolIndexes.get(list) as ReadonlyMap<string, ToolDefinition<S>> | undefined;
+  if (cached) return cached;
+  const tools = new Map<string, ToolDefinition<S>>();
+  for (const t of list) tools.set(t.name, t);
+  toolIndexes.set(list, tools);
+  return tools;
+}
+
+/**
  * The shared call pipeline: unknown/invisible tool -> argument validation -> faults that pre-empt the simulator ->
  * simulator -> corrupting faults -> ledger -> events (retry, alternative switch, read-back, poisoned value).
  * Families call it from their env and add their own events on top.
@@ -80,17 +96,17 @@ export class ToolEpisode<S> {
   private readonly rng: Rng;
   private faultRngs = new Map<string, Rng>();
   private readonly provenance: ValueProvenance | null;
+  private readonly provenanceFirst: boolean;
   data: EpisodeData<S>;
 
   constructor(config: ToolEpisodeConfig<S>) {
-    const tools = new Map<string, ToolDefinition<S>>();
-    for (const t of config.tools) tools.set(t.name, t);
-    this.tools = tools;
+    this.tools = toolIndex(config.tools);
     this.provenance = config.valueProvenance === false ? null : new ValueProvenance();
+    this.provenanceFirst = config.valueProvenance === "before_validation";
     this.faults = config.faults ?? [];
     this.corruptions = config.corruptions ?? {};
     this.rng = config.rng;
-    for (const name of config.visible) if (!tools.has(name)) throw new Error(`visible tool "${name}" is not defined`);
+    for (const name of config.visible) if (!this.tools.has(name)) throw new Error(`visible tool "${name}" is not defined`);
     // Keyed by fault ids (data, unbounded over a suite): a dictionary, see emptyDictionary.
     const faultStates: Record<string, FaultState> = this.faults.length > 0 ? emptyDictionary<FaultState>() : {};
     for (const f of this.faults) faultStates[f.id] = initialFaultState();
@@ -188,7 +204,7 @@ export class ToolEpisode<S> {
   }
 
   private errorRecord(index: number, step: number, tool: string, args: JsonObject, error: ToolErrorPayload, source: ToolErrorSource): CallRecord {
-    return { index, step, tool, arguments: args, ok: false, response: { error: error as unknown as JsonObject }, errorSource: source, faults: [], taint: "clean", faultPersistence: null };
+    return { index, step, tool, arguments: args, ok: false, response: ToolEpisode.errorResponse(error), errorSource: source, faults: [], taint: "clean", faultPersistence: null };
   }
 
   /** Runs one tool call through the pipeline. Never throws for agent mistakes: they become error records. */
@@ -206,17 +222,17 @@ export class ToolEpisode<S> {
       error = { code: "tool_not_available", status: 403, message: `tool "${tool}" is not available right now` };
       record = this.errorRecord(index, step, tool, args, error, "not_visible");
     } else {
-      const issues = argumentIssues(def.parameters, args);
-      if (issues) {
-        const message = issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
-        error = { code: "invalid_arguments", status: 400, message };
+      let poisoned = this.provenance && this.provenanceFirst ? this.provenance.poisonedArguments(this.data.calls, args) : NO_POISON;
+      const refused = def.checkArguments ? def.checkArguments(args, this.data.world) : ToolEpisode.schemaError(def, args);
+      if (refused) {
+        error = refused;
         record = this.errorRecord(index, step, tool, args, error, "validation");
       } else {
-        const poisoned = this.provenance ? this.provenance.poisonedArguments(this.data.calls, args) : NO_POISON;
+        if (this.provenance && !this.provenanceFirst) poisoned = this.provenance.poisonedArguments(this.data.calls, args);
         ({ record, error } = this.runWithFaults(def, args, index, step, events));
-        for (const p of poisoned) {
-          events.push({ type: "poisoned_value_reused", tool, callIndex: index, argument: p.argument, sourceCallIndex: p.sourceCallIndex, taint: p.taint });
-        }
+      }
+      for (const p of poisoned) {
+        events.push({ type: "poisoned_value_reused", tool, callIndex: index, argument: p.argument, sourceCallIndex: p.sourceCallIndex, taint: p.taint });
       }
     }
     this.detectPatterns(record, events);
@@ -226,6 +242,14 @@ export class ToolEpisode<S> {
       events.push({ type: "tool_error", tool, callIndex: index, code: error.code, source: record.errorSource ?? "simulator", message: error.message });
     }
     return { record, events };
+  }
+
+  /** The JSON-schema check of a call's arguments (tools without their own `checkArguments`). */
+  private static schemaError(def: ToolDefinition<unknown>, args: JsonObject): ToolErrorPayload | null {
+    const issues = argumentIssues(def.parameters, args);
+    if (!issues) return null;
+    const message = issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
+    return { code: "invalid_arguments", status: 400, message };
   }
 
   /** Applies a family's named corruption transform to a call's output (null when the simulator was skipped). */
@@ -249,7 +273,7 @@ export class ToolEpisode<S> {
     let errorSource: ToolErrorSource | null = null;
     let taint: Taint = "clean";
     let error: ToolErrorPayload | null = null;
-    const pre = fired === null ? undefined : fired.find((f) => f.effect.type !== "corrupt");
+    const pre = fired === null ? undefined : fired.find((f) => f.effect.type !== "corrupt" && f.effect.type !== "decoy");
     if (pre) {
       const eff = pre.effect;
       if (eff.type === "error") {
@@ -276,6 +300,15 @@ export class ToolEpisode<S> {
     }
     if (fired === null) return { record: { index, step, tool: def.name, arguments: args, ok, response, errorSource, faults: [], taint, faultPersistence: null }, error };
     const applied: FaultSpec[] = pre ? [pre] : [];
+    if (!pre) {
+      // A decoy answered by itself: whatever it said is the fault's doing, success or failure.
+      for (const f of fired) {
+        if (f.effect.type !== "decoy") continue;
+        applied.push(f);
+        taint = "untrusted";
+        if (!ok) errorSource = "fault";
+      }
+    }
     if (ok) {
       for (const f of fired) {
         if (f.effect.type !== "corrupt") continue;

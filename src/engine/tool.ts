@@ -48,6 +48,12 @@ export interface ToolContext<S> {
 /** A tool: its public schema (what the agent sees), hidden metadata, and a deterministic simulator. */
 export interface ToolDefinition<S = unknown> extends ToolSchema {
   meta?: ToolMeta;
+  /**
+   * The tool's own argument rules, checked instead of its JSON schema (a benchmark whose official harness fixes them,
+   * e.g. PlanBench-XL's exact key set and trusted-input rule): an error payload refuses the call (source
+   * `validation`), null lets it through to the faults and the simulator.
+   */
+  checkArguments?(args: JsonObject, state: S): ToolErrorPayload | null;
   run(args: JsonObject, ctx: ToolContext<S>): ToolOutcome;
 }
 

@@ -54,7 +54,7 @@ export interface ToolEnvConfig {
    * false: the engine emits no `poisoned_value_reused` events (the family reports poisoned values from its own
    * provenance analysis, as ToolMaze does). Default true.
    */
-  valueProvenance?: boolean;
+  valueProvenance?: boolean | "before_validation";
   /**
    * The exact shape of the family's world (zod), checked by `setState` before a snapshot's world is used. Without
    * it, the world is only checked against the episode's initial world (see src/engine/stateSchema.ts).
