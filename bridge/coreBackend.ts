@@ -5,6 +5,7 @@
 import {
   Box,
   CONFIGS_DIR,
+  type Env,
   confineOptionPaths,
   Dict,
   LIBRARY_VERSION,
@@ -88,7 +89,9 @@ export function createCoreBackend(): Backend {
     makeVec(id: string, numEnvs: number, options: Record<string, unknown>, autoresetMode: AutoresetMode | undefined, recordPath?: (i: number) => string): VecEnvLike {
       if (recordPath) {
         registryEntry(id);
-        const factories = Array.from({ length: numEnvs }, (_, i) => () => new RecordTrajectory(make(id, options), recordPath(i)));
+        // The recorder wraps the family env itself, under any make layer (chat mode), so the file is a trajectory.
+        const record = (i: number) => (env: Env<unknown, unknown>) => new RecordTrajectory(env, recordPath(i));
+        const factories = Array.from({ length: numEnvs }, (_, i) => () => make(id, options, record(i)));
         return withCoercion(new SyncVectorEnv(factories, autoresetMode) as unknown as VecEnvLike);
       }
       const env = makeVec(id, numEnvs, options, autoresetMode ? { autoresetMode } : {});

@@ -12,6 +12,9 @@ fi
 PYTHON="$PY" bash scripts/ensure-python-deps.sh
 GYM_DIR="$(PYTHON="$PY" bash scripts/ensure-gymnasium.sh)"
 if [[ -n "$GYM_DIR" ]]; then export PYTHONPATH="$GYM_DIR${PYTHONPATH:+:$PYTHONPATH}"; fi
+# TRL (with torch, transformers, datasets) stays off PYTHONPATH: only test_trl.py's subprocess uses it.
+export RG_TRL_PATH
+RG_TRL_PATH="$(PYTHON="$PY" bash scripts/ensure-trl.sh)"
 TMP="$(mktemp -d)"
 READY="$TMP/ready.json"
 node --import tsx bridge/main.ts --endpoint 'tcp://127.0.0.1:*' --workers 2 --ready-file "$READY" --quiet &

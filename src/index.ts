@@ -10,7 +10,7 @@ export { Rng, hash32, type RngState } from "./core/rng.js";
 export { type JsonValue, type JsonObject, stableStringify, jsonEquals, cloneJson } from "./core/json.js";
 export { type JsonSchema, zodFromJsonSchema, sampleFromJsonSchema } from "./core/jsonSchema.js";
 export * from "./core/spaces/index.js";
-export { register, make, listEnvs, registryEntry, parseEnvOptions, type EnvEntry, type EnvListing, type Policy, type PolicyEntry, type EpisodeResult, type AggregateReport } from "./core/registry.js";
+export { register, make, listEnvs, registryEntry, parseEnvOptions, registerMakeLayer, type MakeLayer, type EnvEntry, type EnvListing, type Policy, type PolicyEntry, type EpisodeResult, type AggregateReport } from "./core/registry.js";
 export type { BreakdownTable } from "./core/registry.js";
 export { checkEnv, CheckEnvError, type CheckEnvOptions } from "./checker.js";
 export { LIBRARY_VERSION } from "./core/version.js";
@@ -25,7 +25,10 @@ export { ToolEpisode, type CallRecord, type EpisodeData, type CallResult } from 
 export { ToolEnv, toolEnvOptionsSchema, CORE_INFO_KEYS, type ToolEnvOptions, type EpisodeSetup, type ToolEnvConfig, type FamilyActionResult, type ToolStepInfo, type ToolResetInfo } from "./engine/toolEnv.js";
 export { type ToolObservation, type BudgetView } from "./engine/observation.js";
 export { type HistoryEntry, renderEpisode } from "./engine/render.js";
-export { toChatMessages, toChatTools, DEFAULT_SYSTEM_PROMPT, type ChatMessage, type ChatTool } from "./engine/chat.js";
+export { toChatMessages, toChatTools, chatTurn, noToolCallMessage, ASSISTANT_TEXT_ACTION, DEFAULT_SYSTEM_PROMPT, type ChatMessage, type ChatTool, type ChatToolCall } from "./engine/chat.js";
+export { ChatEnv, ChatActionSpace, chatModeOptionsSchema, type ChatModeObservation, type ChatStepInfo } from "./engine/chat/mode.js";
+export { CHAT_PARSERS, hermesParser, planbenchTagsParser, readAssistantTurn, type AssistantInput, type AssistantMessage, type ChatParser, type ChatItem } from "./engine/chat/parsers.js";
+export { actionToolSchemas, CORE_ACTION_TOOLS } from "./engine/chat/tools.js";
 export { CORE_TERMS } from "./engine/terms.js";
 
 export { RewardComputer, recomputeRewards, discountedReturn, type RawTerms } from "./rewards/compute.js";

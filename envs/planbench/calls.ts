@@ -34,7 +34,8 @@ const FAILING = new Set(["explicit failures", "deprecated", "condition_limited"]
 /** The agent-facing reply to a step: the action, the official feedback text, the error kind, listed tools, call result. */
 export function replyOf(out: StepOutcome): JsonObject {
   const e = out.entry;
-  const reply: JsonObject = { action: e.action, feedback: out.feedback ?? "", error: e.error_kind ?? (e.action === "others" ? "label_error" : null) };
+  const error = e.error_kind ?? (e.action === "others" ? "label_error" : null);
+  const reply: JsonObject = { action: e.action, feedback: out.feedback ?? "", error };
   if (e.action === "retrieve_tools") {
     reply["listed"] = (out.listed ?? []).map((t) => t.name);
     reply["note"] = e.model_retriever_note ?? null;
@@ -120,7 +121,12 @@ export class PlanBenchCalls {
    * Runs an open call through the engine's pipeline; the runtime's outcome comes from the tool's own phases, or for
    * a call the engine refused before the tool (no such tool, not listed, unparsable) from the runtime's refusal.
    */
-  call(pipeline: EngineCallPipeline, runtime: PlanBenchEpisode, call: OpenCall, step: number): { outcome: StepOutcome; events: EpisodeEvent[] } {
+  call(
+    pipeline: EngineCallPipeline,
+    runtime: PlanBenchEpisode,
+    call: OpenCall,
+    step: number,
+  ): { outcome: StepOutcome; events: EpisodeEvent[] } {
     this.inFlight = { call, runtime, outcome: null };
     try {
       // Text replies parse to Python values (floats, big ints); the engine sees their plain-JSON form, the runtime the originals.

@@ -9,9 +9,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { z } from "zod";
 import {
-  ActionError,
   asJson,
   asJsonObject,
   type CheckedToolEnvState,
@@ -33,9 +31,9 @@ import {
   type TerminationReason,
   type ToolCallAction,
   ToolEnv,
-  toolEnvOptionsSchema,
 } from "../../src/family.js";
 import { calledName, decoyFaults, PlanBenchCalls, replyOf } from "./calls.js";
+import { FAMILY_EVENT_TYPES } from "./events.js";
 import { loadRelease, type PlanBenchRelease, type QueryRecord } from "./dataset.js";
 import { analyseEpisode, groundTruthDatatypes, scoreEpisode } from "./scorer.js";
 import { analysisAnnotation, blockedAnnotation, callAnnotation, shownBlockers } from "./annotations.js";
@@ -43,59 +41,23 @@ import { remainingShortestPath, unblockedPaths, type PathSignature } from "./pot
 import type { EpisodeResult } from "./world/runtime.js";
 import { PlanBenchSession } from "./session.js";
 import { checkPlanBenchState, PLANBENCH_FAMILY_STATE_SCHEMA, PLANBENCH_WORLD_SCHEMA } from "./stateSchema.js";
-import { loadPreset, mergeSettings, PlanBenchSettingsSchema, SETTING_NAMES, type PlanBenchSettings } from "./settings.js";
-import { FinalAnswerActionSchema, RetrieveActionSchema, TextActionSchema, type PlanBenchAction } from "./types.js";
-import { builtinRelease, domainFile } from "./generator/index.js";
+import { loadPreset, mergeSettings, type PlanBenchSettings } from "./settings.js";
+import type { PlanBenchOptions } from "./options.js";
+import {
+  familyAction,
+  FinalAnswerActionSchema,
+  officialWireFormat,
+  RetrieveActionSchema,
+  TextActionSchema,
+  type PlanBenchAction,
+} from "./types.js";
+import { builtinRelease } from "./generator/index.js";
 import { createWorld } from "./world/index.js";
 import { sampleSequence } from "./sampling.js";
 import { pathAndSelectionCounts } from "./paperAnalyses.js";
 import type { PlanBenchWorld } from "./world/runtime.js";
 
-export const planBenchOptionsSchema = toolEnvOptionsSchema
-  .extend({
-    /** Release directory in the official format; default: the official data next to the repo, if present. */
-    dataDir: z.string().min(1).optional(),
-    /** `auto`: `dataDir`, else the official data if found, else the built-in world; `builtin`: always the built-in world. */
-    world: z.enum(["auto", "builtin"]).default("auto"),
-    /** Seed of the built-in world's generator. */
-    worldSeed: z.number().int().nonnegative().default(42),
-    /**
-     * Domain of the built-in world: a shipped name (configs/planbench/domains/<name>.json) or a path to a domain JSON
-     * file. Implies the built-in world (a release directory carries its own domain). Default: retail.
-     */
-    domain: z
-      .string()
-      .min(1)
-      .superRefine((v, ctx) => {
-        try {
-          domainFile(v);
-        } catch (e) {
-          ctx.addIssue({ code: "custom", message: (e as Error).message });
-        }
-      })
-      .optional(),
-    /** Named setting preset (the official run configs). */
-    setting: z.enum(SETTING_NAMES).default("default"),
-    /** Field overrides on top of the preset (`noise` / `blocker` / `runtime`, official key names). */
-    settings: PlanBenchSettingsSchema.partial().optional(),
-    /**
-     * `fixed` (default): bit-exact with the official runtime, except that an ambiguous DB lookup (where the official
-     * code crashes) is an in-episode call error; `official`: the episode ends there, unevaluated, as the official
-     * evaluator (which never sees the crashed query) counts it.
-     */
-    compat: z.enum(["fixed", "official"]).default("fixed"),
-    /** Restrict the episode pool to these query ids. */
-    queryIds: z.array(z.string().min(1)).min(1).optional(),
-    /**
-     * `true`: the query of a seeded reset is pool[seed mod |pool|] (pool = the release's queries in queries.json order,
-     * filtered by `queryIds`), so seeds 0..n-1 play every query exactly once; default `false`: a seeded draw.
-     */
-    cycle: z.boolean().default(false),
-    /** Accept `{type:"text"}` actions: an LLM's raw reply parsed with the official tag rules. */
-    textActions: z.boolean().default(true),
-  })
-  .strict();
-export type PlanBenchOptions = z.infer<typeof planBenchOptionsSchema>;
+export { planBenchOptionsSchema, type PlanBenchOptions } from "./options.js";
 
 /**
  * Pool index of a reset under `cycle`. A seeded reset's stream path is the seed itself, and an unseeded reset's is
@@ -127,43 +89,12 @@ function releaseFor(dir: string): PlanBenchRelease {
   return r;
 }
 
-const FAMILY_EVENTS = [
-  "planbench:retrieve",
-  "planbench:label_error",
-  "planbench:untrusted_output",
-  "planbench:untrusted_rejected",
-  "planbench:final_answer",
-  "planbench:feedback_sent",
-  "planbench:progress",
-] as const;
 
-/**
- * The official wire format on the engine's action union: `answer` is the official answer (`final_answer`: judged by
- * the official rules, and with incorrect-answer feedback on it may not end the episode); `text` only if enabled.
- */
-function officialWireFormat(x: unknown, textActions: boolean): unknown {
-  if (x === null || typeof x !== "object" || !("type" in x)) return x;
-  if (x.type === "answer") return { ...x, type: "final_answer" };
-  if (x.type === "text" && !textActions) throw new ActionError("action.type", 'text actions are disabled (option textActions: false): send "retrieve", "tool_call" or "answer"');
-  return x;
-}
-
-/**
- * A family action as the runtime's action. The action space already parsed it with its kind's schema, so this only
- * narrows the types (a second zod parse per step would cost more than the checks it repeats).
- */
-function familyAction(a: FamilyAction): PlanBenchAction {
-  const text = a["text"];
-  const content = a["content"];
-  const metaTool = a["meta_tool"];
-  if (a.type === "text" && typeof text === "string") return { type: "text", text };
-  if (a.type === "final_answer" && typeof content === "string") return { type: "final_answer", content };
-  if (a.type === "retrieve" && typeof metaTool === "string") {
-    const out = a["output_information"];
-    const inp = a["input_information"];
-    return { type: "retrieve", meta_tool: metaTool, ...(out !== undefined ? { output_information: out } : {}), ...(inp !== undefined ? { input_information: inp } : {}) };
-  }
-  throw new ActionError("action.type", `PlanBenchXL-v0 has no family action ${JSON.stringify(a.type)}`);
+/** What one official reply did: the agent's reply object, and how the episode ends if it does. */
+interface ReplyResult {
+  response: JsonObject;
+  terminal?: TerminationReason;
+  success?: boolean;
 }
 
 /** Per-episode ground truth derived once at reset (pure functions of the query and the blocker plan). */
@@ -193,13 +124,17 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
     }
     const builtin = options.world === "builtin" || options.domain !== undefined;
     const dir = builtin ? null : options.dataDir !== undefined ? resolveOptionPath("dataDir", options.dataDir) : defaultDataDir();
-    let settings: PlanBenchSettings = mergeSettings(loadPreset(options.setting), options.settings as never);
+    let settings: PlanBenchSettings = mergeSettings(loadPreset(options.setting), options.settings);
     if (options.maxSteps !== undefined) settings = mergeSettings(settings, { runtime: { max_steps: options.maxSteps } });
     // No release given or found: run on the generated built-in world (same loader, same runtime).
     const release = dir ? releaseFor(path.resolve(dir)) : builtinRelease(options.worldSeed, options.domain ?? "retail");
     if (options.queryIds) for (const id of options.queryIds) if (!release.queries.some((q) => q.query_id === id)) throw new OptionsError("queryIds", `unknown query "${id}" in ${release.dir}`);
     const kinds = {
-      retrieve: { schema: RetrieveActionSchema, weight: 0.3, sample: (rng: Rng) => ({ type: "retrieve", meta_tool: "by_output_info", output_information: rng.pick(release.datatypes).name }) },
+      retrieve: {
+        schema: RetrieveActionSchema,
+        weight: 0.3,
+        sample: (rng: Rng) => ({ type: "retrieve", meta_tool: "by_output_info", output_information: rng.pick(release.datatypes).name }),
+      },
       text: { schema: TextActionSchema },
       final_answer: { schema: FinalAnswerActionSchema },
     };
@@ -212,7 +147,7 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
           progress: "trusted calls that produce a new ground-truth datatype",
           label_error: "replies without exactly one valid action tag",
         },
-        familyEventTypes: [...FAMILY_EVENTS],
+        familyEventTypes: FAMILY_EVENT_TYPES,
         familyInfoKeys: {},
         extraActionKinds: kinds,
         normalizeAction: (x) => officialWireFormat(x, options.textActions),
@@ -277,7 +212,11 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
       visible: [],
       world: null,
       faults: this.faults,
-      hidden: { ...asJsonObject(this.session.hidden()), blocked: blockedAnnotation(this.session.episode.plan), remainingCalls: -(this.potential() ?? 0) + 0 },
+      hidden: {
+        ...asJsonObject(this.session.hidden()),
+        blocked: blockedAnnotation(this.session.episode.plan),
+        remainingCalls: -(this.potential() ?? 0) + 0,
+      },
     };
   }
 
@@ -299,7 +238,7 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
   }
 
   /** One official reply: the runtime's step, with calls through the engine, plus the family's events. */
-  private reply(action: PlanBenchAction, events: EpisodeEvent[]): { response: JsonObject; terminal?: TerminationReason; success?: boolean } {
+  private reply(action: PlanBenchAction, events: EpisodeEvent[]): ReplyResult {
     const s = this.session!;
     const ep = s.episode;
     const heldBefore = new Set(ep.currentDatatypes);
@@ -318,14 +257,19 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
     if (e.action === "call_tool") {
       const name = calledName(e.request);
       const tr = e.tool_result;
-      if (tr?.output_provenance === "untrusted") events.push({ type: "planbench:untrusted_output", tool: name, source: tr.untrusted_source_type ?? "noisy" });
+      if (tr?.output_provenance === "untrusted") {
+        events.push({ type: "planbench:untrusted_output", tool: name, source: tr.untrusted_source_type ?? "noisy" });
+      }
       if (tr?.output_provenance === "trusted" && !heldBefore.has(tr.output_datatype) && this.truth!.gt.has(tr.output_datatype)) {
         events.push({ type: "planbench:progress", datatype: tr.output_datatype });
       }
-      if (e.internal_error_type === "untrusted_input_rejected") events.push({ type: "planbench:untrusted_rejected", tool: name, datatypes: e.untrusted_input_datatypes ?? [] });
+      if (e.internal_error_type === "untrusted_input_rejected") {
+        events.push({ type: "planbench:untrusted_rejected", tool: name, datatypes: e.untrusted_input_datatypes ?? [] });
+      }
     }
     if (e.action === "final_answer") {
-      events.push({ type: "planbench:final_answer", content: e.answer ?? "", correct: e.answer_correct === true && e.datatype_check_passed === true });
+      const correct = e.answer_correct === true && e.datatype_check_passed === true;
+      events.push({ type: "planbench:final_answer", content: e.answer ?? "", correct });
       if (e.incorrect_final_answer_feedback_sent) events.push({ type: "planbench:feedback_sent", count: e.incorrect_final_answer_feedback_count ?? 0 });
     }
     const response = replyOf(out);
@@ -408,10 +352,14 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
   protected override restoreFamilyState(state: JsonValue): void {
     if (state === null) return;
     // Shape already checked against PLANBENCH_FAMILY_STATE_SCHEMA by setState; this narrows it for the compiler.
-    if (!isJsonObject(state) || typeof state["queryId"] !== "string") throw new StateError("state.family", "not a PlanBench-XL family state");
+    if (!isJsonObject(state) || typeof state["queryId"] !== "string") {
+      throw new StateError("state.family", "not a PlanBench-XL family state");
+    }
     const queryId = state["queryId"];
     const s = this.session;
-    if (!s || s.query.query_id !== queryId) throw new StateError("state.family.queryId", `state is for query ${queryId}, the rebuilt episode is ${s?.query.query_id ?? "none"}`);
+    if (!s || s.query.query_id !== queryId) {
+      throw new StateError("state.family.queryId", `state is for query ${queryId}, the rebuilt episode is ${s?.query.query_id ?? "none"}`);
+    }
     s.restore(state["session"] ?? null);
   }
 

@@ -17,7 +17,12 @@ class ObservationAdapter {
     const listed = Array.isArray(r["listed"]) ? (r["listed"] as string[]) : [];
     const tools: VisibleTool[] = listed.map((n) => {
       const s = this.schemas.get(n)!;
-      const parameters: VisibleTool["parameters"] = { type: "object", properties: s.parameters.properties ?? {}, ...(s.parameters.required ? { required: s.parameters.required } : {}) };
+      const p = s.parameters;
+      const parameters: VisibleTool["parameters"] = {
+        type: "object",
+        properties: p.properties ?? {},
+        ...(p.required ? { required: p.required } : {}),
+      };
       return { type: "function", name: s.name, description: s.description, strict: true, parameters };
     });
     const tr = r["toolResult"] as { name: string; success: boolean; output: string | number | boolean | null } | undefined;

@@ -7,7 +7,14 @@ import { toPlainJson, type PyValue } from "./compat/pyvalue.js";
 import type { QueryRecord, ToolRecord } from "./dataset.js";
 import { resolveQueryInputs } from "./dataset.js";
 import type { PlanBenchAction, PlanBenchObservation, VisibleTool } from "./types.js";
-import { type CallRunner, PlanBenchEpisode, type CompatMode, type PlanBenchReply, type PlanBenchWorld, type StepOutcome } from "./world/runtime.js";
+import {
+  type CallRunner,
+  type CompatMode,
+  PlanBenchEpisode,
+  type PlanBenchReply,
+  type PlanBenchWorld,
+  type StepOutcome,
+} from "./world/runtime.js";
 import type { JsonObj } from "./world/parsing.js";
 import { episodeFromJson, episodeToJson, outcomeFromJson, outcomeToJson, type Json } from "./world/snapshot.js";
 
@@ -96,7 +103,9 @@ export class PlanBenchSession {
 
   /** Continues a snapshot taken from a session of the same world and query. */
   restore(state: Json): void {
-    if (state === null || typeof state !== "object" || Array.isArray(state)) throw new TypeError("PlanBenchSession.restore: not a session snapshot");
+    if (state === null || typeof state !== "object" || Array.isArray(state)) {
+      throw new TypeError("PlanBenchSession.restore: not a session snapshot");
+    }
     episodeFromJson(this.episode, state["episode"] ?? null);
     this.lastOutcome = outcomeFromJson(this.episode, state["lastOutcome"] ?? null);
   }

@@ -154,9 +154,40 @@ export function parseEnvOptions(id: string, options: unknown): JsonObject {
  * info types the caller expects (`make<ToolObservation, Action, ToolStepInfo, ToolResetInfo>(...)` for the tool
  * envs); they are not checked at run time.
  */
-export function make<Obs = unknown, Act = unknown, StepInfo extends Info = Info, ResetInfo extends Info = Info>(id: string, options: Record<string, unknown> = {}): Env<Obs, Act, StepInfo, ResetInfo> {
+export function make<Obs = unknown, Act = unknown, StepInfo extends Info = Info, ResetInfo extends Info = Info>(
+  id: string,
+  options: Record<string, unknown> = {},
+  wrapInner?: (env: Env<unknown, unknown>) => Env<unknown, unknown>,
+): Env<Obs, Act, StepInfo, ResetInfo> {
+  for (const layer of MAKE_LAYERS) {
+    if (layer.options.some((k) => options[k] !== undefined)) {
+      return layer.make((inner) => make(id, inner, wrapInner), options) as Env<Obs, Act, StepInfo, ResetInfo>;
+    }
+  }
   const entry = registryEntry(id);
   const parsed = parseEnvOptions(id, options);
   const spec: EnvSpec = { id, entryOptions: parsed, maxEpisodeSteps: (parsed.maxSteps as number | undefined) ?? entry.maxEpisodeSteps, libraryVersion: LIBRARY_VERSION };
-  return entry.factory(parsed, spec) as Env<Obs, Act, StepInfo, ResetInfo>;
+  const env = entry.factory(parsed, spec);
+  return (wrapInner ? wrapInner(env) : env) as Env<Obs, Act, StepInfo, ResetInfo>;
+}
+
+/**
+ * A view every env can be made in (e.g. chat mode, `obsFormat: "chat"`): when `make` meets one of `options`, the
+ * layer makes the env itself through `makeInner` (with its own options removed) and returns its view of it.
+ * `make`'s `wrapInner` (e.g. a trajectory recorder) applies to the inner env, under the layer.
+ */
+export interface MakeLayer {
+  options: readonly string[];
+  make(makeInner: (options: Record<string, unknown>) => Env<unknown, unknown>, options: Record<string, unknown>): Env<unknown, unknown>;
+}
+const MAKE_LAYERS: MakeLayer[] = [];
+
+/** Whether `make(id, options)` goes through a layer (whose options the env's own schema does not know). */
+export function usesMakeLayer(options: Record<string, unknown>): boolean {
+  return MAKE_LAYERS.some((layer) => layer.options.some((k) => options[k] !== undefined));
+}
+
+/** Adds a make layer (engine modes register theirs when the package root loads). */
+export function registerMakeLayer(layer: MakeLayer): void {
+  MAKE_LAYERS.push(layer);
 }

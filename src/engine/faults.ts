@@ -8,10 +8,10 @@ export interface FaultTrigger {
   tools?: string[];
   /** Any tool whose `meta.group` is this group. */
   group?: string;
-  /** Any tool whose hidden meta has all these values (a class of tools, e.g. a benchmark's decoys of one kind). */
-  meta?: Record<string, JsonPrimitive>;
   /** With `group`: the first member the agent calls becomes the victim; no other member is ever perturbed. */
   bindFirstInGroup?: boolean;
+  /** Any tool whose hidden meta has all these values (a class of tools, e.g. a benchmark's decoys of one kind). */
+  meta?: Record<string, JsonPrimitive>;
   /** 1-based index among all tool calls of the episode. */
   nthCall?: number;
   /** Argument equality, or `{ regex }` tested against the argument's string form. */

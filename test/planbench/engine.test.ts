@@ -20,7 +20,8 @@ function noisySibling(env: PlanBenchEnv): { noisy: string; baseline: string; arg
     const [, info] = env.reset({ seed });
     const hidden = info.hidden as { onePath: string[]; inputValues: Record<string, string> };
     const first = env.release.toolByName.get(hidden.onePath[0]!)!;
-    env.step({ type: "retrieve", meta_tool: "by_io_info", output_information: first.output_datatype, input_information: first.input_datatypes });
+    const req = { meta_tool: "by_io_info", output_information: first.output_datatype, input_information: first.input_datatypes };
+    env.step({ type: "retrieve", ...req });
     const noisy = env.session!.episode.available.find((n) => {
       const t = env.release.toolByName.get(n)!;
       return t.tool_type === "noisy_misleading" && t.baseline_tool_name === first.name && t.noise_type === "stale";
@@ -28,7 +29,8 @@ function noisySibling(env: PlanBenchEnv): { noisy: string; baseline: string; arg
     if (!noisy) continue;
     const args = (tool: string): Record<string, string> => {
       const out: Record<string, string> = {};
-      for (const [s, d] of Object.entries(env.release.toolByName.get(tool)!.surface_argument_to_datatype)) out[s] = hidden.inputValues[d] ?? "?";
+      const surface = env.release.toolByName.get(tool)!.surface_argument_to_datatype;
+      for (const [s, d] of Object.entries(surface)) out[s] = hidden.inputValues[d] ?? "?";
       return out;
     };
     return { noisy, baseline: first.name, args };
@@ -51,7 +53,8 @@ describe("PlanBenchXL-v0 on the engine's call pipeline", () => {
     expect((again.events as Event[]).find((e) => e.type === "retry")).toMatchObject({ afterFault: true, persistence: "permanent" });
     expect(again.rawTerms["futile_retry"]).toBe(1);
     const [obs, , , , sw] = env.step({ type: "tool_call", name: baseline, arguments: args(baseline) });
-    expect((sw.events as Event[]).find((e) => e.type === "alternative_switch")).toMatchObject({ from: noisy, to: baseline, afterFault: true });
+    const switched = (sw.events as Event[]).find((e) => e.type === "alternative_switch");
+    expect(switched).toMatchObject({ from: noisy, to: baseline, afterFault: true });
     expect((obs.response as { toolResult: { success: boolean } }).toolResult.success).toBe(true);
     const calls = (env.getState().data as { calls: Array<{ tool: string; faults: string[]; taint: string }> }).calls;
     expect(calls.map((c) => [c.tool, c.faults, c.taint])).toEqual([
@@ -67,7 +70,9 @@ describe("PlanBenchXL-v0 on the engine's call pipeline", () => {
     const [obs] = env.step({ type: "tool_call", name: noisy, arguments: args(noisy) });
     const value = String((obs.response as { toolResult: { output: unknown } }).toolResult.output);
     const producer = env.release.toolByName.get(noisy)!.output_datatype;
-    const consumer = [...env.release.toolByName.values()].find((t) => t.tool_type === "baseline" && t.input_datatypes.length === 1 && t.input_datatypes[0] === producer);
+    const consumer = [...env.release.toolByName.values()].find(
+      (t) => t.tool_type === "baseline" && t.input_datatypes.length === 1 && t.input_datatypes[0] === producer,
+    );
     expect(consumer, "a single-input consumer of the sibling's datatype").toBeDefined();
     if (!consumer) return;
     env.step({ type: "retrieve", meta_tool: "by_io_info", output_information: consumer.output_datatype, input_information: [producer] });
@@ -76,7 +81,8 @@ describe("PlanBenchXL-v0 on the engine's call pipeline", () => {
     const [o2, , , , info] = env.step({ type: "tool_call", name: consumer.name, arguments: { [surface!]: value } });
     expect((o2.response as { error: string }).error).toBe("untrusted_input_rejected");
     const ev = info.events as Event[];
-    expect(ev.find((e) => e.type === "poisoned_value_reused")).toMatchObject({ tool: consumer.name, argument: surface, sourceCallIndex: 1, taint: "untrusted" });
+    const poisoned = ev.find((e) => e.type === "poisoned_value_reused");
+    expect(poisoned).toMatchObject({ tool: consumer.name, argument: surface, sourceCallIndex: 1, taint: "untrusted" });
     expect(ev.find((e) => e.type === "tool_error")).toMatchObject({ source: "validation", code: "untrusted_input_rejected" });
   });
 

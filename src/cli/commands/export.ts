@@ -1,15 +1,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { z } from "zod";
 import { OptionsError } from "../../core/errors.js";
 import { type JsonObject, type JsonValue, stableStringify } from "../../core/json.js";
-import type { JsonSchema } from "../../core/jsonSchema.js";
 import { make } from "../../core/registry.js";
 import type { ActionKind } from "../../engine/actionSpace.js";
 import type { ToolSchema } from "../../core/spaces/toolCall.js";
 import type { Action } from "../../engine/actions.js";
 import { toChatMessages, toChatTools } from "../../engine/chat.js";
-import type { EpisodeEvent } from "../../engine/events.js";
+import { actionToolSchemas } from "../../engine/chat/tools.js";
 import type { Trajectory } from "../../core/trajectory.js";
 import { readTrajectories } from "../../trajectories/writer.js";
 import { parseArgs, parseOptValue, stringFlag, existingFile } from "../args.js";
@@ -17,27 +15,20 @@ import { currentRecords } from "./collect.js";
 
 export const EXPORT_HELP = `recovery-gym export FILE.jsonl --format openai-chat --out OUT.jsonl [--outcome success|failure|all] [--where key=value ...] [--include-interrupted]
   Turns trajectories into chat fine-tuning records { messages, tools, metadata }. tools declares every tool the
-  episode showed and every family action kind (e.g. PlanBench-XL's retrieve), as function schemas derived from the
-  env's action space. --where filters on the episode's analysis or metrics fields (e.g. --where
+  episode showed, every family action kind (e.g. PlanBench-XL's retrieve), answer and abort, as chat mode
+  (obsFormat: "chat") offers them; the messages are byte for byte those chat mode played. --where filters on the episode's analysis or metrics fields (e.g. --where
   failureCategory=weak_recovery); a key no record has is an error. Per episode id the last complete record counts;
   interrupted records are skipped unless --include-interrupted.`;
 
 /**
- * Function schemas of an env's family action kinds (every kind besides tool_call / answer / abort), derived from
- * each kind's zod schema: the chat renders such an action as a call of a function named after its `type`, with the
- * other fields as arguments, so that is the schema declared here.
+ * The action tools chat mode offers for an env (its family action kinds, then `answer` and `abort`; see
+ * src/engine/chat/tools.ts): the chat renders every such action as a call of a function named after its `type`.
  */
 export function familyActionTools(envId: string, options: Record<string, unknown>): ToolSchema[] {
   const env = make(envId, options);
   try {
     const kinds = (env.actionSpace as unknown as { extraKinds?: Record<string, ActionKind> }).extraKinds ?? {};
-    return Object.entries(kinds).map(([name, kind]) => {
-      const schema = z.toJSONSchema(kind.schema, { io: "input", unrepresentable: "any" }) as JsonSchema & { $schema?: string };
-      const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([k]) => k !== "type"));
-      const required = (schema.required ?? []).filter((k) => k !== "type");
-      const parameters: JsonSchema = { type: "object", properties, ...(required.length ? { required } : {}), ...(schema.additionalProperties === false ? { additionalProperties: false } : {}) };
-      return { name, description: kind.schema.description ?? schema.description ?? `${envId} action "${name}" ({"type": "${name}", ...arguments})`, parameters };
-    });
+    return actionToolSchemas(kinds, envId);
   } finally {
     env.close();
   }
@@ -46,14 +37,15 @@ export function familyActionTools(envId: string, options: Record<string, unknown
 /** Rebuilds the chat a model saw during a recorded episode; `actionTools` are the env's family action kinds. */
 export function trajectoryToChat(t: Trajectory, actionTools: readonly ToolSchema[] = []): { messages: ReturnType<typeof toChatMessages>; tools: ReturnType<typeof toChatTools>; metadata: JsonObject } {
   const obs0 = t.initialObservation as JsonObject;
+  // Tools in order of first appearance, the action tools right after the first visible ones: as chat mode lists them.
   const tools = new Map<string, ToolSchema>();
   const addTools = (o: JsonValue) => {
     for (const tool of ((o as JsonObject | null)?.newTools as unknown as ToolSchema[] | undefined) ?? []) tools.set(tool.name, tool);
   };
   addTools(obs0);
-  for (const s of t.steps) addTools(s.observation);
   for (const tool of actionTools) if (!tools.has(tool.name)) tools.set(tool.name, tool);
-  const history = t.steps.map((s) => ({ step: s.t + 1, action: s.action as unknown as Action, response: ((s.observation as JsonObject | null)?.response ?? null) as JsonValue, events: s.events as unknown as EpisodeEvent[], reward: s.reward }));
+  for (const s of t.steps) addTools(s.observation);
+  const history = t.steps.map((s) => ({ step: s.t + 1, action: s.action as unknown as Action, response: ((s.observation as JsonObject | null)?.response ?? null) as JsonValue }));
   return {
     messages: toChatMessages(String(obs0?.task ?? ""), history),
     tools: toChatTools([...tools.values()]),
