@@ -17,6 +17,9 @@ import type { CoreEvent, EpisodeEvent, FaultPersistenceType, ToolErrorSource } f
 import { type CorruptionFn, type FaultSpec, type FaultState, faultFires, initialFaultState } from "./faults.js";
 import { type Taint, ValueProvenance } from "./ledger.js";
 import { DEFAULT_PATTERN_RULES, type PatternRules, recoveryPatterns } from "./patterns.js";
+import type { CallPipeline, StageCall, StageOutcome } from "./pipeline.js";
+
+export type { CallPipeline, FamilyFaultStage, StageCall, StageOutcome } from "./pipeline.js";
 import type { ToolDefinition, ToolErrorPayload } from "./tool.js";
 
 /** One tool call as recorded in the episode (plain data). */
@@ -65,57 +68,6 @@ export interface ToolEpisodeConfig<S> {
   budgets?: EpisodeBudgets;
   /** How a benchmark's harness orders and words its call pipeline; default: the engine's own (see CallPipeline). */
   pipeline?: CallPipeline<S>;
-}
-
-/** One call as a family fault stage sees it (arguments after earlier rewrites). */
-export interface StageCall {
-  tool: string;
-  args: JsonObject;
-  callIndex: number;
-}
-
-/** What a call produced before the stage's `after` (or the family's `respond`) sees it. */
-export type StageOutcome = { ok: true; output: JsonValue } | { ok: false; error: ToolErrorPayload; source: ToolErrorSource };
-
-/**
- * Faults whose effects a benchmark's harness applies in its own order (`FaultEffect` type `family`; whether each
- * fires is still the engine's `faultFires`). `before` runs first for every call that is not refused or charged by
- * a budget: it may rewrite the arguments (schema drift) or pre-empt the call with an error (a denial). Its `after`
- * sees the call's outcome (the pre-empting error, a validation error, the simulator's result) and may rewrite it
- * (an adversarial error message); it names every fault that fired on the call, in the order the benchmark lists
- * them (its `fault_injected` events and `CallRecord.faults` follow that order).
- */
-export interface FamilyFaultStage {
-  before(call: StageCall): {
-    args: JsonObject;
-    error: ToolErrorPayload | null;
-    after(call: StageCall, outcome: StageOutcome): { outcome: StageOutcome; fired: readonly FaultSpec[] };
-  };
-}
-
-/**
- * The pipeline options a benchmark whose harness fixes another order or wording sets (ToolMisuseBench); every
- * field defaults to the engine's own behaviour.
- */
-export interface CallPipeline<S> {
-  /**
-   * `"validate_first"` (default): unknown tool -> visibility -> arguments -> faults -> simulator. `"faults_first"`:
-   * the family fault stage runs before validation, so a denial answers even a malformed call and a schema drift
-   * is what validation sees (ToolMisuseBench's drift -> authz -> rate limit -> timeout -> validation -> simulator).
-   */
-  order?: "validate_first" | "faults_first";
-  /** Replaces the engine's argument check (and the unknown-tool error) with the benchmark's own validator. */
-  validate?: (tool: string, def: ToolDefinition<S> | undefined, args: JsonObject) => ToolErrorPayload | null;
-  familyFaults?: FamilyFaultStage;
-  patternRules?: PatternRules;
-  budgetRules?: BudgetRules;
-  /**
-   * The recorded response of a call in the benchmark's envelope (default: the output, or the error body). It gets
-   * the arguments the simulator saw (after rewrites).
-   */
-  respond?: (call: StageCall, outcome: StageOutcome) => JsonValue;
-  /** What the agent is shown of a recorded response (default: all of it), e.g. without fault metadata. */
-  view?: (response: JsonValue) => JsonValue;
 }
 
 /** A budget that ended the episode with this call: the reason and the `budget_exceeded` event to report. */
