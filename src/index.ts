@@ -39,6 +39,7 @@ export { trajectorySchema, trajectoryStepSchema, TRAJECTORY_SCHEMA_VERSION, type
 export { JsonlWriter, readTrajectories } from "./trajectories/writer.js";
 export { rollout, rolloutAsync, type RolloutConfig, type RolloutControl } from "./rollout.js";
 export { drainOnSignals, stopOnSignals, SIGNAL_EXIT_CODES, type StopSignal } from "./cli/signals.js";
+export { type CommandSpec, type FlagKind, type ParsedArgs, parseArgs as parseCommandLine } from "./cli/args.js";
 export { recordEpisodes, returnsUnder, policyEntry, episodePolicyRng, episodeResults, withGamma, type RecordedEpisode } from "./ablation.js";
 export { ADVERSARIES } from "./policies/adversarial.js";
 export { registerGenerator, listGenerators, type GeneratorEntry } from "./generators.js";

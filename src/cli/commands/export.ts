@@ -12,7 +12,7 @@ import { toChatMessages, toChatTools } from "../../engine/chat.js";
 import type { EpisodeEvent } from "../../engine/events.js";
 import type { Trajectory } from "../../core/trajectory.js";
 import { readTrajectories } from "../../trajectories/writer.js";
-import { parseArgs, parseOptValue, stringFlag, existingFile } from "../args.js";
+import { existingFile, parseArgs, parseOptValue, splitKeyValue, stringFlag } from "../args.js";
 import { currentRecords } from "./collect.js";
 
 export const EXPORT_HELP = `recovery-gym export FILE.jsonl --format openai-chat --out OUT.jsonl [--outcome success|failure|all] [--where key=value ...] [--include-interrupted]
@@ -64,20 +64,17 @@ export function trajectoryToChat(t: Trajectory, actionTools: readonly ToolSchema
 const filterFields = (t: Trajectory): Record<string, unknown> => ({ ...t.metrics, ...(t.analysis ?? {}) });
 
 export function exportCommand(argv: readonly string[]): number {
-  const where: [string, unknown][] = [];
-  const filtered: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === "--where") {
-      const kv = argv[++i] ?? "";
-      if (!kv.includes("=")) throw new OptionsError("--where", `export: --where needs key=value (got ${JSON.stringify(kv)})`);
-      where.push([kv.slice(0, kv.indexOf("=")), parseOptValue(kv.slice(kv.indexOf("=") + 1))]);
-    } else filtered.push(argv[i]);
-  }
-  const args = parseArgs(filtered, { flags: { format: "string", out: "string", outcome: "string", "include-interrupted": "boolean", help: "boolean" }, command: "export" });
+  const flags = { format: "string", out: "string", outcome: "string", where: "list", "include-interrupted": "boolean", help: "boolean" } as const;
+  const args = parseArgs(argv, { flags, command: "export" });
   if (args.flags.help) {
     process.stdout.write(`${EXPORT_HELP}\n`);
     return 0;
   }
+  const where = (args.lists.where ?? []).map((raw): [string, unknown] => {
+    const kv = splitKeyValue(raw);
+    if (!kv) throw new OptionsError("--where", `export: --where needs key=value (got ${JSON.stringify(raw)})`);
+    return [kv[0], parseOptValue(kv[1])];
+  });
   const file = args.positionals[0];
   if (!file) throw new OptionsError("FILE", "export: give a trajectory file (JSONL)");
   existingFile(file, "FILE", "export");
