@@ -1,3 +1,5 @@
+// Kept over randexp: randexp (driven by our Rng) draws nothing for literal characters and indexes classes in sorted
+// order, so its strings differ from these, on which the pinned random-play fingerprints (ToolMaze patterns) depend.
 /**
  * Random strings matching a JSON-schema `pattern`, so sampled tool calls are valid calls (ticker `^[A-Z]{2,5}$`,
  * phone `^\+[0-9]{7,15}$`, ...). Covers the regex subset tool schemas use: literals, escapes (\d \w \s and escaped
