@@ -3,6 +3,7 @@ import { OptionsError, StateError } from "../../core/errors.js";
 import { type JsonObject, type JsonValue, isJsonObject, stableStringify } from "../../core/json.js";
 import { make, parseEnvOptions, registryEntry } from "../../core/registry.js";
 import { episodePolicyRng, policyEntry } from "../../ablation.js";
+import { episodeSteps } from "../../episodeLoop.js";
 import type { Action } from "../../engine/actions.js";
 import type { EpisodeEvent } from "../../engine/events.js";
 import { ToolEnv } from "../../engine/toolEnv.js";
@@ -56,24 +57,22 @@ function play(envId: string, options: JsonObject, policyName: string, seed: numb
   const env = make(envId, options);
   if (!(env instanceof ToolEnv)) throw new OptionsError("--env", `pairs: ${envId} is not a tool env (no getState/fork)`);
   const policy = policyEntry(envId, policyName).create(env as never, episodePolicyRng(seed, policyName));
-  let [obs, info] = env.reset({ seed }) as [unknown, Info];
-  const resetInfo = info;
-  policy.reset?.(obs, info);
-  const played: Played = { actions: [], observations: [stableStringify(obs)], rewards: [], faultAt: -1, stateAtFault: null, success: false, terminationReason: "max_steps", ended: false };
-  for (let t = 0; t < maxSteps && !env.isDone(); t++) {
-    const proposed = policy.act(obs, info) as Action;
-    const action = t < forced.length ? forced[t] : proposed;
-    const [o, r, term, trunc, i] = env.step(action);
-    played.actions.push(action);
-    played.observations.push(stableStringify(o));
-    played.rewards.push(r);
-    obs = o;
-    info = i;
+  let resetInfo: Info = {};
+  const played: Played = { actions: [], observations: [], rewards: [], faultAt: -1, stateAtFault: null, success: false, terminationReason: "max_steps", ended: false };
+  const onReset = (obs: unknown, info: Info): void => {
+    resetInfo = info;
+    played.observations.push(stableStringify(obs));
+  };
+  const override = (t: number, proposed: unknown): unknown => (t < forced.length ? forced[t] : proposed);
+  for (const { t, action, obs, reward, terminated, truncated, info: i } of episodeSteps(env, policy, seed, { maxSteps, onReset, override })) {
+    played.actions.push(action as Action);
+    played.observations.push(stableStringify(obs));
+    played.rewards.push(reward);
     if (played.faultAt < 0 && ((i.events as EpisodeEvent[] | undefined) ?? []).some(isFault)) {
       played.faultAt = t + 1;
-      if (snapshotAtFault && !(term || trunc)) played.stateAtFault = env.getState() as unknown as JsonValue;
+      if (snapshotAtFault && !(terminated || truncated)) played.stateAtFault = env.getState() as unknown as JsonValue;
     }
-    if (term || trunc) {
+    if (terminated || truncated) {
       played.ended = true;
       played.success = i.success === true;
       played.terminationReason = String(i.terminationReason);
