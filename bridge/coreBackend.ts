@@ -84,7 +84,7 @@ let confiningServers = 0;
 export function createCoreBackend(): Backend {
   return {
     libraryVersion: LIBRARY_VERSION,
-    listEnvs: () => listEnvs() as unknown as EnvDescription[],
+    listEnvs: (): EnvDescription[] => listEnvs().map((e) => ({ ...e })),
     makeVec(id: string, numEnvs: number, options: Record<string, unknown>, autoresetMode: AutoresetMode | undefined, recordPath?: (i: number) => string): VecEnvLike {
       if (recordPath) {
         registryEntry(id);

@@ -7,7 +7,7 @@ export { Wrapper } from "./core/wrapper.js";
 export * from "./core/errors.js";
 export * from "./core/optionPaths.js";
 export { Rng, hash32, type RngState } from "./core/rng.js";
-export { type JsonValue, type JsonObject, stableStringify, jsonEquals, cloneJson } from "./core/json.js";
+export { type JsonValue, type JsonObject, stableStringify, jsonEquals, cloneJson, isTypedArray, type TypedArray, toJsonObject, toJsonValue } from "./core/json.js";
 export { type JsonSchema, zodFromJsonSchema, sampleFromJsonSchema } from "./core/jsonSchema.js";
 export * from "./core/spaces/index.js";
 export { register, make, listEnvs, registryEntry, parseEnvOptions, type EnvEntry, type EnvListing, type Policy, type PolicyEntry, type EpisodeResult, type AggregateReport } from "./core/registry.js";

@@ -4,6 +4,7 @@ import {
   JsonlWriter,
   type JsonObject,
   type JsonValue,
+  isTypedArray,
   type ResetArgs,
   type StepResult,
   type Trajectory,
@@ -19,7 +20,7 @@ export interface RecordTrajectoryOptions {
   annotate?: (t: Trajectory) => Trajectory;
 }
 
-const asJson = (v: unknown): JsonValue => JSON.parse(JSON.stringify(v ?? null, (_k, x) => (ArrayBuffer.isView(x) ? Array.from(x as unknown as ArrayLike<number>) : x))) as JsonValue;
+const asJson = (v: unknown): JsonValue => JSON.parse(JSON.stringify(v ?? null, (_k, x) => (ArrayBuffer.isView(x) ? (isTypedArray(x) ? Array.from<number | bigint>(x) : []) : x))) as JsonValue;
 
 /**
  * Appends one JSON line per finished episode: actions, observations, rewards, terms, events, hidden annotations,

@@ -1,4 +1,4 @@
-import { cloneJson, type CorruptionFn, type FaultPersistence, type FaultSpec, type JsonObject, type JsonValue } from "../../src/family.js";
+import { cloneJson, type CorruptionFn, type FaultPersistence, type FaultSpec, type JsonObject, type JsonValue, toJsonObject } from "../../src/family.js";
 import type { FailureSource, Scenario } from "./scenarios/schema.js";
 import { addDays, type FtState, type FtTool, providerTools, type TaskSpec } from "./world/index.js";
 
@@ -53,7 +53,7 @@ export const FT_TRANSFORMS: Readonly<Record<string, CorruptionFn<FtState>>> = {
   },
   /** Silent no-op: the write is simulated on a throw-away copy, so the receipt looks real but nothing is stored. */
   noop_receipt: ({ tool, args, state }) => {
-    const scratch = cloneJson(state as unknown as JsonValue) as unknown as FtState;
+    const scratch = structuredClone(state);
     const out = toolByName(tool).run(args, { state: scratch });
     return out.ok ? out.output : { status: "accepted", message: "Request accepted" };
   },
@@ -67,7 +67,7 @@ export const FT_TRANSFORMS: Readonly<Record<string, CorruptionFn<FtState>>> = {
   /** The service resolves an ambiguous name to a look-alike record and acts on it, reporting success. */
   misresolve: ({ tool, args, params, state }) => {
     const out = toolByName(tool).run({ ...args, [params.arg as string]: params.decoyId as JsonValue }, { state });
-    return out.ok ? out.output : { error: out.error as unknown as JsonObject };
+    return out.ok ? out.output : { error: toJsonObject(out.error) };
   },
 };
 

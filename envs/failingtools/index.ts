@@ -1,4 +1,4 @@
-import { type JsonObject, type PolicyEntry, register, registerRewardTermKinds } from "../../src/family.js";
+import { type JsonObject, register, registerRewardTermKinds } from "../../src/family.js";
 import { FT_POLICIES } from "./baselines.js";
 import { FailingToolsEnv, ftOptionsSchema, MAX_STEPS } from "./env.js";
 import { aggregateFailingTools } from "./report.js";
@@ -37,7 +37,7 @@ register({
   },
   maxEpisodeSteps: MAX_STEPS,
   factory: (options: JsonObject, spec) => new FailingToolsEnv(ftOptionsSchema.parse(options), spec) as never,
-  policies: FT_POLICIES as unknown as Record<string, PolicyEntry>,
+  policies: FT_POLICIES,
   carefulPolicy: "careful",
   // Clean = no injection (its scoring tier checks required calls and ordering only).
   noFaultOptions: { setting: "clean" },

@@ -4,7 +4,6 @@
  * and the per-solution ordering counts of `info.hidden`. Pure functions of the corpus and the task (cached).
  */
 import {
-  cloneJson,
   type JsonObject,
   type CorruptionFn,
   type FaultSpec,
@@ -40,7 +39,7 @@ export function toolDefinition(spec: ToolSpec): ToolDefinition<WorldState> {
     def = {
       name: spec.name,
       description: spec.description,
-      parameters: spec.parameters as unknown as ToolDefinition["parameters"],
+      parameters: { ...spec.parameters },
       meta: { group: spec.group, category: spec.category, domain: spec.domain, mutates: spec.category === "action" },
       run: (args, ctx) => {
         const r = simulate(spec, args, ctx.state);
@@ -151,7 +150,7 @@ export function faultSpecs(profile: FaultProfile): FaultSpec[] {
 export const silentResponse: CorruptionFn<WorldState> = ({ tool, args, params, state }) => {
   const spec = params as unknown as CorruptionSpec;
   const t = corpus().tool(tool);
-  const r = simulate(t, args, cloneJson(state as unknown as JsonObject) as unknown as WorldState);
+  const r = simulate(t, args, structuredClone(state));
   const out: Record<string, Scalar> = r.ok ? { ...r.output } : statelessOutputs(t, args);
   out[spec.field] = corruptValue(out[spec.field] as Scalar, spec, out);
   return out as JsonObject;

@@ -11,7 +11,7 @@ export interface JsonSchema {
   type?: JsonSchemaType | JsonSchemaType[];
   description?: string;
   properties?: Record<string, JsonSchema>;
-  required?: string[];
+  required?: readonly string[];
   additionalProperties?: boolean | JsonSchema;
   items?: JsonSchema;
   minItems?: number;

@@ -1,4 +1,4 @@
-import type { Action, Info, JsonObject, JsonValue, ToolObservation } from "../../../src/family.js";
+import { type Action, type Info, type JsonObject, type JsonValue, toJsonObject, type ToolObservation } from "../../../src/family.js";
 
 /** Helpers shared by the heuristic policies: they read tool names, schemas and responses only. */
 
@@ -21,7 +21,7 @@ export class ToolBook {
   private readonly schemas = new Map<string, JsonObject>();
   visible: string[] = [];
   observe(obs: ToolObservation): void {
-    for (const t of obs.newTools) this.schemas.set(t.name, t as unknown as JsonObject);
+    for (const t of obs.newTools) this.schemas.set(t.name, toJsonObject(t));
     this.visible = obs.visibleTools.slice();
   }
   reset(): void {

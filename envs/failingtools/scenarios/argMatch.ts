@@ -20,7 +20,7 @@ export type ArgMatcher =
   | { kind: "list"; items: ArgMatcher[] }
   | { kind: "object"; fields: Record<string, ArgMatcher> };
 
-const json = z.json() as unknown as z.ZodType<JsonValue>;
+const json = z.json() as z.ZodType<JsonValue>;
 
 export const argMatcherSchema: z.ZodType<ArgMatcher> = z.lazy(() =>
   z.discriminatedUnion("kind", [

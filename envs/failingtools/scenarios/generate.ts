@@ -1,4 +1,4 @@
-import { hash32, type JsonObject, type JsonValue, Rng } from "../../../src/family.js";
+import { hash32, type JsonObject, type JsonValue, Rng, toJsonValue } from "../../../src/family.js";
 import { DISCLOSURE } from "../concepts.js";
 import { buildFaults } from "../faults.js";
 import type { ChainBind, TaskChain } from "../world/category.js";
@@ -310,7 +310,7 @@ function buildOne(cat: CategoryDef, tplIndex: number, source: FailureSource, per
       keyPath: task.keyPath,
       keyValue: task.keyValue,
       wrongValue: task.wrongValue,
-      answer: task.answer as unknown as JsonValue,
+      answer: toJsonValue(task.answer),
       refusal,
       usesFallback,
       bare,
@@ -320,7 +320,7 @@ function buildOne(cat: CategoryDef, tplIndex: number, source: FailureSource, per
       write: wr
         ? { idField: wr.idField, table: wr.table, match: wr.match, verify: { M: verifyM, F: verifyF, idArg: wr.verify.idArg ?? null, args: wr.verify.args ?? null }, cancel: { M: cancelM, F: cancelF, idArg: wr.cancel.idArg }, recordKeyField: wr.recordKeyField }
         : null,
-      badRecords: badRecords as unknown as JsonValue,
+      badRecords: toJsonValue(badRecords),
       corruption: task.corruption,
     },
     worked: worked?.name ?? null,
@@ -330,8 +330,8 @@ function buildOne(cat: CategoryDef, tplIndex: number, source: FailureSource, per
 
 /** The request as an ordered plan on the primary provider; bound arguments come from earlier outputs. */
 function planOf(chain: TaskChain, provider: string, M: string, mainArgs: JsonObject): PlanStep[] {
-  const step = (op: string, args: JsonObject, bind: ChainBind[] | undefined): PlanStep => ({ tool: toolName(provider, op), args, bind: (bind ?? []) as unknown as JsonValue[] });
-  return [...chain.before.map((st) => step(st.op, st.args, st.bind)), { tool: M, args: mainArgs, bind: chain.mainBind as unknown as JsonValue[] }, ...chain.after.map((st) => step(st.op, st.args, st.bind))];
+  const step = (op: string, args: JsonObject, bind: ChainBind[] | undefined): PlanStep => ({ tool: toolName(provider, op), args, bind: (bind ?? []).map((b) => toJsonValue(b)) });
+  return [...chain.before.map((st) => step(st.op, st.args, st.bind)), { tool: M, args: mainArgs, bind: chain.mainBind.map((b) => toJsonValue(b)) }, ...chain.after.map((st) => step(st.op, st.args, st.bind))];
 }
 
 let cache: Scenario[] | null = null;

@@ -24,7 +24,7 @@ export const SETTINGS = ["clean", "relaxed", "base"] as const;
 export type Setting = (typeof SETTINGS)[number];
 
 const json = z.json() as z.ZodType<JsonValue>;
-const jsonObject = z.record(z.string(), json) as unknown as z.ZodType<JsonObject>;
+const jsonObject: z.ZodType<JsonObject> = z.record(z.string(), json);
 const tiers = z.array(z.enum(SETTINGS)).min(1);
 
 export const conceptSchema = z.discriminatedUnion("kind", [

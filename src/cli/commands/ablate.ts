@@ -1,8 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { OptionsError } from "../../core/errors.js";
-import { make, registryEntry } from "../../core/registry.js";
-import type { ToolEnv } from "../../engine/toolEnv.js";
+import { registryEntry } from "../../core/registry.js";
 import { episodeResults, recordEpisodes, returnsUnder, withGamma } from "../../ablation.js";
 import { ci95, mean } from "../../metrics/stats.js";
 import { formatTable } from "../../metrics/table.js";
@@ -10,6 +9,7 @@ import { metricsInFractions, roundIfNumber } from "../../metrics/units.js";
 import { listRewardPresets, resolveRewardSpec } from "../../rewards/presets.js";
 import { intFlag, parseArgs, stringFlag } from "../args.js";
 import { ProgressBar } from "../progress.js";
+import { makeToolEnv } from "../toolEnv.js";
 import { ablationSvg } from "../plot.js";
 
 export const ABLATE_HELP = `recovery-gym ablate --env ID --policy P --presets a,b,c [--episodes 50] [--seed 0] [--gamma G] [--out-dir DIR] [--opt k=v ...]
@@ -40,7 +40,7 @@ export async function ablateCommand(argv: readonly string[]): Promise<number> {
   const seed = intFlag(args, "seed", 0, 0);
   const gammaFlag = stringFlag(args, "gamma");
   const gamma = gammaFlag === undefined ? undefined : Number(gammaFlag);
-  const env = make(envId, args.opts) as unknown as ToolEnv<unknown>;
+  const env = makeToolEnv(envId, args.opts, "ablate");
   const terms = env.knownTerms();
   env.close();
   const available = listRewardPresets(entry.family);

@@ -2,10 +2,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { OptionsError } from "../../core/errors.js";
-import { type JsonObject, type JsonValue, stableStringify } from "../../core/json.js";
+import { isJsonObject, type JsonObject, type JsonValue, stableStringify } from "../../core/json.js";
 import type { JsonSchema } from "../../core/jsonSchema.js";
 import { make } from "../../core/registry.js";
-import type { ActionKind } from "../../engine/actionSpace.js";
+import { type ActionKind, ToolActionSpace } from "../../engine/actionSpace.js";
 import type { ToolSchema } from "../../core/spaces/toolCall.js";
 import type { Action } from "../../engine/actions.js";
 import { toChatMessages, toChatTools } from "../../engine/chat.js";
@@ -30,7 +30,7 @@ export const EXPORT_HELP = `recovery-gym export FILE.jsonl --format openai-chat 
 export function familyActionTools(envId: string, options: Record<string, unknown>): ToolSchema[] {
   const env = make(envId, options);
   try {
-    const kinds = (env.actionSpace as unknown as { extraKinds?: Record<string, ActionKind> }).extraKinds ?? {};
+    const kinds: Record<string, ActionKind> = env.actionSpace instanceof ToolActionSpace ? env.actionSpace.extraKinds : {};
     return Object.entries(kinds).map(([name, kind]) => {
       const schema = z.toJSONSchema(kind.schema, { io: "input", unrepresentable: "any" }) as JsonSchema & { $schema?: string };
       const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([k]) => k !== "type"));
@@ -43,17 +43,33 @@ export function familyActionTools(envId: string, options: Record<string, unknown
   }
 }
 
+/** A recorded tool schema (`newTools` of an observation): a name, a description and parameters. */
+function isToolSchema(v: JsonValue): v is JsonObject & ToolSchema {
+  return isJsonObject(v) && typeof v.name === "string" && typeof v.description === "string" && isJsonObject(v.parameters);
+}
+
+/** A recorded action was a valid action when it was taken: its kind (`type`) is all the chat needs to check. */
+function recordedAction(v: JsonValue): Action {
+  if (!isJsonObject(v) || typeof v.type !== "string") throw new OptionsError("FILE", `export: a recorded action is not an action: ${stableStringify(v).slice(0, 120)}`);
+  return v as Action;
+}
+
+function isRecordedEvent(v: JsonValue): v is JsonObject & EpisodeEvent {
+  return isJsonObject(v) && typeof v.type === "string";
+}
+
 /** Rebuilds the chat a model saw during a recorded episode; `actionTools` are the env's family action kinds. */
 export function trajectoryToChat(t: Trajectory, actionTools: readonly ToolSchema[] = []): { messages: ReturnType<typeof toChatMessages>; tools: ReturnType<typeof toChatTools>; metadata: JsonObject } {
   const obs0 = t.initialObservation as JsonObject;
   const tools = new Map<string, ToolSchema>();
   const addTools = (o: JsonValue) => {
-    for (const tool of ((o as JsonObject | null)?.newTools as unknown as ToolSchema[] | undefined) ?? []) tools.set(tool.name, tool);
+    const listed = isJsonObject(o) ? o.newTools : undefined;
+    if (Array.isArray(listed)) for (const tool of listed) if (isToolSchema(tool)) tools.set(tool.name, tool);
   };
   addTools(obs0);
   for (const s of t.steps) addTools(s.observation);
   for (const tool of actionTools) if (!tools.has(tool.name)) tools.set(tool.name, tool);
-  const history = t.steps.map((s) => ({ step: s.t + 1, action: s.action as unknown as Action, response: ((s.observation as JsonObject | null)?.response ?? null) as JsonValue, events: s.events as unknown as EpisodeEvent[], reward: s.reward }));
+  const history = t.steps.map((s) => ({ step: s.t + 1, action: recordedAction(s.action), response: (isJsonObject(s.observation) ? s.observation.response : null) ?? null, events: s.events.filter(isRecordedEvent), reward: s.reward }));
   return {
     messages: toChatMessages(String(obs0?.task ?? ""), history),
     tools: toChatTools([...tools.values()]),

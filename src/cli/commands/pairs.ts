@@ -1,6 +1,6 @@
 import type { Info } from "../../core/env.js";
 import { OptionsError, StateError } from "../../core/errors.js";
-import { type JsonObject, type JsonValue, isJsonObject, stableStringify } from "../../core/json.js";
+import { asJson, toJsonValue, type JsonObject, type JsonValue, isJsonObject, stableStringify } from "../../core/json.js";
 import { make, parseEnvOptions, registryEntry } from "../../core/registry.js";
 import { episodePolicyRng, policyEntry } from "../../ablation.js";
 import { episodeSteps } from "../../episodeLoop.js";
@@ -10,6 +10,7 @@ import { ToolEnv } from "../../engine/toolEnv.js";
 import { JsonlWriter } from "../../trajectories/writer.js";
 import { intFlag, parseArgs, stringFlag } from "../args.js";
 import { ProgressBar } from "../progress.js";
+import { makeToolEnv } from "../toolEnv.js";
 
 export const PAIRS_HELP = `recovery-gym pairs --env ID --policy P --contrast Q|fault --episodes N --out FILE.jsonl [--seed 0] [--max-steps 100] [--opt k=v ...]
   Paired episodes for preference or contrastive training, one JSON line per seed whose episode meets a fault.
@@ -54,8 +55,7 @@ interface Played {
  * prefix: tool schemas it was sent once, transcripts, plans.
  */
 function play(envId: string, options: JsonObject, policyName: string, seed: number, maxSteps: number, forced: readonly Action[] = [], snapshotAtFault = false): { played: Played; env: ToolEnv<unknown>; resetInfo: Info } {
-  const env = make(envId, options);
-  if (!(env instanceof ToolEnv)) throw new OptionsError("--env", `pairs: ${envId} is not a tool env (no getState/fork)`);
+  const env = makeToolEnv(envId, options, "pairs");
   const policy = policyEntry(envId, policyName).create(env as never, episodePolicyRng(seed, policyName));
   let resetInfo: Info = {};
   const played: Played = { actions: [], observations: [], rewards: [], faultAt: -1, stateAtFault: null, success: false, terminationReason: "max_steps", ended: false };
@@ -70,7 +70,7 @@ function play(envId: string, options: JsonObject, policyName: string, seed: numb
     played.rewards.push(reward);
     if (played.faultAt < 0 && ((i.events as EpisodeEvent[] | undefined) ?? []).some(isFault)) {
       played.faultAt = t + 1;
-      if (snapshotAtFault && !(terminated || truncated)) played.stateAtFault = env.getState() as unknown as JsonValue;
+      if (snapshotAtFault && !(terminated || truncated)) played.stateAtFault = asJson(env.getState());
     }
     if (terminated || truncated) {
       played.ended = true;
@@ -86,7 +86,7 @@ function branch(policy: string, options: JsonObject, p: Played, from: number): B
   return {
     policy,
     options,
-    actions: p.actions.slice(from) as unknown as JsonValue[],
+    actions: p.actions.slice(from).map((a) => toJsonValue(a)),
     rewards,
     return: rewards.reduce((a, b) => a + b, 0),
     episodeReturn: p.rewards.reduce((a, b) => a + b, 0),
@@ -118,7 +118,7 @@ function policyPair(envId: string, options: JsonObject, policy: string, contrast
     throw new StateError("pairs", `pairs: ${envId} seed ${seed}: replaying the prefix did not reproduce the env state at the fork (step ${faultAt}); the env is not deterministic`);
   }
   const branches = [branch(policy, options, lead.played, faultAt), branch(contrast, options, other.played, faultAt)];
-  return { contrast: "policy", forkStep: faultAt, prefix: prefix as unknown as JsonValue[], state: stateAtFault, branches: branches as unknown as JsonValue, preferred: preferredOf(branches[0], branches[1]) };
+  return { contrast: "policy", forkStep: faultAt, prefix: prefix.map((a) => toJsonValue(a)), state: stateAtFault, branches: asJson(branches), preferred: preferredOf(branches[0], branches[1]) };
 }
 
 /** The no-fault counterpart's options for this episode (the registration's patch, or its function of the episode). */
@@ -147,7 +147,7 @@ function faultPair(envId: string, options: JsonObject, policy: string, seed: num
   const branches = [branch(policy, options, a, fork), branch(policy, noFault, b, fork)];
   // No preference: the branches run under different fault settings (different MDPs, possibly scored on different
   // tiers), so their returns do not rank behaviours; the pair is a contrast, not a preference.
-  return { contrast: "fault", forkStep: fork, faultStep: a.faultAt, prefix: a.actions.slice(0, fork) as unknown as JsonValue[], noFaultOptions: noFault, branches: branches as unknown as JsonValue, preferred: null };
+  return { contrast: "fault", forkStep: fork, faultStep: a.faultAt, prefix: a.actions.slice(0, fork).map((a) => toJsonValue(a)), noFaultOptions: noFault, branches: asJson(branches), preferred: null };
 }
 
 export function pairsCommand(argv: readonly string[]): number {

@@ -1,7 +1,6 @@
 import { OptionsError } from "../../core/errors.js";
 import { stableStringify } from "../../core/json.js";
-import { make, registryEntry } from "../../core/registry.js";
-import type { ToolEnv } from "../../engine/toolEnv.js";
+import { registryEntry } from "../../core/registry.js";
 import { withGamma } from "../../ablation.js";
 import { groupBy, mean } from "../../metrics/stats.js";
 import { formatTable } from "../../metrics/table.js";
@@ -13,6 +12,7 @@ import type { Trajectory } from "../../core/trajectory.js";
 import { readTrajectories } from "../../trajectories/writer.js";
 import { parseArgs, stringFlag, existingFile } from "../args.js";
 import { currentRecords } from "./collect.js";
+import { makeToolEnv } from "../toolEnv.js";
 
 export const RESCORE_HELP = `recovery-gym rescore FILE.jsonl --reward SPEC [--gamma G] [--include-interrupted] [--json]
   Recomputes the returns of recorded trajectories under another reward spec (preset name or JSON file). Records are
@@ -52,7 +52,7 @@ export function rescoreCommand(argv: readonly string[]): number {
   for (const group of groups.values()) {
     const { envId, options } = group[0];
     // Each (env, options) group gets its own env: the spec is checked against that env's term catalog.
-    const env = make(envId, options) as unknown as ToolEnv<unknown>;
+    const env = makeToolEnv(envId, options, "rescore");
     const spec: RewardSpec = withGamma(resolveRewardSpec(reward, registryEntry(envId).family, env.knownTerms()), gamma);
     env.close();
     specName = spec.name;
