@@ -6,6 +6,7 @@ import { sampleFromJsonSchema } from "../core/jsonSchema.js";
 import type { ToolSchema } from "../core/spaces/toolCall.js";
 import type { Action } from "../engine/actions.js";
 import type { ToolObservation } from "../engine/observation.js";
+import { ToolActionSpace } from "../engine/actionSpace.js";
 
 /**
  * Scripted reward hackers. Each exploits one way a naive shaping could be gamed; the anti-hacking test requires
@@ -28,9 +29,10 @@ class SchemaBook {
 type Discover = (() => Action) | null;
 
 function discoveryOf(env: Env<unknown, unknown>, rng: Rng): Discover {
-  const space = env.actionSpace as unknown as { extraKinds?: Record<string, { sample?: (r: Rng) => Action }> };
-  const kind = Object.values(space.extraKinds ?? {}).find((k) => typeof k.sample === "function");
-  return kind?.sample ? () => (kind.sample as (r: Rng) => Action)(rng) : null;
+  const space = env.actionSpace;
+  if (!(space instanceof ToolActionSpace)) return null;
+  const sample = Object.values(space.extraKinds).find((k) => typeof k.sample === "function")?.sample;
+  return sample ? () => sample(rng) : null;
 }
 
 function callOf(tool: ToolSchema, rng: Rng): Action {
