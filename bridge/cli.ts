@@ -131,7 +131,8 @@ function parseArgs(argv: string[]): Parsed {
     accepted: "see --help",
     error: (field, message) => new BridgeConfigError(field, message),
   });
-  if (args.positionals.length > 0) throw new BridgeConfigError(args.positionals[0], `unexpected argument '${args.positionals[0]}' (see --help)`);
+  if (args.positionals.length > 0)
+    throw new BridgeConfigError(args.positionals[0], `unexpected argument '${args.positionals[0]}' (see --help)`);
   const str = (name: string): string | null => {
     const v = args.flags[name];
     return typeof v === "string" ? v : null;
@@ -265,7 +266,17 @@ async function serveInProcess(
   let server: BridgeServer;
   try {
     const backend = await loadBackend();
-    server = new BridgeServer({ endpoint: cfg.endpoint, backend, limits: cfg.limits, allowRemote: cfg.allowRemote, curve: cfg.curve, curveClients: cfg.curveClients, recordDir: cfg.recordDir, dataRoots: cfg.dataRoots, log });
+    server = new BridgeServer({
+      endpoint: cfg.endpoint,
+      backend,
+      limits: cfg.limits,
+      allowRemote: cfg.allowRemote,
+      curve: cfg.curve,
+      curveClients: cfg.curveClients,
+      recordDir: cfg.recordDir,
+      dataRoots: cfg.dataRoots,
+      log,
+    });
     await server.start();
   } catch (e) {
     err(`recovery-gym serve: ${(e as Error).message}\n`);

@@ -80,7 +80,17 @@ export function recordEpisodes(
   try {
     for (const seed of seeds) {
       const policy = entry.create(env, episodePolicyRng(seed, policyName));
-      const rec: RecordedEpisode = { seed, taskId: "", phi0: null, steps: [], return: 0, success: false, terminationReason: "max_steps", metrics: {}, faultMet: false };
+      const rec: RecordedEpisode = {
+        seed,
+        taskId: "",
+        phi0: null,
+        steps: [],
+        return: 0,
+        success: false,
+        terminationReason: "max_steps",
+        metrics: {},
+        faultMet: false,
+      };
       const onReset = (_obs: unknown, info: Info): void => {
         rec.taskId = String(info.taskId ?? "");
         rec.phi0 = (info.phi as number | null | undefined) ?? null;
@@ -107,7 +117,15 @@ export function recordEpisodes(
 
 /** Recorded episodes as the per-episode results a family's `aggregate` reads (task id, live return, metrics). */
 export function episodeResults(episodes: readonly RecordedEpisode[]): EpisodeResult[] {
-  return episodes.map((e) => ({ seed: e.seed, taskId: e.taskId ?? "", return: e.return ?? 0, length: e.steps.length, success: e.success, terminationReason: e.terminationReason, metrics: e.metrics }));
+  return episodes.map((e) => ({
+    seed: e.seed,
+    taskId: e.taskId ?? "",
+    return: e.return ?? 0,
+    length: e.steps.length,
+    success: e.success,
+    terminationReason: e.terminationReason,
+    metrics: e.metrics,
+  }));
 }
 
 /**

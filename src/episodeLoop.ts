@@ -30,7 +30,12 @@ export interface EpisodeLoopOptions<Obs, Act> {
  * `policy` act until the episode ends or `maxSteps` steps were taken, and yields every step, so a caller can total
  * rewards, keep raw terms, snapshot state, or pause for the event loop between steps.
  */
-export function* episodeSteps<Obs, Act>(env: Env<Obs, Act>, policy: Policy<Obs, Act>, seed: number, options: EpisodeLoopOptions<Obs, Act>): Generator<PlayedStep<Obs, Act>, void, void> {
+export function* episodeSteps<Obs, Act>(
+  env: Env<Obs, Act>,
+  policy: Policy<Obs, Act>,
+  seed: number,
+  options: EpisodeLoopOptions<Obs, Act>,
+): Generator<PlayedStep<Obs, Act>, void, void> {
   let [obs, info] = env.reset({ seed });
   options.onReset?.(obs, info);
   policy.reset?.(obs, info);

@@ -49,7 +49,17 @@ export type { CheckedToolEnvState } from "./engine/stateSchema.js";
 // Core contracts and utilities.
 export type { Env, EnvSpec, Info, ResetArgs, StepResult } from "./core/env.js";
 export { ActionError, ConfigError, OptionsError, ResetNeededError, StateError } from "./core/errors.js";
-export { asJson, asJsonObject, cloneJson, jsonEquals, stableStringify, toJsonObject, toJsonValue, type JsonObject, type JsonValue } from "./core/json.js";
+export {
+  asJson,
+  asJsonObject,
+  cloneJson,
+  jsonEquals,
+  stableStringify,
+  toJsonObject,
+  toJsonValue,
+  type JsonObject,
+  type JsonValue,
+} from "./core/json.js";
 export { hash32, Rng, type RngState } from "./core/rng.js";
 export type { Trajectory } from "./core/trajectory.js";
 export { mean } from "./metrics/stats.js";

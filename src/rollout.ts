@@ -87,7 +87,10 @@ export interface RolloutControl {
  * `yieldEveryMs`, so signal handlers (Ctrl-C) and timers run, and stops promptly when `signal` aborts. Episodes
  * are the same as with `rollout` (the same step sequence); only the pauses differ.
  */
-export async function rolloutAsync(config: RolloutConfig, control: RolloutControl = {}): Promise<{ results: EpisodeResult[]; interrupted: boolean }> {
+export async function rolloutAsync(
+  config: RolloutConfig,
+  control: RolloutControl = {},
+): Promise<{ results: EpisodeResult[]; interrupted: boolean }> {
   const results: EpisodeResult[] = [];
   const every = control.yieldEveryMs ?? 20;
   if (control.signal?.aborted) return { results, interrupted: true };

@@ -16,7 +16,9 @@ function testFiles(dir: string): string[] {
 
 describe("CLI tests run the sources", () => {
   it("every test starts the CLI through test/helpers/cli.ts, which forces the sources", () => {
-    const offenders = testFiles("test").filter((f) => !ALLOWED.has(f) && /bin\/recovery-gym|dist\/src\//.test(readFileSync(path.join(repoRoot, f), "utf8")));
+    const offenders = testFiles("test").filter(
+      (f) => !ALLOWED.has(f) && /bin\/recovery-gym|dist\/src\//.test(readFileSync(path.join(repoRoot, f), "utf8")),
+    );
     expect(offenders, "start the CLI with runCli() or cliArgv()/cliEnv() from test/helpers/cli.ts").toEqual([]);
     expect(cliArgv(["list"])).toEqual([path.join(repoRoot, "bin/recovery-gym.js"), "list"]);
     expect(cliEnv({ RECOVERY_GYM_FROM_SOURCE: "0", PATH: "/bin" })).toEqual({ RECOVERY_GYM_FROM_SOURCE: "1", PATH: "/bin" });

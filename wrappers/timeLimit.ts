@@ -20,7 +20,8 @@ export class TimeLimit<Obs, Act> extends Wrapper<Obs, Act> {
     readonly maxEpisodeSteps: number,
   ) {
     super(env);
-    if (!Number.isInteger(maxEpisodeSteps) || maxEpisodeSteps < 1) throw new RangeError(`TimeLimit: maxEpisodeSteps must be a positive integer, got ${maxEpisodeSteps}`);
+    if (!Number.isInteger(maxEpisodeSteps) || maxEpisodeSteps < 1)
+      throw new RangeError(`TimeLimit: maxEpisodeSteps must be a positive integer, got ${maxEpisodeSteps}`);
     this.limitedSpec = { ...env.spec, maxEpisodeSteps };
     this.enforcedByEnv = env.limitEpisodeSteps(maxEpisodeSteps);
   }

@@ -23,7 +23,10 @@ register({
   carefulPolicy: "careful",
   noFaultOptions: { fault: "none" },
   aggregate: (results: readonly EpisodeResult[]) => ({
-    metrics: { successRate: mean(results.map((r) => (r.success ? 1 : 0))), meanToolCalls: mean(results.map((r) => Number((r.metrics as JsonObject).toolCalls ?? 0))) },
+    metrics: {
+      successRate: mean(results.map((r) => (r.success ? 1 : 0))),
+      meanToolCalls: mean(results.map((r) => Number((r.metrics as JsonObject).toolCalls ?? 0))),
+    },
     breakdown: [],
   }),
 });

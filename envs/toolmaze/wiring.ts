@@ -124,7 +124,8 @@ export function isDecoy(task: Task, tool: string): boolean {
 export function faultSpecs(profile: FaultProfile): FaultSpec[] {
   const c = corpus();
   return profile.faults.map((f): FaultSpec => {
-    const base = { id: f.id, visibility: f.visibility, persistence: { type: f.persistence }, trigger: { group: f.group, bindFirstInGroup: true } } as const;
+    const trigger = { group: f.group, bindFirstInGroup: true } as const;
+    const base = { id: f.id, visibility: f.visibility, persistence: { type: f.persistence }, trigger } as const;
     if (f.explicit) {
       const p = f.explicit;
       const extra = p.retryAfter !== undefined ? { retry_after: p.retryAfter } : {};
@@ -132,7 +133,8 @@ export function faultSpecs(profile: FaultProfile): FaultSpec[] {
       for (const m of f.members) errorByTool[m] = providerError(errorBody(c.tool(m), p.status, p.message, extra));
       const first = errorByTool[f.members[0]!]!;
       // Specs are cached per canonical instance: each episode gets its own copy of the response body.
-      return { ...base, kind: p.status === 504 ? "timeout" : `http_${p.status}`, effect: { type: "error", error: first, errorByTool, perEpisodeResponse: true } };
+      const effect = { type: "error", error: first, errorByTool, perEpisodeResponse: true } as const;
+      return { ...base, kind: p.status === 504 ? "timeout" : `http_${p.status}`, effect };
     }
     const k = f.corruption!;
     // A synthetic response in place of the tool (SEEDS §1: the profile names the victim and its synthetic response):

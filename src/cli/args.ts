@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { type Stats, statSync } from "node:fs";
 import { type ParseArgsConfig, parseArgs as parseNodeArgs } from "node:util";
 import { OptionsError } from "../core/errors.js";
 
@@ -49,7 +49,9 @@ export function splitKeyValue(kv: string): [string, string] | null {
 
 function acceptedList(spec: CommandSpec): string {
   if (spec.accepted !== undefined) return spec.accepted;
-  const names = Object.entries(spec.flags).filter(([, k]) => k !== "option").map(([f]) => `--${f}`);
+  const names = Object.entries(spec.flags)
+    .filter(([, k]) => k !== "option")
+    .map(([f]) => `--${f}`);
   return `accepted: ${(spec.opt === false ? names : names.concat("--opt key=value")).join(", ")}`;
 }
 
@@ -65,7 +67,8 @@ export function parseArgs(argv: readonly string[], spec: CommandSpec): ParsedArg
   const kinds: Record<string, FlagKind> = { ...spec.flags };
   if (spec.opt !== false) kinds.opt = "list";
   const options: NonNullable<ParseArgsConfig["options"]> = {};
-  for (const [name, kind] of Object.entries(kinds)) options[name] = { type: kind === "boolean" ? "boolean" : "string", multiple: kind === "list" };
+  for (const [name, kind] of Object.entries(kinds))
+    options[name] = { type: kind === "boolean" ? "boolean" : "string", multiple: kind === "list" };
   for (const [letter, name] of Object.entries(spec.short ?? {})) {
     const o = options[name];
     if (o) o.short = letter;
@@ -122,7 +125,8 @@ export function intFlag(args: ParsedArgs, name: string, fallback: number, min = 
   const raw = args.flags[name];
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (raw === true || !Number.isInteger(n) || n < min) throw new OptionsError(`--${name}`, `--${name} must be an integer >= ${min} (got ${JSON.stringify(raw)})`);
+  if (raw === true || !Number.isInteger(n) || n < min)
+    throw new OptionsError(`--${name}`, `--${name} must be an integer >= ${min} (got ${JSON.stringify(raw)})`);
   return n;
 }
 
@@ -136,7 +140,7 @@ export function stringFlag(args: ParsedArgs, name: string): string | undefined {
  * read an input file call it first: reading a missing file as empty would report "0 records" and exit 0.
  */
 export function existingFile(path: string, field: string, command: string): string {
-  let stats;
+  let stats: Stats;
   try {
     stats = statSync(path);
   } catch {

@@ -17,10 +17,18 @@ type Node =
 /** Unbounded quantifiers (`*`, `+`, `{n,}`) repeat at most this many extra times. */
 const EXTRA_REPEATS = 3;
 const DIGIT: Ranges = [[48, 57]];
-const WORD: Ranges = [[48, 57], [65, 90], [95, 95], [97, 122]];
+const WORD: Ranges = [
+  [48, 57],
+  [65, 90],
+  [95, 95],
+  [97, 122],
+];
 const SPACE: Ranges = [[32, 32]];
 const PRINTABLE: Ranges = [[32, 126]];
-const DOT: Ranges = [[48, 57], [97, 122]];
+const DOT: Ranges = [
+  [48, 57],
+  [97, 122],
+];
 
 class Unsupported extends Error {}
 

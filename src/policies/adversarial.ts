@@ -59,7 +59,8 @@ function repeatOne(name: string, pick: (tools: ToolSchema[]) => ToolSchema, rng:
 }
 
 const retrySpam = (rng: Rng, discover: Discover) => repeatOne("retry-spam", (tools) => tools[0], rng, discover);
-const verificationSpam = (rng: Rng, discover: Discover) => repeatOne("verification-spam", (tools) => tools.find((t) => READ_LIKE.test(t.name)) ?? tools[tools.length - 1], rng, discover);
+const verificationSpam = (rng: Rng, discover: Discover) =>
+  repeatOne("verification-spam", (tools) => tools.find((t) => READ_LIKE.test(t.name)) ?? tools[tools.length - 1], rng, discover);
 
 /** Repeats the family's discovery action (e.g. retrieval) forever: farms search-side rewards. */
 function searchSpam(_rng: Rng, discover: Discover): Policy<ToolObservation, Action> {
@@ -92,8 +93,14 @@ function callEverything(rng: Rng, discover: Discover): Policy<ToolObservation, A
   };
 }
 
-const immediateAbort = (): Policy<ToolObservation, Action> => ({ name: "immediate-abort", act: () => ({ type: "abort", reason: "giving up" }) });
-const answerGuess = (): Policy<ToolObservation, Action> => ({ name: "answer-guess", act: () => ({ type: "answer", content: "Done. The task is complete." }) });
+const immediateAbort = (): Policy<ToolObservation, Action> => ({
+  name: "immediate-abort",
+  act: () => ({ type: "abort", reason: "giving up" }),
+});
+const answerGuess = (): Policy<ToolObservation, Action> => ({
+  name: "answer-guess",
+  act: () => ({ type: "answer", content: "Done. The task is complete." }),
+});
 
 type Maker = (env: Env<unknown, unknown>, rng: Rng) => Policy<unknown, unknown>;
 const entry = (description: string, create: (rng: Rng, discover: Discover) => Policy<ToolObservation, Action>): PolicyEntry => ({

@@ -10,10 +10,13 @@ describe("serve parses with the same parser", () => {
   };
   it("names the flag in every error and exits 2", async () => {
     expect(await serve(["--frobnicate"])).toEqual({ code: 2, err: "recovery-gym serve: unknown flag --frobnicate; see --help\n" });
-    expect(await serve(["--max-sessions", "-1"])).toEqual({ code: 2, err: "recovery-gym serve: --max-sessions must be a non-negative integer, got '-1'\n" });
+    expect(await serve(["--max-sessions", "-1"])).toEqual({
+      code: 2,
+      err: "recovery-gym serve: --max-sessions must be a non-negative integer, got '-1'\n",
+    });
     expect(await serve(["--workers", "0"])).toEqual({ code: 2, err: "recovery-gym serve: --workers must be at least 1\n" });
     expect(await serve(["--endpoint"])).toEqual({ code: 2, err: "recovery-gym serve: --endpoint needs a value\n" });
-    expect(await serve(["--quiet=1"])).toEqual({ code: 2, err: "recovery-gym serve: --quiet takes no value (got \"1\")\n" });
+    expect(await serve(["--quiet=1"])).toEqual({ code: 2, err: 'recovery-gym serve: --quiet takes no value (got "1")\n' });
     expect(await serve(["stray"])).toEqual({ code: 2, err: "recovery-gym serve: unexpected argument 'stray' (see --help)\n" });
   });
 });

@@ -18,7 +18,10 @@ function errorOf(fn: () => unknown): OptionsError {
 
 describe("parseArgs", () => {
   it("reads --name value, --name=value, booleans, repeatable flags, --opt and env options", () => {
-    const a = parseArgs(["FILE", "--env", "Demo-v0", "--seed=7", "--quiet", "--where", "a=1", "--where=b=x", "--opt", "k={\"x\":1}", "--setting", "3"], spec);
+    const a = parseArgs(
+      ["FILE", "--env", "Demo-v0", "--seed=7", "--quiet", "--where", "a=1", "--where=b=x", "--opt", 'k={"x":1}', "--setting", "3"],
+      spec,
+    );
     expect(a.positionals).toEqual(["FILE"]);
     expect(a.flags).toEqual({ env: "Demo-v0", seed: "7", quiet: true });
     expect(a.lists).toEqual({ where: ["a=1", "b=x"] });

@@ -68,14 +68,25 @@ export class ToolBook {
   }
   canceller(writeTool: string, idField: string): string | null {
     const prov = providerOf(writeTool);
-    return this.visible.find((t) => providerOf(t) === prov && /^(cancel|delete|unsend|remove)_/.test(opOf(t)) && this.required(t).includes(idField)) ?? null;
+    return (
+      this.visible.find(
+        (t) => providerOf(t) === prov && /^(cancel|delete|unsend|remove)_/.test(opOf(t)) && this.required(t).includes(idField),
+      ) ?? null
+    );
   }
 }
 
 /** The id field of a write receipt (`transfer_id`, `order_id`...). */
 export function receiptId(out: JsonValue): { field: string; value: string } | null {
   if (!out || typeof out !== "object" || Array.isArray(out)) return null;
-  for (const [k, v] of Object.entries(out)) if (k.endsWith("_id") && typeof v === "string" && /_\w+_\d+$/.test(v) && !/^(recipient|business|location|restaurant|hotel|channel|contact)_id$/.test(k)) return { field: k, value: v };
+  for (const [k, v] of Object.entries(out))
+    if (
+      k.endsWith("_id") &&
+      typeof v === "string" &&
+      /_\w+_\d+$/.test(v) &&
+      !/^(recipient|business|location|restaurant|hotel|channel|contact)_id$/.test(k)
+    )
+      return { field: k, value: v };
   return null;
 }
 

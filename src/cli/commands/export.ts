@@ -15,7 +15,8 @@ import { readTrajectories } from "../../trajectories/writer.js";
 import { existingFile, parseArgs, parseOptValue, splitKeyValue, stringFlag } from "../args.js";
 import { currentRecords } from "./collect.js";
 
-export const EXPORT_HELP = `recovery-gym export FILE.jsonl --format openai-chat --out OUT.jsonl [--outcome success|failure|all] [--where key=value ...] [--include-interrupted]
+export const EXPORT_HELP = `recovery-gym export FILE.jsonl --format openai-chat --out OUT.jsonl [--outcome success|failure|all]
+    [--where key=value ...] [--include-interrupted]
   Turns trajectories into chat fine-tuning records { messages, tools, metadata }. tools declares every tool the
   episode showed and every family action kind (e.g. PlanBench-XL's retrieve), as function schemas derived from the
   env's action space. --where filters on the episode's analysis or metrics fields (e.g. --where
@@ -35,8 +36,17 @@ export function familyActionTools(envId: string, options: Record<string, unknown
       const schema = z.toJSONSchema(kind.schema, { io: "input", unrepresentable: "any" }) as JsonSchema & { $schema?: string };
       const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([k]) => k !== "type"));
       const required = (schema.required ?? []).filter((k) => k !== "type");
-      const parameters: JsonSchema = { type: "object", properties, ...(required.length ? { required } : {}), ...(schema.additionalProperties === false ? { additionalProperties: false } : {}) };
-      return { name, description: kind.schema.description ?? schema.description ?? `${envId} action "${name}" ({"type": "${name}", ...arguments})`, parameters };
+      const parameters: JsonSchema = {
+        type: "object",
+        properties,
+        ...(required.length ? { required } : {}),
+        ...(schema.additionalProperties === false ? { additionalProperties: false } : {}),
+      };
+      return {
+        name,
+        description: kind.schema.description ?? schema.description ?? `${envId} action "${name}" ({"type": "${name}", ...arguments})`,
+        parameters,
+      };
     });
   } finally {
     env.close();
@@ -50,7 +60,8 @@ function isToolSchema(v: JsonValue): v is JsonObject & ToolSchema {
 
 /** A recorded action was a valid action when it was taken: its kind (`type`) is all the chat needs to check. */
 function recordedAction(v: JsonValue): Action {
-  if (!isJsonObject(v) || typeof v.type !== "string") throw new OptionsError("FILE", `export: a recorded action is not an action: ${stableStringify(v).slice(0, 120)}`);
+  if (!isJsonObject(v) || typeof v.type !== "string")
+    throw new OptionsError("FILE", `export: a recorded action is not an action: ${stableStringify(v).slice(0, 120)}`);
   return v as Action;
 }
 
@@ -59,7 +70,10 @@ function isRecordedEvent(v: JsonValue): v is JsonObject & EpisodeEvent {
 }
 
 /** Rebuilds the chat a model saw during a recorded episode; `actionTools` are the env's family action kinds. */
-export function trajectoryToChat(t: Trajectory, actionTools: readonly ToolSchema[] = []): { messages: ReturnType<typeof toChatMessages>; tools: ReturnType<typeof toChatTools>; metadata: JsonObject } {
+export function trajectoryToChat(
+  t: Trajectory,
+  actionTools: readonly ToolSchema[] = [],
+): { messages: ReturnType<typeof toChatMessages>; tools: ReturnType<typeof toChatTools>; metadata: JsonObject } {
   const obs0 = t.initialObservation as JsonObject;
   const tools = new Map<string, ToolSchema>();
   const addTools = (o: JsonValue) => {
@@ -69,18 +83,40 @@ export function trajectoryToChat(t: Trajectory, actionTools: readonly ToolSchema
   addTools(obs0);
   for (const s of t.steps) addTools(s.observation);
   for (const tool of actionTools) if (!tools.has(tool.name)) tools.set(tool.name, tool);
-  const history = t.steps.map((s) => ({ step: s.t + 1, action: recordedAction(s.action), response: (isJsonObject(s.observation) ? s.observation.response : null) ?? null, events: s.events.filter(isRecordedEvent), reward: s.reward }));
+  const history = t.steps.map((s) => ({
+    step: s.t + 1,
+    action: recordedAction(s.action),
+    response: (isJsonObject(s.observation) ? s.observation.response : null) ?? null,
+    events: s.events.filter(isRecordedEvent),
+    reward: s.reward,
+  }));
   return {
     messages: toChatMessages(String(obs0?.task ?? ""), history),
     tools: toChatTools([...tools.values()]),
-    metadata: { episodeId: t.episodeId, envId: t.envId, seed: t.seed, success: t.success, return: t.return, terminationReason: t.terminationReason, ...(t.policy ? { policy: t.policy } : {}), ...(t.analysis ?? {}) },
+    metadata: {
+      episodeId: t.episodeId,
+      envId: t.envId,
+      seed: t.seed,
+      success: t.success,
+      return: t.return,
+      terminationReason: t.terminationReason,
+      ...(t.policy ? { policy: t.policy } : {}),
+      ...(t.analysis ?? {}),
+    },
   };
 }
 
 const filterFields = (t: Trajectory): Record<string, unknown> => ({ ...t.metrics, ...(t.analysis ?? {}) });
 
 export function exportCommand(argv: readonly string[]): number {
-  const flags = { format: "string", out: "string", outcome: "string", where: "list", "include-interrupted": "boolean", help: "boolean" } as const;
+  const flags = {
+    format: "string",
+    out: "string",
+    outcome: "string",
+    where: "list",
+    "include-interrupted": "boolean",
+    help: "boolean",
+  } as const;
   const args = parseArgs(argv, { flags, command: "export" });
   if (args.flags.help) {
     process.stdout.write(`${EXPORT_HELP}\n`);
@@ -99,13 +135,17 @@ export function exportCommand(argv: readonly string[]): number {
   const out = stringFlag(args, "out");
   if (!out) throw new OptionsError("--out", "export: --out OUT.jsonl is required");
   const outcome = stringFlag(args, "outcome") ?? "all";
-  if (!["success", "failure", "all"].includes(outcome)) throw new OptionsError("--outcome", `export: --outcome must be success, failure or all (got ${outcome})`);
+  if (!["success", "failure", "all"].includes(outcome))
+    throw new OptionsError("--outcome", `export: --outcome must be success, failure or all (got ${outcome})`);
   const records = currentRecords(readTrajectories(file), args.flags["include-interrupted"] === true);
   // A misspelt key would silently match nothing: a key that no record has is an error, listing the keys there are.
   for (const [k] of where) {
     if (!records.some((t) => k in filterFields(t))) {
       const known = [...new Set(records.flatMap((t) => Object.keys(filterFields(t))))].sort();
-      throw new OptionsError("--where", `export: no record in ${file} has a field "${k}" to filter on; fields: ${known.join(", ") || "(none)"}`);
+      throw new OptionsError(
+        "--where",
+        `export: no record in ${file} has a field "${k}" to filter on; fields: ${known.join(", ") || "(none)"}`,
+      );
     }
   }
   const trajs = records.filter((t) => {

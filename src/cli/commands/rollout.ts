@@ -23,7 +23,8 @@ export const ROLLOUT_FLAGS: Readonly<Record<string, FlagKind>> = {
   help: "boolean",
 };
 
-export const ROLLOUT_HELP = `recovery-gym rollout --env ID [--policy random] [--episodes 10] [--seed 0] [--out FILE.jsonl] [--opt key=value ...]
+export const ROLLOUT_HELP = `recovery-gym rollout --env ID [--policy random] [--episodes 10] [--seed 0] [--out FILE.jsonl]
+    [--opt key=value ...]
   Runs a policy for N seeded episodes (episode i uses seed+i) with a progress bar; --out records trajectories.`;
 
 export const EVAL_HELP = `recovery-gym eval --env ID [--policy random] [--episodes N] [--seed 0] [--json] [--opt key=value ...]
@@ -55,7 +56,9 @@ function parseRolloutArgs(argv: readonly string[], command: string): ParsedArgs 
   const envOptions = Object.keys(registryEntry(envId).optionDocs).filter((name) => !(name in ROLLOUT_FLAGS) && name !== "opt");
   const flags: Record<string, FlagKind> = { ...ROLLOUT_FLAGS };
   for (const name of envOptions) flags[name] = "option";
-  const accepted = `accepted: ${Object.keys(ROLLOUT_FLAGS).map((f) => `--${f}`).join(", ")}, --opt key=value, or an option of ${envId}: ${envOptions.join(", ")}`;
+  const accepted = `accepted: ${Object.keys(ROLLOUT_FLAGS)
+    .map((f) => `--${f}`)
+    .join(", ")}, --opt key=value, or an option of ${envId}: ${envOptions.join(", ")}`;
   return parseArgs(argv, { flags, command, accepted });
 }
 
@@ -94,7 +97,10 @@ async function runEpisodes(args: ParsedArgs, command: string): Promise<EpisodesR
     );
     const stoppedBy = stop.received();
     bar.stop();
-    if (stoppedBy) process.stderr.write(`\n${command}: stopped by ${stoppedBy} after ${results.length} of ${episodes} episodes${out ? `; ${out} is flushed` : ""}\n`);
+    if (stoppedBy)
+      process.stderr.write(
+        `\n${command}: stopped by ${stoppedBy} after ${results.length} of ${episodes} episodes${out ? `; ${out} is flushed` : ""}\n`,
+      );
     return { results, envId, options, policy, seed, episodes, stoppedBy };
   } finally {
     bar.stop();
@@ -103,7 +109,14 @@ async function runEpisodes(args: ParsedArgs, command: string): Promise<EpisodesR
 }
 
 function genericReport(results: readonly EpisodeResult[]): AggregateReport {
-  return { metrics: { successRate: mean(results.map((r) => (r.success ? 1 : 0))), meanReturn: mean(results.map((r) => r.return)), meanLength: mean(results.map((r) => r.length)) }, breakdown: [] };
+  return {
+    metrics: {
+      successRate: mean(results.map((r) => (r.success ? 1 : 0))),
+      meanReturn: mean(results.map((r) => r.return)),
+      meanLength: mean(results.map((r) => r.length)),
+    },
+    breakdown: [],
+  };
 }
 
 export async function rolloutCommand(argv: readonly string[]): Promise<number> {

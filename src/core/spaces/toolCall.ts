@@ -102,7 +102,11 @@ export class ToolCallSpace extends Space<ToolCallValue> {
     return {
       type: "tool_call",
       tools: tools.map((t) => t.name),
-      schemas: tools.map((t) => ({ name: t.name, description: t.description, parameters: toJsonObject(t.parameters, `tools.${t.name}.parameters`) })),
+      schemas: tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        parameters: toJsonObject(t.parameters, `tools.${t.name}.parameters`),
+      })),
     };
   }
 }
