@@ -11,6 +11,7 @@ import {
   type ToolErrorPayload,
 } from "../../src/family.js";
 import { corruptValue, type CorruptionSpec, type FaultProfile } from "./faults.js";
+import type { CorruptionClass } from "./task/strata.js";
 import { countOrderings } from "./task/solve.js";
 import type { Task } from "./tasks.js";
 import { corpus, type ToolSpec } from "./world/corpus.js";
@@ -149,8 +150,17 @@ export function faultSpecs(profile: FaultProfile): FaultSpec[] {
  * would fail (its stateful checks), the stateless part of the output stands in, so the synthetic answer is always a
  * well-formed success.
  */
+const CORRUPTION_CLASSES: readonly string[] = ["physics", "temporal", "leakage", "scale"] satisfies readonly CorruptionClass[];
+
+/** The fault spec's `params` are the CorruptionSpec `implicitSpecs` put there; checked, not cast, on the way back. */
+function isCorruptionSpec(p: JsonObject): p is JsonObject & CorruptionSpec {
+  const typed = typeof p.field === "string" && typeof p.type === "string" && typeof p.salt === "number";
+  return typed && CORRUPTION_CLASSES.includes(String(p.cls));
+}
+
 export const silentResponse: CorruptionFn<WorldState> = ({ tool, args, params, state }) => {
-  const spec = params as unknown as CorruptionSpec;
+  if (!isCorruptionSpec(params)) throw new TypeError(`toolmaze_silent: params are not a corruption spec: ${JSON.stringify(params)}`);
+  const spec = params;
   const t = corpus().tool(tool);
   const r = simulate(t, args, structuredClone(state));
   const out: Record<string, Scalar> = r.ok ? { ...r.output } : statelessOutputs(t, args);
