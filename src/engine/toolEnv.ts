@@ -42,6 +42,8 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
   readonly metadata: EnvMetadata;
   readonly rewardSpec: RewardSpec;
   readonly maxSteps: number;
+  /** Where episodes truncate: maxSteps, or an outer TimeLimit's lower limit (`limitEpisodeSteps`). */
+  private stepLimit: number;
 
   protected episode: ToolEpisode<S> | null = null;
   protected setup: EpisodeSetup<S> | null = null;
@@ -63,6 +65,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
   ) {
     super();
     this.maxSteps = options.maxSteps ?? config.maxEpisodeSteps;
+    this.stepLimit = this.maxSteps;
     this.toolCallSpace = new ToolCallSpace(() => (this.episode ? this.episode.visibleToolsView() : []));
     this.actionSpace = new ToolActionSpace(this.toolCallSpace, { ...(config.extraActionKinds ?? {}) }, undefined, config.normalizeAction);
     this.observationSpace = toolObservationSpace(this.maxSteps);
@@ -245,7 +248,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
         success = extra.success;
       }
     }
-    const truncated = terminal === null && (truncateNow || this.stepCount >= this.maxSteps);
+    const truncated = terminal === null && (truncateNow || this.stepCount >= this.stepLimit);
     const terminated = terminal !== null;
     const ended = terminated || truncated;
     if (ended && parsed?.type !== "answer" && parsed?.type !== "abort") success = this.judgeAtEnd(terminal ?? "max_steps") ?? success;
@@ -274,6 +277,11 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
       info.metrics = this.episodeMetrics(success, why);
     }
     return [this.observe(response), reward, terminated, truncated, info];
+  }
+
+  override limitEpisodeSteps(maxSteps: number): boolean {
+    this.stepLimit = Math.min(this.stepLimit, maxSteps);
+    return true;
   }
 
   override render(): string {
