@@ -4,6 +4,8 @@
  * whatever the env puts in its observation.
  */
 
+import { isNumericView } from "./codec.js";
+
 export type WireObs = { s: Record<string, unknown>; d?: string[] } | { f: unknown };
 
 function isPlainObject(x: unknown): x is Record<string, unknown> {
@@ -25,8 +27,10 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(b)) return false;
   if (ArrayBuffer.isView(a) || ArrayBuffer.isView(b)) {
     if (!ArrayBuffer.isView(a) || !ArrayBuffer.isView(b)) return false;
-    const x = a as unknown as ArrayLike<unknown>;
-    const y = b as unknown as ArrayLike<unknown>;
+    // DataViews have no elements: two of them compare equal, a DataView and a typed array do not.
+    if (!isNumericView(a) || !isNumericView(b)) return !isNumericView(a) && !isNumericView(b);
+    const x: ArrayLike<number | bigint> = a;
+    const y: ArrayLike<number | bigint> = b;
     if (x.length !== y.length) return false;
     for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
     return true;

@@ -68,6 +68,8 @@ export {
   isJsonObject,
   jsonEquals,
   stableStringify,
+  toJsonObject,
+  toJsonValue,
   type JsonObject,
   type JsonValue,
 } from "./core/json.js";

@@ -8,6 +8,7 @@ export * from "./core/errors.js";
 export * from "./core/optionPaths.js";
 export { Rng, hash32, type RngState } from "./core/rng.js";
 export { type JsonValue, type JsonObject, stableStringify, jsonEquals, cloneJson } from "./core/json.js";
+export { isTypedArray, type TypedArray, toJsonObject, toJsonValue } from "./core/json.js";
 export { type JsonSchema, zodFromJsonSchema, sampleFromJsonSchema } from "./core/jsonSchema.js";
 export * from "./core/spaces/index.js";
 export { register, make, listEnvs, registryEntry, parseEnvOptions, registerMakeLayer, type MakeLayer, type EnvEntry, type EnvListing, type Policy, type PolicyEntry, type EpisodeResult, type AggregateReport } from "./core/registry.js";
@@ -42,6 +43,7 @@ export { trajectorySchema, trajectoryStepSchema, TRAJECTORY_SCHEMA_VERSION, type
 export { JsonlWriter, readTrajectories } from "./trajectories/writer.js";
 export { rollout, rolloutAsync, type RolloutConfig, type RolloutControl } from "./rollout.js";
 export { drainOnSignals, stopOnSignals, SIGNAL_EXIT_CODES, type StopSignal } from "./cli/signals.js";
+export { type CommandSpec, type FlagKind, type ParsedArgs, parseArgs as parseCommandLine } from "./cli/args.js";
 export { recordEpisodes, returnsUnder, policyEntry, episodePolicyRng, episodeResults, withGamma, type RecordedEpisode } from "./ablation.js";
 export { ADVERSARIES } from "./policies/adversarial.js";
 export { registerGenerator, listGenerators, type GeneratorEntry } from "./generators.js";

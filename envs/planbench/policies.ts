@@ -21,7 +21,7 @@ class ObservationAdapter {
       const parameters: VisibleTool["parameters"] = {
         type: "object",
         properties: p.properties ?? {},
-        ...(p.required ? { required: p.required } : {}),
+        ...(p.required ? { required: [...p.required] } : {}),
       };
       return { type: "function", name: s.name, description: s.description, strict: true, parameters };
     });

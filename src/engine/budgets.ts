@@ -64,7 +64,7 @@ export function retryBudgetOverflowed(budgets: ResolvedBudgets, retries: number)
 }
 
 /** The step at which the episode truncates: the env's step limit, or the episode's step budget if smaller. */
-export function stepLimit(maxSteps: number, budgets: ResolvedBudgets): number {
+export function episodeStepLimit(maxSteps: number, budgets: ResolvedBudgets): number {
   return budgets.steps === null ? maxSteps : Math.min(maxSteps, budgets.steps);
 }
 

@@ -11,7 +11,7 @@ import { resolveRewardSpec } from "../rewards/presets.js";
 import type { RewardSpec } from "../rewards/spec.js";
 import type { Action, FamilyAction, ToolCallAction } from "./actions.js";
 import type { EpisodeEvent, TerminationReason } from "./events.js";
-import { remainingBudgets, stepLimit } from "./budgets.js";
+import { episodeStepLimit, remainingBudgets } from "./budgets.js";
 import { type CallRecord, type EpisodeData, ToolEpisode } from "./episode.js";
 import {
   type CallReport,
@@ -75,6 +75,8 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
   readonly metadata: EnvMetadata;
   readonly rewardSpec: RewardSpec;
   readonly maxSteps: number;
+  /** Where episodes truncate: maxSteps, or an outer TimeLimit's lower limit (`limitEpisodeSteps`). */
+  private stepLimit: number;
 
   protected episode: ToolEpisode<S> | null = null;
   protected setup: EpisodeSetup<S> | null = null;
@@ -95,6 +97,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
   ) {
     super();
     this.maxSteps = options.maxSteps ?? config.maxEpisodeSteps;
+    this.stepLimit = this.maxSteps;
     this.toolCallSpace = new ToolCallSpace(() => (this.episode ? this.episode.visibleToolsView() : []));
     this.actionSpace = new ToolActionSpace(this.toolCallSpace, { ...(config.extraActionKinds ?? {}) }, undefined, config.normalizeAction);
     this.observationSpace = toolObservationSpace(this.maxSteps);
@@ -244,7 +247,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
       if (r.terminal) end = { kind: "limit", reason: r.terminal, success: r.success ?? false };
     }
     const terminated = end !== null;
-    const truncated = !terminated && this.stepCount >= stepLimit(this.maxSteps, (this.episode as ToolEpisode<S>).budgets);
+    const truncated = !terminated && this.stepCount >= episodeStepLimit(this.stepLimit, (this.episode as ToolEpisode<S>).budgets);
     if (truncated) end = { kind: "limit", reason: "max_steps", success: false };
     const ended = end !== null;
     if (end !== null && end.kind === "limit") success = this.judge(end) ?? end.success;
@@ -274,6 +277,11 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
       info.metrics = this.episodeMetrics(success, why, end);
     }
     return [this.observe(response), reward, terminated, truncated, info];
+  }
+
+  override limitEpisodeSteps(maxSteps: number): boolean {
+    this.stepLimit = Math.min(this.stepLimit, maxSteps);
+    return true;
   }
 
   override render(): string {
