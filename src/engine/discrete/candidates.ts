@@ -117,7 +117,7 @@ function fillTemplate(template: string, held: readonly HeldValue[], cap: number)
     for (const a of acc) {
       for (const o of options) {
         if (next.length >= cap) break;
-        const key = `${hole}\u0000${stableStringify(o.value)}`;
+        const key = `${hole}\u0000${valueKey(o.value)}`;
         if (a.used.includes(key)) continue;
         next.push({ text: a.text.replace(`{${hole}}`, textOf(o.value)), sources: [...a.sources, o.source], used: [...a.used, key] });
       }
@@ -127,11 +127,17 @@ function fillTemplate(template: string, held: readonly HeldValue[], cap: number)
   return acc;
 }
 
+/** A value's identity as text: cheap for scalars (the common case), canonical JSON for structures. */
+export function valueKey(v: JsonValue): string {
+  if (v === null || typeof v !== "object") return `${typeof v}:${String(v)}`;
+  return `j:${stableStringify(v)}`;
+}
+
 function uniqueByValue<T extends { value: JsonValue }>(values: readonly T[]): T[] {
   const seen = new Set<string>();
   const out: T[] = [];
   for (const v of values) {
-    const k = stableStringify(v.value);
+    const k = valueKey(v.value);
     if (!seen.has(k)) {
       seen.add(k);
       out.push(v);
@@ -175,19 +181,33 @@ function argumentOptions(name: string, type: string | null, target: string, prop
   return fitting.slice(0, limit);
 }
 
+/**
+ * Argument combinations, the ones made of each argument's earliest values first (ordered by the sum of the values'
+ * positions, then lexicographically), so the cap drops combinations of late, schema-derived choices first.
+ */
 function product(lists: { name: string; options: { value: JsonValue; source: ValueSource }[] }[], cap: number): { args: JsonObject; sources: ValueSource[] }[] {
-  let acc: { args: JsonObject; sources: ValueSource[] }[] = [{ args: {}, sources: [] }];
+  let combos: number[][] = [[]];
   for (const l of lists) {
-    const next: { args: JsonObject; sources: ValueSource[] }[] = [];
-    for (const a of acc) {
-      for (const o of l.options) {
-        if (next.length >= cap) break;
-        next.push({ args: { ...a.args, [l.name]: o.value }, sources: [...a.sources, o.source] });
-      }
-    }
-    acc = next;
+    const next: number[][] = [];
+    for (const c of combos) for (let i = 0; i < l.options.length && next.length < 4096; i++) next.push([...c, i]);
+    combos = next;
   }
-  return acc;
+  const rank = (c: number[]) => c.reduce((a, b) => a + b, 0);
+  combos.sort((a, b) => rank(a) - rank(b) || compareLex(a, b));
+  return combos.slice(0, cap).map((c) => {
+    const args: JsonObject = {};
+    const sources: ValueSource[] = [];
+    c.forEach((i, k) => {
+      args[lists[k].name] = lists[k].options[i].value;
+      sources.push(lists[k].options[i].source);
+    });
+    return { args, sources };
+  });
+}
+
+function compareLex(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
 }
 
 /** Tool calls with every required argument (and every optional one the task names) bound. */
@@ -249,13 +269,20 @@ export function candidates(ep: ObservableEpisode, limits: CandidateLimits): Cand
   const held = heldValues(ep);
   const all: Candidate[] = [{ kind: "abort", action: { type: "abort" }, name: "abort", sources: [] }];
   all.push(...answers(ep, held, limits), ...familyActions(ep, held, limits));
-  for (const t of ep.tools) all.push(...toolCalls(t, ep, held, limits));
+  for (const t of ep.tools) {
+    if (all.length >= limits.maxCandidates) break;
+    all.push(...toolCalls(t, ep, held, limits));
+  }
+  // Kinds never collide and each argument's values are unique, so only messages can repeat (two templates giving
+  // one text): compare those.
   const seen = new Set<string>();
   const out: Candidate[] = [];
   for (const c of all) {
-    const key = stableStringify(c.action as unknown as JsonValue);
-    if (seen.has(key)) continue;
-    seen.add(key);
+    if (c.kind === "answer" || c.kind === "family") {
+      const key = stableStringify(c.action as unknown as JsonValue);
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
     out.push(c);
     if (out.length >= limits.maxCandidates) break;
   }

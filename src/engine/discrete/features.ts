@@ -1,6 +1,6 @@
 import { type JsonValue, stableStringify } from "../../core/json.js";
 import { hash32 } from "../../core/rng.js";
-import type { Candidate, ValueSource } from "./candidates.js";
+import { type Candidate, type ValueSource, valueKey } from "./candidates.js";
 import type { ObservableEpisode, SeenCall, SeenTool } from "./source.js";
 
 /** Global features, in order (docs/DISCRETE.md documents them; a test keeps the two in sync). */
@@ -84,7 +84,16 @@ function outcomeOf(c: SeenCall): Outcome {
   return looksTransient(c.response, 0) ? 2 : 3;
 }
 
+const signatures = new WeakMap<object, string>();
+/** Tools with the same documented types (or, without types, the same parameter schema) are alternatives. */
 function signature(t: SeenTool): string {
+  const cacheKey = (t.semantics ?? t.parameters) as object;
+  let sig = signatures.get(cacheKey);
+  if (sig === undefined) signatures.set(cacheKey, (sig = computeSignature(t)));
+  return sig;
+}
+
+function computeSignature(t: SeenTool): string {
   const s = t.semantics;
   if (s && (s.outputs || s.parameters)) {
     const outs = Object.values(s.outputs ?? {}).sort().join(",");
@@ -111,6 +120,26 @@ interface History {
 
 const callKey = (tool: string, args: JsonValue): string => `${tool}\u0000${stableStringify(args)}`;
 
+/** Per-call text keys, computed once per call (the same SeenCall objects come back every step). */
+interface CallKeys {
+  call: string;
+  args: string;
+  argValues: string[];
+  fields: [field: string, value: string][];
+}
+const callKeys = new WeakMap<SeenCall, CallKeys>();
+function keysOf(c: SeenCall): CallKeys {
+  let k = callKeys.get(c);
+  if (!k) {
+    const args = stableStringify(c.arguments);
+    const r = c.response;
+    const fields: [string, string][] = c.ok && r !== null && typeof r === "object" && !Array.isArray(r) ? Object.entries(r).map(([f, v]) => [f, valueKey(v)]) : [];
+    k = { call: `${c.tool}\u0000${args}`, args, argValues: Object.values(c.arguments).map(valueKey), fields };
+    callKeys.set(c, k);
+  }
+  return k;
+}
+
 function history(ep: ObservableEpisode): History {
   const h: History = {
     toolCount: new Map(), toolLast: new Map(), callCount: new Map(), callLast: new Map(), callOk: new Set(), callFailed: new Set(),
@@ -128,7 +157,8 @@ function history(ep: ObservableEpisode): History {
   let prev: SeenCall | null = null;
   ep.calls.forEach((c, i) => {
     const o = outcomeOf(c);
-    const key = callKey(c.tool, c.arguments);
+    const k = keysOf(c);
+    const key = k.call;
     h.toolCount.set(c.tool, (h.toolCount.get(c.tool) ?? 0) + 1);
     h.toolLast.set(c.tool, o);
     h.callCount.set(key, (h.callCount.get(key) ?? 0) + 1);
@@ -140,14 +170,14 @@ function history(ep: ObservableEpisode): History {
     }
     if (prev && prev.tool === c.tool && !prev.ok) h.retries += 1;
     prev = c;
-    if (o === 3) for (const v of Object.values(c.arguments)) h.usedInFailedCall.add(stableStringify(v));
-    if (c.ok && c.response !== null && typeof c.response === "object" && !Array.isArray(c.response)) {
+    if (o === 3) for (const v of k.argValues) h.usedInFailedCall.add(v);
+    if (k.fields.length > 0) {
       const sig = sigOf(c.tool) ?? c.tool;
       const outputs = ep.semanticsOf(c.tool)?.outputs;
-      for (const [field, v] of Object.entries(c.response)) {
-        const slot = `${sig}\u0000${stableStringify(c.arguments)}\u0000${outputs?.[field] ?? field}`;
+      for (const [field, value] of k.fields) {
+        const slot = `${sig}\u0000${k.args}\u0000${outputs?.[field] ?? field}`;
         const list = values.get(slot) ?? [];
-        list.push({ value: stableStringify(v), source: `${i}\u0000${field}` });
+        list.push({ value, source: `${i}\u0000${field}` });
         values.set(slot, list);
       }
     }
@@ -208,7 +238,7 @@ export function encodeFeatures(ep: ObservableEpisode, list: readonly Candidate[]
       const sig = tool ? signature(tool) : null;
       const failed = sig === null ? undefined : h.failedSignatures.get(sig);
       out[o + 19] = failed && [...failed].some((t) => t !== c.name) ? 1 : 0;
-      out[o + 21] = Object.values(args).some((v) => h.usedInFailedCall.has(stableStringify(v))) ? 1 : 0;
+      out[o + 21] = Object.values(args).some((v) => h.usedInFailedCall.has(valueKey(v))) ? 1 : 0;
       out[o + 24] = 1;
       out[o + 25] = lastCall !== null && lastCall.tool === c.name && !lastCall.ok ? 1 : 0;
       out[o + 26] = h.callFailed.has(key) ? 1 : 0;

@@ -68,6 +68,13 @@ function seen(h: HistoryEntry): SeenCall | null {
   return s;
 }
 
+const seenTools = new WeakMap<ToolDefinition<unknown>, SeenTool>();
+function seenTool(t: ToolDefinition<unknown>): SeenTool {
+  let s = seenTools.get(t);
+  if (!s) seenTools.set(t, (s = { name: t.name, parameters: t.parameters, semantics: t.semantics ?? null }));
+  return s;
+}
+
 /** Projects a ToolEnv's state onto what the agent observed (called by `ToolEnv.observableEpisode`). */
 export function projectEpisode(args: {
   parameters: readonly TaskParameter[] | undefined;
@@ -86,7 +93,7 @@ export function projectEpisode(args: {
   const { toolCalls, retries } = args.budgets;
   return {
     parameters: args.parameters ?? [],
-    tools: args.visible.map((t) => ({ name: t.name, parameters: t.parameters, semantics: t.semantics ?? null })),
+    tools: args.visible.map(seenTool),
     semanticsOf: (tool) => args.definitions.get(tool)?.semantics ?? null,
     calls: args.history.map(seen).filter((c): c is SeenCall => c !== null),
     familyKinds: args.familyKinds,
