@@ -44,6 +44,13 @@ export class MaskedDiscrete extends Discrete {
   constructor(n: number, private readonly currentMask: () => Uint8Array | null) {
     super(n);
   }
+  /**
+   * Equal only to itself: the mask makes it a per-env space (like a tool env's tool-call space), so a vector env
+   * batches it as a Tuple whose slot i samples env i's current mask, in-thread and in workers alike.
+   */
+  override equals(other: Space<unknown>): boolean {
+    return other === this;
+  }
   override sample(rng: Rng = this.stream(), mask?: ArrayLike<number>): number {
     const m = mask ?? this.currentMask();
     return m && Array.prototype.some.call(m, (v: number) => v === 1) ? super.sample(rng, m) : super.sample(rng);
