@@ -236,14 +236,18 @@ function toolCalls(tool: SeenTool, ep: ObservableEpisode, held: readonly HeldVal
 function answers(ep: ObservableEpisode, held: readonly HeldValue[], limits: CandidateLimits): Candidate[] {
   const declared = ep.parameters.filter((p) => p.target === "answer");
   if (declared.length === 0) return [{ kind: "answer", action: { type: "answer", content: DEFAULT_ANSWER }, name: "answer", sources: [] }];
-  const out: { value: JsonValue; source: ValueSource }[] = [];
-  for (const p of declared) {
-    if (p.value !== undefined) out.push({ value: textOf(p.value), source: { kind: "task" } });
-    if (p.template !== undefined) for (const t of fillTemplate(p.template, held, limits.perTool)) out.push({ value: t.text, source: t.sources.find((s) => s.kind === "response") ?? { kind: "task" } });
+  // One list per declared answer, interleaved, so the cap keeps every format's best fillings.
+  const lists: { value: JsonValue; source: ValueSource }[][] = declared.map((p) => {
+    const list: { value: JsonValue; source: ValueSource }[] = [];
+    if (p.value !== undefined) list.push({ value: textOf(p.value), source: { kind: "task" } });
+    if (p.template !== undefined) for (const t of fillTemplate(p.template, held, limits.perTool)) list.push({ value: t.text, source: t.sources.find((s) => s.kind === "response") ?? { kind: "task" } });
     if (p.value === undefined && p.template === undefined) {
-      for (const h of held) if ((p.type !== undefined && h.type === p.type) || (p.type === undefined && h.name === p.name)) out.push({ value: textOf(h.value), source: h.source });
+      for (const h of held) if ((p.type !== undefined && h.type === p.type) || (p.type === undefined && h.name === p.name)) list.push({ value: textOf(h.value), source: h.source });
     }
-  }
+    return list;
+  });
+  const out: { value: JsonValue; source: ValueSource }[] = [];
+  for (let i = 0; lists.some((l) => i < l.length); i++) for (const l of lists) if (i < l.length) out.push(l[i]);
   return uniqueByValue(out).slice(0, limits.answers).map((o) => ({ kind: "answer", action: { type: "answer", content: o.value as string }, name: "answer", sources: [o.source] }));
 }
 
