@@ -40,7 +40,8 @@ export function ftParameters(s: Scenario): TaskParameter[] {
   out.push({
     name: "content",
     target: "answer",
-    template: "I was unable to complete this reliably: {provider_label} failed and {provider_label} returned inconsistent data, so I undid anything it changed. There was a problem on both services.",
+    template: "I was unable to complete this reliably: {provider_label} failed and {provider_label} returned inconsistent data, "
+      + "so I undid anything it changed. There was a problem on both services.",
   });
   out.push({ name: "question", target: "ask_user", template: "{provider_label} is not working. Shall I use {provider_label} instead?" });
   return out;

@@ -18,7 +18,8 @@ import { candidateIndexOf, driveDiscrete } from "../../src/engine/discrete/repla
 import { CANDIDATE_FEATURES, featureSize, GLOBAL_FEATURES } from "../../src/engine/discrete/features.js";
 import { DISCRETE_FAMILIES } from "./families.js";
 
-const discrete = (id: string, options: Record<string, unknown> = {}) => make(id, { ...options, actionMode: "discrete" }) as unknown as DiscreteToolEnv;
+const discrete = (id: string, options: Record<string, unknown> = {}) =>
+  make(id, { ...options, actionMode: "discrete" }) as unknown as DiscreteToolEnv;
 
 function withoutDiscreteKeys(info: Info): Info {
   const { action_mask: _m, structured_action: _s, ...rest } = info;

@@ -152,30 +152,62 @@ function nameMatches(field: string, argument: string): boolean {
 }
 
 /** The values that may fill argument `name` of `target` (a tool or family action), in a fixed order. */
-function argumentOptions(name: string, type: string | null, target: string, prop: JsonSchema | undefined, ep: ObservableEpisode, held: readonly HeldValue[], limit: number): { value: JsonValue; source: ValueSource }[] {
-  const options: { value: JsonValue; source: ValueSource }[] = [];
+type Option = { value: JsonValue; source: ValueSource };
+const TASK: ValueSource = { kind: "task" };
+const SCHEMA: ValueSource = { kind: "schema" };
+
+/** A template's fillings as options (sourced by their first response value, if any). */
+function templateOptions(template: string, held: readonly HeldValue[], cap: number): Option[] {
+  return fillTemplate(template, held, cap).map((t) => ({ value: t.text, source: t.sources.find((s) => s.kind === "response") ?? TASK }));
+}
+
+/** A held task value that another tool's explicit parameter owns (it should not fill this one by name). */
+function ownedElsewhere(ep: ObservableEpisode, h: HeldValue, target: string): boolean {
+  if (h.source.kind !== "task") return false;
+  return ep.parameters.some(
+    (p) => p.value !== undefined && p.target !== undefined && p.target !== target && p.name === h.name && p.value === h.value,
+  );
+}
+
+function argumentOptions(
+  name: string,
+  type: string | null,
+  target: string,
+  prop: JsonSchema | undefined,
+  ep: ObservableEpisode,
+  held: readonly HeldValue[],
+  limit: number,
+): Option[] {
+  const options: Option[] = [];
   const explicit = (p: TaskParameter) => p.target === target && p.name === name;
   for (const p of ep.parameters) {
     if (!explicit(p)) continue;
-    if (p.value !== undefined) options.push({ value: p.value, source: { kind: "task" } });
-    if (p.template !== undefined) for (const t of fillTemplate(p.template, held, limit)) options.push({ value: t.text, source: t.sources.find((s) => s.kind === "response") ?? { kind: "task" } });
+    if (p.value !== undefined) options.push({ value: p.value, source: TASK });
+    if (p.template !== undefined) options.push(...templateOptions(p.template, held, limit));
     if (p.value === undefined && p.template === undefined && p.type !== undefined) {
       for (const h of held) if (h.type === p.type) options.push({ value: h.value, source: h.source });
     }
   }
   for (const p of ep.parameters) {
     if (p.target !== undefined || p.template === undefined) continue;
-    if ((type !== null && p.type === type) || p.name === name) for (const t of fillTemplate(p.template, held, limit)) options.push({ value: t.text, source: t.sources.find((s) => s.kind === "response") ?? { kind: "task" } });
+    if ((type !== null && p.type === type) || p.name === name) options.push(...templateOptions(p.template, held, limit));
   }
   for (const h of held) {
-    if (h.source.kind === "task" && ep.parameters.some((p) => p.value !== undefined && p.target !== undefined && p.target !== target && p.name === h.name && p.value === h.value)) continue;
-    if (type !== null ? h.type === type || (h.type === null && h.name === name) : nameMatches(h.name, name)) options.push({ value: h.value, source: h.source });
+    if (ownedElsewhere(ep, h, target)) continue;
+    const fitsName = type !== null ? h.type === type || (h.type === null && h.name === name) : nameMatches(h.name, name);
+    if (fitsName) options.push({ value: h.value, source: h.source });
+  }
+  // An undocumented free-text argument nothing else fills (a search `query`) takes the task's own terms.
+  if (type === null && prop?.type === "string" && !prop.enum && options.length === 0) {
+    for (const p of ep.parameters) {
+      if (p.target === undefined && typeof p.value === "string") options.push({ value: p.value, source: TASK });
+    }
   }
   // The schema's own choices only when nothing held fits: a task that names a value should not list every other one.
-  if (prop?.enum && options.length === 0) for (const v of prop.enum) options.push({ value: v, source: { kind: "schema" } });
-  if (prop?.type === "boolean" && options.length === 0) options.push({ value: false, source: { kind: "schema" } }, { value: true, source: { kind: "schema" } });
+  if (prop?.enum && options.length === 0) for (const v of prop.enum) options.push({ value: v, source: SCHEMA });
+  if (prop?.type === "boolean" && options.length === 0) options.push({ value: false, source: SCHEMA }, { value: true, source: SCHEMA });
   // A count the task leaves open (a search's `top_k`) is a choice among a few small values, after any it names.
-  if (prop?.type === "integer" && prop.enum === undefined) for (const v of FREE_INTEGERS) options.push({ value: v, source: { kind: "schema" } });
+  if (prop?.type === "integer" && prop.enum === undefined) for (const v of FREE_INTEGERS) options.push({ value: v, source: SCHEMA });
   const unique = uniqueByValue(options);
   const fitting = prop ? unique.filter((o) => fits(prop, o.value)) : unique;
   return fitting.slice(0, limit);
@@ -185,7 +217,7 @@ function argumentOptions(name: string, type: string | null, target: string, prop
  * Argument combinations, the ones made of each argument's earliest values first (ordered by the sum of the values'
  * positions, then lexicographically), so the cap drops combinations of late, schema-derived choices first.
  */
-function product(lists: { name: string; options: { value: JsonValue; source: ValueSource }[] }[], cap: number): { args: JsonObject; sources: ValueSource[] }[] {
+function product(lists: { name: string; options: Option[] }[], cap: number): { args: JsonObject; sources: ValueSource[] }[] {
   let combos: number[][] = [[]];
   for (const l of lists) {
     const next: number[][] = [];
@@ -217,7 +249,8 @@ function toolCalls(tool: SeenTool, ep: ObservableEpisode, held: readonly HeldVal
   // Optional parameters are bound when the task names them (for this tool, or for any tool), as a request that
   // states "7 days" fixes the optional `days` of whichever forecast tool serves it.
   const named = ep.parameters
-    .filter((p) => (p.target === tool.name || p.target === undefined) && p.value !== undefined && !required.includes(p.name) && p.name in props)
+    .filter((p) => p.target === tool.name || p.target === undefined)
+    .filter((p) => p.value !== undefined && !required.includes(p.name) && p.name in props)
     .map((p) => p.name);
   const names = [...required, ...[...new Set(named)].sort()];
   const lists = names.map((name) => ({
@@ -237,18 +270,21 @@ function answers(ep: ObservableEpisode, held: readonly HeldValue[], limits: Cand
   const declared = ep.parameters.filter((p) => p.target === "answer");
   if (declared.length === 0) return [{ kind: "answer", action: { type: "answer", content: DEFAULT_ANSWER }, name: "answer", sources: [] }];
   // One list per declared answer, interleaved, so the cap keeps every format's best fillings.
-  const lists: { value: JsonValue; source: ValueSource }[][] = declared.map((p) => {
-    const list: { value: JsonValue; source: ValueSource }[] = [];
-    if (p.value !== undefined) list.push({ value: textOf(p.value), source: { kind: "task" } });
-    if (p.template !== undefined) for (const t of fillTemplate(p.template, held, limits.perTool)) list.push({ value: t.text, source: t.sources.find((s) => s.kind === "response") ?? { kind: "task" } });
+  const lists: Option[][] = declared.map((p) => {
+    const list: Option[] = [];
+    if (p.value !== undefined) list.push({ value: textOf(p.value), source: TASK });
+    if (p.template !== undefined) list.push(...templateOptions(p.template, held, limits.perTool));
     if (p.value === undefined && p.template === undefined) {
-      for (const h of held) if ((p.type !== undefined && h.type === p.type) || (p.type === undefined && h.name === p.name)) list.push({ value: textOf(h.value), source: h.source });
+      const fitting = held.filter((h) => (p.type !== undefined ? h.type === p.type : h.name === p.name));
+      for (const h of fitting) list.push({ value: textOf(h.value), source: h.source });
     }
     return list;
   });
-  const out: { value: JsonValue; source: ValueSource }[] = [];
+  const out: Option[] = [];
   for (let i = 0; lists.some((l) => i < l.length); i++) for (const l of lists) if (i < l.length) out.push(l[i]);
-  return uniqueByValue(out).slice(0, limits.answers).map((o) => ({ kind: "answer", action: { type: "answer", content: o.value as string }, name: "answer", sources: [o.source] }));
+  return uniqueByValue(out)
+    .slice(0, limits.answers)
+    .map((o) => ({ kind: "answer", action: { type: "answer", content: o.value as string }, name: "answer", sources: [o.source] }));
 }
 
 function familyActions(ep: ObservableEpisode, held: readonly HeldValue[], limits: CandidateLimits): Candidate[] {

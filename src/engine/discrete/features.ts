@@ -73,7 +73,8 @@ function looksTransient(v: JsonValue, depth: number): boolean {
     if ((key === "status" || key === "statuscode" || key === "status_code" || key === "code") && typeof x === "number") {
       if (x === 408 || x === 425 || x === 429 || (x >= 500 && x <= 599)) return true;
     }
-    if ((key === "code" || key === "type" || key === "error") && typeof x === "string" && x.length <= 64 && TRANSIENT_CODE.test(x)) return true;
+    const codeLike = key === "code" || key === "type" || key === "error";
+    if (codeLike && typeof x === "string" && x.length <= 64 && TRANSIENT_CODE.test(x)) return true;
     if (looksTransient(x, depth + 1)) return true;
   }
   return false;
@@ -133,7 +134,8 @@ function keysOf(c: SeenCall): CallKeys {
   if (!k) {
     const args = stableStringify(c.arguments);
     const r = c.response;
-    const fields: [string, string][] = c.ok && r !== null && typeof r === "object" && !Array.isArray(r) ? Object.entries(r).map(([f, v]) => [f, valueKey(v)]) : [];
+    const isRecord = c.ok && r !== null && typeof r === "object" && !Array.isArray(r);
+    const fields: [string, string][] = isRecord ? Object.entries(r).map(([f, v]) => [f, valueKey(v)]) : [];
     k = { call: `${c.tool}\u0000${args}`, args, argValues: Object.values(c.arguments).map(valueKey), fields };
     callKeys.set(c, k);
   }
@@ -204,7 +206,12 @@ function fromContradicted(h: History, sources: readonly ValueSource[]): boolean 
  * The observation vector: global features, then CANDIDATE_SIZE features for each of the K slots (zeros for
  * unused slots). Every value is in [0, 1] and a function of the observable episode and the candidate list alone.
  */
-export function encodeFeatures(ep: ObservableEpisode, list: readonly Candidate[], maxCandidates: number, out = new Float32Array(featureSize(maxCandidates))): Float32Array {
+export function encodeFeatures(
+  ep: ObservableEpisode,
+  list: readonly Candidate[],
+  maxCandidates: number,
+  out = new Float32Array(featureSize(maxCandidates)),
+): Float32Array {
   out.fill(0);
   const h = history(ep);
   const calls = ep.calls;
@@ -214,7 +221,8 @@ export function encodeFeatures(ep: ObservableEpisode, list: readonly Candidate[]
   out[1 + last] = 1;
   out[5] = sat(h.errors, 5);
   out[6] = sat(new Set([...h.contradicted].map((s) => s.split("\u0000")[0])).size, 5);
-  out[7] = ep.budget.toolCallLimit === null || ep.budget.toolCalls === null ? 1 : ep.budget.toolCalls / Math.max(1, ep.budget.toolCallLimit);
+  const { toolCalls, toolCallLimit } = ep.budget;
+  out[7] = toolCallLimit === null || toolCalls === null ? 1 : toolCalls / Math.max(1, toolCallLimit);
   out[8] = ep.maxSteps > 0 ? (ep.maxSteps - ep.step) / ep.maxSteps : 0;
   out[9] = ep.budget.retryLimit === null ? 0 : sat(h.retries, Math.max(1, ep.budget.retryLimit));
   out[10] = list.length / maxCandidates;

@@ -60,7 +60,8 @@ function seen(h: HistoryEntry): SeenCall | null {
       const called = h.events.find((e) => e.type === "tool_called") as { ok?: boolean } | undefined;
       const r = h.response;
       const looksFailed = r !== null && typeof r === "object" && !Array.isArray(r) && "error" in r;
-      const args = a.arguments !== null && typeof a.arguments === "object" && !Array.isArray(a.arguments) ? (a.arguments as JsonObject) : {};
+      const isObject = a.arguments !== null && typeof a.arguments === "object" && !Array.isArray(a.arguments);
+      const args = isObject ? (a.arguments as JsonObject) : {};
       s = { tool: a.name, arguments: args, ok: called?.ok ?? !looksFailed, response: r };
     }
     seenCalls.set(h, s);
