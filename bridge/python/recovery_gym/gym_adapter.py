@@ -238,7 +238,9 @@ def to_gymnasium_vector(remote: Any) -> Any:
                     "Disabled": AutoresetMode.DISABLED}[remote.autoreset_mode]
             self.metadata = {"autoreset_mode": mode}
 
-        def _batch_obs(self, observations: List[Any]) -> Any:
+        def _batch_obs(self, observations: Any) -> Any:
+            if isinstance(observations, dict):  # packed (numpy mode): already one array per key
+                return observations
             items = [to_gym_value(self.single_observation_space, o) for o in observations]
             out = create_empty_array(self.single_observation_space, self.num_envs)
             return concatenate(self.single_observation_space, items, out)

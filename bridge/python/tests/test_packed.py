@@ -1,0 +1,53 @@
+"""Packed observations (``obs_encoding="packed"``/``"auto"``, protocol minor 4): decoding and negotiation."""
+import struct
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from recovery_gym.env import unpack_observations  # noqa: E402
+from recovery_gym.errors import BridgeError  # noqa: E402
+
+
+def test_unpack_gives_one_array_per_key_with_gymnasium_dtypes():
+    layout = [
+        {"key": "observation", "space": "box", "dtype": "float32", "shape": [3]},
+        {"key": "action_mask", "space": "multi_binary", "dtype": "uint8", "shape": [2]},
+        {"key": "phase", "space": "discrete", "dtype": "int32", "shape": []},
+    ]
+    feats = [-0.0, 1 / 3, 2.5e30, 7.0, -1.0, 0.125]
+    packed = {
+        "observation": struct.pack("<6f", *feats),
+        "action_mask": bytes([1, 0, 0, 1]),
+        "phase": struct.pack("<2i", 3, 0),
+    }
+    out = unpack_observations(layout, packed, 2)
+    assert out["observation"].shape == (2, 3) and out["observation"].dtype == np.float32
+    assert out["observation"].tobytes() == packed["observation"]  # bit for bit, -0.0 included
+    assert np.signbit(out["observation"][0, 0])
+    assert out["action_mask"].dtype == np.int8 and out["action_mask"].tolist() == [[1, 0], [0, 1]]
+    assert out["phase"].dtype == np.int64 and out["phase"].tolist() == [3, 0]
+    out["observation"][0, 0] = 1.0  # writable: training code may normalise in place
+
+
+def test_numpy_mode_keeps_non_numeric_spaces_as_lists(client, env_ids):
+    env_id = "Demo-v0" if "Demo-v0" in env_ids else env_ids[0]
+    env = client.make_vec(env_id, 2, seed=1, use_numpy=True, info_keys=[])
+    try:
+        obs, _ = env.reset()
+        assert isinstance(obs, list) and len(obs) == 2
+        _, rewards, terminated, _, _, _ = env.step_random()
+        assert rewards.dtype == np.float64 and terminated.dtype == np.bool_
+    finally:
+        env.close()
+
+
+def test_explicit_packed_refused_for_a_json_observation_space(client, env_ids):
+    if client.server_info.get("minor", 0) < 4:
+        pytest.skip("server older than protocol minor 4")
+    env_id = "Demo-v0" if "Demo-v0" in env_ids else env_ids[0]
+    with pytest.raises(BridgeError) as e:
+        client.make_vec(env_id, 2, use_numpy=True, obs_encoding="packed")
+    assert "obs_encoding" in str(e.value)
+    with pytest.raises(ValueError, match="use_numpy=True"):
+        client.make_vec(env_id, 2, obs_encoding="packed")
