@@ -40,11 +40,12 @@ def pct(xs, p):
     return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
 
 
-def bridge_run(client, env_id, batch, seconds, info_keys, options, all_workers=False, server_pids=()):
+def bridge_run(client, env_id, batch, seconds, info_keys, options, all_workers=False, server_pids=(), use_numpy=False):
     if all_workers:
-        env = rg.make_vec(env_id, batch, endpoints=client.worker_endpoints, seed=1, info_keys=info_keys, **options)
+        env = rg.make_vec(env_id, batch, endpoints=client.worker_endpoints, seed=1, info_keys=info_keys,
+                          use_numpy=use_numpy, **options)
     else:
-        env = client.make_vec(env_id, batch, seed=1, info_keys=info_keys, **options)
+        env = client.make_vec(env_id, batch, seed=1, info_keys=info_keys, use_numpy=use_numpy, **options)
     env.reset()
     for _ in range(3):
         env.step_random()
@@ -109,6 +110,7 @@ def main():
     ap.add_argument("--total", type=int, default=1_000_000)
     ap.add_argument("--options", default="{}")
     ap.add_argument("--all-workers", action="store_true", help="shard each vector env over every server worker")
+    ap.add_argument("--numpy", action="store_true", help="the client's numpy mode (packed observations when the space allows)")
     ap.add_argument("--server-pids", default="", help="comma-separated pids of the bridge workers (CPU accounting)")
     ap.add_argument("--echo-pid", type=int, default=0, help="pid of the echo server (CPU accounting)")
     args = ap.parse_args()
@@ -142,7 +144,7 @@ def main():
         echo.connect(args.echo)
     for b in [int(x) for x in args.batches.split(",")]:
         pids = [int(p) for p in args.server_pids.split(",") if p]
-        res, req, raw = bridge_run(client, args.env, b, args.seconds, info_keys, options, args.all_workers, pids)
+        res, req, raw = bridge_run(client, args.env, b, args.seconds, info_keys, options, args.all_workers, pids, args.numpy)
         row = {"mode": "throughput", "env": args.env, "batch": b, "info": args.info, "bridge": res,
                "request_bytes": len(req), "response_bytes": len(pack(raw))}
         if echo is not None:
