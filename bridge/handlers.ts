@@ -229,7 +229,10 @@ function step(ctx: HandlerContext, req: Requests["step"]): Result | Promise<Resu
         observations = obs.map((o, i) => {
           const wire = encodeDelta(prev[i], o);
           if (refs === null) return wire;
-          return "s" in wire ? { ...wire, s: refs.compact(wire.s) as Record<string, unknown> } : { f: refs.compact(wire.f) };
+          // compact() returns its argument when no schema was replaced (most steps): then nothing is copied.
+          if ("f" in wire) return { f: refs.compact(wire.f) };
+          const s = refs.compact(wire.s) as Record<string, unknown>;
+          return s === wire.s ? wire : { ...wire, s };
         });
       } else {
         observations = compactTools(s, obs);
