@@ -51,3 +51,34 @@ def test_explicit_packed_refused_for_a_json_observation_space(client, env_ids):
     assert "obs_encoding" in str(e.value)
     with pytest.raises(ValueError, match="use_numpy=True"):
         client.make_vec(env_id, 2, obs_encoding="packed")
+
+
+def test_packed_batches_equal_the_per_env_observations(client, env_ids):
+    """The discrete action mode's Dict(Box, MultiBinary) observations: the numpy client's packed arrays hold exactly
+    what the per-env (delta) session sends for the same seeds, step after step."""
+    if client.server_info.get("minor", 0) < 4 or "ToolMaze-v0" not in env_ids:
+        pytest.skip("needs protocol minor 4 and ToolMaze-v0")
+    from recovery_gym.errors import ValidationError
+
+    try:
+        packed = client.make_vec("ToolMaze-v0", 3, seed=4, use_numpy=True, info_keys=[], action_mode="discrete")
+    except ValidationError:
+        pytest.skip("this server has no discrete action mode")
+    plain = client.make_vec("ToolMaze-v0", 3, seed=4, info_keys=[], action_mode="discrete")
+    try:
+        assert packed._encoding == "packed" and plain._encoding == "delta"
+        obs_p, _ = packed.reset()
+        obs_l, _ = plain.reset()
+        for t in range(12):
+            for i in range(3):
+                feats = obs_l[i]["observation"]
+                feats = np.frombuffer(bytes(feats), "<f4") if isinstance(feats, (bytes, bytearray)) else np.asarray(feats, np.float32)
+                assert obs_p["observation"][i].tobytes() == feats.tobytes(), (t, i)
+                assert obs_p["action_mask"][i].tolist() == list(obs_l[i]["action_mask"]), (t, i)
+            obs_p, rew_p, term_p, trunc_p, _, act_p = packed.step_random()
+            obs_l, rew_l, term_l, trunc_l, _, act_l = plain.step_random()
+            assert act_p == act_l
+            assert rew_p.tolist() == rew_l and term_p.tolist() == term_l and trunc_p.tolist() == trunc_l
+    finally:
+        packed.close()
+        plain.close()
