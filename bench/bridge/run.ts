@@ -220,14 +220,19 @@ async function main(): Promise<void> {
       console.log(`skipped: this build has no discrete mode (${(e as Error).message.split("\n")[0]})`);
       return;
     }
-    const [row] = await py(id, ["--mode", "throughput", "--echo", echo.endpoint, "--seconds", seconds, "--batches", String(batch), "--numpy"], undefined, JSON.stringify(opts));
+    const cell = ["--mode", "throughput", "--echo", echo.endpoint, "--seconds", seconds, "--batches", String(batch)];
+    const [row] = await py(id, [...cell, "--numpy"], undefined, JSON.stringify(opts));
+    // The same workload with per-env maps (delta encoding, lists): what packing saves, side by side.
+    const [plain] = await py(id, cell, undefined, JSON.stringify(opts));
     const b = row.bridge as Record<string, number>;
     const e = row.echo as Record<string, number>;
+    const p = plain.bridge as Record<string, number>;
     console.log(`in-process (SyncVectorEnv): ${fmt(local.stepsPerS)} env-steps/s (${fmt(local.cpuUs, 2)} CPU µs per env-step)`);
+    console.log(`over the bridge, per-env maps (delta, lists): ${fmt(p.steps_per_s)} env-steps/s; server ${fmt(p.server_cpu_us, 2)} + client ${fmt(p.client_cpu_us, 2)} CPU µs per env-step; ${fmt(plain.response_bytes as number)} B per batch`);
     console.log(`over the bridge (numpy client): ${fmt(b.steps_per_s)} env-steps/s; bridge / in-process = ${fmt(b.steps_per_s / local.stepsPerS, 2)} (target ≥ 0.80); target ≥ 100,000 env-steps/s: ${b.steps_per_s >= 1e5 ? "met" : `missed by ${fmt(1e5 / b.steps_per_s, 1)}×`}`);
     console.log(`server CPU ${fmt(b.server_cpu_us, 2)} + client CPU ${fmt(b.client_cpu_us, 2)} µs per env-step; overhead over in-process ${fmt(b.server_cpu_us - local.cpuUs, 2)} µs; response ${fmt(row.response_bytes as number)} B per batch; echo of the same bytes ${fmt(e.rt_per_s as number)} round trips/s`);
     mkdirSync(path.join(repo, "bench/results"), { recursive: true });
-    writeFileSync(path.join(repo, "bench/results", `bridge-${id}-discrete-numpy.json`), JSON.stringify({ id, opts, batch, inprocess: local, row }, null, 2));
+    writeFileSync(path.join(repo, "bench/results", `bridge-${id}-discrete-numpy.json`), JSON.stringify({ id, opts, batch, inprocess: local, row, plain }, null, 2));
   }
 
   /** RSS of the server workers before and after `total` env-steps at the largest batch, twice (leak vs warm-up). */
