@@ -294,8 +294,24 @@ class RemoteVectorEnv(BatchedSpaces):
         """Restores env ``index`` from a snapshot (same env id and options); returns its full observation."""
         r = self.client.request("set_state", session=self.session, index=int(index), state=state)
         obs = r["observation"] if self._tools is None else expand_tool_refs(r["observation"], self._tools)
-        self._obs[index] = obs
+        if self._layout is not None:
+            self._set_packed_row(index, obs)
+        else:
+            self._obs[index] = obs
         return obs
+
+    def _set_packed_row(self, index: int, obs: Dict[str, Any]) -> None:
+        """Writes one env's full observation (``set_state``) into copies of the packed arrays (the old ones may be
+        held by the caller as an earlier step's result)."""
+        import numpy as np
+
+        packed = {k: v.copy() for k, v in self._packed.items()}
+        for field in self._layout or []:
+            v = obs[field["key"]]
+            if isinstance(v, (bytes, bytearray)):
+                v = np.frombuffer(v, dtype=np.uint8)
+            packed[field["key"]][index] = np.asarray(v).reshape(tuple(field["shape"]))
+        self._packed = packed
 
     def close(self) -> None:
         if not self._closed:

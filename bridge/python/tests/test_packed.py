@@ -79,6 +79,15 @@ def test_packed_batches_equal_the_per_env_observations(client, env_ids):
             obs_l, rew_l, term_l, trunc_l, _, act_l = plain.step_random()
             assert act_p == act_l
             assert rew_p.tolist() == rew_l and term_p.tolist() == term_l and trunc_p.tolist() == trunc_l
+        # set_state answers one full observation; the packed arrays take it as env 1's row (fresh arrays).
+        state = packed.get_state(1)
+        held = obs_p
+        packed.step_random()
+        restored = packed.set_state(state, 1)
+        rows = packed.observations
+        assert rows["observation"][1].tolist() == np.asarray(restored["observation"], np.float32).tolist()
+        assert rows["action_mask"][1].tolist() == list(restored["action_mask"])
+        assert rows["observation"][1].tobytes() == held["observation"][1].tobytes()  # the state of that step
     finally:
         packed.close()
         plain.close()
