@@ -61,7 +61,8 @@ function fieldOf(key: string, space: unknown): PackedField | string {
  */
 export function packedLayout(spaceJson: unknown): PackedField[] | string {
   if (!isRecord(spaceJson) || spaceJson.type !== "dict" || !isRecord(spaceJson.spaces)) {
-    return `the observation space is ${isRecord(spaceJson) ? `a ${String(spaceJson.type)} space` : "not described"}, not a Dict of numeric spaces`;
+    const what = isRecord(spaceJson) ? `a ${String(spaceJson.type)} space` : "not described";
+    return `the observation space is ${what}, not a Dict of numeric spaces`;
   }
   const fields: PackedField[] = [];
   for (const [key, space] of Object.entries(spaceJson.spaces)) {
@@ -77,7 +78,9 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 function broken(field: PackedField, env: number, why: string): never {
   // The env broke its own observation space: a library bug, not the client's fault.
-  throw new BridgeError("ENV_ERROR", `observation of env ${env}: key '${field.key}' ${why}`, { field: `observations.${env}.${field.key}`, reason: why });
+  throw new BridgeError("ENV_ERROR", `observation of env ${env}: key '${field.key}' ${why}`, {
+    field: `observations.${env}.${field.key}`, reason: why,
+  });
 }
 
 function bytesOf(arr: Typed, dtype: PackedDtype): Uint8Array {
@@ -127,7 +130,7 @@ export function packScalars(Ctor: typeof Float64Array | typeof Uint8Array, value
 }
 
 /** The layout as the `make` response describes it (`obs_layout`). */
-export function layoutJson(layout: readonly PackedField[]): { key: string; space: PackedField["space"]; dtype: PackedDtype; shape: number[] }[] {
+export function layoutJson(layout: readonly PackedField[]): Omit<PackedField, "size">[] {
   return layout.map((f) => ({ key: f.key, space: f.space, dtype: f.dtype, shape: [...f.shape] }));
 }
 
@@ -142,7 +145,9 @@ export function unpackBatch(layout: readonly PackedField[], packed: Record<strin
     const width = Ctor.BYTES_PER_ELEMENT;
     if (!LITTLE_ENDIAN && width > 1) for (let i = 0; i < copy.length; i += width) copy.subarray(i, i + width).reverse();
     const all = new Ctor(copy.buffer);
-    if (all.length !== n * field.size) throw new Error(`packed observation: key '${field.key}' holds ${all.length} values, expected ${n * field.size}`);
+    if (all.length !== n * field.size) {
+      throw new Error(`packed observation: key '${field.key}' holds ${all.length} values, expected ${n * field.size}`);
+    }
     for (let i = 0; i < n; i++) {
       out[i][field.key] = field.shape.length === 0 ? all[i] : all.slice(i * field.size, (i + 1) * field.size);
     }

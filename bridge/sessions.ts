@@ -147,7 +147,8 @@ export class SessionManager {
     if (encoding === "auto") return null;
     // The env is not handed out; a failing close must not hide the reason it is refused.
     Promise.resolve().then(() => env.close()).catch(() => undefined);
-    throw new BridgeError("VALIDATION_ERROR", `obs_encoding: "packed" needs a Dict of Box/MultiBinary/Discrete observations: ${layout}`, {
+    const why = `obs_encoding: "packed" needs a Dict of Box/MultiBinary/Discrete observations: ${layout}`;
+    throw new BridgeError("VALIDATION_ERROR", why, {
       field: "obs_encoding", reason: layout,
     });
   }

@@ -90,6 +90,13 @@ function inProcess(id: string, batch: number, secs: number, opts: Record<string,
   return { stepsPerS: (n * batch) / dt, cpuUs: cpu / (n * batch) };
 }
 
+/** A text table: the first column left-aligned, the others right-aligned. */
+function printTable(head: readonly string[], rows: readonly (readonly string[])[]): void {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ");
+  console.log([line(head), widths.map((w) => "-".repeat(w)).join("-|-"), ...rows.map(line)].join("\n"));
+}
+
 function rssKb(pid: number): number {
   const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return m ? Number(m[1]) : NaN;
@@ -113,10 +120,12 @@ async function main(): Promise<void> {
   const echo = await startEcho();
   // Asynchronous on purpose: the echo server lives in this process and must keep serving meanwhile.
   // Lines of mode "progress" (the soak's) drive `onProgress` as they arrive; the others are the results.
-  const py = (envId: string, extra: string[], onProgress?: (done: number, total: number) => void, opts = options): Promise<Record<string, unknown>[]> =>
+  type Progress = (done: number, total: number) => void;
+  const py = (envId: string, extra: string[], onProgress?: Progress, opts = options): Promise<Record<string, unknown>[]> =>
     new Promise((resolve, reject) => {
       const pids = ["--server-pids", workerPids.join(","), "--echo-pid", String(process.pid)];
-      const child = spawn(PY, ["bench/bridge/bench.py", "--address", endpoints[0], "--env", envId, "--info", info, "--options", opts, ...shard, ...pids, ...extra], {
+      const args = ["--address", endpoints[0], "--env", envId, "--info", info, "--options", opts, ...shard, ...pids, ...extra];
+      const child = spawn(PY, ["bench/bridge/bench.py", ...args], {
         cwd: repo,
         stdio: ["ignore", "pipe", "pipe"],
       });
@@ -144,42 +153,46 @@ async function main(): Promise<void> {
       });
     });
   const fmt = (x: number, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
+  const parts = (r: Record<string, unknown>) => ({
+    b: r.bridge as Record<string, number>,
+    e: r.echo as Record<string, number>,
+    ip: r.inprocess as { stepsPerS: number; cpuUs: number },
+  });
   const summary: string[][] = [];
   try {
-    console.log(`bridge benchmark: ${envIds.length} env id(s), info=${info}, ${workers} server worker(s), ${seconds} s per cell, Python ${PY}`);
+    console.log(`bridge benchmark: ${envIds.length} env id(s), info=${info}, ${workers} server worker(s), ${seconds} s per cell, `
+      + `Python ${PY}`);
     for (const envId of envIds.filter((id) => ids.includes(id))) {
       const rows = await py(envId, ["--mode", "throughput", "--echo", echo.endpoint, "--seconds", seconds, "--batches", batches]);
-      for (const r of rows) r.inprocess = inProcess(envId, r.batch as number, Number(seconds), JSON.parse(options) as Record<string, unknown>);
+      const opts = JSON.parse(options) as Record<string, unknown>;
+      for (const r of rows) r.inprocess = inProcess(envId, r.batch as number, Number(seconds), opts);
       console.log(`\n-- ${envId} --`);
-      console.log(" batch | bridge env-steps/s |  echo env-steps/s | bridge/echo | in-process env-steps/s | bridge/in-proc | bridge p50 / p99 ms | echo p50 / p99 ms | req B | resp B");
-      console.log("-------|--------------------|-------------------|-------------|------------------------|----------------|---------------------|-------------------|-------|-------");
-      for (const r of rows) {
-        const b = r.bridge as Record<string, number>;
-        const e = r.echo as Record<string, number>;
-        const ip = r.inprocess as { stepsPerS: number; cpuUs: number };
-        console.log(
-          `${String(r.batch).padStart(6)} | ${fmt(b.steps_per_s).padStart(18)} | ${fmt(e.steps_per_s).padStart(17)} | ${fmt(r.ratio as number, 2).padStart(11)} | ${fmt(ip.stepsPerS).padStart(22)} | ${fmt(b.steps_per_s / ip.stepsPerS, 2).padStart(14)} | ${`${fmt(b.p50_ms, 3)} / ${fmt(b.p99_ms, 3)}`.padStart(19)} | ${`${fmt(e.p50_ms, 3)} / ${fmt(e.p99_ms, 3)}`.padStart(17)} | ${String(r.request_bytes).padStart(5)} | ${String(r.response_bytes).padStart(6)}`,
-        );
-      }
+      const wall = ["batch", "bridge env-steps/s", "echo env-steps/s", "bridge/echo", "in-process env-steps/s", "bridge/in-proc",
+        "bridge p50 / p99 ms", "echo p50 / p99 ms", "req B", "resp B"];
+      printTable(wall, rows.map((r) => {
+        const { b, e, ip } = parts(r);
+        return [String(r.batch), fmt(b.steps_per_s), fmt(e.steps_per_s), fmt(r.ratio as number, 2), fmt(ip.stepsPerS),
+          fmt(b.steps_per_s / ip.stepsPerS, 2), `${fmt(b.p50_ms, 3)} / ${fmt(b.p99_ms, 3)}`, `${fmt(e.p50_ms, 3)} / ${fmt(e.p99_ms, 3)}`,
+          String(r.request_bytes), String(r.response_bytes)];
+      }));
       // CPU per env-step (server processes + Python client), read from /proc: much less sensitive to a busy machine
       // than wall-clock throughput. The ceiling is what 2 fully used cores would give at that cost. The overhead is
       // the server's CPU per env-step beyond the same env's own CPU per env-step in process (sampling + step).
-      console.log("\n batch | in-proc CPU µs | bridge CPU µs/env-step: server + client = total | overhead µs | 2-core ceiling | echo CPU µs: server + client = total | echo round trips/s");
-      console.log("-------|----------------|------------------------------------------------|------------|----------------|--------------------------------------|-------------------");
-      for (const r of rows) {
-        const b = r.bridge as Record<string, number>;
-        const e = r.echo as Record<string, number>;
-        const ip = r.inprocess as { stepsPerS: number; cpuUs: number };
+      const cpu = ["batch", "in-proc CPU µs", "bridge CPU µs/env-step: server + client = total", "overhead µs", "2-core ceiling",
+        "echo CPU µs: server + client = total", "echo round trips/s"];
+      console.log("");
+      printTable(cpu, rows.map((r) => {
+        const { b, e, ip } = parts(r);
         const bt = b.server_cpu_us + b.client_cpu_us;
         const et = e.server_cpu_us + e.client_cpu_us;
         const overhead = b.server_cpu_us - ip.cpuUs;
         r.ceiling = { bridge: 2e6 / bt, echo: 2e6 / et };
         r.overheadUs = overhead;
-        console.log(
-          `${String(r.batch).padStart(6)} | ${fmt(ip.cpuUs, 2).padStart(14)} | ${`${fmt(b.server_cpu_us, 1)} + ${fmt(b.client_cpu_us, 1)} = ${fmt(bt, 1)}`.padStart(46)} | ${fmt(overhead, 2).padStart(10)} | ${fmt(2e6 / bt).padStart(14)} | ${`${fmt(e.server_cpu_us, 1)} + ${fmt(e.client_cpu_us, 1)} = ${fmt(et, 1)}`.padStart(36)} | ${fmt(e.rt_per_s as number).padStart(18)}`,
-        );
-        summary.push([envId, String(r.batch), fmt(ip.stepsPerS), fmt(b.steps_per_s), fmt(b.steps_per_s / ip.stepsPerS, 2), fmt(overhead, 2), fmt(e.rt_per_s as number), fmt(b.steps_per_s / (r.batch as number))]);
-      }
+        summary.push([envId, String(r.batch), fmt(ip.stepsPerS), fmt(b.steps_per_s), fmt(b.steps_per_s / ip.stepsPerS, 2), fmt(overhead, 2),
+          fmt(e.rt_per_s), fmt(b.steps_per_s / (r.batch as number))]);
+        return [String(r.batch), fmt(ip.cpuUs, 2), `${fmt(b.server_cpu_us, 1)} + ${fmt(b.client_cpu_us, 1)} = ${fmt(bt, 1)}`,
+          fmt(overhead, 2), fmt(2e6 / bt), `${fmt(e.server_cpu_us, 1)} + ${fmt(e.client_cpu_us, 1)} = ${fmt(et, 1)}`, fmt(e.rt_per_s)];
+      }));
       let soakInfo: Record<string, unknown> = {};
       if (Number(total) > 0) soakInfo = await soak(envId);
       mkdirSync(path.join(repo, "bench/results"), { recursive: true });
@@ -187,13 +200,10 @@ async function main(): Promise<void> {
       writeFileSync(out, JSON.stringify({ envId, info, workers, rows, ...soakInfo }, null, 2));
       console.log(`results: ${path.relative(repo, out)}`);
     }
-    console.log("\n== bridge vs in-process, side by side (overhead: server CPU µs per env-step beyond the env's own; echo: raw zeromq + msgpack, same bytes) ==");
-    const head = ["env", "batch", "in-process env-steps/s", "bridge env-steps/s", "bridge/in-proc", "overhead µs/env-step", "echo round trips/s", "bridge round trips/s"];
-    const widths = head.map((h, i) => Math.max(h.length, ...summary.map((row) => row[i].length)));
-    const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ");
-    console.log(line(head));
-    console.log(widths.map((w) => "-".repeat(w)).join("-|-"));
-    for (const row of summary) console.log(line(row));
+    console.log("\n== bridge vs in-process, side by side (overhead: server CPU µs per env-step beyond the env's own; "
+      + "echo: raw zeromq + msgpack, same bytes) ==");
+    printTable(["env", "batch", "in-process env-steps/s", "bridge env-steps/s", "bridge/in-proc", "overhead µs/env-step",
+      "echo round trips/s", "bridge round trips/s"], summary);
     if (Number(total) === 0) console.log("(RSS soak skipped; pass --total 1000000 to run it)");
     if (!argv.includes("--no-discrete")) await discreteRow();
   } finally {
@@ -228,11 +238,17 @@ async function main(): Promise<void> {
     const e = row.echo as Record<string, number>;
     const p = plain.bridge as Record<string, number>;
     console.log(`in-process (SyncVectorEnv): ${fmt(local.stepsPerS)} env-steps/s (${fmt(local.cpuUs, 2)} CPU µs per env-step)`);
-    console.log(`over the bridge, per-env maps (delta, lists): ${fmt(p.steps_per_s)} env-steps/s; server ${fmt(p.server_cpu_us, 2)} + client ${fmt(p.client_cpu_us, 2)} CPU µs per env-step; ${fmt(plain.response_bytes as number)} B per batch`);
-    console.log(`over the bridge (numpy client): ${fmt(b.steps_per_s)} env-steps/s; bridge / in-process = ${fmt(b.steps_per_s / local.stepsPerS, 2)} (target ≥ 0.80); target ≥ 100,000 env-steps/s: ${b.steps_per_s >= 1e5 ? "met" : `missed by ${fmt(1e5 / b.steps_per_s, 1)}×`}`);
-    console.log(`server CPU ${fmt(b.server_cpu_us, 2)} + client CPU ${fmt(b.client_cpu_us, 2)} µs per env-step; overhead over in-process ${fmt(b.server_cpu_us - local.cpuUs, 2)} µs; response ${fmt(row.response_bytes as number)} B per batch; echo of the same bytes ${fmt(e.rt_per_s as number)} round trips/s`);
+    console.log(`over the bridge, per-env maps (delta, lists): ${fmt(p.steps_per_s)} env-steps/s; server ${fmt(p.server_cpu_us, 2)} + `
+      + `client ${fmt(p.client_cpu_us, 2)} CPU µs per env-step; ${fmt(plain.response_bytes as number)} B per batch`);
+    const target = b.steps_per_s >= 1e5 ? "met" : `missed by ${fmt(1e5 / b.steps_per_s, 1)}×`;
+    console.log(`over the bridge (numpy client): ${fmt(b.steps_per_s)} env-steps/s; bridge / in-process = `
+      + `${fmt(b.steps_per_s / local.stepsPerS, 2)} (target ≥ 0.80); target ≥ 100,000 env-steps/s: ${target}`);
+    console.log(`server CPU ${fmt(b.server_cpu_us, 2)} + client CPU ${fmt(b.client_cpu_us, 2)} µs per env-step; overhead over in-process `
+      + `${fmt(b.server_cpu_us - local.cpuUs, 2)} µs; response ${fmt(row.response_bytes as number)} B per batch; echo of the same bytes `
+      + `${fmt(e.rt_per_s, 0)} round trips/s`);
     mkdirSync(path.join(repo, "bench/results"), { recursive: true });
-    writeFileSync(path.join(repo, "bench/results", `bridge-${id}-discrete-numpy.json`), JSON.stringify({ id, opts, batch, inprocess: local, row, plain }, null, 2));
+    const file = path.join(repo, "bench/results", `bridge-${id}-discrete-numpy.json`);
+    writeFileSync(file, JSON.stringify({ id, opts, batch, inprocess: local, row, plain }, null, 2));
   }
 
   /** RSS of the server workers before and after `total` env-steps at the largest batch, twice (leak vs warm-up). */
@@ -255,8 +271,10 @@ async function main(): Promise<void> {
     const soak2 = await soakRun("soak 2/2");
     const rssAfter2 = workerPids.map(rssKb);
     const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
-    console.log(`\nsoak: ${fmt(soak1.env_steps as number)} env-steps in ${fmt(soak1.seconds as number, 1)} s (${fmt(soak1.steps_per_s as number)} env-steps/s); again: ${fmt(soak2.steps_per_s as number)} env-steps/s`);
-    console.log(`server RSS: before ${fmt(sum(rssBefore) / 1024, 1)} MiB, after 1st ${fmt(Number(total))} env-steps ${fmt(sum(rssAfter) / 1024, 1)} MiB, after 2nd ${fmt(sum(rssAfter2) / 1024, 1)} MiB`);
+    console.log(`\nsoak: ${fmt(soak1.env_steps as number)} env-steps in ${fmt(soak1.seconds as number, 1)} s `
+      + `(${fmt(soak1.steps_per_s as number)} env-steps/s); again: ${fmt(soak2.steps_per_s as number)} env-steps/s`);
+    console.log(`server RSS: before ${fmt(sum(rssBefore) / 1024, 1)} MiB, after 1st ${fmt(Number(total))} env-steps `
+      + `${fmt(sum(rssAfter) / 1024, 1)} MiB, after 2nd ${fmt(sum(rssAfter2) / 1024, 1)} MiB`);
     return { soak: soak1, soak2, rssKb: { before: rssBefore, after: rssAfter, after2: rssAfter2 } };
   }
 }

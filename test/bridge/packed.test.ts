@@ -29,13 +29,18 @@ async function connect(): Promise<BridgeClient> {
 }
 
 const bytes = (x: ArrayBufferView): number[] => Array.from(new Uint8Array(x.buffer, x.byteOffset, x.byteLength));
-const column = (buf: Uint8Array, Ctor: typeof Float64Array | typeof Uint8Array): number[] => Array.from(new Ctor(new Uint8Array(buf).buffer));
+const column = (buf: Uint8Array, Ctor: typeof Float64Array | typeof Uint8Array): number[] =>
+  Array.from(new Ctor(new Uint8Array(buf).buffer));
+const box = (shape: number[]) => ({ type: "box", shape, dtype: "float32" });
 
-type StepReply = { observations: Record<string, Uint8Array>; rewards: Uint8Array; terminated: Uint8Array; truncated: Uint8Array; actions: unknown[] };
+type StepReply = {
+  observations: Record<string, Uint8Array>; rewards: Uint8Array; terminated: Uint8Array; truncated: Uint8Array; actions: unknown[];
+};
 
 describe("packed observations", () => {
   it("derives the layout from the space: Box, MultiBinary and Discrete keys; anything else is refused with the reason", () => {
-    const layout = packedLayout({ type: "dict", spaces: { f: { type: "box", shape: [2, 3], dtype: "float32" }, m: { type: "multi_binary", n: 4 }, d: { type: "discrete", n: 3 } } });
+    const mb = { type: "multi_binary", n: 4 };
+    const layout = packedLayout({ type: "dict", spaces: { f: box([2, 3]), m: mb, d: { type: "discrete", n: 3 } } });
     expect(layout).toEqual([
       { key: "f", space: "box", dtype: "float32", shape: [2, 3], size: 6 },
       { key: "m", space: "multi_binary", dtype: "uint8", shape: [4], size: 4 },
@@ -46,7 +51,7 @@ describe("packed observations", () => {
   });
 
   it("packs values bit for bit and names the env and key of a value that breaks the space", () => {
-    const layout = packedLayout({ type: "dict", spaces: { f: { type: "box", shape: [2], dtype: "float32" }, d: { type: "discrete", n: 3 } } }) as PackedField[];
+    const layout = packedLayout({ type: "dict", spaces: { f: box([2]), d: { type: "discrete", n: 3 } } }) as PackedField[];
     const obs = [{ f: Float32Array.of(-0, 1 / 3), d: 2 }, { f: Float32Array.of(Number.NaN, -1e30), d: 0 }];
     const packed = packBatch(layout, obs);
     expect(packed.f.length).toBe(16);
@@ -70,7 +75,8 @@ describe("packed observations", () => {
     for (let t = 0; t < steps; t++) {
       const actions = samplers.map((rng, i) => backend.sampleAction(envActionSpace(env, i), rng));
       const [obs, rewards, terminated, truncated] = env.step(actions);
-      local.push({ actions, obs, rewards: Array.from(rewards), terminated: Array.from(terminated, Number), truncated: Array.from(truncated, Number) });
+      const flags = { terminated: Array.from(terminated, Number), truncated: Array.from(truncated, Number) };
+      local.push({ actions, obs, rewards: Array.from(rewards), ...flags });
     }
     env.close();
 
@@ -84,9 +90,13 @@ describe("packed observations", () => {
       { key: "action_mask", space: "multi_binary", dtype: "uint8", shape: [ACTIONS] },
       { key: "phase", space: "discrete", dtype: "int32", shape: [] },
     ]);
-    const layout = packedLayout({ type: "dict", spaces: { observation: { type: "box", shape: [FEATURES], dtype: "float32" }, action_mask: { type: "multi_binary", n: ACTIONS }, phase: { type: "discrete", n: 4 } } }) as PackedField[];
+    const layout = packedLayout({
+      type: "dict",
+      spaces: { observation: box([FEATURES]), action_mask: { type: "multi_binary", n: ACTIONS }, phase: { type: "discrete", n: 4 } },
+    }) as PackedField[];
     const r = await client.request<{ observations: Record<string, Uint8Array> }>("reset", { session: made.session });
-    const norm = (o: unknown) => Object.fromEntries(Object.entries(o as Record<string, unknown>).map(([k, v]) => [k, ArrayBuffer.isView(v) ? bytes(v) : v]));
+    const norm = (o: unknown) =>
+      Object.fromEntries(Object.entries(o as Record<string, unknown>).map(([k, v]) => [k, ArrayBuffer.isView(v) ? bytes(v) : v]));
     expect(unpackBatch(layout, r.observations, n).map(norm)).toEqual(obs0.map(norm));
     const remote: unknown[] = [];
     for (let t = 0; t < steps; t++) {
@@ -107,10 +117,12 @@ describe("packed observations", () => {
 
   it("refuses 'packed' for a space that cannot be packed, naming obs_encoding; 'auto' falls back to delta", async () => {
     const client = await connect();
-    const err = await client.request("make", { env_id: "Demo-v0", num_envs: 2, obs_encoding: "packed" }).then(() => null, (e: unknown) => e);
+    const refused = client.request("make", { env_id: "Demo-v0", num_envs: 2, obs_encoding: "packed" });
+    const err = await refused.then(() => null, (e: unknown) => e);
     expect(err).toMatchObject({ code: "VALIDATION_ERROR", details: { field: "obs_encoding" } });
     expect(String((err as Error).message)).toMatch(/obs_encoding: "packed" needs a Dict/);
-    const auto = await client.request<{ obs_encoding: string; obs_layout?: unknown }>("make", { env_id: "Demo-v0", num_envs: 2, obs_encoding: "auto" });
+    type Made = { obs_encoding: string; obs_layout?: unknown };
+    const auto = await client.request<Made>("make", { env_id: "Demo-v0", num_envs: 2, obs_encoding: "auto" });
     expect(auto.obs_encoding).toBe("delta");
     expect(auto.obs_layout).toBeUndefined();
     const packed = await client.request<{ obs_encoding: string }>("make", { env_id: PACKED_ENV_ID, num_envs: 2, obs_encoding: "auto" });
