@@ -91,3 +91,33 @@ def test_packed_batches_equal_the_per_env_observations(client, env_ids):
     finally:
         packed.close()
         plain.close()
+
+
+def test_sharded_packed_env_joins_shards_per_key(client, env_ids, endpoints):
+    """Sharded over every worker, a packed vector env returns one array per key in env order, equal to the unsharded
+    packed session with the same seeds."""
+    if client.server_info.get("minor", 0) < 4 or "ToolMaze-v0" not in env_ids or len(endpoints) < 2:
+        pytest.skip("needs protocol minor 4, ToolMaze-v0 and two workers")
+    from recovery_gym import make_vec
+    from recovery_gym.errors import ValidationError
+
+    try:
+        whole = client.make_vec("ToolMaze-v0", 5, seed=8, use_numpy=True, info_keys=[], action_mode="discrete")
+    except ValidationError:
+        pytest.skip("this server has no discrete action mode")
+    sharded = make_vec("ToolMaze-v0", 5, endpoints=endpoints, seed=8, use_numpy=True, info_keys=[], action_mode="discrete")
+    try:
+        a, _ = whole.reset()
+        b, _ = sharded.reset()
+        for t in range(6):
+            assert set(a) == set(b) == {"observation", "action_mask"}
+            for k in a:
+                assert a[k].shape == b[k].shape and a[k].tobytes() == b[k].tobytes(), (t, k)
+            # The last valid slot of each env's mask: explicit actions, the same for both.
+            actions = [int(np.flatnonzero(m)[-1]) for m in a["action_mask"]]
+            a, ra, ta, _, _ = whole.step(actions)
+            b, rb, tb, _, _ = sharded.step(actions)
+            assert ra.tolist() == rb.tolist() and ta.tolist() == tb.tolist()
+    finally:
+        whole.close()
+        sharded.close()
