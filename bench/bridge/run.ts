@@ -17,7 +17,7 @@ import { Router } from "zeromq";
 import { BridgeClient } from "../../bridge/client.js";
 import { decode, encode } from "../../bridge/codec.js";
 import { createCoreBackend } from "../../bridge/coreBackend.js";
-import { makeVec } from "../../src/index.js";
+import { makeVec, Rng } from "../../src/index.js";
 import { envActionSpace } from "../../bridge/backend.js";
 import { ProgressBar } from "../../src/cli/progress.js";
 
@@ -67,21 +67,41 @@ const cpuUs = (): number => {
   return u.user + u.system;
 };
 
+type InProcessSpeed = { stepsPerS: number; cpuUs: number };
+
+/** A uniformly random valid slot per env, from each observation's `action_mask` (the discrete mode). */
+function maskedActions(obs: readonly unknown[], rng: Rng): number[] {
+  return obs.map((o) => {
+    const mask = (o as { action_mask: ArrayLike<number> }).action_mask;
+    let valid = 0;
+    for (let k = 0; k < mask.length; k++) if (mask[k]) valid++;
+    let pick = rng.int(valid);
+    for (let k = 0; k < mask.length; k++) if (mask[k] && pick-- === 0) return k;
+    return 0;
+  });
+}
+
 /**
  * The env's own speed in this process (sampling + vector step, no bridge): the ceiling the bridge can reach.
  * Wall-clock env-steps/s, and CPU µs per env-step (what the server's CPU per env-step is compared against).
+ * `masked`: random valid actions from the observations' action masks instead of the action spaces' samplers.
  */
-function inProcess(id: string, batch: number, secs: number, opts: Record<string, unknown>): { stepsPerS: number; cpuUs: number } {
+function inProcess(id: string, batch: number, secs: number, opts: Record<string, unknown>, masked = false): InProcessSpeed {
   const backend = createCoreBackend();
   const env = makeVec(id, batch, opts);
   const samplers = backend.createSamplers(1, 0, batch);
-  env.reset({ seed: 1 });
-  for (let k = 0; k < 3; k++) env.step(samplers.map((r, i) => backend.sampleAction(envActionSpace(env, i), r)));
+  const rng = new Rng(1).derive("bench-masked");
+  let [obs] = env.reset({ seed: 1 });
+  const step = () => {
+    const actions = masked ? maskedActions(obs, rng) : samplers.map((r, i) => backend.sampleAction(envActionSpace(env, i), r));
+    [obs] = env.step(actions);
+  };
+  for (let k = 0; k < 3; k++) step();
   let n = 0;
   const c0 = cpuUs();
   const t0 = performance.now();
   while (performance.now() - t0 < secs * 1000 || n < 20) {
-    env.step(samplers.map((r, i) => backend.sampleAction(envActionSpace(env, i), r)));
+    step();
     n++;
   }
   const dt = (performance.now() - t0) / 1000;
@@ -214,23 +234,24 @@ async function main(): Promise<void> {
   }
 
   /**
-   * Issue 13's workload: ToolMaze in the action-masked discrete mode, random valid actions (the masked Discrete
-   * samples among the slots its mask allows), batch 256 — the sync vector env in process against the bridge with
-   * the numpy client, whose Dict(Box, MultiBinary) observations arrive packed (one array per key per batch).
+   * Issue 13's workload: ToolMaze in the action-masked discrete mode, random valid actions (each env's drawn
+   * uniformly among the slots its own mask allows, by the driver: in process here, by the Python client over the
+   * bridge), batch 256 — the sync vector env in process against the bridge with the numpy client, whose
+   * Dict(Box, MultiBinary) observations arrive packed (one array per key per batch).
    */
   async function discreteRow(): Promise<void> {
     const id = "ToolMaze-v0";
     const opts = { actionMode: "discrete" };
     const batch = 256;
     console.log(`\n== ${id} discrete mode (issue 13): random valid actions, batch ${batch}, numpy client, packed observations ==`);
-    let local: { stepsPerS: number; cpuUs: number };
+    let local: InProcessSpeed;
     try {
-      local = inProcess(id, batch, Number(seconds), opts);
+      local = inProcess(id, batch, Number(seconds), opts, true);
     } catch (e) {
       console.log(`skipped: this build has no discrete mode (${(e as Error).message.split("\n")[0]})`);
       return;
     }
-    const cell = ["--mode", "throughput", "--echo", echo.endpoint, "--seconds", seconds, "--batches", String(batch)];
+    const cell = ["--mode", "throughput", "--echo", echo.endpoint, "--seconds", seconds, "--batches", String(batch), "--masked"];
     const [row] = await py(id, [...cell, "--numpy"], undefined, JSON.stringify(opts));
     // The same workload with per-env maps (delta encoding, lists): what packing saves, side by side.
     const [plain] = await py(id, cell, undefined, JSON.stringify(opts));
