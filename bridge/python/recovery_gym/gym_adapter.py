@@ -273,10 +273,11 @@ def to_gymnasium_vector(remote: Any) -> Any:
 
         def _batch_obs(self, observations: Any) -> Any:
             if isinstance(observations, dict):  # packed (numpy mode): already one array per key
-                return observations
-            items = [to_gym_value(self.single_observation_space, o) for o in observations]
-            out = create_empty_array(self.single_observation_space, self.num_envs)
-            batched = concatenate(self.single_observation_space, items, out)
+                batched = observations
+            else:
+                items = [to_gym_value(self.single_observation_space, o) for o in observations]
+                out = create_empty_array(self.single_observation_space, self.num_envs)
+                batched = concatenate(self.single_observation_space, items, out)
             if isinstance(batched, dict) and "action_mask" in batched:
                 self._masks = np.asarray(batched["action_mask"], dtype=np.bool_)
             return batched

@@ -121,3 +121,29 @@ def test_sharded_packed_env_joins_shards_per_key(client, env_ids, endpoints):
     finally:
         whole.close()
         sharded.close()
+
+
+def test_gymnasium_vector_over_a_packed_session(client, env_ids):
+    """to_gymnasium() over a packed (numpy) session: batched observations in the vector observation space, and
+    action_masks() from the packed mask array."""
+    pytest.importorskip("gymnasium")
+    if client.server_info.get("minor", 0) < 4 or "ToolMaze-v0" not in env_ids:
+        pytest.skip("needs protocol minor 4 and ToolMaze-v0")
+    from recovery_gym.errors import ValidationError
+
+    try:
+        remote = client.make_vec("ToolMaze-v0", 4, seed=2, use_numpy=True, info_keys=[], action_mode="discrete")
+    except ValidationError:
+        pytest.skip("this server has no discrete action mode")
+    vec = remote.to_gymnasium()
+    try:
+        obs, _ = vec.reset()
+        assert remote._encoding == "packed"
+        assert vec.observation_space.contains(obs)
+        masks = vec.action_masks()
+        assert masks.shape == obs["action_mask"].shape and masks.dtype == np.bool_
+        actions = np.array([int(np.flatnonzero(m)[0]) for m in masks])
+        obs, rewards, terminated, truncated, _ = vec.step(actions)
+        assert vec.observation_space.contains(obs) and rewards.dtype == np.float64 and terminated.shape == (4,)
+    finally:
+        vec.close()
