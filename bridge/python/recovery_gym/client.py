@@ -236,9 +236,12 @@ class Client:
                          tool_refs=tool_refs)
 
     def make_vec(self, env_id: str, num_envs: int, *, seed: Optional[int] = None, autoreset_mode: Optional[str] = None,
-                 obs_encoding: str = "delta", info_keys: Optional[List[str]] = None, use_numpy: bool = False,
+                 obs_encoding: Optional[str] = None, info_keys: Optional[List[str]] = None, use_numpy: bool = False,
                  record: bool = False, tool_refs: Optional[bool] = None, **options: Any) -> "RemoteVectorEnv":
-        """A batched env of ``num_envs`` copies on this server (Gymnasium 1.x vector semantics)."""
+        """A batched env of ``num_envs`` copies on this server (Gymnasium 1.x vector semantics).
+
+        ``obs_encoding`` defaults to ``"delta"``, and with ``use_numpy`` to ``"auto"``: a Dict of Box / MultiBinary /
+        Discrete observations then arrives packed, one numpy array per key per batch."""
         from .env import RemoteVectorEnv
 
         return RemoteVectorEnv(self, env_id, num_envs, options, seed=seed, autoreset_mode=autoreset_mode,

@@ -44,6 +44,15 @@ def merge_infos(parts: Sequence[Dict[str, Any]], counts: Sequence[int]) -> Dict[
     return out
 
 
+def _join_obs(parts: List[Any]) -> Any:
+    """Shards' observations in env order: lists concatenated, or (packed sessions) dicts of arrays joined per key."""
+    if parts and isinstance(parts[0], dict):
+        import numpy as np
+
+        return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    return [o for p in parts for o in p]
+
+
 class ShardedVectorEnv(BatchedSpaces):
     """A :class:`RemoteVectorEnv` look-alike whose envs live on several servers."""
 
@@ -62,7 +71,7 @@ class ShardedVectorEnv(BatchedSpaces):
         self.shards: List[RemoteVectorEnv] = []
         try:
             for c, n, o in zip(self.clients, counts, self.offsets):
-                self.shards.append(RemoteVectorEnv(c, env_id, n, options, env_offset=o, **make_fields))
+                self.shards.append(RemoteVectorEnv(c, env_id, n, options, env_offset=o, use_numpy=use_numpy, **make_fields))
         except Exception:
             self.close()
             raise
@@ -96,14 +105,14 @@ class ShardedVectorEnv(BatchedSpaces):
             if m is not None:
                 fields["reset_mask"] = [bool(x) for x in m]
             rids.append(shard.client.send("reset", **fields))
-        obs: List[Any] = []
+        parts: List[Any] = []
         infos = []
         for shard, rid in zip(self.shards, rids):
             r = shard.client.recv(rid)
             shard._accept_full(r["observations"])
-            obs.extend(shard._obs)
+            parts.append(shard.observations)
             infos.append(r["infos"])
-        return obs, merge_infos(infos, self.counts)
+        return _join_obs(parts), merge_infos(infos, self.counts)
 
     def _gather(self) -> Tuple[Any, ...]:
         # Collect every shard's answer even when one failed, so that no shard is left with a pending step (the
@@ -118,7 +127,7 @@ class ShardedVectorEnv(BatchedSpaces):
                     error = e
         if error is not None:
             raise error
-        obs = [o for p in parts for o in p[0]]
+        obs = _join_obs([p[0] for p in parts])
         rewards = [r for p in parts for r in p[1]]
         terminated = [bool(t) for p in parts for t in p[2]]
         truncated = [bool(t) for p in parts for t in p[3]]
@@ -199,7 +208,7 @@ def discover_endpoints(address: str = DEFAULT_ADDRESS, timeout: Optional[float] 
 
 def make_vec(env_id: str, num_envs: int, *, endpoints: Optional[Sequence[str]] = None, address: str = DEFAULT_ADDRESS,
              timeout: Optional[float] = 30.0, all_workers: bool = False, seed: Optional[int] = None,
-             autoreset_mode: Optional[str] = None, obs_encoding: str = "delta", info_keys: Optional[List[str]] = None,
+             autoreset_mode: Optional[str] = None, obs_encoding: Optional[str] = None, info_keys: Optional[List[str]] = None,
              use_numpy: bool = False, server_public_key: Optional[bytes] = None, tool_refs: Optional[bool] = None,
              client_keys: Optional[Tuple[Any, Any]] = None, **options: Any) -> ShardedVectorEnv:
     """A vector env over ``endpoints`` (default ``[address]``; with ``all_workers=True`` every worker of the server
