@@ -12,6 +12,8 @@ fi
 PYTHON="$PY" bash scripts/ensure-python-deps.sh
 GYM_DIR="$(PYTHON="$PY" bash scripts/ensure-gymnasium.sh)"
 if [[ -n "$GYM_DIR" ]]; then export PYTHONPATH="$GYM_DIR${PYTHONPATH:+:$PYTHONPATH}"; fi
+RAY_DIR="$(PYTHON="$PY" bash scripts/ensure-ray.sh)"
+if [[ -n "$RAY_DIR" ]]; then export PYTHONPATH="$RAY_DIR${PYTHONPATH:+:$PYTHONPATH}"; fi
 TMP="$(mktemp -d)"
 READY="$TMP/ready.json"
 node --import tsx bridge/main.ts --endpoint 'tcp://127.0.0.1:*' --workers 2 --ready-file "$READY" --quiet &
