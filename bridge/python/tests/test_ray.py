@@ -11,6 +11,7 @@ ray = pytest.importorskip("ray", reason="Ray not installed (scripts/ensure-ray.s
 
 import recovery_gym as rg  # noqa: E402
 from recovery_gym import ray as rgray  # noqa: E402
+from recovery_gym.ray.server import _gone  # noqa: E402
 from test_trajectories import _collect, traj_hash  # noqa: E402
 
 PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -40,7 +41,7 @@ def _pids(info):
 def _wait_gone(pids, timeout=30.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        left = [p for p in pids if not rgray._gone(p)]
+        left = [p for p in pids if not _gone(p)]
         if not left:
             return []
         time.sleep(0.1)
@@ -67,7 +68,7 @@ def test_server_actor_dies_with_its_servers(cluster):
             with rg.Client(ep, timeout=30) as c:
                 assert c.ping()
         first = _pids(group.infos[0])
-        assert all(not rgray._gone(p) for p in first)
+        assert all(not _gone(p) for p in first)
         ray.kill(group.actors[0])
         assert _wait_gone(first) == [], "killing the actor left its server running"
         with rg.Client(group.endpoints[1], timeout=30) as c:  # the other server is untouched
@@ -129,6 +130,6 @@ def test_ray_shutdown_takes_servers_down(cluster):
     # Last in the module: it ends the shared cluster.
     group = rgray.start_servers(per="node", workers=2)
     pids = [p for i in group.infos for p in _pids(i)]
-    assert all(not rgray._gone(p) for p in pids)
+    assert all(not _gone(p) for p in pids)
     ray.shutdown()
     assert _wait_gone(pids) == [], "ray.shutdown() left a server running"
