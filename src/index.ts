@@ -27,6 +27,10 @@ export { type ToolObservation, type BudgetView } from "./engine/observation.js";
 export { type HistoryEntry, renderEpisode } from "./engine/render.js";
 export { toChatMessages, toChatTools, DEFAULT_SYSTEM_PROMPT, type ChatMessage, type ChatTool } from "./engine/chat.js";
 export { CORE_TERMS } from "./engine/terms.js";
+export { type TaskParameter, type ToolSemantics } from "./engine/parameters.js";
+export { DiscreteToolEnv, MaskedDiscrete, DEFAULT_MAX_CANDIDATES, maskedSlotAction, type DiscreteObservation } from "./engine/discrete/mode.js";
+export { candidates, type Candidate, type CandidateKind, type ValueSource } from "./engine/discrete/candidates.js";
+export { GLOBAL_FEATURES, CANDIDATE_FEATURES, featureSize } from "./engine/discrete/features.js";
 
 export { RewardComputer, recomputeRewards, discountedReturn, type RawTerms } from "./rewards/compute.js";
 export { rewardSpecSchema, parseRewardSpec, loadRewardSpecFile, type RewardSpec, type RewardTerm } from "./rewards/spec.js";
@@ -41,6 +45,7 @@ export { rollout, rolloutAsync, type RolloutConfig, type RolloutControl } from "
 export { drainOnSignals, stopOnSignals, SIGNAL_EXIT_CODES, type StopSignal } from "./cli/signals.js";
 export { recordEpisodes, returnsUnder, policyEntry, episodePolicyRng, episodeResults, withGamma, type RecordedEpisode } from "./ablation.js";
 export { ADVERSARIES } from "./policies/adversarial.js";
+export { registerMakeLayer, type MakeLayer } from "./core/registry.js";
 export { registerGenerator, listGenerators, type GeneratorEntry } from "./generators.js";
 
 export * from "../wrappers/index.js";

@@ -66,6 +66,14 @@ export class DemoEnv extends ToolEnv<DemoWorld, DemoOptions> {
       world: { outbox: [] },
       faults: faultsFor(this.options.fault),
       budgets: { toolCalls: 8, retries: 3 },
+      // The task's parameters as data (what the prompt quotes, and the formats of the e-mail body and the answer).
+      parameters: [
+        { name: "city", type: "city", value: this.city },
+        { name: "to", type: "email_address", value: this.recipient },
+        { name: "subject", target: "send_email", value: "Weather" },
+        { name: "body", target: "send_email", template: "It is {temperature_f}°F in {city}." },
+        { name: "content", target: "answer", template: "Sent: {temperature_f}°F in {city}." },
+      ],
       hidden: { city: this.city, expectedFahrenheit: f, faultyGroup: this.options.fault === "none" ? null : "forecast" },
     };
   }

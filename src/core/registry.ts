@@ -131,22 +131,84 @@ export interface EnvListing {
   policies: string[];
 }
 
+function layerDocs(docs: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  if (LAYERS.length === 0) return docs;
+  const out: Record<string, string> = { ...docs };
+  for (const l of LAYERS) Object.assign(out, l.docs);
+  return out;
+}
+
 export function listEnvs(): EnvListing[] {
   loadFamilies();
   return [...REGISTRY.values()]
     .sort((a, b) => a.id.localeCompare(b.id))
-    .map((e) => ({ id: e.id, family: e.family, description: e.description, maxEpisodeSteps: e.maxEpisodeSteps, options: e.optionDocs, policies: Object.keys(e.policies) }));
+    .map((e) => ({ id: e.id, family: e.family, description: e.description, maxEpisodeSteps: e.maxEpisodeSteps, options: layerDocs(e.optionDocs), policies: Object.keys(e.policies) }));
+}
+
+/**
+ * An option layer: `make()` options valid on every env id (the discrete action mode's `actionMode`), parsed by the
+ * layer's own schema and applied after the family's factory. The family never sees them, so its env is made exactly
+ * as without them; the layer wraps it. Layers live above `src/core` and register themselves here.
+ */
+export interface MakeLayer {
+  /** The option keys the layer owns (on every env id). */
+  readonly keys: readonly string[];
+  /** Parses the layer's keys (only called when at least one of them is given); fills the layer's defaults. */
+  readonly schema: z.ZodType<JsonObject>;
+  /** One line per option, merged into `listEnvs()` for every env. */
+  readonly docs: Readonly<Record<string, string>>;
+  /** Wraps the env the family made; `spec` is the outer spec (its entryOptions include the layer's options). */
+  apply(env: Env<unknown, unknown>, options: JsonObject, spec: EnvSpec): Env<unknown, unknown>;
+}
+
+const LAYERS: MakeLayer[] = [];
+
+/** Registers an option layer (see MakeLayer); its keys must not collide with another layer's. */
+export function registerMakeLayer(layer: MakeLayer): void {
+  for (const k of layer.keys) {
+    if (LAYERS.some((l) => l.keys.includes(k))) throw new OptionsError(k, `option "${k}" is already owned by another make layer`);
+  }
+  LAYERS.push(layer);
+}
+
+/** Splits options into the family's part and each layer's part (layers whose keys are all absent are left out). */
+function splitOptions(options: Record<string, unknown>): { family: Record<string, unknown>; layers: [MakeLayer, Record<string, unknown>][] } {
+  if (LAYERS.length === 0) return { family: options, layers: [] };
+  const family: Record<string, unknown> = {};
+  const layers: [MakeLayer, Record<string, unknown>][] = [];
+  for (const k of Object.keys(options)) if (!LAYERS.some((l) => l.keys.includes(k))) family[k] = options[k];
+  for (const l of LAYERS) {
+    const own: Record<string, unknown> = {};
+    let any = false;
+    for (const k of l.keys) if (Object.prototype.hasOwnProperty.call(options, k)) { own[k] = options[k]; any = true; }
+    if (any) layers.push([l, own]);
+  }
+  return { family, layers };
+}
+
+function parseLayer(id: string, layer: MakeLayer, own: Record<string, unknown>): JsonObject {
+  const res = layer.schema.safeParse(own);
+  if (!res.success) {
+    const { field, message } = describeZodIssues(res.error.issues, own);
+    throw new OptionsError(field, `${id}: invalid option ${message}`, { id });
+  }
+  return res.data;
 }
 
 /** Validates options against the env's schema; errors name the field, the value and what was expected. */
 export function parseEnvOptions(id: string, options: unknown): JsonObject {
   const entry = registryEntry(id);
-  const res = entry.optionsSchema.safeParse(options ?? {});
+  const isObject = typeof options === "object" && options !== null && !Array.isArray(options);
+  const { family, layers } = isObject ? splitOptions(options as Record<string, unknown>) : { family: options, layers: [] };
+  const res = entry.optionsSchema.safeParse(family ?? {});
   if (!res.success) {
-    const { field, message } = describeZodIssues(res.error.issues, options ?? {});
+    const { field, message } = describeZodIssues(res.error.issues, family ?? {});
     throw new OptionsError(field, `${id}: invalid option ${message}`, { id });
   }
-  return res.data;
+  if (layers.length === 0) return res.data;
+  const out: JsonObject = { ...res.data };
+  for (const [layer, own] of layers) Object.assign(out, parseLayer(id, layer, own));
+  return out;
 }
 
 /**
@@ -157,6 +219,12 @@ export function parseEnvOptions(id: string, options: unknown): JsonObject {
 export function make<Obs = unknown, Act = unknown, StepInfo extends Info = Info, ResetInfo extends Info = Info>(id: string, options: Record<string, unknown> = {}): Env<Obs, Act, StepInfo, ResetInfo> {
   const entry = registryEntry(id);
   const parsed = parseEnvOptions(id, options);
-  const spec: EnvSpec = { id, entryOptions: parsed, maxEpisodeSteps: (parsed.maxSteps as number | undefined) ?? entry.maxEpisodeSteps, libraryVersion: LIBRARY_VERSION };
-  return entry.factory(parsed, spec) as Env<Obs, Act, StepInfo, ResetInfo>;
+  const { family, layers } = splitOptions(parsed);
+  const spec: EnvSpec = { id, entryOptions: family as JsonObject, maxEpisodeSteps: (parsed.maxSteps as number | undefined) ?? entry.maxEpisodeSteps, libraryVersion: LIBRARY_VERSION };
+  let env = entry.factory(family as JsonObject, spec);
+  if (layers.length > 0) {
+    const outer: EnvSpec = { ...spec, entryOptions: parsed };
+    for (const [layer, own] of layers) env = layer.apply(env, own as JsonObject, outer);
+  }
+  return env as Env<Obs, Act, StepInfo, ResetInfo>;
 }

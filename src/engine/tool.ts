@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { Rng } from "../core/rng.js";
 import type { ToolSchema } from "../core/spaces/toolCall.js";
+import type { ToolSemantics } from "./parameters.js";
 
 /** Hidden facts about a tool: never shown to the agent, used by faults, events and scorers. */
 export interface ToolMeta {
@@ -48,6 +49,8 @@ export interface ToolContext<S> {
 /** A tool: its public schema (what the agent sees), hidden metadata, and a deterministic simulator. */
 export interface ToolDefinition<S = unknown> extends ToolSchema {
   meta?: ToolMeta;
+  /** Semantic types of parameters and response fields, as the documentation states them (discrete mode binds by them). */
+  semantics?: ToolSemantics;
   run(args: JsonObject, ctx: ToolContext<S>): ToolOutcome;
 }
 

@@ -28,6 +28,7 @@ import {
 } from "./stateSchema.js";
 import { CORE_TERMS, coreRawTerms } from "./terms.js";
 import { type ToolDefinition, toolSchemaOf } from "./tool.js";
+import { type ObservableEpisode, projectEpisode } from "./discrete/source.js";
 
 /**
  * The one tool-episode env. Families subclass it and supply the world (`createEpisode`), answer judging, family
@@ -405,6 +406,16 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
   /** The episode's steps so far (actions, responses, events, rewards), for chat rendering and recorders. */
   episodeHistory(): readonly HistoryEntry[] {
     return this.history;
+  }
+  /** What an agent has observed of the episode (no ground truth), for the discrete action mode; null before reset. */
+  observableEpisode(): ObservableEpisode | null {
+    if (!this.episode || !this.setup) return null;
+    const last = this.history.length ? this.history[this.history.length - 1].response : null;
+    return projectEpisode({
+      parameters: this.setup.parameters, visible: this.episode.visibleToolsView(), definitions: this.episode.tools, calls: this.episode.data.calls,
+      familyKinds: this.config.extraActionKinds ?? {}, step: this.stepCount, maxSteps: this.maxSteps, budgets: this.budgets,
+      retriesUsed: this.episode.data.retries, lastResponse: last, done: this.done,
+    });
   }
   taskPrompt(): string {
     return this.setup?.prompt ?? "";

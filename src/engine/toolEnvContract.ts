@@ -4,6 +4,7 @@ import type { RawTerms } from "../rewards/compute.js";
 import type { ActionKind } from "./actionSpace.js";
 import type { EpisodeEvent, TerminationReason } from "./events.js";
 import type { FaultSpec } from "./faults.js";
+import type { TaskParameter } from "./parameters.js";
 import type { ToolDefinition } from "./tool.js";
 
 // The contracts between ToolEnv and the families that subclass it: options, what a family builds per episode,
@@ -36,6 +37,8 @@ export interface EpisodeSetup<S> {
   budgets?: { toolCalls?: number | null; retries?: number | null };
   /** Ground truth for `info.hidden` at reset and at the end of the episode. */
   hidden?: JsonObject;
+  /** The task's structured parameters (observable: they restate the prompt), for the discrete action mode. */
+  parameters?: readonly TaskParameter[];
 }
 
 /** A family's static description, given once to the base class. */

@@ -1,0 +1,228 @@
+import { type JsonObject, type JsonValue, stableStringify } from "../../core/json.js";
+import type { JsonSchema } from "../../core/jsonSchema.js";
+import { argumentIssues } from "../../core/spaces/toolCall.js";
+import type { Action } from "../actions.js";
+import type { TaskParameter } from "../parameters.js";
+import type { ObservableEpisode, SeenTool } from "./source.js";
+
+/** Where an argument value came from: the task's parameters, or the response of call `call` (0-based). */
+export type ValueSource = { kind: "task" } | { kind: "response"; call: number; field: string } | { kind: "schema" };
+
+/** A value the agent holds: a task parameter or a response field, with its semantic type when documented. */
+export interface HeldValue {
+  name: string;
+  type: string | null;
+  value: JsonValue;
+  source: ValueSource;
+}
+
+export type CandidateKind = "tool_call" | "answer" | "abort" | "family";
+
+/** One concrete action of the discrete action list, with the provenance of each bound value (for features). */
+export interface Candidate {
+  kind: CandidateKind;
+  action: Action;
+  /** The tool called (tool_call), or the family action type. */
+  name: string;
+  sources: ValueSource[];
+}
+
+/** Limits of candidate generation (documented in docs/DISCRETE.md). */
+export interface CandidateLimits {
+  /** K: the size of the action list. */
+  maxCandidates: number;
+  /** Argument combinations kept per tool, so one many-parameter tool cannot crowd the others out. */
+  perTool: number;
+  /** Values kept per argument. */
+  perArgument: number;
+}
+
+/** The response fields of a call worth binding: scalars, up to depth 3, the first 16 items of each array. */
+function walk(v: JsonValue, path: string, key: string, out: { path: string; key: string; value: JsonValue }[], depth: number): void {
+  if (v === null || depth > 3) return;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length && i < 16; i++) walk(v[i], `${path}[]`, key, out, depth + 1);
+    return;
+  }
+  if (typeof v === "object") {
+    for (const k of Object.keys(v)) walk(v[k], path ? `${path}.${k}` : k, k, out, depth + 1);
+    return;
+  }
+  if (path) out.push({ path, key, value: v });
+}
+
+const DEFAULT_ANSWER = "Done.";
+
+/** Every value the agent holds, in a fixed order: task parameters first, then response fields in call order. */
+export function heldValues(ep: ObservableEpisode): HeldValue[] {
+  const out: HeldValue[] = [];
+  for (const p of ep.parameters) {
+    if (p.value !== undefined && (p.target === undefined || p.target !== "answer")) {
+      out.push({ name: p.name, type: p.type ?? null, value: p.value, source: { kind: "task" } });
+    }
+  }
+  ep.calls.forEach((c, i) => {
+    if (!c.ok) return;
+    const fields: { path: string; key: string; value: JsonValue }[] = [];
+    walk(c.response, "", "", fields, 0);
+    const outputs = ep.semanticsOf(c.tool)?.outputs;
+    for (const f of fields) {
+      out.push({ name: f.key, type: outputs?.[f.path] ?? null, value: f.value, source: { kind: "response", call: i, field: f.path } });
+    }
+  });
+  return out;
+}
+
+const singleSchemas = new WeakMap<JsonSchema, JsonSchema>();
+/** `{ properties: { p: schema }, required: [p] }`, made once per property schema, to validate one value. */
+function fits(prop: JsonSchema, value: JsonValue): boolean {
+  let s = singleSchemas.get(prop);
+  if (!s) singleSchemas.set(prop, (s = { type: "object", properties: { v: prop }, required: ["v"] }));
+  return argumentIssues(s, { v: value }) === null;
+}
+
+function textOf(v: JsonValue): string {
+  return typeof v === "string" ? v : stableStringify(v);
+}
+
+/** Every filling of a template's `{type}` holes with held values (holes in order, values in held order). */
+function fillTemplate(template: string, held: readonly HeldValue[], cap: number): { text: string; sources: ValueSource[] }[] {
+  const holes = [...template.matchAll(/\{([A-Za-z0-9_.-]+)\}/g)].map((m) => m[1]);
+  let acc: { text: string; sources: ValueSource[] }[] = [{ text: template, sources: [] }];
+  for (const hole of holes) {
+    const options = uniqueByValue(held.filter((h) => h.type === hole || (h.type === null && h.name === hole)));
+    const next: { text: string; sources: ValueSource[] }[] = [];
+    for (const a of acc) {
+      for (const o of options) {
+        if (next.length >= cap) break;
+        next.push({ text: a.text.replace(`{${hole}}`, textOf(o.value)), sources: [...a.sources, o.source] });
+      }
+    }
+    acc = next;
+  }
+  return acc;
+}
+
+function uniqueByValue<T extends { value: JsonValue }>(values: readonly T[]): T[] {
+  const seen = new Set<string>();
+  const out: T[] = [];
+  for (const v of values) {
+    const k = stableStringify(v.value);
+    if (!seen.has(k)) {
+      seen.add(k);
+      out.push(v);
+    }
+  }
+  return out;
+}
+
+/** The values that may fill argument `name` of `target` (a tool or family action), in a fixed order. */
+function argumentOptions(name: string, type: string | null, target: string, prop: JsonSchema | undefined, ep: ObservableEpisode, held: readonly HeldValue[], limit: number): { value: JsonValue; source: ValueSource }[] {
+  const options: { value: JsonValue; source: ValueSource }[] = [];
+  const explicit = (p: TaskParameter) => p.target === target && p.name === name;
+  for (const p of ep.parameters) {
+    if (!explicit(p)) continue;
+    if (p.value !== undefined) options.push({ value: p.value, source: { kind: "task" } });
+    if (p.template !== undefined) for (const t of fillTemplate(p.template, held, limit)) options.push({ value: t.text, source: t.sources.find((s) => s.kind === "response") ?? { kind: "task" } });
+    if (p.value === undefined && p.template === undefined && p.type !== undefined) {
+      for (const h of held) if (h.type === p.type) options.push({ value: h.value, source: h.source });
+    }
+  }
+  for (const p of ep.parameters) {
+    if (p.target !== undefined || p.template === undefined) continue;
+    if ((type !== null && p.type === type) || p.name === name) for (const t of fillTemplate(p.template, held, limit)) options.push({ value: t.text, source: t.sources.find((s) => s.kind === "response") ?? { kind: "task" } });
+  }
+  for (const h of held) {
+    if (h.source.kind === "task" && ep.parameters.some((p) => p.value !== undefined && p.target !== undefined && p.target !== target && p.name === h.name && p.value === h.value)) continue;
+    if (type !== null ? h.type === type || (h.type === null && h.name === name) : h.name === name) options.push({ value: h.value, source: h.source });
+  }
+  // The schema's own choices only when nothing held fits: a task that names a value should not list every other one.
+  if (prop?.enum && options.length === 0) for (const v of prop.enum) options.push({ value: v, source: { kind: "schema" } });
+  if (prop?.type === "boolean" && options.length === 0) options.push({ value: false, source: { kind: "schema" } }, { value: true, source: { kind: "schema" } });
+  const unique = uniqueByValue(options);
+  const fitting = prop ? unique.filter((o) => fits(prop, o.value)) : unique;
+  return fitting.slice(0, limit);
+}
+
+function product(lists: { name: string; options: { value: JsonValue; source: ValueSource }[] }[], cap: number): { args: JsonObject; sources: ValueSource[] }[] {
+  let acc: { args: JsonObject; sources: ValueSource[] }[] = [{ args: {}, sources: [] }];
+  for (const l of lists) {
+    const next: { args: JsonObject; sources: ValueSource[] }[] = [];
+    for (const a of acc) {
+      for (const o of l.options) {
+        if (next.length >= cap) break;
+        next.push({ args: { ...a.args, [l.name]: o.value }, sources: [...a.sources, o.source] });
+      }
+    }
+    acc = next;
+  }
+  return acc;
+}
+
+/** Tool calls with every required argument (and every optional one the task names for this tool) bound. */
+function toolCalls(tool: SeenTool, ep: ObservableEpisode, held: readonly HeldValue[], limits: CandidateLimits): Candidate[] {
+  const props = tool.parameters.properties ?? {};
+  const required = tool.parameters.required ?? [];
+  const named = ep.parameters.filter((p) => p.target === tool.name && !required.includes(p.name) && p.name in props).map((p) => p.name);
+  const names = [...required, ...[...new Set(named)].sort()];
+  const lists = names.map((name) => ({
+    name,
+    options: argumentOptions(name, tool.semantics?.parameters?.[name] ?? null, tool.name, props[name], ep, held, limits.perArgument),
+  }));
+  if (lists.some((l) => l.options.length === 0 && required.includes(l.name))) return [];
+  const out: Candidate[] = [];
+  for (const c of product(lists.filter((l) => l.options.length > 0), limits.perTool)) {
+    if (argumentIssues(tool.parameters, c.args) !== null) continue;
+    out.push({ kind: "tool_call", action: { type: "tool_call", name: tool.name, arguments: c.args }, name: tool.name, sources: c.sources });
+  }
+  return out;
+}
+
+function answers(ep: ObservableEpisode, held: readonly HeldValue[], limits: CandidateLimits): Candidate[] {
+  const declared = ep.parameters.filter((p) => p.target === "answer");
+  if (declared.length === 0) return [{ kind: "answer", action: { type: "answer", content: DEFAULT_ANSWER }, name: "answer", sources: [] }];
+  const out: { value: JsonValue; source: ValueSource }[] = [];
+  for (const p of declared) {
+    if (p.value !== undefined) out.push({ value: textOf(p.value), source: { kind: "task" } });
+    if (p.template !== undefined) for (const t of fillTemplate(p.template, held, limits.perArgument)) out.push({ value: t.text, source: t.sources.find((s) => s.kind === "response") ?? { kind: "task" } });
+    if (p.value === undefined && p.template === undefined) {
+      for (const h of held) if ((p.type !== undefined && h.type === p.type) || (p.type === undefined && h.name === p.name)) out.push({ value: textOf(h.value), source: h.source });
+    }
+  }
+  return uniqueByValue(out).slice(0, limits.perTool).map((o) => ({ kind: "answer", action: { type: "answer", content: o.value as string }, name: "answer", sources: [o.source] }));
+}
+
+function familyActions(ep: ObservableEpisode, held: readonly HeldValue[], limits: CandidateLimits): Candidate[] {
+  const out: Candidate[] = [];
+  for (const [type, kind] of Object.entries(ep.familyKinds)) {
+    const fields = [...new Set(ep.parameters.filter((p) => p.target === type).map((p) => p.name))];
+    const lists = fields.map((name) => ({ name, options: argumentOptions(name, null, type, undefined, ep, held, limits.perArgument) }));
+    for (const c of product(lists, limits.perTool)) {
+      const action = { type, ...c.args } as Action;
+      if (kind.schema.safeParse(action).success) out.push({ kind: "family", action, name: type, sources: c.sources });
+    }
+  }
+  return out;
+}
+
+/**
+ * The step's candidate list, in a fixed order: abort, answers, family actions, then tool calls (visible tools in
+ * their visible order, argument combinations in held-value order), without duplicates, cut at K. A pure function
+ * of the observable episode.
+ */
+export function candidates(ep: ObservableEpisode, limits: CandidateLimits): Candidate[] {
+  const held = heldValues(ep);
+  const all: Candidate[] = [{ kind: "abort", action: { type: "abort" }, name: "abort", sources: [] }];
+  all.push(...answers(ep, held, limits), ...familyActions(ep, held, limits));
+  for (const t of ep.tools) all.push(...toolCalls(t, ep, held, limits));
+  const seen = new Set<string>();
+  const out: Candidate[] = [];
+  for (const c of all) {
+    const key = stableStringify(c.action as unknown as JsonValue);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(c);
+    if (out.length >= limits.maxCandidates) break;
+  }
+  return out;
+}
