@@ -12,6 +12,9 @@ fi
 PYTHON="$PY" bash scripts/ensure-python-deps.sh
 GYM_DIR="$(PYTHON="$PY" bash scripts/ensure-gymnasium.sh)"
 if [[ -n "$GYM_DIR" ]]; then export PYTHONPATH="$GYM_DIR${PYTHONPATH:+:$PYTHONPATH}"; fi
+# PyTorch for the PPO smoke test (test_ppo_smoke.py skips without it).
+TORCH_DIR="$(PYTHON="$PY" bash scripts/ensure-torch.sh)"
+if [[ -n "$TORCH_DIR" ]]; then export PYTHONPATH="$TORCH_DIR${PYTHONPATH:+:$PYTHONPATH}"; fi
 TMP="$(mktemp -d)"
 READY="$TMP/ready.json"
 node --import tsx bridge/main.ts --endpoint 'tcp://127.0.0.1:*' --workers 2 --ready-file "$READY" --quiet &

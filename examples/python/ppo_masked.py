@@ -185,15 +185,21 @@ class Reporter:
 
 # ---------------------------------------------------------------- observations and the agent
 
+def _row(v: Any, dtype: Any) -> np.ndarray:
+    # msgpack delivers a packed array as bytes (the bridge sends the mask's Uint8Array so); lists come as lists.
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        return np.frombuffer(v, dtype=dtype)
+    return np.asarray(v, dtype=dtype)
+
+
 def obs_arrays(obs: Any) -> Tuple[np.ndarray, np.ndarray]:
     """Batched discrete observations as (features float32 [n, F], mask bool [n, K]), whether the client delivered
     one array per key or one dict per env."""
     if isinstance(obs, dict):
-        feats, mask = obs["observation"], obs["action_mask"]
-    else:
-        feats = [o["observation"] for o in obs]
-        mask = [o["action_mask"] for o in obs]
-    return np.asarray(feats, dtype=np.float32), np.asarray(mask).astype(bool)
+        return np.asarray(obs["observation"], dtype=np.float32), np.asarray(obs["action_mask"]).astype(bool)
+    feats = np.stack([_row(o["observation"], np.float32) for o in obs])
+    mask = np.stack([_row(o["action_mask"], np.uint8) for o in obs]).astype(bool)
+    return feats, mask
 
 
 def layer_init(layer: nn.Linear, std: float = math.sqrt(2), bias: float = 0.0) -> nn.Linear:
@@ -455,7 +461,7 @@ def ppo_update(cfg: Config, agent: Agent, optimizer: torch.optim.Optimizer, buf:
             optimizer.step()
             with torch.no_grad():
                 kl = float(((ratio - 1) - (logp - flogp[idx])).mean())
-            pg_l, v_l, ent_l = float(pg_loss), float(v_loss), float(entropy)
+            pg_l, v_l, ent_l = pg_loss.item(), v_loss.item(), entropy.item()
     return pg_l, v_l, ent_l, kl
 
 
