@@ -12,6 +12,10 @@ fi
 PYTHON="$PY" bash scripts/ensure-python-deps.sh
 GYM_DIR="$(PYTHON="$PY" bash scripts/ensure-gymnasium.sh)"
 if [[ -n "$GYM_DIR" ]]; then export PYTHONPATH="$GYM_DIR${PYTHONPATH:+:$PYTHONPATH}"; fi
+# PyTorch for the PPO smoke test (test_ppo_smoke.py skips without it).
+TORCH_DIR="$(PYTHON="$PY" bash scripts/ensure-torch.sh)"
+if [[ -n "$TORCH_DIR" ]]; then export PYTHONPATH="$TORCH_DIR${PYTHONPATH:+:$PYTHONPATH}"; fi
+# Ray for recovery_gym.ray and the distributed trainer (test_ray.py, test_ppo_ray.py skip without it).
 RAY_DIR="$(PYTHON="$PY" bash scripts/ensure-ray.sh)"
 if [[ -n "$RAY_DIR" ]]; then export PYTHONPATH="$RAY_DIR${PYTHONPATH:+:$PYTHONPATH}"; fi
 TMP="$(mktemp -d)"

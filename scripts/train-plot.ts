@@ -28,7 +28,9 @@ const EVAL_METRICS = ["eval_TSR", "eval_PRR", "eval_success", "eval_successRate"
 /** The learning-curve spec: held-out greedy metrics (left) and the mean training return (right) vs env steps. */
 export function curveSpec(title: string, rows: readonly CurveRow[]): TopLevelSpec {
   const present = EVAL_METRICS.filter((k) => rows.some((r) => k in r));
-  const evalPoints = rows.flatMap((r) => present.filter((k) => k in r).map((k) => ({ steps: r.env_steps, metric: k.slice(5), value: r[k] })));
+  const evalPoints = rows.flatMap((r) =>
+    present.filter((k) => k in r).map((k) => ({ steps: r.env_steps, metric: k.slice("eval_".length), value: r[k] })),
+  );
   const trainPoints = rows.filter((r) => "train_return" in r).map((r) => ({ steps: r.env_steps, value: r.train_return }));
   const x = { field: "steps", type: "quantitative" as const, title: "environment steps" };
   return {

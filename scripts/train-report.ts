@@ -42,7 +42,13 @@ const requestSchema = z.discriminatedUnion("op", [
 type Request = z.infer<typeof requestSchema>;
 
 /** The object `recovery-gym eval --json` prints, for episodes run elsewhere (e.g. by a Python trainer). */
-export function evalReport(env: string, rawOptions: Record<string, unknown>, seed: number, policy: string, results: readonly EpisodeResult[]) {
+export function evalReport(
+  env: string,
+  rawOptions: Record<string, unknown>,
+  seed: number,
+  policy: string,
+  results: readonly EpisodeResult[],
+) {
   const entry = registryEntry(env);
   const options = parseEnvOptions(env, rawOptions);
   const report = entry.aggregate ? entry.aggregate(results) : genericReport(results);

@@ -185,15 +185,21 @@ class Reporter:
 
 # ---------------------------------------------------------------- observations and the agent
 
+def _row(v: Any, dtype: Any) -> np.ndarray:
+    # msgpack delivers a packed array as bytes (the bridge sends the mask's Uint8Array so); lists come as lists.
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        return np.frombuffer(v, dtype=dtype)
+    return np.asarray(v, dtype=dtype)
+
+
 def obs_arrays(obs: Any) -> Tuple[np.ndarray, np.ndarray]:
     """Batched discrete observations as (features float32 [n, F], mask bool [n, K]), whether the client delivered
     one array per key or one dict per env."""
     if isinstance(obs, dict):
-        feats, mask = obs["observation"], obs["action_mask"]
-    else:
-        feats = [o["observation"] for o in obs]
-        mask = [o["action_mask"] for o in obs]
-    return np.asarray(feats, dtype=np.float32), np.asarray(mask).astype(bool)
+        return np.asarray(obs["observation"], dtype=np.float32), np.asarray(obs["action_mask"]).astype(bool)
+    feats = np.stack([_row(o["observation"], np.float32) for o in obs])
+    mask = np.stack([_row(o["action_mask"], np.uint8) for o in obs]).astype(bool)
+    return feats, mask
 
 
 def layer_init(layer: nn.Linear, std: float = math.sqrt(2), bias: float = 0.0) -> nn.Linear:
@@ -334,6 +340,11 @@ class Row:
     value_loss: float
     entropy: float
     approx_kl: float
+    # Where the update's wall time went: stepping the envs over the bridge (decoding included), the PPO epochs,
+    # and the held-out evaluation (0 on other updates).
+    env_seconds: float = 0.0
+    learn_seconds: float = 0.0
+    eval_seconds: float = 0.0
     eval: Dict[str, float] = field(default_factory=dict)
 
 
@@ -370,6 +381,7 @@ def train(cfg: Config, endpoint: str, reporter: Optional[Reporter] = None) -> Tu
                     g["lr"] = cfg.lr * max(0.05, 1.0 - elapsed / budget)
                 finished_returns: List[float] = []
                 finished_success: List[float] = []
+                env_s = 0.0
                 for t in range(steps):
                     xt, mt = torch.from_numpy(x), torch.from_numpy(m)
                     buf_x[t], buf_m[t], buf_done[t] = xt, mt, next_done
@@ -378,6 +390,7 @@ def train(cfg: Config, endpoint: str, reporter: Optional[Reporter] = None) -> Tu
                         a = d.sample()
                         buf_logp[t], buf_v[t] = d.log_prob(a), agent.value(xt, mt)
                     buf_a[t] = a
+                    ts = time.monotonic()
                     obs, rewards, term, trunc, infos = vec.step([int(i) for i in a.numpy()])
                     env_steps += n
                     r = np.asarray(rewards, dtype=np.float64)
@@ -390,22 +403,27 @@ def train(cfg: Config, endpoint: str, reporter: Optional[Reporter] = None) -> Tu
                         succ = infos.get("success")
                         for i in np.flatnonzero(done):
                             finished_returns.append(float(ep_ret[i]))
-                            finished_success.append(1.0 if succ is not None and succ[i] is not None and bool(succ[i]) else 0.0)
+                            finished_success.append(float(succ is not None and bool(succ[i])))
                         ep_ret[done], ep_len[done] = 0.0, 0
                         # Autoreset is off so every training episode starts from a seed below E (never a held-out one).
                         seeds = [int(s) if dn else None for s, dn in zip(seed_rng.integers(0, cfg.eval_seed, n), done)]
                         new_obs, _ = vec.reset(seed=seeds, reset_mask=done.tolist())
                         nx, nm = obs_arrays(new_obs)
                         x[done], m[done] = nx[done], nm[done]
+                    env_s += time.monotonic() - ts
                     next_done = torch.from_numpy(done.astype(np.float32))
+                tl = time.monotonic()
                 stats = ppo_update(cfg, agent, optimizer, (buf_x, buf_m, buf_a, buf_logp, buf_r, buf_done, buf_v),
                                    torch.from_numpy(x), torch.from_numpy(m), next_done)
                 row = Row(update, env_steps, round(time.monotonic() - t0, 2), len(finished_returns),
                           float(np.mean(finished_returns)) if finished_returns else float("nan"),
-                          float(np.mean(finished_success)) if finished_success else float("nan"), *stats)
+                          float(np.mean(finished_success)) if finished_success else float("nan"), *stats,
+                          env_seconds=round(env_s, 2), learn_seconds=round(time.monotonic() - tl, 2))
                 last = (cfg.max_updates is not None and update >= cfg.max_updates) or time.monotonic() - t0 >= budget
                 if reporter is not None and (update % cfg.eval_every == 0 or last):
+                    te = time.monotonic()
                     row.eval = eval_metrics(client, cfg, agent, reporter)
+                    row.eval_seconds = round(time.monotonic() - te, 2)
                 rows.append(row)
                 if not cfg.quiet:
                     log(row)
@@ -455,7 +473,7 @@ def ppo_update(cfg: Config, agent: Agent, optimizer: torch.optim.Optimizer, buf:
             optimizer.step()
             with torch.no_grad():
                 kl = float(((ratio - 1) - (logp - flogp[idx])).mean())
-            pg_l, v_l, ent_l = float(pg_loss), float(v_loss), float(entropy)
+            pg_l, v_l, ent_l = pg_loss.item(), v_loss.item(), entropy.item()
     return pg_l, v_l, ent_l, kl
 
 
@@ -472,7 +490,8 @@ def eval_metrics(client: rg.Client, cfg: Config, agent: Agent, reporter: Reporte
 def log(row: Row) -> None:
     head = (f"update {row.update:4d}  steps {row.env_steps:8d}  {row.seconds:7.1f}s  "
             f"return {row.train_return:7.3f}  success {row.train_success:5.3f}  "
-            f"pg {row.policy_loss:+.4f}  v {row.value_loss:.4f}  ent {row.entropy:.3f}  kl {row.approx_kl:+.4f}")
+            f"pg {row.policy_loss:+.4f}  v {row.value_loss:.4f}  ent {row.entropy:.3f}  kl {row.approx_kl:+.4f}  "
+            f"[env {row.env_seconds:.1f}s learn {row.learn_seconds:.1f}s]")
     tail = "  | eval " + " ".join(f"{k} {v:.3f}" for k, v in row.eval.items() if k in ("TSR", "PRR", "success", "return"))
     print(head + (tail if row.eval else ""), file=sys.stderr, flush=True)
 

@@ -11,7 +11,8 @@ describe("train-report", () => {
     const args = { envId: "ToolMaze-v0", options: { suite: "sampled" }, policy: "heuristic", episodes: 12, seed: 100_000 };
     const results = rollout(args);
     const report = evalReport("ToolMaze-v0", { suite: "sampled" }, 100_000, "heuristic", results);
-    const cli = await runCli(["eval", "--env", "ToolMaze-v0", "--policy", "heuristic", "--episodes", "12", "--seed", "100000", "--json", "--quiet", "--opt", "suite=sampled"]);
+    const flags = ["--policy", "heuristic", "--episodes", "12", "--seed", "100000", "--json", "--quiet", "--opt", "suite=sampled"];
+    const cli = await runCli(["eval", "--env", "ToolMaze-v0", ...flags]);
     expect(cli.status, failure(cli)).toBe(0);
     expect(report).toEqual(JSON.parse(cli.stdout));
     expect(Object.keys(report.metrics)).toEqual(expect.arrayContaining(["TSR", "PRR", "RC"]));
@@ -24,7 +25,8 @@ describe("train-report", () => {
       JSON.stringify({ op: "aggregate", env: "Demo-v0", options: { fault: "sometimes" }, seed: 5, policy: "x", results }),
       JSON.stringify({ op: "aggregate", env: "Demo-v0", options: {}, seed: -1, policy: "x", results }),
     ];
-    const res = await run(process.execPath, ["--import", "tsx", "scripts/train-report.ts"], { cwd: repoRoot, input: `${lines.join("\n")}\n` });
+    const input = `${lines.join("\n")}\n`;
+    const res = await run(process.execPath, ["--import", "tsx", "scripts/train-report.ts"], { cwd: repoRoot, input });
     expect(res.status, res.stderr).toBe(0);
     const [ok, badOption, badSeed] = res.stdout.trim().split("\n").map((l) => JSON.parse(l));
     expect(ok.eval).toMatchObject({ env: "Demo-v0", policy: "careful", episodes: 3, seed: 5, metrics: { successRate: 1 } });
