@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Ray's cost for rollouts: the same ToolMaze work gathered by K Ray rollout actors and by K plain processes.
 
-`npm run bench:ray [-- --envs 64 --steps 200 --repeats 5]`. One bridge server (`--workers 2`) serves both; each
-rollout process holds its slice of one vector env (recovery_gym.ray.plan_layout) and steps it with server-sampled
-actions (structured ToolMaze actions: the discrete mode is not in this tree yet). A Ray worker is a
-RolloutWorker actor called with rollout.remote(T); a plain worker is the very same RolloutWorker class in a
-multiprocessing child driven over a pipe. Runs alternate between the modes, repeats give a median, and the
-actions of all modes are checked to be identical within each round (same work, same seeds).
+`npm run bench:ray [-- --envs 64 --steps 200 --repeats 5 --action-mode discrete]`. One bridge server
+(`--workers 2`) serves both; each rollout process holds its slice of one vector env (recovery_gym.ray.plan_layout)
+and steps it with server-sampled actions, in the discrete (action-masked) mode by default (`--action-mode
+structured`: tool-call maps). A Ray worker is a RolloutWorker actor called with rollout.remote(T); a plain
+worker is the very same RolloutWorker class in a multiprocessing child driven over a pipe. Runs alternate
+between the modes, repeats give a median, and the actions of all modes are checked to be identical within each
+round (same work, same seeds).
 
 Reported per mode and K: wall-clock env-steps/s (aggregate over the K workers, from the driver's "go" to the last
 result), and CPU per env-step of the rollout processes, of the server, and of Ray's own daemons. On a machine
@@ -97,6 +98,8 @@ def main():
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--workers", default="1,2", help="rollout worker counts to compare")
     ap.add_argument("--server-workers", type=int, default=2)
+    ap.add_argument("--action-mode", default="discrete", choices=["discrete", "structured"],
+                    help="discrete: the action-masked mode trainers use; structured: tool-call maps")
     ap.add_argument("--json", help="also write the results here")
     args = ap.parse_args()
 
@@ -109,7 +112,8 @@ def main():
     import ray
     from recovery_gym.ray import BridgeServer, RolloutWorkerActor, plan_layout
 
-    seed, options = 7, {}
+    seed = 7
+    options = {"actionMode": "discrete"} if args.action_mode == "discrete" else {}
     server = BridgeServer(args.server_workers, serve_args=["--quiet"])
     info = server.info()
     endpoints, server_pids = info["endpoints"], [info["pid"], *info["worker_pids"]]
@@ -197,7 +201,7 @@ def main():
                      "client_us": round(100 * (med["ray"]["client_us"] / max(med["plain"]["client_us"], 1e-9) - 1), 1),
                      "server_us": None, "ray_us": None,
                      "total_us": round(100 * (med["ray"]["total_us"] / max(med["plain"]["total_us"], 1e-9) - 1), 1)})
-    print(f"{args.env}: {args.envs} envs x {args.steps} steps per run, server --workers {args.server_workers}, "
+    print(f"{args.env} ({args.action_mode}): {args.envs} envs x {args.steps} steps per run, server --workers {args.server_workers}, "
           f"median of {args.repeats} runs; same actions in every mode: {same}")
     print("CPU columns: microseconds of CPU per env-step, by the rollout processes, the server, Ray's daemons, all")
     print(f"{'mode':<14}{'K':>3}{'env-steps/s':>13}{'rollout CPU':>13}{'server CPU':>12}{'Ray daemons':>13}{'total CPU':>11}")
