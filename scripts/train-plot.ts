@@ -22,17 +22,20 @@ export function parseCurveCsv(text: string): CurveRow[] {
   });
 }
 
-// Held-out metrics worth a line, in the order they are drawn; the first present in the data win.
-const EVAL_METRICS = ["eval_TSR", "eval_PRR", "eval_success", "eval_successRate"];
+// Held-out rates worth a line: each family's headline metrics (ToolMaze, Failing Tools, ToolMisuseBench,
+// PlanBench-XL); the trainer's own episode success only when the family has none of them.
+const FAMILY_METRICS = ["eval_TSR", "eval_PRR", "eval_score", "eval_accuracy", "eval_success", "eval_recovery_success"];
+const FALLBACK_METRICS = ["eval_successRate", "eval_episode_success"];
 
 /** The learning-curve spec: held-out greedy metrics (left) and the mean training return (right) vs env steps. */
 export function curveSpec(title: string, rows: readonly CurveRow[]): TopLevelSpec {
-  const present = EVAL_METRICS.filter((k) => rows.some((r) => k in r));
+  const has = (k: string) => rows.some((r) => k in r);
+  const present = FAMILY_METRICS.some(has) ? FAMILY_METRICS.filter(has) : FALLBACK_METRICS.filter(has).slice(0, 1);
   const evalPoints = rows.flatMap((r) =>
     present.filter((k) => k in r).map((k) => ({ steps: r.env_steps, metric: k.slice("eval_".length), value: r[k] })),
   );
   const trainPoints = rows.filter((r) => "train_return" in r).map((r) => ({ steps: r.env_steps, value: r.train_return }));
-  const x = { field: "steps", type: "quantitative" as const, title: "environment steps" };
+  const x = { field: "steps", type: "quantitative" as const, title: "environment steps", scale: { zero: true } };
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     title: { text: title, fontSize: 14, anchor: "start" },

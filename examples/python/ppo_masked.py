@@ -36,6 +36,8 @@ sys.path.insert(0, os.path.join(REPO, "bridge", "python"))
 import recovery_gym as rg  # noqa: E402
 
 INFO_KEYS = ["metrics", "success", "taskId", "terminationReason"]
+# The held-out metrics worth a log line: each family's headline rates, then the generic ones.
+LOGGED_METRICS = ("TSR", "PRR", "score", "accuracy", "success", "recovery_success", "episode_success", "episode_return")
 # Env families whose task suite is sampled from the reset seed take suite=sampled; others ignore the held-out split.
 SAMPLED_SUITE_ENVS = ("ToolMaze-",)
 
@@ -555,8 +557,9 @@ def eval_metrics(client: rg.Client, cfg: Config, agent: Agent, reporter: Reporte
     report = reporter.request(op="aggregate", env=cfg.env, options=env_options(cfg), seed=cfg.eval_seed,
                               policy="ppo_masked", results=results)
     metrics = {k: float(v) for k, v in report["metrics"].items() if isinstance(v, (int, float))}
-    metrics["success"] = float(np.mean([r["success"] for r in results]))
-    metrics["return"] = float(np.mean([r["return"] for r in results]))
+    # Prefixed so that they never shadow a family metric of the same name (ToolMisuseBench reports "success").
+    metrics["episode_success"] = float(np.mean([r["success"] for r in results]))
+    metrics["episode_return"] = float(np.mean([r["return"] for r in results]))
     return metrics
 
 
@@ -565,7 +568,7 @@ def log(row: Row) -> None:
             f"return {row.train_return:7.3f}  success {row.train_success:5.3f}  "
             f"pg {row.policy_loss:+.4f}  v {row.value_loss:.4f}  ent {row.entropy:.3f}  kl {row.approx_kl:+.4f}  "
             f"[env {row.env_seconds:.1f}s learn {row.learn_seconds:.1f}s]")
-    tail = "  | eval " + " ".join(f"{k} {v:.3f}" for k, v in row.eval.items() if k in ("TSR", "PRR", "success", "return"))
+    tail = "  | eval " + " ".join(f"{k} {v:.3f}" for k, v in row.eval.items() if k in LOGGED_METRICS)
     print(head + (tail if row.eval else ""), file=sys.stderr, flush=True)
 
 
