@@ -193,10 +193,14 @@ def main():
         for x in rs:
             x["total_us"] = x["client_us"] + x["server_us"] + x["ray_us"]
     fields = ("rate", "client_us", "server_us", "ray_us", "total_us")
+    spreads = {}
     for k in ks:
         med = {m: {f: statistics.median(x[f] for x in results[(m, k)]) for f in fields} for m in ("plain", "ray")}
         for m in ("plain", "ray"):
             rows.append({"mode": m, "workers": k, **{f: round(v, 2) for f, v in med[m].items()}})
+        # Paired by round (the two modes ran back to back): the load of other work drifts less within a pair.
+        paired = sorted(100 * (1 - r["rate"] / p["rate"]) for r, p in zip(results[("ray", k)], results[("plain", k)]))
+        spreads[k] = (round(paired[0], 1), round(statistics.median(paired), 1), round(paired[-1], 1))
         rows.append({"mode": "ray overhead", "workers": k, "rate": round(100 * (1 - med["ray"]["rate"] / med["plain"]["rate"]), 1),
                      "client_us": round(100 * (med["ray"]["client_us"] / max(med["plain"]["client_us"], 1e-9) - 1), 1),
                      "server_us": None, "ray_us": None,
@@ -211,10 +215,13 @@ def main():
         else:
             print(f"{row['mode']:<14}{row['workers']:>3}{row['rate']:>13.0f}{row['client_us']:>13.1f}{row['server_us']:>12.1f}"
                   f"{row['ray_us']:>13.1f}{row['total_us']:>11.1f}")
+    for k, (lo, mid, hi) in spreads.items():
+        print(f"K={k}: Ray's wall-clock overhead paired by round: median {mid}%, range {lo}% .. {hi}%")
     print(f"load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (wall-clock numbers suffer above ~1 per core)")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"args": vars(args), "rows": rows, "same_actions": same}, f, indent=1)
+            json.dump({"args": vars(args), "rows": rows, "same_actions": same, "paired_overhead": spreads,
+                       "runs": {f"{m}-{k}": rs for (m, k), rs in results.items()}}, f, indent=1)
     if not same:
         print("error: the modes did not take the same actions", file=sys.stderr)
         sys.exit(1)

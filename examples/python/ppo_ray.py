@@ -41,7 +41,8 @@ def init_ray(address: str, trainer_module: Any, num_workers: int) -> bool:
         ray.init(num_cpus=max(num_workers, os.cpu_count() or 1), include_dashboard=False, log_to_driver=False,
                  configure_logging=False)
     else:
-        ray.cloudpickle.register_pickle_by_value(trainer_module)
+        if trainer_module.__name__ != "__main__":  # __main__ is pickled by value anyway
+            ray.cloudpickle.register_pickle_by_value(trainer_module)
         ray.init(address=address, runtime_env={"py_modules": [os.path.dirname(rg.__file__)]})
     return True
 

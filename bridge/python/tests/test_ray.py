@@ -58,6 +58,15 @@ def test_plan_layout_follows_the_sharding_rule():
     assert rgray.plan_layout(2, 4, 1) == [{"env_offset": 0, "num_envs": 2, "parts": [(0, 1), (1, 1)]}]
     with pytest.raises(ValueError, match="num_workers"):
         rgray.plan_layout(4, 1, 0)
+    with pytest.raises(ValueError, match="num_workers: 5 rollout workers need at least as many envs"):
+        rgray.plan_layout(4, 1, 5)
+
+
+def test_start_servers_checks_its_arguments():
+    with pytest.raises(ValueError, match="per: expected 'node' or 'bundle'"):
+        rgray.start_servers(per="gpu")
+    with pytest.raises(ValueError, match="bundle_cpus: expected a positive integer, got 0"):
+        rgray.start_servers(per="bundle", bundle_cpus=0)
 
 
 def test_server_actor_dies_with_its_servers(cluster):
@@ -71,6 +80,8 @@ def test_server_actor_dies_with_its_servers(cluster):
         assert all(not _gone(p) for p in first)
         ray.kill(group.actors[0])
         assert _wait_gone(first) == [], "killing the actor left its server running"
+        with pytest.raises(rg.BridgeTimeout):  # what its clients see (docs/SCALING.md)
+            rg.Client(group.endpoints[0], timeout=2)
         with rg.Client(group.endpoints[1], timeout=30) as c:  # the other server is untouched
             assert c.ping()
     finally:

@@ -19,6 +19,8 @@ def plan_layout(num_envs: int, num_endpoints: int, num_workers: int) -> List[Dic
     for name, v in (("num_envs", num_envs), ("num_endpoints", num_endpoints), ("num_workers", num_workers)):
         if not isinstance(v, int) or v < 1:
             raise ValueError(f"{name}: expected a positive integer, got {v!r}")
+    if num_workers > num_envs:
+        raise ValueError(f"num_workers: {num_workers} rollout workers need at least as many envs, got num_envs {num_envs}")
     shard = split_counts(num_envs, num_endpoints)
     starts = [sum(shard[:e]) for e in range(len(shard))]
     plan = []

@@ -66,6 +66,9 @@ def start_servers(per: str = "node", *, count: Optional[int] = None, workers: Op
     ``secure=False`` (then only where libzmq lacks CURVE will the server accept it)."""
     if per not in ("node", "bundle"):
         raise ValueError(f"per: expected 'node' or 'bundle', got {per!r}")
+    for name, v in (("count", count), ("workers", workers), ("bundle_cpus", bundle_cpus)):
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 1):
+            raise ValueError(f"{name}: expected a positive integer, got {v!r}")
     if not ray.is_initialized():
         raise RuntimeError("start_servers: call ray.init() (or ray.init(address=...)) first")
     nodes = [n for n in ray.nodes() if n.get("Alive")]
