@@ -545,4 +545,6 @@ def main(argv: List[str]) -> int:
 
 
 if __name__ == "__main__":
+    # SIGTERM unwinds like Ctrl-C, so main's finally blocks stop the server and the helper.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     sys.exit(main(sys.argv[1:]))
