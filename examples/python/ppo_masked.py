@@ -37,7 +37,7 @@ import recovery_gym as rg  # noqa: E402
 
 INFO_KEYS = ["metrics", "success", "taskId", "terminationReason"]
 # The held-out metrics worth a log line: each family's headline rates, then the generic ones.
-LOGGED_METRICS = ("TSR", "PRR", "score", "accuracy", "success", "recovery_success", "episode_success", "episode_return")
+LOGGED_METRICS = ("TSR", "PRR", "score", "accuracy", "success", "recovery_success", "successRate", "episode_return")
 # Env families whose task suite is sampled from the reset seed take suite=sampled; others ignore the held-out split.
 SAMPLED_SUITE_ENVS = ("ToolMaze-",)
 
