@@ -51,6 +51,9 @@ class Config:
     eval_episodes: int
     out: str
     opts: Dict[str, Any] = field(default_factory=dict)
+    # Options that differ for the held-out evaluation only (e.g. ToolMisuseBench: train on split=train, evaluate on
+    # split=test_public).
+    eval_opts: Dict[str, Any] = field(default_factory=dict)
     num_envs: int = 32
     num_steps: int = 32
     lr: float = 3e-4
@@ -90,8 +93,10 @@ def parse_args(argv: List[str]) -> Config:
     p.add_argument("--eval-episodes", type=int, required=True, help="held-out seeds E .. E+N-1")
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--opt", action="append", default=[], metavar="KEY=VALUE", help="env option (repeatable)")
+    p.add_argument("--eval-opt", action="append", default=[], metavar="KEY=VALUE",
+                   help="env option of the held-out evaluation only, over --opt (repeatable)")
     for f in Config.__dataclass_fields__.values():
-        if f.name in ("env", "minutes", "seed", "eval_seed", "eval_episodes", "out", "opts", "endpoint", "quiet", "max_updates"):
+        if f.name in ("env", "minutes", "seed", "eval_seed", "eval_episodes", "out", "opts", "eval_opts", "endpoint", "quiet", "max_updates"):
             continue
         choices = ["slots", "flat"] if f.name == "arch" else None
         p.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=f.default, choices=choices)
@@ -99,24 +104,27 @@ def parse_args(argv: List[str]) -> Config:
     p.add_argument("--endpoint", default=None, help="use this running server instead of starting one")
     p.add_argument("--quiet", action="store_true")
     a = p.parse_args(argv)
-    opts: Dict[str, Any] = {}
-    for kv in a.opt:
-        if "=" not in kv:
-            p.error(f"--opt needs key=value (got {kv!r})")
-        k, v = kv.split("=", 1)
-        opts[k] = parse_opt_value(v)
+    def pairs(flag: str, items: List[str]) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        for kv in items:
+            if "=" not in kv:
+                p.error(f"{flag} needs key=value (got {kv!r})")
+            k, v = kv.split("=", 1)
+            out[k] = parse_opt_value(v)
+        return out
+
     if a.eval_seed < 1:
         p.error("--eval-seed must be >= 1: training seeds are drawn from [0, E)")
     if a.eval_episodes < 1 or a.minutes <= 0 or a.num_envs < 1 or a.num_steps < 1:
         p.error("--eval-episodes, --minutes, --num-envs and --num-steps must be positive")
     if (a.num_envs * a.num_steps) % a.num_minibatches != 0:
         p.error("--num-envs x --num-steps must be divisible by --num-minibatches")
-    values = {k: v for k, v in vars(a).items() if k != "opt"}
-    return Config(opts=opts, **values)
+    values = {k: v for k, v in vars(a).items() if k not in ("opt", "eval_opt")}
+    return Config(opts=pairs("--opt", a.opt), eval_opts=pairs("--eval-opt", a.eval_opt), **values)
 
 
-def env_options(cfg: Config) -> Dict[str, Any]:
-    opts = {"actionMode": "discrete", **cfg.opts}
+def env_options(cfg: Config, evaluation: bool = False) -> Dict[str, Any]:
+    opts = {"actionMode": "discrete", **cfg.opts, **(cfg.eval_opts if evaluation else {})}
     if cfg.env.startswith(SAMPLED_SUITE_ENVS):
         opts.setdefault("suite", "sampled")
     return opts
@@ -304,7 +312,7 @@ def evaluate(client: rg.Client, cfg: Config, agent: Agent, batch: int) -> List[D
     n = cfg.eval_episodes
     results: List[Dict[str, Any]] = []
     with client.make_vec(cfg.env, batch, autoreset_mode="NextStep", use_numpy=True, info_keys=INFO_KEYS,
-                         **env_options(cfg)) as vec:
+                         **env_options(cfg, evaluation=True)) as vec:
         for start in range(0, n, batch):
             seeds = [cfg.eval_seed + start + i for i in range(batch)]
             obs, _ = vec.reset(seed=seeds)
@@ -481,7 +489,7 @@ def ppo_update(cfg: Config, agent: Agent, optimizer: torch.optim.Optimizer, buf:
 
 def eval_metrics(client: rg.Client, cfg: Config, agent: Agent, reporter: Reporter) -> Dict[str, float]:
     results = evaluate(client, cfg, agent, min(cfg.eval_episodes, 100))
-    report = reporter.request(op="aggregate", env=cfg.env, options=env_options(cfg), seed=cfg.eval_seed,
+    report = reporter.request(op="aggregate", env=cfg.env, options=env_options(cfg, True), seed=cfg.eval_seed,
                               policy="ppo_masked", results=results)
     metrics = {k: float(v) for k, v in report["metrics"].items() if isinstance(v, (int, float))}
     # Prefixed so that they never shadow a family metric of the same name (ToolMisuseBench reports "success").
@@ -523,7 +531,7 @@ def main(argv: List[str]) -> int:
         write_curve(curve, rows)
         with rg.Client(endpoint, timeout=120) as client:
             results = evaluate(client, cfg, agent, min(cfg.eval_episodes, 100))
-        report = reporter.request(op="aggregate", env=cfg.env, options=env_options(cfg), seed=cfg.eval_seed,
+        report = reporter.request(op="aggregate", env=cfg.env, options=env_options(cfg, True), seed=cfg.eval_seed,
                                   policy="ppo_masked", results=results)
         with open(os.path.join(cfg.out, "eval.json"), "w") as f:
             f.write(json.dumps(report["eval"]) + "\n")
