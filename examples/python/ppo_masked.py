@@ -540,7 +540,7 @@ def main(argv: List[str]) -> int:
         torch.save(agent.state_dict(), os.path.join(cfg.out, "agent.pt"))
         with open(os.path.join(cfg.out, "config.json"), "w") as f:
             f.write(json.dumps(asdict(cfg), indent=2) + "\n")
-        headline = {k: v for k, v in report["eval"]["metrics"].items() if k in ("TSR", "PRR", "RC", "successRate")}
+        headline = {k: v for k, v in report["eval"]["metrics"].items() if k in LOGGED_METRICS + ("RC",)}
         print(f"ppo_masked: {len(rows)} updates, {rows[-1].env_steps if rows else 0} env steps; held-out "
               f"{cfg.eval_episodes} episodes from seed {cfg.eval_seed}: {json.dumps(headline)}; wrote {cfg.out}", file=sys.stderr)
         return 0
