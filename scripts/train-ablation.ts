@@ -8,6 +8,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import type { TopLevelSpec } from "vega-lite";
 import { type CurveRow, parseCurveCsv, renderSvg } from "./train-plot.js";
@@ -18,10 +19,13 @@ const argsSchema = z.object({
   runs: z.array(z.object({ preset: z.string().min(1), dir: z.string().min(1) })).min(1),
 });
 
-/** Environment steps at the first evaluation reaching `fraction` of the last evaluation's value (null if never). */
+/**
+ * Environment steps at the first evaluation reaching `fraction` of the last evaluation's value; null when there is
+ * no evaluation or the final value is not positive (nothing was learned, so no step count is meaningful).
+ */
 export function stepsToFraction(rows: readonly CurveRow[], key: string, fraction: number): number | null {
   const evals = rows.filter((r) => key in r);
-  if (evals.length === 0) return null;
+  if (evals.length === 0 || !(evals[evals.length - 1][key] > 0)) return null;
   const target = fraction * evals[evals.length - 1][key];
   return evals.find((r) => r[key] >= target)?.env_steps ?? null;
 }
@@ -45,6 +49,7 @@ function main(argv: readonly string[]): void {
   const key = `eval_${args.metric}`;
   const points: { preset: string; run: string; steps: number; value: number }[] = [];
   const lines = [`| preset | run | final ${args.metric} | env steps to 80% of final | env steps trained |`, "|---|---|---|---|---|"];
+  const byPreset = new Map<string, { finals: number[]; reach: (number | null)[] }>();
   for (const { preset, dir } of args.runs) {
     const rows = parseCurveCsv(readFileSync(path.join(dir, "curve.csv"), "utf8"));
     const run = path.basename(dir);
@@ -53,6 +58,19 @@ function main(argv: readonly string[]): void {
     const final = evals.length ? evals[evals.length - 1][key] : Number.NaN;
     const reach = stepsToFraction(rows, key, 0.8);
     lines.push(`| ${preset} | ${run} | ${final.toFixed(3)} | ${reach ?? "never"} | ${rows.length ? rows[rows.length - 1].env_steps : 0} |`);
+    const agg = byPreset.get(preset) ?? { finals: [], reach: [] };
+    agg.finals.push(final);
+    agg.reach.push(reach);
+    byPreset.set(preset, agg);
+  }
+  // Per preset: mean final value over its runs, and the median steps to 80% (a run that never got there counts as
+  // never, so a preset whose final value is 0 does not look fast).
+  lines.push("", `| preset | runs | mean final ${args.metric} | median env steps to 80% of final |`, "|---|---|---|---|");
+  for (const [preset, { finals, reach }] of byPreset) {
+    const steps = reach.map((r) => r ?? Number.POSITIVE_INFINITY).sort((a, b) => a - b);
+    const median = steps[Math.floor((steps.length - 1) / 2)];
+    const meanFinal = finals.reduce((a, b) => a + b, 0) / finals.length;
+    lines.push(`| ${preset} | ${finals.length} | ${meanFinal.toFixed(3)} | ${Number.isFinite(median) ? median : "never"} |`);
   }
   const spec: TopLevelSpec = {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
@@ -76,4 +94,4 @@ function main(argv: readonly string[]): void {
   });
 }
 
-main(process.argv.slice(2));
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main(process.argv.slice(2));

@@ -38,6 +38,7 @@ import { DEFAULT_SEED, generateTask, parseGoldSummary, SPLIT_SIZES, SUITE_PROFIL
 import { generatePaperTask } from "./paper.js";
 import { checkToolMisuseState, TOOLMISUSE_FAMILY_STATE_SCHEMA, TOOLMISUSE_WORLD_SCHEMA } from "./stateSchema.js";
 import { resolveToolset } from "./world/episode.js";
+import { goldParameters } from "./parameters.js";
 import type { JsonObj, OfficialAction, OfficialObservation } from "./world/types.js";
 import { isObj } from "./world/types.js";
 
@@ -208,6 +209,7 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
       tools,
       visible: tools.map((t) => t.name),
       world: session.episode.state,
+      parameters: goldParameters(task.instruction, gold),
       // A deep copy: the task objects are cached per process and must not be mutable through info.
       hidden: structuredClone({
         taskIndex: index,

@@ -37,7 +37,7 @@ import recovery_gym as rg  # noqa: E402
 
 INFO_KEYS = ["metrics", "success", "taskId", "terminationReason"]
 # The held-out metrics worth a log line: each family's headline rates, then the generic ones.
-LOGGED_METRICS = ("TSR", "PRR", "score", "accuracy", "success", "recovery_success", "episode_success", "episode_return")
+LOGGED_METRICS = ("TSR", "PRR", "score", "accuracy", "success", "recovery_success", "successRate", "episode_return")
 # Env families whose task suite is sampled from the reset seed take suite=sampled; others ignore the held-out split.
 SAMPLED_SUITE_ENVS = ("ToolMaze-",)
 
@@ -51,6 +51,9 @@ class Config:
     eval_episodes: int
     out: str
     opts: Dict[str, Any] = field(default_factory=dict)
+    # Options that differ for the held-out evaluation only (e.g. ToolMisuseBench: train on split=train, evaluate on
+    # split=test_public).
+    eval_opts: Dict[str, Any] = field(default_factory=dict)
     num_envs: int = 32
     num_steps: int = 32
     lr: float = 3e-4
@@ -92,8 +95,12 @@ def parse_args(argv: List[str]) -> Config:
     p.add_argument("--eval-episodes", type=int, required=True, help="held-out seeds E .. E+N-1")
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--opt", action="append", default=[], metavar="KEY=VALUE", help="env option (repeatable)")
+    p.add_argument("--eval-opt", action="append", default=[], metavar="KEY=VALUE",
+                   help="env option of the held-out evaluation only, over --opt (repeatable)")
     for f in Config.__dataclass_fields__.values():
-        if f.name in ("env", "minutes", "seed", "eval_seed", "eval_episodes", "out", "opts", "endpoint", "quiet", "max_updates", "ray"):
+        if f.name in ("env", "minutes", "seed", "eval_seed", "eval_episodes", "out", "opts", "eval_opts", "endpoint", "quiet", "max_updates"):
+            continue
+        if f.name == "ray":  # declared below (its default is None)
             continue
         choices = ["slots", "flat"] if f.name == "arch" else None
         p.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=f.default, choices=choices)
@@ -103,24 +110,27 @@ def parse_args(argv: List[str]) -> Config:
     p.add_argument("--ray", default=None, metavar="ADDRESS|local",
                    help="gather rollouts with --rollout-workers Ray actors (examples/python/ppo_ray.py)")
     a = p.parse_args(argv)
-    opts: Dict[str, Any] = {}
-    for kv in a.opt:
-        if "=" not in kv:
-            p.error(f"--opt needs key=value (got {kv!r})")
-        k, v = kv.split("=", 1)
-        opts[k] = parse_opt_value(v)
+    def pairs(flag: str, items: List[str]) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        for kv in items:
+            if "=" not in kv:
+                p.error(f"{flag} needs key=value (got {kv!r})")
+            k, v = kv.split("=", 1)
+            out[k] = parse_opt_value(v)
+        return out
+
     if a.eval_seed < 1:
         p.error("--eval-seed must be >= 1: training seeds are drawn from [0, E)")
     if a.eval_episodes < 1 or a.minutes <= 0 or a.num_envs < 1 or a.num_steps < 1:
         p.error("--eval-episodes, --minutes, --num-envs and --num-steps must be positive")
     if (a.num_envs * a.num_steps) % a.num_minibatches != 0:
         p.error("--num-envs x --num-steps must be divisible by --num-minibatches")
-    values = {k: v for k, v in vars(a).items() if k != "opt"}
-    return Config(opts=opts, **values)
+    values = {k: v for k, v in vars(a).items() if k not in ("opt", "eval_opt")}
+    return Config(opts=pairs("--opt", a.opt), eval_opts=pairs("--eval-opt", a.eval_opt), **values)
 
 
-def env_options(cfg: Config) -> Dict[str, Any]:
-    opts = {"actionMode": "discrete", **cfg.opts}
+def env_options(cfg: Config, evaluation: bool = False) -> Dict[str, Any]:
+    opts = {"actionMode": "discrete", **cfg.opts, **(cfg.eval_opts if evaluation else {})}
     if cfg.env.startswith(SAMPLED_SUITE_ENVS):
         opts.setdefault("suite", "sampled")
     return opts
@@ -308,7 +318,7 @@ def evaluate(client: rg.Client, cfg: Config, agent: Agent, batch: int) -> List[D
     n = cfg.eval_episodes
     results: List[Dict[str, Any]] = []
     with client.make_vec(cfg.env, batch, autoreset_mode="NextStep", use_numpy=True, info_keys=INFO_KEYS,
-                         **env_options(cfg)) as vec:
+                         **env_options(cfg, evaluation=True)) as vec:
         for start in range(0, n, batch):
             seeds = [cfg.eval_seed + start + i for i in range(batch)]
             obs, _ = vec.reset(seed=seeds)
@@ -554,7 +564,7 @@ def ppo_update(cfg: Config, agent: Agent, optimizer: torch.optim.Optimizer, buf:
 
 def eval_metrics(client: rg.Client, cfg: Config, agent: Agent, reporter: Reporter) -> Dict[str, float]:
     results = evaluate(client, cfg, agent, min(cfg.eval_episodes, 100))
-    report = reporter.request(op="aggregate", env=cfg.env, options=env_options(cfg), seed=cfg.eval_seed,
+    report = reporter.request(op="aggregate", env=cfg.env, options=env_options(cfg, True), seed=cfg.eval_seed,
                               policy="ppo_masked", results=results)
     metrics = {k: float(v) for k, v in report["metrics"].items() if isinstance(v, (int, float))}
     # Prefixed so that they never shadow a family metric of the same name (ToolMisuseBench reports "success").
@@ -602,7 +612,7 @@ def main(argv: List[str]) -> int:
         write_curve(curve, rows)
         with rg.Client(endpoint, timeout=120, **kw) as client:
             results = evaluate(client, cfg, agent, min(cfg.eval_episodes, 100))
-        report = reporter.request(op="aggregate", env=cfg.env, options=env_options(cfg), seed=cfg.eval_seed,
+        report = reporter.request(op="aggregate", env=cfg.env, options=env_options(cfg, True), seed=cfg.eval_seed,
                                   policy="ppo_masked", results=results)
         with open(os.path.join(cfg.out, "eval.json"), "w") as f:
             f.write(json.dumps(report["eval"]) + "\n")
@@ -611,7 +621,7 @@ def main(argv: List[str]) -> int:
         torch.save(agent.state_dict(), os.path.join(cfg.out, "agent.pt"))
         with open(os.path.join(cfg.out, "config.json"), "w") as f:
             f.write(json.dumps(asdict(cfg), indent=2) + "\n")
-        headline = {k: v for k, v in report["eval"]["metrics"].items() if k in ("TSR", "PRR", "RC", "successRate")}
+        headline = {k: v for k, v in report["eval"]["metrics"].items() if k in LOGGED_METRICS + ("RC",)}
         print(f"ppo_masked: {len(rows)} updates, {rows[-1].env_steps if rows else 0} env steps; held-out "
               f"{cfg.eval_episodes} episodes from seed {cfg.eval_seed}: {json.dumps(headline)}; wrote {cfg.out}", file=sys.stderr)
         return 0
@@ -626,4 +636,6 @@ def main(argv: List[str]) -> int:
 
 
 if __name__ == "__main__":
+    # SIGTERM unwinds like Ctrl-C, so main's finally blocks stop the server and the helper.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     sys.exit(main(sys.argv[1:]))

@@ -30,6 +30,11 @@ export interface TaskParameter {
 export interface ToolSemantics {
   /** Parameter name -> semantic type. */
   parameters?: Readonly<Record<string, string>>;
-  /** Top-level response field -> semantic type. */
+  /** Response field (dotted path, `[]` for array items) -> semantic type. */
   outputs?: Readonly<Record<string, string>>;
+  /**
+   * The service's display name as its description states it (`Weather.com`): a held value of type
+   * `provider_label` while the tool is visible, so messages can name the services the agent can see.
+   */
+  label?: string;
 }

@@ -12,7 +12,9 @@ import {
   stableStringify,
   type ToolEnv,
 } from "../../src/index.js";
+import { readFileSync } from "node:fs";
 import { candidateIndexOf, driveDiscrete } from "../../src/engine/discrete/replay.js";
+import { CANDIDATE_FEATURES, featureSize, GLOBAL_FEATURES } from "../../src/engine/discrete/features.js";
 import { DISCRETE_FAMILIES } from "./families.js";
 
 const discrete = (id: string, options: Record<string, unknown> = {}) => make(id, { ...options, actionMode: "discrete" }) as unknown as DiscreteToolEnv;
@@ -68,7 +70,7 @@ describe("discrete action mode: options and spaces", () => {
     const env = discrete("Demo-v0", { maxCandidates: 16 });
     expect(env.spec.entryOptions).toMatchObject({ actionMode: "discrete", maxCandidates: 16 });
     expect(env.actionSpace.toJSON()).toEqual({ type: "discrete", n: 16, start: 0 });
-    const space = env.observationSpace.toJSON() as { spaces: Record<string, { type: string; shape?: number[]; n?: number }> };
+    const space = env.observationSpace.toJSON() as unknown as { spaces: Record<string, { type: string; shape?: number[]; n?: number }> };
     expect(space.spaces.observation.type).toBe("box");
     expect(space.spaces.action_mask).toEqual({ type: "multi_binary", n: 16 });
   });
@@ -120,7 +122,7 @@ for (const fam of DISCRETE_FAMILIES) {
       }
     });
 
-    it(`reachability (sample): the ${fam.policy} policy's actions are candidates`, () => {
+    it.skipIf(fam.reachSeeds.length === 0)(`reachability (sample): the ${fam.policy} policy's actions are candidates`, () => {
       const unreachable = [];
       for (const seed of fam.reachSeeds) {
         const r = driveDiscrete(fam.id, fam.options, fam.policy, seed);
@@ -135,10 +137,21 @@ for (const fam of DISCRETE_FAMILIES) {
         }
         if (!r.unreachable) expect(ended).toBe(true);
       }
-      expect(unreachable.length / fam.reachSeeds.length).toBeLessThanOrEqual(0.01);
+      expect(1 - unreachable.length / fam.reachSeeds.length).toBeGreaterThanOrEqual(fam.minReachable);
     });
   });
 }
+
+describe("docs/DISCRETE.md", () => {
+  it("documents every feature, in order, and the observation size", () => {
+    const doc = readFileSync(new URL("../../docs/DISCRETE.md", import.meta.url), "utf8");
+    const names = [...doc.matchAll(/^\| (\d+)(?:–\d+)? \| ([a-z_0-9 …]+?) \|/gm)].map((m) => m[2]);
+    const expanded = names.flatMap((n) => (n.includes("…") ? Array.from({ length: 8 }, (_, i) => `id_bit_${i}`) : [n]));
+    expect(expanded).toEqual([...GLOBAL_FEATURES, ...CANDIDATE_FEATURES]);
+    expect(doc).toContain(`F = ${GLOBAL_FEATURES.length} + ${CANDIDATE_FEATURES.length}·K`);
+    expect(featureSize(64)).toBe(GLOBAL_FEATURES.length + 64 * CANDIDATE_FEATURES.length);
+  });
+});
 
 describe("candidateIndexOf", () => {
   it("finds a structured action among the candidates, and -1 for one that is not", () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { rollout } from "../../src/rollout.js";
 import { evalReport } from "../../scripts/train-report.js";
 import { curveSpec, parseCurveCsv } from "../../scripts/train-plot.js";
+import { stepsToFraction } from "../../scripts/train-ablation.js";
 import { failure, repoRoot, run, runCli } from "../helpers/cli.js";
 
 describe("train-report", () => {
@@ -40,5 +41,12 @@ describe("train-report", () => {
     const spec = JSON.stringify(curveSpec("t", rows));
     expect(spec).toContain('"metric":"TSR","value":0.25');
     expect(spec).toContain('"metric":"PRR","value":0.5');
+  });
+
+  it("measures the steps a run took to reach 80% of its final held-out value", () => {
+    const rows = parseCurveCsv("update,env_steps,eval_PRR\n1,100,0.1\n2,200,\n3,300,0.45\n4,400,0.4\n5,500,0.5\n");
+    expect(stepsToFraction(rows, "eval_PRR", 0.8)).toBe(300);
+    expect(stepsToFraction(parseCurveCsv("update,env_steps,eval_PRR\n1,100,0\n2,200,0\n"), "eval_PRR", 0.8)).toBeNull();
+    expect(stepsToFraction(rows, "eval_TSR", 0.8)).toBeNull();
   });
 });

@@ -35,6 +35,8 @@ export interface CandidateLimits {
   perTool: number;
   /** Values kept per argument. */
   perArgument: number;
+  /** Answer candidates kept (reports may combine several held values). */
+  answers: number;
 }
 
 /** The response fields of a call worth binding: scalars, up to depth 3, the first 16 items of each array. */
@@ -61,6 +63,10 @@ export function heldValues(ep: ObservableEpisode): HeldValue[] {
       out.push({ name: p.name, type: p.type ?? null, value: p.value, source: { kind: "task" } });
     }
   }
+  for (const t of ep.tools) {
+    const label = t.semantics?.label;
+    if (label !== undefined) out.push({ name: "provider_label", type: "provider_label", value: label, source: { kind: "task" } });
+  }
   ep.calls.forEach((c, i) => {
     if (!c.ok) return;
     const fields: { path: string; key: string; value: JsonValue }[] = [];
@@ -74,28 +80,46 @@ export function heldValues(ep: ObservableEpisode): HeldValue[] {
 }
 
 const singleSchemas = new WeakMap<JsonSchema, JsonSchema>();
-/** `{ properties: { p: schema }, required: [p] }`, made once per property schema, to validate one value. */
+/**
+ * Does `value` fit the parameter's schema? Scalars go through the engine's validator (types, patterns, formats,
+ * ranges); a structure is only type-checked, because families with their own validation (ToolMisuseBench) accept
+ * any object for a bare `{ type: "object" }`, which the engine's validator reads as an empty object.
+ */
 function fits(prop: JsonSchema, value: JsonValue): boolean {
+  if (value !== null && typeof value === "object") {
+    const t = prop.type;
+    const want = Array.isArray(value) ? "array" : "object";
+    return t === undefined || t === want || (Array.isArray(t) && t.includes(want));
+  }
   let s = singleSchemas.get(prop);
   if (!s) singleSchemas.set(prop, (s = { type: "object", properties: { v: prop }, required: ["v"] }));
   return argumentIssues(s, { v: value }) === null;
 }
 
+/** Counts for a required integer the task and the responses say nothing about (a `top_k`, a `limit`). */
+const FREE_INTEGERS = [1, 2, 3, 4, 5, 10];
+
 function textOf(v: JsonValue): string {
   return typeof v === "string" ? v : stableStringify(v);
 }
 
-/** Every filling of a template's `{type}` holes with held values (holes in order, values in held order). */
+/**
+ * Fillings of a template's `{type}` holes with held values: the most recent values first (a report states what was
+ * read last), distinct values for a repeated hole ("I used {provider_label} because {provider_label} failed").
+ */
 function fillTemplate(template: string, held: readonly HeldValue[], cap: number): { text: string; sources: ValueSource[] }[] {
   const holes = [...template.matchAll(/\{([A-Za-z0-9_.-]+)\}/g)].map((m) => m[1]);
-  let acc: { text: string; sources: ValueSource[] }[] = [{ text: template, sources: [] }];
+  const recent = [...held].reverse();
+  let acc: { text: string; sources: ValueSource[]; used: string[] }[] = [{ text: template, sources: [], used: [] }];
   for (const hole of holes) {
-    const options = uniqueByValue(held.filter((h) => h.type === hole || (h.type === null && h.name === hole)));
-    const next: { text: string; sources: ValueSource[] }[] = [];
+    const options = uniqueByValue(recent.filter((h) => h.type === hole || (h.type === null && h.name === hole)));
+    const next: typeof acc = [];
     for (const a of acc) {
       for (const o of options) {
         if (next.length >= cap) break;
-        next.push({ text: a.text.replace(`{${hole}}`, textOf(o.value)), sources: [...a.sources, o.source] });
+        const key = `${hole}\u0000${stableStringify(o.value)}`;
+        if (a.used.includes(key)) continue;
+        next.push({ text: a.text.replace(`{${hole}}`, textOf(o.value)), sources: [...a.sources, o.source], used: [...a.used, key] });
       }
     }
     acc = next;
@@ -116,6 +140,11 @@ function uniqueByValue<T extends { value: JsonValue }>(values: readonly T[]): T[
   return out;
 }
 
+/** An untyped held value fits an argument of the same name, or of the name its `_id` field refines (`location_id`). */
+function nameMatches(field: string, argument: string): boolean {
+  return field === argument || field === `${argument}_id`;
+}
+
 /** The values that may fill argument `name` of `target` (a tool or family action), in a fixed order. */
 function argumentOptions(name: string, type: string | null, target: string, prop: JsonSchema | undefined, ep: ObservableEpisode, held: readonly HeldValue[], limit: number): { value: JsonValue; source: ValueSource }[] {
   const options: { value: JsonValue; source: ValueSource }[] = [];
@@ -134,11 +163,13 @@ function argumentOptions(name: string, type: string | null, target: string, prop
   }
   for (const h of held) {
     if (h.source.kind === "task" && ep.parameters.some((p) => p.value !== undefined && p.target !== undefined && p.target !== target && p.name === h.name && p.value === h.value)) continue;
-    if (type !== null ? h.type === type || (h.type === null && h.name === name) : h.name === name) options.push({ value: h.value, source: h.source });
+    if (type !== null ? h.type === type || (h.type === null && h.name === name) : nameMatches(h.name, name)) options.push({ value: h.value, source: h.source });
   }
   // The schema's own choices only when nothing held fits: a task that names a value should not list every other one.
   if (prop?.enum && options.length === 0) for (const v of prop.enum) options.push({ value: v, source: { kind: "schema" } });
   if (prop?.type === "boolean" && options.length === 0) options.push({ value: false, source: { kind: "schema" } }, { value: true, source: { kind: "schema" } });
+  // A count the task leaves open (a search's `top_k`) is a choice among a few small values, after any it names.
+  if (prop?.type === "integer" && prop.enum === undefined) for (const v of FREE_INTEGERS) options.push({ value: v, source: { kind: "schema" } });
   const unique = uniqueByValue(options);
   const fitting = prop ? unique.filter((o) => fits(prop, o.value)) : unique;
   return fitting.slice(0, limit);
@@ -159,11 +190,15 @@ function product(lists: { name: string; options: { value: JsonValue; source: Val
   return acc;
 }
 
-/** Tool calls with every required argument (and every optional one the task names for this tool) bound. */
+/** Tool calls with every required argument (and every optional one the task names) bound. */
 function toolCalls(tool: SeenTool, ep: ObservableEpisode, held: readonly HeldValue[], limits: CandidateLimits): Candidate[] {
   const props = tool.parameters.properties ?? {};
   const required = tool.parameters.required ?? [];
-  const named = ep.parameters.filter((p) => p.target === tool.name && !required.includes(p.name) && p.name in props).map((p) => p.name);
+  // Optional parameters are bound when the task names them (for this tool, or for any tool), as a request that
+  // states "7 days" fixes the optional `days` of whichever forecast tool serves it.
+  const named = ep.parameters
+    .filter((p) => (p.target === tool.name || p.target === undefined) && p.value !== undefined && !required.includes(p.name) && p.name in props)
+    .map((p) => p.name);
   const names = [...required, ...[...new Set(named)].sort()];
   const lists = names.map((name) => ({
     name,
@@ -171,8 +206,8 @@ function toolCalls(tool: SeenTool, ep: ObservableEpisode, held: readonly HeldVal
   }));
   if (lists.some((l) => l.options.length === 0 && required.includes(l.name))) return [];
   const out: Candidate[] = [];
+  // Each value fits its parameter and only schema properties are bound, so the call is well-formed as a whole.
   for (const c of product(lists.filter((l) => l.options.length > 0), limits.perTool)) {
-    if (argumentIssues(tool.parameters, c.args) !== null) continue;
     out.push({ kind: "tool_call", action: { type: "tool_call", name: tool.name, arguments: c.args }, name: tool.name, sources: c.sources });
   }
   return out;
@@ -184,12 +219,12 @@ function answers(ep: ObservableEpisode, held: readonly HeldValue[], limits: Cand
   const out: { value: JsonValue; source: ValueSource }[] = [];
   for (const p of declared) {
     if (p.value !== undefined) out.push({ value: textOf(p.value), source: { kind: "task" } });
-    if (p.template !== undefined) for (const t of fillTemplate(p.template, held, limits.perArgument)) out.push({ value: t.text, source: t.sources.find((s) => s.kind === "response") ?? { kind: "task" } });
+    if (p.template !== undefined) for (const t of fillTemplate(p.template, held, limits.perTool)) out.push({ value: t.text, source: t.sources.find((s) => s.kind === "response") ?? { kind: "task" } });
     if (p.value === undefined && p.template === undefined) {
       for (const h of held) if ((p.type !== undefined && h.type === p.type) || (p.type === undefined && h.name === p.name)) out.push({ value: textOf(h.value), source: h.source });
     }
   }
-  return uniqueByValue(out).slice(0, limits.perTool).map((o) => ({ kind: "answer", action: { type: "answer", content: o.value as string }, name: "answer", sources: [o.source] }));
+  return uniqueByValue(out).slice(0, limits.answers).map((o) => ({ kind: "answer", action: { type: "answer", content: o.value as string }, name: "answer", sources: [o.source] }));
 }
 
 function familyActions(ep: ObservableEpisode, held: readonly HeldValue[], limits: CandidateLimits): Candidate[] {

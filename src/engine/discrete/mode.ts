@@ -112,7 +112,7 @@ export class DiscreteToolEnv extends Env<DiscreteObservation, number, ToolStepIn
 
   private observe(): DiscreteObservation {
     const ep = this.episodeView();
-    this.list = candidates(ep, { maxCandidates: this.maxCandidates, perTool: Math.max(4, this.maxCandidates >> 2), perArgument: 8 });
+    this.list = candidates(ep, { maxCandidates: this.maxCandidates, perTool: Math.max(4, this.maxCandidates >> 2), perArgument: 8, answers: Math.max(2, this.maxCandidates >> 1) });
     const mask = new Uint8Array(this.maxCandidates);
     for (let i = 0; i < this.list.length; i++) mask[i] = 1;
     this.mask = mask;

@@ -17,6 +17,11 @@ export interface DrivenEpisode {
   seed: number;
   indices: number[];
   actions: Action[];
+  /**
+   * Steps where the policy's message (an answer or a family action made only of text, e.g. `ask_user`) had no
+   * identical candidate but one with exactly the same outcome (reward terms, success, metrics, event types).
+   */
+  equivalent: number[];
   /** Set when the policy asked for an action that was no candidate (the episode stops there). */
   unreachable: Unreachable | null;
   success: boolean;
@@ -51,10 +56,16 @@ export function driveDiscrete(id: string, options: Record<string, unknown>, poli
   };
   p.reset?.(env.structuredObservation(), stripped(resetInfo));
   let info: Info = stripped(resetInfo);
-  const out: DrivenEpisode = { seed, indices: [], actions: [], unreachable: null, success: false };
+  const out: DrivenEpisode = { seed, indices: [], actions: [], equivalent: [], unreachable: null, success: false };
+  let probe: DiscreteToolEnv | null = null;
   for (let t = 0; t < maxSteps; t++) {
     const action = p.act(env.structuredObservation(), info) as Action;
-    const index = candidateIndexOf(env, action);
+    let index = candidateIndexOf(env, action);
+    if (index < 0 && isMessage(action)) {
+      probe ??= make(id, { ...options, actionMode: "discrete" }) as unknown as DiscreteToolEnv;
+      index = equivalentMessageIndex(env, probe, action);
+      if (index >= 0) out.equivalent.push(t);
+    }
     if (index < 0) {
       out.unreachable = { seed, step: t, action };
       break;
@@ -69,5 +80,33 @@ export function driveDiscrete(id: string, options: Record<string, unknown>, poli
     }
   }
   env.close();
+  probe?.close();
   return out;
+}
+
+/** A message: an answer, or a family action whose fields are all text (a question to the user). */
+function isMessage(a: Action): boolean {
+  if (a.type === "answer") return true;
+  if (a.type === "tool_call" || a.type === "abort") return false;
+  return Object.entries(a).every(([k, v]) => k === "type" || typeof v === "string");
+}
+
+/** What a step did, without the message's own words. */
+function outcomeKey(step: ReturnType<DiscreteToolEnv["inner"]["step"]>): string {
+  const [, reward, terminated, truncated, info] = step;
+  return stableStringify([reward, terminated, truncated, info.success ?? null, info.metrics ?? null, info.rewardTerms, info.events.map((e) => e.type)] as unknown as JsonValue);
+}
+
+/** The candidate of the same kind whose outcome equals the message's, tried on a probe env restored to this state. */
+function equivalentMessageIndex(env: DiscreteToolEnv, probe: DiscreteToolEnv, action: Action): number {
+  const state = env.getState();
+  probe.setState(state);
+  const want = outcomeKey(probe.inner.step(action));
+  const list = env.candidateActions();
+  for (let i = 0; i < list.length; i++) {
+    if (list[i].type !== action.type) continue;
+    probe.setState(state);
+    if (outcomeKey(probe.inner.step(list[i])) === want) return i;
+  }
+  return -1;
 }

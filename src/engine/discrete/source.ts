@@ -1,7 +1,7 @@
 import type { JsonObject, JsonValue } from "../../core/json.js";
 import type { JsonSchema } from "../../core/jsonSchema.js";
 import type { ActionKind } from "../actionSpace.js";
-import type { CallRecord } from "../episode.js";
+import type { HistoryEntry } from "../render.js";
 import type { TaskParameter, ToolSemantics } from "../parameters.js";
 import type { ToolDefinition } from "../tool.js";
 
@@ -35,17 +35,36 @@ export interface ObservableEpisode {
   familyKinds: Readonly<Record<string, ActionKind>>;
   step: number;
   maxSteps: number;
-  /** Remaining budgets (null: unlimited) and their initial sizes. */
-  budget: { toolCalls: number | null; retries: number | null; toolCallLimit: number | null; retryLimit: number | null };
+  /**
+   * The remaining tool-call budget and the budgets' sizes (null: unlimited). Not the remaining retry budget: the
+   * engine counts a call after a silent fault as a retry, which the agent cannot see.
+   */
+  budget: { toolCalls: number | null; toolCallLimit: number | null; retryLimit: number | null };
   /** The response of the last step (family actions and answers included), null after reset. */
   lastResponse: JsonValue;
   done: boolean;
 }
 
-const seenCalls = new WeakMap<CallRecord, SeenCall>();
-function seen(c: CallRecord): SeenCall {
-  let s = seenCalls.get(c);
-  if (!s) seenCalls.set(c, (s = { tool: c.tool, arguments: c.arguments, ok: c.ok, response: c.response }));
+const seenCalls = new WeakMap<HistoryEntry, SeenCall | null>();
+/**
+ * The tool call of a step as the agent saw it: the action it sent and the response it got. Read from the step
+ * history rather than the engine's call records, because families that run their benchmark's own call pipeline
+ * (ToolMisuseBench, PlanBench-XL) keep their calls elsewhere; the history is the one record every family shares.
+ */
+function seen(h: HistoryEntry): SeenCall | null {
+  let s = seenCalls.get(h);
+  if (s === undefined) {
+    const a = h.action as { type?: unknown; name?: unknown; arguments?: unknown };
+    if (a.type !== "tool_call" || typeof a.name !== "string") s = null;
+    else {
+      const called = h.events.find((e) => e.type === "tool_called") as { ok?: boolean } | undefined;
+      const r = h.response;
+      const looksFailed = r !== null && typeof r === "object" && !Array.isArray(r) && "error" in r;
+      const args = a.arguments !== null && typeof a.arguments === "object" && !Array.isArray(a.arguments) ? (a.arguments as JsonObject) : {};
+      s = { tool: a.name, arguments: args, ok: called?.ok ?? !looksFailed, response: r };
+    }
+    seenCalls.set(h, s);
+  }
   return s;
 }
 
@@ -54,12 +73,13 @@ export function projectEpisode(args: {
   parameters: readonly TaskParameter[] | undefined;
   visible: readonly ToolDefinition<unknown>[];
   definitions: ReadonlyMap<string, ToolDefinition<unknown>>;
-  calls: readonly CallRecord[];
+  history: readonly HistoryEntry[];
+  /** Tool calls made so far (engine call records), for the tool-call budget. */
+  callCount: number;
   familyKinds: Readonly<Record<string, ActionKind>>;
   step: number;
   maxSteps: number;
   budgets: { toolCalls: number | null; retries: number | null };
-  retriesUsed: number;
   lastResponse: JsonValue;
   done: boolean;
 }): ObservableEpisode {
@@ -68,13 +88,12 @@ export function projectEpisode(args: {
     parameters: args.parameters ?? [],
     tools: args.visible.map((t) => ({ name: t.name, parameters: t.parameters, semantics: t.semantics ?? null })),
     semanticsOf: (tool) => args.definitions.get(tool)?.semantics ?? null,
-    calls: args.calls.map(seen),
+    calls: args.history.map(seen).filter((c): c is SeenCall => c !== null),
     familyKinds: args.familyKinds,
     step: args.step,
     maxSteps: args.maxSteps,
     budget: {
-      toolCalls: toolCalls === null ? null : Math.max(0, toolCalls - args.calls.length),
-      retries: retries === null ? null : Math.max(0, retries - args.retriesUsed),
+      toolCalls: toolCalls === null ? null : Math.max(0, toolCalls - args.callCount),
       toolCallLimit: toolCalls,
       retryLimit: retries,
     },
