@@ -8,7 +8,8 @@ actors on every node (recovery_gym.ray.start_servers) unless --endpoint names a 
 Determinism: worker k draws its task seeds from default_rng(seed) (k = 0) or default_rng([seed, k]), and samples
 actions from a torch stream: worker 0 is lent the trainer's own stream for each rollout and hands it back, the
 others keep one seeded from (seed, k). So `--rollout-workers 1` reproduces the single-process trainer exactly,
-and K workers give the same run every time for the same seed and K.
+and K workers give the same run every time for the same seed and K, for as long as the learning rate (annealed
+with wall-clock time by ppo_masked.train) is the same.
 """
 from __future__ import annotations
 
