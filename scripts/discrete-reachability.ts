@@ -29,6 +29,8 @@ const SUITES: Suite[] = [
   { name: "toolmaze-v1", id: "ToolMaze-v1", options: {}, policy: "oracle", seeds: 2000 },
   // `cycle`: seed i plays scenario i (286 scenarios).
   { name: "failingtools", id: "FailingTools-v0", options: { cycle: true }, policy: "oracle", seeds: 286 },
+  // The oracle there reads precise ids from the hidden truth; the observable baseline shows what an agent can express.
+  { name: "failingtools-careful", id: "FailingTools-v0", options: { cycle: true }, policy: "careful", seeds: 286 },
   // Seed i plays task i of the test split (1,000 tasks).
   { name: "toolmisuse-test", id: "ToolMisuseBench-v0", options: { split: "test_public" }, policy: "oracle", seeds: 1000 },
   { name: "planbench", id: "PlanBenchXL-v0", options: { cycle: true }, policy: "oracle", seeds: 0 },
@@ -51,7 +53,8 @@ function reason(u: Unreachable, options: Record<string, unknown>, id: string, in
   for (const c of ep?.calls ?? []) if (c.ok) collect(c.response);
   const unseen = Object.entries(a.arguments ?? {}).filter(([, v]) => !seen.has(stableStringify(v))).map(([k]) => k);
   if (!ep?.tools.some((t) => t.name === a.name)) return "tool_call: tool not visible";
-  return unseen.length > 0 ? `tool_call: argument(s) never observed (${unseen.sort().join(", ")})` : "tool_call: values observed but not combined (matching or cap)";
+  if (unseen.length > 0) return `tool_call: argument(s) never observed (${unseen.sort().join(", ")})`;
+  return "tool_call: values observed but not combined (matching or cap)";
 }
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { json: { type: "string" }, limit: { type: "string" } } });
@@ -72,7 +75,8 @@ for (const suite of wanted) {
       const why = reason(r.unreachable, suite.options, suite.id, r.indices);
       const entry = reasons.get(why) ?? { count: 0, examples: [] };
       entry.count++;
-      if (entry.examples.length < 3) entry.examples.push(`seed ${seed} step ${r.unreachable.step}: ${JSON.stringify(r.unreachable.action).slice(0, 200)}`);
+      const example = `seed ${seed} step ${r.unreachable.step}: ${JSON.stringify(r.unreachable.action).slice(0, 200)}`;
+      if (entry.examples.length < 3) entry.examples.push(example);
       reasons.set(why, entry);
     } else if (r.equivalent.length > 0) equivalent++;
     else exact++;
@@ -85,6 +89,8 @@ for (const suite of wanted) {
     console.log(`  ${e.count} × ${why}`);
     for (const ex of e.examples) console.log(`      ${ex}`);
   }
-  report[suite.name] = { id: suite.id, policy: suite.policy, tasks: n, exact, equivalent, reachable, success, exceptions: Object.fromEntries([...reasons].map(([k, v]) => [k, v])) } as unknown as JsonValue;
+  const exceptions = Object.fromEntries(reasons);
+  const row = { id: suite.id, policy: suite.policy, tasks: n, exact, equivalent, reachable, success, exceptions };
+  report[suite.name] = row as unknown as JsonValue;
 }
 if (values.json) writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);

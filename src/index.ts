@@ -28,7 +28,9 @@ export { type HistoryEntry, renderEpisode } from "./engine/render.js";
 export { toChatMessages, toChatTools, DEFAULT_SYSTEM_PROMPT, type ChatMessage, type ChatTool } from "./engine/chat.js";
 export { CORE_TERMS } from "./engine/terms.js";
 export { type TaskParameter, type ToolSemantics } from "./engine/parameters.js";
-export { DiscreteToolEnv, MaskedDiscrete, DEFAULT_MAX_CANDIDATES, maskedSlotAction, type DiscreteObservation } from "./engine/discrete/mode.js";
+export {
+  DiscreteToolEnv, MaskedDiscrete, DEFAULT_MAX_CANDIDATES, maskedSlotAction, type DiscreteObservation,
+} from "./engine/discrete/mode.js";
 export { candidates, type Candidate, type CandidateKind, type ValueSource } from "./engine/discrete/candidates.js";
 export { GLOBAL_FEATURES, CANDIDATE_FEATURES, featureSize } from "./engine/discrete/features.js";
 

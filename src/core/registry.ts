@@ -142,7 +142,14 @@ export function listEnvs(): EnvListing[] {
   loadFamilies();
   return [...REGISTRY.values()]
     .sort((a, b) => a.id.localeCompare(b.id))
-    .map((e) => ({ id: e.id, family: e.family, description: e.description, maxEpisodeSteps: e.maxEpisodeSteps, options: layerDocs(e.optionDocs), policies: Object.keys(e.policies) }));
+    .map((e) => ({
+      id: e.id,
+      family: e.family,
+      description: e.description,
+      maxEpisodeSteps: e.maxEpisodeSteps,
+      options: layerDocs(e.optionDocs),
+      policies: Object.keys(e.policies),
+    }));
 }
 
 /**
@@ -172,15 +179,20 @@ export function registerMakeLayer(layer: MakeLayer): void {
 }
 
 /** Splits options into the family's part and each layer's part (layers whose keys are all absent are left out). */
-function splitOptions(options: Record<string, unknown>): { family: Record<string, unknown>; layers: [MakeLayer, Record<string, unknown>][] } {
+type LayerPart = [MakeLayer, Record<string, unknown>];
+function splitOptions(options: Record<string, unknown>): { family: Record<string, unknown>; layers: LayerPart[] } {
   if (LAYERS.length === 0) return { family: options, layers: [] };
   const family: Record<string, unknown> = {};
-  const layers: [MakeLayer, Record<string, unknown>][] = [];
+  const layers: LayerPart[] = [];
   for (const k of Object.keys(options)) if (!LAYERS.some((l) => l.keys.includes(k))) family[k] = options[k];
   for (const l of LAYERS) {
     const own: Record<string, unknown> = {};
     let any = false;
-    for (const k of l.keys) if (Object.prototype.hasOwnProperty.call(options, k)) { own[k] = options[k]; any = true; }
+    for (const k of l.keys) {
+      if (!Object.prototype.hasOwnProperty.call(options, k)) continue;
+      own[k] = options[k];
+      any = true;
+    }
     if (any) layers.push([l, own]);
   }
   return { family, layers };
@@ -220,7 +232,8 @@ export function make<Obs = unknown, Act = unknown, StepInfo extends Info = Info,
   const entry = registryEntry(id);
   const parsed = parseEnvOptions(id, options);
   const { family, layers } = splitOptions(parsed);
-  const spec: EnvSpec = { id, entryOptions: family as JsonObject, maxEpisodeSteps: (parsed.maxSteps as number | undefined) ?? entry.maxEpisodeSteps, libraryVersion: LIBRARY_VERSION };
+  const maxEpisodeSteps = (parsed.maxSteps as number | undefined) ?? entry.maxEpisodeSteps;
+  const spec: EnvSpec = { id, entryOptions: family as JsonObject, maxEpisodeSteps, libraryVersion: LIBRARY_VERSION };
   let env = entry.factory(family as JsonObject, spec);
   if (layers.length > 0) {
     const outer: EnvSpec = { ...spec, entryOptions: parsed };

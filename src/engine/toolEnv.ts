@@ -412,7 +412,11 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     if (!this.episode || !this.setup) return null;
     const last = this.history.length ? this.history[this.history.length - 1].response : null;
     return projectEpisode({
-      parameters: this.setup.parameters, visible: this.episode.visibleToolsView(), definitions: this.episode.tools, history: this.history, callCount: this.episode.data.calls.length,
+      parameters: this.setup.parameters,
+      visible: this.episode.visibleToolsView(),
+      definitions: this.episode.tools,
+      history: this.history,
+      callCount: this.episode.data.calls.length,
       familyKinds: this.config.extraActionKinds ?? {}, step: this.stepCount, maxSteps: this.maxSteps, budgets: this.budgets,
       lastResponse: last, done: this.done,
     });

@@ -7,6 +7,7 @@ import {
   type Info,
   listEnvs,
   make,
+  makeVec,
   OptionsError,
   Rng,
   stableStringify,
@@ -17,7 +18,8 @@ import { candidateIndexOf, driveDiscrete } from "../../src/engine/discrete/repla
 import { CANDIDATE_FEATURES, featureSize, GLOBAL_FEATURES } from "../../src/engine/discrete/features.js";
 import { DISCRETE_FAMILIES } from "./families.js";
 
-const discrete = (id: string, options: Record<string, unknown> = {}) => make(id, { ...options, actionMode: "discrete" }) as unknown as DiscreteToolEnv;
+const discrete = (id: string, options: Record<string, unknown> = {}) =>
+  make(id, { ...options, actionMode: "discrete" }) as unknown as DiscreteToolEnv;
 
 function withoutDiscreteKeys(info: Info): Info {
   const { action_mask: _m, structured_action: _s, ...rest } = info;
@@ -91,6 +93,22 @@ describe("discrete action mode: options and spaces", () => {
     expect(terminated).toBe(false);
     expect(info.structured_action).toEqual({ type: "tool_call", name: `masked_slot_${free}`, arguments: {} });
     expect(info.events.some((e) => e.type === "tool_error" && e.source === "unknown_tool")).toBe(true);
+  });
+
+  it("vector envs: sync and async (worker threads) sample each env's own mask and give the same trajectories", () => {
+    const run = (mode: "sync" | "async") => {
+      const v = makeVec("ToolMaze-v0", 2, { actionMode: "discrete", maxCandidates: 16 }, { mode, workers: 2 });
+      const [obs] = v.reset({ seed: 3 });
+      const rng = new Rng(1);
+      const out: unknown[] = [obs];
+      for (let t = 0; t < 20; t++) {
+        const r = v.step(v.actionSpace.sample(rng) as never);
+        out.push(r[0], Array.from(r[1] as ArrayLike<number>), (r[4] as { structured_action?: unknown }).structured_action);
+      }
+      v.close();
+      return stableStringify(out as never);
+    };
+    expect(run("async")).toBe(run("sync"));
   });
 
   it("same seed, same discrete episode (observations, masks, rewards)", () => {

@@ -5,6 +5,7 @@ import {
   type EnvSpec,
   type EpisodeSetup,
   type FaultSpec,
+  type JsonSchema,
   make,
   type Rng,
   ToolEnv,
@@ -24,15 +25,41 @@ class QuoteEnv extends ToolEnv<null> {
   protected createEpisode(_rng: Rng): EpisodeSetup<null> {
     const quote = { symbol: "ACME", price: 42.5 };
     const faults: FaultSpec[] = this.corrupt
-      ? [{ id: "silent", kind: "silent_copy", visibility: "implicit", persistence: { type: "permanent" }, trigger: { tools: ["fetch_quote"] }, effect: { type: "replace", output: quote } }]
+      ? [{
+        id: "silent",
+        kind: "silent_copy",
+        visibility: "implicit",
+        persistence: { type: "permanent" },
+        trigger: { tools: ["fetch_quote"] },
+        effect: { type: "replace", output: quote },
+      }]
       : [];
+    const symbol: JsonSchema = { type: "object", properties: { symbol: { type: "string" } }, required: ["symbol"] };
+    const quoteTypes = { parameters: { symbol: "ticker" }, outputs: { symbol: "ticker", price: "price" } };
+    const order: JsonSchema = {
+      type: "object",
+      properties: { symbol: { type: "string" }, price: { type: "number" } },
+      required: ["symbol", "price"],
+    };
     return {
       taskId: "quote",
       prompt: "Fetch the ACME quote and place an order at that price.",
       tools: [
-        { name: "fetch_quote", description: "quote", parameters: { type: "object", properties: { symbol: { type: "string" } }, required: ["symbol"] }, semantics: { parameters: { symbol: "ticker" }, outputs: { symbol: "ticker", price: "price" } }, run: () => ({ ok: true, output: quote }) },
-        { name: "mirror_quote", description: "quote mirror", parameters: { type: "object", properties: { symbol: { type: "string" } }, required: ["symbol"] }, semantics: { parameters: { symbol: "ticker" }, outputs: { symbol: "ticker", price: "price" } }, run: () => (this.corrupt ? { ok: true, output: quote, taint: "untrusted" } : { ok: true, output: quote }) },
-        { name: "place_order", description: "order", parameters: { type: "object", properties: { symbol: { type: "string" }, price: { type: "number" } }, required: ["symbol", "price"] }, semantics: { parameters: { symbol: "ticker", price: "price" } }, run: () => ({ ok: true, output: { order_id: "o-1" } }) },
+        { name: "fetch_quote", description: "quote", parameters: symbol, semantics: quoteTypes, run: () => ({ ok: true, output: quote }) },
+        {
+          name: "mirror_quote",
+          description: "quote mirror",
+          parameters: symbol,
+          semantics: quoteTypes,
+          run: () => (this.corrupt ? { ok: true, output: quote, taint: "untrusted" } : { ok: true, output: quote }),
+        },
+        {
+          name: "place_order",
+          description: "order",
+          parameters: order,
+          semantics: { parameters: { symbol: "ticker", price: "price" } },
+          run: () => ({ ok: true, output: { order_id: "o-1" } }),
+        },
       ],
       visible: ["fetch_quote", "mirror_quote", "place_order"],
       world: null,

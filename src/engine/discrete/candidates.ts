@@ -117,7 +117,7 @@ function fillTemplate(template: string, held: readonly HeldValue[], cap: number)
     for (const a of acc) {
       for (const o of options) {
         if (next.length >= cap) break;
-        const key = `${hole}\u0000${stableStringify(o.value)}`;
+        const key = `${hole}\u0000${valueKey(o.value)}`;
         if (a.used.includes(key)) continue;
         next.push({ text: a.text.replace(`{${hole}}`, textOf(o.value)), sources: [...a.sources, o.source], used: [...a.used, key] });
       }
@@ -127,11 +127,17 @@ function fillTemplate(template: string, held: readonly HeldValue[], cap: number)
   return acc;
 }
 
+/** A value's identity as text: cheap for scalars (the common case), canonical JSON for structures. */
+export function valueKey(v: JsonValue): string {
+  if (v === null || typeof v !== "object") return `${typeof v}:${String(v)}`;
+  return `j:${stableStringify(v)}`;
+}
+
 function uniqueByValue<T extends { value: JsonValue }>(values: readonly T[]): T[] {
   const seen = new Set<string>();
   const out: T[] = [];
   for (const v of values) {
-    const k = stableStringify(v.value);
+    const k = valueKey(v.value);
     if (!seen.has(k)) {
       seen.add(k);
       out.push(v);
@@ -146,48 +152,94 @@ function nameMatches(field: string, argument: string): boolean {
 }
 
 /** The values that may fill argument `name` of `target` (a tool or family action), in a fixed order. */
-function argumentOptions(name: string, type: string | null, target: string, prop: JsonSchema | undefined, ep: ObservableEpisode, held: readonly HeldValue[], limit: number): { value: JsonValue; source: ValueSource }[] {
-  const options: { value: JsonValue; source: ValueSource }[] = [];
+type Option = { value: JsonValue; source: ValueSource };
+const TASK: ValueSource = { kind: "task" };
+const SCHEMA: ValueSource = { kind: "schema" };
+
+/** A template's fillings as options (sourced by their first response value, if any). */
+function templateOptions(template: string, held: readonly HeldValue[], cap: number): Option[] {
+  return fillTemplate(template, held, cap).map((t) => ({ value: t.text, source: t.sources.find((s) => s.kind === "response") ?? TASK }));
+}
+
+/** A held task value that another tool's explicit parameter owns (it should not fill this one by name). */
+function ownedElsewhere(ep: ObservableEpisode, h: HeldValue, target: string): boolean {
+  if (h.source.kind !== "task") return false;
+  return ep.parameters.some(
+    (p) => p.value !== undefined && p.target !== undefined && p.target !== target && p.name === h.name && p.value === h.value,
+  );
+}
+
+function argumentOptions(
+  name: string,
+  type: string | null,
+  target: string,
+  prop: JsonSchema | undefined,
+  ep: ObservableEpisode,
+  held: readonly HeldValue[],
+  limit: number,
+): Option[] {
+  const options: Option[] = [];
   const explicit = (p: TaskParameter) => p.target === target && p.name === name;
   for (const p of ep.parameters) {
     if (!explicit(p)) continue;
-    if (p.value !== undefined) options.push({ value: p.value, source: { kind: "task" } });
-    if (p.template !== undefined) for (const t of fillTemplate(p.template, held, limit)) options.push({ value: t.text, source: t.sources.find((s) => s.kind === "response") ?? { kind: "task" } });
+    if (p.value !== undefined) options.push({ value: p.value, source: TASK });
+    if (p.template !== undefined) options.push(...templateOptions(p.template, held, limit));
     if (p.value === undefined && p.template === undefined && p.type !== undefined) {
       for (const h of held) if (h.type === p.type) options.push({ value: h.value, source: h.source });
     }
   }
   for (const p of ep.parameters) {
     if (p.target !== undefined || p.template === undefined) continue;
-    if ((type !== null && p.type === type) || p.name === name) for (const t of fillTemplate(p.template, held, limit)) options.push({ value: t.text, source: t.sources.find((s) => s.kind === "response") ?? { kind: "task" } });
+    if ((type !== null && p.type === type) || p.name === name) options.push(...templateOptions(p.template, held, limit));
   }
   for (const h of held) {
-    if (h.source.kind === "task" && ep.parameters.some((p) => p.value !== undefined && p.target !== undefined && p.target !== target && p.name === h.name && p.value === h.value)) continue;
-    if (type !== null ? h.type === type || (h.type === null && h.name === name) : nameMatches(h.name, name)) options.push({ value: h.value, source: h.source });
+    if (ownedElsewhere(ep, h, target)) continue;
+    const fitsName = type !== null ? h.type === type || (h.type === null && h.name === name) : nameMatches(h.name, name);
+    if (fitsName) options.push({ value: h.value, source: h.source });
+  }
+  // An undocumented free-text argument nothing else fills (a search `query`) takes the task's own terms.
+  if (type === null && prop?.type === "string" && !prop.enum && options.length === 0) {
+    for (const p of ep.parameters) {
+      if (p.target === undefined && typeof p.value === "string") options.push({ value: p.value, source: TASK });
+    }
   }
   // The schema's own choices only when nothing held fits: a task that names a value should not list every other one.
-  if (prop?.enum && options.length === 0) for (const v of prop.enum) options.push({ value: v, source: { kind: "schema" } });
-  if (prop?.type === "boolean" && options.length === 0) options.push({ value: false, source: { kind: "schema" } }, { value: true, source: { kind: "schema" } });
+  if (prop?.enum && options.length === 0) for (const v of prop.enum) options.push({ value: v, source: SCHEMA });
+  if (prop?.type === "boolean" && options.length === 0) options.push({ value: false, source: SCHEMA }, { value: true, source: SCHEMA });
   // A count the task leaves open (a search's `top_k`) is a choice among a few small values, after any it names.
-  if (prop?.type === "integer" && prop.enum === undefined) for (const v of FREE_INTEGERS) options.push({ value: v, source: { kind: "schema" } });
+  if (prop?.type === "integer" && prop.enum === undefined) for (const v of FREE_INTEGERS) options.push({ value: v, source: SCHEMA });
   const unique = uniqueByValue(options);
   const fitting = prop ? unique.filter((o) => fits(prop, o.value)) : unique;
   return fitting.slice(0, limit);
 }
 
-function product(lists: { name: string; options: { value: JsonValue; source: ValueSource }[] }[], cap: number): { args: JsonObject; sources: ValueSource[] }[] {
-  let acc: { args: JsonObject; sources: ValueSource[] }[] = [{ args: {}, sources: [] }];
+/**
+ * Argument combinations, the ones made of each argument's earliest values first (ordered by the sum of the values'
+ * positions, then lexicographically), so the cap drops combinations of late, schema-derived choices first.
+ */
+function product(lists: { name: string; options: Option[] }[], cap: number): { args: JsonObject; sources: ValueSource[] }[] {
+  let combos: number[][] = [[]];
   for (const l of lists) {
-    const next: { args: JsonObject; sources: ValueSource[] }[] = [];
-    for (const a of acc) {
-      for (const o of l.options) {
-        if (next.length >= cap) break;
-        next.push({ args: { ...a.args, [l.name]: o.value }, sources: [...a.sources, o.source] });
-      }
-    }
-    acc = next;
+    const next: number[][] = [];
+    for (const c of combos) for (let i = 0; i < l.options.length && next.length < 4096; i++) next.push([...c, i]);
+    combos = next;
   }
-  return acc;
+  const rank = (c: number[]) => c.reduce((a, b) => a + b, 0);
+  combos.sort((a, b) => rank(a) - rank(b) || compareLex(a, b));
+  return combos.slice(0, cap).map((c) => {
+    const args: JsonObject = {};
+    const sources: ValueSource[] = [];
+    c.forEach((i, k) => {
+      args[lists[k].name] = lists[k].options[i].value;
+      sources.push(lists[k].options[i].source);
+    });
+    return { args, sources };
+  });
+}
+
+function compareLex(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
 }
 
 /** Tool calls with every required argument (and every optional one the task names) bound. */
@@ -197,7 +249,8 @@ function toolCalls(tool: SeenTool, ep: ObservableEpisode, held: readonly HeldVal
   // Optional parameters are bound when the task names them (for this tool, or for any tool), as a request that
   // states "7 days" fixes the optional `days` of whichever forecast tool serves it.
   const named = ep.parameters
-    .filter((p) => (p.target === tool.name || p.target === undefined) && p.value !== undefined && !required.includes(p.name) && p.name in props)
+    .filter((p) => p.target === tool.name || p.target === undefined)
+    .filter((p) => p.value !== undefined && !required.includes(p.name) && p.name in props)
     .map((p) => p.name);
   const names = [...required, ...[...new Set(named)].sort()];
   const lists = names.map((name) => ({
@@ -216,15 +269,22 @@ function toolCalls(tool: SeenTool, ep: ObservableEpisode, held: readonly HeldVal
 function answers(ep: ObservableEpisode, held: readonly HeldValue[], limits: CandidateLimits): Candidate[] {
   const declared = ep.parameters.filter((p) => p.target === "answer");
   if (declared.length === 0) return [{ kind: "answer", action: { type: "answer", content: DEFAULT_ANSWER }, name: "answer", sources: [] }];
-  const out: { value: JsonValue; source: ValueSource }[] = [];
-  for (const p of declared) {
-    if (p.value !== undefined) out.push({ value: textOf(p.value), source: { kind: "task" } });
-    if (p.template !== undefined) for (const t of fillTemplate(p.template, held, limits.perTool)) out.push({ value: t.text, source: t.sources.find((s) => s.kind === "response") ?? { kind: "task" } });
+  // One list per declared answer, interleaved, so the cap keeps every format's best fillings.
+  const lists: Option[][] = declared.map((p) => {
+    const list: Option[] = [];
+    if (p.value !== undefined) list.push({ value: textOf(p.value), source: TASK });
+    if (p.template !== undefined) list.push(...templateOptions(p.template, held, limits.perTool));
     if (p.value === undefined && p.template === undefined) {
-      for (const h of held) if ((p.type !== undefined && h.type === p.type) || (p.type === undefined && h.name === p.name)) out.push({ value: textOf(h.value), source: h.source });
+      const fitting = held.filter((h) => (p.type !== undefined ? h.type === p.type : h.name === p.name));
+      for (const h of fitting) list.push({ value: textOf(h.value), source: h.source });
     }
-  }
-  return uniqueByValue(out).slice(0, limits.answers).map((o) => ({ kind: "answer", action: { type: "answer", content: o.value as string }, name: "answer", sources: [o.source] }));
+    return list;
+  });
+  const out: Option[] = [];
+  for (let i = 0; lists.some((l) => i < l.length); i++) for (const l of lists) if (i < l.length) out.push(l[i]);
+  return uniqueByValue(out)
+    .slice(0, limits.answers)
+    .map((o) => ({ kind: "answer", action: { type: "answer", content: o.value as string }, name: "answer", sources: [o.source] }));
 }
 
 function familyActions(ep: ObservableEpisode, held: readonly HeldValue[], limits: CandidateLimits): Candidate[] {
@@ -249,13 +309,20 @@ export function candidates(ep: ObservableEpisode, limits: CandidateLimits): Cand
   const held = heldValues(ep);
   const all: Candidate[] = [{ kind: "abort", action: { type: "abort" }, name: "abort", sources: [] }];
   all.push(...answers(ep, held, limits), ...familyActions(ep, held, limits));
-  for (const t of ep.tools) all.push(...toolCalls(t, ep, held, limits));
+  for (const t of ep.tools) {
+    if (all.length >= limits.maxCandidates) break;
+    all.push(...toolCalls(t, ep, held, limits));
+  }
+  // Kinds never collide and each argument's values are unique, so only messages can repeat (two templates giving
+  // one text): compare those.
   const seen = new Set<string>();
   const out: Candidate[] = [];
   for (const c of all) {
-    const key = stableStringify(c.action as unknown as JsonValue);
-    if (seen.has(key)) continue;
-    seen.add(key);
+    if (c.kind === "answer" || c.kind === "family") {
+      const key = stableStringify(c.action as unknown as JsonValue);
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
     out.push(c);
     if (out.length >= limits.maxCandidates) break;
   }

@@ -1,6 +1,6 @@
 import { type JsonValue, stableStringify } from "../../core/json.js";
 import { hash32 } from "../../core/rng.js";
-import type { Candidate, ValueSource } from "./candidates.js";
+import { type Candidate, type ValueSource, valueKey } from "./candidates.js";
 import type { ObservableEpisode, SeenCall, SeenTool } from "./source.js";
 
 /** Global features, in order (docs/DISCRETE.md documents them; a test keeps the two in sync). */
@@ -73,7 +73,8 @@ function looksTransient(v: JsonValue, depth: number): boolean {
     if ((key === "status" || key === "statuscode" || key === "status_code" || key === "code") && typeof x === "number") {
       if (x === 408 || x === 425 || x === 429 || (x >= 500 && x <= 599)) return true;
     }
-    if ((key === "code" || key === "type" || key === "error") && typeof x === "string" && x.length <= 64 && TRANSIENT_CODE.test(x)) return true;
+    const codeLike = key === "code" || key === "type" || key === "error";
+    if (codeLike && typeof x === "string" && x.length <= 64 && TRANSIENT_CODE.test(x)) return true;
     if (looksTransient(x, depth + 1)) return true;
   }
   return false;
@@ -84,7 +85,16 @@ function outcomeOf(c: SeenCall): Outcome {
   return looksTransient(c.response, 0) ? 2 : 3;
 }
 
+const signatures = new WeakMap<object, string>();
+/** Tools with the same documented types (or, without types, the same parameter schema) are alternatives. */
 function signature(t: SeenTool): string {
+  const cacheKey = (t.semantics ?? t.parameters) as object;
+  let sig = signatures.get(cacheKey);
+  if (sig === undefined) signatures.set(cacheKey, (sig = computeSignature(t)));
+  return sig;
+}
+
+function computeSignature(t: SeenTool): string {
   const s = t.semantics;
   if (s && (s.outputs || s.parameters)) {
     const outs = Object.values(s.outputs ?? {}).sort().join(",");
@@ -111,6 +121,27 @@ interface History {
 
 const callKey = (tool: string, args: JsonValue): string => `${tool}\u0000${stableStringify(args)}`;
 
+/** Per-call text keys, computed once per call (the same SeenCall objects come back every step). */
+interface CallKeys {
+  call: string;
+  args: string;
+  argValues: string[];
+  fields: [field: string, value: string][];
+}
+const callKeys = new WeakMap<SeenCall, CallKeys>();
+function keysOf(c: SeenCall): CallKeys {
+  let k = callKeys.get(c);
+  if (!k) {
+    const args = stableStringify(c.arguments);
+    const r = c.response;
+    const isRecord = c.ok && r !== null && typeof r === "object" && !Array.isArray(r);
+    const fields: [string, string][] = isRecord ? Object.entries(r).map(([f, v]) => [f, valueKey(v)]) : [];
+    k = { call: `${c.tool}\u0000${args}`, args, argValues: Object.values(c.arguments).map(valueKey), fields };
+    callKeys.set(c, k);
+  }
+  return k;
+}
+
 function history(ep: ObservableEpisode): History {
   const h: History = {
     toolCount: new Map(), toolLast: new Map(), callCount: new Map(), callLast: new Map(), callOk: new Set(), callFailed: new Set(),
@@ -128,7 +159,8 @@ function history(ep: ObservableEpisode): History {
   let prev: SeenCall | null = null;
   ep.calls.forEach((c, i) => {
     const o = outcomeOf(c);
-    const key = callKey(c.tool, c.arguments);
+    const k = keysOf(c);
+    const key = k.call;
     h.toolCount.set(c.tool, (h.toolCount.get(c.tool) ?? 0) + 1);
     h.toolLast.set(c.tool, o);
     h.callCount.set(key, (h.callCount.get(key) ?? 0) + 1);
@@ -140,14 +172,14 @@ function history(ep: ObservableEpisode): History {
     }
     if (prev && prev.tool === c.tool && !prev.ok) h.retries += 1;
     prev = c;
-    if (o === 3) for (const v of Object.values(c.arguments)) h.usedInFailedCall.add(stableStringify(v));
-    if (c.ok && c.response !== null && typeof c.response === "object" && !Array.isArray(c.response)) {
+    if (o === 3) for (const v of k.argValues) h.usedInFailedCall.add(v);
+    if (k.fields.length > 0) {
       const sig = sigOf(c.tool) ?? c.tool;
       const outputs = ep.semanticsOf(c.tool)?.outputs;
-      for (const [field, v] of Object.entries(c.response)) {
-        const slot = `${sig}\u0000${stableStringify(c.arguments)}\u0000${outputs?.[field] ?? field}`;
+      for (const [field, value] of k.fields) {
+        const slot = `${sig}\u0000${k.args}\u0000${outputs?.[field] ?? field}`;
         const list = values.get(slot) ?? [];
-        list.push({ value: stableStringify(v), source: `${i}\u0000${field}` });
+        list.push({ value, source: `${i}\u0000${field}` });
         values.set(slot, list);
       }
     }
@@ -174,7 +206,12 @@ function fromContradicted(h: History, sources: readonly ValueSource[]): boolean 
  * The observation vector: global features, then CANDIDATE_SIZE features for each of the K slots (zeros for
  * unused slots). Every value is in [0, 1] and a function of the observable episode and the candidate list alone.
  */
-export function encodeFeatures(ep: ObservableEpisode, list: readonly Candidate[], maxCandidates: number, out = new Float32Array(featureSize(maxCandidates))): Float32Array {
+export function encodeFeatures(
+  ep: ObservableEpisode,
+  list: readonly Candidate[],
+  maxCandidates: number,
+  out = new Float32Array(featureSize(maxCandidates)),
+): Float32Array {
   out.fill(0);
   const h = history(ep);
   const calls = ep.calls;
@@ -184,7 +221,8 @@ export function encodeFeatures(ep: ObservableEpisode, list: readonly Candidate[]
   out[1 + last] = 1;
   out[5] = sat(h.errors, 5);
   out[6] = sat(new Set([...h.contradicted].map((s) => s.split("\u0000")[0])).size, 5);
-  out[7] = ep.budget.toolCallLimit === null || ep.budget.toolCalls === null ? 1 : ep.budget.toolCalls / Math.max(1, ep.budget.toolCallLimit);
+  const { toolCalls, toolCallLimit } = ep.budget;
+  out[7] = toolCallLimit === null || toolCalls === null ? 1 : toolCalls / Math.max(1, toolCallLimit);
   out[8] = ep.maxSteps > 0 ? (ep.maxSteps - ep.step) / ep.maxSteps : 0;
   out[9] = ep.budget.retryLimit === null ? 0 : sat(h.retries, Math.max(1, ep.budget.retryLimit));
   out[10] = list.length / maxCandidates;
@@ -208,7 +246,7 @@ export function encodeFeatures(ep: ObservableEpisode, list: readonly Candidate[]
       const sig = tool ? signature(tool) : null;
       const failed = sig === null ? undefined : h.failedSignatures.get(sig);
       out[o + 19] = failed && [...failed].some((t) => t !== c.name) ? 1 : 0;
-      out[o + 21] = Object.values(args).some((v) => h.usedInFailedCall.has(stableStringify(v))) ? 1 : 0;
+      out[o + 21] = Object.values(args).some((v) => h.usedInFailedCall.has(valueKey(v))) ? 1 : 0;
       out[o + 24] = 1;
       out[o + 25] = lastCall !== null && lastCall.tool === c.name && !lastCall.ok ? 1 : 0;
       out[o + 26] = h.callFailed.has(key) ? 1 : 0;

@@ -34,7 +34,10 @@ export const actionModeOptionsSchema = z
     maxCandidates: z.number().int().min(2).max(4096).optional(),
   })
   .strict()
-  .transform((o): JsonObject => (o.actionMode === "discrete" ? { actionMode: o.actionMode, maxCandidates: o.maxCandidates ?? DEFAULT_MAX_CANDIDATES } : { actionMode: o.actionMode, ...(o.maxCandidates === undefined ? {} : { maxCandidates: o.maxCandidates }) }));
+  .transform((o): JsonObject => {
+    if (o.actionMode === "discrete") return { actionMode: o.actionMode, maxCandidates: o.maxCandidates ?? DEFAULT_MAX_CANDIDATES };
+    return o.maxCandidates === undefined ? { actionMode: o.actionMode } : { actionMode: o.actionMode, maxCandidates: o.maxCandidates };
+  });
 
 /**
  * Discrete(K) whose `sample()` without a mask draws among the slots the env's current mask allows (as a tool env's
@@ -43,6 +46,13 @@ export const actionModeOptionsSchema = z
 export class MaskedDiscrete extends Discrete {
   constructor(n: number, private readonly currentMask: () => Uint8Array | null) {
     super(n);
+  }
+  /**
+   * Equal only to itself: the mask makes it a per-env space (like a tool env's tool-call space), so a vector env
+   * batches it as a Tuple whose slot i samples env i's current mask, in-thread and in workers alike.
+   */
+  override equals(other: Space<unknown>): boolean {
+    return other === this;
   }
   override sample(rng: Rng = this.stream(), mask?: ArrayLike<number>): number {
     const m = mask ?? this.currentMask();
@@ -84,7 +94,8 @@ export class DiscreteToolEnv extends Env<DiscreteObservation, number, ToolStepIn
     super();
     this.maxCandidates = maxCandidates;
     const f = featureSize(maxCandidates);
-    this.observationSpace = new Dict({ observation: new Box(0, 1, [f], "float32"), action_mask: new MultiBinary(maxCandidates) }) as unknown as Space<DiscreteObservation>;
+    const space = new Dict({ observation: new Box(0, 1, [f], "float32"), action_mask: new MultiBinary(maxCandidates) });
+    this.observationSpace = space as unknown as Space<DiscreteObservation>;
     this.actionSpace = new MaskedDiscrete(maxCandidates, () => this.mask);
     this.metadata = { ...inner.metadata, actionMode: "discrete", infoKeys: { ...inner.metadata.infoKeys, ...DISCRETE_INFO_KEYS } };
   }
@@ -112,7 +123,8 @@ export class DiscreteToolEnv extends Env<DiscreteObservation, number, ToolStepIn
 
   private observe(): DiscreteObservation {
     const ep = this.episodeView();
-    this.list = candidates(ep, { maxCandidates: this.maxCandidates, perTool: Math.max(4, this.maxCandidates >> 2), perArgument: 8, answers: Math.max(2, this.maxCandidates >> 1) });
+    const k = this.maxCandidates;
+    this.list = candidates(ep, { maxCandidates: k, perTool: Math.max(4, k >> 2), perArgument: 8, answers: Math.max(2, k >> 1) });
     const mask = new Uint8Array(this.maxCandidates);
     for (let i = 0; i < this.list.length; i++) mask[i] = 1;
     this.mask = mask;
@@ -127,7 +139,8 @@ export class DiscreteToolEnv extends Env<DiscreteObservation, number, ToolStepIn
 
   override checkAction(action: number): void {
     if (typeof action !== "number" || !Number.isInteger(action) || action < 0 || action >= this.maxCandidates) {
-      throw new ActionError("action", `discrete mode: action must be an integer in [0, ${this.maxCandidates}), got ${JSON.stringify(action)?.slice(0, 80)}`);
+      const got = JSON.stringify(action)?.slice(0, 80);
+      throw new ActionError("action", `discrete mode: action must be an integer in [0, ${this.maxCandidates}), got ${got}`);
     }
   }
 

@@ -94,7 +94,9 @@ function isMessage(a: Action): boolean {
 /** What a step did, without the message's own words. */
 function outcomeKey(step: ReturnType<DiscreteToolEnv["inner"]["step"]>): string {
   const [, reward, terminated, truncated, info] = step;
-  return stableStringify([reward, terminated, truncated, info.success ?? null, info.metrics ?? null, info.rewardTerms, info.events.map((e) => e.type)] as unknown as JsonValue);
+  const events = info.events.map((e) => e.type);
+  const what = [reward, terminated, truncated, info.success ?? null, info.metrics ?? null, info.rewardTerms, events];
+  return stableStringify(what as unknown as JsonValue);
 }
 
 /** The candidate of the same kind whose outcome equals the message's, tried on a probe env restored to this state. */

@@ -60,11 +60,19 @@ function seen(h: HistoryEntry): SeenCall | null {
       const called = h.events.find((e) => e.type === "tool_called") as { ok?: boolean } | undefined;
       const r = h.response;
       const looksFailed = r !== null && typeof r === "object" && !Array.isArray(r) && "error" in r;
-      const args = a.arguments !== null && typeof a.arguments === "object" && !Array.isArray(a.arguments) ? (a.arguments as JsonObject) : {};
+      const isObject = a.arguments !== null && typeof a.arguments === "object" && !Array.isArray(a.arguments);
+      const args = isObject ? (a.arguments as JsonObject) : {};
       s = { tool: a.name, arguments: args, ok: called?.ok ?? !looksFailed, response: r };
     }
     seenCalls.set(h, s);
   }
+  return s;
+}
+
+const seenTools = new WeakMap<ToolDefinition<unknown>, SeenTool>();
+function seenTool(t: ToolDefinition<unknown>): SeenTool {
+  let s = seenTools.get(t);
+  if (!s) seenTools.set(t, (s = { name: t.name, parameters: t.parameters, semantics: t.semantics ?? null }));
   return s;
 }
 
@@ -86,7 +94,7 @@ export function projectEpisode(args: {
   const { toolCalls, retries } = args.budgets;
   return {
     parameters: args.parameters ?? [],
-    tools: args.visible.map((t) => ({ name: t.name, parameters: t.parameters, semantics: t.semantics ?? null })),
+    tools: args.visible.map(seenTool),
     semanticsOf: (tool) => args.definitions.get(tool)?.semantics ?? null,
     calls: args.history.map(seen).filter((c): c is SeenCall => c !== null),
     familyKinds: args.familyKinds,
