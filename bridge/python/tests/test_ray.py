@@ -69,6 +69,23 @@ def test_start_servers_checks_its_arguments():
         rgray.start_servers(per="bundle", bundle_cpus=0)
 
 
+def test_a_curve_server_admits_only_clients_with_its_key():
+    # What start_servers gives every server of a multi-node cluster, here on loopback and without an actor.
+    import zmq
+
+    public, secret = zmq.curve_keypair()
+    server = rgray.BridgeServer(1, curve_keys=(public.decode(), secret.decode()), serve_args=["--quiet"])
+    try:
+        info = server.info()
+        assert not os.path.exists(os.path.join(os.path.dirname(info["log"]), "keys.json"))  # read once, then removed
+        with rg.Client(info["endpoints"][0], timeout=30, server_public_key=public) as c:
+            assert c.ping()
+        with pytest.raises(rg.BridgeTimeout):
+            rg.Client(info["endpoints"][0], timeout=2)
+    finally:
+        assert server.stop() == 0  # SIGTERM drains and exits 0
+
+
 def test_server_actor_dies_with_its_servers(cluster):
     group = rgray.start_servers(per="bundle", count=2)
     try:

@@ -109,6 +109,8 @@ class BridgeServer:
             time.sleep(0.05)
         with open(ready, encoding="utf-8") as f:
             self._ready = json.load(f)
+        if curve_keys is not None:  # read once at start-up (restarted workers get them from the supervisor)
+            os.remove(keys)
         self._host = host
         self._public_key = curve_keys[0] if curve_keys else None
 
