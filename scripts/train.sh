@@ -2,7 +2,8 @@
 # `npm run train -- --env ID --minutes M --seed S --eval-seed E --eval-episodes N --out DIR [--opt k=v ...]`:
 # makes the trainer's Python dependencies importable without touching the system (pyzmq, msgpack and numpy from
 # Debian as for the client tests; torch and gymnasium into .cache/ from the machine's pip source), then runs
-# examples/python/ppo_masked.py with /usr/bin/python3 (or $PYTHON). Arguments pass through unchanged.
+# examples/python/ppo_masked.py with /usr/bin/python3 (or $PYTHON). Arguments pass through unchanged. The PPO steps
+# the client's vector env directly; gymnasium is there for trainers adapted from it that wrap `to_gymnasium()`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${PYTHON:-/usr/bin/python3}"

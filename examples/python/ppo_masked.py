@@ -38,7 +38,8 @@ import recovery_gym as rg  # noqa: E402
 INFO_KEYS = ["metrics", "success", "taskId", "terminationReason"]
 # The held-out metrics worth a log line: each family's headline rates, then the generic ones.
 LOGGED_METRICS = ("TSR", "PRR", "score", "accuracy", "success", "recovery_success", "successRate", "episode_return")
-# Env families whose task suite is sampled from the reset seed take suite=sampled; others ignore the held-out split.
+# ToolMaze's default suite is the fixed canonical one; with suite=sampled the reset seed makes the task, so seeds
+# below E and seeds E.. are disjoint task sets. Other families pick tasks from their own suites by the seed.
 SAMPLED_SUITE_ENVS = ("ToolMaze-",)
 
 

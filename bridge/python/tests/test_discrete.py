@@ -4,7 +4,7 @@ import pytest
 
 from test_trajectories import _canon, inprocess_rollouts, traj_hash
 
-DISCRETE_IDS = ["Demo-v0", "ToolMaze-v0", "ToolMaze-v1"]
+DISCRETE_IDS = ["Demo-v0", "ToolMaze-v0", "ToolMaze-v1", "FailingTools-v0", "ToolMisuseBench-v0", "PlanBenchXL-v0"]
 
 
 def _plain(x):
