@@ -10,6 +10,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 import msgpack
 import zmq
 
+from ._pickling import refuse_pickle
 from .errors import BridgeTimeout, ProtocolError, error_from_response
 
 PROTOCOL_VERSIONS = [1]
@@ -252,6 +253,9 @@ class Client:
         if not self._closed:
             self._closed = True
             self._sock.close(0)
+
+    def __reduce__(self) -> Any:
+        refuse_pickle(self)
 
     def __enter__(self) -> "Client":
         return self

@@ -6,6 +6,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ._checks import camel_options, check_seed, check_seeds
+from ._pickling import refuse_pickle
 from .errors import EnvError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -321,6 +322,9 @@ class RemoteVectorEnv(BatchedSpaces):
             except Exception:  # the session may already be gone (reaped, server stopped)
                 pass
 
+    def __reduce__(self) -> Any:
+        refuse_pickle(self)
+
     def __enter__(self) -> "RemoteVectorEnv":
         return self
 
@@ -412,6 +416,9 @@ class RemoteEnv:
         from .gym_adapter import to_gymnasium_env
 
         return to_gymnasium_env(self)
+
+    def __reduce__(self) -> Any:
+        refuse_pickle(self)
 
     def __enter__(self) -> "RemoteEnv":
         return self

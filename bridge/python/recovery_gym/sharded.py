@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ._checks import check_seeds
+from ._pickling import refuse_pickle
 from .client import DEFAULT_ADDRESS, Client
 from .env import BatchedSpaces, RemoteVectorEnv, Seed
 
@@ -57,21 +58,32 @@ class ShardedVectorEnv(BatchedSpaces):
     """A :class:`RemoteVectorEnv` look-alike whose envs live on several servers."""
 
     def __init__(self, clients: Sequence[Client], env_id: str, num_envs: int, options: Optional[Dict[str, Any]] = None,
-                 *, own_clients: bool = False, use_numpy: bool = False, **make_fields: Any):
+                 *, own_clients: bool = False, use_numpy: bool = False, counts: Optional[Sequence[int]] = None,
+                 env_offset: int = 0, **make_fields: Any):
+        """``counts`` (default: :func:`split_counts`) places envs on the clients explicitly; ``env_offset`` makes
+        this env the slice ``env_offset ..`` of a larger one (seeds, sampler streams), so several processes can
+        each hold a part of one vector env and together reproduce it."""
         if not clients:
             raise ValueError("at least one endpoint is required")
-        counts = split_counts(num_envs, len(clients))
+        if counts is None:
+            counts = split_counts(num_envs, len(clients))
+        elif len(counts) != len(clients) or sum(counts) != num_envs or min(counts) < 1:
+            raise ValueError(f"counts: expected {len(clients)} positive counts summing to {num_envs}, got {list(counts)}")
+        if env_offset < 0:
+            raise ValueError(f"env_offset: expected a non-negative integer, got {env_offset}")
+        counts = list(counts)
         self.clients = list(clients)[: len(counts)]
         self._own = list(clients) if own_clients else []
         self.counts = counts
         self.offsets = [sum(counts[:k]) for k in range(len(counts))]
+        self.env_offset = int(env_offset)
         self.num_envs = num_envs
         self.env_id = env_id
         self.use_numpy = use_numpy
         self.shards: List[RemoteVectorEnv] = []
         try:
             for c, n, o in zip(self.clients, counts, self.offsets):
-                self.shards.append(RemoteVectorEnv(c, env_id, n, options, env_offset=o, use_numpy=use_numpy, **make_fields))
+                self.shards.append(RemoteVectorEnv(c, env_id, n, options, env_offset=self.env_offset + o, use_numpy=use_numpy, **make_fields))
         except Exception:
             self.close()
             raise
@@ -91,7 +103,7 @@ class ShardedVectorEnv(BatchedSpaces):
         if checked is None:
             seeds: List[Any] = [None] * len(self.shards)
         elif isinstance(checked, int):
-            seeds = [[checked + o + j for j in range(n)] for o, n in zip(self.offsets, self.counts)]
+            seeds = [[checked + self.env_offset + o + j for j in range(n)] for o, n in zip(self.offsets, self.counts)]
         else:
             seeds = self._slices(checked)
         masks = self._slices(reset_mask) if reset_mask is not None else [None] * len(self.shards)
@@ -191,6 +203,9 @@ class ShardedVectorEnv(BatchedSpaces):
             c.close()
         self.shards = []
         self._own = []
+
+    def __reduce__(self) -> Any:
+        refuse_pickle(self)
 
     def __enter__(self) -> "ShardedVectorEnv":
         return self
