@@ -31,6 +31,12 @@ export { ChatEnv, ChatActionSpace, chatModeOptionsSchema, type ChatModeObservati
 export { CHAT_PARSERS, hermesParser, planbenchTagsParser, readAssistantTurn, type AssistantInput, type AssistantMessage, type ChatParser, type ChatItem } from "./engine/chat/parsers.js";
 export { actionToolSchemas, CORE_ACTION_TOOLS } from "./engine/chat/tools.js";
 export { CORE_TERMS } from "./engine/terms.js";
+export { type TaskParameter, type ToolSemantics } from "./engine/parameters.js";
+export {
+  DiscreteToolEnv, MaskedDiscrete, DEFAULT_MAX_CANDIDATES, maskedSlotAction, type DiscreteObservation,
+} from "./engine/discrete/mode.js";
+export { candidates, type Candidate, type CandidateKind, type ValueSource } from "./engine/discrete/candidates.js";
+export { GLOBAL_FEATURES, CANDIDATE_FEATURES, featureSize } from "./engine/discrete/features.js";
 
 export { RewardComputer, recomputeRewards, discountedReturn, type RawTerms } from "./rewards/compute.js";
 export { rewardSpecSchema, parseRewardSpec, loadRewardSpecFile, type RewardSpec, type RewardTerm } from "./rewards/spec.js";

@@ -59,7 +59,15 @@ export class DemoEnv extends ToolEnv<DemoWorld, DemoOptions> {
   private recipient = "";
 
   constructor(options: DemoOptions, spec: EnvSpec) {
-    super({ family: "demo", maxEpisodeSteps: 10, familyTerms: { sent_correct_email: "1 when the e-mail with the right Fahrenheit value is sent" }, familyEventTypes: ["demo:email_sent"], worldSchema: DEMO_WORLD_SCHEMA }, options, spec);
+    super({
+      family: "demo",
+      maxEpisodeSteps: 10,
+      familyTerms: { sent_correct_email: "1 when the e-mail with the right Fahrenheit value is sent" },
+      familyEventTypes: ["demo:email_sent"],
+      worldSchema: DEMO_WORLD_SCHEMA,
+      // What anyone can see: no temperature is below absolute zero.
+      suspiciousValue: (field, value) => field === "temperature_c" && typeof value === "number" && value < -273.15,
+    }, options, spec);
   }
 
   protected createEpisode(rng: Rng, _options: JsonObject): EpisodeSetup<DemoWorld> {
@@ -76,6 +84,14 @@ export class DemoEnv extends ToolEnv<DemoWorld, DemoOptions> {
       faults: faultsFor(this.options.fault),
       budgets: { toolCalls: 8, retries: 3 },
       corruptions: CORRUPTIONS,
+      // The task's parameters as data (what the prompt quotes, and the formats of the e-mail body and the answer).
+      parameters: [
+        { name: "city", type: "city", value: this.city },
+        { name: "to", type: "email_address", value: this.recipient },
+        { name: "subject", target: "send_email", value: "Weather" },
+        { name: "body", target: "send_email", template: "It is {temperature_f}°F in {city}." },
+        { name: "content", target: "answer", template: "Sent: {temperature_f}°F in {city}." },
+      ],
       hidden: { city: this.city, expectedFahrenheit: f, faultyGroup: this.options.fault === "none" ? null : "forecast" },
     };
   }

@@ -22,6 +22,9 @@ function forecast(source: string) {
   };
 }
 
+/** Documented types of the forecast providers' parameter and response fields (the discrete mode binds by them). */
+const FORECAST_SEMANTICS = { parameters: { city: "city" }, outputs: { city: "city", temperature_c: "temperature_c" } };
+
 /** Five tools: two interchangeable forecast providers (one alternative group), a converter, a mailer, an outbox reader. */
 export const DEMO_TOOLS: ToolDefinition<DemoWorld>[] = [
   {
@@ -29,6 +32,7 @@ export const DEMO_TOOLS: ToolDefinition<DemoWorld>[] = [
     description: "Current temperature for a city from Weather.com.",
     parameters: { type: "object", properties: { city: { type: "string", description: "City name" } }, required: ["city"] },
     meta: { group: "forecast", category: "Source" },
+    semantics: FORECAST_SEMANTICS,
     run: forecast("weather.com"),
   },
   {
@@ -36,6 +40,7 @@ export const DEMO_TOOLS: ToolDefinition<DemoWorld>[] = [
     description: "Current temperature for a city from Yahoo Weather.",
     parameters: { type: "object", properties: { city: { type: "string", description: "City name" } }, required: ["city"] },
     meta: { group: "forecast", category: "Source" },
+    semantics: FORECAST_SEMANTICS,
     run: forecast("yahoo"),
   },
   {
@@ -43,6 +48,7 @@ export const DEMO_TOOLS: ToolDefinition<DemoWorld>[] = [
     description: "Convert a temperature from Celsius to Fahrenheit.",
     parameters: { type: "object", properties: { temperature_c: { type: "number", minimum: -273.15 } }, required: ["temperature_c"] },
     meta: { category: "Processor" },
+    semantics: { parameters: { temperature_c: "temperature_c" }, outputs: { temperature_f: "temperature_f" } },
     run: (args) => ({ ok: true, output: { temperature_f: Math.round(((args.temperature_c as number) * 9) / 5 + 32) } }),
   },
   {
@@ -54,6 +60,7 @@ export const DEMO_TOOLS: ToolDefinition<DemoWorld>[] = [
       required: ["to", "subject", "body"],
     },
     meta: { category: "Action", mutates: true },
+    semantics: { parameters: { to: "email_address", subject: "email_subject", body: "email_body" }, outputs: { message_id: "message_id" } },
     run: (args, ctx) => {
       ctx.state.outbox.push({ to: args.to as string, subject: args.subject as string, body: args.body as string });
       return { ok: true, output: { status: "sent", message_id: `msg-${ctx.state.outbox.length}` } };

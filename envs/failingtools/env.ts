@@ -39,6 +39,7 @@ import type { Scenario, Setting } from "./scenarios/schema.js";
 import { countRecords, type FtScore, requirementMet, scoreRun } from "./scorer.js";
 import { type FtState, providerTools } from "./world/index.js";
 import { harnessPrompt } from "./harness.js";
+import { ftParameters } from "./parameters.js";
 
 export { ftOptionsSchema, type FtOptions } from "./options.js";
 
@@ -141,6 +142,7 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
       faults: inject ? s.faults : [],
       budgets: { toolCalls: 24, retries: null },
       corruptions: FT_TRANSFORMS,
+      parameters: ftParameters(s),
       hidden: {
         scenarioId: s.id,
         setting: this.setting,

@@ -19,6 +19,7 @@ import {
   type EpisodeSetup,
   type StepContext,
   type StepReport,
+  type TaskParameter,
   ToolEnv,
   toolEnvOptionsSchema,
 } from "../../src/family.js";
@@ -36,6 +37,7 @@ import { emptyWorldState, type WorldState } from "./world/state.js";
 import { type Scalar, WORLD_NOW } from "./world/types.js";
 import { buildView, canonicalCandidates, canonicalHidden, canonicalProfile, canonicalView, type ProfileFacts, profileFacts } from "./instanceCache.js";
 import { HIDDEN_SOLUTIONS, orderingCounts, silentResponse } from "./wiring.js";
+import { foreignVocabulary, looksImplausible } from "./agent/plausibility.js";
 
 export { faultSpecs, toolDefinition } from "./wiring.js";
 
@@ -87,6 +89,31 @@ interface Tracked {
   phiAt: { clean: number; victims: number };
 }
 const NO_CALLS: readonly EngineCall[] = [];
+
+const parameterCache = new WeakMap<Task, TaskParameter[]>();
+/**
+ * The literals the task text quotes, as typed data (each position's literal bindings, typed as its tools document
+ * the parameter), plus the answer the scorer accepts (it judges the calls made, not the answer's wording).
+ */
+function taskParameters(task: Task): TaskParameter[] {
+  let out = parameterCache.get(task);
+  if (out) return out;
+  out = [];
+  const seen = new Set<string>();
+  for (const p of task.positions) {
+    const types = corpus().tool(p.members[0]!).paramTypes;
+    for (const [name, b] of Object.entries(p.bindings)) {
+      if (b.kind !== "literal") continue;
+      const key = `${types[name]}\u0000${String(b.value)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ name, type: types[name], value: b.value });
+    }
+  }
+  out.push({ name: "content", target: "answer", value: "All requested steps are complete." });
+  if (!task.id.startsWith("smp-")) parameterCache.set(task, out);
+  return out;
+}
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 const CORRUPTIONS: Readonly<Record<string, CorruptionFn<WorldState>>> = Object.freeze({ toolmaze_silent: silentResponse });
 
@@ -111,6 +138,8 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       familyEventTypes: ["toolmaze:alternative_path"],
       // Poisoned values come from the scorer's provenance (see onCall), not from the engine's.
       valueProvenance: false,
+      // The heuristic agent's observable checks (units, ranges, time windows, leaked internals, foreign vocabulary).
+      suspiciousValue: (field, value, type) => looksImplausible(field, value) || (type !== null && foreignVocabulary(type, value)),
     }, options, spec);
     this.vp = versionProfile(version);
   }
@@ -181,6 +210,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       world: emptyWorldState(),
       faults: facts.faults,
       corruptions: CORRUPTIONS,
+      parameters: taskParameters(task),
       // Read only with option hiddenInfo (ToolEnv puts it in info.hidden).
       hidden: !this.options.hiddenInfo ? undefined
         : sampled ? this.hiddenTruth(perturbation, index) : canonicalHidden(this.profile, () => this.hiddenTruth(perturbation, index)),

@@ -36,6 +36,7 @@ import { DEFAULT_SEED, generateTask, parseGoldSummary, SPLIT_SIZES, SUITE_PROFIL
 import { generatePaperTask } from "./paper.js";
 import { checkToolMisuseState, TOOLMISUSE_FAMILY_STATE_SCHEMA, TOOLMISUSE_WORLD_SCHEMA } from "./stateSchema.js";
 import { officialObservation, type OfficialHarness } from "./world/episode.js";
+import { goldParameters } from "./parameters.js";
 import type { JsonObj, OfficialAction, OfficialObservation } from "./world/types.js";
 import { isObj } from "./world/types.js";
 
@@ -201,6 +202,7 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
       world: structuredClone(task.initial_state),
       budgets,
       pipeline,
+      parameters: goldParameters(task.instruction, gold),
       // A deep copy: the task objects are cached per process and must not be mutable through info.
       hidden: structuredClone({
         taskIndex: index,

@@ -131,63 +131,147 @@ export interface EnvListing {
   policies: string[];
 }
 
+function layerDocs(docs: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  if (LAYERS.length === 0) return docs;
+  const out: Record<string, string> = { ...docs };
+  for (const l of LAYERS) Object.assign(out, l.docs);
+  return out;
+}
+
 export function listEnvs(): EnvListing[] {
   loadFamilies();
   return [...REGISTRY.values()]
     .sort((a, b) => a.id.localeCompare(b.id))
-    .map((e) => ({ id: e.id, family: e.family, description: e.description, maxEpisodeSteps: e.maxEpisodeSteps, options: e.optionDocs, policies: Object.keys(e.policies) }));
+    .map((e) => ({
+      id: e.id,
+      family: e.family,
+      description: e.description,
+      maxEpisodeSteps: e.maxEpisodeSteps,
+      options: layerDocs(e.optionDocs),
+      policies: Object.keys(e.policies),
+    }));
 }
 
-/** Validates options against the env's schema; errors name the field, the value and what was expected. */
-export function parseEnvOptions(id: string, options: unknown): JsonObject {
-  const entry = registryEntry(id);
-  const res = entry.optionsSchema.safeParse(options ?? {});
+/**
+ * An option layer: `make()` options valid on every env id (the discrete action mode's `actionMode`, chat mode's
+ * `obsFormat`), parsed by the layer's own schema and applied after the family's factory. The family never sees them,
+ * so its env is made as without them (up to the defaults `familyDefaults` sets); the layer wraps it. Layers live above
+ * `src/core` and register themselves here.
+ */
+export interface MakeLayer {
+  /** The option keys the layer owns (on every env id). */
+  readonly keys: readonly string[];
+  /** Parses the layer's keys (only called when at least one of them is given); fills the layer's defaults. */
+  readonly schema: z.ZodType<JsonObject>;
+  /** One line per option, merged into `listEnvs()` for every env. */
+  readonly docs: Readonly<Record<string, string>>;
+  /**
+   * Family options the layer defaults when the caller left them out (chat mode: `invalidAction: "penalize"`, since a
+   * model's mistake is an episode event there). Only applied when the layer is active for these options.
+   */
+  familyDefaults?(options: JsonObject): Readonly<Record<string, unknown>>;
+  /**
+   * Wraps the env the family made. `options` are the layer's parsed options, `given` the family options exactly as
+   * the caller gave them, `spec` the outer spec (its entryOptions include the layer's options).
+   */
+  apply(env: Env<unknown, unknown>, options: JsonObject, spec: EnvSpec, given: Readonly<Record<string, unknown>>): Env<unknown, unknown>;
+}
+
+const LAYERS: MakeLayer[] = [];
+
+/** Registers an option layer (see MakeLayer); its keys must not collide with another layer's. */
+export function registerMakeLayer(layer: MakeLayer): void {
+  for (const k of layer.keys) {
+    if (LAYERS.some((l) => l.keys.includes(k))) throw new OptionsError(k, `option "${k}" is already owned by another make layer`);
+  }
+  LAYERS.push(layer);
+}
+
+/** Splits options into the family's part and each layer's part (layers whose keys are all absent are left out). */
+type LayerPart = [MakeLayer, Record<string, unknown>];
+function splitOptions(options: Record<string, unknown>): { family: Record<string, unknown>; layers: LayerPart[] } {
+  if (LAYERS.length === 0) return { family: options, layers: [] };
+  const family: Record<string, unknown> = {};
+  const layers: LayerPart[] = [];
+  for (const k of Object.keys(options)) if (!LAYERS.some((l) => l.keys.includes(k))) family[k] = options[k];
+  for (const l of LAYERS) {
+    const own: Record<string, unknown> = {};
+    let any = false;
+    for (const k of l.keys) {
+      if (!Object.prototype.hasOwnProperty.call(options, k)) continue;
+      own[k] = options[k];
+      any = true;
+    }
+    if (any) layers.push([l, own]);
+  }
+  return { family, layers };
+}
+
+function parseLayer(id: string, layer: MakeLayer, own: Record<string, unknown>): JsonObject {
+  const res = layer.schema.safeParse(own);
   if (!res.success) {
-    const { field, message } = describeZodIssues(res.error.issues, options ?? {});
+    const { field, message } = describeZodIssues(res.error.issues, own);
     throw new OptionsError(field, `${id}: invalid option ${message}`, { id });
   }
   return res.data;
 }
 
+/** Validates options against the env's schema; errors name the field, the value and what was expected. */
+export function parseEnvOptions(id: string, options: unknown): JsonObject {
+  return parseLayered(id, options).parsed;
+}
+
+interface LayeredOptions {
+  /** The family's options and every active layer's, parsed. */
+  parsed: JsonObject;
+  /** The family's part, parsed (what its factory receives). */
+  family: JsonObject;
+  /** The family's part as given (before layer defaults and parsing). */
+  given: Record<string, unknown>;
+  layers: [MakeLayer, JsonObject][];
+}
+
+function parseLayered(id: string, options: unknown): LayeredOptions {
+  const entry = registryEntry(id);
+  const isObject = typeof options === "object" && options !== null && !Array.isArray(options);
+  const split = isObject ? splitOptions(options as Record<string, unknown>) : { family: options, layers: [] };
+  const given = (split.family ?? {}) as Record<string, unknown>;
+  const layers = split.layers.map(([layer, own]): [MakeLayer, JsonObject] => [layer, parseLayer(id, layer, own)]);
+  let withDefaults = given;
+  for (const [layer, own] of layers) {
+    const defaults = layer.familyDefaults?.(own) ?? {};
+    for (const [k, v] of Object.entries(defaults)) if (withDefaults[k] === undefined) withDefaults = { ...withDefaults, [k]: v };
+  }
+  const res = entry.optionsSchema.safeParse(withDefaults);
+  if (!res.success) {
+    const { field, message } = describeZodIssues(res.error.issues, withDefaults);
+    throw new OptionsError(field, `${id}: invalid option ${message}`, { id });
+  }
+  const parsed: JsonObject = { ...res.data };
+  for (const [, own] of layers) Object.assign(parsed, own);
+  return { parsed, family: res.data, given, layers };
+}
+
 /**
  * Makes an env: `make("ToolMaze-v0", { complexity: "C2" })`. The type parameters name the observation, action and
  * info types the caller expects (`make<ToolObservation, Action, ToolStepInfo, ToolResetInfo>(...)` for the tool
- * envs); they are not checked at run time.
+ * envs); they are not checked at run time. `wrapInner` (e.g. a trajectory recorder) wraps the family's env, under any
+ * option layer (so a chat-mode session records the family's own steps).
  */
 export function make<Obs = unknown, Act = unknown, StepInfo extends Info = Info, ResetInfo extends Info = Info>(
   id: string,
   options: Record<string, unknown> = {},
   wrapInner?: (env: Env<unknown, unknown>) => Env<unknown, unknown>,
 ): Env<Obs, Act, StepInfo, ResetInfo> {
-  for (const layer of MAKE_LAYERS) {
-    if (layer.options.some((k) => options[k] !== undefined)) {
-      return layer.make((inner) => make(id, inner, wrapInner), options) as Env<Obs, Act, StepInfo, ResetInfo>;
-    }
-  }
   const entry = registryEntry(id);
-  const parsed = parseEnvOptions(id, options);
-  const spec: EnvSpec = { id, entryOptions: parsed, maxEpisodeSteps: (parsed.maxSteps as number | undefined) ?? entry.maxEpisodeSteps, libraryVersion: LIBRARY_VERSION };
-  const env = entry.factory(parsed, spec);
-  return (wrapInner ? wrapInner(env) : env) as Env<Obs, Act, StepInfo, ResetInfo>;
-}
-
-/**
- * A view every env can be made in (e.g. chat mode, `obsFormat: "chat"`): when `make` meets one of `options`, the
- * layer makes the env itself through `makeInner` (with its own options removed) and returns its view of it.
- * `make`'s `wrapInner` (e.g. a trajectory recorder) applies to the inner env, under the layer.
- */
-export interface MakeLayer {
-  options: readonly string[];
-  make(makeInner: (options: Record<string, unknown>) => Env<unknown, unknown>, options: Record<string, unknown>): Env<unknown, unknown>;
-}
-const MAKE_LAYERS: MakeLayer[] = [];
-
-/** Whether `make(id, options)` goes through a layer (whose options the env's own schema does not know). */
-export function usesMakeLayer(options: Record<string, unknown>): boolean {
-  return MAKE_LAYERS.some((layer) => layer.options.some((k) => options[k] !== undefined));
-}
-
-/** Adds a make layer (engine modes register theirs when the package root loads). */
-export function registerMakeLayer(layer: MakeLayer): void {
-  MAKE_LAYERS.push(layer);
+  const { parsed, family, given, layers } = parseLayered(id, options);
+  const maxEpisodeSteps = (parsed.maxSteps as number | undefined) ?? entry.maxEpisodeSteps;
+  const spec: EnvSpec = { id, entryOptions: family, maxEpisodeSteps, libraryVersion: LIBRARY_VERSION };
+  let env = entry.factory(family, spec);
+  if (wrapInner) env = wrapInner(env);
+  if (layers.length > 0) {
+    const outer: EnvSpec = { ...spec, entryOptions: parsed };
+    for (const [layer, own] of layers) env = layer.apply(env, own, outer, given);
+  }
+  return env as Env<Obs, Act, StepInfo, ResetInfo>;
 }

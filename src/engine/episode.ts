@@ -484,12 +484,15 @@ export class ToolEpisode<S> {
     return { record, error };
   }
 
-  private readonly groupOf = (tool: string): string | undefined => this.tools.get(tool)?.meta?.group;
+  // Made on first use, not as an arrow class field: under tsx (keepNames) every field arrow costs a
+  // defineProperty('name') per episode, which was a fifth of a canonical ToolMaze reset.
+  private groupFn: ((tool: string) => string | undefined) | null = null;
 
   /** Retry, alternative-switch and read-back events, from the call history alone. */
   private detectPatterns(record: CallRecord, events: EpisodeEvent[]): void {
     const calls = this.data.calls;
-    const { retry, alternativeSwitch } = recoveryPatterns(calls, record.tool, record.index, this.groupOf, this.patternRules);
+    this.groupFn ??= (tool) => this.tools.get(tool)?.meta?.group;
+    const { retry, alternativeSwitch } = recoveryPatterns(calls, record.tool, record.index, this.groupFn, this.patternRules);
     if (retry) {
       if (this.budgetRules.retries === "retry_events") this.data.retries += 1;
       events.push(retry);

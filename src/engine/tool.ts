@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { Rng } from "../core/rng.js";
 import type { ToolSchema } from "../core/spaces/toolCall.js";
+import type { ToolSemantics } from "./parameters.js";
 
 /** Hidden facts about a tool: never shown to the agent, used by faults, events and scorers. */
 export interface ToolMeta {
@@ -54,6 +55,8 @@ export interface ToolDefinition<S = unknown> extends ToolSchema {
    * `validation`), null lets it through to the faults and the simulator.
    */
   checkArguments?(args: JsonObject, state: S): ToolErrorPayload | null;
+  /** Semantic types of parameters and response fields, as the documentation states them (discrete mode binds by them). */
+  semantics?: ToolSemantics;
   run(args: JsonObject, ctx: ToolContext<S>): ToolOutcome;
 }
 

@@ -55,6 +55,7 @@ import {
 } from "./stateSchema.js";
 import { CORE_TERMS, coreRawTerms } from "./terms.js";
 import { type ToolDefinition, toolSchemaOf } from "./tool.js";
+import { type ObservableEpisode, projectEpisode } from "./discrete/source.js";
 
 /** `info.terminationReason` of an episode that ended without success. */
 function reasonOf(end: EpisodeEnd): TerminationReason {
@@ -418,6 +419,21 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
   /** The episode's steps so far (actions, responses, events, rewards), for chat rendering and recorders. */
   episodeHistory(): readonly HistoryEntry[] {
     return this.history;
+  }
+  /** What an agent has observed of the episode (no ground truth), for the discrete action mode; null before reset. */
+  observableEpisode(): ObservableEpisode | null {
+    if (!this.episode || !this.setup) return null;
+    const last = this.history.length ? this.history[this.history.length - 1].response : null;
+    return projectEpisode({
+      parameters: this.setup.parameters,
+      visible: this.episode.visibleToolsView(),
+      definitions: this.episode.tools,
+      history: this.history,
+      callCount: this.episode.data.calls.length,
+      suspicious: this.config.suspiciousValue,
+      familyKinds: this.config.extraActionKinds ?? {}, step: this.stepCount, maxSteps: this.maxSteps, budgets: this.episode.budgets,
+      lastResponse: last, done: this.done,
+    });
   }
   taskPrompt(): string {
     return this.setup?.prompt ?? "";

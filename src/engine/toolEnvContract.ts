@@ -6,6 +6,7 @@ import type { EpisodeEvent, TerminationReason } from "./events.js";
 import type { EpisodeBudgets } from "./budgets.js";
 import type { CallPipeline } from "./episode.js";
 import type { CorruptionFn, FaultSpec } from "./faults.js";
+import type { TaskParameter } from "./parameters.js";
 import type { ToolDefinition } from "./tool.js";
 
 /*
@@ -62,6 +63,8 @@ export interface EpisodeSetup<S> {
   pipeline?: CallPipeline<S>;
   /** Ground truth for `info.hidden` at reset and at the end of the episode. */
   hidden?: JsonObject;
+  /** The task's structured parameters (observable: they restate the prompt), for the discrete action mode. */
+  parameters?: readonly TaskParameter[];
   /** Named corruption transforms the fault specs' `corrupt` / `replace` effects refer to. */
   corruptions?: Readonly<Record<string, CorruptionFn<S>>>;
 }
@@ -125,6 +128,12 @@ export interface ToolEnvConfig {
    * class runs it through the pipeline and reports the record to `onCall`.
    */
   familyToolCalls?: boolean;
+  /**
+   * Observable plausibility of a response value (a temperature below absolute zero, debug text, a date in the past):
+   * what a careful agent can tell from the field's name, documented type and value alone, never from ground truth.
+   * The discrete mode's features flag arguments taken from such values. Default: nothing looks suspicious.
+   */
+  suspiciousValue?: (field: string, value: JsonValue, type: string | null) => boolean;
   /**
    * The exact shape of the family's world (zod), checked by `setState` before a snapshot's world is used. Without
    * it, the world is only checked against the episode's initial world (see src/engine/stateSchema.ts).

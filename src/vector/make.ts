@@ -1,6 +1,6 @@
 import type { Env } from "../core/env.js";
 import { OptionsError } from "../core/errors.js";
-import { make, parseEnvOptions, usesMakeLayer } from "../core/registry.js";
+import { make, parseEnvOptions } from "../core/registry.js";
 import { AsyncVectorEnv } from "./async.js";
 import { SyncVectorEnv } from "./sync.js";
 import { parseVectorEnvOptions, type VectorEnv, type VectorEnvOptions } from "./vectorEnv.js";
@@ -17,8 +17,7 @@ export function makeVec<Obs = unknown, Act = unknown>(
   vectorOptions: VectorEnvOptions = {},
 ): VectorEnv<Obs, Act> {
   if (!Number.isInteger(numEnvs) || numEnvs < 1) throw new OptionsError("numEnvs", `numEnvs must be a positive integer, got ${numEnvs}`);
-  // A layered make (chat mode) checks its options itself when the envs are made.
-  if (!usesMakeLayer(options)) parseEnvOptions(id, options);
+  parseEnvOptions(id, options);
   const parsed = parseVectorEnvOptions(vectorOptions);
   const env =
     parsed.mode === "async"

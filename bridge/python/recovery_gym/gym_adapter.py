@@ -138,6 +138,9 @@ def to_gym_value(space: Any, x: Any) -> Any:
         return tuple(to_gym_value(space.feature_space, v) for v in x)
     if isinstance(space, (gspaces.Box, gspaces.MultiDiscrete, gspaces.MultiBinary)) and isinstance(x, (list, tuple)):
         return np.asarray(x, dtype=space.dtype).reshape(space.shape)
+    if isinstance(space, gspaces.MultiBinary) and isinstance(x, (bytes, bytearray)):
+        # The discrete mode's action mask travels as MessagePack binary (one byte per slot).
+        return np.frombuffer(x, dtype=np.uint8).astype(space.dtype).reshape(space.shape)
     if isinstance(space, gspaces.Discrete) and isinstance(x, float) and x.is_integer():
         return int(x)  # MessagePack may carry an integral float; Discrete wants an int
     return x
@@ -163,6 +166,20 @@ def _batch_infos(infos: Dict[str, Any]) -> Dict[str, Any]:
     return out
 
 
+def _mask_array(mask: Any) -> Any:
+    """A discrete-mode action mask (MessagePack binary or a list of 0/1) as a numpy bool array."""
+    if isinstance(mask, (bytes, bytearray)):
+        return np.frombuffer(mask, dtype=np.uint8).astype(np.bool_)
+    return np.asarray(mask, dtype=np.bool_)
+
+
+def _with_mask_array(info: Dict[str, Any]) -> Dict[str, Any]:
+    if "action_mask" in info and isinstance(info["action_mask"], (bytes, bytearray, list)):
+        info = dict(info)
+        info["action_mask"] = _mask_array(info["action_mask"])
+    return info
+
+
 def to_gymnasium_env(remote: Any, render_mode: Optional[str] = None, owned_client: Any = None) -> Any:
     """A ``gymnasium.Env`` over ``remote`` (a :class:`RemoteEnv`). ``render_mode="ansi"`` makes ``render()`` return
     the episode as text; ``owned_client``, when given, is closed with the env."""
@@ -181,15 +198,31 @@ def to_gymnasium_env(remote: Any, render_mode: Optional[str] = None, owned_clien
             self.action_space = to_gym_space(remote.action_space, sampler=remote.sample_action,
                                              seeder=remote.seed_action_space)
             self.spec = None
+            self._mask: Any = None
 
         def reset(self, *, seed: Any = None, options: Any = None) -> Any:
             super().reset(seed=seed)
             obs, info = self.remote.reset(seed=seed, options=options)
-            return to_gym_value(self.observation_space, obs), info
+            return self._observed(obs), _with_mask_array(info)
 
         def step(self, action: Any) -> Any:
+            if isinstance(action, np.integer):
+                action = int(action)  # a Discrete sample or a policy's argmax; MessagePack wants a plain int
             obs, reward, terminated, truncated, info = self.remote.step(action)
-            return to_gym_value(self.observation_space, obs), reward, terminated, truncated, info
+            return self._observed(obs), reward, terminated, truncated, _with_mask_array(info)
+
+        def _observed(self, obs: Any) -> Any:
+            value = to_gym_value(self.observation_space, obs)
+            if isinstance(value, dict) and "action_mask" in value:
+                self._mask = np.asarray(value["action_mask"], dtype=np.bool_)
+            return value
+
+        def action_masks(self) -> Any:
+            """The discrete mode's mask of valid actions now (sb3-contrib's MaskablePPO convention)."""
+            if self._mask is None:
+                raise RuntimeError("action_masks() needs the discrete action mode (make(..., action_mode='discrete')) "
+                                   "and a reset() first")
+            return self._mask
 
         def render(self) -> Optional[str]:
             return self.remote.render() if self.render_mode == "ansi" else None
@@ -238,16 +271,30 @@ def to_gymnasium_vector(remote: Any) -> Any:
                     "Disabled": AutoresetMode.DISABLED}[remote.autoreset_mode]
             self.metadata = {"autoreset_mode": mode}
 
-        def _batch_obs(self, observations: List[Any]) -> Any:
-            items = [to_gym_value(self.single_observation_space, o) for o in observations]
-            out = create_empty_array(self.single_observation_space, self.num_envs)
-            return concatenate(self.single_observation_space, items, out)
+        def _batch_obs(self, observations: Any) -> Any:
+            if isinstance(observations, dict):  # packed (numpy mode): already one array per key
+                batched = observations
+            else:
+                items = [to_gym_value(self.single_observation_space, o) for o in observations]
+                out = create_empty_array(self.single_observation_space, self.num_envs)
+                batched = concatenate(self.single_observation_space, items, out)
+            if isinstance(batched, dict) and "action_mask" in batched:
+                self._masks = np.asarray(batched["action_mask"], dtype=np.bool_)
+            return batched
+
+        def action_masks(self) -> Any:
+            """The discrete mode's masks, shape (num_envs, K) (sb3-contrib's convention)."""
+            if getattr(self, "_masks", None) is None:
+                raise RuntimeError("action_masks() needs the discrete action mode and a reset() first")
+            return self._masks
 
         def reset(self, *, seed: Any = None, options: Any = None) -> Any:
             obs, infos = self.remote.reset(seed=seed, options=options)
             return self._batch_obs(obs), _batch_infos(infos)
 
         def step(self, actions: Any) -> Any:
+            if isinstance(actions, np.ndarray) and np.issubdtype(actions.dtype, np.integer):
+                actions = actions.tolist()
             obs, rewards, terminated, truncated, infos = self.remote.step(list(actions))[:5]
             return (self._batch_obs(obs), np.asarray(rewards, dtype=np.float64), np.asarray(terminated, dtype=np.bool_),
                     np.asarray(truncated, dtype=np.bool_), _batch_infos(infos))

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from "../../../src/family.js";
+import type { JsonObject, JsonValue, ToolSemantics } from "../../../src/family.js";
 
 /**
  * Shared building blocks of the 30 simulated services: the per-episode state shape, tool result helpers and a
@@ -67,6 +67,7 @@ export interface FtTool {
   name: string;
   description: string;
   parameters: JsonObject;
+  semantics?: ToolSemantics;
   meta: FtToolMeta;
   run(args: JsonObject, ctx: FtToolContext): ToolResult;
 }

@@ -108,7 +108,8 @@ async function runEpisodes(args: ParsedArgs, command: string): Promise<EpisodesR
   }
 }
 
-function genericReport(results: readonly EpisodeResult[]): AggregateReport {
+/** What `eval` reports for a family without an aggregate: success rate, mean return and length. */
+export function genericReport(results: readonly EpisodeResult[]): AggregateReport {
   return {
     metrics: {
       successRate: mean(results.map((r) => (r.success ? 1 : 0))),

@@ -216,27 +216,26 @@ export class ChatEnv extends Wrapper<ChatModeObservation, AssistantInput, ToolOb
   }
 }
 
-/** Makes the chat view of `make(id, options)` when `obsFormat` is "chat" (registered as a make layer below). */
-function makeChatLayer(
-  makeInner: (options: Record<string, unknown>) => Env<unknown, unknown>,
-  options: Record<string, unknown>,
-): Env<unknown, unknown> {
-  const { obsFormat, chatParser, ...rest } = options;
-  const res = chatModeOptionsSchema.safeParse({ obsFormat, chatParser });
-  if (!res.success) {
-    const { field, message } = describeZodIssues(res.error.issues, { obsFormat, chatParser });
-    throw new OptionsError(field, `invalid option ${message}`);
-  }
-  if (res.data.obsFormat !== "chat") {
-    if (res.data.chatParser !== undefined) throw new OptionsError("chatParser", 'chatParser needs obsFormat: "chat"');
-    return makeInner(rest);
-  }
+/** The chat view of `make(id, options)` when `obsFormat` is "chat" (a make layer: src/core/registry.ts). */
+registerMakeLayer({
+  keys: ["obsFormat", "chatParser"],
+  schema: chatModeOptionsSchema,
+  docs: {
+    obsFormat: 'structured | chat (default structured): chat = OpenAI chat messages and function tools in, assistant messages out',
+    chatParser: `chat mode: how raw model text is read (${Object.keys(CHAT_PARSERS).join(" | ")}; default hermes)`,
+  },
   // Model mistakes are episode events in chat mode unless strict mode is asked for explicitly.
-  const strict = rest.invalidAction === "raise";
-  const inner = makeInner({ ...rest, invalidAction: rest.invalidAction ?? "penalize" });
-  const parser = CHAT_PARSERS[res.data.chatParser ?? "hermes"];
-  const env: Env<ChatModeObservation, AssistantInput> = new ChatEnv(inner as Env<ToolObservation, Action>, parser, strict);
-  return env as Env<unknown, unknown>;
-}
-
-registerMakeLayer({ options: ["obsFormat", "chatParser"], make: makeChatLayer });
+  familyDefaults: (own) => (own.obsFormat === "chat" ? { invalidAction: "penalize" } : {}),
+  apply(env, own, spec, given) {
+    if (own.obsFormat !== "chat") {
+      if (own.chatParser !== undefined) throw new OptionsError("chatParser", 'chatParser needs obsFormat: "chat"');
+      return env;
+    }
+    if (spec.entryOptions.actionMode === "discrete") {
+      throw new OptionsError("obsFormat", 'obsFormat "chat" and actionMode "discrete" exclude each other: pick one view');
+    }
+    const parser = CHAT_PARSERS[typeof own.chatParser === "string" ? own.chatParser : "hermes"];
+    const chat: Env<ChatModeObservation, AssistantInput> = new ChatEnv(env as Env<ToolObservation, Action>, parser, given.invalidAction === "raise");
+    return chat as Env<unknown, unknown>;
+  },
+});

@@ -1,0 +1,288 @@
+import { type JsonValue, stableStringify } from "../../core/json.js";
+import { hash32 } from "../../core/rng.js";
+import { type Candidate, type ValueSource, valueKey } from "./candidates.js";
+import type { ObservableEpisode, SeenCall, SeenTool } from "./source.js";
+
+/** Global features, in order (docs/DISCRETE.md documents them; a test keeps the two in sync). */
+export const GLOBAL_FEATURES = [
+  "step_fraction",
+  "last_call_none",
+  "last_call_ok",
+  "last_call_transient_error",
+  "last_call_other_error",
+  "errors_seen",
+  "contradictions_seen",
+  "tool_call_budget_left",
+  "steps_left",
+  "retries_used",
+  "candidates_valid",
+  "calls_made",
+  "last_response_suspicious",
+] as const;
+
+/** Features of each candidate slot, in order. */
+export const CANDIDATE_FEATURES = [
+  "valid",
+  "kind_tool_call",
+  "kind_answer",
+  "kind_abort",
+  "kind_family",
+  "id_bit_0",
+  "id_bit_1",
+  "id_bit_2",
+  "id_bit_3",
+  "id_bit_4",
+  "id_bit_5",
+  "id_bit_6",
+  "id_bit_7",
+  "tool_times_called",
+  "call_times_made",
+  "tool_last_none",
+  "tool_last_ok",
+  "tool_last_transient_error",
+  "tool_last_other_error",
+  "alternative_to_failed_tool",
+  "argument_from_contradicted_response",
+  "argument_used_in_failed_call",
+  "arguments_all_from_task",
+  "arguments_from_responses",
+  "budget_cost",
+  "would_be_retry",
+  "same_call_failed_before",
+  "same_call_succeeded_before",
+  "argument_from_suspicious_response",
+] as const;
+
+export const GLOBAL_SIZE = GLOBAL_FEATURES.length;
+export const CANDIDATE_SIZE = CANDIDATE_FEATURES.length;
+
+/** The observation length F for K candidate slots. */
+export function featureSize(maxCandidates: number): number {
+  return GLOBAL_SIZE + maxCandidates * CANDIDATE_SIZE;
+}
+
+type Outcome = 0 | 1 | 2 | 3; // none, ok, transient-looking error, other error
+
+const TRANSIENT_CODE = /timeout|timed_out|unavailable|rate_?limit|too_many|temporar|overload|busy|retry|throttl/i;
+
+/** An HTTP-like status or a short error code found in an error body (any of the providers' error conventions). */
+function looksTransient(v: JsonValue, depth: number): boolean {
+  if (depth > 3 || v === null || typeof v !== "object") return false;
+  if (Array.isArray(v)) return v.some((x) => looksTransient(x, depth + 1));
+  for (const [k, x] of Object.entries(v)) {
+    const key = k.toLowerCase();
+    if (key === "retry_after" || key === "retryafter" || key === "retry-after") return true;
+    if ((key === "status" || key === "statuscode" || key === "status_code" || key === "code") && typeof x === "number") {
+      if (x === 408 || x === 425 || x === 429 || (x >= 500 && x <= 599)) return true;
+    }
+    const codeLike = key === "code" || key === "type" || key === "error";
+    if (codeLike && typeof x === "string" && x.length <= 64 && TRANSIENT_CODE.test(x)) return true;
+    if (looksTransient(x, depth + 1)) return true;
+  }
+  return false;
+}
+
+function outcomeOf(c: SeenCall): Outcome {
+  if (c.ok) return 1;
+  return looksTransient(c.response, 0) ? 2 : 3;
+}
+
+const signatures = new WeakMap<object, string>();
+/** Tools with the same documented types (or, without types, the same parameter schema) are alternatives. */
+function signature(t: SeenTool): string {
+  const cacheKey = (t.semantics ?? t.parameters) as object;
+  let sig = signatures.get(cacheKey);
+  if (sig === undefined) signatures.set(cacheKey, (sig = computeSignature(t)));
+  return sig;
+}
+
+function computeSignature(t: SeenTool): string {
+  const s = t.semantics;
+  if (s && (s.outputs || s.parameters)) {
+    const outs = Object.values(s.outputs ?? {}).sort().join(",");
+    const ins = Object.values(s.parameters ?? {}).sort().join(",");
+    return `o:${outs}|p:${ins}`;
+  }
+  return `s:${stableStringify(t.parameters as unknown as JsonValue)}`;
+}
+
+/** Per-episode facts derived once per step from the observable history. */
+interface History {
+  toolCount: Map<string, number>;
+  toolLast: Map<string, Outcome>;
+  callCount: Map<string, number>;
+  callLast: Map<string, Outcome>;
+  callOk: Set<string>;
+  callFailed: Set<string>;
+  failedSignatures: Map<string, Set<string>>;
+  contradicted: Set<string>;
+  /** `${call index}\u0000${top-level field}` of responses whose value looked implausible. */
+  suspicious: Set<string>;
+  usedInFailedCall: Set<string>;
+  errors: number;
+  retries: number;
+}
+
+const callKey = (tool: string, args: JsonValue): string => `${tool}\u0000${stableStringify(args)}`;
+
+/** Per-call text keys, computed once per call (the same SeenCall objects come back every step). */
+interface CallKeys {
+  call: string;
+  args: string;
+  argValues: string[];
+  fields: [field: string, value: string][];
+  /** Top-level response fields holding a value the family's plausibility check flags. */
+  suspicious: string[];
+}
+const callKeys = new WeakMap<SeenCall, CallKeys>();
+
+/** Fields of an ok response with a suspicious value anywhere below them (scalars up to depth 3). */
+function suspiciousFields(ep: ObservableEpisode, c: SeenCall): string[] {
+  const r = c.response;
+  if (!c.ok || r === null || typeof r !== "object" || Array.isArray(r)) return [];
+  const outputs = ep.semanticsOf(c.tool)?.outputs;
+  const out: string[] = [];
+  const bad = (key: string, path: string, v: JsonValue, depth: number): boolean => {
+    if (v === null || depth > 3) return false;
+    if (Array.isArray(v)) return v.some((x) => bad(key, `${path}[]`, x, depth + 1));
+    if (typeof v === "object") return Object.entries(v).some(([k, x]) => bad(k, `${path}.${k}`, x, depth + 1));
+    return ep.suspicious(key, v, outputs?.[path] ?? null);
+  };
+  for (const [field, v] of Object.entries(r)) if (bad(field, field, v, 0)) out.push(field);
+  return out;
+}
+
+function keysOf(ep: ObservableEpisode, c: SeenCall): CallKeys {
+  let k = callKeys.get(c);
+  if (!k) {
+    const args = stableStringify(c.arguments);
+    const r = c.response;
+    const isRecord = c.ok && r !== null && typeof r === "object" && !Array.isArray(r);
+    const fields: [string, string][] = isRecord ? Object.entries(r).map(([f, v]) => [f, valueKey(v)]) : [];
+    const call = `${c.tool}\u0000${args}`;
+    k = { call, args, argValues: Object.values(c.arguments).map(valueKey), fields, suspicious: suspiciousFields(ep, c) };
+    callKeys.set(c, k);
+  }
+  return k;
+}
+
+function history(ep: ObservableEpisode): History {
+  const h: History = {
+    toolCount: new Map(), toolLast: new Map(), callCount: new Map(), callLast: new Map(), callOk: new Set(), callFailed: new Set(),
+    failedSignatures: new Map(), contradicted: new Set(), suspicious: new Set(), usedInFailedCall: new Set(), errors: 0, retries: 0,
+  };
+  const visible = new Map(ep.tools.map((t) => [t.name, t]));
+  const sigOf = (name: string): string | null => {
+    const t = visible.get(name);
+    if (t) return signature(t);
+    const s = ep.semanticsOf(name);
+    return s ? signature({ name, parameters: {}, semantics: s }) : null;
+  };
+  // Values seen per (tool signature, arguments, field): more than one distinct value means a contradiction.
+  const values = new Map<string, { value: string; source: string }[]>();
+  let prev: SeenCall | null = null;
+  ep.calls.forEach((c, i) => {
+    const o = outcomeOf(c);
+    const k = keysOf(ep, c);
+    for (const f of k.suspicious) h.suspicious.add(`${i}\u0000${f}`);
+    const key = k.call;
+    h.toolCount.set(c.tool, (h.toolCount.get(c.tool) ?? 0) + 1);
+    h.toolLast.set(c.tool, o);
+    h.callCount.set(key, (h.callCount.get(key) ?? 0) + 1);
+    h.callLast.set(key, o);
+    if (o === 1) h.callOk.add(key);
+    else {
+      h.errors += 1;
+      h.callFailed.add(key);
+    }
+    if (prev && prev.tool === c.tool && !prev.ok) h.retries += 1;
+    prev = c;
+    if (o === 3) for (const v of k.argValues) h.usedInFailedCall.add(v);
+    if (k.fields.length > 0) {
+      const sig = sigOf(c.tool) ?? c.tool;
+      const outputs = ep.semanticsOf(c.tool)?.outputs;
+      for (const [field, value] of k.fields) {
+        const slot = `${sig}\u0000${k.args}\u0000${outputs?.[field] ?? field}`;
+        const list = values.get(slot) ?? [];
+        list.push({ value, source: `${i}\u0000${field}` });
+        values.set(slot, list);
+      }
+    }
+  });
+  for (const list of values.values()) {
+    if (new Set(list.map((x) => x.value)).size > 1) for (const x of list) h.contradicted.add(x.source);
+  }
+  for (const [tool, o] of h.toolLast) {
+    if (o === 1) continue;
+    const sig = sigOf(tool);
+    if (sig === null) continue;
+    const set = h.failedSignatures.get(sig) ?? new Set<string>();
+    set.add(tool);
+    h.failedSignatures.set(sig, set);
+  }
+  return h;
+}
+
+function fromFlagged(flagged: ReadonlySet<string>, sources: readonly ValueSource[]): boolean {
+  return sources.some((s) => s.kind === "response" && flagged.has(`${s.call}\u0000${s.field.split(/[.[]/)[0]}`));
+}
+
+/**
+ * The observation vector: global features, then CANDIDATE_SIZE features for each of the K slots (zeros for
+ * unused slots). Every value is in [0, 1] and a function of the observable episode and the candidate list alone.
+ */
+export function encodeFeatures(
+  ep: ObservableEpisode,
+  list: readonly Candidate[],
+  maxCandidates: number,
+  out = new Float32Array(featureSize(maxCandidates)),
+): Float32Array {
+  out.fill(0);
+  const h = history(ep);
+  const calls = ep.calls;
+  const last = calls.length ? outcomeOf(calls[calls.length - 1]) : 0;
+  const sat = (x: number, scale: number) => Math.min(1, x / scale);
+  out[0] = ep.maxSteps > 0 ? ep.step / ep.maxSteps : 0;
+  out[1 + last] = 1;
+  out[5] = sat(h.errors, 5);
+  out[6] = sat(new Set([...h.contradicted].map((s) => s.split("\u0000")[0])).size, 5);
+  const { toolCalls, toolCallLimit } = ep.budget;
+  out[7] = toolCallLimit === null || toolCalls === null ? 1 : toolCalls / Math.max(1, toolCallLimit);
+  out[8] = ep.maxSteps > 0 ? (ep.maxSteps - ep.step) / ep.maxSteps : 0;
+  out[9] = ep.budget.retryLimit === null ? 0 : sat(h.retries, Math.max(1, ep.budget.retryLimit));
+  out[10] = list.length / maxCandidates;
+  out[11] = ep.maxSteps > 0 ? sat(calls.length, ep.maxSteps) : 0;
+  out[12] = calls.length > 0 && keysOf(ep, calls[calls.length - 1]).suspicious.length > 0 ? 1 : 0;
+  const visible = new Map(ep.tools.map((t) => [t.name, t]));
+  const lastCall = calls.length ? calls[calls.length - 1] : null;
+  for (let i = 0; i < list.length && i < maxCandidates; i++) {
+    const c = list[i];
+    const o = GLOBAL_SIZE + i * CANDIDATE_SIZE;
+    out[o] = 1;
+    out[o + 1 + ["tool_call", "answer", "abort", "family"].indexOf(c.kind)] = 1;
+    const id = hash32(`${c.kind}:${c.name}`);
+    for (let b = 0; b < 8; b++) out[o + 5 + b] = (id >>> b) & 1;
+    if (c.kind === "tool_call") {
+      const args = (c.action as { arguments: Record<string, JsonValue> }).arguments;
+      const key = callKey(c.name, args);
+      out[o + 13] = sat(h.toolCount.get(c.name) ?? 0, 4);
+      out[o + 14] = sat(h.callCount.get(key) ?? 0, 4);
+      out[o + 15 + (h.toolLast.get(c.name) ?? 0)] = 1;
+      const tool = visible.get(c.name);
+      const sig = tool ? signature(tool) : null;
+      const failed = sig === null ? undefined : h.failedSignatures.get(sig);
+      out[o + 19] = failed && [...failed].some((t) => t !== c.name) ? 1 : 0;
+      out[o + 21] = Object.values(args).some((v) => h.usedInFailedCall.has(valueKey(v))) ? 1 : 0;
+      out[o + 24] = 1;
+      out[o + 25] = lastCall !== null && lastCall.tool === c.name && !lastCall.ok ? 1 : 0;
+      out[o + 26] = h.callFailed.has(key) ? 1 : 0;
+      out[o + 27] = h.callOk.has(key) ? 1 : 0;
+    }
+    out[o + 20] = fromFlagged(h.contradicted, c.sources) ? 1 : 0;
+    out[o + 28] = fromFlagged(h.suspicious, c.sources) ? 1 : 0;
+    const fromResponses = c.sources.filter((s) => s.kind === "response").length;
+    out[o + 22] = c.sources.length > 0 && fromResponses === 0 ? 1 : 0;
+    out[o + 23] = c.sources.length > 0 ? fromResponses / c.sources.length : 0;
+  }
+  return out;
+}

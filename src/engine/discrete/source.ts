@@ -1,0 +1,117 @@
+import type { JsonObject, JsonValue } from "../../core/json.js";
+import type { JsonSchema } from "../../core/jsonSchema.js";
+import type { ActionKind } from "../actionSpace.js";
+import type { HistoryEntry } from "../render.js";
+import type { TaskParameter, ToolSemantics } from "../parameters.js";
+import type { ToolDefinition } from "../tool.js";
+
+/** A tool call as the agent saw it: no taint, fault ids or error source (those are ground truth). */
+export interface SeenCall {
+  tool: string;
+  arguments: JsonObject;
+  ok: boolean;
+  response: JsonValue;
+}
+
+/** A visible tool as the agent knows it: schema and documented semantic types, never `meta`. */
+export interface SeenTool {
+  name: string;
+  parameters: JsonSchema;
+  semantics: ToolSemantics | null;
+}
+
+/**
+ * Everything the discrete mode reads of a tool episode. It is built from observable data only — the same facts a
+ * structured-mode agent has (prompt parameters, tool documentation, the responses it received, budgets) — which is
+ * what the no-leakage test checks: two episodes with equal observable histories give equal candidates and features.
+ */
+export interface ObservableEpisode {
+  parameters: readonly TaskParameter[];
+  tools: readonly SeenTool[];
+  calls: readonly SeenCall[];
+  /** The documented semantic types of a tool (any tool the episode defines; null when it documents none). */
+  semanticsOf(tool: string): ToolSemantics | null;
+  /** Family action kinds (beyond tool_call / answer / abort) and their schemas. */
+  familyKinds: Readonly<Record<string, ActionKind>>;
+  step: number;
+  maxSteps: number;
+  /**
+   * The remaining tool-call budget and the budgets' sizes (null: unlimited). Not the remaining retry budget: the
+   * engine counts a call after a silent fault as a retry, which the agent cannot see.
+   */
+  budget: { toolCalls: number | null; toolCallLimit: number | null; retryLimit: number | null };
+  /** The family's observable plausibility check of a response value (ToolEnvConfig.suspiciousValue). */
+  suspicious(field: string, value: JsonValue, type: string | null): boolean;
+  /** The response of the last step (family actions and answers included), null after reset. */
+  lastResponse: JsonValue;
+  done: boolean;
+}
+
+const seenCalls = new WeakMap<HistoryEntry, SeenCall | null>();
+/**
+ * The tool call of a step as the agent saw it: the action it sent and the response it got. Read from the step
+ * history rather than the engine's call records, because families that run their benchmark's own call pipeline
+ * (ToolMisuseBench, PlanBench-XL) keep their calls elsewhere; the history is the one record every family shares.
+ */
+function seen(h: HistoryEntry): SeenCall | null {
+  let s = seenCalls.get(h);
+  if (s === undefined) {
+    const a = h.action as { type?: unknown; name?: unknown; arguments?: unknown };
+    if (a.type !== "tool_call" || typeof a.name !== "string") s = null;
+    else {
+      const called = h.events.find((e) => e.type === "tool_called") as { ok?: boolean } | undefined;
+      const r = h.response;
+      const looksFailed = r !== null && typeof r === "object" && !Array.isArray(r) && "error" in r;
+      const isObject = a.arguments !== null && typeof a.arguments === "object" && !Array.isArray(a.arguments);
+      const args = isObject ? (a.arguments as JsonObject) : {};
+      s = { tool: a.name, arguments: args, ok: called?.ok ?? !looksFailed, response: r };
+    }
+    seenCalls.set(h, s);
+  }
+  return s;
+}
+
+const NOTHING_SUSPICIOUS = (): boolean => false;
+
+const seenTools = new WeakMap<ToolDefinition<unknown>, SeenTool>();
+function seenTool(t: ToolDefinition<unknown>): SeenTool {
+  let s = seenTools.get(t);
+  if (!s) seenTools.set(t, (s = { name: t.name, parameters: t.parameters, semantics: t.semantics ?? null }));
+  return s;
+}
+
+/** Projects a ToolEnv's state onto what the agent observed (called by `ToolEnv.observableEpisode`). */
+export function projectEpisode(args: {
+  parameters: readonly TaskParameter[] | undefined;
+  visible: readonly ToolDefinition<unknown>[];
+  definitions: ReadonlyMap<string, ToolDefinition<unknown>>;
+  history: readonly HistoryEntry[];
+  /** Tool calls made so far (engine call records), for the tool-call budget. */
+  callCount: number;
+  familyKinds: Readonly<Record<string, ActionKind>>;
+  step: number;
+  maxSteps: number;
+  budgets: { toolCalls: number | null; retries: number | null };
+  lastResponse: JsonValue;
+  done: boolean;
+  suspicious?: (field: string, value: JsonValue, type: string | null) => boolean;
+}): ObservableEpisode {
+  const { toolCalls, retries } = args.budgets;
+  return {
+    parameters: args.parameters ?? [],
+    tools: args.visible.map(seenTool),
+    semanticsOf: (tool) => args.definitions.get(tool)?.semantics ?? null,
+    calls: args.history.map(seen).filter((c): c is SeenCall => c !== null),
+    familyKinds: args.familyKinds,
+    step: args.step,
+    maxSteps: args.maxSteps,
+    budget: {
+      toolCalls: toolCalls === null ? null : Math.max(0, toolCalls - args.callCount),
+      toolCallLimit: toolCalls,
+      retryLimit: retries,
+    },
+    lastResponse: args.lastResponse,
+    suspicious: args.suspicious ?? NOTHING_SUSPICIOUS,
+    done: args.done,
+  };
+}

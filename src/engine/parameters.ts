@@ -1,0 +1,40 @@
+import type { JsonValue } from "../core/json.js";
+
+/**
+ * One structured parameter of a task, as data: what the task asks for (a city, an account id, the subject of an
+ * e-mail), with the semantic type that tool parameters and response fields declare (`ToolDefinition.semantics`).
+ * Families build these from their own task model, never by parsing the prompt; the discrete action mode binds tool
+ * arguments and answers from them. Everything here must be observable: it restates what the prompt says.
+ */
+export interface TaskParameter {
+  /** The argument it fills (`content` for an answer). */
+  name: string;
+  /** Semantic type shared with tool parameters / response fields; absent: matched by argument name only. */
+  type?: string;
+  /** Where it applies: one tool's name, or `"answer"`; absent: any tool with a matching parameter. */
+  target?: string;
+  /** A literal value the task quotes. */
+  value?: JsonValue;
+  /**
+   * A text built from held values: each `{type}` hole is filled with a value of that semantic type (a task
+   * parameter or a response field), e.g. `"It is {temperature_f}°F in {city}."`. Without `value` and `template`,
+   * the parameter only declares that `name` of `target` takes held values of `type`.
+   */
+  template?: string;
+}
+
+/**
+ * The semantic types of a tool's parameters and response fields (public: the tool's documentation states them),
+ * so held values can be matched to arguments by meaning rather than by name.
+ */
+export interface ToolSemantics {
+  /** Parameter name -> semantic type. */
+  parameters?: Readonly<Record<string, string>>;
+  /** Response field (dotted path, `[]` for array items) -> semantic type. */
+  outputs?: Readonly<Record<string, string>>;
+  /**
+   * The service's display name as its description states it (`Weather.com`): a held value of type
+   * `provider_label` while the tool is visible, so messages can name the services the agent can see.
+   */
+  label?: string;
+}
