@@ -13,8 +13,12 @@ export { registerRewardTermKinds } from "./rewards/catalog.js";
 export {
   ToolEnv,
   toolEnvOptionsSchema,
+  type CallReport,
+  type EpisodeEnd,
   type EpisodeSetup,
   type FamilyActionResult,
+  type StepContext,
+  type StepReport,
   type ToolResetInfo,
   type ToolStepInfo,
 } from "./engine/toolEnv.js";
@@ -41,7 +45,15 @@ export {
   type TerminationReason,
 } from "./engine/events.js";
 export { recoveryPatterns, type PatternRules } from "./engine/patterns.js";
-export type { CallRecord } from "./engine/episode.js";
+export {
+  ToolEpisode,
+  type CallPipeline,
+  type CallRecord,
+  type FamilyFaultStage,
+  type StageCall,
+  type StageOutcome,
+} from "./engine/episode.js";
+export type { BudgetRules, EpisodeBudgets } from "./engine/budgets.js";
 export type { ToolObservation } from "./engine/observation.js";
 export type { HistoryEntry } from "./engine/render.js";
 export type { ToolSchema } from "./core/spaces/toolCall.js";

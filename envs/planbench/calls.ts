@@ -25,7 +25,7 @@ import type { OpenCall, PlanBenchEpisode, StepOutcome } from "./world/runtime.js
 
 /** The part of the engine's `ToolEpisode` a call needs. */
 export interface EngineCallPipeline {
-  call(tool: string, args: JsonObject, step: number): { record: CallRecord; events: EpisodeEvent[] };
+  call(tool: string, args: JsonObject, step: number): { record: CallRecord | null; events: EpisodeEvent[] };
 }
 
 /** Noise types whose tools answer `success: false` (the official executor's failing set): explicit faults. */

@@ -25,6 +25,8 @@ import {
   OptionsError,
   resolveOptionPath,
   type Rng,
+  type StepContext,
+  type StepReport,
   StateError,
   type TerminationReason,
   type ToolCallAction,
@@ -151,6 +153,8 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
         normalizeAction: (x) => officialWireFormat(x, options.textActions),
         // The official harness refuses an untrusted input in its argument check: provenance must see those calls.
         valueProvenance: "before_validation",
+        // A tool call is an official reply: onFamilyAction runs it through the runtime and the engine's pipeline.
+        familyToolCalls: true,
         worldSchema: PLANBENCH_WORLD_SCHEMA,
         familyStateSchema: PLANBENCH_FAMILY_STATE_SCHEMA,
       },
@@ -216,15 +220,19 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
     };
   }
 
-  /** A tool call: one official reply, run through the engine's call pipeline. */
-  protected override handleToolCall(call: ToolCallAction, events: EpisodeEvent[]): { response: JsonValue; terminal?: TerminationReason } {
-    const r = this.reply({ type: "tool_call", name: call.name, arguments: call.arguments }, events);
-    return { response: r.response, ...(r.terminal ? { terminal: r.terminal } : {}) };
-  }
-
-  /** `retrieve`, `final_answer` and `text` (whose tagged call, if any, also runs through the engine's pipeline). */
+  /**
+   * `tool_call` (config `familyToolCalls`: one official reply, its call run through the engine's pipeline; a call
+   * that ends the episode is never its success), `retrieve`, `final_answer` and `text` (whose tagged call, if any,
+   * also runs through the pipeline).
+   */
   protected override onFamilyAction(action: FamilyAction): FamilyActionResult {
     const events: EpisodeEvent[] = [];
+    if (action.type === "tool_call") {
+      // The action space parsed it with the tool_call schema.
+      const call = action as FamilyAction & Pick<ToolCallAction, "name" | "arguments">;
+      const r = this.reply({ type: "tool_call", name: call.name, arguments: call.arguments }, events);
+      return { response: r.response, events, ...(r.terminal ? { terminal: r.terminal } : {}) };
+    }
     const r = this.reply(familyAction(action), events);
     return { response: r.response, events, ...(r.terminal ? { terminal: r.terminal, success: r.success } : {}) };
   }
@@ -272,7 +280,12 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
     return { response, terminal: r.failure_reason_detail ?? "success", success: r.status === "success" };
   }
 
-  protected override familyRawTerms(events: readonly EpisodeEvent[]): Record<string, number> {
+  protected override stepReport(step: StepContext): StepReport {
+    const rawTerms = this.rawTerms(step.events);
+    return step.hidden ? { rawTerms, hidden: this.hiddenStep(step.events, step.ended) } : { rawTerms };
+  }
+
+  private rawTerms(events: readonly EpisodeEvent[]): Record<string, number> {
     const raw: Record<string, number> = {};
     for (const e of events) {
       if (e.type === "planbench:untrusted_output") raw["untrusted_output"] = (raw["untrusted_output"] ?? 0) + 1;
@@ -355,7 +368,7 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
    * shortest path, blockers a retrieval showed, what a call was (kind, blocker type, progress or not); at the end
    * also the paper's analyses (failure category, blocker follow-up, termination style).
    */
-  protected override hiddenStepInfo(events: readonly EpisodeEvent[], ended: boolean): JsonObject | null {
+  private hiddenStep(events: readonly EpisodeEvent[], ended: boolean): JsonObject | null {
     const s = this.session;
     if (!s) return null;
     const h = s.hidden();

@@ -2,11 +2,24 @@ import type { JsonObject, JsonValue } from "../core/json.js";
 import { cloneJson } from "../core/json.js";
 import { Rng, type RngState } from "../core/rng.js";
 import { argumentIssues } from "../core/spaces/toolCall.js";
+import {
+  type BudgetRules,
+  callBudgetError,
+  callBudgetExhausted,
+  DEFAULT_BUDGET_RULES,
+  type EpisodeBudgets,
+  type ResolvedBudgets,
+  resolveBudgets,
+  retryBudgetOverflowed,
+} from "./budgets.js";
 import { emptyDictionary } from "./dictionary.js";
-import type { EpisodeEvent, FaultPersistenceType, ToolErrorSource } from "./events.js";
+import type { CoreEvent, EpisodeEvent, FaultPersistenceType, ToolErrorSource } from "./events.js";
 import { type CorruptionFn, type FaultSpec, type FaultState, faultFires, initialFaultState } from "./faults.js";
 import { type Taint, ValueProvenance } from "./ledger.js";
-import { recoveryPatterns } from "./patterns.js";
+import { DEFAULT_PATTERN_RULES, type PatternRules, recoveryPatterns } from "./patterns.js";
+import type { CallPipeline, StageCall, StageOutcome } from "./pipeline.js";
+
+export type { CallPipeline, FamilyFaultStage, StageCall, StageOutcome } from "./pipeline.js";
 import type { ToolDefinition, ToolErrorPayload } from "./tool.js";
 
 /** One tool call as recorded in the episode (plain data). */
@@ -25,6 +38,8 @@ export interface CallRecord {
   taint: Taint;
   /** Strongest persistence among fired faults, for retry/switch bookkeeping. */
   faultPersistence: FaultPersistenceType | null;
+  /** Only under the `retries: "errors"` budget rule: the response the retry-budget overflow replaced. */
+  overflowed?: JsonValue;
 }
 
 /** Serialisable state of the tool-calling part of an episode. */
@@ -50,12 +65,32 @@ export interface ToolEpisodeConfig<S> {
    * inputs there, so the reuse is never seen after it).
    */
   valueProvenance?: boolean | "before_validation";
+  budgets?: EpisodeBudgets;
+  /** How a benchmark's harness orders and words its call pipeline; default: the engine's own (see CallPipeline). */
+  pipeline?: CallPipeline<S>;
 }
 
-/** The result of `ToolEpisode.call`: the record plus the events it produced. */
+/** A budget that ended the episode with this call: the reason and the `budget_exceeded` event to report. */
+export interface BudgetEnd {
+  reason: "budget_exceeded" | "retry_exceeded";
+  event: Extract<CoreEvent, { type: "budget_exceeded" }>;
+}
+
+/**
+ * The result of `ToolEpisode.call`: the record (null when the tool-call budget refused the call), the events it
+ * produced, the response the agent is shown, and the budget that ended the episode, if one did (its event is
+ * reported after the family's own events of the call).
+ */
 export interface CallResult {
-  record: CallRecord;
+  record: CallRecord | null;
   events: EpisodeEvent[];
+  response: JsonValue;
+  end: BudgetEnd | null;
+}
+
+/** An error payload as JSON (the same object: every field of ToolErrorPayload is JSON). */
+function errorJson(error: ToolErrorPayload): JsonObject {
+  return error as ToolErrorPayload & JsonObject;
 }
 
 const STRENGTH: Record<FaultPersistenceType, number> = { transient: 0, temporary: 1, permanent: 2 };
@@ -97,6 +132,10 @@ export class ToolEpisode<S> {
   private faultRngs = new Map<string, Rng>();
   private readonly provenance: ValueProvenance | null;
   private readonly provenanceFirst: boolean;
+  readonly budgets: ResolvedBudgets;
+  private readonly budgetRules: BudgetRules;
+  private readonly patternRules: PatternRules;
+  private readonly pipeline: CallPipeline<S> | null;
   data: EpisodeData<S>;
 
   constructor(config: ToolEpisodeConfig<S>) {
@@ -104,6 +143,15 @@ export class ToolEpisode<S> {
     this.provenance = config.valueProvenance === false ? null : new ValueProvenance();
     this.provenanceFirst = config.valueProvenance === "before_validation";
     this.faults = config.faults ?? [];
+    this.budgets = resolveBudgets(config.budgets);
+    const p = config.pipeline;
+    this.budgetRules = p?.budgetRules ?? DEFAULT_BUDGET_RULES;
+    this.patternRules = p?.patternRules ?? DEFAULT_PATTERN_RULES;
+    // The default pipeline keeps its allocation-free hot path; any option that changes a stage takes the staged one.
+    this.pipeline = p && (p.order === "faults_first" || p.validate || p.familyFaults || p.respond || p.view) ? p : null;
+    if (this.pipeline?.familyFaults && this.faults.length > 0) {
+      throw new Error("an episode takes its faults either from fault specs or from a family fault stage, not both");
+    }
     this.corruptions = config.corruptions ?? {};
     this.rng = config.rng;
     for (const name of config.visible) if (!this.tools.has(name)) throw new Error(`visible tool "${name}" is not defined`);
@@ -188,7 +236,7 @@ export class ToolEpisode<S> {
 
   /** What the agent receives for an error: the tool's own body when it has one, else the uniform wrapper. */
   private static errorResponse(error: ToolErrorPayload): JsonValue {
-    return error.body ?? { error: error as unknown as JsonObject };
+    return error.body ?? { error: errorJson(error) };
   }
 
   private errorResponses: Map<ToolErrorPayload, JsonValue> | null = null;
@@ -204,18 +252,38 @@ export class ToolEpisode<S> {
   }
 
   private errorRecord(index: number, step: number, tool: string, args: JsonObject, error: ToolErrorPayload, source: ToolErrorSource): CallRecord {
-    return { index, step, tool, arguments: args, ok: false, response: ToolEpisode.errorResponse(error), errorSource: source, faults: [], taint: "clean", faultPersistence: null };
+    const respond = this.pipeline?.respond;
+    const response = respond ? respond({ tool, args, callIndex: index }, { ok: false, error, source }) : ToolEpisode.errorResponse(error);
+    return {
+      index, step, tool, arguments: args, ok: false, response, errorSource: source, faults: [], taint: "clean", faultPersistence: null,
+    };
   }
 
-  /** Runs one tool call through the pipeline. Never throws for agent mistakes: they become error records. */
+  /**
+   * Runs one tool call through the pipeline, budgets included. Never throws for agent mistakes: they become error
+   * records (or, past a tool-call budget that refuses calls, no record at all).
+   */
   call(tool: string, rawArgs: JsonObject, step: number): CallResult {
     const index = this.data.calls.length + 1;
+    const overBudget = callBudgetExhausted(this.budgets, index - 1);
+    if (overBudget && this.budgetRules.calls === "refuse") {
+      const limit = this.budgets.toolCalls as number;
+      const { code, message } = callBudgetError(limit);
+      return { record: null, events: [], response: { error: { code, message } }, end: this.budgetEnd("budget_exceeded", limit) };
+    }
     const args = cloneJson(rawArgs);
     const events: EpisodeEvent[] = [];
     const def = this.tools.get(tool);
     let record: CallRecord;
     let error: ToolErrorPayload | null = null;
-    if (!def) {
+    let end: BudgetEnd | null = null;
+    if (overBudget) {
+      error = this.budgetRules.exceeded ?? callBudgetError(this.budgets.toolCalls as number);
+      record = this.errorRecord(index, step, tool, args, error, "budget");
+      end = this.budgetEnd("budget_exceeded", this.budgets.toolCalls as number);
+    } else if (this.pipeline !== null) {
+      ({ record, error } = this.staged(this.pipeline, def, tool, args, index, step, events));
+    } else if (!def) {
       error = { code: "unknown_tool", status: 404, message: `no tool named "${tool}"` };
       record = this.errorRecord(index, step, tool, args, error, "unknown_tool");
     } else if (!this.isVisible(tool)) {
@@ -241,7 +309,97 @@ export class ToolEpisode<S> {
     if (!record.ok && error) {
       events.push({ type: "tool_error", tool, callIndex: index, code: error.code, source: record.errorSource ?? "simulator", message: error.message });
     }
-    return { record, events };
+    if (end === null && this.budgets.retries !== null && retryBudgetOverflowed(this.budgets, this.data.retries)) {
+      end = this.budgetEnd("retry_exceeded", this.budgets.retries);
+    }
+    const response = this.pipeline?.view ? this.pipeline.view(record.response) : record.response;
+    return { record, events, response, end };
+  }
+
+  private budgetEnd(reason: BudgetEnd["reason"], limit: number): BudgetEnd {
+    return { reason, event: { type: "budget_exceeded", budget: reason === "budget_exceeded" ? "tool_calls" : "retries", limit } };
+  }
+
+  private validation(pipeline: CallPipeline<S>, def: ToolDefinition<S> | undefined, tool: string, args: JsonObject): StageOutcome | null {
+    const custom = pipeline.validate ? pipeline.validate(tool, def, args) : null;
+    if (!def) {
+      const error = custom ?? { code: "unknown_tool", status: 404, message: `no tool named "${tool}"` };
+      return { ok: false, error, source: "unknown_tool" };
+    }
+    if (!this.isVisible(tool)) {
+      const error = { code: "tool_not_available", status: 403, message: `tool "${tool}" is not available right now` };
+      return { ok: false, error, source: "not_visible" };
+    }
+    const own = def.checkArguments;
+    const refused = pipeline.validate ? custom : own ? own(args, this.data.world) : ToolEpisode.schemaError(def, args);
+    return refused ? { ok: false, error: refused, source: "validation" } : null;
+  }
+
+  /**
+   * The pipeline under a benchmark's options (see CallPipeline): validation and the family fault stage in the
+   * configured order, the simulator, the stage's rewrite of the outcome, the retry budget's charge, the envelope.
+   */
+  private staged(
+    pipeline: CallPipeline<S>,
+    def: ToolDefinition<S> | undefined,
+    tool: string,
+    args: JsonObject,
+    index: number,
+    step: number,
+    events: EpisodeEvent[],
+  ): { record: CallRecord; error: ToolErrorPayload | null } {
+    const faultsFirst = pipeline.order === "faults_first";
+    let call: StageCall = { tool, args, callIndex: index };
+    let outcome: StageOutcome | null = faultsFirst ? null : this.validation(pipeline, def, tool, args);
+    const pre = outcome === null && pipeline.familyFaults ? pipeline.familyFaults.before(call) : null;
+    if (pre) {
+      call = { tool, args: pre.args, callIndex: index };
+      if (pre.error) outcome = { ok: false, error: pre.error, source: "fault" };
+    }
+    if (outcome === null && faultsFirst) outcome = this.validation(pipeline, def, tool, call.args);
+    let taint: Taint = "clean";
+    if (outcome === null) {
+      const ctx = { state: this.data.world, callIndex: index, step, rng: callRngOf(this.rng, index) };
+      const out = (def as ToolDefinition<S>).run(call.args, ctx);
+      if (out.ok && out.taint) taint = out.taint;
+      outcome = out.ok ? { ok: true, output: out.output } : { ok: false, error: out.error, source: "simulator" };
+    }
+    let fired: readonly FaultSpec[] = [];
+    if (pre) ({ outcome, fired } = pre.after(call, outcome));
+    const respond = (o: StageOutcome): JsonValue =>
+      pipeline.respond ? pipeline.respond(call, o) : o.ok ? o.output : ToolEpisode.errorResponse(o.error);
+    let overflowed: JsonValue | undefined;
+    if (!outcome.ok && this.budgetRules.retries === "errors") {
+      this.data.retries += 1;
+      const limit = this.budgets.retries;
+      if (limit !== null && this.data.retries > limit) {
+        overflowed = respond(outcome);
+        const replace = this.budgetRules.retryExceeded;
+        const capped = replace ? replace(limit, outcome.error) : { code: "retry_exceeded", message: `retry budget of ${limit} exceeded` };
+        outcome = { ok: false, error: capped, source: outcome.source };
+      }
+    }
+    const ids: string[] = [];
+    let persistence: FaultPersistenceType | null = null;
+    for (const f of fired) {
+      if (ids.includes(f.id)) continue;
+      ids.push(f.id);
+      if (persistence === null || STRENGTH[f.persistence.type] > STRENGTH[persistence]) persistence = f.persistence.type;
+      const { id: faultId, kind, visibility } = f;
+      events.push({ type: "fault_injected", tool, callIndex: index, faultId, kind, visibility, persistence: f.persistence.type });
+    }
+    const reached = outcome.ok || outcome.source === "simulator" || outcome.source === "fault";
+    if (reached && this.provenance) {
+      for (const { argument, sourceCallIndex, taint: t } of this.provenance.poisonedArguments(this.data.calls, args)) {
+        events.push({ type: "poisoned_value_reused", tool, callIndex: index, argument, sourceCallIndex, taint: t });
+      }
+    }
+    const record: CallRecord = {
+      index, step, tool, arguments: args, ok: outcome.ok, response: respond(outcome), errorSource: outcome.ok ? null : outcome.source,
+      faults: ids, taint: outcome.ok ? taint : "clean", faultPersistence: persistence,
+    };
+    if (overflowed !== undefined) record.overflowed = overflowed;
+    return { record, error: outcome.ok ? null : outcome.error };
   }
 
   /** The JSON-schema check of a call's arguments (tools without their own `checkArguments`). */
@@ -334,9 +492,9 @@ export class ToolEpisode<S> {
   private detectPatterns(record: CallRecord, events: EpisodeEvent[]): void {
     const calls = this.data.calls;
     this.groupFn ??= (tool) => this.tools.get(tool)?.meta?.group;
-    const { retry, alternativeSwitch } = recoveryPatterns(calls, record.tool, record.index, this.groupFn);
+    const { retry, alternativeSwitch } = recoveryPatterns(calls, record.tool, record.index, this.groupFn, this.patternRules);
     if (retry) {
-      this.data.retries += 1;
+      if (this.budgetRules.retries === "retry_events") this.data.retries += 1;
       events.push(retry);
     }
     if (alternativeSwitch) events.push(alternativeSwitch);

@@ -66,11 +66,11 @@ describe("engine: tool-owned argument checks, meta triggers, decoys", () => {
     expect(real.record).toMatchObject({ ok: true, faults: [], taint: "clean" });
     const lite = ep.call("lookup_lite", { id: "a" }, 2);
     expect(lite.record).toMatchObject({ ok: true, response: { value: "bad-value" }, faults: ["decoy"], taint: "untrusted" });
-    expect(lite.record.faultPersistence).toBe("permanent");
+    expect(lite.record!.faultPersistence).toBe("permanent");
     expect(types(lite.events)).toEqual(["tool_called", "fault_injected"]);
     const old = ep.call("lookup_old", { id: "a" }, 3);
     expect(old.record).toMatchObject({ ok: false, errorSource: "fault", response: { value: "stale-value" }, taint: "untrusted" });
-    expect(old.record.faults).toEqual(["decoy-failing"]);
+    expect(old.record!.faults).toEqual(["decoy-failing"]);
     // Leaving the decoy lookup_lite for another member of its group is a switch (after a fault).
     expect(types(old.events)).toEqual(["tool_called", "fault_injected", "alternative_switch", "tool_error"]);
     const again = ep.call("lookup_old", { id: "a" }, 4);
