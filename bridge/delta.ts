@@ -41,7 +41,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   const ra = a as Record<string, unknown>;
   const rb = b as Record<string, unknown>;
   for (const k of ka) {
-    if (!Object.prototype.hasOwnProperty.call(rb, k)) return false;
+    if (!Object.hasOwn(rb, k)) return false;
     if (!deepEqual(ra[k], rb[k])) return false;
   }
   return true;

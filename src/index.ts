@@ -24,14 +24,14 @@ export { type FaultSpec, type FaultTrigger, type FaultEffect, type FaultPersiste
 export { type Taint, ValueProvenance } from "./engine/ledger.js";
 export { ToolEpisode, type CallRecord, type EpisodeData, type CallResult } from "./engine/episode.js";
 export { ToolEnv, toolEnvOptionsSchema, CORE_INFO_KEYS, type ToolEnvOptions, type EpisodeSetup, type ToolEnvConfig, type FamilyActionResult, type ToolStepInfo, type ToolResetInfo } from "./engine/toolEnv.js";
-export { type ToolObservation, type BudgetView } from "./engine/observation.js";
+export type { ToolObservation, BudgetView } from "./engine/observation.js";
 export { type HistoryEntry, renderEpisode } from "./engine/render.js";
 export { toChatMessages, toChatTools, chatTurn, noToolCallMessage, ASSISTANT_TEXT_ACTION, DEFAULT_SYSTEM_PROMPT, type ChatMessage, type ChatTool, type ChatToolCall } from "./engine/chat.js";
 export { ChatEnv, ChatActionSpace, chatModeOptionsSchema, type ChatModeObservation, type ChatStepInfo } from "./engine/chat/mode.js";
 export { CHAT_PARSERS, hermesParser, planbenchTagsParser, readAssistantTurn, type AssistantInput, type AssistantMessage, type ChatParser, type ChatItem } from "./engine/chat/parsers.js";
 export { actionToolSchemas, CORE_ACTION_TOOLS } from "./engine/chat/tools.js";
 export { CORE_TERMS } from "./engine/terms.js";
-export { type TaskParameter, type ToolSemantics } from "./engine/parameters.js";
+export type { TaskParameter, ToolSemantics } from "./engine/parameters.js";
 export {
   DiscreteToolEnv, MaskedDiscrete, DEFAULT_MAX_CANDIDATES, maskedSlotAction, type DiscreteObservation,
 } from "./engine/discrete/mode.js";

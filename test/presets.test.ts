@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { execNode, failure } from "./helpers/cli.js";
-import { CONFIGS_DIR, ToolEnv, listEnvs, listRewardPresets, make, registryEntry, resolveRewardSpec } from "../src/index.js";
+import { CONFIGS_DIR, type ToolEnv, listEnvs, listRewardPresets, make, registryEntry, resolveRewardSpec } from "../src/index.js";
 
 describe("shipped reward presets", () => {
   const families = readdirSync(join(CONFIGS_DIR, "rewards")).filter((f) => existsSync(join(CONFIGS_DIR, "rewards", f, "shaped.json")));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Action, Rng, StateError, ToolEnv, listEnvs, make, stableStringify } from "../src/index.js";
+import { type Action, Rng, StateError, type ToolEnv, listEnvs, make, stableStringify } from "../src/index.js";
 
 const envIds = listEnvs().map((e) => e.id);
 

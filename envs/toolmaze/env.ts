@@ -8,7 +8,7 @@ import {
   type EnvSpec,
   type JsonObject,
   type JsonValue,
-  Rng,
+  type Rng,
   type HistoryEntry,
   type EpisodeEvent,
   type TerminationReason,

@@ -3,12 +3,12 @@
  * own body), fault profiles as engine fault specs, the synthetic response of implicit faults, the distractor pool
  * and the per-solution ordering counts of `info.hidden`. Pure functions of the corpus and the task (cached).
  */
-import {
-  type JsonObject,
-  type CorruptionFn,
-  type FaultSpec,
-  type ToolDefinition,
-  type ToolErrorPayload,
+import type {
+  JsonObject,
+  CorruptionFn,
+  FaultSpec,
+  ToolDefinition,
+  ToolErrorPayload,
 } from "../../src/family.js";
 import { corruptValue, type CorruptionSpec, type FaultProfile } from "./faults.js";
 import type { CorruptionClass } from "./task/strata.js";

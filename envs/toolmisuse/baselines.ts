@@ -174,7 +174,7 @@ export function parseInstruction(instruction: string, tools: readonly string[]):
     if (id) plan.push({ tool_name: "get_doc", args: { doc_id: id } });
   } else if (has("write_file")) {
     const p = /(\/[A-Za-z0-9_\-./]+\.(?:md|txt))/.exec(s)?.[1];
-    const folder = /\b(?:list|check the)\s+(\/[A-Za-z0-9_\-]+)/i.exec(s)?.[1] ?? /e\.g\. (\/[A-Za-z0-9_\-]+)/.exec(s)?.[1];
+    const folder = /\b(?:list|check the)\s+(\/[A-Za-z0-9_-]+)/i.exec(s)?.[1] ?? /e\.g\. (\/[A-Za-z0-9_-]+)/.exec(s)?.[1];
     const content = q1(s);
     if (folder || (!p && /\b(list|listing|folder|workspace|directory)\b/.test(low))) plan.push({ tool_name: "list_dir", args: { path: folder ?? "/" } });
     if (p && content !== null && /\b(write|store|create file|create)\b/.test(low)) plan.push({ tool_name: "write_file", args: { path: p, content } });
@@ -182,7 +182,7 @@ export function parseInstruction(instruction: string, tools: readonly string[]):
   } else if (has("create_job")) {
     const cron = q1(s) && /cron|valid/.test(low) && !/command '/.test(low.split(q1(s)!)[0] ?? "") ? q1(s) : null;
     const cronEq = /cron=([^;]+);/.exec(s)?.[1] ?? /schedule '([^']+)'/.exec(s)?.[1] ?? null;
-    const name = /job(?: named)?\s+([a-z0-9][a-z0-9\-]*)/i.exec(s)?.[1];
+    const name = /job(?: named)?\s+([a-z0-9][a-z0-9-]*)/i.exec(s)?.[1];
     const command = /(?:command|running|run)\s+'([^']+)'/i.exec(s)?.[1];
     const c = cronEq ?? cron ?? "0 * * * *";
     if (/\b(validate|check whether|cron validation|valid)\b/.test(low)) plan.push({ tool_name: "validate_cron", args: { cron: c } });

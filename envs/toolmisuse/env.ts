@@ -17,7 +17,7 @@ import {
   asJsonObject,
   type JsonObject,
   type JsonValue,
-  Rng,
+  type Rng,
   type EpisodeEvent,
   type CallRecord,
   type CallReport,

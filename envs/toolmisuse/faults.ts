@@ -289,7 +289,7 @@ function applyDrift(args: JsonObj, payload: JsonObj): JsonObj {
   const rename = payload.rename_args;
   if (isObj(rename)) {
     for (const [oldName, newName] of Object.entries(rename)) {
-      if (!Object.prototype.hasOwnProperty.call(out, oldName)) continue;
+      if (!Object.hasOwn(out, oldName)) continue;
       const v = out[oldName]!;
       delete out[oldName];
       out[pyStr(newName)] = v;
@@ -298,7 +298,7 @@ function applyDrift(args: JsonObj, payload: JsonObj): JsonObj {
   const changes = payload.type_changes;
   if (isObj(changes)) {
     for (const [name, target] of Object.entries(changes)) {
-      if (!Object.prototype.hasOwnProperty.call(out, name)) continue;
+      if (!Object.hasOwn(out, name)) continue;
       if (target === "string") out[name] = pyStr(out[name]);
       else if (target === "integer") {
         const n = pyInt(out[name], Number.NaN);
@@ -309,7 +309,7 @@ function applyDrift(args: JsonObj, payload: JsonObj): JsonObj {
   const add = payload.add_required;
   if (isObj(add)) {
     for (const [name, dflt] of Object.entries(add)) {
-      if (!Object.prototype.hasOwnProperty.call(out, name)) out[name] = deepCopy(dflt);
+      if (!Object.hasOwn(out, name)) out[name] = deepCopy(dflt);
     }
   }
   return out;

@@ -66,7 +66,7 @@ export function evaluateCriterion(c: JsonObj, state: JsonObj, transcript: readon
       if (c.key === undefined || !isObj(v)) return false;
       // A non-string key is absent from a JSON object (None); an unhashable one raises.
       if (typeof c.key !== "string") return isHashable(c.key) && eq(null, c.value ?? null);
-      return eq(Object.prototype.hasOwnProperty.call(v, c.key) ? v[c.key] : null, c.value ?? null);
+      return eq(Object.hasOwn(v, c.key) ? v[c.key] : null, c.value ?? null);
     }
     default:
       return false;
@@ -80,7 +80,7 @@ function isHashable(x: Json): boolean {
 /** Python `needle in container` for JSON containers; TypeError cases are false. */
 function pyContains(container: Json, needle: Json, compat: CompatMode): boolean {
   if (Array.isArray(container)) return container.some((x) => valueEquals(x, needle, compat));
-  if (isObj(container)) return typeof needle === "string" && Object.prototype.hasOwnProperty.call(container, needle);
+  if (isObj(container)) return typeof needle === "string" && Object.hasOwn(container, needle);
   if (typeof container === "string") return typeof needle === "string" && container.includes(needle);
   return false;
 }

@@ -198,7 +198,7 @@ function splitOptions(options: Record<string, unknown>): { family: Record<string
     const own: Record<string, unknown> = {};
     let any = false;
     for (const k of l.keys) {
-      if (!Object.prototype.hasOwnProperty.call(options, k)) continue;
+      if (!Object.hasOwn(options, k)) continue;
       own[k] = options[k];
       any = true;
     }

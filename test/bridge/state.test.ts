@@ -1,6 +1,6 @@
 /** Counterfactual replay over the bridge: get_state / set_state branch an episode exactly like in-process fork. */
 import { afterEach, describe, expect, it } from "vitest";
-import { BridgeClient, BridgeRequestError } from "../../bridge/client.js";
+import { BridgeClient, type BridgeRequestError } from "../../bridge/client.js";
 import { createCoreBackend } from "../../bridge/coreBackend.js";
 import { applyDelta, type WireObs } from "../../bridge/delta.js";
 import { type Action, stableStringify } from "../../src/index.js";

@@ -4,7 +4,7 @@
  * quoted); the official-data cases skip cleanly without ../shared/planbench-xl.
  */
 import { describe, expect, it } from "vitest";
-import { parsePyJson, PyFloat, pyJsonDumps, pystr } from "../../envs/planbench/compat/index.js";
+import { parsePyJson, type PyFloat, pyJsonDumps, pystr } from "../../envs/planbench/compat/index.js";
 import { loadPreset, mergeSettings } from "../../envs/planbench/settings.js";
 import { createWorld, extractAction, messages, PlanBenchEpisode } from "../../envs/planbench/world/index.js";
 import { sampleSequence } from "../../envs/planbench/sampling.js";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import "../../envs/index.js";
 import { checkEnv, make, makeVec, OptionsError } from "../../src/index.js";
 import type { ToolObservation } from "../../src/engine/observation.js";
-import { ToolMazeEnv } from "../../envs/toolmaze/env.js";
+import type { ToolMazeEnv } from "../../envs/toolmaze/env.js";
 import { PlanExecutor } from "../../envs/toolmaze/baselines.js";
 import { CANONICAL_INSTANCES, canonicalInstance, canonicalTasks, stratifiedInstanceIndex } from "../../envs/toolmaze/tasks.js";
 import type { JsonValue } from "../../src/core/json.js";
@@ -130,7 +130,7 @@ describe("ToolMaze-v0 env", () => {
     expect(p1.events).toContain("retry");
     expect(p1.info.metrics).toMatchObject({ success: 1, exposed: 1, recovered: 1 });
     // P3 (implicit transient) with happy-path: the corrupted value flows into the next call.
-    const poisoned = [3, 8, 13, 18, 23].map((i) => play(make("ToolMaze-v0", { taskIndex: i }) as AnyEnv, 0, new PlanExecutor("happy")).events).flat();
+    const poisoned = [3, 8, 13, 18, 23].flatMap((i) => play(make("ToolMaze-v0", { taskIndex: i }) as AnyEnv, 0, new PlanExecutor("happy")).events);
     expect(poisoned).toContain("poisoned_value_reused");
     const m = p1.info.metrics as Record<string, unknown>;
     for (const k of ["success", "exposed", "recovered", "c", "cStar", "cRec", "rc", "complexity", "perturbation"]) expect(m).toHaveProperty(k);

@@ -8,7 +8,7 @@ import { OptionsError, ActionError } from "../../src/core/errors.js";
 import { registryEntry } from "../../src/core/registry.js";
 import { rollout } from "../../src/rollout.js";
 import type { ToolObservation } from "../../src/engine/observation.js";
-import { ToolMisuseEnv } from "../../envs/toolmisuse/env.js";
+import type { ToolMisuseEnv } from "../../envs/toolmisuse/env.js";
 import { generateTask } from "../../envs/toolmisuse/tasks.js";
 
 const ID = "ToolMisuseBench-v0";

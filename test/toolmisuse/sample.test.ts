@@ -96,7 +96,7 @@ function toCase(l: Line, n: number): Case {
   const gold = { tool_name: plan[0]!.tool_name, args: plan[0]!.args };
   const fault_plan: JsonObj[] = [];
   let first: OfficialAction = gold;
-  let second: OfficialAction = gold;
+  const second: OfficialAction = gold;
   if (l.kind === "test_public_first_failure_observation") {
     if (l.toolset_id !== toolset) throw new Error(`${id}: toolset ${l.toolset_id} does not match the id's domain`);
     first = l.proper_failed_action as OfficialAction;

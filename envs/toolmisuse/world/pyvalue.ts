@@ -37,7 +37,7 @@ export function valueEquals(a: unknown, b: unknown, compat: CompatMode): boolean
     const ka = Object.keys(a);
     if (ka.length !== Object.keys(b).length) return false;
     for (const k of ka) {
-      if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
+      if (!Object.hasOwn(b, k)) return false;
       if (!valueEquals(a[k], b[k], compat)) return false;
     }
     return true;
@@ -60,7 +60,7 @@ export function pathGet(root: unknown, path: string): { found: true; value: Json
   let cur: unknown = root;
   for (const seg of path.split(".")) {
     if (isObj(cur)) {
-      if (!Object.prototype.hasOwnProperty.call(cur, seg)) return { found: false };
+      if (!Object.hasOwn(cur, seg)) return { found: false };
       cur = cur[seg];
     } else if (Array.isArray(cur)) {
       const idx = parseListIndex(seg);

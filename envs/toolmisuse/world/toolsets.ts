@@ -89,7 +89,7 @@ const crud: Toolset = {
         const accounts = ensureObj(state, "accounts");
         const id = pyStr(args.id);
         const acc = accounts[id];
-        if (!Object.prototype.hasOwnProperty.call(accounts, id) || !isObj(acc)) return err("not_found", "Account not found.");
+        if (!Object.hasOwn(accounts, id) || !isObj(acc)) return err("not_found", "Account not found.");
         const patch = isObj(args.patch) ? args.patch : {};
         for (const [k, v] of Object.entries(patch)) acc[k] = deepCopy(v);
         return ok({ account: deepCopy(acc) });
@@ -103,9 +103,9 @@ const crud: Toolset = {
         const accounts = ensureObj(state, "accounts");
         const fields: JsonObj = isObj(args.fields) ? deepCopy(args.fields) : {};
         const id = pyTruthy(fields.id) ? pyStr(fields.id) : `acct_${Object.keys(accounts).length + 1}`;
-        if (Object.prototype.hasOwnProperty.call(accounts, id)) return err("already_exists", "Account already exists.");
+        if (Object.hasOwn(accounts, id)) return err("already_exists", "Account already exists.");
         fields.id = pyTruthy(fields.id) ? (fields.id as Json) : id;
-        if (!Object.prototype.hasOwnProperty.call(fields, "status")) fields.status = "active";
+        if (!Object.hasOwn(fields, "status")) fields.status = "active";
         accounts[id] = fields;
         return ok({ account: deepCopy(fields) });
       },
@@ -197,7 +197,7 @@ const files: Toolset = {
       run: (state, args) => {
         const fs = ensureObj(state, "files");
         const path = String(args.path);
-        if (!Object.prototype.hasOwnProperty.call(fs, path)) return err("not_found", "File not found.");
+        if (!Object.hasOwn(fs, path)) return err("not_found", "File not found.");
         return ok({ path, content: fs[path] ?? null });
       },
     },
@@ -295,7 +295,7 @@ export const TOOLSETS: Record<ToolsetId, Toolset> = {
 };
 
 export function getToolset(id: string): Toolset | undefined {
-  return Object.prototype.hasOwnProperty.call(TOOLSETS, id) ? TOOLSETS[id as ToolsetId] : undefined;
+  return  Object.hasOwn(TOOLSETS, id) ? TOOLSETS[id as ToolsetId] : undefined;
 }
 
 /** The official schemas for a toolset, as shown to agents (a fresh copy each time). */

@@ -47,7 +47,7 @@ export function validateCall(toolset: Toolset, action: OfficialAction, compat: C
   }
   const { properties, required } = spec.schema;
   const args: JsonObj = action.args;
-  const missing = required.filter((f) => !Object.prototype.hasOwnProperty.call(args, f));
+  const missing = required.filter((f) => !Object.hasOwn(args, f));
   if (missing.length > 0) {
     return {
       code: "missing_required_arg",
@@ -56,7 +56,7 @@ export function validateCall(toolset: Toolset, action: OfficialAction, compat: C
     };
   }
   if (!spec.schema.additionalProperties) {
-    const unknown = Object.keys(args).filter((k) => !Object.prototype.hasOwnProperty.call(properties, k));
+    const unknown = Object.keys(args).filter((k) => !Object.hasOwn(properties, k));
     if (unknown.length > 0) {
       return {
         code: "unknown_argument",

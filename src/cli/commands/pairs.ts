@@ -6,7 +6,7 @@ import { episodePolicyRng, policyEntry } from "../../ablation.js";
 import { episodeSteps } from "../../episodeLoop.js";
 import type { Action } from "../../engine/actions.js";
 import type { EpisodeEvent } from "../../engine/events.js";
-import { ToolEnv } from "../../engine/toolEnv.js";
+import type { ToolEnv } from "../../engine/toolEnv.js";
 import { JsonlWriter } from "../../trajectories/writer.js";
 import { intFlag, parseArgs, stringFlag } from "../args.js";
 import { ProgressBar } from "../progress.js";
