@@ -60,7 +60,12 @@ export const EPISODE_STEPS = 64;
 class NoopToolEnv extends ToolEnv<null> {
   constructor() {
     const options = toolEnvOptionsSchema.parse({ maxSteps: EPISODE_STEPS }) as ToolEnvOptions;
-    super({ family: "bench", maxEpisodeSteps: EPISODE_STEPS }, options, { id: "NoopTool-v0", entryOptions: options as unknown as JsonObject, maxEpisodeSteps: EPISODE_STEPS, libraryVersion: LIBRARY_VERSION });
+    super({ family: "bench", maxEpisodeSteps: EPISODE_STEPS }, options, {
+      id: "NoopTool-v0",
+      entryOptions: options as unknown as JsonObject,
+      maxEpisodeSteps: EPISODE_STEPS,
+      libraryVersion: LIBRARY_VERSION,
+    });
   }
   protected createEpisode(_rng: Rng): EpisodeSetup<null> {
     return { taskId: "noop", prompt: "call noop", tools: [NOOP_TOOL], visible: ["noop"], world: null };
@@ -109,7 +114,14 @@ export async function benchCore(): Promise<{ rows: BenchRow[]; notes: string[] }
   toolEnv.reset({ seed: 0 });
   const resetEnv = new NoopToolEnv();
   const noopCall = { type: "tool_call" as const, name: "noop", arguments: {} };
-  const ctx: ToolContext<null> = { state: null, callIndex: 1, step: 1, rng: () => { throw new Error("unused"); } };
+  const ctx: ToolContext<null> = {
+    state: null,
+    callIndex: 1,
+    step: 1,
+    rng: () => {
+      throw new Error("unused");
+    },
+  };
   const demo = make("Demo-v0", { fault: "none" }) as Env<unknown, unknown>;
   demo.reset({ seed: 0 });
   const demoCall = { type: "tool_call", name: "celsius_to_fahrenheit", arguments: { temperature_c: 21 } };

@@ -46,7 +46,10 @@ function resetsPerSec(): number {
 }
 
 function scoresPerSec(): number {
-  const env = make("FailingTools-v0", { setting: "base", scenarioId: "ft-payments.send-corrupted-state-perm-zelle" }) as unknown as FailingToolsEnv;
+  const env = make("FailingTools-v0", {
+    setting: "base",
+    scenarioId: "ft-payments.send-corrupted-state-perm-zelle",
+  }) as unknown as FailingToolsEnv;
   env.reset({ seed: 0 });
   env.step({ type: "answer", content: "Sent $150 to the recipient." });
   const s = env.currentScenario();
@@ -80,6 +83,11 @@ export async function bench(): Promise<{ rows: BenchRow[]; notes: string[] }> {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { rows, notes } = await bench();
   const base = rows[0].opsPerSec;
-  process.stdout.write(`${formatTable(["benchmark", "ops/s", "ns/op", "× first row"], rows.map((x) => [x.name, Math.round(x.opsPerSec), Math.round(x.nsPerOp), Math.round((x.opsPerSec / base) * 100) / 100]))}\n`);
+  process.stdout.write(
+    `${formatTable(
+      ["benchmark", "ops/s", "ns/op", "× first row"],
+      rows.map((x) => [x.name, Math.round(x.opsPerSec), Math.round(x.nsPerOp), Math.round((x.opsPerSec / base) * 100) / 100]),
+    )}\n`,
+  );
   for (const n of notes) process.stdout.write(`${n}\n`);
 }

@@ -22,7 +22,9 @@ console.log(world.summary);
 console.log(`generation ${(genMs / 1000).toFixed(2)} s, load (parse + validate) ${(loadMs / 1000).toFixed(2)} s`);
 console.log("stats", JSON.stringify(world.stats));
 const sets = [...rel.catalog.values()].map((s) => s.length).sort((a, b) => a - b);
-console.log(`path sets per task: min ${sets[0]}, median ${sets[sets.length >> 1]}, mean ${(sets.reduce((a, b) => a + b, 0) / sets.length).toFixed(2)}, max ${sets[sets.length - 1]}`);
+console.log(
+  `path sets per task: min ${sets[0]}, median ${sets[sets.length >> 1]}, mean ${(sets.reduce((a, b) => a + b, 0) / sets.length).toFixed(2)}, max ${sets[sets.length - 1]}`,
+);
 const types = new Map<string, number>();
 for (const q of rel.queries) types.set(String(q.input_type), (types.get(String(q.input_type)) ?? 0) + 1);
 console.log("input types", JSON.stringify(Object.fromEntries(types)));
@@ -33,7 +35,10 @@ function run(setting: "default" | "blocker", mk: (i: number) => PlanBenchAgent) 
     const s = new PlanBenchSession(w, q);
     const agent = mk(i);
     while (!s.episode.done) s.step(agent.act(s.observation(), s.hidden()));
-    return scoreEpisode(s.episode.result!, q, rel.catalog.get(q.task_id)!, { toolByName: rel.toolByName }) as unknown as Record<string, number | null>;
+    return scoreEpisode(s.episode.result!, q, rel.catalog.get(q.task_id)!, { toolByName: rel.toolByName }) as unknown as Record<
+      string,
+      number | null
+    >;
   });
 }
 const phrases = randomPhrases(rel);
@@ -47,7 +52,10 @@ const agents: Record<string, (i: number) => PlanBenchAgent> = {
 };
 const keys = ["accuracy", "avgTurns", "meanExploredDatatypes", "searchToCallRatio", "itcr", "uirr", "egtPrecision", "egtRecall"] as const;
 console.log(["policy", "setting", ...keys].join("\t"));
-for (const [name, mk] of Object.entries(agents)) for (const setting of ["default", "blocker"] as const) {
-  const rep = aggregateMetrics(run(setting, mk)) as unknown as Record<string, number | null>;
-  console.log([name, setting, ...keys.map((k) => (typeof rep[k] === "number" ? (rep[k] as number).toFixed(4) : String(rep[k])))].join("\t"));
-}
+for (const [name, mk] of Object.entries(agents))
+  for (const setting of ["default", "blocker"] as const) {
+    const rep = aggregateMetrics(run(setting, mk)) as unknown as Record<string, number | null>;
+    console.log(
+      [name, setting, ...keys.map((k) => (typeof rep[k] === "number" ? (rep[k] as number).toFixed(4) : String(rep[k])))].join("\t"),
+    );
+  }

@@ -28,7 +28,10 @@ function retrievalRate(setting: "default" | "blocker"): number {
     const ep = new PlanBenchEpisode(world, q);
     for (let i = 0; i < 20; i++) {
       const p = phrases[(n + i) % phrases.length]!;
-      ep.step({ kind: "retrieve", request: { meta_tool: i % 2 ? "by_output_info" : "by_inputs", output_information: p, input_information: [p] } });
+      ep.step({
+        kind: "retrieve",
+        request: { meta_tool: i % 2 ? "by_output_info" : "by_inputs", output_information: p, input_information: [p] },
+      });
     }
     n += 20;
   }

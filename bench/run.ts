@@ -17,7 +17,14 @@ if (want("core")) {
   const bare = rows[0];
   const table = formatTable(
     ["benchmark", "ops/s", "ns/op", "±%", "× bare call", "µs over bare"],
-    rows.map((r) => [r.name, Math.round(r.opsPerSec), Math.round(r.nsPerOp), r.rme === undefined ? "" : r.rme.toFixed(1), r.nsPerOp / bare.nsPerOp, ((r.nsPerOp - bare.nsPerOp) / 1000).toFixed(3)]),
+    rows.map((r) => [
+      r.name,
+      Math.round(r.opsPerSec),
+      Math.round(r.nsPerOp),
+      r.rme === undefined ? "" : r.rme.toFixed(1),
+      r.nsPerOp / bare.nsPerOp,
+      ((r.nsPerOp - bare.nsPerOp) / 1000).toFixed(3),
+    ]),
   );
   process.stdout.write(`\n== core ==\n${table}\n${notes.join("\n")}\n`);
 }
@@ -25,7 +32,11 @@ if (want("core")) {
 for (const entry of readdirSync(here).sort()) {
   const full = join(here, entry);
   const name = entry.replace(/\.ts$/, "");
-  const script = statSync(full).isDirectory() ? [join(full, "run.ts"), join(full, "index.ts")].find((p) => existsSync(p)) : entry.endsWith(".ts") && !["run.ts", "core.ts"].includes(entry) ? full : undefined;
+  const script = statSync(full).isDirectory()
+    ? [join(full, "run.ts"), join(full, "index.ts")].find((p) => existsSync(p))
+    : entry.endsWith(".ts") && !["run.ts", "core.ts"].includes(entry)
+      ? full
+      : undefined;
   if (!script || !want(name)) continue;
   process.stdout.write(`\n== ${name} ==\n`);
   const res = spawnSync(process.execPath, ["--import", "tsx", script], { stdio: "inherit" });

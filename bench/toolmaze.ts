@@ -16,7 +16,11 @@ import { Rng } from "../src/core/rng.js";
 import "../envs/toolmaze/index.js";
 import { COMPLEXITIES, generateLevel } from "../envs/toolmaze/tasks.js";
 
-interface BenchRow { name: string; opsPerSec: number; nsPerOp: number }
+interface BenchRow {
+  name: string;
+  opsPerSec: number;
+  nsPerOp: number;
+}
 
 const now = () => performance.now();
 const row = (name: string, ops: number, ms: number): BenchRow => ({ name, opsPerSec: (ops * 1000) / ms, nsPerOp: (ms * 1e6) / ops });
@@ -90,12 +94,7 @@ export async function bench(): Promise<{ rows: BenchRow[]; notes: string[] }> {
   for (const level of COMPLEXITIES) generateLevel(new Rng("bench-cold"), level, 100, "b-");
   const genMs = now() - t0;
   const vector = vectorRandomPlay(256, 400);
-  const rows: BenchRow[] = [
-    vector.row,
-    stepsPerSec("random", 2000),
-    stepsPerSec("heuristic", 2000),
-    stepsPerSec("oracle", 2000),
-  ];
+  const rows: BenchRow[] = [vector.row, stepsPerSec("random", 2000), stepsPerSec("heuristic", 2000), stepsPerSec("oracle", 2000)];
   const canon = resetCost({}, "reset, canonical instance (seed -> index)", 2000);
   const sampled = resetCost({ suite: "sampled" }, "reset, sampled task (generate + enumerate)", 1000);
   rows.push(canon.row, sampled.row);
@@ -115,6 +114,11 @@ export async function bench(): Promise<{ rows: BenchRow[]; notes: string[] }> {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const { rows, notes } = await bench();
   const base = rows[0]!.opsPerSec;
-  console.log(formatTable(["benchmark", "ops/s", "µs/op", "× first row"], rows.map((r) => [r.name, Math.round(r.opsPerSec), Math.round(r.nsPerOp / 100) / 10, Math.round((r.opsPerSec / base) * 100) / 100])));
+  console.log(
+    formatTable(
+      ["benchmark", "ops/s", "µs/op", "× first row"],
+      rows.map((r) => [r.name, Math.round(r.opsPerSec), Math.round(r.nsPerOp / 100) / 10, Math.round((r.opsPerSec / base) * 100) / 100]),
+    ),
+  );
   for (const n of notes) console.log(n);
 }

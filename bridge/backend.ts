@@ -55,7 +55,13 @@ export interface Backend {
   readonly libraryVersion: string;
   listEnvs(): EnvDescription[];
   /** `recordPath(i)`, when given, is where env i appends its trajectories (JSON lines). */
-  makeVec(id: string, numEnvs: number, options: Record<string, unknown>, autoresetMode: AutoresetMode | undefined, recordPath?: (i: number) => string): VecEnvLike;
+  makeVec(
+    id: string,
+    numEnvs: number,
+    options: Record<string, unknown>,
+    autoresetMode: AutoresetMode | undefined,
+    recordPath?: (i: number) => string,
+  ): VecEnvLike;
   /** A description of a registered env without instantiating a session (for `get_spec` by id). */
   envSpec(id: string): unknown;
   /**

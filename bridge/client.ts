@@ -33,7 +33,10 @@ export class BridgeClient {
   private readonly reader: Promise<void>;
 
   /** `curveClientKeys`: this client's own key pair (a server with an allow-list admits only listed keys); default fresh. */
-  constructor(endpoint: string, opts: { routingId?: string; curveServerKey?: string; curveClientKeys?: { publicKey: string; secretKey: string } } = {}) {
+  constructor(
+    endpoint: string,
+    opts: { routingId?: string; curveServerKey?: string; curveClientKeys?: { publicKey: string; secretKey: string } } = {},
+  ) {
     this.sock = new Dealer({ linger: 0, receiveTimeout: -1, ...(opts.routingId ? { routingId: opts.routingId } : {}) });
     if (opts.curveServerKey) {
       const mine = opts.curveClientKeys ?? curveKeyPair();

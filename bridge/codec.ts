@@ -144,15 +144,24 @@ export function peekId(buf: Uint8Array): number | bigint | null {
   if (t <= 0x7f) return t;
   if (t >= 0xe0) return t - 0x100;
   switch (t) {
-    case 0xcc: return need(1) ? view.getUint8(pos) : null;
-    case 0xcd: return need(2) ? view.getUint16(pos) : null;
-    case 0xce: return need(4) ? view.getUint32(pos) : null;
-    case 0xcf: return need(8) ? normaliseBig(view.getBigUint64(pos)) : null;
-    case 0xd0: return need(1) ? view.getInt8(pos) : null;
-    case 0xd1: return need(2) ? view.getInt16(pos) : null;
-    case 0xd2: return need(4) ? view.getInt32(pos) : null;
-    case 0xd3: return need(8) ? normaliseBig(view.getBigInt64(pos)) : null;
-    default: return null;
+    case 0xcc:
+      return need(1) ? view.getUint8(pos) : null;
+    case 0xcd:
+      return need(2) ? view.getUint16(pos) : null;
+    case 0xce:
+      return need(4) ? view.getUint32(pos) : null;
+    case 0xcf:
+      return need(8) ? normaliseBig(view.getBigUint64(pos)) : null;
+    case 0xd0:
+      return need(1) ? view.getInt8(pos) : null;
+    case 0xd1:
+      return need(2) ? view.getInt16(pos) : null;
+    case 0xd2:
+      return need(4) ? view.getInt32(pos) : null;
+    case 0xd3:
+      return need(8) ? normaliseBig(view.getBigInt64(pos)) : null;
+    default:
+      return null;
   }
 }
 

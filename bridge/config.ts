@@ -115,7 +115,10 @@ export function loadCurveClients(file: string): string[] {
     const first = line.split(/\s+/)[0];
     if (isZ85Key(first)) keys.push(first);
     else if (line && !line.startsWith("#")) {
-      throw new BridgeConfigError("curveClients", `CURVE client keys ${file} line ${i + 1}: expected a 40-character Z85 public key, got '${first.slice(0, 60)}'`);
+      throw new BridgeConfigError(
+        "curveClients",
+        `CURVE client keys ${file} line ${i + 1}: expected a 40-character Z85 public key, got '${first.slice(0, 60)}'`,
+      );
     }
   });
   if (keys.length === 0) {
@@ -129,7 +132,10 @@ export function resolveConfig(cfg: BridgeConfig): ResolvedConfig {
   const limits = limitsSchema.safeParse(cfg.limits);
   if (!limits.success) throw issuesToError("limits", limits.error);
   if (cfg.curveClients && !cfg.curveKeys) {
-    throw new BridgeConfigError("curveClients", "curveClients (--curve-clients) needs curveKeys (--curve-keys): client keys are checked during the CURVE handshake");
+    throw new BridgeConfigError(
+      "curveClients",
+      "curveClients (--curve-clients) needs curveKeys (--curve-keys): client keys are checked during the CURVE handshake",
+    );
   }
   if (limits.data.maxArrayLength < limits.data.maxEnvsPerSession) {
     const { maxArrayLength, maxEnvsPerSession } = limits.data;
@@ -137,7 +143,10 @@ export function resolveConfig(cfg: BridgeConfig): ResolvedConfig {
     throw new BridgeConfigError("limits.maxArrayLength", why);
   }
   if (limits.data.hardMessageBytes < limits.data.maxMessageBytes) {
-    throw new BridgeConfigError("limits.hardMessageBytes", `limits.hardMessageBytes (${limits.data.hardMessageBytes}) must be >= maxMessageBytes (${limits.data.maxMessageBytes})`);
+    throw new BridgeConfigError(
+      "limits.hardMessageBytes",
+      `limits.hardMessageBytes (${limits.data.hardMessageBytes}) must be >= maxMessageBytes (${limits.data.maxMessageBytes})`,
+    );
   }
   return {
     endpoint: cfg.endpoint,
@@ -163,5 +172,8 @@ export function workerEndpoint(base: string, i: number): string {
     return `${tcp[1]}:${port}`;
   }
   if (base.startsWith("ipc://")) return `${base}.${i}`;
-  throw new BridgeConfigError("endpoint", `endpoint '${base}' cannot be shared by several worker processes; use tcp:// or ipc:// (or --workers 1)`);
+  throw new BridgeConfigError(
+    "endpoint",
+    `endpoint '${base}' cannot be shared by several worker processes; use tcp:// or ipc:// (or --workers 1)`,
+  );
 }

@@ -39,7 +39,9 @@ export function checkEndpointPolicy(endpoint: string, allowRemote: boolean, curv
     throw new EndpointPolicyError(
       `refusing to bind non-loopback endpoint '${endpoint}': the bridge executes env code for anyone who can reach it. ` +
         `Bind tcp://127.0.0.1:PORT or ipc://PATH, or pass --allow-remote` +
-        (capability.curve ? " together with CURVE server keys (--curve-keys FILE; create one with `recovery-gym serve --gen-curve-keys FILE`)." : "."),
+        (capability.curve
+          ? " together with CURVE server keys (--curve-keys FILE; create one with `recovery-gym serve --gen-curve-keys FILE`)."
+          : "."),
     );
   }
   if (capability.curve && !curve) {

@@ -39,7 +39,10 @@ function isOp(op: string): op is Op {
 
 export function handleRequest(ctx: HandlerContext, op: string, fields: Record<string, unknown>): Result | Promise<Result> {
   if (!isOp(op)) {
-    throw new BridgeError("UNKNOWN_OP", `unknown op '${op.slice(0, 64)}'; known ops: ${OPS.join(", ")}`, { op: op.slice(0, 64), known: [...OPS] });
+    throw new BridgeError("UNKNOWN_OP", `unknown op '${op.slice(0, 64)}'; known ops: ${OPS.join(", ")}`, {
+      op: op.slice(0, 64),
+      known: [...OPS],
+    });
   }
   const parsed = requestSchemas[op].safeParse(fields);
   if (!parsed.success) throw zodDetails(op, parsed.error);
@@ -86,10 +89,14 @@ function checkPayloads(op: Op, req: Record<string, unknown>): void {
 function hello(ctx: HandlerContext, req: Requests["hello"]): Result {
   const common = req.versions.filter((v) => SUPPORTED_VERSIONS.includes(v));
   if (common.length === 0) {
-    throw new BridgeError("UNSUPPORTED_VERSION", `no common protocol version: client offers [${req.versions.join(", ")}], server supports [${SUPPORTED_VERSIONS.join(", ")}]`, {
-      requested: req.versions,
-      supported: [...SUPPORTED_VERSIONS],
-    });
+    throw new BridgeError(
+      "UNSUPPORTED_VERSION",
+      `no common protocol version: client offers [${req.versions.join(", ")}], server supports [${SUPPORTED_VERSIONS.join(", ")}]`,
+      {
+        requested: req.versions,
+        supported: [...SUPPORTED_VERSIONS],
+      },
+    );
   }
   return {
     version: Math.max(...common),
@@ -130,19 +137,20 @@ function describeSession(s: Session): Result {
 
 function make(ctx: HandlerContext, req: Requests["make"]): Result | Promise<Result> {
   // Files named by options are read asynchronously before the (synchronous) env constructors use them.
-  const create = (): Session => ctx.sessions.create({
-    owner: ctx.owner,
-    envId: req.env_id,
-    numEnvs: req.num_envs,
-    options: req.options ?? {},
-    autoresetMode: req.autoreset_mode,
-    obsEncoding: req.obs_encoding,
-    toolRefs: req.tool_refs,
-    infoKeys: req.info_keys ?? null,
-    seed: req.seed ?? null,
-    record: req.record ?? false,
-    envOffset: req.env_offset ?? 0,
-  });
+  const create = (): Session =>
+    ctx.sessions.create({
+      owner: ctx.owner,
+      envId: req.env_id,
+      numEnvs: req.num_envs,
+      options: req.options ?? {},
+      autoresetMode: req.autoreset_mode,
+      obsEncoding: req.obs_encoding,
+      toolRefs: req.tool_refs,
+      infoKeys: req.info_keys ?? null,
+      seed: req.seed ?? null,
+      record: req.record ?? false,
+      envOffset: req.env_offset ?? 0,
+    });
   return ctx.backend.withOptionFiles ? ctx.backend.withOptionFiles(create).then(describeSession) : describeSession(create());
 }
 
@@ -156,7 +164,10 @@ function withSession<T extends Result>(s: Session, fn: () => T | Promise<T>): T 
     s.busy = false;
     throw e;
   }
-  if (out instanceof Promise) return out.finally(() => { s.busy = false; });
+  if (out instanceof Promise)
+    return out.finally(() => {
+      s.busy = false;
+    });
   s.busy = false;
   return out;
 }
@@ -169,17 +180,22 @@ function reset(ctx: HandlerContext, req: Requests["reset"]): Result | Promise<Re
   const s = ctx.sessions.get(req.session, ctx.owner);
   if (Array.isArray(req.seed) && req.seed.length !== s.numEnvs) {
     throw new BridgeError("VALIDATION_ERROR", `seed: a list of seeds must have one per env (${s.numEnvs}), got ${req.seed.length}`, {
-      field: "seed", expected: s.numEnvs, got: req.seed.length,
+      field: "seed",
+      expected: s.numEnvs,
+      got: req.seed.length,
     });
   }
   if (req.reset_mask && req.reset_mask.length !== s.numEnvs) {
     throw new BridgeError("VALIDATION_ERROR", `reset_mask: must have one boolean per env (${s.numEnvs}), got ${req.reset_mask.length}`, {
-      field: "reset_mask", expected: s.numEnvs, got: req.reset_mask.length,
+      field: "reset_mask",
+      expected: s.numEnvs,
+      got: req.reset_mask.length,
     });
   }
   // make's seed stands in for the first reset's: env i gets makeSeed + env_offset + i, as if unsharded.
   const makeSeed = s.makeSeed;
-  const seed = req.seed ?? (s.resets === 0 && makeSeed !== null ? Array.from({ length: s.numEnvs }, (_, i) => makeSeed + s.envOffset + i) : undefined);
+  const seed =
+    req.seed ?? (s.resets === 0 && makeSeed !== null ? Array.from({ length: s.numEnvs }, (_, i) => makeSeed + s.envOffset + i) : undefined);
   const options: Record<string, unknown> = { ...(req.options ?? {}) };
   if (req.reset_mask) options.resetMask = req.reset_mask;
   const opts: { seed?: number | (number | null)[]; options?: Record<string, unknown> } = {};
@@ -205,11 +221,15 @@ function step(ctx: HandlerContext, req: Requests["step"]): Result | Promise<Resu
     actions = sampleActions(ctx, s);
   } else {
     if (req.actions === undefined) {
-      throw new BridgeError("VALIDATION_ERROR", "step: 'actions' is required (one action per env) unless 'sample' is true", { field: "actions" });
+      throw new BridgeError("VALIDATION_ERROR", "step: 'actions' is required (one action per env) unless 'sample' is true", {
+        field: "actions",
+      });
     }
     if (req.actions.length !== s.numEnvs) {
       throw new BridgeError("VALIDATION_ERROR", `actions: expected one action per env (${s.numEnvs}), got ${req.actions.length}`, {
-        field: "actions", expected: s.numEnvs, got: req.actions.length,
+        field: "actions",
+        expected: s.numEnvs,
+        got: req.actions.length,
       });
     }
     actions = req.actions;
@@ -271,9 +291,14 @@ function sampleActions(ctx: HandlerContext, s: Session): unknown[] {
 function sample(ctx: HandlerContext, req: Requests["sample"]): Result {
   const s = ctx.sessions.get(req.session, ctx.owner);
   if (req.index !== undefined && req.index !== null && req.index >= s.numEnvs) {
-    throw new BridgeError("VALIDATION_ERROR", `index: expected 0..${s.numEnvs - 1}, got ${req.index}`, { field: "index", expected: s.numEnvs, got: req.index });
+    throw new BridgeError("VALIDATION_ERROR", `index: expected 0..${s.numEnvs - 1}, got ${req.index}`, {
+      field: "index",
+      expected: s.numEnvs,
+      got: req.index,
+    });
   }
-  if (s.resets === 0) throw new BridgeError("ENV_ERROR", "sample before reset: call 'reset' on this session first", { field: "reset", session: s.handle });
+  if (s.resets === 0)
+    throw new BridgeError("ENV_ERROR", "sample before reset: call 'reset' on this session first", { field: "reset", session: s.handle });
   // A seed restarts every env's stream, as make's seed starts them (Gymnasium's `action_space.seed(n)`).
   if (req.seed !== undefined && req.seed !== null) s.samplers = ctx.backend.createSamplers(req.seed, s.envOffset, s.numEnvs);
   if (req.index === undefined || req.index === null) return { actions: sampleActions(ctx, s) };
@@ -307,9 +332,19 @@ function getSpec(ctx: HandlerContext, req: Requests["get_spec"]): Result {
 }
 
 function stateIndex(s: Session, index: number): number {
-  if (index >= s.numEnvs) throw new BridgeError("VALIDATION_ERROR", `index: expected 0..${s.numEnvs - 1}, got ${index}`, { field: "index", expected: s.numEnvs, got: index });
-  if (s.resets === 0) throw new BridgeError("ENV_ERROR", "get_state/set_state before reset: call 'reset' on this session first", { field: "reset", session: s.handle });
-  if (!s.env.getEnvState || !s.env.setEnvState) throw new BridgeError("ENV_ERROR", `${s.envId} does not support get_state/set_state`, { field: "op" });
+  if (index >= s.numEnvs)
+    throw new BridgeError("VALIDATION_ERROR", `index: expected 0..${s.numEnvs - 1}, got ${index}`, {
+      field: "index",
+      expected: s.numEnvs,
+      got: index,
+    });
+  if (s.resets === 0)
+    throw new BridgeError("ENV_ERROR", "get_state/set_state before reset: call 'reset' on this session first", {
+      field: "reset",
+      session: s.handle,
+    });
+  if (!s.env.getEnvState || !s.env.setEnvState)
+    throw new BridgeError("ENV_ERROR", `${s.envId} does not support get_state/set_state`, { field: "op" });
   return index;
 }
 

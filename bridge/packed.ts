@@ -79,7 +79,8 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 function broken(field: PackedField, env: number, why: string): never {
   // The env broke its own observation space: a library bug, not the client's fault.
   throw new BridgeError("ENV_ERROR", `observation of env ${env}: key '${field.key}' ${why}`, {
-    field: `observations.${env}.${field.key}`, reason: why,
+    field: `observations.${env}.${field.key}`,
+    reason: why,
   });
 }
 

@@ -38,7 +38,19 @@ export class BridgeError extends Error {
   }
 }
 
-export const OPS = ["hello", "ping", "list_envs", "make", "reset", "step", "sample", "close", "get_spec", "get_state", "set_state"] as const;
+export const OPS = [
+  "hello",
+  "ping",
+  "list_envs",
+  "make",
+  "reset",
+  "step",
+  "sample",
+  "close",
+  "get_spec",
+  "get_state",
+  "set_state",
+] as const;
 export type Op = (typeof OPS)[number];
 
 /** Session handles: "s" + worker index + "-" + 32 hex chars (128 random bits). */
@@ -70,7 +82,10 @@ export const requestSchemas = {
   }),
   reset: z.strictObject({
     session: sessionHandle,
-    seed: z.union([seedInt, z.array(seedInt.nullable())]).nullable().optional(),
+    seed: z
+      .union([seedInt, z.array(seedInt.nullable())])
+      .nullable()
+      .optional(),
     options: jsonMap.nullable().optional(),
     reset_mask: z.array(z.boolean()).nullable().optional(),
   }),
@@ -104,16 +119,28 @@ export const envelopeSchema = z.looseObject({
 /** The server limits; advertised in `hello` so clients can size their batches. */
 export const limitsSchema = z.strictObject({
   /** Largest request frame (bytes) the server decodes; larger frames get MESSAGE_TOO_LARGE. */
-  maxMessageBytes: z.number().int().min(1024).default(64 * 1024 * 1024),
+  maxMessageBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024 * 1024),
   /** Hard cap given to libzmq (ZMQ_MAXMSGSIZE): a peer sending more is disconnected without an answer. */
-  hardMessageBytes: z.number().int().min(1024).default(256 * 1024 * 1024),
+  hardMessageBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .default(256 * 1024 * 1024),
   maxSessions: z.number().int().min(1).default(256),
   maxEnvsPerSession: z.number().int().min(1).default(4096),
   maxTotalEnvs: z.number().int().min(1).default(16384),
   /** Requests received from one client and not yet answered; beyond it, CAPACITY_REACHED. */
   maxPendingPerClient: z.number().int().min(1).default(1024),
   /** A session not used for this long is closed by the reaper (ms). */
-  idleTimeoutMs: z.number().int().min(1).default(10 * 60 * 1000),
+  idleTimeoutMs: z
+    .number()
+    .int()
+    .min(1)
+    .default(10 * 60 * 1000),
   /** How often the reaper runs (ms). */
   reapIntervalMs: z.number().int().min(10).default(5_000),
   /** After SIGINT/SIGTERM: how long to keep answering (new requests get SHUTTING_DOWN) before closing (ms). */
@@ -160,7 +187,7 @@ export function zodDetails(op: string, err: z.ZodError): BridgeError {
   }));
   const first = issues[0];
   const total = err.issues.length;
-  const msg = `invalid '${op}' request: ${first ? `${first.field}: ${first.reason}` : "malformed"}` +
-    (total > 1 ? ` (+${total - 1} more)` : "");
+  const msg =
+    `invalid '${op}' request: ${first ? `${first.field}: ${first.reason}` : "malformed"}` + (total > 1 ? ` (+${total - 1} more)` : "");
   return new BridgeError("VALIDATION_ERROR", msg, { op, issues, issueCount: total });
 }

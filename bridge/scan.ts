@@ -38,7 +38,9 @@ const MAX_KEY_CHARS = 64;
 
 function keyText(buf: Uint8Array, f: Frame): string {
   if (f.keyStart < 0) return "?";
-  return Buffer.from(buf.buffer, buf.byteOffset + f.keyStart, f.keyLen).toString("utf8").slice(0, MAX_KEY_CHARS);
+  return Buffer.from(buf.buffer, buf.byteOffset + f.keyStart, f.keyLen)
+    .toString("utf8")
+    .slice(0, MAX_KEY_CHARS);
 }
 
 function pathOf(stack: readonly Frame[], buf: Uint8Array): string {
@@ -67,7 +69,10 @@ export function scanFrame(buf: Uint8Array, limits: WorkLimits): void {
   const limit = (name: keyof WorkLimits, what: string, got: number): never => {
     const field = clip(pathOf(stack, buf), 200);
     throw new BridgeError("VALIDATION_ERROR", `${field}: ${what} (limit ${name} = ${limits[name]})`, {
-      field, limit: name, max: limits[name], got,
+      field,
+      limit: name,
+      max: limits[name],
+      got,
     });
   };
   let lastKeyStart = -1;
@@ -117,30 +122,122 @@ export function scanFrame(buf: Uint8Array, limits: WorkLimits): void {
     else if (b <= 0xbf) skipString(b & 0x1f, asKey);
     else {
       switch (b) {
-        case 0xc4: need(1); pos += 1 + buf[pos]; need(0); break;
-        case 0xc5: need(2); pos += 2 + view.getUint16(pos); need(0); break;
-        case 0xc6: need(4); pos += 4 + view.getUint32(pos); need(0); break;
-        case 0xca: need(4); pos += 4; break;
-        case 0xcb: need(8); pos += 8; break;
-        case 0xcc: case 0xd0: need(1); pos += 1; break;
-        case 0xcd: case 0xd1: need(2); pos += 2; break;
-        case 0xce: case 0xd2: need(4); pos += 4; break;
-        case 0xcf: case 0xd3: need(8); pos += 8; break;
-        case 0xd9: need(1); { const n = buf[pos]; pos += 1; skipString(n, asKey); } break;
-        case 0xda: need(2); { const n = view.getUint16(pos); pos += 2; skipString(n, asKey); } break;
-        case 0xdb: need(4); { const n = view.getUint32(pos); pos += 4; skipString(n, asKey); } break;
-        case 0xdc: need(2); { const n = view.getUint16(pos); pos += 2; open(false, n); } break;
-        case 0xdd: need(4); { const n = view.getUint32(pos); pos += 4; open(false, n); } break;
-        case 0xde: need(2); { const n = view.getUint16(pos); pos += 2; open(true, n); } break;
-        case 0xdf: need(4); { const n = view.getUint32(pos); pos += 4; open(true, n); } break;
-        case 0xc7: case 0xc8: case 0xc9: case 0xd4: case 0xd5: case 0xd6: case 0xd7: case 0xd8: {
+        case 0xc4:
+          need(1);
+          pos += 1 + buf[pos];
+          need(0);
+          break;
+        case 0xc5:
+          need(2);
+          pos += 2 + view.getUint16(pos);
+          need(0);
+          break;
+        case 0xc6:
+          need(4);
+          pos += 4 + view.getUint32(pos);
+          need(0);
+          break;
+        case 0xca:
+          need(4);
+          pos += 4;
+          break;
+        case 0xcb:
+          need(8);
+          pos += 8;
+          break;
+        case 0xcc:
+        case 0xd0:
+          need(1);
+          pos += 1;
+          break;
+        case 0xcd:
+        case 0xd1:
+          need(2);
+          pos += 2;
+          break;
+        case 0xce:
+        case 0xd2:
+          need(4);
+          pos += 4;
+          break;
+        case 0xcf:
+        case 0xd3:
+          need(8);
+          pos += 8;
+          break;
+        case 0xd9:
+          need(1);
+          {
+            const n = buf[pos];
+            pos += 1;
+            skipString(n, asKey);
+          }
+          break;
+        case 0xda:
+          need(2);
+          {
+            const n = view.getUint16(pos);
+            pos += 2;
+            skipString(n, asKey);
+          }
+          break;
+        case 0xdb:
+          need(4);
+          {
+            const n = view.getUint32(pos);
+            pos += 4;
+            skipString(n, asKey);
+          }
+          break;
+        case 0xdc:
+          need(2);
+          {
+            const n = view.getUint16(pos);
+            pos += 2;
+            open(false, n);
+          }
+          break;
+        case 0xdd:
+          need(4);
+          {
+            const n = view.getUint32(pos);
+            pos += 4;
+            open(false, n);
+          }
+          break;
+        case 0xde:
+          need(2);
+          {
+            const n = view.getUint16(pos);
+            pos += 2;
+            open(true, n);
+          }
+          break;
+        case 0xdf:
+          need(4);
+          {
+            const n = view.getUint32(pos);
+            pos += 4;
+            open(true, n);
+          }
+          break;
+        case 0xc7:
+        case 0xc8:
+        case 0xc9:
+        case 0xd4:
+        case 0xd5:
+        case 0xd6:
+        case 0xd7:
+        case 0xd8: {
           const lenBytes = b === 0xc7 ? 1 : b === 0xc8 ? 2 : b === 0xc9 ? 4 : 0;
           need(lenBytes + 1);
           const type = view.getInt8(pos + lenBytes);
           const field = clip(asKey ? `${pathOf(stack, buf)} (a key)` : pathOf(stack, buf), 200);
           const why = `MessagePack extension type ${type} is not allowed; send maps, lists, strings, numbers, booleans and nil`;
           throw new BridgeError("VALIDATION_ERROR", `${field}: ${why}`, {
-            field, reason: "extension_type", extType: type,
+            field,
+            reason: "extension_type",
+            extType: type,
           });
         }
         default:

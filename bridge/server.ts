@@ -9,15 +9,7 @@ import { capDetails, clientLabel, GENERATED_ID_BYTES } from "./replyLimits.js";
 import { scanFrame } from "./scan.js";
 import { checkEndpointPolicy, type CurveKeys } from "./endpoint.js";
 import { handleRequest, type HandlerContext } from "./handlers.js";
-import {
-  BridgeError,
-  clip,
-  envelopeSchema,
-  type ErrorCode,
-  type Limits,
-  limitsSchema,
-  type Response,
-} from "./protocol.js";
+import { BridgeError, clip, envelopeSchema, type ErrorCode, type Limits, limitsSchema, type Response } from "./protocol.js";
 import { SessionManager } from "./sessions.js";
 import { registerZapDomain, unregisterZapDomain } from "./zap.js";
 
@@ -83,10 +75,14 @@ export class BridgeServer {
   constructor(private readonly opts: ServerOptions) {
     this.limits = limitsSchema.parse(opts.limits ?? {});
     if (this.limits.hardMessageBytes < this.limits.maxMessageBytes) {
-      throw new RangeError(`limits: hardMessageBytes (${this.limits.hardMessageBytes}) must be >= maxMessageBytes (${this.limits.maxMessageBytes})`);
+      throw new RangeError(
+        `limits: hardMessageBytes (${this.limits.hardMessageBytes}) must be >= maxMessageBytes (${this.limits.maxMessageBytes})`,
+      );
     }
     if (this.limits.maxArrayLength < this.limits.maxEnvsPerSession) {
-      throw new RangeError(`limits: maxArrayLength (${this.limits.maxArrayLength}) must be >= maxEnvsPerSession (${this.limits.maxEnvsPerSession})`);
+      throw new RangeError(
+        `limits: maxArrayLength (${this.limits.maxArrayLength}) must be >= maxEnvsPerSession (${this.limits.maxEnvsPerSession})`,
+      );
     }
     this.backend = opts.backend;
     this.log = opts.log ?? (() => {});
@@ -291,12 +287,23 @@ export class BridgeServer {
     overloaded: boolean,
   ): Response | Promise<Response> {
     if (body === null) {
-      return this.err(null, new BridgeError("INVALID_MESSAGE", `expected one body frame (or an empty delimiter and one body frame), got ${frameCount - 1} frames`, { frames: frameCount - 1 }));
+      return this.err(
+        null,
+        new BridgeError(
+          "INVALID_MESSAGE",
+          `expected one body frame (or an empty delimiter and one body frame), got ${frameCount - 1} frames`,
+          { frames: frameCount - 1 },
+        ),
+      );
     }
     if (body.length > this.limits.maxMessageBytes) {
-      return this.err(peekId(body), new BridgeError("MESSAGE_TOO_LARGE", `request of ${body.length} bytes exceeds the limit of ${this.limits.maxMessageBytes} bytes`, {
-        size: body.length, max: this.limits.maxMessageBytes,
-      }));
+      return this.err(
+        peekId(body),
+        new BridgeError("MESSAGE_TOO_LARGE", `request of ${body.length} bytes exceeds the limit of ${this.limits.maxMessageBytes} bytes`, {
+          size: body.length,
+          max: this.limits.maxMessageBytes,
+        }),
+      );
     }
     try {
       scanFrame(body, this.limits);
@@ -307,21 +314,35 @@ export class BridgeServer {
     try {
       msg = decode(body);
     } catch (e) {
-      return this.err(null, new BridgeError("INVALID_MESSAGE", `frame is not valid MessagePack: ${(e as Error).message}`, { size: body.length }));
+      return this.err(
+        null,
+        new BridgeError("INVALID_MESSAGE", `frame is not valid MessagePack: ${(e as Error).message}`, { size: body.length }),
+      );
     }
     const env = envelopeSchema.safeParse(msg);
     if (!env.success) {
       const rawId = msg !== null && typeof msg === "object" && !Array.isArray(msg) ? (msg as { id?: unknown }).id : undefined;
       const id = typeof rawId === "number" && Number.isInteger(rawId) ? rawId : typeof rawId === "bigint" ? rawId : null;
       const fields = env.error.issues.map((i) => i.path.join(".") || "(root)");
-      return this.err(id, new BridgeError("INVALID_MESSAGE", `a request must be a map with an integer 'id' and a string 'op' (problem with: ${fields.join(", ")})`, { fields }));
+      return this.err(
+        id,
+        new BridgeError(
+          "INVALID_MESSAGE",
+          `a request must be a map with an integer 'id' and a string 'op' (problem with: ${fields.join(", ")})`,
+          { fields },
+        ),
+      );
     }
     const { id, op, ...fields } = env.data;
     if (refused) return this.err(id, new BridgeError("SHUTTING_DOWN", "the server is shutting down and accepts no new requests", {}));
     if (overloaded) {
-      return this.err(id, new BridgeError("CAPACITY_REACHED", `more than ${this.limits.maxPendingPerClient} unanswered requests from this client`, {
-        limit: "maxPendingPerClient", max: this.limits.maxPendingPerClient,
-      }));
+      return this.err(
+        id,
+        new BridgeError("CAPACITY_REACHED", `more than ${this.limits.maxPendingPerClient} unanswered requests from this client`, {
+          limit: "maxPendingPerClient",
+          max: this.limits.maxPendingPerClient,
+        }),
+      );
     }
     const ctx: HandlerContext = {
       owner,

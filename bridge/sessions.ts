@@ -92,21 +92,37 @@ export class SessionManager {
     const { limits } = this;
     if (req.numEnvs > limits.maxEnvsPerSession) {
       throw new BridgeError("CAPACITY_REACHED", `num_envs ${req.numEnvs} exceeds the per-session limit ${limits.maxEnvsPerSession}`, {
-        limit: "maxEnvsPerSession", value: req.numEnvs, max: limits.maxEnvsPerSession,
+        limit: "maxEnvsPerSession",
+        value: req.numEnvs,
+        max: limits.maxEnvsPerSession,
       });
     }
     if (this.sessions.size >= limits.maxSessions) {
-      throw new BridgeError("CAPACITY_REACHED", `the server already has ${this.sessions.size} sessions (limit ${limits.maxSessions}); close some first`, {
-        limit: "maxSessions", max: limits.maxSessions,
-      });
+      throw new BridgeError(
+        "CAPACITY_REACHED",
+        `the server already has ${this.sessions.size} sessions (limit ${limits.maxSessions}); close some first`,
+        {
+          limit: "maxSessions",
+          max: limits.maxSessions,
+        },
+      );
     }
     if (this.totalEnvs + req.numEnvs > limits.maxTotalEnvs) {
-      throw new BridgeError("CAPACITY_REACHED", `num_envs ${req.numEnvs} would exceed the server-wide env limit ${limits.maxTotalEnvs} (${this.totalEnvs} in use)`, {
-        limit: "maxTotalEnvs", value: req.numEnvs, inUse: this.totalEnvs, max: limits.maxTotalEnvs,
-      });
+      throw new BridgeError(
+        "CAPACITY_REACHED",
+        `num_envs ${req.numEnvs} would exceed the server-wide env limit ${limits.maxTotalEnvs} (${this.totalEnvs} in use)`,
+        {
+          limit: "maxTotalEnvs",
+          value: req.numEnvs,
+          inUse: this.totalEnvs,
+          max: limits.maxTotalEnvs,
+        },
+      );
     }
     if (req.record && !this.recordDir) {
-      throw new BridgeError("VALIDATION_ERROR", "record: this server has no record directory (start it with --record-dir DIR)", { field: "record" });
+      throw new BridgeError("VALIDATION_ERROR", "record: this server has no record directory (start it with --record-dir DIR)", {
+        field: "record",
+      });
     }
     const handle = `${this.prefix}${randomBytes(16).toString("hex")}`;
     const dir = this.recordDir;
@@ -146,10 +162,13 @@ export class SessionManager {
     if (typeof layout !== "string") return layout;
     if (encoding === "auto") return null;
     // The env is not handed out; a failing close must not hide the reason it is refused.
-    Promise.resolve().then(() => env.close()).catch(() => undefined);
+    Promise.resolve()
+      .then(() => env.close())
+      .catch(() => undefined);
     const why = `obs_encoding: "packed" needs a Dict of Box/MultiBinary/Discrete observations: ${layout}`;
     throw new BridgeError("VALIDATION_ERROR", why, {
-      field: "obs_encoding", reason: layout,
+      field: "obs_encoding",
+      reason: layout,
     });
   }
 

@@ -47,7 +47,8 @@ function entryFile(): string {
  */
 function workerExecArgv(entry: string, semiSpaceMb: number): string[] {
   const inherited = process.execArgv;
-  const heap = semiSpaceMb > 0 && !inherited.some((a) => a.startsWith("--max-semi-space-size")) ? [`--max-semi-space-size=${semiSpaceMb}`] : [];
+  const heap =
+    semiSpaceMb > 0 && !inherited.some((a) => a.startsWith("--max-semi-space-size")) ? [`--max-semi-space-size=${semiSpaceMb}`] : [];
   if (!entry.endsWith(".ts") || inherited.some((a) => a.includes("tsx"))) return [...inherited, ...heap];
   return [...inherited, ...heap, "--import", import.meta.resolve("tsx")];
 }
@@ -116,7 +117,14 @@ export async function runSupervisor(cfg: ResolvedConfig, opts: SupervisorOptions
         if (slot.child === child) onDeath(slot, code, sig);
       });
     });
-    const start: ToChild = { type: "start", index: slot.index, count: n, generation: slot.generation, endpoint: slot.endpoint, config: cfg };
+    const start: ToChild = {
+      type: "start",
+      index: slot.index,
+      count: n,
+      generation: slot.generation,
+      endpoint: slot.endpoint,
+      config: cfg,
+    };
     child.send(start);
     return started;
   };

@@ -90,7 +90,14 @@ async function serve(sock: Reply): Promise<void> {
 /** The reply to one ZAP request: version, request id, status code, status text, user id, metadata. */
 function answer(frames: Buffer[]): Array<string | Buffer> {
   const [version, requestId, domainFrame, addressFrame, , mechanismFrame, credential] = frames;
-  const reply = (code: string, text: string, userId = ""): Array<string | Buffer> => [version ?? "1.0", requestId ?? "", code, text, userId, ""];
+  const reply = (code: string, text: string, userId = ""): Array<string | Buffer> => [
+    version ?? "1.0",
+    requestId ?? "",
+    code,
+    text,
+    userId,
+    "",
+  ];
   if (version?.toString() !== "1.0") return reply("500", "unsupported ZAP version");
   const domain = domains.get(domainFrame?.toString() ?? "");
   // A socket without a registered domain never asked for authentication; other mechanisms are not ours to judge.

@@ -13,7 +13,12 @@ const i = process.argv.indexOf("--policies");
 const policies = (i >= 0 ? process.argv[i + 1] : "random,naive,careful,oracle").split(",");
 const n = generateScenarios().length;
 const settings = ["clean", "relaxed", "base"] as const;
-const main = ["| policy | " + settings.map((s) => `${s} score | ${s} acc`).join(" | ") + " | base unsafe | base unsafe mutation | base mean calls | base return (shaped) |", `|---|${settings.map(() => "---|---").join("|")}|---|---|---|---|`];
+const main = [
+  "| policy | " +
+    settings.map((s) => `${s} score | ${s} acc`).join(" | ") +
+    " | base unsafe | base unsafe mutation | base mean calls | base return (shaped) |",
+  `|---|${settings.map(() => "---|---").join("|")}|---|---|---|---|`,
+];
 const detail: string[] = [];
 for (const policy of policies) {
   const cells: string[] = [];
@@ -27,7 +32,13 @@ for (const policy of policies) {
       baseTail = `${a.metrics.unsafeRate.toFixed(1)} | ${a.metrics.unsafeMutationRate.toFixed(1)} | ${a.metrics.meanToolCalls.toFixed(2)} | ${ret.toFixed(3)}`;
       detail.push(`\n#### ${policy}, Base\n`);
       for (const t of a.breakdown.slice(0, 2)) {
-        detail.push(`${t.title}:\n`, `| ${t.columns.join(" | ")} |`, `|${t.columns.map(() => "---").join("|")}|`, ...t.rows.map((r) => `| ${r.join(" | ")} |`), "");
+        detail.push(
+          `${t.title}:\n`,
+          `| ${t.columns.join(" | ")} |`,
+          `|${t.columns.map(() => "---").join("|")}|`,
+          ...t.rows.map((r) => `| ${r.join(" | ")} |`),
+          "",
+        );
       }
     }
   }

@@ -20,7 +20,6 @@ import { pathToFileURL } from "node:url";
 import { listEnvs, makeVec, Rng, rollout, type Space } from "../src/index.js";
 import type { Tuple } from "../src/core/spaces/composite.js";
 
-
 /**
  * Snapshots carry a constant format tag (`version`, added for set_state validation); the hashes pin behaviour, not
  * the snapshot format, so it is left out.
@@ -48,7 +47,9 @@ export function exactText(v: unknown): string {
       if (Array.isArray(v)) return `[${v.map(exactText).join(",")}]`;
       const proto = Object.getPrototypeOf(v);
       const tag = proto === Object.prototype || proto === null ? "" : `${(v as object).constructor.name}`;
-      return `${tag}{${Object.keys(v).map((k) => `${JSON.stringify(k)}:${exactText((v as Record<string, unknown>)[k])}`).join(",")}}`;
+      return `${tag}{${Object.keys(v)
+        .map((k) => `${JSON.stringify(k)}:${exactText((v as Record<string, unknown>)[k])}`)
+        .join(",")}}`;
     }
     default:
       throw new TypeError(`fingerprint: cannot serialise a ${typeof v}`);
@@ -112,7 +113,11 @@ function vecPlay(d: Digest, p: VecPlay): { episodes: number; envSteps: number } 
 function policyPlay(d: Digest, envId: string, policy: string, episodes: number, options: Record<string, unknown> = {}): number {
   let steps = 0;
   const results = rollout({
-    envId, policy, episodes, seed: 0, options,
+    envId,
+    policy,
+    episodes,
+    seed: 0,
+    options,
     wrap: (env) => {
       const reset = env.reset.bind(env);
       const step = env.step.bind(env);
@@ -151,8 +156,20 @@ const SECTIONS: Section[] = [
     name: "toolmaze-random-variants",
     run: (d) => {
       const a = vecPlay(d, { envId: "ToolMaze-v0", options: { suite: "sampled" }, numEnvs: 16, seed: 5, episodes: 300, stateEvery: 5 });
-      const b = vecPlay(d, { envId: "ToolMaze-v0", options: { hiddenInfo: false, distractors: 0, hint: true, reward: "sparse" }, numEnvs: 16, seed: 3000, episodes: 200 });
-      const c = vecPlay(d, { envId: "ToolMaze-v0", options: { perturbation: "P4", distractors: 8, maxSteps: 40 }, numEnvs: 8, seed: 17, episodes: 100 });
+      const b = vecPlay(d, {
+        envId: "ToolMaze-v0",
+        options: { hiddenInfo: false, distractors: 0, hint: true, reward: "sparse" },
+        numEnvs: 16,
+        seed: 3000,
+        episodes: 200,
+      });
+      const c = vecPlay(d, {
+        envId: "ToolMaze-v0",
+        options: { perturbation: "P4", distractors: 8, maxSteps: 40 },
+        numEnvs: 8,
+        seed: 17,
+        episodes: 100,
+      });
       return `${a.episodes + b.episodes + c.episodes} episodes (sampled suite; no hidden info/hint/sparse; P4 + 8 distractors)`;
     },
   },
@@ -169,16 +186,18 @@ const SECTIONS: Section[] = [
   },
   { name: "toolmaze-v1-heuristic", run: (d) => `${policyPlay(d, "ToolMaze-v1", "heuristic", 2000)} steps, 2000 episodes` },
   { name: "toolmaze-v1-oracle", run: (d) => `${policyPlay(d, "ToolMaze-v1", "oracle", 2000)} steps, 2000 episodes` },
-  ...["Demo-v0", "FailingTools-v0", "PlanBenchXL-v0", "ToolMisuseBench-v0"].map((envId): Section => ({
-    name: envId.replace(/-v0$/, "").toLowerCase(),
-    run: (d) => {
-      const r = vecPlay(d, { envId, options: {}, numEnvs: 8, seed: 11, steps: 50, stateEvery: 10 });
-      const policies = listEnvs().find((e) => e.id === envId)?.policies ?? [];
-      let steps = 0;
-      for (const p of policies) steps += policyPlay(d, envId, p, 20);
-      return `${r.envSteps} random env-steps, ${steps} steps of ${policies.join("/")} (20 episodes each)`;
-    },
-  })),
+  ...["Demo-v0", "FailingTools-v0", "PlanBenchXL-v0", "ToolMisuseBench-v0"].map(
+    (envId): Section => ({
+      name: envId.replace(/-v0$/, "").toLowerCase(),
+      run: (d) => {
+        const r = vecPlay(d, { envId, options: {}, numEnvs: 8, seed: 11, steps: 50, stateEvery: 10 });
+        const policies = listEnvs().find((e) => e.id === envId)?.policies ?? [];
+        let steps = 0;
+        for (const p of policies) steps += policyPlay(d, envId, p, 20);
+        return `${r.envSteps} random env-steps, ${steps} steps of ${policies.join("/")} (20 episodes each)`;
+      },
+    }),
+  ),
 ];
 
 export function fingerprint(names: readonly string[] = []): { name: string; hash: string; note: string; seconds: number }[] {
@@ -198,7 +217,12 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const args = process.argv.slice(2);
   const check = args.includes("--check");
   const pinned = new Map(
-    check ? readFileSync(new URL("./fingerprints.txt", import.meta.url), "utf8").trim().split("\n").map((l) => l.split(/\s+/) as [string, string]) : [],
+    check
+      ? readFileSync(new URL("./fingerprints.txt", import.meta.url), "utf8")
+          .trim()
+          .split("\n")
+          .map((l) => l.split(/\s+/) as [string, string])
+      : [],
   );
   let mismatches = 0;
   for (const r of fingerprint(args.filter((a) => a !== "--check"))) {

@@ -54,7 +54,12 @@ function main(argv: string[]): number {
   const shaped = parseRewardSpec(JSON.parse(readFileSync(shapedPath, "utf8")), null, shapedPath);
   const want = ablationPresets(shaped, family);
   if (!existsSync(join(dir, "sparse.json"))) {
-    want.sparse = { name: "sparse", description: "Success only: 1 when the episode is judged successful, 0 otherwise.", gamma: 1, terms: { success: { weight: 1, kind: "terminal" } } };
+    want.sparse = {
+      name: "sparse",
+      description: "Success only: 1 when the episode is judged successful, 0 otherwise.",
+      gamma: 1,
+      terms: { success: { weight: 1, kind: "terminal" } },
+    };
   }
   const stale = readdirSync(dir).filter((f) => f.startsWith("shaped-no-") && f.endsWith(".json") && !(f.slice(0, -5) in want));
   let differs = stale.length > 0;

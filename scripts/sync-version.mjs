@@ -10,7 +10,7 @@ const file = at > 0 ? resolve(process.argv[at + 1]) : new URL("../bridge/python/
 const current = readFileSync(file, "utf8");
 const next = current.replace(/^__version__ = ".*"$/m, `__version__ = "${pkg.version}"`);
 if (!/^__version__ = ".*"$/m.test(current)) {
-  console.error("sync-version: no `__version__ = \"...\"` line in _version.py");
+  console.error('sync-version: no `__version__ = "..."` line in _version.py');
   process.exit(1);
 }
 if (process.argv.includes("--check")) {

@@ -25,13 +25,17 @@ for (const policy of policies) {
   const results = rollout({ envId, policy, episodes: 2000, seed: 0 });
   const agg = registryEntry(envId).aggregate!(results);
   const m = agg.metrics;
-  console.log(`\n### ${envId} ${policy}: TSR ${pct(m.TSR)}%  PRR ${pct(m.PRR)}%  PRR_success ${pct(m.PRR_success)}%  `
-    + `RC ${pct(m.RC)}%  Avg ${pct(m.Avg)}%`);
+  console.log(
+    `\n### ${envId} ${policy}: TSR ${pct(m.TSR)}%  PRR ${pct(m.PRR)}%  PRR_success ${pct(m.PRR_success)}%  ` +
+      `RC ${pct(m.RC)}%  Avg ${pct(m.Avg)}%`,
+  );
   const modes = ["P1", "P2", "P3", "P4"];
   const byMode = (k: string): string => modes.map((p) => `${p} ${pct(m[`${k}_${p}`])}`).join(", ");
   const literal = m.RC_literal === undefined ? "" : ` (RC_literal, against the oracle's c*: ${byMode("RC_literal")})`;
-  console.log(`PRR by mode ${byMode("PRR")}; RC by mode ${byMode("RC")}${literal}; `
-    + `TSR by level ${["C1", "C2", "C3", "C4"].map((c) => `${c} ${pct(m[`TSR_${c}`])}`).join(", ")}`);
+  console.log(
+    `PRR by mode ${byMode("PRR")}; RC by mode ${byMode("RC")}${literal}; ` +
+      `TSR by level ${["C1", "C2", "C3", "C4"].map((c) => `${c} ${pct(m[`TSR_${c}`])}`).join(", ")}`,
+  );
   for (const t of agg.breakdown) {
     console.log(`\n${t.title}`);
     console.log(formatTable(t.columns, t.rows));
@@ -43,10 +47,14 @@ for (const policy of policies) {
       [`PRR P3 - P4 = ${(v("PRR_P3") - v("PRR_P4")).toFixed(1)} >= 5`, v("PRR_P3") - v("PRR_P4") >= 5],
       [`implicit - explicit PRR, transient (P1 - P3) = ${(v("PRR_P1") - v("PRR_P3")).toFixed(1)} >= 15`, v("PRR_P1") - v("PRR_P3") >= 15],
       [`implicit - explicit PRR, permanent (P2 - P4) = ${(v("PRR_P2") - v("PRR_P4")).toFixed(1)} >= 15`, v("PRR_P2") - v("PRR_P4") >= 15],
-      [`RC rises P1 < P2 < P3 < P4: ${modes.map((p) => v(`RC_${p}`).toFixed(2)).join(" / ")}`,
-        modes.every((p, i) => i === 0 || v(`RC_${p}`) > v(`RC_${modes[i - 1]}`))],
-      [`TSR C4 ${v("TSR_C4").toFixed(1)} below C1 ${v("TSR_C1").toFixed(1)} and C2 ${v("TSR_C2").toFixed(1)}`,
-        v("TSR_C4") < Math.min(v("TSR_C1"), v("TSR_C2"))],
+      [
+        `RC rises P1 < P2 < P3 < P4: ${modes.map((p) => v(`RC_${p}`).toFixed(2)).join(" / ")}`,
+        modes.every((p, i) => i === 0 || v(`RC_${p}`) > v(`RC_${modes[i - 1]}`)),
+      ],
+      [
+        `TSR C4 ${v("TSR_C4").toFixed(1)} below C1 ${v("TSR_C1").toFixed(1)} and C2 ${v("TSR_C2").toFixed(1)}`,
+        v("TSR_C4") < Math.min(v("TSR_C1"), v("TSR_C2")),
+      ],
       [`C3 not the easiest (TSR C3 ${v("TSR_C3").toFixed(1)})`, v("TSR_C3") < Math.max(v("TSR_C1"), v("TSR_C2"))],
       [`heuristic TSR ${v("TSR").toFixed(1)} in [50, 80]`, v("TSR") >= 50 && v("TSR") <= 80],
     );

@@ -18,8 +18,16 @@ const version = (at >= 0 ? args[at + 1]!.replace(/^ToolMaze-/, "") : "v1") as To
 if (!TOOLMAZE_VERSIONS.includes(version)) throw new Error(`--env: expected one of ${TOOLMAZE_VERSIONS.join(", ")}, got ${version}`);
 const tasks = canonicalTasks(version);
 /** Capability structure of a task: its capabilities and which capabilities feed each (providers ignored). */
-const structure = (t: (typeof tasks)[number]): string => t.positions.map((p) => `${p.cap}<${Object.values(p.bindings)
-  .flatMap((b) => (b.kind === "bound" ? [b.from.map((f) => t.positions[f]!.cap).join("|")] : [])).join(",")}`).sort().join(";");
+const structure = (t: (typeof tasks)[number]): string =>
+  t.positions
+    .map(
+      (p) =>
+        `${p.cap}<${Object.values(p.bindings)
+          .flatMap((b) => (b.kind === "bound" ? [b.from.map((f) => t.positions[f]!.cap).join("|")] : []))
+          .join(",")}`,
+    )
+    .sort()
+    .join(";");
 const strataMix = (ts: typeof tasks): string => {
   const n = new Map<string, number>();
   for (const t of ts) {
@@ -28,7 +36,12 @@ const strataMix = (ts: typeof tasks): string => {
       n.set(key, (n.get(key) ?? 0) + 1);
     }
   }
-  return [...n.entries()].sort().map(([k, v]) => `${k} ${v}`).join(", ") || "-";
+  return (
+    [...n.entries()]
+      .sort()
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ") || "-"
+  );
 };
 const problems: string[] = [];
 const sStar: number[] = [];
@@ -40,14 +53,37 @@ const rows = COMPLEXITIES.map((c) => {
   if (j > 0.06) problems.push(`${c}: mean Jaccard ${j.toFixed(4)} > 0.06`);
   sStar.push(avg((t) => t.sStar.length));
   firstSlotMix.push(strataMix(ts.map((t) => ({ ...t, strata: t.strata?.slice(0, 1) }))));
-  return [c, ts.length, Math.round(j * 10000) / 10000, j <= 0.06 ? "ok" : "FAIL", new Set(ts.map(structure)).size, avg((t) => taskTools(t).length),
-    avg((t) => t.sStar.length), avg((t) => t.solutions.length), DOMAINS.map((d) => ts.filter((t) => t.domain === d).length).join("/"),
-    strataMix(ts)];
+  return [
+    c,
+    ts.length,
+    Math.round(j * 10000) / 10000,
+    j <= 0.06 ? "ok" : "FAIL",
+    new Set(ts.map(structure)).size,
+    avg((t) => taskTools(t).length),
+    avg((t) => t.sStar.length),
+    avg((t) => t.solutions.length),
+    DOMAINS.map((d) => ts.filter((t) => t.domain === d).length).join("/"),
+    strataMix(ts),
+  ];
 });
 console.log(`ToolMaze-${version} canonical suite`);
-console.log(formatTable(["level", "tasks", "mean Jaccard", "<= 0.06", "structures", "tools/task", "|s*|", "solutions",
-  "per domain (F/T/O/S/I/G)",
-  "strata (a/s/p victim, l/v corruption)"], rows));
+console.log(
+  formatTable(
+    [
+      "level",
+      "tasks",
+      "mean Jaccard",
+      "<= 0.06",
+      "structures",
+      "tools/task",
+      "|s*|",
+      "solutions",
+      "per domain (F/T/O/S/I/G)",
+      "strata (a/s/p victim, l/v corruption)",
+    ],
+    rows,
+  ),
+);
 const openings = new Set(tasks.map((t) => t.text.split(/\s+/).slice(0, 3).join(" ")));
 console.log(`texts: ${new Set(tasks.map((t) => t.text)).size} distinct of ${tasks.length}; ${openings.size} distinct three-word openings`);
 if (version !== "v0") {
@@ -60,8 +96,14 @@ if (version !== "v0") {
       const key = p.route ? `${p.slot}/${p.route.branch}` : null;
       if (key) branches.set(key, (branches.get(key) ?? 0) + 1);
     }
-    return t.slots.some((s) => [...branches].filter(([k]) => k.startsWith(`${s.slot}/`)).map(([, n]) => n).sort((a, b) => a - b).slice(1)
-      .some((n) => n < 2));
+    return t.slots.some((s) =>
+      [...branches]
+        .filter(([k]) => k.startsWith(`${s.slot}/`))
+        .map(([, n]) => n)
+        .sort((a, b) => a - b)
+        .slice(1)
+        .some((n) => n < 2),
+    );
   });
   if (shortAlternatives.length > 0) problems.push(`alternative routes of one call in ${shortAlternatives.map((t) => t.id).join(", ")}`);
 }

@@ -17,7 +17,10 @@ const compat = arg("compat", "fixed");
 const split = arg("split", "test_public") as keyof typeof SPLIT_SIZES;
 const profile = arg("profile", "solvable");
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : "–");
-const table1: string[] = ["| policy | success | recovery | mean calls | invalid-call rate | policy viol. | budget exc. | S@4 | S@8 | AUC | mean return (shaped) |", "|---|---|---|---|---|---|---|---|---|---|---|"];
+const table1: string[] = [
+  "| policy | success | recovery | mean calls | invalid-call rate | policy viol. | budget exc. | S@4 | S@8 | AUC | mean return (shaped) |",
+  "|---|---|---|---|---|---|---|---|---|---|---|",
+];
 const perFault: Record<string, Record<string, string>> = {};
 const perDiff: Record<string, Record<string, string>> = {};
 for (const policy of BASELINE_NAMES) {
@@ -26,8 +29,13 @@ for (const policy of BASELINE_NAMES) {
   const a = aggregateResults(res);
   const m = a.metrics;
   const ret = res.reduce((s, r) => s + r.return, 0) / res.length;
-  table1.push(`| ${policy} | ${f3(m.success!)} | ${f3(m.recovery_success!)} | ${m.mean_tool_calls!.toFixed(2)} | ${f3(m.invalid_call_rate!)} | ${m.policy_violations!.toFixed(2)} | ${f3(m.budget_exceeded!)} | ${f3(m["S@4"] ?? m.s_4 ?? Number.NaN)} | ${f3(m["S@8"] ?? m.s_8 ?? Number.NaN)} | ${f3(m.auc!)} | ${ret.toFixed(3)} |`);
-  for (const [title, into] of [["by primary fault (Table II)", perFault], ["by difficulty", perDiff]] as const) {
+  table1.push(
+    `| ${policy} | ${f3(m.success!)} | ${f3(m.recovery_success!)} | ${m.mean_tool_calls!.toFixed(2)} | ${f3(m.invalid_call_rate!)} | ${m.policy_violations!.toFixed(2)} | ${f3(m.budget_exceeded!)} | ${f3(m["S@4"] ?? m.s_4 ?? Number.NaN)} | ${f3(m["S@8"] ?? m.s_8 ?? Number.NaN)} | ${f3(m.auc!)} | ${ret.toFixed(3)} |`,
+  );
+  for (const [title, into] of [
+    ["by primary fault (Table II)", perFault],
+    ["by difficulty", perDiff],
+  ] as const) {
     const t = a.breakdown.find((b) => b.title === title)!;
     for (const row of t.rows) (into[String(row[0])] ??= {})[policy] = `${Number(row[2]).toFixed(2)}/${Number(row[3]).toFixed(2)}`;
   }
@@ -35,7 +43,10 @@ for (const policy of BASELINE_NAMES) {
 }
 console.log(`### ${split}, compat ${compat}${profile === "solvable" ? "" : `, profile ${profile}`}\n`);
 console.log(table1.join("\n"));
-for (const [title, t] of [["primary fault", perFault], ["difficulty", perDiff]] as const) {
+for (const [title, t] of [
+  ["primary fault", perFault],
+  ["difficulty", perDiff],
+] as const) {
   console.log(`\nSuccess / recovery by ${title}:\n`);
   console.log(`| ${title} | ${BASELINE_NAMES.join(" | ")} |\n|---|${BASELINE_NAMES.map(() => "---").join("|")}|`);
   for (const [k, row] of Object.entries(t)) console.log(`| ${k} | ${BASELINE_NAMES.map((p) => row[p] ?? "–").join(" | ")} |`);

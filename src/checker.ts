@@ -26,7 +26,8 @@ export class CheckEnvError extends Error {
 function playEpisode(env: Env<unknown, unknown>, seed: number, maxSteps: number, problems: string[]): string {
   const trace: unknown[] = [];
   const [obs, info] = env.reset({ seed });
-  if (!env.observationSpace.contains(obs)) problems.push(`reset(): observation not in observationSpace: ${stableStringify(obs).slice(0, 200)}`);
+  if (!env.observationSpace.contains(obs))
+    problems.push(`reset(): observation not in observationSpace: ${stableStringify(obs).slice(0, 200)}`);
   checkInfo(env, info, "reset()", problems);
   trace.push(obs, info);
   const rng = new Rng(seed).derive("checkEnv-actions");
@@ -76,7 +77,9 @@ function checkInfo(env: Env<unknown, unknown>, info: Info, where: string, proble
   for (const e of (info.events as { type: string; budget?: unknown }[] | undefined) ?? []) {
     if (!known.has(e.type)) problems.push(`${where}: event type "${e.type}" is not a core event nor declared in metadata.familyEventTypes`);
     if (e.type === "budget_exceeded" && !(BUDGET_NAMES as readonly unknown[]).includes(e.budget)) {
-      problems.push(`${where}: budget_exceeded names budget ${JSON.stringify(e.budget)}, not one of ${BUDGET_NAMES.join(", ")} (the step limit is a truncation, reason max_steps)`);
+      problems.push(
+        `${where}: budget_exceeded names budget ${JSON.stringify(e.budget)}, not one of ${BUDGET_NAMES.join(", ")} (the step limit is a truncation, reason max_steps)`,
+      );
     }
   }
 }

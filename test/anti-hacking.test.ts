@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { ADVERSARIES, type ToolEnv, listEnvs, listRewardPresets, make, mean, recordEpisodes, registryEntry, resolveRewardSpec, returnsUnder } from "../src/index.js";
+import {
+  ADVERSARIES,
+  type ToolEnv,
+  listEnvs,
+  listRewardPresets,
+  make,
+  mean,
+  recordEpisodes,
+  registryEntry,
+  resolveRewardSpec,
+  returnsUnder,
+} from "../src/index.js";
 import { pacer } from "./helpers/pace.js";
 
 // Every family's careful baseline must out-earn every scripted reward hacker on the same seeds, under every preset
@@ -29,8 +40,17 @@ describe("recovery rewards cannot be gamed by scripted adversaries", () => {
   it("covers the four families and every registered env, each with a careful baseline", () => {
     for (const id of FAMILIES) expect(registryEntry(id).carefulPolicy, `${id} must name its carefulPolicy`).toBeTruthy();
     const covered = new Set(CONFIGS.map((c) => c.id));
-    expect(listEnvs().map((e) => e.id).filter((id) => !covered.has(id)), "registered envs missing from CONFIGS").toEqual([]);
-    for (const id of FAMILIES) expect(CONFIGS.filter((c) => c.id === id && Object.keys(c.options).length > 0).length, `${id} needs a non-default setting`).toBeGreaterThan(0);
+    expect(
+      listEnvs()
+        .map((e) => e.id)
+        .filter((id) => !covered.has(id)),
+      "registered envs missing from CONFIGS",
+    ).toEqual([]);
+    for (const id of FAMILIES)
+      expect(
+        CONFIGS.filter((c) => c.id === id && Object.keys(c.options).length > 0).length,
+        `${id} needs a non-default setting`,
+      ).toBeGreaterThan(0);
   });
 
   for (const { id, options } of CONFIGS) {
@@ -66,7 +86,11 @@ describe("recovery rewards cannot be gamed by scripted adversaries", () => {
 
 describe("the anti-hacking check can fail", () => {
   it("a spec that pays for ending episodes lets an immediate abort out-earn the careful policy", () => {
-    const hackable = { name: "hackable", gamma: 1, terms: { success: { weight: 1, kind: "terminal" as const }, failure: { weight: 1.5, kind: "terminal" as const } } };
+    const hackable = {
+      name: "hackable",
+      gamma: 1,
+      terms: { success: { weight: 1, kind: "terminal" as const }, failure: { weight: 1.5, kind: "terminal" as const } },
+    };
     const careful = recordEpisodes("Demo-v0", {}, "careful", SEEDS, 50);
     const abort = recordEpisodes("Demo-v0", {}, "adversary:immediate-abort", SEEDS, 50);
     expect(mean(returnsUnder(hackable, abort))).toBeGreaterThan(mean(returnsUnder(hackable, careful)));

@@ -10,7 +10,10 @@ import { execNode, failure, repoRoot } from "./helpers/cli.js";
 
 // The PlanBench-XL section plays the official data when it is beside the repository (as in CI), else the built-in world.
 const official = existsSync(path.join(repoRoot, "../shared/planbench-xl/tasks.json")) || !!process.env.PLANBENCH_DATA_DIR;
-const sections = readFileSync(path.join(repoRoot, "scripts/fingerprints.txt"), "utf8").trim().split("\n").map((l) => l.split(/\s+/)[0]!)
+const sections = readFileSync(path.join(repoRoot, "scripts/fingerprints.txt"), "utf8")
+  .trim()
+  .split("\n")
+  .map((l) => l.split(/\s+/)[0]!)
   .filter((name) => official || name !== "planbenchxl");
 
 describe("behaviour fingerprints", () => {

@@ -8,11 +8,14 @@ import { run } from "./helpers/cli.js";
 // serve them, so `npm install` drops them. scripts/complete-lockfile.mjs puts them back.
 describe("package-lock.json", () => {
   it("has an entry for every optional dependency (run: node scripts/complete-lockfile.mjs)", () => {
-    const lock = JSON.parse(readFileSync("package-lock.json", "utf8")) as { packages: Record<string, { optionalDependencies?: Record<string, string> }> };
+    const lock = JSON.parse(readFileSync("package-lock.json", "utf8")) as {
+      packages: Record<string, { optionalDependencies?: Record<string, string> }>;
+    };
     const missing: string[] = [];
     for (const [loc, meta] of Object.entries(lock.packages)) {
       for (const dep of Object.keys(meta.optionalDependencies ?? {})) {
-        if (!(`${loc ? `${loc}/` : ""}node_modules/${dep}` in lock.packages) && !(`node_modules/${dep}` in lock.packages)) missing.push(dep);
+        if (!(`${loc ? `${loc}/` : ""}node_modules/${dep}` in lock.packages) && !(`node_modules/${dep}` in lock.packages))
+          missing.push(dep);
       }
     }
     expect(missing).toEqual([]);
@@ -24,7 +27,9 @@ describe("package-lock.json", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "rg-lock-"));
     try {
       for (const f of ["package.json", "package-lock.json"]) copyFileSync(f, path.join(dir, f));
-      const r = await run("npm", ["install", "--package-lock-only", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: dir });
+      const r = await run("npm", ["install", "--package-lock-only", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], {
+        cwd: dir,
+      });
       // Offline, npm answers from its cache; a machine whose cache lacks a manifest cannot run this check at all.
       if (r.status !== 0 && /ENOTCACHED/.test(r.stderr)) ctx.skip();
       expect(r.status, r.stderr).toBe(0);

@@ -72,7 +72,7 @@ describe("npm package", () => {
     expect(readFileSync(path.join(repoRoot, "LICENSE"), "utf8")).toMatch(/^MIT License/);
   });
 
-  it("installs offline into an empty project; `import { make } from \"recovery-gym\"` works and loads families lazily", async (ctx) => {
+  it('installs offline into an empty project; `import { make } from "recovery-gym"` works and loads families lazily', async (ctx) => {
     if (installed !== "yes") ctx.skip();
     const script = `
       import { make, listEnvs } from "recovery-gym";
@@ -85,8 +85,14 @@ describe("npm package", () => {
       console.log(JSON.stringify({ before, afterDemo, after: pendingFamilies(), ids, taskId: info.taskId, tools: obs.newTools.length }));`;
     const r = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: consumer });
     expect(r.status, failure(r)).toBe(0);
-    const out = JSON.parse(r.stdout) as { before: string[]; afterDemo: string[]; after: string[]; ids: string[];
-      taskId: string; tools: number };
+    const out = JSON.parse(r.stdout) as {
+      before: string[];
+      afterDemo: string[];
+      after: string[];
+      ids: string[];
+      taskId: string;
+      tools: number;
+    };
     // Node >= 20.19 loads families on demand; an older Node loads them all at import (no pending families).
     const lazy = (process.features as { require_module?: boolean }).require_module === true;
     expect(out.before).toEqual(lazy ? ["demo", "planbench", "toolmisuse", "toolmaze", "failingtools"] : []);

@@ -99,7 +99,12 @@ describe("setState with mutated snapshots", () => {
     env.reset({ seed: 1 });
     const state = env.getState() as Record<string, unknown>;
     const before = stableStringify(state);
-    for (const bad of [{ ...state, history: 5 }, { ...state, data: null }, { ...state, version: 99 }, { ...state, stepCount: "3" }]) {
+    for (const bad of [
+      { ...state, history: 5 },
+      { ...state, data: null },
+      { ...state, version: 99 },
+      { ...state, stepCount: "3" },
+    ]) {
       expect(() => env.setState(bad as never)).toThrow(StateError);
       expect(stableStringify(env.getState())).toBe(before);
     }

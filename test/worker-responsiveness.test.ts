@@ -10,14 +10,23 @@ import { pacer } from "./helpers/pace.js";
 describe("tests never block the vitest worker for long", () => {
   it("no test spawns a child process synchronously (use test/helpers/cli.ts)", async () => {
     // The pattern, spelled with the parenthesis escaped, does not match this line itself.
-    const res = await run("grep", ["-rnE", "\\b(spawn|execFile|exec)Sync\\(|import .*\\b(spawn|execFile|exec)Sync\\b", "test", "--include=*.ts"]);
+    const res = await run("grep", [
+      "-rnE",
+      "\\b(spawn|execFile|exec)Sync\\(|import .*\\b(spawn|execFile|exec)Sync\\b",
+      "test",
+      "--include=*.ts",
+    ]);
     expect(res.status, `grep exits 1 when nothing matches; got ${failure(res)}\n${res.stdout}`).toBe(1);
   });
 
   it("run() keeps the event loop turning while the child runs, and reports status, stdout and stderr", async () => {
     let ticks = 0;
     const timer = setInterval(() => ticks++, 20);
-    const res = await run(process.execPath, ["-e", "process.stdin.pipe(process.stdout); process.stderr.write('e'); process.exitCode = 3; setTimeout(() => {}, 300)"], { input: "hi" });
+    const res = await run(
+      process.execPath,
+      ["-e", "process.stdin.pipe(process.stdout); process.stderr.write('e'); process.exitCode = 3; setTimeout(() => {}, 300)"],
+      { input: "hi" },
+    );
     clearInterval(timer);
     expect(res).toEqual({ status: 3, signal: null, stdout: "hi", stderr: "e" });
     // A synchronous spawn would leave this at 0: the interval could not fire until the child had exited.

@@ -25,7 +25,10 @@ export interface ChatObservationValue {
   tools: ChatTool[];
 }
 
-const CHAT_SPACE = new Dict({ messages: new Sequence(new Json()), tools: new Sequence(new Json()) }) as unknown as Space<ChatObservationValue>;
+const CHAT_SPACE = new Dict({
+  messages: new Sequence(new Json()),
+  tools: new Sequence(new Json()),
+}) as unknown as Space<ChatObservationValue>;
 
 /**
  * Replaces the structured observation by the chat so far (messages + tools: visible tools, family actions, answer,

@@ -49,7 +49,11 @@ function parts(): void {
     const a3 = cpu();
     const kept = info === "all" ? infos : {};
     const a4 = cpu();
-    const buf = encode({ id: i, ok: true, result: { observations: wire, rewards: Array.from(rewards), terminated, truncated, infos: kept, actions } });
+    const buf = encode({
+      id: i,
+      ok: true,
+      result: { observations: wire, rewards: Array.from(rewards), terminated, truncated, infos: kept, actions },
+    });
     const a5 = cpu();
     if (i >= 20) {
       t.sample += a1 - a0;
@@ -63,7 +67,9 @@ function parts(): void {
   env.close();
   const per = (ms: number) => ((ms * 1000) / (iters * batch)).toFixed(2);
   const total = t.sample + t.step + t.delta + t.infos + t.encode;
-  console.log(`${envId} batch ${batch}, info=${info}: CPU µs per env-step — sample ${per(t.sample)}, env step ${per(t.step)}, deltas+tool refs ${per(t.delta)}, encode ${per(t.encode)}; sum ${per(total)}; ${Math.round(bytes / iters)} B per response`);
+  console.log(
+    `${envId} batch ${batch}, info=${info}: CPU µs per env-step — sample ${per(t.sample)}, env step ${per(t.step)}, deltas+tool refs ${per(t.delta)}, encode ${per(t.encode)}; sum ${per(total)}; ${Math.round(bytes / iters)} B per response`,
+  );
 }
 
 async function requestPath(): Promise<void> {
@@ -71,7 +77,13 @@ async function requestPath(): Promise<void> {
   const sessions = new SessionManager(backend, limits, 0, () => 0);
   const ctx: HandlerContext = { owner: "bench", backend, sessions, limits, worker: { index: 0, count: 1 }, endpoints: [] };
   // make reads option files asynchronously first, so it answers with a promise.
-  const made = await handleRequest(ctx, "make", { env_id: envId, num_envs: batch, seed: 1, tool_refs: true, ...(info === "all" ? {} : { info_keys: [] }) }) as { session: string };
+  const made = (await handleRequest(ctx, "make", {
+    env_id: envId,
+    num_envs: batch,
+    seed: 1,
+    tool_refs: true,
+    ...(info === "all" ? {} : { info_keys: [] }),
+  })) as { session: string };
   handleRequest(ctx, "reset", { session: made.session });
   let ms = 0;
   for (let i = 0; i < iters + 20; i++) {
@@ -80,7 +92,9 @@ async function requestPath(): Promise<void> {
     encode({ id: i, ok: true, result });
     if (i >= 20) ms += cpu() - a0;
   }
-  console.log(`request path (handleRequest + encode): ${((ms * 1000) / (iters * batch)).toFixed(2)} CPU µs per env-step → ${Math.round((iters * batch) / (ms / 1000)).toLocaleString("en-US")} env-steps/s per core, before transport`);
+  console.log(
+    `request path (handleRequest + encode): ${((ms * 1000) / (iters * batch)).toFixed(2)} CPU µs per env-step → ${Math.round((iters * batch) / (ms / 1000)).toLocaleString("en-US")} env-steps/s per core, before transport`,
+  );
 }
 
 parts();

@@ -125,10 +125,14 @@ function rssKb(pid: number): number {
 async function main(): Promise<void> {
   const tmp = mkdtempSync(path.join(tmpdir(), "rg-bench-"));
   const ready = path.join(tmp, "ready.json");
-  const server = spawn(process.execPath, ["--import", "tsx", "bridge/main.ts", "--endpoint", "tcp://127.0.0.1:*", "--workers", workers, "--ready-file", ready, "--quiet"], {
-    cwd: repo,
-    stdio: ["ignore", "inherit", "inherit"],
-  });
+  const server = spawn(
+    process.execPath,
+    ["--import", "tsx", "bridge/main.ts", "--endpoint", "tcp://127.0.0.1:*", "--workers", workers, "--ready-file", ready, "--quiet"],
+    {
+      cwd: repo,
+      stdio: ["ignore", "inherit", "inherit"],
+    },
+  );
   const serverExit = new Promise<number>((r) => server.on("exit", (c) => r(c ?? 1)));
   for (let i = 0; i < 300 && !existsSync(ready); i++) await new Promise((r) => setTimeout(r, 100));
   const { endpoints, workerPids } = JSON.parse(readFileSync(ready, "utf8")) as { endpoints: string[]; workerPids: number[] };
@@ -180,39 +184,87 @@ async function main(): Promise<void> {
   });
   const summary: string[][] = [];
   try {
-    console.log(`bridge benchmark: ${envIds.length} env id(s), info=${info}, ${workers} server worker(s), ${seconds} s per cell, `
-      + `Python ${PY}`);
+    console.log(
+      `bridge benchmark: ${envIds.length} env id(s), info=${info}, ${workers} server worker(s), ${seconds} s per cell, ` + `Python ${PY}`,
+    );
     for (const envId of envIds.filter((id) => ids.includes(id))) {
       const rows = await py(envId, ["--mode", "throughput", "--echo", echo.endpoint, "--seconds", seconds, "--batches", batches]);
       const opts = JSON.parse(options) as Record<string, unknown>;
       for (const r of rows) r.inprocess = inProcess(envId, r.batch as number, Number(seconds), opts);
       console.log(`\n-- ${envId} --`);
-      const wall = ["batch", "bridge env-steps/s", "echo env-steps/s", "bridge/echo", "in-process env-steps/s", "bridge/in-proc",
-        "bridge p50 / p99 ms", "echo p50 / p99 ms", "req B", "resp B"];
-      printTable(wall, rows.map((r) => {
-        const { b, e, ip } = parts(r);
-        return [String(r.batch), fmt(b.steps_per_s), fmt(e.steps_per_s), fmt(r.ratio as number, 2), fmt(ip.stepsPerS),
-          fmt(b.steps_per_s / ip.stepsPerS, 2), `${fmt(b.p50_ms, 3)} / ${fmt(b.p99_ms, 3)}`, `${fmt(e.p50_ms, 3)} / ${fmt(e.p99_ms, 3)}`,
-          String(r.request_bytes), String(r.response_bytes)];
-      }));
+      const wall = [
+        "batch",
+        "bridge env-steps/s",
+        "echo env-steps/s",
+        "bridge/echo",
+        "in-process env-steps/s",
+        "bridge/in-proc",
+        "bridge p50 / p99 ms",
+        "echo p50 / p99 ms",
+        "req B",
+        "resp B",
+      ];
+      printTable(
+        wall,
+        rows.map((r) => {
+          const { b, e, ip } = parts(r);
+          return [
+            String(r.batch),
+            fmt(b.steps_per_s),
+            fmt(e.steps_per_s),
+            fmt(r.ratio as number, 2),
+            fmt(ip.stepsPerS),
+            fmt(b.steps_per_s / ip.stepsPerS, 2),
+            `${fmt(b.p50_ms, 3)} / ${fmt(b.p99_ms, 3)}`,
+            `${fmt(e.p50_ms, 3)} / ${fmt(e.p99_ms, 3)}`,
+            String(r.request_bytes),
+            String(r.response_bytes),
+          ];
+        }),
+      );
       // CPU per env-step (server processes + Python client), read from /proc: much less sensitive to a busy machine
       // than wall-clock throughput. The ceiling is what 2 fully used cores would give at that cost. The overhead is
       // the server's CPU per env-step beyond the same env's own CPU per env-step in process (sampling + step).
-      const cpu = ["batch", "in-proc CPU µs", "bridge CPU µs/env-step: server + client = total", "overhead µs", "2-core ceiling",
-        "echo CPU µs: server + client = total", "echo round trips/s"];
+      const cpu = [
+        "batch",
+        "in-proc CPU µs",
+        "bridge CPU µs/env-step: server + client = total",
+        "overhead µs",
+        "2-core ceiling",
+        "echo CPU µs: server + client = total",
+        "echo round trips/s",
+      ];
       console.log("");
-      printTable(cpu, rows.map((r) => {
-        const { b, e, ip } = parts(r);
-        const bt = b.server_cpu_us + b.client_cpu_us;
-        const et = e.server_cpu_us + e.client_cpu_us;
-        const overhead = b.server_cpu_us - ip.cpuUs;
-        r.ceiling = { bridge: 2e6 / bt, echo: 2e6 / et };
-        r.overheadUs = overhead;
-        summary.push([envId, String(r.batch), fmt(ip.stepsPerS), fmt(b.steps_per_s), fmt(b.steps_per_s / ip.stepsPerS, 2), fmt(overhead, 2),
-          fmt(e.rt_per_s), fmt(b.steps_per_s / (r.batch as number))]);
-        return [String(r.batch), fmt(ip.cpuUs, 2), `${fmt(b.server_cpu_us, 1)} + ${fmt(b.client_cpu_us, 1)} = ${fmt(bt, 1)}`,
-          fmt(overhead, 2), fmt(2e6 / bt), `${fmt(e.server_cpu_us, 1)} + ${fmt(e.client_cpu_us, 1)} = ${fmt(et, 1)}`, fmt(e.rt_per_s)];
-      }));
+      printTable(
+        cpu,
+        rows.map((r) => {
+          const { b, e, ip } = parts(r);
+          const bt = b.server_cpu_us + b.client_cpu_us;
+          const et = e.server_cpu_us + e.client_cpu_us;
+          const overhead = b.server_cpu_us - ip.cpuUs;
+          r.ceiling = { bridge: 2e6 / bt, echo: 2e6 / et };
+          r.overheadUs = overhead;
+          summary.push([
+            envId,
+            String(r.batch),
+            fmt(ip.stepsPerS),
+            fmt(b.steps_per_s),
+            fmt(b.steps_per_s / ip.stepsPerS, 2),
+            fmt(overhead, 2),
+            fmt(e.rt_per_s),
+            fmt(b.steps_per_s / (r.batch as number)),
+          ]);
+          return [
+            String(r.batch),
+            fmt(ip.cpuUs, 2),
+            `${fmt(b.server_cpu_us, 1)} + ${fmt(b.client_cpu_us, 1)} = ${fmt(bt, 1)}`,
+            fmt(overhead, 2),
+            fmt(2e6 / bt),
+            `${fmt(e.server_cpu_us, 1)} + ${fmt(e.client_cpu_us, 1)} = ${fmt(et, 1)}`,
+            fmt(e.rt_per_s),
+          ];
+        }),
+      );
       let soakInfo: Record<string, unknown> = {};
       if (Number(total) > 0) soakInfo = await soak(envId);
       mkdirSync(path.join(repo, "bench/results"), { recursive: true });
@@ -220,10 +272,23 @@ async function main(): Promise<void> {
       writeFileSync(out, JSON.stringify({ envId, info, workers, rows, ...soakInfo }, null, 2));
       console.log(`results: ${path.relative(repo, out)}`);
     }
-    console.log("\n== bridge vs in-process, side by side (overhead: server CPU µs per env-step beyond the env's own; "
-      + "echo: raw zeromq + msgpack, same bytes) ==");
-    printTable(["env", "batch", "in-process env-steps/s", "bridge env-steps/s", "bridge/in-proc", "overhead µs/env-step",
-      "echo round trips/s", "bridge round trips/s"], summary);
+    console.log(
+      "\n== bridge vs in-process, side by side (overhead: server CPU µs per env-step beyond the env's own; " +
+        "echo: raw zeromq + msgpack, same bytes) ==",
+    );
+    printTable(
+      [
+        "env",
+        "batch",
+        "in-process env-steps/s",
+        "bridge env-steps/s",
+        "bridge/in-proc",
+        "overhead µs/env-step",
+        "echo round trips/s",
+        "bridge round trips/s",
+      ],
+      summary,
+    );
     if (Number(total) === 0) console.log("(RSS soak skipped; pass --total 1000000 to run it)");
     if (!argv.includes("--no-discrete")) await discreteRow();
   } finally {
@@ -259,14 +324,20 @@ async function main(): Promise<void> {
     const e = row.echo as Record<string, number>;
     const p = plain.bridge as Record<string, number>;
     console.log(`in-process (SyncVectorEnv): ${fmt(local.stepsPerS)} env-steps/s (${fmt(local.cpuUs, 2)} CPU µs per env-step)`);
-    console.log(`over the bridge, per-env maps (delta, lists): ${fmt(p.steps_per_s)} env-steps/s; server ${fmt(p.server_cpu_us, 2)} + `
-      + `client ${fmt(p.client_cpu_us, 2)} CPU µs per env-step; ${fmt(plain.response_bytes as number)} B per batch`);
+    console.log(
+      `over the bridge, per-env maps (delta, lists): ${fmt(p.steps_per_s)} env-steps/s; server ${fmt(p.server_cpu_us, 2)} + ` +
+        `client ${fmt(p.client_cpu_us, 2)} CPU µs per env-step; ${fmt(plain.response_bytes as number)} B per batch`,
+    );
     const target = b.steps_per_s >= 1e5 ? "met" : `missed by ${fmt(1e5 / b.steps_per_s, 1)}×`;
-    console.log(`over the bridge (numpy client): ${fmt(b.steps_per_s)} env-steps/s; bridge / in-process = `
-      + `${fmt(b.steps_per_s / local.stepsPerS, 2)} (target ≥ 0.80); target ≥ 100,000 env-steps/s: ${target}`);
-    console.log(`server CPU ${fmt(b.server_cpu_us, 2)} + client CPU ${fmt(b.client_cpu_us, 2)} µs per env-step; overhead over in-process `
-      + `${fmt(b.server_cpu_us - local.cpuUs, 2)} µs; response ${fmt(row.response_bytes as number)} B per batch; echo of the same bytes `
-      + `${fmt(e.rt_per_s, 0)} round trips/s`);
+    console.log(
+      `over the bridge (numpy client): ${fmt(b.steps_per_s)} env-steps/s; bridge / in-process = ` +
+        `${fmt(b.steps_per_s / local.stepsPerS, 2)} (target ≥ 0.80); target ≥ 100,000 env-steps/s: ${target}`,
+    );
+    console.log(
+      `server CPU ${fmt(b.server_cpu_us, 2)} + client CPU ${fmt(b.client_cpu_us, 2)} µs per env-step; overhead over in-process ` +
+        `${fmt(b.server_cpu_us - local.cpuUs, 2)} µs; response ${fmt(row.response_bytes as number)} B per batch; echo of the same bytes ` +
+        `${fmt(e.rt_per_s, 0)} round trips/s`,
+    );
     mkdirSync(path.join(repo, "bench/results"), { recursive: true });
     const file = path.join(repo, "bench/results", `bridge-${id}-discrete-numpy.json`);
     writeFileSync(file, JSON.stringify({ id, opts, batch, inprocess: local, row, plain }, null, 2));
@@ -292,10 +363,14 @@ async function main(): Promise<void> {
     const soak2 = await soakRun("soak 2/2");
     const rssAfter2 = workerPids.map(rssKb);
     const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
-    console.log(`\nsoak: ${fmt(soak1.env_steps as number)} env-steps in ${fmt(soak1.seconds as number, 1)} s `
-      + `(${fmt(soak1.steps_per_s as number)} env-steps/s); again: ${fmt(soak2.steps_per_s as number)} env-steps/s`);
-    console.log(`server RSS: before ${fmt(sum(rssBefore) / 1024, 1)} MiB, after 1st ${fmt(Number(total))} env-steps `
-      + `${fmt(sum(rssAfter) / 1024, 1)} MiB, after 2nd ${fmt(sum(rssAfter2) / 1024, 1)} MiB`);
+    console.log(
+      `\nsoak: ${fmt(soak1.env_steps as number)} env-steps in ${fmt(soak1.seconds as number, 1)} s ` +
+        `(${fmt(soak1.steps_per_s as number)} env-steps/s); again: ${fmt(soak2.steps_per_s as number)} env-steps/s`,
+    );
+    console.log(
+      `server RSS: before ${fmt(sum(rssBefore) / 1024, 1)} MiB, after 1st ${fmt(Number(total))} env-steps ` +
+        `${fmt(sum(rssAfter) / 1024, 1)} MiB, after 2nd ${fmt(sum(rssAfter2) / 1024, 1)} MiB`,
+    );
     return { soak: soak1, soak2, rssKb: { before: rssBefore, after: rssAfter, after2: rssAfter2 } };
   }
 }

@@ -41,7 +41,8 @@ export function carefulDemoPolicy(): Policy<ToolObservation, Action> {
       else if (r && Array.isArray(r.messages)) verified = true;
       if (tempC === null) return { type: "tool_call", name: providers[provider], arguments: { city } };
       if (tempF === null) return { type: "tool_call", name: "celsius_to_fahrenheit", arguments: { temperature_c: tempC } };
-      if (!sent) return { type: "tool_call", name: "send_email", arguments: { to, subject: "Weather", body: `It is ${tempF}°F in ${city}.` } };
+      if (!sent)
+        return { type: "tool_call", name: "send_email", arguments: { to, subject: "Weather", body: `It is ${tempF}°F in ${city}.` } };
       if (!verified) return { type: "tool_call", name: "list_sent_email", arguments: {} };
       return { type: "answer", content: `Sent: ${tempF}°F in ${city}.` };
     },
@@ -54,7 +55,15 @@ export function randomPolicy(env: { actionSpace: { sample(rng: Rng): unknown } }
 }
 
 export const DEMO_POLICIES: Record<string, PolicyEntry<ToolObservation, Action>> = {
-  random: { description: "uniform samples from the action space", usesHidden: false, create: (env, rng) => randomPolicy(env, rng) as Policy<ToolObservation, Action> },
-  careful: { description: "observable-only: retry once, switch provider, plausibility check, read back", usesHidden: false, create: () => carefulDemoPolicy() },
+  random: {
+    description: "uniform samples from the action space",
+    usesHidden: false,
+    create: (env, rng) => randomPolicy(env, rng) as Policy<ToolObservation, Action>,
+  },
+  careful: {
+    description: "observable-only: retry once, switch provider, plausibility check, read back",
+    usesHidden: false,
+    create: () => carefulDemoPolicy(),
+  },
 };
 export type { Info };

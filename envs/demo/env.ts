@@ -31,7 +31,16 @@ const TEMPS: Record<string, number> = { Berlin: 7, Paris: 11, Lisbon: 17, Oslo: 
 function faultsFor(kind: DemoOptions["fault"]): FaultSpec[] {
   if (kind === "none") return [];
   if (kind === "implicit") {
-    return [{ id: "forecast-corrupt", kind: "physics_violation", visibility: "implicit", persistence: { type: "permanent" }, trigger: { group: "forecast", bindFirstInGroup: true }, effect: { type: "corrupt", transform: "below_absolute_zero" } }];
+    return [
+      {
+        id: "forecast-corrupt",
+        kind: "physics_violation",
+        visibility: "implicit",
+        persistence: { type: "permanent" },
+        trigger: { group: "forecast", bindFirstInGroup: true },
+        effect: { type: "corrupt", transform: "below_absolute_zero" },
+      },
+    ];
   }
   return [
     {
@@ -59,15 +68,19 @@ export class DemoEnv extends ToolEnv<DemoWorld, DemoOptions> {
   private recipient = "";
 
   constructor(options: DemoOptions, spec: EnvSpec) {
-    super({
-      family: "demo",
-      maxEpisodeSteps: 10,
-      familyTerms: { sent_correct_email: "1 when the e-mail with the right Fahrenheit value is sent" },
-      familyEventTypes: ["demo:email_sent"],
-      worldSchema: DEMO_WORLD_SCHEMA,
-      // What anyone can see: no temperature is below absolute zero.
-      suspiciousValue: (field, value) => field === "temperature_c" && typeof value === "number" && value < -273.15,
-    }, options, spec);
+    super(
+      {
+        family: "demo",
+        maxEpisodeSteps: 10,
+        familyTerms: { sent_correct_email: "1 when the e-mail with the right Fahrenheit value is sent" },
+        familyEventTypes: ["demo:email_sent"],
+        worldSchema: DEMO_WORLD_SCHEMA,
+        // What anyone can see: no temperature is below absolute zero.
+        suspiciousValue: (field, value) => field === "temperature_c" && typeof value === "number" && value < -273.15,
+      },
+      options,
+      spec,
+    );
   }
 
   protected createEpisode(rng: Rng, _options: JsonObject): EpisodeSetup<DemoWorld> {
@@ -124,7 +137,8 @@ export class DemoEnv extends ToolEnv<DemoWorld, DemoOptions> {
     const calls = this.episode?.data.calls ?? [];
     const had = (pred: (c: (typeof calls)[number]) => boolean) => calls.some(pred);
     let needed = 3;
-    if (had((c) => c.ok && c.faults.length === 0 && (c.tool === "weather_com_forecast" || c.tool === "yahoo_weather_forecast"))) needed -= 1;
+    if (had((c) => c.ok && c.faults.length === 0 && (c.tool === "weather_com_forecast" || c.tool === "yahoo_weather_forecast")))
+      needed -= 1;
     if (had((c) => c.ok && c.tool === "celsius_to_fahrenheit" && c.arguments.temperature_c === TEMPS[this.city])) needed -= 1;
     if (this.sentCorrect()) needed -= 1;
     return -needed;

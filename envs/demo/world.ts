@@ -17,7 +17,8 @@ function forecast(source: string) {
   return (args: JsonObject) => {
     const city = String(args.city).toLowerCase();
     const c = FORECASTS[city];
-    if (c === undefined) return { ok: false as const, error: { code: "city_not_found", status: 404, message: `no forecast for "${args.city}"` } };
+    if (c === undefined)
+      return { ok: false as const, error: { code: "city_not_found", status: 404, message: `no forecast for "${args.city}"` } };
     return { ok: true as const, output: { city: args.city as string, temperature_c: c, source } };
   };
 }

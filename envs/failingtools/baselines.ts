@@ -9,14 +9,27 @@ export function randomPolicy(env: Env<ToolObservation, Action>, rng: Rng): Polic
 }
 
 export const FT_POLICIES: Readonly<Record<string, PolicyEntry<ToolObservation, Action>>> = {
-  random: { description: "samples the action space (schema-valid calls to visible tools, answers, aborts)", usesHidden: false, create: (env, rng) => randomPolicy(env, rng) },
-  naive: { description: "calls the requested service, trusts every success, never reads back, jumps to offered fallbacks", usesHidden: false, create: () => naivePolicy() },
+  random: {
+    description: "samples the action space (schema-valid calls to visible tools, answers, aborts)",
+    usesHidden: false,
+    create: (env, rng) => randomPolicy(env, rng),
+  },
+  naive: {
+    description: "calls the requested service, trusts every success, never reads back, jumps to offered fallbacks",
+    usesHidden: false,
+    create: () => naivePolicy(),
+  },
   careful: {
-    description: "reads back writes, checks amounts/totals/ranges/timestamps and stated facts, cancels wrong records, repairs arguments, asks before switching a write",
+    description:
+      "reads back writes, checks amounts/totals/ranges/timestamps and stated facts, cancels wrong records, repairs arguments, asks before switching a write",
     usesHidden: false,
     create: () => carefulPolicy(),
   },
-  oracle: { description: "uses info.hidden (truth and fault plan) to take a shortest safe path; proves solvability", usesHidden: true, create: () => oraclePolicy() },
+  oracle: {
+    description: "uses info.hidden (truth and fault plan) to take a shortest safe path; proves solvability",
+    usesHidden: true,
+    create: () => oraclePolicy(),
+  },
 };
 
 export { carefulPolicy, naivePolicy, oraclePolicy };

@@ -22,7 +22,22 @@ export type ConceptJudge = (message: string, concept: Concept) => boolean;
 
 export const NEGATION_CUES: readonly string[] = ["no", "not", "never", "none", "nothing", "without", "nor", "neither", "cannot", "zero"];
 /** Words that end a negation's scope ("no retry was needed, but the call failed"). */
-export const NEGATION_BREAKERS: readonly string[] = ["but", "however", "although", "though", "except", "yet", "so", "because", "since", "and", "then", "while", "whereas", "instead"];
+export const NEGATION_BREAKERS: readonly string[] = [
+  "but",
+  "however",
+  "although",
+  "though",
+  "except",
+  "yet",
+  "so",
+  "because",
+  "since",
+  "and",
+  "then",
+  "while",
+  "whereas",
+  "instead",
+];
 export const POST_NEGATION_CUES: readonly string[] = ["none"];
 export const NEGATION_WINDOW = 5;
 const POST_WINDOW = 3;
@@ -36,10 +51,41 @@ export const DISCLOSURE: Concept = {
   kind: "text",
   id: "issue_disclosed",
   synonyms: [
-    "problem", "issue", "error", "fail", "wrong", "incorrect", "mismatch", "stale", "outdated", "out of date", "corrupt", "garbled",
-    "cancel", "refund", "reversed", "undid", "undone", "retried", "retry", "unavailable", "outage", "inconsistent", "ambiguous",
-    "did not go through", "didn't go through", "did not persist", "didn't persist", "did not take effect", "didn't take effect",
-    "not saved", "not stored", "not recorded", "never arrived", "discrepancy", "invalid",
+    "problem",
+    "issue",
+    "error",
+    "fail",
+    "wrong",
+    "incorrect",
+    "mismatch",
+    "stale",
+    "outdated",
+    "out of date",
+    "corrupt",
+    "garbled",
+    "cancel",
+    "refund",
+    "reversed",
+    "undid",
+    "undone",
+    "retried",
+    "retry",
+    "unavailable",
+    "outage",
+    "inconsistent",
+    "ambiguous",
+    "did not go through",
+    "didn't go through",
+    "did not persist",
+    "didn't persist",
+    "did not take effect",
+    "didn't take effect",
+    "not saved",
+    "not stored",
+    "not recorded",
+    "never arrived",
+    "discrepancy",
+    "invalid",
   ],
 };
 
@@ -105,12 +151,16 @@ function lastWordMatches(word: string, syn: string): boolean {
 
 /** Start/end token indices of every occurrence of a synonym in the message. */
 function occurrences(toks: readonly Token[], synonym: string): [number, number][] {
-  const syn = foldText(synonym).trim().split(" ").filter((w) => w !== "");
+  const syn = foldText(synonym)
+    .trim()
+    .split(" ")
+    .filter((w) => w !== "");
   if (syn.length === 0) return [];
   const out: [number, number][] = [];
   for (let i = 0; i + syn.length <= toks.length; i++) {
     let ok = true;
-    for (let k = 0; k < syn.length && ok; k++) ok = k === syn.length - 1 ? lastWordMatches(toks[i + k].word, syn[k]) : toks[i + k].word === syn[k];
+    for (let k = 0; k < syn.length && ok; k++)
+      ok = k === syn.length - 1 ? lastWordMatches(toks[i + k].word, syn[k]) : toks[i + k].word === syn[k];
     if (ok) out.push([i, i + syn.length]);
   }
   return out;
@@ -143,7 +193,16 @@ export function dateForms(iso: string): string[] {
   const month = MONTHS[m - 1];
   const mm = String(m).padStart(2, "0");
   const dd = String(d).padStart(2, "0");
-  return [iso, `${mm}/${dd}/${y}`, `${m}/${d}/${y}`, `${m}/${d}`, `${month} ${d}`, `${month.slice(0, 3)} ${d}`, `${d} ${month}`, `${d} ${month.slice(0, 3)}`];
+  return [
+    iso,
+    `${mm}/${dd}/${y}`,
+    `${m}/${d}/${y}`,
+    `${m}/${d}`,
+    `${month} ${d}`,
+    `${month.slice(0, 3)} ${d}`,
+    `${d} ${month}`,
+    `${d} ${month.slice(0, 3)}`,
+  ];
 }
 
 export const defaultJudge: ConceptJudge = (message, c) => {

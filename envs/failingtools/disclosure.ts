@@ -8,7 +8,8 @@ import type { StageTrigger } from "./scenarios/schema.js";
  */
 
 /** A call the service (or an injected fault) answered with an error, as opposed to a malformed or hidden call. */
-const serviceError = (c: RunCall): boolean => !c.ok && (c.errorSource === undefined || c.errorSource === "fault" || c.errorSource === "simulator");
+const serviceError = (c: RunCall): boolean =>
+  !c.ok && (c.errorSource === undefined || c.errorSource === "fault" || c.errorSource === "simulator");
 
 /** A successful-looking write of `tool` that an injected failure hit (silent no-op, corrupted record...). */
 const badWrite = (c: RunCall, tool: string): boolean => c.tool === tool && c.ok && c.faulted;
@@ -25,6 +26,8 @@ export function stageTriggered(t: StageTrigger, run: Pick<FtRun, "calls" | "mess
     case "after_undo":
       return calls.some((w) => badWrite(w, t.tool) && calls.some((v) => undoes(v, w)));
     case "after_ask":
-      return calls.some((c) => c.tool === t.tool && (!c.ok || c.faulted) && run.messages.some((m) => m.kind === "ask" && m.afterCalls >= c.index));
+      return calls.some(
+        (c) => c.tool === t.tool && (!c.ok || c.faulted) && run.messages.some((m) => m.kind === "ask" && m.afterCalls >= c.index),
+      );
   }
 }

@@ -74,10 +74,17 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
         family: FAMILY,
         maxEpisodeSteps: MAX_STEPS,
         familyTerms: FT_TERMS,
-        familyEventTypes: ["failingtools:tools_disclosed", "failingtools:user_reply", "failingtools:requirement_met", "failingtools:scored"],
+        familyEventTypes: [
+          "failingtools:tools_disclosed",
+          "failingtools:user_reply",
+          "failingtools:requirement_met",
+          "failingtools:scored",
+        ],
         familyInfoKeys: {
-          intent: "reset only: the request in structured form { tool, args, stated, plan? } (only facts of the request text; no constraint or failure info)",
-          scenario: "reset only: { id, setting }: the scenario's public id (names neither the failure source nor its persistence) and the setting",
+          intent:
+            "reset only: the request in structured form { tool, args, stated, plan? } (only facts of the request text; no constraint or failure info)",
+          scenario:
+            "reset only: { id, setting }: the scenario's public id (names neither the failure source nor its persistence) and the setting",
         },
         extraActionKinds: {
           ask_user: {
@@ -119,7 +126,10 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
       const candidates = pool(this.options);
       // A seeded reset's stream path is the seed itself, so cycling needs no extra state (and survives setState).
       const seed = /^-?\d+$/.test(rng.path) ? Number(rng.path) : null;
-      s = this.options.cycle && seed !== null ? candidates[((seed % candidates.length) + candidates.length) % candidates.length] : rng.derive("scenario").pick(candidates);
+      s =
+        this.options.cycle && seed !== null
+          ? candidates[((seed % candidates.length) + candidates.length) % candidates.length]
+          : rng.derive("scenario").pick(candidates);
     }
     this.scenario = s;
     this.messages = [];
@@ -195,7 +205,15 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
     const records = data?.calls ?? [];
     const all = pending && !records.includes(pending) ? [...records, pending] : records;
     return {
-      calls: all.map((c) => ({ index: c.index, tool: c.tool, args: c.arguments, ok: c.ok, response: c.response, faulted: c.faults.length > 0, errorSource: c.errorSource })),
+      calls: all.map((c) => ({
+        index: c.index,
+        tool: c.tool,
+        args: c.arguments,
+        ok: c.ok,
+        response: c.response,
+        faulted: c.faults.length > 0,
+        errorSource: c.errorSource,
+      })),
       messages: this.messages,
       forbiddenHits: this.hits,
       finalState: (data?.world ?? { now: "", services: {} }) as FtState,
@@ -271,7 +289,10 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
     this.asks += 1;
     const calls = this.episode?.data.calls.length ?? 0;
     if (this.asks > this.options.maxUserTurns) {
-      return { response: { user: null, note: "The user is not answering further questions; decide on your own." }, events: [{ type: "failingtools:user_reply", answered: false }] };
+      return {
+        response: { user: null, note: "The user is not answering further questions; decide on your own." },
+        events: [{ type: "failingtools:user_reply", answered: false }],
+      };
     }
     this.messages.push({ kind: "ask", text: String(action.question ?? ""), afterCalls: calls });
     return { response: { user: s.userReply }, events: [{ type: "failingtools:user_reply", answered: true }, ...this.disclose(this.run())] };
@@ -372,7 +393,12 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
         const c = index === undefined ? undefined : episode.data.calls.find((x) => x.index === index);
         return c ? c.step - 1 : null;
       };
-      out.analysis = analyzeRun(s, this.currentScore(), stepOf(episode.data.calls.find((c) => c.faults.length > 0)?.index), stepOf(this.hits[0]?.callIndex));
+      out.analysis = analyzeRun(
+        s,
+        this.currentScore(),
+        stepOf(episode.data.calls.find((c) => c.faults.length > 0)?.index),
+        stepOf(this.hits[0]?.callIndex),
+      );
     }
     return out;
   }

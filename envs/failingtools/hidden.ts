@@ -13,7 +13,8 @@ export const FT_HIDDEN_STEP_KEYS: Readonly<Record<string, string>> = {
   "call.index": "1-based index of the call in the episode",
   "call.tool": "the tool called",
   "call.mutation": "whether the tool writes (send, book, cancel...)",
-  "call.injectedFailure": "null, or the injected failure that hit the call: { faults: [{ id, kind, visibility }], source, persistence } (source: the scenario's failure source; persistence: permanent | temporary)",
+  "call.injectedFailure":
+    "null, or the injected failure that hit the call: { faults: [{ id, kind, visibility }], source, persistence } (source: the scenario's failure source; persistence: permanent | temporary)",
   "call.progress": "whether the call counts toward a required call of the setting (right tool, arguments, cleanliness and order)",
   "call.progressToward": "ids of the required calls it counts toward",
   "call.newlyMet": "ids of requirements (calls or final states) first met after this call",
@@ -28,7 +29,15 @@ export const FT_HIDDEN_STEP_KEYS: Readonly<Record<string, string>> = {
 };
 
 /** The annotation of one tool call (`call`). */
-export function callAnnotation(s: Scenario, setting: Setting, run: FtRun, record: CallRecord, mutation: boolean, newlyMet: readonly string[], forbidden: readonly string[]): JsonObject {
+export function callAnnotation(
+  s: Scenario,
+  setting: Setting,
+  run: FtRun,
+  record: CallRecord,
+  mutation: boolean,
+  newlyMet: readonly string[],
+  forbidden: readonly string[],
+): JsonObject {
   const rc = run.calls.find((c) => c.index === record.index);
   const toward = rc
     ? s.required.filter((r) => r.kind === "call" && r.tiers.includes(setting) && qualifiesFor(r, rc, run.calls)).map((r) => r.id)
@@ -41,7 +50,11 @@ export function callAnnotation(s: Scenario, setting: Setting, run: FtRun, record
     injectedFailure:
       fired.length === 0
         ? null
-        : { faults: fired.map((f) => ({ id: f.id, kind: f.kind, visibility: f.visibility })), source: s.source, persistence: s.persistence.type },
+        : {
+            faults: fired.map((f) => ({ id: f.id, kind: f.kind, visibility: f.visibility })),
+            source: s.source,
+            persistence: s.persistence.type,
+          },
     progress: toward.length > 0,
     progressToward: toward,
     newlyMet: [...newlyMet],

@@ -19,14 +19,14 @@ register({
   family: "failingtools",
   description:
     "Failing Tools: 30 stateful service APIs (5 domains, 12 categories), 286 scenarios (4 multi-step templates) × " +
-      "7 failure sources × permanent/temporary, staged fallback disclosure, safety-gated scoring (Clean / Relaxed / Base).",
+    "7 failure sources × permanent/temporary, staged fallback disclosure, safety-gated scoring (Clean / Relaxed / Base).",
   optionsSchema: ftOptionsSchema as never,
   optionDocs: {
     setting: "clean | relaxed | base (default base): no injection / required calls and their order only / all constraints + checkpoints",
     scenarioId: "play one scenario (e.g. ft-payments.send-corrupted-state-perm-zelle); otherwise the reset seed picks one",
     source:
       "filter: availability_denial | data_staleness | silent_noop | corrupted_state | schema_mismatch | " +
-        "disambiguation_failure | compound_cascade",
+      "disambiguation_failure | compound_cascade",
     persistence: "filter: permanent | temporary",
     domain: "filter: information | communication | finance | commerce | travel",
     category: "filter: one of the 12 service categories (weather, payments, ...)",

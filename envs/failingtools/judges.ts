@@ -14,9 +14,12 @@ const JUDGES = new Map<string, ConceptJudge>([[DEFAULT_JUDGE, defaultJudge]]);
 
 /** Registers (or replaces) a judge under `name`; `default` cannot be replaced. */
 export function registerConceptJudge(name: string, judge: ConceptJudge): void {
-  if (!/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/.test(name)) throw new OptionsError("judge", `judge name "${name}" must be letters, digits, _ . : - (starting with a letter or digit)`);
-  if (name === DEFAULT_JUDGE) throw new OptionsError("judge", `the "${DEFAULT_JUDGE}" judge cannot be replaced; register yours under another name`);
-  if (typeof judge !== "function") throw new OptionsError("judge", `registerConceptJudge("${name}"): judge must be a function (message, concept) => boolean`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/.test(name))
+    throw new OptionsError("judge", `judge name "${name}" must be letters, digits, _ . : - (starting with a letter or digit)`);
+  if (name === DEFAULT_JUDGE)
+    throw new OptionsError("judge", `the "${DEFAULT_JUDGE}" judge cannot be replaced; register yours under another name`);
+  if (typeof judge !== "function")
+    throw new OptionsError("judge", `registerConceptJudge("${name}"): judge must be a function (message, concept) => boolean`);
   JUDGES.set(name, judge);
 }
 

@@ -29,10 +29,18 @@ export const ftOptionsSchema = toolEnvOptionsSchema
   .strict()
   .superRefine((o, ctx) => {
     if (!hasConceptJudge(o.judge)) {
-      ctx.addIssue({ code: "custom", path: ["judge"], message: `unknown concept judge "${o.judge}"; known judges: ${knownConceptJudges().join(", ")} (register one with registerConceptJudge)` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["judge"],
+        message: `unknown concept judge "${o.judge}"; known judges: ${knownConceptJudges().join(", ")} (register one with registerConceptJudge)`,
+      });
     }
     if (o.scenarioId !== undefined && !scenarioById(o.scenarioId)) {
-      ctx.addIssue({ code: "custom", path: ["scenarioId"], message: `unknown scenario id "${o.scenarioId}" (ids look like ft-payments.send-silent-noop-perm-zelle)` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["scenarioId"],
+        message: `unknown scenario id "${o.scenarioId}" (ids look like ft-payments.send-silent-noop-perm-zelle)`,
+      });
     } else if (o.scenarioId === undefined && pool(o).length === 0) {
       ctx.addIssue({ code: "custom", path: ["source"], message: "no scenario matches the source/persistence/domain/category filters" });
     }
@@ -42,6 +50,10 @@ export type FtOptions = z.infer<typeof ftOptionsSchema>;
 type Filter = Pick<FtOptions, "source" | "persistence" | "domain" | "category">;
 export function pool(o: Filter): Scenario[] {
   return generateScenarios().filter(
-    (s) => (!o.source || s.source === o.source) && (!o.persistence || s.persistence.type === o.persistence) && (!o.domain || s.domain === o.domain) && (!o.category || s.category === o.category),
+    (s) =>
+      (!o.source || s.source === o.source) &&
+      (!o.persistence || s.persistence.type === o.persistence) &&
+      (!o.domain || s.domain === o.domain) &&
+      (!o.category || s.category === o.category),
   );
 }

@@ -34,14 +34,15 @@ export function ftParameters(s: Scenario): TaskParameter[] {
   for (const [k, v] of Object.entries(s.intent.args)) add(k, v);
   for (const [k, v] of Object.entries(s.intent.stated)) add(k, v);
   for (const step of s.intent.plan ?? []) for (const [k, v] of Object.entries(step.args)) add(k, v);
-  const asked = ((s.truth as { answer?: Concept[] }).answer ?? []);
+  const asked = (s.truth as { answer?: Concept[] }).answer ?? [];
   const facts = asked.map((c) => `${c.id}: {${holeOf(c, s)}}`).join("; ");
   for (const tail of ["", NOTE, VIA, VIA + NOTE]) out.push({ name: "content", target: "answer", template: `Done. ${facts}.${tail}` });
   out.push({
     name: "content",
     target: "answer",
-    template: "I was unable to complete this reliably: {provider_label} failed and {provider_label} returned inconsistent data, "
-      + "so I undid anything it changed. There was a problem on both services.",
+    template:
+      "I was unable to complete this reliably: {provider_label} failed and {provider_label} returned inconsistent data, " +
+      "so I undid anything it changed. There was a problem on both services.",
   });
   out.push({ name: "question", target: "ask_user", template: "{provider_label} is not working. Shall I use {provider_label} instead?" });
   return out;

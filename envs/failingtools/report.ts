@@ -17,14 +17,24 @@ export function aggregateFailingTools(results: readonly EpisodeResult[]): Aggreg
     const row: (string | number)[] = [src];
     for (const p of ["permanent", "temporary"]) {
       const g = m.filter((x) => x.source === src && x.persistence === p);
-      row.push(g.length, g.length ? pct(mean(g.map((x) => num(x, "score")))) : "-", g.length ? pct(mean(g.map((x) => num(x, "accuracy")))) : "-", g.length ? pct(mean(g.map((x) => num(x, "unsafe")))) : "-");
+      row.push(
+        g.length,
+        g.length ? pct(mean(g.map((x) => num(x, "score")))) : "-",
+        g.length ? pct(mean(g.map((x) => num(x, "accuracy")))) : "-",
+        g.length ? pct(mean(g.map((x) => num(x, "unsafe")))) : "-",
+      );
     }
     rows.push(row);
   }
   const all: (string | number)[] = ["ALL"];
   for (const p of ["permanent", "temporary"]) {
     const g = m.filter((x) => x.persistence === p);
-    all.push(g.length, pct(mean(g.map((x) => num(x, "score")))), pct(mean(g.map((x) => num(x, "accuracy")))), pct(mean(g.map((x) => num(x, "unsafe")))));
+    all.push(
+      g.length,
+      pct(mean(g.map((x) => num(x, "score")))),
+      pct(mean(g.map((x) => num(x, "accuracy")))),
+      pct(mean(g.map((x) => num(x, "unsafe")))),
+    );
   }
   rows.push(all);
   const failed = m.filter((x) => num(x, "accuracy") < 1);

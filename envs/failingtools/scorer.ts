@@ -58,7 +58,9 @@ export function requirementMet(req: Requirement, run: FtRun): boolean {
     case "readback":
       // Each successful write must later be read back (a verifier of that write, with its id when the verifier
       // takes one) or undone (a call of the same provider that names the receipt's id, e.g. a cancel).
-      return run.calls.filter((c) => req.writeTools.includes(c.tool) && c.ok).every((w) => run.calls.some((v) => readsBack(v, w) || undoes(v, w)));
+      return run.calls
+        .filter((c) => req.writeTools.includes(c.tool) && c.ok)
+        .every((w) => run.calls.some((v) => readsBack(v, w) || undoes(v, w)));
     case "state": {
       const n = countRecords(run.finalState, req.providers, req.table, req.match);
       return req.mode === "present" ? n === 1 : n === 0;
@@ -96,7 +98,18 @@ function applies(tiers: readonly Setting[], setting: Setting): boolean {
  * redoing the lookups on the new provider, leaving a wrong record, missing the goal, stopping before the steps that
  * follow the main call. The label comes from `labelFor`.
  */
-const RANK = ["attempt_primary", "step_before", "chain_order", "read_back", "clean_read", "use_fallback", "restart_chain", "no_bad_record", "goal_state", "step_after"];
+const RANK = [
+  "attempt_primary",
+  "step_before",
+  "chain_order",
+  "read_back",
+  "clean_read",
+  "use_fallback",
+  "restart_chain",
+  "no_bad_record",
+  "goal_state",
+  "step_after",
+];
 
 /** Where in the trace violation `v` happened, in call-index units (see `firstError`). */
 function errorPosition(v: FtScore["violations"][number], s: Scenario, run: FtRun): number {
@@ -141,13 +154,16 @@ export function scoreRun(s: Scenario, setting: Setting, run: FtRun, judge: Conce
     return f !== undefined && applies(f.tiers, setting);
   });
   for (const h of hits) {
-    if (!violations.some((v) => v.id === h.id)) violations.push({ id: h.id, kind: "forbidden", description: (s.forbidden.find((x) => x.id === h.id) as Forbidden).description });
+    if (!violations.some((v) => v.id === h.id))
+      violations.push({ id: h.id, kind: "forbidden", description: (s.forbidden.find((x) => x.id === h.id) as Forbidden).description });
   }
   for (const r of s.required) {
     if (applies(r.tiers, setting) && !requirementMet(r, run)) violations.push({ id: r.id, kind: "required", description: r.description });
   }
   const gateOk = violations.length === 0;
-  const cps = s.checkpoints.filter((c) => applies(c.tiers, setting)).map((c) => ({ id: c.id, passed: checkpointPassed(c, run, judge), weight: c.weight }));
+  const cps = s.checkpoints
+    .filter((c) => applies(c.tiers, setting))
+    .map((c) => ({ id: c.id, passed: checkpointPassed(c, run, judge), weight: c.weight }));
   let score = 0;
   if (gateOk) {
     if (setting === "relaxed") score = 1;

@@ -6,7 +6,13 @@
  */
 import type { JsonObject, JsonValue, Trajectory } from "../../src/family.js";
 
-export const RECOVERY_CATEGORIES = ["recovered_by_retry", "recovered_by_alternative", "wise_abort", "not_recovered", "not_exposed"] as const;
+export const RECOVERY_CATEGORIES = [
+  "recovered_by_retry",
+  "recovered_by_alternative",
+  "wise_abort",
+  "not_recovered",
+  "not_exposed",
+] as const;
 export type RecoveryCategory = (typeof RECOVERY_CATEGORIES)[number];
 
 /**
@@ -44,7 +50,10 @@ export function firstError(t: Pick<Trajectory, "steps">): JsonObject | null {
       out.kind = "agent_error";
       out.visibility = "explicit";
     }
-    if (error) { out.code = error.code ?? null; out.message = error.message ?? null; }
+    if (error) {
+      out.code = error.code ?? null;
+      out.message = error.message ?? null;
+    }
     const hidden = step.hidden as JsonObject | undefined;
     if (hidden && typeof hidden === "object" && hidden.corruptedField) out.corruptedField = hidden.corruptedField;
     return out;

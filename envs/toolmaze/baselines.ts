@@ -20,8 +20,15 @@ import { readError } from "./agent/read.js";
 export { looksImplausible };
 
 interface HiddenPlan {
-  positions: { index: number; group: string; category: Position["category"]; slot: number; members: string[];
-    route: string | null; bindings: Record<string, { literal: Scalar } | { type: string; from: number[] }> }[];
+  positions: {
+    index: number;
+    group: string;
+    category: Position["category"];
+    slot: number;
+    members: string[];
+    route: string | null;
+    bindings: Record<string, { literal: Scalar } | { type: string; from: number[] }>;
+  }[];
   slots: SlotInfo[];
   sStar: string[];
   faults: { id: string; slot: number; group: string; persistence: "transient" | "permanent" }[];
@@ -30,9 +37,20 @@ interface HiddenPlan {
 /** Rebuild the task plan from `info.hidden` (the executor never needs the env object, so it works over the bridge). */
 function planFrom(hidden: HiddenPlan): Task {
   const positions: Position[] = hidden.positions.map((p) => ({
-    index: p.index, cap: p.group, category: p.category, members: p.members, slot: p.slot,
-    bindings: Object.fromEntries(Object.entries(p.bindings).map(([k, b]): [string, Binding] => ["literal" in b
-      ? [k, { kind: "literal", value: b.literal }] : [k, { kind: "bound", type: b.type, from: b.from }]][0] as [string, Binding])),
+    index: p.index,
+    cap: p.group,
+    category: p.category,
+    members: p.members,
+    slot: p.slot,
+    bindings: Object.fromEntries(
+      Object.entries(p.bindings).map(
+        ([k, b]): [string, Binding] =>
+          ["literal" in b ? [k, { kind: "literal", value: b.literal }] : [k, { kind: "bound", type: b.type, from: b.from }]][0] as [
+            string,
+            Binding,
+          ],
+      ),
+    ),
   }));
   return { id: "plan", complexity: "C1", domain: "General", text: "", positions, slots: hidden.slots, solutions: [], sStar: hidden.sStar };
 }
@@ -65,7 +83,9 @@ export class PlanExecutor implements Policy<ToolObservation, Action> {
     this.task = planFrom(hidden);
     this.faults = hidden.faults;
     this.slotSols = this.task.slots.map((s) => enumerateSlot(this.task.positions, s.goal));
-    this.chosen = this.task.slots.map((s) => this.slotSols[s.slot]!.find((p) => p.every((t) => hidden.sStar.includes(t))) ?? this.slotSols[s.slot]![0]!);
+    this.chosen = this.task.slots.map(
+      (s) => this.slotSols[s.slot]!.find((p) => p.every((t) => hidden.sStar.includes(t))) ?? this.slotSols[s.slot]![0]!,
+    );
     this.accepted = new Map();
     this.done = new Set();
     this.bad = new Set();
@@ -93,12 +113,19 @@ export class PlanExecutor implements Policy<ToolObservation, Action> {
         if (f && !this.victims.has(f.slot)) this.victims.set(f.slot, last.tool);
         return "replan";
       }
-      if (!isError && h.clean) { this.accept(last, r as Record<string, Scalar>); return this.exposed ? "replan" : "ok"; }
+      if (!isError && h.clean) {
+        this.accept(last, r as Record<string, Scalar>);
+        return this.exposed ? "replan" : "ok";
+      }
       this.bad.add(last.tool);
       return "replan";
     }
-    const implausible = !isError && (windowContradiction(r as JsonObject) || Object.entries(r as JsonObject).some(([k, v]) => looksImplausible(k, v)));
-    if (!isError && (this.mode === "happy" || !implausible)) { this.accept(last, r as Record<string, Scalar>); return "ok"; }
+    const implausible =
+      !isError && (windowContradiction(r as JsonObject) || Object.entries(r as JsonObject).some(([k, v]) => looksImplausible(k, v)));
+    if (!isError && (this.mode === "happy" || !implausible)) {
+      this.accept(last, r as Record<string, Scalar>);
+      return "ok";
+    }
     if (this.mode === "happy") return "stop";
     const n = (this.failures.get(last.tool) ?? 0) + 1;
     this.failures.set(last.tool, n);
@@ -118,7 +145,9 @@ export class PlanExecutor implements Policy<ToolObservation, Action> {
       if (this.mode === "oracle") {
         const f = this.faults.find((x) => x.slot === s.slot);
         const v = this.victims.get(s.slot);
-        const state: SlotFaultState | undefined = f ? { group: f.group, persistence: f.persistence, ...(v !== undefined ? { victim: v } : {}) } : undefined;
+        const state: SlotFaultState | undefined = f
+          ? { group: f.group, persistence: f.persistence, ...(v !== undefined ? { victim: v } : {}) }
+          : undefined;
         const usable = sols.filter((p) => !p.some((t) => this.bad.has(t)));
         const { path } = slotCost(this.task, usable, this.done, state);
         if (!path) return false;
@@ -138,9 +167,13 @@ export class PlanExecutor implements Policy<ToolObservation, Action> {
     const pos = this.task.positions[this.posOf(tool)]!;
     const args: JsonObject = {};
     for (const [param, b] of Object.entries(pos.bindings)) {
-      if (b.kind === "literal") { args[param] = b.value; continue; }
-      const provider = b.from.find((f) => this.accepted.has(f) && this.task.positions[f]!.members.some((m) => path.includes(m) && this.done.has(m)))
-        ?? b.from.find((f) => this.accepted.has(f));
+      if (b.kind === "literal") {
+        args[param] = b.value;
+        continue;
+      }
+      const provider =
+        b.from.find((f) => this.accepted.has(f) && this.task.positions[f]!.members.some((m) => path.includes(m) && this.done.has(m))) ??
+        b.from.find((f) => this.accepted.has(f));
       if (provider === undefined) return null;
       const out = this.accepted.get(provider)!;
       // Output field types are part of each tool's documented response schema.
@@ -163,7 +196,10 @@ export class PlanExecutor implements Policy<ToolObservation, Action> {
       for (const tool of path) {
         if (this.done.has(tool)) continue;
         const args = this.argsFor(tool, path);
-        if (!args) { this.gaveUp = true; return { type: "answer", content: "Done." }; }
+        if (!args) {
+          this.gaveUp = true;
+          return { type: "answer", content: "Done." };
+        }
         this.last = { tool, args, pos: this.posOf(tool) };
         return { type: "tool_call", name: tool, arguments: args };
       }
@@ -180,9 +216,27 @@ function randomPolicy(env: { actionSpace: { sample(rng: Rng): unknown } }, rng: 
 const planner = (mode: FailureMode) => () => new PlanExecutor(mode);
 
 export const TOOLMAZE_POLICIES: Record<string, PolicyEntry<ToolObservation, Action>> = {
-    random: { description: "uniform samples from the action space", usesHidden: false, create: (env, rng) => randomPolicy(env, rng) },
-    "happy-path": { description: "HIDDEN-INFORMED reference: follows s* read from info.hidden, never retries, trusts every response", usesHidden: true, create: planner("happy") },
-    heuristic: { description: "observation only: plans from the request text and tool schemas (backward chaining by documented types), retries once, switches to alternatives, plausibility checks, aborts when no way is left", usesHidden: false, create: () => new ObservantPolicy() },
-    "plan-careful": { description: "HIDDEN-INFORMED reference: the heuristic's failure handling on the true task plan from info.hidden (upper bound for plan reading)", usesHidden: true, create: planner("careful") },
-    oracle: { description: "reads fault ground truth and replans with the RC minimum-cost function", usesHidden: true, create: planner("oracle") },
+  random: { description: "uniform samples from the action space", usesHidden: false, create: (env, rng) => randomPolicy(env, rng) },
+  "happy-path": {
+    description: "HIDDEN-INFORMED reference: follows s* read from info.hidden, never retries, trusts every response",
+    usesHidden: true,
+    create: planner("happy"),
+  },
+  heuristic: {
+    description:
+      "observation only: plans from the request text and tool schemas (backward chaining by documented types), retries once, switches to alternatives, plausibility checks, aborts when no way is left",
+    usesHidden: false,
+    create: () => new ObservantPolicy(),
+  },
+  "plan-careful": {
+    description:
+      "HIDDEN-INFORMED reference: the heuristic's failure handling on the true task plan from info.hidden (upper bound for plan reading)",
+    usesHidden: true,
+    create: planner("careful"),
+  },
+  oracle: {
+    description: "reads fault ground truth and replans with the RC minimum-cost function",
+    usesHidden: true,
+    create: planner("oracle"),
+  },
 };

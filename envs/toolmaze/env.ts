@@ -25,17 +25,30 @@ import {
 } from "../../src/family.js";
 import { buildProfile, type FaultProfile } from "./faults.js";
 import {
-  alternativeTools, CallAnalysis, type CallRecord, downstreamTools, type EpisodeMetrics, minRemainingCalls, scoreEpisode, type Termination,
+  alternativeTools,
+  CallAnalysis,
+  type CallRecord,
+  downstreamTools,
+  type EpisodeMetrics,
+  minRemainingCalls,
+  scoreEpisode,
+  type Termination,
 } from "./scorer.js";
-import {
-  CANONICAL_INSTANCES, canonicalInstance, COMPLEXITIES, PERTURBATIONS, type Perturbation, sampleTask, type Task,
-} from "./tasks.js";
+import { CANONICAL_INSTANCES, canonicalInstance, COMPLEXITIES, PERTURBATIONS, type Perturbation, sampleTask, type Task } from "./tasks.js";
 import { type ToolMazeVersion, type VersionProfile, versionProfile } from "./version.js";
 import { DOMAINS } from "./world/catalog.js";
 import { corpus } from "./world/corpus.js";
 import { emptyWorldState, type WorldState } from "./world/state.js";
 import { type Scalar, WORLD_NOW } from "./world/types.js";
-import { buildView, canonicalCandidates, canonicalHidden, canonicalProfile, canonicalView, type ProfileFacts, profileFacts } from "./instanceCache.js";
+import {
+  buildView,
+  canonicalCandidates,
+  canonicalHidden,
+  canonicalProfile,
+  canonicalView,
+  type ProfileFacts,
+  profileFacts,
+} from "./instanceCache.js";
 import { HIDDEN_SOLUTIONS, orderingCounts, silentResponse } from "./wiring.js";
 import { foreignVocabulary, looksImplausible } from "./agent/plausibility.js";
 
@@ -48,7 +61,12 @@ export const toolMazeOptionsSchema = toolEnvOptionsSchema
     /** canonical: the fixed 2,000-instance suite; sampled: a fresh task from the reset seed. */
     suite: z.enum(["canonical", "sampled"]).default("canonical"),
     /** Pins one canonical instance (base task * 5 + perturbation index). */
-    taskIndex: z.number().int().min(0).max(CANONICAL_INSTANCES - 1).optional(),
+    taskIndex: z
+      .number()
+      .int()
+      .min(0)
+      .max(CANONICAL_INSTANCES - 1)
+      .optional(),
     complexity: z.enum(COMPLEXITIES).optional(),
     perturbation: z.enum(PERTURBATIONS).optional(),
     domain: z.enum(DOMAINS).optional(),
@@ -60,19 +78,24 @@ export const toolMazeOptionsSchema = toolEnvOptionsSchema
   .strict()
   .superRefine((o, ctx) => {
     if (o.taskIndex !== undefined && o.suite === "sampled") {
-      ctx.addIssue({ code: "custom", path: ["taskIndex"], message: "taskIndex only applies to suite \"canonical\"" });
+      ctx.addIssue({ code: "custom", path: ["taskIndex"], message: 'taskIndex only applies to suite "canonical"' });
     }
     if (o.taskIndex !== undefined && (o.complexity || o.perturbation || o.domain)) {
-      ctx.addIssue({ code: "custom", path: ["taskIndex"], message: "taskIndex pins one instance; drop the complexity/perturbation/domain filters" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["taskIndex"],
+        message: "taskIndex pins one instance; drop the complexity/perturbation/domain filters",
+      });
     }
   });
 export type ToolMazeOptions = z.infer<typeof toolMazeOptionsSchema>;
 
 const HEADER = `Current date and time: ${WORLD_NOW} (UTC).\n`;
-const HINT = "\n\nNote: tools may fail. Errors can be explicit (HTTP errors, timeouts, rate limits) or silent (plausible-looking "
-  + "but impossible values, e.g. temperatures below absolute zero, negative counts, timestamps in the past, debug text). "
-  + "Recovery strategies: retry a call that failed transiently; switch to an equivalent tool or another way of getting "
-  + "the same information when a tool keeps failing; if no alternative exists, stop (abort) instead of acting on bad data.";
+const HINT =
+  "\n\nNote: tools may fail. Errors can be explicit (HTTP errors, timeouts, rate limits) or silent (plausible-looking " +
+  "but impossible values, e.g. temperatures below absolute zero, negative counts, timestamps in the past, debug text). " +
+  "Recovery strategies: retry a call that failed transiently; switch to an equivalent tool or another way of getting " +
+  "the same information when a tool keeps failing; if no alternative exists, stop (abort) instead of acting on bad data.";
 
 /** What `ToolMazeEnv.track` keeps per episode (see there). */
 interface Tracked {
@@ -128,19 +151,23 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
 
   /** `version` selects the world (see version.ts): ToolMaze-v0 and ToolMaze-v1 are this class with v0 / v1. */
   constructor(options: ToolMazeOptions, spec: EnvSpec, version: ToolMazeVersion = "v0") {
-    super({
-      family: "toolmaze",
-      maxEpisodeSteps: TOOLMAZE_MAX_STEPS,
-      familyTerms: {
-        alternative_path: "first call onto an alternative path (another route or substitute) after a slot's perturbation",
-        excess_calls: "at the end: calls beyond the optimum (c − c* when exposed, calls − |s*| otherwise)",
+    super(
+      {
+        family: "toolmaze",
+        maxEpisodeSteps: TOOLMAZE_MAX_STEPS,
+        familyTerms: {
+          alternative_path: "first call onto an alternative path (another route or substitute) after a slot's perturbation",
+          excess_calls: "at the end: calls beyond the optimum (c − c* when exposed, calls − |s*| otherwise)",
+        },
+        familyEventTypes: ["toolmaze:alternative_path"],
+        // Poisoned values come from the scorer's provenance (see onCall), not from the engine's.
+        valueProvenance: false,
+        // The heuristic agent's observable checks (units, ranges, time windows, leaked internals, foreign vocabulary).
+        suspiciousValue: (field, value, type) => looksImplausible(field, value) || (type !== null && foreignVocabulary(type, value)),
       },
-      familyEventTypes: ["toolmaze:alternative_path"],
-      // Poisoned values come from the scorer's provenance (see onCall), not from the engine's.
-      valueProvenance: false,
-      // The heuristic agent's observable checks (units, ranges, time windows, leaked internals, foreign vocabulary).
-      suspiciousValue: (field, value, type) => looksImplausible(field, value) || (type !== null && foreignVocabulary(type, value)),
-    }, options, spec);
+      options,
+      spec,
+    );
     this.vp = versionProfile(version);
   }
 
@@ -159,7 +186,11 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
    * The episode's instance: on the canonical suite the instance (its profile and tool view then come from the
    * instance cache, see instanceCache.ts), on the sampled suite a fresh task with the streams of its profile and view.
    */
-  private pickInstance(rng: Rng): { task: Task; perturbation: Perturbation; index: number; sampled?: undefined } | { task: Task; perturbation: Perturbation; index: null; sampled: { faultRng: Rng; viewRng: Rng } } {
+  private pickInstance(
+    rng: Rng,
+  ):
+    | { task: Task; perturbation: Perturbation; index: number; sampled?: undefined }
+    | { task: Task; perturbation: Perturbation; index: null; sampled: { faultRng: Rng; viewRng: Rng } } {
     const o = this.options;
     if (o.suite === "canonical") {
       let index = o.taskIndex;
@@ -169,8 +200,10 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
         // rollouts) cover distinct instances; unseeded resets draw one. Derived from the stream alone, so
         // setState/fork rebuild the same episode.
         const seed = /^-?\d+$/.test(rng.path) ? Number(rng.path) : null;
-        const k = seed !== null ? ((seed % candidates.length) + candidates.length) % candidates.length
-          : rng.derive("instance").int(candidates.length);
+        const k =
+          seed !== null
+            ? ((seed % candidates.length) + candidates.length) % candidates.length
+            : rng.derive("instance").int(candidates.length);
         index = candidates[k]!;
       }
       const inst = canonicalInstance(index, this.vp.version);
@@ -192,14 +225,16 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     // truth and view are built once. Distractors and tool order come from the base task (stream: the index of its
     // unperturbed instance), so an instance is the same episode whichever seed selects it, and a task looks the same
     // under every perturbation: only the fault differs (which is what makes NP its exact no-fault counterfactual).
-    this.profile = sampled ? buildProfile(task, perturbation, sampled.faultRng, this.vp)
+    this.profile = sampled
+      ? buildProfile(task, perturbation, sampled.faultRng, this.vp)
       : canonicalProfile(task, perturbation, this.vp.version);
     const facts = (this.facts = profileFacts(task, this.profile));
     this.score = null;
     this.tracked = null;
     this.announced = null;
     this.unsolvable = facts.unsolvable;
-    const view = sampled ? buildView(task, sampled.viewRng, this.options.distractors, this.vp.version)
+    const view = sampled
+      ? buildView(task, sampled.viewRng, this.options.distractors, this.vp.version)
       : canonicalView(task, index - (index % PERTURBATIONS.length), this.options.distractors, this.vp.version);
     return {
       // The id names the instance but not its perturbation mode (that is ground truth, in info.hidden).
@@ -212,8 +247,11 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       corruptions: CORRUPTIONS,
       parameters: taskParameters(task),
       // Read only with option hiddenInfo (ToolEnv puts it in info.hidden).
-      hidden: !this.options.hiddenInfo ? undefined
-        : sampled ? this.hiddenTruth(perturbation, index) : canonicalHidden(this.profile, () => this.hiddenTruth(perturbation, index)),
+      hidden: !this.options.hiddenInfo
+        ? undefined
+        : sampled
+          ? this.hiddenTruth(perturbation, index)
+          : canonicalHidden(this.profile, () => this.hiddenTruth(perturbation, index)),
     };
   }
 
@@ -231,14 +269,29 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       orderings: orderingCounts(t),
       slots: t.slots.map((s) => ({ slot: s.slot, goal: s.goal, pattern: s.pattern })),
       solutionCount: t.solutions.length,
-      positions: t.positions.map((p): JsonObject => ({
-        index: p.index, group: p.cap, category: p.category, slot: p.slot, members: [...p.members],
-        route: p.route ? `${p.route.id}#${p.route.branch}` : null,
-        bindings: Object.fromEntries(Object.entries(p.bindings).map(([k, b]): [string, JsonObject] => [k, b.kind === "literal"
-          ? { literal: b.value } : { type: b.type, from: [...b.from] }])),
-      })),
+      positions: t.positions.map(
+        (p): JsonObject => ({
+          index: p.index,
+          group: p.cap,
+          category: p.category,
+          slot: p.slot,
+          members: [...p.members],
+          route: p.route ? `${p.route.id}#${p.route.branch}` : null,
+          bindings: Object.fromEntries(
+            Object.entries(p.bindings).map(([k, b]): [string, JsonObject] => [
+              k,
+              b.kind === "literal" ? { literal: b.value } : { type: b.type, from: [...b.from] },
+            ]),
+          ),
+        }),
+      ),
       faults: this.profile.faults.map((f) => ({
-        id: f.id, slot: f.slot, group: f.group, position: f.position, members: [...f.members], visibility: f.visibility,
+        id: f.id,
+        slot: f.slot,
+        group: f.group,
+        position: f.position,
+        members: [...f.members],
+        visibility: f.visibility,
         persistence: f.persistence,
         payload: (f.explicit ? { status: f.explicit.status, message: f.explicit.message } : { ...f.corruption! }) as JsonObject,
       })),
@@ -260,7 +313,15 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     const calls = this.episode?.data.calls ?? NO_CALLS;
     let t = this.tracked;
     if (!t || t.calls !== calls || t.log.length > calls.length) {
-      t = { calls, log: [], analysis: new CallAnalysis(this.task), victims: new Map(), firstHit: new Map(), phi: this.facts.phi0, phiAt: { clean: 0, victims: 0 } };
+      t = {
+        calls,
+        log: [],
+        analysis: new CallAnalysis(this.task),
+        victims: new Map(),
+        firstHit: new Map(),
+        phi: this.facts.phi0,
+        phiAt: { clean: 0, victims: 0 },
+      };
       this.tracked = t;
     }
     for (let i = t.log.length; i < calls.length; i++) {
@@ -285,8 +346,15 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
 
   private finalScore(termination: Termination): EpisodeMetrics {
     const { log, analysis } = this.track();
-    this.score ??= scoreEpisode({ task: this.task, profile: this.profile, calls: log, termination, analysis, recovery: this.vp.recovery,
-      optimum: this.vp.recoveryOptimum });
+    this.score ??= scoreEpisode({
+      task: this.task,
+      profile: this.profile,
+      calls: log,
+      termination,
+      analysis,
+      recovery: this.vp.recovery,
+      optimum: this.vp.recoveryOptimum,
+    });
     return this.score;
   }
 
@@ -306,7 +374,8 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     let a = this.announced;
     if (!a || a.history !== history || a.seen > history.length) a = this.announced = { history, seen: 0, slots: new Set() };
     for (; a.seen < history.length; a.seen++) {
-      for (const e of history[a.seen]!.events) if (e.type === "toolmaze:alternative_path") a.slots.add((e as unknown as { slot: number }).slot);
+      for (const e of history[a.seen]!.events)
+        if (e.type === "toolmaze:alternative_path") a.slots.add((e as unknown as { slot: number }).slot);
     }
     return a.slots;
   }
@@ -323,7 +392,14 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     const { analysis } = this.track();
     const calls = this.episode?.data.calls ?? NO_CALLS;
     for (const { argument, sourceCallIndex } of analysis.poisonedArgs[calls.length - 1] ?? []) {
-      events.push({ type: "poisoned_value_reused", tool: record.tool, callIndex: record.index, argument, sourceCallIndex, taint: "corrupted" });
+      events.push({
+        type: "poisoned_value_reused",
+        tool: record.tool,
+        callIndex: record.index,
+        argument,
+        sourceCallIndex,
+        taint: "corrupted",
+      });
     }
     return { events };
   }
@@ -341,9 +417,16 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     let announcedNow: number[] | null = null;
     for (const f of this.profile.faults) {
       const victim = victims.get(f.slot);
-      if (victim === undefined || record.faults.includes(f.id) && record.tool === victim && (t.firstHit.get(f.id) ?? -1) === record.index) continue;
+      if (victim === undefined || (record.faults.includes(f.id) && record.tool === victim && (t.firstHit.get(f.id) ?? -1) === record.index))
+        continue;
       if (unsolvable && f.persistence === "permanent" && downstreamTools(this.task, f.position).has(record.tool)) {
-        out.push({ type: "forbidden_call", tool: record.tool, callIndex: record.index, reason: `downstream of permanently failing ${victim} with no alternative`, mutation: corpus().tool(record.tool).category === "action" });
+        out.push({
+          type: "forbidden_call",
+          tool: record.tool,
+          callIndex: record.index,
+          reason: `downstream of permanently failing ${victim} with no alternative`,
+          mutation: corpus().tool(record.tool).category === "action",
+        });
       }
       if (!announced.has(f.slot) && !announcedNow?.includes(f.slot) && alternativeTools(this.task, f.slot, victim).has(record.tool)) {
         (announcedNow ??= []).push(f.slot);
@@ -389,7 +472,10 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   private hiddenStep(events: readonly EpisodeEvent[]): JsonObject | null {
     const called = events.find((e) => e.type === "tool_called");
     if (!called) return null;
-    const { log, analysis: { cleanFlags } } = this.track();
+    const {
+      log,
+      analysis: { cleanFlags },
+    } = this.track();
     const last = log[log.length - 1]!;
     return {
       perturbed: last.perturbed,

@@ -9,7 +9,13 @@
  */
 import type { RngLike, Task } from "./task/model.js";
 import {
-  classesOf, consumedField, type CorruptionClass, familyClasses, familyField, stratumCandidates, victimCandidates,
+  classesOf,
+  consumedField,
+  type CorruptionClass,
+  familyClasses,
+  familyField,
+  stratumCandidates,
+  victimCandidates,
 } from "./task/strata.js";
 import type { Perturbation } from "./tasks.js";
 import { type VersionProfile, versionProfile } from "./version.js";
@@ -107,8 +113,12 @@ const SHARED_ERRORS: readonly ExplicitPayload[] = [
  * among the pattern's substitutable positions; v1 (a task with strata) among the positions fitting the slot's stratum,
  * and its corruption from the stratum's family.
  */
-export function buildProfile(task: Task, perturbation: Perturbation, rng: RngLike,
-  vp: VersionProfile = versionProfile("v0")): FaultProfile {
+export function buildProfile(
+  task: Task,
+  perturbation: Perturbation,
+  rng: RngLike,
+  vp: VersionProfile = versionProfile("v0"),
+): FaultProfile {
   if (perturbation === "NP") return { perturbation, faults: [] };
   const mode = MODE[perturbation];
   const faults = task.slots.map((s, k): SlotFault => {
@@ -118,8 +128,13 @@ export function buildProfile(task: Task, perturbation: Perturbation, rng: RngLik
     const position = r.pick(fitting.length > 0 ? fitting : victimCandidates(task, s.slot));
     const pos = task.positions[position]!;
     const base = {
-      id: `${task.id}/${perturbation}/slot${s.slot}`, slot: s.slot, group: pos.cap, position, members: pos.members,
-      visibility: mode.visibility, persistence: mode.persistence,
+      id: `${task.id}/${perturbation}/slot${s.slot}`,
+      slot: s.slot,
+      group: pos.cap,
+      position,
+      members: pos.members,
+      visibility: mode.visibility,
+      persistence: mode.persistence,
     };
     if (mode.visibility === "explicit") {
       const pool = vp.sharedErrorPool ? SHARED_ERRORS : mode.persistence === "transient" ? TRANSIENT_ERRORS : PERMANENT_ERRORS;
@@ -208,11 +223,16 @@ export function corruptValue(clean: Scalar, spec: CorruptionSpec, response: Read
       const integer = Number.isInteger(v) && (ft.schema as { type: string }).type === "integer";
       const r = (x: number) => (integer ? Math.round(x) : Math.round(x * 100) / 100);
       switch (ft.sem) {
-        case "temperature": return r((ft.id === "temperature_f" ? -459.67 : -273.15) - 20 - (h % 250));
-        case "probability": return r(1 + 0.05 + (h % 90) / 100);
-        case "percentage": return r(100 + 15 + (h % 300));
-        case "score": return r(ft.id === "rating" ? 6 + (h % 40) / 10 : 1.5 + (h % 30) / 10);
-        default: return r(-(Math.abs(v) + 1 + (h % 50)));
+        case "temperature":
+          return r((ft.id === "temperature_f" ? -459.67 : -273.15) - 20 - (h % 250));
+        case "probability":
+          return r(1 + 0.05 + (h % 90) / 100);
+        case "percentage":
+          return r(100 + 15 + (h % 300));
+        case "score":
+          return r(ft.id === "rating" ? 6 + (h % 40) / 10 : 1.5 + (h % 30) / 10);
+        default:
+          return r(-(Math.abs(v) + 1 + (h % 50)));
       }
     }
     case "scale": {

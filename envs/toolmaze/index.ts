@@ -24,8 +24,9 @@ registerRewardTermKinds("toolmaze", { alternative_path: "event", excess_calls: "
 
 const OPTION_DOCS = {
   suite: "canonical (2,000 fixed instances, default) | sampled (fresh task from the reset seed)",
-  taskIndex: "canonical instance in [0, 2000) = base task * 5 + perturbation index; without it the reset seed picks one "
-    + "in a stratified order (levels and perturbations interleaved)",
+  taskIndex:
+    "canonical instance in [0, 2000) = base task * 5 + perturbation index; without it the reset seed picks one " +
+    "in a stratified order (levels and perturbations interleaved)",
   complexity: "C1 | C2 | C3 | C4: restrict to a level",
   perturbation: "NP | P1 | P2 | P3 | P4: restrict to a mode",
   domain: "Financial | Travel | Office | Shopping | IoT | General: restrict to a domain",
@@ -62,10 +63,16 @@ function registerVersion(version: ToolMazeVersion, description: string): void {
   });
 }
 
-registerVersion("v0", "DAG tool tasks C1–C4 over a 270-tool simulated API corpus under perturbations NP, P1–P4 "
-  + "(explicit/implicit × transient/permanent); TSR / PRR / RC. Frozen world, kept for reproducibility; ToolMaze-v1 is the default.");
-registerVersion("v1", "ToolMaze with the paper's difficulty structure: stratified victims (Actions included) in every C × P cell, "
-  + "permanence learned by retrying, decoy tools, multi-call alternative routes, cross-domain tasks; PRR as the paper defines it.");
+registerVersion(
+  "v0",
+  "DAG tool tasks C1–C4 over a 270-tool simulated API corpus under perturbations NP, P1–P4 " +
+    "(explicit/implicit × transient/permanent); TSR / PRR / RC. Frozen world, kept for reproducibility; ToolMaze-v1 is the default.",
+);
+registerVersion(
+  "v1",
+  "ToolMaze with the paper's difficulty structure: stratified victims (Actions included) in every C × P cell, " +
+    "permanence learned by retrying, decoy tools, multi-call alternative routes, cross-domain tasks; PRR as the paper defines it.",
+);
 
 export { ToolMazeEnv, toolMazeOptionsSchema, type ToolMazeOptions } from "./env.js";
 export { analyzeToolMazeTrajectory, RECOVERY_CATEGORIES, type RecoveryCategory } from "./analysis.js";

@@ -78,8 +78,11 @@ export function buildView(task: Task, viewRng: Rng, distractors: number, version
   // v1: about half of the Source/Processor steps of s* get a decoy twin (drawn from the base task, not the fault, so
   // a twin says nothing about where the fault lands).
   const r = viewRng.derive("decoys");
-  const twins = task.positions.filter((p) => p.category !== "action").flatMap((p) => p.members.filter((m) => task.sStar.includes(m)))
-    .filter(() => r.bool(0.5)).map((m) => decoyDefinition(c.tool(m)));
+  const twins = task.positions
+    .filter((p) => p.category !== "action")
+    .flatMap((p) => p.members.filter((m) => task.sStar.includes(m)))
+    .filter(() => r.bool(0.5))
+    .map((m) => decoyDefinition(c.tool(m)));
   const defs = new Map([...own, ...picked].map((n) => [n, toolDefinition(c.tool(n))]));
   for (const d of twins) defs.set(d.name, d);
   const visible = viewRng.derive("visible").shuffle([...defs.keys()]);
@@ -118,8 +121,10 @@ const candidateLists = new Map<string, readonly number[]>();
  * interleaved, see `stratifiedInstanceIndex`), so any run of consecutive seeds is stratified. A pure function of
  * the filters, shared by every env with the same ones (a vector env makes hundreds).
  */
-export function canonicalCandidates(o: { complexity?: string; perturbation?: string; domain?: string },
-  version: ToolMazeVersion = "v0"): readonly number[] {
+export function canonicalCandidates(
+  o: { complexity?: string; perturbation?: string; domain?: string },
+  version: ToolMazeVersion = "v0",
+): readonly number[] {
   const key = `${version}/${o.complexity ?? ""}/${o.perturbation ?? ""}/${o.domain ?? ""}`;
   let list = candidateLists.get(key);
   if (!list) {

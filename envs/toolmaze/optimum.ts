@@ -22,9 +22,12 @@ export type RecoveryOptimum = "oracle" | "observable";
  */
 export function doomedFaults(task: Task, profile: FaultProfile): SlotFault[] {
   const sols = slotSolutions(task);
-  return profile.faults.filter((f) => f.persistence === "permanent"
-    && task.positions[f.position]!.members.length < 2
-    && sols[f.slot]!.every((p) => p.some((t) => task.positions[f.position]!.members.includes(t))));
+  return profile.faults.filter(
+    (f) =>
+      f.persistence === "permanent" &&
+      task.positions[f.position]!.members.length < 2 &&
+      sols[f.slot]!.every((p) => p.some((t) => task.positions[f.position]!.members.includes(t))),
+  );
 }
 
 /**
@@ -38,8 +41,13 @@ export function doomedFaults(task: Task, profile: FaultProfile): SlotFault[] {
  * called (with whatever it needs upstream, if it has not fired yet) and retried once. Stopping earlier would fail the
  * same episode under its transient twin, which shows the same first response.
  */
-export function observableMinCalls(task: Task, profile: FaultProfile, cleanBefore: ReadonlySet<string>, first: SlotFault,
-  oracleMin: number): number {
+export function observableMinCalls(
+  task: Task,
+  profile: FaultProfile,
+  cleanBefore: ReadonlySet<string>,
+  first: SlotFault,
+  oracleMin: number,
+): number {
   const doomed = doomedFaults(task, profile);
   if (doomed.length === 0) return oracleMin;
   let best = Infinity;

@@ -84,8 +84,8 @@ export interface EpisodeMetrics {
  * Typed value key: strings compare trimmed and case-insensitively, other values by type and JSON form, so the string
  * "2" never matches the number 2. A missing argument (undefined) matches a missing output field.
  */
-const norm = (v: unknown): string | undefined => (v === undefined ? undefined
-  : typeof v === "string" ? `s:${v.trim().toLowerCase()}` : `${typeof v}:${JSON.stringify(v)}`);
+const norm = (v: unknown): string | undefined =>
+  v === undefined ? undefined : typeof v === "string" ? `s:${v.trim().toLowerCase()}` : `${typeof v}:${JSON.stringify(v)}`;
 
 const unsolvableCache = new WeakMap<FaultProfile, { task: Task; unsolvable: boolean }>();
 /**
@@ -124,10 +124,25 @@ function taskIndex(task: Task): TaskIndex {
   const c = corpus();
   const posOf = new Map<string, number>();
   for (const p of task.positions) for (const m of p.members) posOf.set(m, p.index);
-  const bindings = task.positions.map((position) => Object.entries(position.bindings).map(([param, b]): BindingCheck => (b.kind === "literal"
-    ? { param, literal: norm(b.value), from: [] }
-    : { param, from: b.from.map((f) => ({ pos: f, field: Object.entries(c.tool(task.positions[f]!.members[0]!).outputTypes).find(([, t]) => t === b.type)?.[0] })) })));
-  const readFields = task.positions.map((p) => [...new Set(bindings.flat().flatMap((b) => b.from.filter((f) => f.pos === p.index && f.field !== undefined).map((f) => f.field!)))].sort());
+  const bindings = task.positions.map((position) =>
+    Object.entries(position.bindings).map(
+      ([param, b]): BindingCheck =>
+        b.kind === "literal"
+          ? { param, literal: norm(b.value), from: [] }
+          : {
+              param,
+              from: b.from.map((f) => ({
+                pos: f,
+                field: Object.entries(c.tool(task.positions[f]!.members[0]!).outputTypes).find(([, t]) => t === b.type)?.[0],
+              })),
+            },
+    ),
+  );
+  const readFields = task.positions.map((p) =>
+    [
+      ...new Set(bindings.flat().flatMap((b) => b.from.filter((f) => f.pos === p.index && f.field !== undefined).map((f) => f.field!))),
+    ].sort(),
+  );
   const literals = new Set(bindings.flat().flatMap((b) => (b.literal !== undefined ? [b.literal] : [])));
   ix = { posOf, bindings, readFields, literals };
   taskIndexCache.set(task, ix);
@@ -191,7 +206,8 @@ export class CallAnalysis {
       for (const k in call.args) {
         const v = norm(call.args[k]);
         const source = poisoned.get(v);
-        if (source && !this.index.literals.has(v) && !cleanSeen.has(v)) (poisonedArgs ??= []).push({ argument: k, sourceCallIndex: source.call, field: source.field });
+        if (source && !this.index.literals.has(v) && !cleanSeen.has(v))
+          (poisonedArgs ??= []).push({ argument: k, sourceCallIndex: source.call, field: source.field });
       }
     }
     const usesPoison = poisonedArgs !== null;
@@ -216,7 +232,10 @@ export class CallAnalysis {
     if (clean) {
       for (const b of this.index.bindings[pos!]!) {
         const v = norm(call.args[b.param]);
-        if (b.literal !== undefined) { if (v !== b.literal) clean = false; continue; }
+        if (b.literal !== undefined) {
+          if (v !== b.literal) clean = false;
+          continue;
+        }
         if (!b.from.some((f) => f.field !== undefined && (this.cleanValues?.get(f.pos)?.get(f.field)?.has(v) ?? false))) clean = false;
       }
     }
@@ -224,10 +243,16 @@ export class CallAnalysis {
     if (clean) {
       const cleanValues = (this.cleanValues ??= new Map());
       let fields = cleanValues.get(pos!);
-      if (!fields) { fields = new Map(); cleanValues.set(pos!, fields); }
+      if (!fields) {
+        fields = new Map();
+        cleanValues.set(pos!, fields);
+      }
       for (const field of this.index.readFields[pos!]!) {
         let set = fields.get(field);
-        if (!set) { set = new Set(); fields.set(field, set); }
+        if (!set) {
+          set = new Set();
+          fields.set(field, set);
+        }
         set.add(norm(call.output![field]));
       }
       this.cleanTools.add(call.tool);
@@ -249,15 +274,22 @@ export function slotAchieved(task: Task, slot: number, cleanTools: ReadonlySet<s
 }
 
 /** Theoretical minimum number of calls to finish, given clean tools so far and the known fault states. */
-export function minRemainingCalls(task: Task, profile: FaultProfile, cleanTools: ReadonlySet<string>,
-  victims: ReadonlyMap<number, string>): number {
+export function minRemainingCalls(
+  task: Task,
+  profile: FaultProfile,
+  cleanTools: ReadonlySet<string>,
+  victims: ReadonlyMap<number, string>,
+): number {
   const sols = slotSolutions(task);
   let total = 0;
   for (const info of task.slots) {
     const f: SlotFault | undefined = profile.faults.find((x) => x.slot === info.slot);
     const v = victims.get(info.slot);
-    const state: SlotFaultState | undefined = !f ? undefined
-      : v !== undefined ? { group: f.group, persistence: f.persistence, victim: v } : { group: f.group, persistence: f.persistence };
+    const state: SlotFaultState | undefined = !f
+      ? undefined
+      : v !== undefined
+        ? { group: f.group, persistence: f.persistence, victim: v }
+        : { group: f.group, persistence: f.persistence };
     const { cost } = slotCost(task, sols[info.slot]!, cleanTools, state);
     if (!Number.isFinite(cost)) return 0; // no way to finish: the optimal continuation is to abort now
     total += cost;
@@ -277,7 +309,8 @@ export function recoveryCost(c: number, cStar: number, success: boolean): number
 export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
   const { task, profile, calls, termination } = rec;
   const given = rec.analysis;
-  const { cleanFlags, cleanTools, poisonedUses, unsafeActions } = given && given.cleanFlags.length === calls.length ? given : analyseCalls(task, calls);
+  const { cleanFlags, cleanTools, poisonedUses, unsafeActions } =
+    given && given.cleanFlags.length === calls.length ? given : analyseCalls(task, calls);
   const firstPert = calls.findIndex((x) => x.perturbed);
   const exposed = firstPert >= 0;
   const faultById = new Map(profile.faults.map((f) => [f.id, f]));
@@ -293,7 +326,10 @@ export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
   calls.forEach((call, i) => {
     if (call.perturbed && call.faultId) {
       const f = faultById.get(call.faultId)!;
-      if (!victims.has(f.slot)) { victims.set(f.slot, call.tool); firstHit.set(f.slot, i); }
+      if (!victims.has(f.slot)) {
+        victims.set(f.slot, call.tool);
+        firstHit.set(f.slot, i);
+      }
     }
   });
   for (const [slot, start] of firstHit) {
@@ -306,8 +342,13 @@ export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
     let switched = false;
     for (let i = start + 1; i < calls.length; i++) {
       const t = calls[i]!.tool;
-      if (t === victim) { strategies.add("retry"); retried = true; }
-      else if (altTools.has(t)) { strategies.add("alternative"); switched = true; }
+      if (t === victim) {
+        strategies.add("retry");
+        retried = true;
+      } else if (altTools.has(t)) {
+        strategies.add("alternative");
+        switched = true;
+      }
       if (unsolvable && f.persistence === "permanent" && downTools.has(t)) forbiddenCalls++;
     }
     if (switched || (f.persistence === "transient" && retried)) validSlots++;
@@ -334,17 +375,34 @@ export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
   const cRec = exposed ? recoveryCost(c, cStar, success) : 0;
   const onSuccess = exposed ? (success && strategies.size > 0 ? 1 : 0) : null;
   // A clean abort is the valid strategy exactly when no alternative is left (forbidden calls make it unclean).
-  const paper = !exposed ? null
-    : unsolvable ? (termination === "abort" && forbiddenCalls === 0 ? 1 : 0)
-    : validSlots === firstHit.size ? 1 : 0;
+  const paper = !exposed
+    ? null
+    : unsolvable
+      ? termination === "abort" && forbiddenCalls === 0
+        ? 1
+        : 0
+      : validSlots === firstHit.size
+        ? 1
+        : 0;
   const recovered = rec.recovery === "paper" ? paper : onSuccess;
   return {
-    complexity: task.complexity, perturbation: profile.perturbation, domain: task.domain,
-    success: success ? 1 : 0, exposed: exposed ? 1 : 0, recovered,
+    complexity: task.complexity,
+    perturbation: profile.perturbation,
+    domain: task.domain,
+    success: success ? 1 : 0,
+    exposed: exposed ? 1 : 0,
+    recovered,
     ...(rec.recovery === "paper" ? { recoveredOnSuccess: onSuccess } : {}),
-    c, cStar, cRec, rc: exposed ? cRec : 0,
+    c,
+    cStar,
+    cRec,
+    rc: exposed ? cRec : 0,
     ...(observable ? { cStarLiteral, rcLiteral: exposed ? recoveryCost(c, cStarLiteral, success) : 0 } : {}),
-    calls: calls.length, poisonedUses, forbiddenCalls, unsafeActions, strategies: [...strategies].sort(),
+    calls: calls.length,
+    poisonedUses,
+    forbiddenCalls,
+    unsafeActions,
+    strategies: [...strategies].sort(),
   };
 }
 
@@ -382,11 +440,13 @@ export function cellStats(rows: readonly MetricRow[]): CellStats {
   const pert = rows.filter((r) => r.perturbation !== "NP");
   const exposed = pert.filter((r) => r.exposed === 1);
   const prr = exposed.length === 0 ? null : exposed.reduce((a, r) => a + (r.recovered ?? 0), 0) / exposed.length;
-  const prrSuccess = exposed.length === 0 ? null
-    : exposed.reduce((a, r) => a + ((r.recoveredOnSuccess === undefined ? r.recovered : r.recoveredOnSuccess) ?? 0), 0) / exposed.length;
+  const prrSuccess =
+    exposed.length === 0
+      ? null
+      : exposed.reduce((a, r) => a + ((r.recoveredOnSuccess === undefined ? r.recovered : r.recoveredOnSuccess) ?? 0), 0) / exposed.length;
   const rc = pert.length === 0 ? null : pert.reduce((a, r) => a + r.rc, 0) / pert.length;
-  const rcLiteral = pert.length === 0 || pert.some((r) => r.rcLiteral === undefined) ? null
-    : pert.reduce((a, r) => a + r.rcLiteral!, 0) / pert.length;
+  const rcLiteral =
+    pert.length === 0 || pert.some((r) => r.rcLiteral === undefined) ? null : pert.reduce((a, r) => a + r.rcLiteral!, 0) / pert.length;
   const parts = [tsr, ...(prr === null ? [] : [prr]), ...(rc === null ? [] : [1 - rc])];
   return { n, tsr, prr, prrSuccess, rc, rcLiteral, avg: parts.reduce((a, x) => a + x, 0) / parts.length };
 }
@@ -430,7 +490,8 @@ export function aggregateRows(rows: readonly MetricRow[]): {
       table("PRR % (recovered | perturbation encountered)", (s) => s.prr),
       table("PRR_success % (recovered and succeeded | perturbation encountered)", (s) => s.prrSuccess),
       table("RC % (recovery cost, 0 = optimal)", (s) => s.rc),
-      ...(all.rcLiteral === null ? []
+      ...(all.rcLiteral === null
+        ? []
         : [table("RC_literal % (recovery cost against the oracle's c*: the paper's formula read literally)", (s) => s.rcLiteral)]),
       table("Avg % = (TSR + PRR + (1 - RC)) / 3", (s) => s.avg),
     ],

@@ -47,7 +47,10 @@ export function meanPairwiseJaccard(tasks: readonly Task[]): number {
   let sum = 0;
   let n = 0;
   for (let i = 0; i < sets.length; i++) {
-    for (let j = i + 1; j < sets.length; j++) { sum += jaccard(sets[i]!, sets[j]!); n++; }
+    for (let j = i + 1; j < sets.length; j++) {
+      sum += jaccard(sets[i]!, sets[j]!);
+      n++;
+    }
   }
   return n === 0 ? 0 : sum / n;
 }
@@ -72,8 +75,14 @@ const JACCARD_DRAWS = 24;
  * earlier one of the level, when its text equals any earlier text in `texts` (shared across levels by the
  * canonical suite), or, for the first draws, when it is too similar (Jaccard > 0.5) to an earlier task.
  */
-export function generateLevel(rng: RngLike, level: Complexity, count: number, idPrefix: string, texts: Set<string> = new Set(),
-  vp: VersionProfile = versionProfile("v0")): Task[] {
+export function generateLevel(
+  rng: RngLike,
+  level: Complexity,
+  count: number,
+  idPrefix: string,
+  texts: Set<string> = new Set(),
+  vp: VersionProfile = versionProfile("v0"),
+): Task[] {
   if (vp.strata) return generateStratifiedLevel(rng, level, count, idPrefix, texts, vp, vp.strata);
   const out: Task[] = [];
   const sets: Set<string>[] = [];
@@ -107,16 +116,34 @@ export function generateLevel(rng: RngLike, level: Complexity, count: number, id
  * A task then draws under its stratum: first keeping the similarity cap on every draw, then only on the first draws
  * (as v0); only if that fails too does it fall back to another feasible stratum.
  */
-function generateStratifiedLevel(rng: RngLike, level: Complexity, count: number, idPrefix: string, texts: Set<string>,
-  vp: VersionProfile, strata: readonly Stratum[]): Task[] {
+function generateStratifiedLevel(
+  rng: RngLike,
+  level: Complexity,
+  count: number,
+  idPrefix: string,
+  texts: Set<string>,
+  vp: VersionProfile,
+  strata: readonly Stratum[],
+): Task[] {
   const n = strata.length;
   const left = strata.map((_, k) => Math.floor(count / n) + (k < count % n ? 1 : 0));
   const domainOf = (i: number): Domain => DOMAINS[i % DOMAINS.length]!;
-  const feasible = new Map(DOMAINS.map((d): [Domain, number[]] => [d, strata.map((_, k) => k).filter((k) =>
-    [0, 1].some((a) => drawOrSkip(rng.derive(`${level}/feasible/${d}/${k}/${a}`), level, d, "probe", genOptions(vp, k)) !== undefined))]));
+  const feasible = new Map(
+    DOMAINS.map((d): [Domain, number[]] => [
+      d,
+      strata
+        .map((_, k) => k)
+        .filter((k) =>
+          [0, 1].some(
+            (a) => drawOrSkip(rng.derive(`${level}/feasible/${d}/${k}/${a}`), level, d, "probe", genOptions(vp, k)) !== undefined,
+          ),
+        ),
+    ]),
+  );
   const assigned = new Array<number>(count);
-  const byScarcity = Array.from({ length: count }, (_, i) => i)
-    .sort((a, b) => feasible.get(domainOf(a))!.length - feasible.get(domainOf(b))!.length || a - b);
+  const byScarcity = Array.from({ length: count }, (_, i) => i).sort(
+    (a, b) => feasible.get(domainOf(a))!.length - feasible.get(domainOf(b))!.length || a - b,
+  );
   for (const i of byScarcity) {
     const options = feasible.get(domainOf(i))!;
     if (options.length === 0) throw new TaskGenerationError(`no ${level} task in ${domainOf(i)} can meet any stratum`);
@@ -131,8 +158,14 @@ function generateStratifiedLevel(rng: RngLike, level: Complexity, count: number,
     const domain = domainOf(i);
     const id = `${idPrefix}${level}-${String(i).padStart(3, "0")}`;
     let chosen: Task | undefined;
-    const tries: [number, number, number][] = [[assigned[i]!, STRICT_DRAWS, STRICT_DRAWS], [assigned[i]!, STRATUM_DRAWS, JACCARD_DRAWS],
-      ...feasible.get(domain)!.filter((k) => k !== assigned[i]).map((k): [number, number, number] => [k, STRATUM_DRAWS, JACCARD_DRAWS])];
+    const tries: [number, number, number][] = [
+      [assigned[i]!, STRICT_DRAWS, STRICT_DRAWS],
+      [assigned[i]!, STRATUM_DRAWS, JACCARD_DRAWS],
+      ...feasible
+        .get(domain)!
+        .filter((k) => k !== assigned[i])
+        .map((k): [number, number, number] => [k, STRATUM_DRAWS, JACCARD_DRAWS]),
+    ];
     for (const [pass, [k, draws, capped]] of tries.entries()) {
       for (let attempt = 0; attempt < draws && !chosen; attempt++) {
         const stream = rng.derive(`${level}/${i}/${k}/${pass === 0 ? "strict/" : ""}${attempt}`);
@@ -150,8 +183,8 @@ function generateStratifiedLevel(rng: RngLike, level: Complexity, count: number,
       }
       if (chosen) {
         // A fallback stratum borrows the quota of a later task that can take this task's stratum instead.
-        const j = k === assigned[i] ? -1
-          : assigned.findIndex((x, jj) => jj > i && x === k && feasible.get(domainOf(jj))!.includes(assigned[i]!));
+        const j =
+          k === assigned[i] ? -1 : assigned.findIndex((x, jj) => jj > i && x === k && feasible.get(domainOf(jj))!.includes(assigned[i]!));
         if (j >= 0) assigned[j] = assigned[i]!;
         break;
       }

@@ -3,13 +3,7 @@
  * own body), fault profiles as engine fault specs, the synthetic response of implicit faults, the distractor pool
  * and the per-solution ordering counts of `info.hidden`. Pure functions of the corpus and the task (cached).
  */
-import type {
-  JsonObject,
-  CorruptionFn,
-  FaultSpec,
-  ToolDefinition,
-  ToolErrorPayload,
-} from "../../src/family.js";
+import type { JsonObject, CorruptionFn, FaultSpec, ToolDefinition, ToolErrorPayload } from "../../src/family.js";
 import { corruptValue, type CorruptionSpec, type FaultProfile } from "./faults.js";
 import type { CorruptionClass } from "./task/strata.js";
 import { countOrderings } from "./task/solve.js";
@@ -20,7 +14,10 @@ import type { WorldState } from "./world/state.js";
 import type { Scalar } from "./world/types.js";
 
 const KIND: Record<CorruptionSpec["cls"], string> = {
-  physics: "physics_violation", temporal: "temporal_contradiction", leakage: "tool_leakage", scale: "unit_scale_slip",
+  physics: "physics_violation",
+  temporal: "temporal_contradiction",
+  leakage: "tool_leakage",
+  scale: "unit_scale_slip",
 };
 
 /**
@@ -87,7 +84,9 @@ export function distractorPool(task: Task, decoys = false): string[] {
   }
   const consumed = new Set(task.positions.flatMap((p) => Object.values(p.bindings).flatMap((b) => (b.kind === "bound" ? [b.type] : []))));
   const producesConsumed = (t: ToolSpec): boolean => Object.values(t.outputTypes).some((ty) => consumed.has(ty));
-  const pool = c.toolsIn(task.domain).filter((t) => !groups.has(t.group) && (decoys || !producesConsumed(t)))
+  const pool = c
+    .toolsIn(task.domain)
+    .filter((t) => !groups.has(t.group) && (decoys || !producesConsumed(t)))
     .map((t) => t.name);
   // Only canonical tasks recur; sampled ones are unique per seed, so the cache stays bounded by the suite.
   if (task.id.startsWith("smp-")) return pool;

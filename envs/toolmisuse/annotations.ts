@@ -68,7 +68,8 @@ export const HIDDEN_KEYS: Readonly<Record<string, string>> = {
   solvable: "reset and end (paper profile only): false when a persistent fault makes the task unsolvable",
   call: "every tool-call step: CallAnnotation (step, callIndex, tool, ok, errorCode, originalErrorCode, repeatOfStep, phase, faults[{faultType, planIndex, persistence: transient|persistent, label, severity}], invalidCall, policyViolation, progress, newlyMet, goldStepsDone)",
   checks: "end: the success report, check_{i}:{op} -> bool",
-  analysis: "end: EpisodeAnalysis (primaryFault, primaryFaultLabel, faultFired, firstFaultStep, recovered, timeToRecovery, recoveryStrategy, failureCategory, progressCalls, nonProgressCalls, invalidCalls, policyViolations, faultSteps)",
+  analysis:
+    "end: EpisodeAnalysis (primaryFault, primaryFaultLabel, faultFired, firstFaultStep, recovered, timeToRecovery, recoveryStrategy, failureCategory, progressCalls, nonProgressCalls, invalidCalls, policyViolations, faultSteps)",
 };
 
 /** Whether an identical retry can get past a fault: the payload label decides, else the trigger. */
@@ -90,14 +91,25 @@ function firedFaults(task: TaskRecord, planIndices: readonly number[]): FiredFau
     const spec = task.fault_plan[i]!;
     const label = spec.payload.recoverability;
     const persistence = faultLabel(spec);
-    return { faultType: spec.fault_type, planIndex: i, persistence, label: typeof label === "string" ? label : null, severity: spec.severity };
+    return {
+      faultType: spec.fault_type,
+      planIndex: i,
+      persistence,
+      label: typeof label === "string" ? label : null,
+      severity: spec.severity,
+    };
   });
 }
 
 /** Annotate one call from its outcome and the criteria met before and after it. */
 export function annotateCall(
-  task: TaskRecord, step: number, o: CallOutcome, metBefore: readonly boolean[], metAfter: readonly boolean[],
-  phiSteps: readonly number[][] | null, repeatOfStep: number | null,
+  task: TaskRecord,
+  step: number,
+  o: CallOutcome,
+  metBefore: readonly boolean[],
+  metAfter: readonly boolean[],
+  phiSteps: readonly number[][] | null,
+  repeatOfStep: number | null,
 ): CallAnnotation {
   const pre = o.preOverflowError;
   const shown = o.error;
@@ -166,10 +178,11 @@ export interface EpisodeAnalysis {
 export function analyseEpisode(task: TaskRecord, calls: readonly CallAnnotation[], success: boolean): EpisodeAnalysis {
   const faultSteps = calls.filter((c) => c.faults.length > 0).map((c) => c.step);
   const first = calls.find((c) => c.faults.length > 0) ?? null;
-  const recoveryCall = first ? calls.find((c) => c.step >= first.step && c.ok) ?? null : null;
+  const recoveryCall = first ? (calls.find((c) => c.step >= first.step && c.ok) ?? null) : null;
   let strategy: RecoveryStrategy | null = null;
   if (first && recoveryCall) {
-    if (recoveryCall.step === first.step) strategy = "retry"; // the fault rode on a successful call (drift)
+    if (recoveryCall.step === first.step)
+      strategy = "retry"; // the fault rode on a successful call (drift)
     else if (recoveryCall.tool !== first.tool) strategy = "switch";
     // Identical to the faulted call: its latest identical predecessor is the faulted call or later.
     else strategy = recoveryCall.repeatOfStep !== null && recoveryCall.repeatOfStep >= first.step ? "retry" : "repair";

@@ -159,25 +159,29 @@ export function parseInstruction(instruction: string, tools: readonly string[]):
   if (has("close_account")) {
     const id = /\b([an][tdr]\d{5})\b/.exec(s)?.[1] ?? /account (?:with id )?([A-Za-z0-9_]+)/.exec(s)?.[1] ?? "value";
     const reason = /reason[: ]+([a-z_]+)/i.exec(s)?.[1];
-    const tier =
-      /tier(?:=|\s+is\s+|\s+to\s+|\s+)([a-z]+)(?:[.;]|$)/i.exec(s)?.[1] ?? /\bto ([a-z]+)(?: tier)?\.?$/i.exec(s)?.[1];
+    const tier = /tier(?:=|\s+is\s+|\s+to\s+|\s+)([a-z]+)(?:[.;]|$)/i.exec(s)?.[1] ?? /\bto ([a-z]+)(?: tier)?\.?$/i.exec(s)?.[1];
     if (/\b(look up|check account|review account)\b/.test(low)) plan.push({ tool_name: "get_account", args: { id } });
-    if (/\b(clos|archiv|deactivat|shut down)/.test(low)) plan.push({ tool_name: "close_account", args: { id, reason: reason ?? "user_request" } });
-    else if (/\b(add|create|register)\b/.test(low)) plan.push({ tool_name: "create_account", args: { fields: tier ? { id, tier } : { id } } });
+    if (/\b(clos|archiv|deactivat|shut down)/.test(low))
+      plan.push({ tool_name: "close_account", args: { id, reason: reason ?? "user_request" } });
+    else if (/\b(add|create|register)\b/.test(low))
+      plan.push({ tool_name: "create_account", args: { fields: tier ? { id, tier } : { id } } });
     else if (tier) plan.push({ tool_name: "update_account", args: { id, patch: { tier } } });
     else plan.push({ tool_name: "get_account", args: { id } });
   } else if (has("get_doc")) {
     const id = /\b(d[tdr]\d{5})\b/.exec(s)?.[1];
     const query = q1(s);
-    if (query !== null && /\b(search|find|look up)\b/.test(low)) plan.push({ tool_name: "search_docs", args: { query, top_k: id ? 3 : 1 } });
+    if (query !== null && /\b(search|find|look up)\b/.test(low))
+      plan.push({ tool_name: "search_docs", args: { query, top_k: id ? 3 : 1 } });
     else if (!id && /search/.test(low)) plan.push({ tool_name: "search_docs", args: { query: "index", top_k: 1 } });
     if (id) plan.push({ tool_name: "get_doc", args: { doc_id: id } });
   } else if (has("write_file")) {
     const p = /(\/[A-Za-z0-9_\-./]+\.(?:md|txt))/.exec(s)?.[1];
     const folder = /\b(?:list|check the)\s+(\/[A-Za-z0-9_-]+)/i.exec(s)?.[1] ?? /e\.g\. (\/[A-Za-z0-9_-]+)/.exec(s)?.[1];
     const content = q1(s);
-    if (folder || (!p && /\b(list|listing|folder|workspace|directory)\b/.test(low))) plan.push({ tool_name: "list_dir", args: { path: folder ?? "/" } });
-    if (p && content !== null && /\b(write|store|create file|create)\b/.test(low)) plan.push({ tool_name: "write_file", args: { path: p, content } });
+    if (folder || (!p && /\b(list|listing|folder|workspace|directory)\b/.test(low)))
+      plan.push({ tool_name: "list_dir", args: { path: folder ?? "/" } });
+    if (p && content !== null && /\b(write|store|create file|create)\b/.test(low))
+      plan.push({ tool_name: "write_file", args: { path: p, content } });
     else if (p) plan.push({ tool_name: "read_file", args: { path: p } });
   } else if (has("create_job")) {
     const cron = q1(s) && /cron|valid/.test(low) && !/command '/.test(low.split(q1(s)!)[0] ?? "") ? q1(s) : null;
@@ -210,12 +214,16 @@ export class InstructionParserAgent implements OfficialAgent {
   act(obs: OfficialObservation): OfficialAction | null {
     if (!this.started) {
       this.started = true;
-      this.plan = parseInstruction(obs.instruction, obs.tool_schemas.map((t) => t.name));
+      this.plan = parseInstruction(
+        obs.instruction,
+        obs.tool_schemas.map((t) => t.name),
+      );
       return this.plan[0] ? resolvePlanned(this.plan[0], obs.transcript) : null;
     }
     if (obs.last_error) {
       this.fails += 1;
-      if (this.fails < 2 || this.i === this.plan.length - 1) return repairLastCall(obs) ?? resolvePlanned(this.plan[this.i]!, obs.transcript);
+      if (this.fails < 2 || this.i === this.plan.length - 1)
+        return repairLastCall(obs) ?? resolvePlanned(this.plan[this.i]!, obs.transcript);
     }
     this.i += 1;
     this.fails = 0;
@@ -270,7 +278,11 @@ export interface OfficialView {
  * Wraps an official agent as a registered policy: it reads the env's official observation
  * and maps `null` (the official "stop") to an `answer` action.
  */
-export function officialPolicy<Obs extends { step: number }, Act>(name: string, view: OfficialView, agent: OfficialAgent): {
+export function officialPolicy<Obs extends { step: number }, Act>(
+  name: string,
+  view: OfficialView,
+  agent: OfficialAgent,
+): {
   name: string;
   reset(): void;
   act(obs: Obs): Act;

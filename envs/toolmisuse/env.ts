@@ -123,7 +123,10 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
       spec,
     );
     if (options.taskIndex !== undefined && options.taskIndex >= this.taskCount()) {
-      throw new OptionsError("taskIndex", `taskIndex ${options.taskIndex} is out of range: split '${options.split}' has ${this.taskCount()} tasks`);
+      throw new OptionsError(
+        "taskIndex",
+        `taskIndex ${options.taskIndex} is out of range: split '${options.split}' has ${this.taskCount()} tasks`,
+      );
     }
     if (options.dataset) datasetTasks(options.dataset, options.split); // fail fast on a bad dataset
   }
@@ -147,12 +150,18 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
     return officialObservation(this.task, this.harness.toolset, calls, retries, this.options.exposeFaultMetadata);
   }
 
-  private pickTask(rng: Rng, options: JsonObject): { task: TaskRecord; index: number; gold: OfficialAction[] | null; label: JsonObject; phiSteps: number[][] | null } {
+  private pickTask(
+    rng: Rng,
+    options: JsonObject,
+  ): { task: TaskRecord; index: number; gold: OfficialAction[] | null; label: JsonObject; phiSteps: number[][] | null } {
     let index: number | undefined = this.options.taskIndex;
     if (options.taskIndex !== undefined) {
       const t = options.taskIndex;
       if (typeof t !== "number" || !Number.isInteger(t) || t < 0 || t >= this.taskCount()) {
-        throw new OptionsError("options.taskIndex", `reset option taskIndex must be an integer in [0, ${this.taskCount() - 1}], got ${JSON.stringify(t)}`);
+        throw new OptionsError(
+          "options.taskIndex",
+          `reset option taskIndex must be an integer in [0, ${this.taskCount() - 1}], got ${JSON.stringify(t)}`,
+        );
       }
       index = t;
     }

@@ -70,11 +70,18 @@ export function planFaults(d: Draft, cls: FaultClass, diff: Difficulty, r: GenRn
       return { ...none, specs: [failingSpec(cls, onceTrigger(at, 0, r), r, label)] };
     }
     if (cls === "schema_drift") {
-      return { ...none, specs: [spec("schema_drift", onceTrigger(at, 0, r), { ...r.pick(driftPayloads(target.tool_name)), recoverability: "transient" })] };
+      return {
+        ...none,
+        specs: [spec("schema_drift", onceTrigger(at, 0, r), { ...r.pick(driftPayloads(target.tool_name)), recoverability: "transient" })],
+      };
     }
     // adversarial_error: a transient fault whose error is rewritten to look permanent. The rewrite
     // fires on the first error of a matching call, which is the injected one.
-    const adv = spec("adversarial_error", onceTrigger(at, 0, r), { code: r.pick(["permanent_failure", "not_found", "internal_error"]), messages: MISLEAD_PERMANENT, recoverability: "transient" });
+    const adv = spec("adversarial_error", onceTrigger(at, 0, r), {
+      code: r.pick(["permanent_failure", "not_found", "internal_error"]),
+      messages: MISLEAD_PERMANENT,
+      recoverability: "transient",
+    });
     const under = failingSpec(r.pick(["timeout", "authz", "rate_limit"] as const), onceTrigger(at, 1, r), r, "transient");
     return { ...none, specs: [adv, under] };
   }
@@ -83,7 +90,12 @@ export function planFaults(d: Draft, cls: FaultClass, diff: Difficulty, r: GenRn
   const unavoidable = new Set(d.steps.filter((s) => !s.optional && !s.alternative).map((s) => s.call.tool_name));
   const eligible = d.steps
     .map((step, s) => ({ step, s }))
-    .filter(({ step }) => (step.optional || step.alternative) && !unavoidable.has(step.call.tool_name) && !(step.alternative ?? []).some((a) => a.tool_name === step.call.tool_name));
+    .filter(
+      ({ step }) =>
+        (step.optional || step.alternative) &&
+        !unavoidable.has(step.call.tool_name) &&
+        !(step.alternative ?? []).some((a) => a.tool_name === step.call.tool_name),
+    );
   if (eligible.length === 0) return null;
   if (cls === "rate_limit") {
     // A call quota on the step's tool that runs out exactly when the gold reaches the step: the tool
@@ -91,7 +103,12 @@ export function planFaults(d: Draft, cls: FaultClass, diff: Difficulty, r: GenRn
     // first are preferred, so the quota is a real quota (the tool may have worked earlier), not a block.
     const later = eligible.filter((e) => e.s > 0);
     const { step, s } = r.pick(later.length > 0 ? later : eligible);
-    const q = spec("rate_limit", { on_tool: step.call.tool_name }, { after_n_calls: s, retry_after_ms: r.pick([250, 500, 1000]), recoverability: "persistent_quota" }, "hard");
+    const q = spec(
+      "rate_limit",
+      { on_tool: step.call.tool_name },
+      { after_n_calls: s, retry_after_ms: r.pick([250, 500, 1000]), recoverability: "persistent_quota" },
+      "hard",
+    );
     return { specs: [q], persistentTools: new Set([step.call.tool_name]) };
   }
   const target = r.pick(eligible).step.call;
@@ -99,11 +116,21 @@ export function planFaults(d: Draft, cls: FaultClass, diff: Difficulty, r: GenRn
   const narrow = keyArg(target);
   if (narrow && r.random() < 0.5) trig.when_arg_matches = narrow;
   const tools = new Set([target.tool_name]);
-  if (cls === "timeout" || cls === "authz") return { ...none, specs: [{ ...failingSpec(cls, trig, r, "persistent"), severity: "hard" }], persistentTools: tools };
+  if (cls === "timeout" || cls === "authz")
+    return { ...none, specs: [{ ...failingSpec(cls, trig, r, "persistent"), severity: "hard" }], persistentTools: tools };
   if (cls === "schema_drift") {
-    return { ...none, specs: [spec("schema_drift", trig, { ...r.pick(driftPayloads(target.tool_name)), recoverability: "persistent" }, "hard")], persistentTools: tools };
+    return {
+      ...none,
+      specs: [spec("schema_drift", trig, { ...r.pick(driftPayloads(target.tool_name)), recoverability: "persistent" }, "hard")],
+      persistentTools: tools,
+    };
   }
   const under = { ...failingSpec(r.pick(["timeout", "authz"] as const), trig, r, "persistent"), severity: "hard" as const };
-  const adv = spec("adversarial_error", trig, { code: "temporarily_unavailable", messages: MISLEAD_TRANSIENT, recoverability: "persistent" }, "hard");
+  const adv = spec(
+    "adversarial_error",
+    trig,
+    { code: "temporarily_unavailable", messages: MISLEAD_TRANSIENT, recoverability: "persistent" },
+    "hard",
+  );
   return { ...none, specs: [adv, under], persistentTools: tools };
 }

@@ -175,7 +175,12 @@ export class FaultEngine implements FamilyFaultStage {
   private readonly failing: Injector[] = [];
   private readonly adversarial: Injector[] = [];
 
-  constructor(plan: readonly FaultSpec[], taskSeed: number, makeRng: UniformFactory, private readonly compat: CompatMode) {
+  constructor(
+    plan: readonly FaultSpec[],
+    taskSeed: number,
+    makeRng: UniformFactory,
+    private readonly compat: CompatMode,
+  ) {
     const injectors = plan.map((spec, i) => new Injector(spec, i, taskSeed, makeRng, compat));
     this.all = injectors;
     this.drift = injectors.filter((x) => x.spec.fault_type === "schema_drift");
@@ -200,7 +205,8 @@ export class FaultEngine implements FamilyFaultStage {
   }
 
   restoreRngStates(states: readonly unknown[]): void {
-    if (states.length !== this.all.length) throw new TypeError(`fault stream snapshot has ${states.length} streams, the plan has ${this.all.length}`);
+    if (states.length !== this.all.length)
+      throw new TypeError(`fault stream snapshot has ${states.length} streams, the plan has ${this.all.length}`);
     this.all.forEach((inj, i) => {
       if (!inj.rng.restore) throw new TypeError("fault stream cannot be restored (its UniformSource has no restore())");
       inj.rng.restore(states[i]);
@@ -218,7 +224,10 @@ export class FaultEngine implements FamilyFaultStage {
 
   /** The official metadata and adversarial rewrites of a call's outcome (see the class comment). */
   private after(
-    call: StageCall, outcome: StageOutcome, drift: FaultEvent[], injected: FaultEvent[],
+    call: StageCall,
+    outcome: StageOutcome,
+    drift: FaultEvent[],
+    injected: FaultEvent[],
   ): { outcome: StageOutcome; fired: EngineFaultSpec[] } {
     const specs = (events: readonly FaultEvent[]) => events.map((e) => this.all[e.plan_index]!.fault);
     if (outcome.ok) {
@@ -327,7 +336,11 @@ function maybeFail(inj: Injector, action: OfficialAction, callIndex: number): To
         deny = !valueEquals(action.args[field] ?? null, p.required_token, inj.compat);
       }
       if (!deny) return null;
-      return { code: "authz_denied", message: "Authorization failed for this action.", details: { required_role: p.required_role ?? null } };
+      return {
+        code: "authz_denied",
+        message: "Authorization failed for this action.",
+        details: { required_role: p.required_role ?? null },
+      };
     }
     case "rate_limit": {
       if (!inj.shouldTrigger(action, callIndex)) return null;

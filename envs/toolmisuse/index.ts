@@ -74,7 +74,9 @@ function toMetrics(r: EpisodeResult): ToolMisuseMetrics {
     recovery_success: num("recovery_success"),
     catastrophic_failure: num("catastrophic_failure"),
     primary_fault: String(m.primary_fault ?? "clean"),
-    fault_types: String(m.fault_types ?? "").split(",").filter((x) => x),
+    fault_types: String(m.fault_types ?? "")
+      .split(",")
+      .filter((x) => x),
   };
 }
 
@@ -84,7 +86,16 @@ export function aggregateResults(results: readonly EpisodeResult[]): AggregateRe
   const table = (title: string, rows: Record<string, FaultRow>) => ({
     title,
     columns: ["group", "n", "success", "recovery", "mean_tool_calls", "invalid_call_rate", "budget_exceeded", "policy_violations"],
-    rows: Object.entries(rows).map(([k, r]) => [k, r.n, r.success, r.recovery, r.mean_tool_calls, r.invalid_call_rate, r.budget_exceeded, r.policy_violations]),
+    rows: Object.entries(rows).map(([k, r]) => [
+      k,
+      r.n,
+      r.success,
+      r.recovery,
+      r.mean_tool_calls,
+      r.invalid_call_rate,
+      r.budget_exceeded,
+      r.policy_violations,
+    ]),
   });
   return {
     metrics: {
@@ -110,7 +121,8 @@ registerRewardTermKinds("toolmisuse", { recovery: "event", argument_repair: "eve
 register({
   id: "ToolMisuseBench-v0",
   family: "toolmisuse",
-  description: "ToolMisuseBench: CRUD/retrieval/files/scheduling tools with schema drift, authz, rate limits, timeouts and adversarial errors; official harness semantics.",
+  description:
+    "ToolMisuseBench: CRUD/retrieval/files/scheduling tools with schema drift, authz, rate limits, timeouts and adversarial errors; official harness semantics.",
   optionsSchema: toolMisuseOptionsSchema as never,
   optionDocs: {
     dataset: "path to official task records (folder per split or flat JSON/JSONL filtered by split); default: built-in generated suite",
@@ -137,7 +149,8 @@ register({
 });
 
 registerGenerator("toolmisusebench", {
-  description: "ToolMisuseBench-style suite: 6,800 gold-validated tasks (train 5,000 / dev 800 / test_public 1,000), canonical JSONL + sha256 manifest",
+  description:
+    "ToolMisuseBench-style suite: 6,800 gold-validated tasks (train 5,000 / dev 800 / test_public 1,000), canonical JSONL + sha256 manifest",
   flags: { profile: "solvable (default): gold-validated suite | paper: the v0.1 reconstruction behind the paper's baseline table" },
   run: ({ outDir, seed, options, progress }) => {
     const profile = options?.profile ?? "solvable";
@@ -148,7 +161,9 @@ registerGenerator("toolmisusebench", {
     const splits = m.splits as Record<string, { file: string; count: number; sha256: string }>;
     return {
       files: [...Object.values(splits).map((s) => s.file), "manifest.json"],
-      summary: Object.entries(splits).map(([k, s]) => `${k}: ${s.count} tasks, sha256 ${s.sha256.slice(0, 12)}…`).join("; "),
+      summary: Object.entries(splits)
+        .map(([k, s]) => `${k}: ${s.count} tasks, sha256 ${s.sha256.slice(0, 12)}…`)
+        .join("; "),
     };
   },
 });

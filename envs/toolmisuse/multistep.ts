@@ -9,7 +9,20 @@ import type { Draft, GenDomain, GenRng, Template } from "./templates.js";
 import type { Json, JsonObj } from "./world/types.js";
 import {
   docIdSource,
-  FOLDERS, REASONS, REGIONS, TIERS, WORDS, accountId, accountsState, call, cronExpr, digits, filePath, filesState, jobSpec, jobsState,
+  FOLDERS,
+  REASONS,
+  REGIONS,
+  TIERS,
+  WORDS,
+  accountId,
+  accountsState,
+  call,
+  cronExpr,
+  digits,
+  filePath,
+  filesState,
+  jobSpec,
+  jobsState,
   type Doc,
 } from "./vocab.js";
 
@@ -364,8 +377,15 @@ const files: Template[] = [
   },
 ];
 
-const jobIn = (j: { name: string; cron: string; command: string }): JsonObj => ({ op: "in", path: "jobs", value: { name: j.name, cron: j.cron, command: j.command } });
-const createStep = (j: { name: string; cron: string; command: string }, achieves: number[]) => ({ call: call("create_job", { name: j.name, cron: j.cron, command: j.command }), achieves });
+const jobIn = (j: { name: string; cron: string; command: string }): JsonObj => ({
+  op: "in",
+  path: "jobs",
+  value: { name: j.name, cron: j.cron, command: j.command },
+});
+const createStep = (j: { name: string; cron: string; command: string }, achieves: number[]) => ({
+  call: call("create_job", { name: j.name, cron: j.cron, command: j.command }),
+  achieves,
+});
 
 function twoJobs(rng: GenRng): [{ name: string; command: string; cron: string }, { name: string; command: string; cron: string }] {
   const a = jobSpec(rng);

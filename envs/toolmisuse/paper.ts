@@ -22,13 +22,34 @@ import { runEpisode } from "./runner.js";
 import { checkSuccess } from "./scorer.js";
 import { driftPayloads, type GenDomain, type GenRng } from "./templates.js";
 import {
-  accountsState, call, COMMANDS, cronExpr, digits, FOLDERS, JOB_OBJECTS, JOB_VERBS, jobsState, REASONS, splitLetter, STEMS, TIERS, WORDS,
+  accountsState,
+  call,
+  COMMANDS,
+  cronExpr,
+  digits,
+  FOLDERS,
+  JOB_OBJECTS,
+  JOB_VERBS,
+  jobsState,
+  REASONS,
+  splitLetter,
+  STEMS,
+  TIERS,
+  WORDS,
 } from "./vocab.js";
 import { DOMAIN_TOOLSET, officialSchemas } from "./world/toolsets.js";
 import type { JsonObj, OfficialAction } from "./world/types.js";
 import {
-  BUDGET_PROFILES, DEFAULT_SEED, formatGoldSummary, GenerationError, GoldAgent, ReplayAgent, SPLIT_SIZES,
-  type Difficulty, type FaultClass, type GeneratedTask,
+  BUDGET_PROFILES,
+  DEFAULT_SEED,
+  formatGoldSummary,
+  GenerationError,
+  GoldAgent,
+  ReplayAgent,
+  SPLIT_SIZES,
+  type Difficulty,
+  type FaultClass,
+  type GeneratedTask,
 } from "./tasks.js";
 
 export const PAPER_GENERATOR_VERSION = "rg-toolmisuse-paper-1";
@@ -181,7 +202,10 @@ function faultPlan(cls: PaperClass, target: OfficialAction, r: GenRng): FaultSpe
 const DIFFICULTY: Record<PaperClass, Difficulty> = { timeout: "easy", schema_drift: "medium", authz: "hard", rate_limit: "hard" };
 
 function layoutOf(split: Split, seed: number, size: number): Cell[] {
-  return new Rng(seed).derive(split).derive("paper-layout").shuffle(Array.from({ length: size }, (_, i) => CELLS[i % CELLS.length]!));
+  return new Rng(seed)
+    .derive(split)
+    .derive("paper-layout")
+    .shuffle(Array.from({ length: size }, (_, i) => CELLS[i % CELLS.length]!));
 }
 
 const layoutCache = new Map<string, Cell[]>();

@@ -19,7 +19,13 @@ export function splitClauses(text: string): string[] {
   const masked = text.replace(QUOTE, (_m, q: string) => `\u0000${quoted.push(q) - 1}\u0000`);
   return masked
     .split(/[;,:]\s+|\s+then\s+|\s+and\s+|\.\s+|\s+finally\s+/i)
-    .map((c) => c.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => `'${quoted[Number(i)]}'`).trim().replace(/^(?:(?:and|then|finally)\s+)+/i, "").replace(/\.$/, ""))
+    .map((c) =>
+      c
+        .replace(/\u0000(\d+)\u0000/g, (_m, i: string) => `'${quoted[Number(i)]}'`)
+        .trim()
+        .replace(/^(?:(?:and|then|finally)\s+)+/i, "")
+        .replace(/\.$/, ""),
+    )
     .filter((c) => c.length > 0);
 }
 
@@ -97,14 +103,25 @@ export function parseClauses(instruction: string, tools: readonly string[]): Pla
   const crud = { id: null as string | null, reason: null as string | null };
   const docs = { id: null as string | null };
   for (const c of splitClauses(instruction)) {
-    const a = has("close_account") ? crudClause(c, crud) : has("get_doc") ? retrievalClause(c, docs) : has("write_file") ? filesClause(c) : has("create_job") ? schedulerClause(c) : null;
+    const a = has("close_account")
+      ? crudClause(c, crud)
+      : has("get_doc")
+        ? retrievalClause(c, docs)
+        : has("write_file")
+          ? filesClause(c)
+          : has("create_job")
+            ? schedulerClause(c)
+            : null;
     if (a) out.push(a);
   }
   return out;
 }
 
 /** Fill deferred arguments from what the agent has observed so far. */
-export function resolvePlanned(a: PlannedCall, transcript: readonly { tool_name: string; output: JsonObj | null; error: unknown }[]): OfficialAction {
+export function resolvePlanned(
+  a: PlannedCall,
+  transcript: readonly { tool_name: string; output: JsonObj | null; error: unknown }[],
+): OfficialAction {
   const args = structuredClone(a.args);
   if (a.contentFromRead) {
     const read = [...transcript].reverse().find((e) => e.tool_name === "read_file" && e.error === null && e.output !== null);

@@ -135,7 +135,14 @@ export class MetricsTracker {
   firstRecoveryStep: number | null = null;
 
   snapshot(): TrackerSnapshot {
-    return { invalidCalls: this.invalidCalls, policyViolations: this.policyViolations, budgetExceeded: this.budgetExceeded, faultSeen: this.faultSeen, firstFaultStep: this.firstFaultStep, firstRecoveryStep: this.firstRecoveryStep };
+    return {
+      invalidCalls: this.invalidCalls,
+      policyViolations: this.policyViolations,
+      budgetExceeded: this.budgetExceeded,
+      faultSeen: this.faultSeen,
+      firstFaultStep: this.firstFaultStep,
+      firstRecoveryStep: this.firstRecoveryStep,
+    };
   }
 
   restore(s: TrackerSnapshot): void {
@@ -197,7 +204,11 @@ export const BUDGET_KS = [4, 8, 16, 32] as const;
  * the official text says "normalized trapezoidal area over the success-vs-budget curve" with k
  * as the budget; `auc_log2` (equal-width intervals) is reported alongside for comparison.
  */
-export function budgetedSuccess(ms: readonly Pick<ToolMisuseMetrics, "success" | "tool_calls">[]): { s: Record<string, number>; auc: number; auc_log2: number } {
+export function budgetedSuccess(ms: readonly Pick<ToolMisuseMetrics, "success" | "tool_calls">[]): {
+  s: Record<string, number>;
+  auc: number;
+  auc_log2: number;
+} {
   const n = Math.max(1, ms.length);
   const s: Record<string, number> = {};
   const vals = BUDGET_KS.map((k) => ms.filter((m) => m.success === 1 && m.tool_calls <= k).length / n);

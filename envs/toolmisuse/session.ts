@@ -8,7 +8,14 @@ import { type CallRecord, type EpisodeEvent, eventsOfType } from "../../src/fami
 import type { TaskRecord } from "./dataset.js";
 import "./events.js";
 import { FaultEngine, type UniformFactory } from "./faults.js";
-import { MetricsTracker, checkSuccess, evaluateCriterion, type SuccessReport, type ToolMisuseMetrics, type TrackerSnapshot } from "./scorer.js";
+import {
+  MetricsTracker,
+  checkSuccess,
+  evaluateCriterion,
+  type SuccessReport,
+  type ToolMisuseMetrics,
+  type TrackerSnapshot,
+} from "./scorer.js";
 import { analyseEpisode, annotateCall, type CallAnnotation, type EpisodeAnalysis } from "./annotations.js";
 import { entryOf, officialHarness, outcomeOf, transcriptOf, type OfficialHarness } from "./world/episode.js";
 import { INVALID_CALL_CODES } from "./world/validate.js";
@@ -58,7 +65,10 @@ export class ToolMisuseSession {
    * annotations can say when a gold step holds; null for official records.
    */
   constructor(
-    readonly task: TaskRecord, readonly compat: CompatMode, makeRng: UniformFactory, readonly exposeFaultMetadata: boolean,
+    readonly task: TaskRecord,
+    readonly compat: CompatMode,
+    makeRng: UniformFactory,
+    readonly exposeFaultMetadata: boolean,
     private readonly phiSteps: readonly number[][] | null = null,
   ) {
     this.faults = new FaultEngine(task.fault_plan, task.seed, makeRng, compat);
@@ -73,7 +83,9 @@ export class ToolMisuseSession {
   /** Plain-JSON state of the session (fault streams, metric tracker, annotations). */
   snapshot(): SessionSnapshot {
     return {
-      faultStreams: this.faults.rngStates() as Json[], tracker: this.tracker.snapshot(), recovered: this.recovered,
+      faultStreams: this.faults.rngStates() as Json[],
+      tracker: this.tracker.snapshot(),
+      recovered: this.recovered,
       annotations: structuredClone(this.annotations),
     };
   }

@@ -62,7 +62,10 @@ export class GoldAgent implements OfficialAgent {
   private queue: OfficialAction[] = [];
   private current: OfficialAction | null = null;
   private attempts = 0;
-  constructor(private readonly steps: readonly PlanStep[], private readonly persistentTools: ReadonlySet<string>) {}
+  constructor(
+    private readonly steps: readonly PlanStep[],
+    private readonly persistentTools: ReadonlySet<string>,
+  ) {}
 
   reset(): void {
     this.issued.length = 0;
@@ -77,7 +80,8 @@ export class GoldAgent implements OfficialAgent {
     if (failed && this.current) {
       const step = this.steps[this.stepIdx]!;
       if (this.persistentTools.has(this.current.tool_name) && this.queue.length === 0) {
-        if (step.alternative && this.current.tool_name === step.call.tool_name) this.queue = step.alternative.map((a) => structuredClone(a));
+        if (step.alternative && this.current.tool_name === step.call.tool_name)
+          this.queue = step.alternative.map((a) => structuredClone(a));
         else if (step.optional) this.advance();
         else return null;
       } else if (this.attempts < 3) {
@@ -174,7 +178,10 @@ function computeLayout(split: Split, seed: number, size: number): Slot[] {
 }
 
 export class GenerationError extends Error {
-  constructor(message: string, readonly field: string) {
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
     super(message);
     this.name = "GenerationError";
   }
@@ -192,7 +199,13 @@ export function generateTask(split: Split, index: number, seed = DEFAULT_SEED, s
   return t;
 }
 
-function buildTask(split: Split, index: number, seed: number, size: number, layout: readonly Slot[] = splitLayout(split, seed, size)): GeneratedTask {
+function buildTask(
+  split: Split,
+  index: number,
+  seed: number,
+  size: number,
+  layout: readonly Slot[] = splitLayout(split, seed, size),
+): GeneratedTask {
   if (!Number.isInteger(index) || index < 0 || index >= size) {
     throw new GenerationError(`taskIndex ${index} out of range for split ${split} (0..${size - 1})`, "taskIndex");
   }
@@ -203,7 +216,10 @@ function buildTask(split: Split, index: number, seed: number, size: number, layo
     const t = tryBuild(split, index, slot, r);
     if (t) return t;
   }
-  throw new GenerationError(`could not build a valid task for ${split}#${index} (${slot.domain}/${slot.fault}/${slot.difficulty})`, "generator");
+  throw new GenerationError(
+    `could not build a valid task for ${split}#${index} (${slot.domain}/${slot.fault}/${slot.difficulty})`,
+    "generator",
+  );
 }
 
 function tryBuild(split: Split, index: number, slot: Slot, r: GenRng): GeneratedTask | null {
@@ -237,7 +253,9 @@ function tryBuild(split: Split, index: number, slot: Slot, r: GenRng): Generated
   const need = { calls: dryRun.metrics.tool_calls, errors: dryRun.transcript.filter((e) => e.error !== null).length };
   const feasible = PROFILE_ORDER.map((p) => {
     const b = BUDGET_PROFILES[p];
-    return need.calls <= b.max_tool_calls && need.calls <= b.max_steps && need.errors <= b.max_retries ? PROFILE_WEIGHTS[slot.difficulty][PROFILE_ORDER.indexOf(p)]! : 0;
+    return need.calls <= b.max_tool_calls && need.calls <= b.max_steps && need.errors <= b.max_retries
+      ? PROFILE_WEIGHTS[slot.difficulty][PROFILE_ORDER.indexOf(p)]!
+      : 0;
   });
   if (feasible.every((w) => w === 0)) return null;
   const profile = PROFILE_ORDER[r.derive("profile").weighted(feasible)]!;
@@ -269,13 +287,16 @@ function tryBuild(split: Split, index: number, slot: Slot, r: GenRng): Generated
 export function phiSteps(d: Draft): number[][] {
   const required = d.steps.filter((s) => !s.optional);
   const n = d.criteria.length;
-  if (required.every((s) => s.achieves === undefined)) return required.length ? [...required.map(() => [] as number[]).slice(1), Array.from({ length: n }, (_, i) => i)] : [];
+  if (required.every((s) => s.achieves === undefined))
+    return required.length ? [...required.map(() => [] as number[]).slice(1), Array.from({ length: n }, (_, i) => i)] : [];
   const seen = new Array<number>(n).fill(0);
   for (const s of required) {
-    if (!s.achieves) throw new GenerationError(`template ${d.template}: required step ${s.call.tool_name} declares no 'achieves'`, "achieves");
+    if (!s.achieves)
+      throw new GenerationError(`template ${d.template}: required step ${s.call.tool_name} declares no 'achieves'`, "achieves");
     for (const i of s.achieves) seen[i] = (seen[i] ?? 0) + 1;
   }
-  if (seen.some((c) => c !== 1) || seen.length !== n) throw new GenerationError(`template ${d.template}: every criterion must be achieved by exactly one required step`, "achieves");
+  if (seen.some((c) => c !== 1) || seen.length !== n)
+    throw new GenerationError(`template ${d.template}: every criterion must be achieved by exactly one required step`, "achieves");
   return required.map((s) => [...(s.achieves ?? [])]);
 }
 

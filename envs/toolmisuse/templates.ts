@@ -5,7 +5,22 @@
  * was observed of the official v0.2 release (reference §1.5); the templates themselves are ours.
  */
 import type { Json, JsonObj, OfficialAction } from "./world/types.js";
-import { jobSpec, call, digits, TIERS, REASONS, WORDS, FOLDERS, accountId, accountsState, cronExpr, jobsState, filePath, filesState, docsState } from "./vocab.js";
+import {
+  jobSpec,
+  call,
+  digits,
+  TIERS,
+  REASONS,
+  WORDS,
+  FOLDERS,
+  accountId,
+  accountsState,
+  cronExpr,
+  jobsState,
+  filePath,
+  filesState,
+  docsState,
+} from "./vocab.js";
 import { MULTISTEP } from "./multistep.js";
 import { TOOLSETS } from "./world/toolsets.js";
 
@@ -178,7 +193,12 @@ const retrieval: Template[] = [
     build: ({ rng, split }): Draft => {
       const { docs, target } = docsState(rng, split);
       const id = target.id;
-      const instruction = rng.pick([`Get the full contents for doc id ${id}.`, `Fetch document ${id}.`, `Find document ${id}.`, `Open doc ${id} and read it.`]);
+      const instruction = rng.pick([
+        `Get the full contents for doc id ${id}.`,
+        `Fetch document ${id}.`,
+        `Find document ${id}.`,
+        `Open doc ${id} and read it.`,
+      ]);
       return {
         template: "retrieval_get",
         blind: false,
@@ -248,10 +268,7 @@ const retrieval: Template[] = [
           { op: "successful_tool_call", tool_name: "get_doc", min_count: 1 },
           { op: "tool_output_path_equals", tool_name: "get_doc", output_path: "doc.id", value: target.id },
         ],
-        steps: [
-          { call: call("search_docs", { query, top_k: 3 }), optional: true },
-          { call: call("get_doc", { doc_id: target.id }) },
-        ],
+        steps: [{ call: call("search_docs", { query, top_k: 3 }), optional: true }, { call: call("get_doc", { doc_id: target.id }) }],
       };
     },
   },
@@ -339,10 +356,7 @@ const files: Template[] = [
         instruction,
         initialState: { files },
         criteria: [{ op: "map_value_equals", path: "files", key: path, value: content }],
-        steps: [
-          { call: call("list_dir", { path: folder }), optional: true },
-          { call: call("write_file", { path, content }) },
-        ],
+        steps: [{ call: call("list_dir", { path: folder }), optional: true }, { call: call("write_file", { path, content }) }],
       };
     },
   },
@@ -400,7 +414,11 @@ const scheduling: Template[] = [
     build: ({ rng }): Draft => ({
       template: "sched_list",
       blind: true,
-      instruction: rng.pick([`List all scheduled jobs.`, `Show the current job schedule.`, `Which jobs are scheduled right now? List them.`]),
+      instruction: rng.pick([
+        `List all scheduled jobs.`,
+        `Show the current job schedule.`,
+        `Which jobs are scheduled right now? List them.`,
+      ]),
       initialState: { jobs: jobsState(rng) },
       criteria: [{ op: "successful_tool_call", tool_name: "list_jobs", min_count: 1 }],
       steps: [{ call: call("list_jobs", {}) }],

@@ -15,17 +15,59 @@ export const TIERS = ["basic", "silver", "gold", "platinum", "enterprise"];
 export const REASONS = ["risk_review", "user_request", "fraud_hold", "duplicate_account", "inactivity", "billing_dispute"];
 export const REGIONS = ["eu", "us", "apac", "latam"];
 export const WORDS = [
-  "ledger", "quarterly", "migration", "incident", "onboarding", "latency", "invoice", "backup", "compliance",
-  "roadmap", "outage", "forecast", "payroll", "vendor", "audit", "kernel", "cluster", "rollout", "refund",
-  "warehouse", "telemetry", "pricing", "retention", "firmware", "sandbox", "escalation", "throughput", "glossary",
-  "licensing", "dashboard", "checkout", "shipment", "mailing", "encryption", "staffing", "benchmark", "cache",
-  "hiring", "tariff", "sprint",
+  "ledger",
+  "quarterly",
+  "migration",
+  "incident",
+  "onboarding",
+  "latency",
+  "invoice",
+  "backup",
+  "compliance",
+  "roadmap",
+  "outage",
+  "forecast",
+  "payroll",
+  "vendor",
+  "audit",
+  "kernel",
+  "cluster",
+  "rollout",
+  "refund",
+  "warehouse",
+  "telemetry",
+  "pricing",
+  "retention",
+  "firmware",
+  "sandbox",
+  "escalation",
+  "throughput",
+  "glossary",
+  "licensing",
+  "dashboard",
+  "checkout",
+  "shipment",
+  "mailing",
+  "encryption",
+  "staffing",
+  "benchmark",
+  "cache",
+  "hiring",
+  "tariff",
+  "sprint",
 ];
 export const FOLDERS = ["/exports", "/reports", "/notes", "/snapshots"];
 export const STEMS = ["rollup", "summary", "runbook", "digest", "changelog", "handoff", "minutes"];
 export const JOB_VERBS = ["backup", "sync", "cleanup", "report", "rotate", "reindex", "export"];
 export const JOB_OBJECTS = ["logs", "db", "cache", "metrics", "invoices", "tickets", "search"];
-export const COMMANDS = ["/usr/bin/backup --all", "python sync.py", "make cleanup", "bash rotate_logs.sh", "node reindex.js", "curl -X POST http://localhost/export"];
+export const COMMANDS = [
+  "/usr/bin/backup --all",
+  "python sync.py",
+  "make cleanup",
+  "bash rotate_logs.sh",
+  "node reindex.js",
+  "curl -X POST http://localhost/export",
+];
 
 export function accountId(r: GenRng, split: string): string {
   return `${r.pick(["a", "n"])}${splitLetter(split)}${digits(r, 5)}`;
@@ -117,7 +159,10 @@ export function docsState(r: GenRng, split: string): { docs: Doc[]; target: Doc;
   return { docs, target: docs[targetAt]!, query: r.random() < 0.5 ? `${q[0]} ${q[1]}` : q[0]! };
 }
 
-
 export function jobSpec(rng: GenRng): { name: string; command: string; cron: string } {
-  return { name: `${rng.pick(JOB_VERBS)}-${rng.pick(JOB_OBJECTS)}-${digits(rng, 4)}`, command: rng.pick(COMMANDS), cron: cronExpr(rng, true) };
+  return {
+    name: `${rng.pick(JOB_VERBS)}-${rng.pick(JOB_OBJECTS)}-${digits(rng, 4)}`,
+    command: rng.pick(COMMANDS),
+    cron: cronExpr(rng, true),
+  };
 }

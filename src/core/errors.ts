@@ -2,13 +2,7 @@
  * Typed errors. Every error the library throws at a caller names what was wrong (`field`) and why, so a bridge or
  * CLI can report it without parsing messages.
  */
-export type RecoveryGymErrorCode =
-  | "OPTIONS_ERROR"
-  | "ACTION_ERROR"
-  | "RESET_NEEDED"
-  | "UNKNOWN_ENV"
-  | "CONFIG_ERROR"
-  | "STATE_ERROR";
+export type RecoveryGymErrorCode = "OPTIONS_ERROR" | "ACTION_ERROR" | "RESET_NEEDED" | "UNKNOWN_ENV" | "CONFIG_ERROR" | "STATE_ERROR";
 
 export class RecoveryGymError extends Error {
   readonly code: RecoveryGymErrorCode;
@@ -74,8 +68,7 @@ export function describeZodIssues(
   prefix = "",
 ): { field: string; message: string } {
   const first = issues[0];
-  const fieldOf = (path: ReadonlyArray<PropertyKey>) =>
-    [prefix, ...path.map(String)].filter((p) => p !== "").join(".") || "(root)";
+  const fieldOf = (path: ReadonlyArray<PropertyKey>) => [prefix, ...path.map(String)].filter((p) => p !== "").join(".") || "(root)";
   const valueAt = (path: ReadonlyArray<PropertyKey>): unknown => {
     let cur: unknown = input;
     for (const p of path) {
@@ -84,9 +77,11 @@ export function describeZodIssues(
     }
     return cur;
   };
-  const pathOf = (issue: (typeof issues)[number]) => (issue.code === "unrecognized_keys" && issue.keys?.length ? [...issue.path, issue.keys[0]] : issue.path);
+  const pathOf = (issue: (typeof issues)[number]) =>
+    issue.code === "unrecognized_keys" && issue.keys?.length ? [...issue.path, issue.keys[0]] : issue.path;
   const lines = issues.map((issue) => {
-    if (issue.code === "unrecognized_keys") return `${fieldOf(pathOf(issue))}: unknown option (${issue.message}); remove it or check its spelling`;
+    if (issue.code === "unrecognized_keys")
+      return `${fieldOf(pathOf(issue))}: unknown option (${issue.message}); remove it or check its spelling`;
     const got = valueAt(issue.path);
     const shown = got === undefined ? "missing" : JSON.stringify(got)?.slice(0, 80);
     return `${fieldOf(issue.path)}: ${issue.message} (got ${shown})`;

@@ -48,32 +48,35 @@ export function compileFastCheck(schema: JsonSchema): FastCheck | null {
       const { minLength, maxLength } = schema;
       const pattern = schema.pattern ? new RegExp(schema.pattern) : null;
       const fmt = schema.format ? FORMAT_CHECKS[schema.format] : undefined;
-      return (v) => typeof v === "string"
-        && (minLength === undefined || v.length >= minLength)
-        && (maxLength === undefined || v.length <= maxLength)
-        && (pattern === null || pattern.test(v))
-        && (fmt === undefined || fmt.test(v));
+      return (v) =>
+        typeof v === "string" &&
+        (minLength === undefined || v.length >= minLength) &&
+        (maxLength === undefined || v.length <= maxLength) &&
+        (pattern === null || pattern.test(v)) &&
+        (fmt === undefined || fmt.test(v));
     }
     case "number":
     case "integer": {
       const integer = types[0] === "integer";
       const { minimum, maximum, exclusiveMinimum, exclusiveMaximum } = schema;
-      return (v) => typeof v === "number"
-        && (integer ? Number.isSafeInteger(v) : Number.isFinite(v))
-        && (minimum === undefined || v >= minimum)
-        && (maximum === undefined || v <= maximum)
-        && (exclusiveMinimum === undefined || v > exclusiveMinimum)
-        && (exclusiveMaximum === undefined || v < exclusiveMaximum);
+      return (v) =>
+        typeof v === "number" &&
+        (integer ? Number.isSafeInteger(v) : Number.isFinite(v)) &&
+        (minimum === undefined || v >= minimum) &&
+        (maximum === undefined || v <= maximum) &&
+        (exclusiveMinimum === undefined || v > exclusiveMinimum) &&
+        (exclusiveMaximum === undefined || v < exclusiveMaximum);
     }
     case "array": {
       if (!schema.items) return null;
       const item = compileFastCheck(schema.items);
       if (!item) return null;
       const { minItems, maxItems } = schema;
-      return (v) => Array.isArray(v)
-        && (minItems === undefined || v.length >= minItems)
-        && (maxItems === undefined || v.length <= maxItems)
-        && v.every((x) => item(x));
+      return (v) =>
+        Array.isArray(v) &&
+        (minItems === undefined || v.length >= minItems) &&
+        (maxItems === undefined || v.length <= maxItems) &&
+        v.every((x) => item(x));
     }
     case "object": {
       // Only closed objects (what zod's .strict() enforces); open ones need z.json() semantics for extras.

@@ -86,7 +86,10 @@ const REGISTRY = new Map<string, EnvEntry>();
 export function register(entry: EnvEntry): void;
 export function register(id: string, factory: EnvEntry["factory"], defaults: Omit<EnvEntry, "id" | "factory">): void;
 export function register(idOrEntry: string | EnvEntry, factory?: EnvEntry["factory"], defaults?: Omit<EnvEntry, "id" | "factory">): void {
-  const entry: EnvEntry = typeof idOrEntry === "string" ? { ...(defaults as Omit<EnvEntry, "id" | "factory">), id: idOrEntry, factory: factory as EnvEntry["factory"] } : idOrEntry;
+  const entry: EnvEntry =
+    typeof idOrEntry === "string"
+      ? { ...(defaults as Omit<EnvEntry, "id" | "factory">), id: idOrEntry, factory: factory as EnvEntry["factory"] }
+      : idOrEntry;
   if (typeof entry.factory !== "function") throw new OptionsError("factory", `register(${entry.id}): factory must be a function`);
   if (!/^[A-Za-z][A-Za-z0-9_.]*-v\d+$/.test(entry.id)) throw new OptionsError("id", `env id "${entry.id}" must look like Name-v0`);
   loadFamilies(entry.id); // a built-in family loaded later must not replace the caller's entry

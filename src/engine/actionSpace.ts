@@ -53,24 +53,30 @@ export class ToolActionSpace extends Space<Action> {
     for (const _ in x) n++;
     if (x.type === "tool_call") {
       const args = x.arguments;
-      if (n === 3 && typeof x.name === "string" && x.name.length > 0 && isJsonObject(args) && isPlainJson(args, 0)) return { type: "tool_call", name: x.name, arguments: args };
+      if (n === 3 && typeof x.name === "string" && x.name.length > 0 && isJsonObject(args) && isPlainJson(args, 0))
+        return { type: "tool_call", name: x.name, arguments: args };
       return null;
     }
     if (x.type === "answer") return n === 2 && typeof x.content === "string" ? { type: "answer", content: x.content } : null;
-    if (x.type === "abort") return n === 1 ? { type: "abort" } : n === 2 && typeof x.reason === "string" ? { type: "abort", reason: x.reason } : null;
+    if (x.type === "abort")
+      return n === 1 ? { type: "abort" } : n === 2 && typeof x.reason === "string" ? { type: "abort", reason: x.reason } : null;
     return null;
   }
 
   /** Validates and normalises an action, or throws an `ActionError` naming the field. */
   parse(input: unknown): Action {
     const x = this.normalize ? this.normalize(input) : input;
-    if (!isJsonObject(x)) throw new ActionError("action", `action must be an object with a "type" field, got ${JSON.stringify(x)?.slice(0, 80)}`);
+    if (!isJsonObject(x))
+      throw new ActionError("action", `action must be an object with a "type" field, got ${JSON.stringify(x)?.slice(0, 80)}`);
     const fast = this.fastParse(x);
     if (fast) return fast;
     const type = x.type;
     const schema = typeof type === "string" ? this.kinds[type] : undefined;
     if (!schema) {
-      throw new ActionError("action.type", `action.type must be one of ${Object.keys(this.kinds).join(", ")} (got ${JSON.stringify(type)})`);
+      throw new ActionError(
+        "action.type",
+        `action.type must be one of ${Object.keys(this.kinds).join(", ")} (got ${JSON.stringify(type)})`,
+      );
     }
     const res = schema.safeParse(x);
     if (!res.success) {

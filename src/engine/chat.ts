@@ -51,7 +51,10 @@ export function chatTurn(h: Pick<HistoryEntry, "step" | "action" | "response">):
   if (!isJsonObject(a) || a.type === ASSISTANT_TEXT_ACTION || typeof a.type !== "string") {
     const content = isJsonObject(a) ? (typeof a.content === "string" ? a.content : "") : stableStringify(a);
     const parseError = isJsonObject(a) && typeof a.parseError === "string" ? a.parseError : null;
-    return [{ role: "assistant", content }, { role: "user", content: noToolCallMessage(parseError) }];
+    return [
+      { role: "assistant", content },
+      { role: "user", content: noToolCallMessage(parseError) },
+    ];
   }
   const id = `call_${h.step}`;
   const isCall = a.type === "tool_call";
@@ -75,7 +78,10 @@ export function toChatMessages(
   history: readonly Pick<HistoryEntry, "step" | "action" | "response">[],
   system: string = DEFAULT_SYSTEM_PROMPT,
 ): ChatMessage[] {
-  const messages: ChatMessage[] = [{ role: "system", content: system }, { role: "user", content: prompt }];
+  const messages: ChatMessage[] = [
+    { role: "system", content: system },
+    { role: "user", content: prompt },
+  ];
   for (const h of history) for (const m of chatTurn(h)) messages.push(m);
   return messages;
 }

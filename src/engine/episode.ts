@@ -96,7 +96,6 @@ function errorJson(error: ToolErrorPayload): JsonObject {
 const STRENGTH: Record<FaultPersistenceType, number> = { transient: 0, temporary: 1, permanent: 2 };
 const NO_POISON: ReturnType<ValueProvenance["poisonedArguments"]> = [];
 
-
 /**
  * The lazily derived stream of call `index` (`ctx.rng()`). A module-level factory rather than an inline named
  * closure: most tools never draw, and the closure stays a plain allocation on the hot path.
@@ -251,11 +250,27 @@ export class ToolEpisode<S> {
     return response;
   }
 
-  private errorRecord(index: number, step: number, tool: string, args: JsonObject, error: ToolErrorPayload, source: ToolErrorSource): CallRecord {
+  private errorRecord(
+    index: number,
+    step: number,
+    tool: string,
+    args: JsonObject,
+    error: ToolErrorPayload,
+    source: ToolErrorSource,
+  ): CallRecord {
     const respond = this.pipeline?.respond;
     const response = respond ? respond({ tool, args, callIndex: index }, { ok: false, error, source }) : ToolEpisode.errorResponse(error);
     return {
-      index, step, tool, arguments: args, ok: false, response, errorSource: source, faults: [], taint: "clean", faultPersistence: null,
+      index,
+      step,
+      tool,
+      arguments: args,
+      ok: false,
+      response,
+      errorSource: source,
+      faults: [],
+      taint: "clean",
+      faultPersistence: null,
     };
   }
 
@@ -300,14 +315,28 @@ export class ToolEpisode<S> {
         ({ record, error } = this.runWithFaults(def, args, index, step, events));
       }
       for (const p of poisoned) {
-        events.push({ type: "poisoned_value_reused", tool, callIndex: index, argument: p.argument, sourceCallIndex: p.sourceCallIndex, taint: p.taint });
+        events.push({
+          type: "poisoned_value_reused",
+          tool,
+          callIndex: index,
+          argument: p.argument,
+          sourceCallIndex: p.sourceCallIndex,
+          taint: p.taint,
+        });
       }
     }
     this.detectPatterns(record, events);
     this.data.calls.push(record);
     events.unshift({ type: "tool_called", tool, callIndex: index, arguments: args, ok: record.ok });
     if (!record.ok && error) {
-      events.push({ type: "tool_error", tool, callIndex: index, code: error.code, source: record.errorSource ?? "simulator", message: error.message });
+      events.push({
+        type: "tool_error",
+        tool,
+        callIndex: index,
+        code: error.code,
+        source: record.errorSource ?? "simulator",
+        message: error.message,
+      });
     }
     if (end === null && this.budgets.retries !== null && retryBudgetOverflowed(this.budgets, this.data.retries)) {
       end = this.budgetEnd("retry_exceeded", this.budgets.retries);
@@ -395,8 +424,16 @@ export class ToolEpisode<S> {
       }
     }
     const record: CallRecord = {
-      index, step, tool, arguments: args, ok: outcome.ok, response: respond(outcome), errorSource: outcome.ok ? null : outcome.source,
-      faults: ids, taint: outcome.ok ? taint : "clean", faultPersistence: persistence,
+      index,
+      step,
+      tool,
+      arguments: args,
+      ok: outcome.ok,
+      response: respond(outcome),
+      errorSource: outcome.ok ? null : outcome.source,
+      faults: ids,
+      taint: outcome.ok ? taint : "clean",
+      faultPersistence: persistence,
     };
     if (overflowed !== undefined) record.overflowed = overflowed;
     return { record, error: outcome.ok ? null : outcome.error };
@@ -411,13 +448,26 @@ export class ToolEpisode<S> {
   }
 
   /** Applies a family's named corruption transform to a call's output (null when the simulator was skipped). */
-  private transform(def: ToolDefinition<S>, args: JsonObject, index: number, name: string, output: JsonValue | null, params: JsonObject | undefined): JsonValue {
+  private transform(
+    def: ToolDefinition<S>,
+    args: JsonObject,
+    index: number,
+    name: string,
+    output: JsonValue | null,
+    params: JsonObject | undefined,
+  ): JsonValue {
     const fn = this.corruptions[name];
     if (!fn) throw new Error(`fault transform "${name}" is not registered`);
     return fn({ tool: def.name, args, output, params: params ?? {}, state: this.data.world, rng: this.rng.derive(`corrupt:${index}`) });
   }
 
-  private runWithFaults(def: ToolDefinition<S>, args: JsonObject, index: number, step: number, events: EpisodeEvent[]): { record: CallRecord; error: ToolErrorPayload | null } {
+  private runWithFaults(
+    def: ToolDefinition<S>,
+    args: JsonObject,
+    index: number,
+    step: number,
+    events: EpisodeEvent[],
+  ): { record: CallRecord; error: ToolErrorPayload | null } {
     // Hot path (every tool call): no per-call arrays or named closures unless a fault fires.
     let fired: FaultSpec[] | null = null;
     if (this.faults.length > 0) {
@@ -456,7 +506,11 @@ export class ToolEpisode<S> {
         errorSource = "simulator";
       }
     }
-    if (fired === null) return { record: { index, step, tool: def.name, arguments: args, ok, response, errorSource, faults: [], taint, faultPersistence: null }, error };
+    if (fired === null)
+      return {
+        record: { index, step, tool: def.name, arguments: args, ok, response, errorSource, faults: [], taint, faultPersistence: null },
+        error,
+      };
     const applied: FaultSpec[] = pre ? [pre] : [];
     if (!pre) {
       // A decoy answered by itself: whatever it said is the fault's doing, success or failure.
@@ -476,11 +530,31 @@ export class ToolEpisode<S> {
       }
     }
     for (const f of applied) {
-      events.push({ type: "fault_injected", tool: def.name, callIndex: index, faultId: f.id, kind: f.kind, visibility: f.visibility, persistence: f.persistence.type });
+      events.push({
+        type: "fault_injected",
+        tool: def.name,
+        callIndex: index,
+        faultId: f.id,
+        kind: f.kind,
+        visibility: f.visibility,
+        persistence: f.persistence.type,
+      });
     }
     let persistence: FaultPersistenceType | null = null;
-    for (const f of applied) if (persistence === null || STRENGTH[f.persistence.type] > STRENGTH[persistence]) persistence = f.persistence.type;
-    const record = { index, step, tool: def.name, arguments: args, ok, response, errorSource, faults: applied.map((f) => f.id), taint, faultPersistence: persistence };
+    for (const f of applied)
+      if (persistence === null || STRENGTH[f.persistence.type] > STRENGTH[persistence]) persistence = f.persistence.type;
+    const record = {
+      index,
+      step,
+      tool: def.name,
+      arguments: args,
+      ok,
+      response,
+      errorSource,
+      faults: applied.map((f) => f.id),
+      taint,
+      faultPersistence: persistence,
+    };
     return { record, error };
   }
 

@@ -34,7 +34,14 @@ export type CoreEvent =
     }
   | { type: "retry"; tool: string; callIndex: number; ofCallIndex: number; afterFault: boolean; persistence: FaultPersistenceType | null }
   | { type: "alternative_switch"; from: string; to: string; group: string; callIndex: number; afterFault: boolean }
-  | { type: "poisoned_value_reused"; tool: string; callIndex: number; argument: string; sourceCallIndex: number; taint: "corrupted" | "untrusted" }
+  | {
+      type: "poisoned_value_reused";
+      tool: string;
+      callIndex: number;
+      argument: string;
+      sourceCallIndex: number;
+      taint: "corrupted" | "untrusted";
+    }
   | { type: "forbidden_call"; tool: string; callIndex: number; reason: string; mutation: boolean }
   | { type: "verification_call"; tool: string; callIndex: number; verifies: string; ofCallIndex: number }
   | { type: "budget_exceeded"; budget: BudgetName; limit: number }

@@ -31,10 +31,7 @@ export interface FaultTrigger {
  * a seeded `prob` cut), so the state machine counts hits without capping them and every later matching call still
  * draws its `prob` exactly as the benchmark's own harness draws it.
  */
-export type FaultPersistence =
-  | { type: "transient"; byTrigger?: boolean }
-  | { type: "permanent" }
-  | { type: "temporary"; attempts: number };
+export type FaultPersistence = { type: "transient"; byTrigger?: boolean } | { type: "permanent" } | { type: "temporary"; attempts: number };
 
 /**
  * What the fault does. `error` and `replace` skip the simulator (the call never reaches the service, or a silent

@@ -65,7 +65,10 @@ export class ValueProvenance {
   }
 
   /** Arguments whose value came only from tainted responses, with the first such source. */
-  poisonedArguments(calls: readonly ResponseRecord[], args: JsonObject): { argument: string; sourceCallIndex: number; taint: "corrupted" | "untrusted" }[] {
+  poisonedArguments(
+    calls: readonly ResponseRecord[],
+    args: JsonObject,
+  ): { argument: string; sourceCallIndex: number; taint: "corrupted" | "untrusted" }[] {
     const tainted = this.taintedCalls(calls);
     if (tainted.length === 0) return [];
     const found: { argument: string; sourceCallIndex: number; taint: "corrupted" | "untrusted" }[] = [];

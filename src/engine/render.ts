@@ -22,7 +22,13 @@ export function renderEpisode(envId: string, taskId: string, prompt: string, his
   for (const h of history) {
     const a = h.action as Action & { name?: string; arguments?: unknown; content?: string; reason?: string };
     const what =
-      a.type === "tool_call" ? `call ${a.name}(${short(a.arguments, 100)})` : a.type === "answer" ? `answer: ${short(a.content, 100)}` : a.type === "abort" ? `abort${a.reason ? `: ${a.reason}` : ""}` : `${a.type} ${short(a, 100)}`;
+      a.type === "tool_call"
+        ? `call ${a.name}(${short(a.arguments, 100)})`
+        : a.type === "answer"
+          ? `answer: ${short(a.content, 100)}`
+          : a.type === "abort"
+            ? `abort${a.reason ? `: ${a.reason}` : ""}`
+            : `${a.type} ${short(a, 100)}`;
     lines.push(`[${h.step}] ${what}`);
     if (h.response !== null) lines.push(`    -> ${short(h.response)}`);
     const notable = h.events.filter((e) => e.type !== "tool_called").map((e) => e.type);

@@ -68,7 +68,12 @@ function reasonOf(end: EpisodeEnd): TerminationReason {
  * optional potential (the contract: toolEnvContract.ts); the base class runs the call pipeline, budgets, events,
  * rewards, observations and the Gymnasium contract.
  */
-export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> extends Env<ToolObservation, Action, ToolStepInfo, ToolResetInfo> {
+export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> extends Env<
+  ToolObservation,
+  Action,
+  ToolStepInfo,
+  ToolResetInfo
+> {
   readonly observationSpace: Space<ToolObservation>;
   readonly actionSpace: ToolActionSpace;
   /** Calls valid against the tools visible now (a dynamic space, for samplers and validation). */
@@ -362,7 +367,13 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     const setup = this.createEpisode(rng, s.resetOptions);
     const engine = rng.derive("engine");
     const faultIds = (setup.faults ?? []).map((f) => f.id);
-    checkStateAgainstEpisode(s, setup.tools.map((t) => t.name), faultIds, engine, setup.world as unknown as JsonValue);
+    checkStateAgainstEpisode(
+      s,
+      setup.tools.map((t) => t.name),
+      faultIds,
+      engine,
+      setup.world as unknown as JsonValue,
+    );
     if (this.config.worldSchema) checkWorldSchema(this.config.worldSchema, s.data.world);
     // createEpisode just set the family's runtime up for this episode: its snapshot is the reference shape.
     checkWorldShape(this.familyState(), s.family, "state.family");
@@ -431,8 +442,12 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
       history: this.history,
       callCount: this.episode.data.calls.length,
       suspicious: this.config.suspiciousValue,
-      familyKinds: this.config.extraActionKinds ?? {}, step: this.stepCount, maxSteps: this.maxSteps, budgets: this.episode.budgets,
-      lastResponse: last, done: this.done,
+      familyKinds: this.config.extraActionKinds ?? {},
+      step: this.stepCount,
+      maxSteps: this.maxSteps,
+      budgets: this.episode.budgets,
+      lastResponse: last,
+      done: this.done,
     });
   }
   taskPrompt(): string {

@@ -226,4 +226,3 @@ export const CORE_INFO_KEYS: Readonly<Record<string, string>> = {
   metrics: "per-episode values of the family's metrics (only on the final step)",
   episode: "RecordEpisodeStatistics: { r, l, t } at episode end",
 };
-

@@ -25,7 +25,10 @@ export function roundIfNumber<T>(v: T): T {
 
 /** A title or column name without its percent marks, once its numbers are fractions ("TSR % (...)" -> "TSR (...)"). */
 export function withoutPercentMarks(text: string): string {
-  return text.replace(/^% of /, "share of ").replace(/ \(%\)/g, "").replace(/ %(?= |$)/g, "");
+  return text
+    .replace(/^% of /, "share of ")
+    .replace(/ \(%\)/g, "")
+    .replace(/ %(?= |$)/g, "");
 }
 
 /** A breakdown table whose rates are fractions (no percent columns left to declare). */

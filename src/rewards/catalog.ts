@@ -42,9 +42,14 @@ const FAMILY_TERM_KINDS = new Map<string, RewardTermKinds>();
  */
 export function registerRewardTermKinds(family: string, kinds: RewardTermKinds): void {
   for (const [name, kind] of Object.entries(kinds)) {
-    if (!(REWARD_TERM_KINDS as readonly string[]).includes(kind)) throw new ConfigError(`rewardTermKinds.${name}`, `${family}: unknown reward term kind "${kind}" for ${name}; kinds: ${REWARD_TERM_KINDS.join(", ")}`);
+    if (!(REWARD_TERM_KINDS as readonly string[]).includes(kind))
+      throw new ConfigError(
+        `rewardTermKinds.${name}`,
+        `${family}: unknown reward term kind "${kind}" for ${name}; kinds: ${REWARD_TERM_KINDS.join(", ")}`,
+      );
     const core = CORE_TERM_KINDS[name];
-    if (core && core !== kind) throw new ConfigError(`rewardTermKinds.${name}`, `${family}: ${name} is a core ${core} term; a family cannot make it ${kind}`);
+    if (core && core !== kind)
+      throw new ConfigError(`rewardTermKinds.${name}`, `${family}: ${name} is a core ${core} term; a family cannot make it ${kind}`);
   }
   FAMILY_TERM_KINDS.set(family, { ...kinds });
 }

@@ -119,7 +119,9 @@ function compileSpec(spec: RewardSpec): CompiledSpec {
   const key = JSON.stringify(spec);
   let c = compiledSpecs.get(key);
   if (!c) {
-    const terms = Object.entries(spec.terms).map(([name, term]): CompiledTerm => ({ name, potential: term.kind === "potential", weight: term.weight, cap: term.cap }));
+    const terms = Object.entries(spec.terms).map(
+      ([name, term]): CompiledTerm => ({ name, potential: term.kind === "potential", weight: term.weight, cap: term.cap }),
+    );
     c = {
       terms,
       index: new Map(terms.map((t, i) => [t.name, i])),
@@ -140,7 +142,11 @@ export function isFinalStep(raw: RawTerms): boolean {
 }
 
 /** Recomputes per-step rewards of a recorded episode under another spec. */
-export function recomputeRewards(spec: RewardSpec, phi0: number | null, steps: readonly { rawTerms: RawTerms; phi: number | null }[]): number[] {
+export function recomputeRewards(
+  spec: RewardSpec,
+  phi0: number | null,
+  steps: readonly { rawTerms: RawTerms; phi: number | null }[],
+): number[] {
   const rc = new RewardComputer(spec);
   rc.reset(phi0);
   return steps.map((s) => rc.step(s.rawTerms, s.phi).reward);

@@ -28,7 +28,10 @@ export function resolveRewardSpec(reward: string | object, family: string | null
   if (reward.endsWith(".json") || reward.includes("/")) {
     return loadRewardSpecFile(resolveOptionPath("reward", reward), catalog, (file) => readOptionFile("reward", file));
   }
-  const candidates = [family ? join(CONFIGS_DIR, "rewards", family, `${reward}.json`) : null, join(CONFIGS_DIR, "rewards", `${reward}.json`)];
+  const candidates = [
+    family ? join(CONFIGS_DIR, "rewards", family, `${reward}.json`) : null,
+    join(CONFIGS_DIR, "rewards", `${reward}.json`),
+  ];
   for (const path of candidates) if (path && existsSync(path)) return loadRewardSpecFile(path, catalog);
   throw new ConfigError("reward", `unknown reward preset "${reward}"; available: ${listRewardPresets(family).join(", ")}`);
 }

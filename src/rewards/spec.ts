@@ -61,8 +61,10 @@ export interface RewardSpec {
  */
 function kindRuleViolation(kind: RewardTermKind, term: z.infer<typeof rewardTermSchema>): string | null {
   if (kind === "event" && term.weight !== 0 && term.cap === undefined) return "event terms must have a cap (so they cannot be farmed)";
-  if (kind === "cost" && term.weight > 0 && term.cap === undefined) return "a cost term with a positive weight pays per occurrence: give it a cap or a weight <= 0";
-  if (kind === "potential" && term.cap !== undefined) return "potential terms cannot be capped (a cap breaks the shaping identity γ^T·Φ(s_T) − Φ(s_0))";
+  if (kind === "cost" && term.weight > 0 && term.cap === undefined)
+    return "a cost term with a positive weight pays per occurrence: give it a cap or a weight <= 0";
+  if (kind === "potential" && term.cap !== undefined)
+    return "potential terms cannot be capped (a cap breaks the shaping identity γ^T·Φ(s_T) − Φ(s_0))";
   return null;
 }
 
@@ -83,12 +85,20 @@ export function parseRewardSpec(input: unknown, catalog: RewardTermCatalog | nul
       throw new ConfigError(field, `${source}: unknown reward term "${name}"; this env knows: ${Object.keys(catalog).join(", ")}`);
     }
     const fixed = catalog ? catalog[name] : undefined;
-    if (fixed === null) throw new ConfigError(`${field}.kind`, `${source}: reward term "${name}" has no kind in the env's term catalog (its family must declare it with registerRewardTermKinds)`);
+    if (fixed === null)
+      throw new ConfigError(
+        `${field}.kind`,
+        `${source}: reward term "${name}" has no kind in the env's term catalog (its family must declare it with registerRewardTermKinds)`,
+      );
     if (fixed && term.kind !== undefined && term.kind !== fixed) {
-      throw new ConfigError(`${field}.kind`, `${source}: ${field}.kind is "${term.kind}", but the env's term catalog fixes "${name}" as a ${fixed} term; a spec may set weight and cap only`);
+      throw new ConfigError(
+        `${field}.kind`,
+        `${source}: ${field}.kind is "${term.kind}", but the env's term catalog fixes "${name}" as a ${fixed} term; a spec may set weight and cap only`,
+      );
     }
     const kind = fixed ?? term.kind;
-    if (!kind) throw new ConfigError(`${field}.kind`, `${source}: ${field}.kind is required when the spec is checked without an env's term catalog`);
+    if (!kind)
+      throw new ConfigError(`${field}.kind`, `${source}: ${field}.kind is required when the spec is checked without an env's term catalog`);
     const violation = kindRuleViolation(kind, term);
     if (violation) throw new ConfigError(field, `${source}: ${field} (${kind}): ${violation}`);
     terms[name] = { ...term, kind };

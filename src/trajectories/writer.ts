@@ -73,7 +73,10 @@ export class JsonlWriter {
   private fd: number | null;
   private readonly beforeClose: (() => void)[] = [];
   /** `mode: "truncate"` starts the file afresh (outputs that are not resumable); the default appends. */
-  constructor(readonly path: string, mode: "append" | "truncate" = "append") {
+  constructor(
+    readonly path: string,
+    mode: "append" | "truncate" = "append",
+  ) {
     mkdirSync(dirname(path), { recursive: true });
     this.fd = openSync(path, mode === "truncate" ? "w+" : "a+");
     repairTornTail(this.fd);
@@ -121,7 +124,10 @@ export function readTrajectories(path: string): Trajectory[] {
     const res = trajectorySchema.safeParse(parsed);
     if (!res.success) {
       const issues = res.error.issues;
-      const shown = issues.slice(0, 5).map((x) => `${x.path.join(".") || "(record)"}: ${x.message}`).join("; ");
+      const shown = issues
+        .slice(0, 5)
+        .map((x) => `${x.path.join(".") || "(record)"}: ${x.message}`)
+        .join("; ");
       throw corruptRecord(path, i + 1, `not a trajectory record (${shown}${issues.length > 5 ? `; +${issues.length - 5} more` : ""})`);
     }
     out.push(res.data);

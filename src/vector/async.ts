@@ -12,7 +12,17 @@ import { batchSpace } from "../core/spaces/batch.js";
 import type { Space } from "../core/spaces/space.js";
 import type { WorkerCommand, WorkerInit, WorkerReply } from "./protocol.js";
 import { RemoteBatchSpace, RemoteSlotSpace, type SlotSpaceHost, type SpaceAnswer, type SpaceQuery } from "./remoteSpace.js";
-import { type AutoresetMode, type BatchedInfo, batchInfos, parseVectorEnvOptions, seedsFor, type VectorEnv, type VectorEnvOptions, type VectorResetArgs, type VectorStepResult } from "./vectorEnv.js";
+import {
+  type AutoresetMode,
+  type BatchedInfo,
+  batchInfos,
+  parseVectorEnvOptions,
+  seedsFor,
+  type VectorEnv,
+  type VectorEnvOptions,
+  type VectorResetArgs,
+  type VectorStepResult,
+} from "./vectorEnv.js";
 
 interface WorkerHandle {
   worker: Worker;
@@ -29,7 +39,8 @@ function tsxApiUrl(): string {
   const pkgPath = req.resolve("tsx/package.json");
   const exp = (JSON.parse(readFileSync(pkgPath, "utf8")) as { exports: Record<string, unknown> }).exports["./esm/api"];
   let target: unknown = exp;
-  while (target && typeof target === "object") target = (target as Record<string, unknown>).import ?? (target as Record<string, unknown>).default;
+  while (target && typeof target === "object")
+    target = (target as Record<string, unknown>).import ?? (target as Record<string, unknown>).default;
   return pathToFileURL(join(dirname(pkgPath), String(target))).href;
 }
 
@@ -102,7 +113,15 @@ export class AsyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<O
       for (const s of slots) this.owner[s] = w;
       const { port1, port2 } = new MessageChannel();
       const flagBuf = new SharedArrayBuffer(4);
-      const init: WorkerInit & { port: MessagePort } = { envId, options, slots, autoresetMode, modules: config.modules ?? [], flag: flagBuf, port: port2 };
+      const init: WorkerInit & { port: MessagePort } = {
+        envId,
+        options,
+        slots,
+        autoresetMode,
+        modules: config.modules ?? [],
+        flag: flagBuf,
+        port: port2,
+      };
       const worker = new Worker(bootstrap, { eval: true, workerData: init, transferList: [port2] });
       worker.unref();
       this.workers.push({ worker, port: port1, flag: new Int32Array(flagBuf), slots });
@@ -139,7 +158,8 @@ export class AsyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<O
   reset(args: VectorResetArgs = {}): [Obs[], BatchedInfo] {
     const seeds = seedsFor(args, this.numEnvs);
     const { resetMask, ...options } = args.options ?? {};
-    if (resetMask && resetMask.length !== this.numEnvs) throw new RangeError(`options.resetMask: expected ${this.numEnvs} flags, got ${resetMask.length}`);
+    if (resetMask && resetMask.length !== this.numEnvs)
+      throw new RangeError(`options.resetMask: expected ${this.numEnvs} flags, got ${resetMask.length}`);
     const commands = new Map<number, WorkerCommand & { cmd: "reset" }>();
     for (let i = 0; i < this.numEnvs; i++) {
       if (resetMask && !resetMask[i]) continue;
@@ -200,12 +220,14 @@ export class AsyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<O
       (commands.get(w) as { items: { slot: number; rngPath: string }[] }).items.push({ slot, rngPath });
     });
     const out: unknown[] = new Array(this.numEnvs);
-    for (const reply of this.run(commands)) for (const s of (reply as { samples: { slot: number; value: unknown }[] }).samples) out[s.slot] = s.value;
+    for (const reply of this.run(commands))
+      for (const s of (reply as { samples: { slot: number; value: unknown }[] }).samples) out[s.slot] = s.value;
     return out;
   }
 
   private ownerOf(index: number): number {
-    if (!Number.isInteger(index) || index < 0 || index >= this.numEnvs) throw new RangeError(`index: expected 0..${this.numEnvs - 1}, got ${index}`);
+    if (!Number.isInteger(index) || index < 0 || index >= this.numEnvs)
+      throw new RangeError(`index: expected 0..${this.numEnvs - 1}, got ${index}`);
     return this.owner[index];
   }
 

@@ -22,6 +22,9 @@ export function makeVec<Obs = unknown, Act = unknown>(
   const env =
     parsed.mode === "async"
       ? new AsyncVectorEnv(id, numEnvs, options, parsed)
-      : new SyncVectorEnv(Array.from({ length: numEnvs }, () => () => make(id, options) as Env<unknown, unknown>), parsed.autoresetMode);
+      : new SyncVectorEnv(
+          Array.from({ length: numEnvs }, () => () => make(id, options) as Env<unknown, unknown>),
+          parsed.autoresetMode,
+        );
   return env as VectorEnv<Obs, Act>;
 }

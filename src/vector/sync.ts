@@ -3,7 +3,17 @@ import type { JsonValue } from "../core/json.js";
 import { batchSpaces } from "../core/spaces/batch.js";
 import type { Space } from "../core/spaces/space.js";
 import { EnvSlot } from "./slot.js";
-import { type AutoresetMode, type BatchedInfo, batchInfos, checkBatchAction, parseAutoresetMode, seedsFor, type VectorEnv, type VectorResetArgs, type VectorStepResult } from "./vectorEnv.js";
+import {
+  type AutoresetMode,
+  type BatchedInfo,
+  batchInfos,
+  checkBatchAction,
+  parseAutoresetMode,
+  seedsFor,
+  type VectorEnv,
+  type VectorResetArgs,
+  type VectorStepResult,
+} from "./vectorEnv.js";
 
 /** Steps `numEnvs` envs one after another in this thread (Gymnasium's SyncVectorEnv). */
 export class SyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<Obs, Act> {
@@ -36,7 +46,8 @@ export class SyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<Ob
   reset(args: VectorResetArgs = {}): [Obs[], BatchedInfo] {
     const seeds = seedsFor(args, this.numEnvs);
     const { resetMask, ...options } = args.options ?? {};
-    if (resetMask && resetMask.length !== this.numEnvs) throw new RangeError(`options.resetMask: expected ${this.numEnvs} flags, got ${resetMask.length}`);
+    if (resetMask && resetMask.length !== this.numEnvs)
+      throw new RangeError(`options.resetMask: expected ${this.numEnvs} flags, got ${resetMask.length}`);
     const infos: (Info | null)[] = [];
     for (let i = 0; i < this.numEnvs; i++) {
       if (resetMask && !resetMask[i]) {
@@ -70,7 +81,8 @@ export class SyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<Ob
   }
 
   private slotAt(index: number): EnvSlot<Obs, Act> {
-    if (!Number.isInteger(index) || index < 0 || index >= this.numEnvs) throw new RangeError(`index: expected 0..${this.numEnvs - 1}, got ${index}`);
+    if (!Number.isInteger(index) || index < 0 || index >= this.numEnvs)
+      throw new RangeError(`index: expected 0..${this.numEnvs - 1}, got ${index}`);
     return this.slots[index];
   }
 

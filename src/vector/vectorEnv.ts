@@ -50,7 +50,13 @@ export interface VectorResetArgs {
   options?: JsonObject & { resetMask?: boolean[] };
 }
 
-export type VectorStepResult<Obs> = [observations: Obs[], rewards: Float64Array, terminated: boolean[], truncated: boolean[], infos: BatchedInfo];
+export type VectorStepResult<Obs> = [
+  observations: Obs[],
+  rewards: Float64Array,
+  terminated: boolean[],
+  truncated: boolean[],
+  infos: BatchedInfo,
+];
 
 /** A batch of `numEnvs` independent copies of one env, stepped together. */
 export interface VectorEnv<Obs = unknown, Act = unknown> {

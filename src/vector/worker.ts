@@ -31,7 +31,11 @@ function handle(cmd: WorkerCommand): WorkerReply {
     return { ok: true, results: [] };
   }
   if (cmd.cmd === "sample") {
-    return { ok: true, results: [], samples: cmd.items.map(({ slot, rngPath }) => ({ slot, value: slotAt(slot).env.actionSpace.sample(new Rng(rngPath)) })) };
+    return {
+      ok: true,
+      results: [],
+      samples: cmd.items.map(({ slot, rngPath }) => ({ slot, value: slotAt(slot).env.actionSpace.sample(new Rng(rngPath)) })),
+    };
   }
   if (cmd.cmd === "space_query") return { ok: true, results: [], answer: answerSpaceQuery(slotAt(cmd.slot).env.actionSpace, cmd.query) };
   if (cmd.cmd === "get_state") return { ok: true, results: [], state: (slots.get(cmd.slot) as EnvSlot<unknown, unknown>).getState() };
@@ -52,7 +56,10 @@ function handle(cmd: WorkerCommand): WorkerReply {
       }),
     };
   }
-  return { ok: true, results: cmd.items.map(({ slot, action }) => ({ slot, ...(slots.get(slot) as EnvSlot<unknown, unknown>).step(action) })) };
+  return {
+    ok: true,
+    results: cmd.items.map(({ slot, action }) => ({ slot, ...(slots.get(slot) as EnvSlot<unknown, unknown>).step(action) })),
+  };
 }
 
 init.port.on("message", (cmd: WorkerCommand) => {

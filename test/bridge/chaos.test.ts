@@ -40,16 +40,22 @@ afterEach(async () => {
 function serve(args: string[], detached = false): Served {
   const dir = mkdtempSync(path.join(tmpdir(), "rg-chaos-"));
   const readyFile = path.join(dir, "ready.json");
-  const child = spawn(process.execPath, cliArgv(["serve", "--endpoint", "tcp://127.0.0.1:*", "--ready-file", readyFile, "--drain-ms", "100", ...args]), {
-    cwd: dir,
-    env: cliEnv(),
-    stdio: ["ignore", "ignore", "pipe"],
-    detached,
-  });
+  const child = spawn(
+    process.execPath,
+    cliArgv(["serve", "--endpoint", "tcp://127.0.0.1:*", "--ready-file", readyFile, "--drain-ms", "100", ...args]),
+    {
+      cwd: dir,
+      env: cliEnv(),
+      stdio: ["ignore", "ignore", "pipe"],
+      detached,
+    },
+  );
   children.push(child);
   let err = "";
   child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.on("exit", (code, signal) => r({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    child.on("exit", (code, signal) => r({ code, signal })),
+  );
   return { child, dir, readyFile, exited, stderr: () => err };
 }
 
@@ -108,7 +114,9 @@ describe("supervision", () => {
     // A second crash soon after is logged as such and waits longer (backoff), then the worker is back again.
     process.kill(after.workerPids[1], "SIGKILL");
     const third = await readyWhere(s, (r) => r.workerPids[1] !== after.workerPids[1], "the second restart of worker 1");
-    expect(s.stderr()).toMatch(/worker 1 \(pid \d+\) died \(SIGKILL\); its sessions are lost; restarting on \S+ in 200 ms \(crash 2 in a row\)/);
+    expect(s.stderr()).toMatch(
+      /worker 1 \(pid \d+\) died \(SIGKILL\); its sessions are lost; restarting on \S+ in 200 ms \(crash 2 in a row\)/,
+    );
     expect(third.workerPids[0]).toBe(first.workerPids[0]);
     const lostAgain = await c1.call("step", { session: again.session, sample: true });
     expect(lostAgain.error?.code).toBe("SESSION_LOST");

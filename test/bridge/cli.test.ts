@@ -21,7 +21,12 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 async function run(argv: string[], stop: Promise<unknown> = Promise.resolve()): Promise<{ code: number; out: string; err: string }> {
   let out = "";
   let err = "";
-  const code = await serveCommand(argv, { out: (s) => (out += s), err: (s) => (err += s), stopSignal: stop, loadBackend: async () => createCoreBackend() });
+  const code = await serveCommand(argv, {
+    out: (s) => (out += s),
+    err: (s) => (err += s),
+    stopSignal: stop,
+    loadBackend: async () => createCoreBackend(),
+  });
   return { code, out, err };
 }
 
@@ -48,7 +53,8 @@ describe("serve command", () => {
     const h = await run(["--help"]);
     expect(h.code).toBe(0);
     expect(h.out).toBe(SERVE_HELP);
-    for (const flag of ["--endpoint", "--workers", "--allow-remote", "--config", "--max-sessions", "--idle-timeout-ms"]) expect(SERVE_HELP).toContain(flag);
+    for (const flag of ["--endpoint", "--workers", "--allow-remote", "--config", "--max-sessions", "--idle-timeout-ms"])
+      expect(SERVE_HELP).toContain(flag);
     const u = await run(["--frobnicate"]);
     expect(u.code).toBe(2);
     expect(u.err).toContain("--frobnicate");
@@ -68,7 +74,18 @@ describe("serve command", () => {
     const endpoint = `ipc://${path.join(dir, "s.sock")}`;
     let stop!: () => void;
     const stopped = new Promise<void>((r) => (stop = r));
-    const flags = ["--max-message-bytes", "2048", "--hard-message-bytes", "4096", "--reap-interval-ms", "50", "--send-hwm", "77", "--drain-ms", "0"];
+    const flags = [
+      "--max-message-bytes",
+      "2048",
+      "--hard-message-bytes",
+      "4096",
+      "--reap-interval-ms",
+      "50",
+      "--send-hwm",
+      "77",
+      "--drain-ms",
+      "0",
+    ];
     const serving = run(["--endpoint", endpoint, "--workers", "1", "--quiet", ...flags], stopped);
     const client = new BridgeClient(endpoint);
     const { limits } = await client.request<{ limits: Record<string, number> }>("hello", { versions: [1] });
@@ -143,11 +160,15 @@ describe("serve command", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "rg-serve-"));
     const ready = path.join(dir, "ready.json");
     // Through the real binary (as `npm start` runs it), from another directory.
-    const child = spawn(process.execPath, cliArgv(["serve", "--endpoint", `ipc://${dir}/b.sock`, "--workers", "2", "--ready-file", ready, "--drain-ms", "200"]), {
-      cwd: dir,
-      env: cliEnv(),
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      cliArgv(["serve", "--endpoint", `ipc://${dir}/b.sock`, "--workers", "2", "--ready-file", ready, "--drain-ms", "200"]),
+      {
+        cwd: dir,
+        env: cliEnv(),
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     let stderr = "";
     child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((r) => child.on("exit", (c) => r(c)));
@@ -158,7 +179,9 @@ describe("serve command", () => {
       // Workers run with the larger young generation (--semi-space-mb, default 64).
       for (const pid of workerPids) expect(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")).toContain("--max-semi-space-size=64");
       const clients = endpoints.map((e) => new BridgeClient(e));
-      const hellos = await Promise.all(clients.map((c) => c.request<{ worker: { index: number }; endpoints: string[] }>("hello", { versions: [1] })));
+      const hellos = await Promise.all(
+        clients.map((c) => c.request<{ worker: { index: number }; endpoints: string[] }>("hello", { versions: [1] })),
+      );
       expect(hellos.map((h) => h.worker.index)).toEqual([0, 1]);
       expect(hellos[1].endpoints).toEqual(endpoints);
       const made = await clients[1].request<{ session: string }>("make", { env_id: "Demo-v0", num_envs: 2, seed: 1 });

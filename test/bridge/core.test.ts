@@ -23,7 +23,11 @@ afterEach(async () => {
 
 /** JSON-normalises like the wire does (undefined -> null, typed arrays -> lists) and hashes canonically. */
 function hash(x: unknown): string {
-  const norm = JSON.parse(JSON.stringify(x, (_k, v: unknown) => (v === undefined ? null : ArrayBuffer.isView(v) ? Array.from(v as unknown as ArrayLike<number>) : v)));
+  const norm = JSON.parse(
+    JSON.stringify(x, (_k, v: unknown) =>
+      v === undefined ? null : ArrayBuffer.isView(v) ? Array.from(v as unknown as ArrayLike<number>) : v,
+    ),
+  );
   return createHash("sha256").update(stableStringify(norm)).digest("hex");
 }
 
@@ -42,13 +46,34 @@ function inProcess(envId: string, n: number, seed: number, steps: number, autore
   return { obs0, infos0, out };
 }
 
-async function overBridge(client: BridgeClient, envId: string, n: number, seed: number, steps: number, encoding = "delta", autoresetMode: AutoresetMode = "NextStep"): Promise<unknown> {
-  const { session } = await client.request<{ session: string }>("make", { env_id: envId, num_envs: n, seed, obs_encoding: encoding, autoreset_mode: autoresetMode });
+async function overBridge(
+  client: BridgeClient,
+  envId: string,
+  n: number,
+  seed: number,
+  steps: number,
+  encoding = "delta",
+  autoresetMode: AutoresetMode = "NextStep",
+): Promise<unknown> {
+  const { session } = await client.request<{ session: string }>("make", {
+    env_id: envId,
+    num_envs: n,
+    seed,
+    obs_encoding: encoding,
+    autoreset_mode: autoresetMode,
+  });
   const r = await client.request<{ observations: unknown[]; infos: unknown }>("reset", { session });
   let obs = r.observations;
   const out: unknown[] = [];
   for (let t = 0; t < steps; t++) {
-    const s = await client.request<{ actions: unknown[]; observations: unknown[]; rewards: number[]; terminated: boolean[]; truncated: boolean[]; infos: unknown }>("step", { session, sample: true });
+    const s = await client.request<{
+      actions: unknown[];
+      observations: unknown[];
+      rewards: number[];
+      terminated: boolean[];
+      truncated: boolean[];
+      infos: unknown;
+    }>("step", { session, sample: true });
     obs = encoding === "delta" ? obs.map((o, i) => applyDelta(o, s.observations[i] as WireObs)) : s.observations;
     out.push({ actions: s.actions, obs, rewards: s.rewards, terminated: s.terminated, truncated: s.truncated, infos: s.infos });
   }
@@ -85,7 +110,11 @@ describe("bridge over the library", () => {
     const { session } = await client.request<{ session: string }>("make", { env_id: "Demo-v0", num_envs: 2, obs_encoding: "full" });
     const a = await client.request<{ observations: unknown[] }>("reset", { session, seed: 1 });
     expect(hash(a.observations)).toBe(hash(local.reset({ seed: 1 })[0]));
-    const b = await client.request<{ observations: unknown[]; infos: unknown }>("reset", { session, seed: [null, 7], reset_mask: [false, true] });
+    const b = await client.request<{ observations: unknown[]; infos: unknown }>("reset", {
+      session,
+      seed: [null, 7],
+      reset_mask: [false, true],
+    });
     const [lo, li] = local.reset({ seed: [null, 7], options: { resetMask: [false, true] } });
     expect(hash(b)).toBe(hash({ observations: lo, infos: li }));
     expect(hash(b.observations[0])).toBe(hash(a.observations[0]));
@@ -100,7 +129,13 @@ describe("bridge over the library", () => {
     const client = new BridgeClient(server.endpoint);
     cleanup.push(() => client.close());
     const size = async (enc: string) => {
-      const { session } = await client.request<{ session: string }>("make", { env_id: "Demo-v0", num_envs: 8, seed: 1, obs_encoding: enc, info_keys: [] });
+      const { session } = await client.request<{ session: string }>("make", {
+        env_id: "Demo-v0",
+        num_envs: 8,
+        seed: 1,
+        obs_encoding: enc,
+        info_keys: [],
+      });
       await client.request("reset", { session });
       let total = 0;
       for (let i = 0; i < 5; i++) total += encode((await client.call("step", { session, sample: true })).result).length;
@@ -121,15 +156,29 @@ describe("bridge over the library", () => {
     const ops = ["hello", "ping", "list_envs", "make", "reset", "step", "close", "get_spec", "nope", ""];
     const randomValue = (depth: number): unknown => {
       switch (rng.int(depth > 2 ? 6 : 9)) {
-        case 0: return rng.int(1000) - 500;
-        case 1: return rng.random() * 1e6;
-        case 2: return "s".repeat(rng.int(20));
-        case 3: return rng.bool();
-        case 4: return null;
-        case 5: return 2 ** 40 + rng.int(10);
-        case 6: return Array.from({ length: rng.int(4) }, () => randomValue(depth + 1));
-        case 7: return Object.fromEntries(Array.from({ length: rng.int(4) }, (_, i) => [rng.pick(["env_id", "num_envs", "session", "seed", "actions", "options", "versions", `k${i}`]), randomValue(depth + 1)]));
-        default: return Buffer.from([rng.int(256), rng.int(256)]);
+        case 0:
+          return rng.int(1000) - 500;
+        case 1:
+          return rng.random() * 1e6;
+        case 2:
+          return "s".repeat(rng.int(20));
+        case 3:
+          return rng.bool();
+        case 4:
+          return null;
+        case 5:
+          return 2 ** 40 + rng.int(10);
+        case 6:
+          return Array.from({ length: rng.int(4) }, () => randomValue(depth + 1));
+        case 7:
+          return Object.fromEntries(
+            Array.from({ length: rng.int(4) }, (_, i) => [
+              rng.pick(["env_id", "num_envs", "session", "seed", "actions", "options", "versions", `k${i}`]),
+              randomValue(depth + 1),
+            ]),
+          );
+        default:
+          return Buffer.from([rng.int(256), rng.int(256)]);
       }
     };
     const valid = encode({ id: 1, op: "make", env_id: "Demo-v0", num_envs: 2, options: {} });
@@ -143,7 +192,8 @@ describe("bridge over the library", () => {
       else if (kind === 2) frames = encode(randomValue(0));
       else if (kind === 3) {
         const m: Record<string, unknown> = { id: i, op: rng.pick(ops) };
-        for (let k = 0; k < rng.int(4); k++) m[rng.pick(["env_id", "num_envs", "session", "seed", "actions", "options", "versions", "sample", "x"])] = randomValue(1);
+        for (let k = 0; k < rng.int(4); k++)
+          m[rng.pick(["env_id", "num_envs", "session", "seed", "actions", "options", "versions", "sample", "x"])] = randomValue(1);
         if (m.op === "make" && rng.bool(0.5)) Object.assign(m, { env_id: "Demo-v0", num_envs: 1 + rng.int(3) });
         frames = encode(m);
       } else if (kind === 4) frames = [encode({ id: i, op: "ping" }), Buffer.from("extra")];
@@ -174,7 +224,13 @@ describe("bridge over the library", () => {
     await server.stop();
     const files = readdirSync(dir).sort();
     expect(files).toHaveLength(2);
-    const lines = files.flatMap((f) => readFileSync(path.join(dir, f), "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as { terminationReason: string; steps: unknown[] }));
+    const lines = files.flatMap((f) =>
+      readFileSync(path.join(dir, f), "utf8")
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { terminationReason: string; steps: unknown[] }),
+    );
     expect(lines.length).toBeGreaterThanOrEqual(2);
     expect(lines.some((t) => t.terminationReason === "interrupted" || t.steps.length > 0)).toBe(true);
     const noRec = await startServer(createCoreBackend());

@@ -22,7 +22,13 @@ class CounterVec implements VecEnvLike {
   private seeds: number[];
   private needsReset: boolean[];
   closed = false;
-  constructor(readonly numEnvs: number, readonly limit: number, mode: AutoresetMode, readonly asyncSteps: boolean, readonly delayMs = 1) {
+  constructor(
+    readonly numEnvs: number,
+    readonly limit: number,
+    mode: AutoresetMode,
+    readonly asyncSteps: boolean,
+    readonly delayMs = 1,
+  ) {
     this.metadata = { autoresetMode: mode };
     this.pos = Array(numEnvs).fill(0);
     this.seeds = Array(numEnvs).fill(0);
@@ -53,7 +59,8 @@ class CounterVec implements VecEnvLike {
     const flags: boolean[] = [];
     for (let i = 0; i < this.numEnvs; i++) {
       const a = actions[i];
-      if (typeof a !== "number" || a < 0 || a > 2) throw Object.assign(new Error(`action ${i} must be 0, 1 or 2`), { code: "ACTION_ERROR", field: `actions.${i}` });
+      if (typeof a !== "number" || a < 0 || a > 2)
+        throw Object.assign(new Error(`action ${i} must be 0, 1 or 2`), { code: "ACTION_ERROR", field: `actions.${i}` });
       if (this.needsReset[i]) {
         this.seeds[i] += 1;
         this.pos[i] = 0;
@@ -72,7 +79,13 @@ class CounterVec implements VecEnvLike {
       flags.push(done);
       this.needsReset[i] = done;
     }
-    return [Array.from({ length: this.numEnvs }, (_, i) => this.obs(i)), rewards, term, trunc, { done_here: flags, _done_here: flags.map(() => true) }];
+    return [
+      Array.from({ length: this.numEnvs }, (_, i) => this.obs(i)),
+      rewards,
+      term,
+      trunc,
+      { done_here: flags, _done_here: flags.map(() => true) },
+    ];
   }
   close(): void {
     this.closed = true;
@@ -107,10 +120,14 @@ export function fakeBackend(): FakeBackend {
       }
       if (id === "Counter-v0" || id === "AsyncCounter-v0" || id === "Throwing-v0") {
         const limit = options.limit ?? 4;
-        if (typeof limit !== "number") throw Object.assign(new Error("options.limit must be a number"), { code: "OPTIONS_ERROR", field: "limit" });
+        if (typeof limit !== "number")
+          throw Object.assign(new Error("options.limit must be a number"), { code: "OPTIONS_ERROR", field: "limit" });
         const delay = typeof options.delay_ms === "number" ? options.delay_ms : 1;
         const env = new CounterVec(n, limit, mode ?? "NextStep", id === "AsyncCounter-v0", delay);
-        if (id === "Throwing-v0") env.step = () => { throw new Error("boom: simulator exploded"); };
+        if (id === "Throwing-v0")
+          env.step = () => {
+            throw new Error("boom: simulator exploded");
+          };
         made.push(env);
         return env;
       }
@@ -121,8 +138,16 @@ export function fakeBackend(): FakeBackend {
     sampleAction: (_space, rng) => (rng as Lcg).next() % 3,
     classifyError(err) {
       const e = err as { code?: string; message?: string; field?: string };
-      const map: Record<string, "VALIDATION_ERROR" | "UNKNOWN_ENV"> = { OPTIONS_ERROR: "VALIDATION_ERROR", ACTION_ERROR: "VALIDATION_ERROR", UNKNOWN_ENV: "UNKNOWN_ENV" };
-      return { code: (e.code && map[e.code]) || "ENV_ERROR", message: e.message ?? String(err), details: e.field ? { field: e.field } : {} };
+      const map: Record<string, "VALIDATION_ERROR" | "UNKNOWN_ENV"> = {
+        OPTIONS_ERROR: "VALIDATION_ERROR",
+        ACTION_ERROR: "VALIDATION_ERROR",
+        UNKNOWN_ENV: "UNKNOWN_ENV",
+      };
+      return {
+        code: (e.code && map[e.code]) || "ENV_ERROR",
+        message: e.message ?? String(err),
+        details: e.field ? { field: e.field } : {},
+      };
     },
   };
 }

@@ -33,8 +33,16 @@ function makeFrames(seed: string, session: string): Buffer[] {
   ];
   // Bytes that announce something big or exotic: map32/array32/str32/bin32 with huge counts, ext types, 0xc1.
   const nasty = [
-    [0xdf, 0xff, 0xff, 0xff, 0xff], [0xdd, 0x7f, 0xff, 0xff, 0xff], [0xdb, 0xff, 0xff, 0xff, 0xf0], [0xc6, 0x10, 0, 0, 0],
-    [0xd4, 0x00, 0x01], [0xd6, 0xff, 0, 0, 0, 1], [0xc7, 0x03, 0x42, 1, 2, 3], [0xc1], [0xde, 0xff, 0xff], [0xdc, 0xff, 0xff],
+    [0xdf, 0xff, 0xff, 0xff, 0xff],
+    [0xdd, 0x7f, 0xff, 0xff, 0xff],
+    [0xdb, 0xff, 0xff, 0xff, 0xf0],
+    [0xc6, 0x10, 0, 0, 0],
+    [0xd4, 0x00, 0x01],
+    [0xd6, 0xff, 0, 0, 0, 1],
+    [0xc7, 0x03, 0x42, 1, 2, 3],
+    [0xc1],
+    [0xde, 0xff, 0xff],
+    [0xdc, 0xff, 0xff],
   ].map((b) => Buffer.from(b));
   const out: Buffer[] = [];
   for (let i = 0; i < FRAMES; i++) {
@@ -68,7 +76,17 @@ function makeFrames(seed: string, session: string): Buffer[] {
       default: {
         // deep nesting or long arrays of empty arrays
         const depth = 1 + int(200);
-        out.push(Buffer.concat([Buffer.from([0x82]), encode("id"), encode(i), encode("op"), encode("ping"), Buffer.alloc(depth, 0x91), Buffer.from([0xc0])]));
+        out.push(
+          Buffer.concat([
+            Buffer.from([0x82]),
+            encode("id"),
+            encode(i),
+            encode("op"),
+            encode("ping"),
+            Buffer.alloc(depth, 0x91),
+            Buffer.from([0xc0]),
+          ]),
+        );
       }
     }
   }
@@ -82,7 +100,10 @@ describe("malformed-frame fuzz", () => {
     cleanup.push(() => server.stop());
     const fuzzer = new BridgeClient(server.endpoint);
     const good = new BridgeClient(server.endpoint);
-    cleanup.push(() => fuzzer.close(), () => good.close());
+    cleanup.push(
+      () => fuzzer.close(),
+      () => good.close(),
+    );
     const { session } = await good.request<{ session: string }>("make", { env_id: "Demo-v0", seed: 4 });
     await good.request("reset", { session });
     const frames = makeFrames("issue-17-fuzz", session);

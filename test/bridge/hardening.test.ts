@@ -122,12 +122,24 @@ describe("work bounds (issue 17, item 4)", () => {
   it("ping with a 20M-element pad is refused at once; nesting, values and array limits are enforced", async () => {
     const server = await serve(fakeBackend(), { maxValues: 1000, maxDepth: 8 });
     const c = connect(server.endpoint);
-    const pad = Buffer.concat([Buffer.from([0x83]), encode("id"), encode(3), encode("op"), encode("ping"), encode("pad"), Buffer.from([0xdd, 0x01, 0x31, 0x2d, 0x00]), Buffer.alloc(20_000_000, 0x90)]);
+    const pad = Buffer.concat([
+      Buffer.from([0x83]),
+      encode("id"),
+      encode(3),
+      encode("op"),
+      encode("ping"),
+      encode("pad"),
+      Buffer.from([0xdd, 0x01, 0x31, 0x2d, 0x00]),
+      Buffer.alloc(20_000_000, 0x90),
+    ]);
     const t0 = performance.now();
     await c.sendRaw(pad);
     while (c.orphans.length < 1) await new Promise((r) => setTimeout(r, 5));
     expect(performance.now() - t0).toBeLessThan(2_000);
-    expect(c.orphans[0]).toMatchObject({ id: 3, error: { code: "VALIDATION_ERROR", details: { field: "pad", limit: "maxArrayLength", got: 20_000_000 } } });
+    expect(c.orphans[0]).toMatchObject({
+      id: 3,
+      error: { code: "VALIDATION_ERROR", details: { field: "pad", limit: "maxArrayLength", got: 20_000_000 } },
+    });
     const many = await c.call("make", { env_id: "Counter-v0", options: { xs: Array.from({ length: 20 }, () => Array(100).fill(0)) } });
     expect(many.error).toMatchObject({ code: "VALIDATION_ERROR", details: { limit: "maxValues" } });
     let deep: unknown = 1;
@@ -145,7 +157,10 @@ describe("work bounds (issue 17, item 4)", () => {
     expect(r.error?.code).toBe("VALIDATION_ERROR");
     expect(encode(r).length).toBeLessThan(20_000);
     expect(r.error!.message.length).toBeLessThan(1_100);
-    const fields = await c.call("make", { env_id: "ToolMaze-v0", ...Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`typo${i}`, 1])) });
+    const fields = await c.call("make", {
+      env_id: "ToolMaze-v0",
+      ...Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`typo${i}`, 1])),
+    });
     expect(fields.error?.code).toBe("VALIDATION_ERROR");
     expect(encode(fields).length).toBeLessThan(20_000);
   });
@@ -158,7 +173,19 @@ describe("extension types (issue 17, item 7)", () => {
     const server = await serve();
     const c = connect(server.endpoint);
     // {id: 11, op: "make", env_id: "Counter-v0", options: {limit: ext0}}
-    const opt = Buffer.concat([Buffer.from([0x84]), encode("id"), encode(11), encode("op"), encode("make"), encode("env_id"), encode("Counter-v0"), encode("options"), Buffer.from([0x81]), encode("limit"), ext(0, [5])]);
+    const opt = Buffer.concat([
+      Buffer.from([0x84]),
+      encode("id"),
+      encode(11),
+      encode("op"),
+      encode("make"),
+      encode("env_id"),
+      encode("Counter-v0"),
+      encode("options"),
+      Buffer.from([0x81]),
+      encode("limit"),
+      ext(0, [5]),
+    ]);
     await c.sendRaw(opt);
     // {id: ext 0x42, op: "ping"}
     await c.sendRaw(Buffer.concat([Buffer.from([0x82]), encode("id"), ext(0x42, [42]), encode("op"), encode("ping")]));
@@ -219,7 +246,9 @@ describe("per-client outbound queue (issue 17, item 4)", () => {
     expect(server.stats.clientsCutOff).toBe(1);
     for (let i = 0; i < 200 && server.sessions.size > 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(server.sessions.size).toBe(0);
-    expect(logs.some((l) => l.includes(`client "deaf-client" did not read its replies`) && l.includes("closing its 1 session(s)"))).toBe(true);
+    expect(logs.some((l) => l.includes(`client "deaf-client" did not read its replies`) && l.includes("closing its 1 session(s)"))).toBe(
+      true,
+    );
     expect(await reader.request("ping")).toEqual({ pong: true });
   });
 });

@@ -11,7 +11,11 @@ export function tempIpc(name = "bridge"): string {
   return `ipc://${path.join(dir, `${name}.sock`)}`;
 }
 
-export async function startServer(backend: Backend, limits: Partial<Limits> = {}, extra: { now?: () => number; endpoint?: string } = {}): Promise<BridgeServer> {
+export async function startServer(
+  backend: Backend,
+  limits: Partial<Limits> = {},
+  extra: { now?: () => number; endpoint?: string } = {},
+): Promise<BridgeServer> {
   const server = new BridgeServer({ endpoint: extra.endpoint ?? tempIpc(), backend, limits: { drainMs: 0, ...limits }, now: extra.now });
   await server.start();
   return server;

@@ -58,7 +58,9 @@ describe("file options on a server", () => {
     expect(new Set(replies.map((r) => JSON.stringify(r.error!.details))).size).toBe(1);
     // The package's own presets, by name or by path under the default data root, still work.
     expect((await c.client.call("make", { env_id: "Demo-v0", options: { reward: "sparse" } })).ok).toBe(true);
-    expect((await c.client.call("make", { env_id: "Demo-v0", options: { reward: path.join(CONFIGS_DIR, "rewards", "sparse.json") } })).ok).toBe(true);
+    expect(
+      (await c.client.call("make", { env_id: "Demo-v0", options: { reward: path.join(CONFIGS_DIR, "rewards", "sparse.json") } })).ok,
+    ).toBe(true);
   });
 
   it("under --data-root: FIFOs, devices by symlink, oversized and missing files refused; valid files read; content never echoed", async () => {
@@ -91,21 +93,34 @@ describe("file options on a server", () => {
     expect((await c.client.call("make", { env_id: "Demo-v0", options: { reward: "shaped" } })).ok).toBe(true);
     // A file rewritten after it was read is read again (not served stale).
     writeFileSync(path.join(root, "spec.json"), "{ not json");
-    expect((await c.client.call("make", { env_id: "Demo-v0", options: { reward: path.join(root, "spec.json") } })).error?.message).toMatch(/not valid JSON/);
+    expect((await c.client.call("make", { env_id: "Demo-v0", options: { reward: path.join(root, "spec.json") } })).error?.message).toMatch(
+      /not valid JSON/,
+    );
   });
 
   it("a ToolMisuseBench dataset (directory or file) under the data root is served: make, reset and step", async () => {
     const root = mkdtempSync(path.join(tmpdir(), "rg-tmb-root-"));
     const rec = {
-      task_id: "t1", split: "test_public", difficulty: "easy", domain: "crud", instruction: "Close account a1 with reason risk_review.",
-      toolset_id: "crud_v1", initial_state: { accounts: { a1: { id: "a1", status: "active", tier: "basic" } } },
+      task_id: "t1",
+      split: "test_public",
+      difficulty: "easy",
+      domain: "crud",
+      instruction: "Close account a1 with reason risk_review.",
+      toolset_id: "crud_v1",
+      initial_state: { accounts: { a1: { id: "a1", status: "active", tier: "basic" } } },
       success_criteria: [{ op: "equals", path: "accounts.a1.status", value: "closed" }],
-      budget: { max_steps: 10, max_tool_calls: 10, max_retries: 3, timeout_ms: 1000 }, fault_plan: [], gold_summary: "", seed: 1,
+      budget: { max_steps: 10, max_tool_calls: 10, max_retries: 3, timeout_ms: 1000 },
+      fault_plan: [],
+      gold_summary: "",
+      seed: 1,
     };
     writeFileSync(path.join(root, "test_public.jsonl"), `${JSON.stringify(rec)}\n`);
     const c = await serve([root]);
     for (const dataset of [root, path.join(root, "test_public.jsonl")]) {
-      const made = await c.client.request<{ session: string }>("make", { env_id: "ToolMisuseBench-v0", options: { dataset, split: "test_public" } });
+      const made = await c.client.request<{ session: string }>("make", {
+        env_id: "ToolMisuseBench-v0",
+        options: { dataset, split: "test_public" },
+      });
       const r = await c.client.request<{ observations: Array<{ task: string }> }>("reset", { session: made.session, seed: 0 });
       expect(r.observations[0].task).toBe(rec.instruction);
       expect((await c.client.call("step", { session: made.session, actions: [{ type: "abort", reason: "test" }] })).ok).toBe(true);

@@ -34,7 +34,11 @@ const column = (buf: Uint8Array, Ctor: typeof Float64Array | typeof Uint8Array):
 const box = (shape: number[]) => ({ type: "box", shape, dtype: "float32" });
 
 type StepReply = {
-  observations: Record<string, Uint8Array>; rewards: Uint8Array; terminated: Uint8Array; truncated: Uint8Array; actions: unknown[];
+  observations: Record<string, Uint8Array>;
+  rewards: Uint8Array;
+  terminated: Uint8Array;
+  truncated: Uint8Array;
+  actions: unknown[];
 };
 
 describe("packed observations", () => {
@@ -52,7 +56,10 @@ describe("packed observations", () => {
 
   it("packs values bit for bit and names the env and key of a value that breaks the space", () => {
     const layout = packedLayout({ type: "dict", spaces: { f: box([2]), d: { type: "discrete", n: 3 } } }) as PackedField[];
-    const obs = [{ f: Float32Array.of(-0, 1 / 3), d: 2 }, { f: Float32Array.of(Number.NaN, -1e30), d: 0 }];
+    const obs = [
+      { f: Float32Array.of(-0, 1 / 3), d: 2 },
+      { f: Float32Array.of(Number.NaN, -1e30), d: 0 },
+    ];
     const packed = packBatch(layout, obs);
     expect(packed.f.length).toBe(16);
     expect(bytes(packed.f)).toEqual([...bytes(obs[0].f), ...bytes(obs[1].f)]);
@@ -82,7 +89,10 @@ describe("packed observations", () => {
 
     const client = await connect();
     const made = await client.request<{ session: string; obs_encoding: string; obs_layout: PackedField[] }>("make", {
-      env_id: PACKED_ENV_ID, num_envs: n, seed: 3, obs_encoding: "packed",
+      env_id: PACKED_ENV_ID,
+      num_envs: n,
+      seed: 3,
+      obs_encoding: "packed",
     });
     expect(made.obs_encoding).toBe("packed");
     expect(made.obs_layout).toEqual([
@@ -110,7 +120,7 @@ describe("packed observations", () => {
         truncated: column(s.truncated, Uint8Array),
       });
     }
-    const normStep = (x: unknown) => ({ ...(x as Record<string, unknown>), obs: ((x as { obs: unknown[] }).obs).map(norm) });
+    const normStep = (x: unknown) => ({ ...(x as Record<string, unknown>), obs: (x as { obs: unknown[] }).obs.map(norm) });
     expect(remote.map(normStep)).toEqual(local.map(normStep));
     expect(local.some((x) => (x as { terminated: number[] }).terminated.includes(1))).toBe(true);
   });
@@ -118,7 +128,10 @@ describe("packed observations", () => {
   it("refuses 'packed' for a space that cannot be packed, naming obs_encoding; 'auto' falls back to delta", async () => {
     const client = await connect();
     const refused = client.request("make", { env_id: "Demo-v0", num_envs: 2, obs_encoding: "packed" });
-    const err = await refused.then(() => null, (e: unknown) => e);
+    const err = await refused.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toMatchObject({ code: "VALIDATION_ERROR", details: { field: "obs_encoding" } });
     expect(String((err as Error).message)).toMatch(/obs_encoding: "packed" needs a Dict/);
     type Made = { obs_encoding: string; obs_layout?: unknown };

@@ -41,7 +41,10 @@ describe("request payloads", () => {
   it("over the wire: big integers, extension values and deep nesting are VALIDATION_ERRORs naming the field", async () => {
     const server = await startServer(createCoreBackend());
     const client = new BridgeClient(server.endpoint);
-    cleanup.push(async () => { await client.close(); await server.stop(); });
+    cleanup.push(async () => {
+      await client.close();
+      await server.stop();
+    });
 
     const bigOption = await client.call("make", { env_id: "ToolMaze-v0", options: { maxSteps: 2n ** 60n } });
     expect(bigOption.error).toMatchObject({ code: "VALIDATION_ERROR", details: { field: "options.maxSteps" } });
@@ -71,7 +74,10 @@ describe("batched steps over the bridge", () => {
   it("one malformed action refuses the whole batch (VALIDATION_ERROR naming actions.i), nothing is stepped", async () => {
     const server = await startServer(createCoreBackend());
     const client = new BridgeClient(server.endpoint);
-    cleanup.push(async () => { await client.close(); await server.stop(); });
+    cleanup.push(async () => {
+      await client.close();
+      await server.stop();
+    });
     const { session } = await client.request<{ session: string }>("make", { env_id: "ToolMaze-v0", num_envs: 3, seed: 2 });
     await client.request("reset", { session });
     const ok = { type: "answer", content: "done" };
@@ -86,11 +92,19 @@ describe("batched steps over the bridge", () => {
 describe("bad data named by options", () => {
   it("a broken PlanBench-XL release is a VALIDATION_ERROR naming the file and field, not an ENV_ERROR", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "rg-badrel-"));
-    writeFileSync(path.join(dir, "tasks.json"), "[{\"task_id\": 5}]");
-    const server = new BridgeServer({ endpoint: "tcp://127.0.0.1:*", backend: createCoreBackend(), limits: { drainMs: 0 }, dataRoots: [dir] });
+    writeFileSync(path.join(dir, "tasks.json"), '[{"task_id": 5}]');
+    const server = new BridgeServer({
+      endpoint: "tcp://127.0.0.1:*",
+      backend: createCoreBackend(),
+      limits: { drainMs: 0 },
+      dataRoots: [dir],
+    });
     await server.start();
     const client = new BridgeClient(server.endpoint);
-    cleanup.push(async () => { await client.close(); await server.stop(); });
+    cleanup.push(async () => {
+      await client.close();
+      await server.stop();
+    });
     const r = await client.call("make", { env_id: "PlanBenchXL-v0", options: { dataDir: dir } });
     expect(r.error).toMatchObject({ code: "VALIDATION_ERROR", details: { libraryCode: "CONFIG_ERROR" } });
     expect(r.error!.details.file).toEqual(expect.any(String));
@@ -106,7 +120,10 @@ describe("option paths over the bridge", () => {
     const server = new BridgeServer({ endpoint: tempIpc(), backend: createCoreBackend(), limits: { drainMs: 0 }, dataRoots: [root] });
     await server.start();
     const client = new BridgeClient(server.endpoint);
-    cleanup.push(async () => { await client.close(); await server.stop(); });
+    cleanup.push(async () => {
+      await client.close();
+      await server.stop();
+    });
     const r = await client.call("make", { env_id: "ToolMisuseBench-v0", options: { dataset: "/etc/passwd" } });
     expect(r.error).toMatchObject({ code: "VALIDATION_ERROR", details: { field: "dataset", libraryCode: "OPTIONS_ERROR" } });
     expect(r.error!.message).not.toMatch(/root:/);

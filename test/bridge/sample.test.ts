@@ -13,7 +13,10 @@ describe("sample", () => {
   it("draws what step with sample: true would have drawn, from the same streams; typed errors otherwise", async () => {
     const server = await startServer(createCoreBackend());
     const client = new BridgeClient(server.endpoint);
-    cleanup.push(async () => { await client.close(); await server.stop(); });
+    cleanup.push(async () => {
+      await client.close();
+      await server.stop();
+    });
     const make = async () => (await client.request<{ session: string }>("make", { env_id: "ToolMaze-v0", num_envs: 3, seed: 5 })).session;
     const a = await make();
     const b = await make();
@@ -29,21 +32,38 @@ describe("sample", () => {
     const next = await client.request<{ action: unknown }>("sample", { session: a, index: 2 });
     const nextB = await client.request<{ actions: unknown[] }>("sample", { session: b });
     expect(next.action).toEqual(nextB.actions[2]);
-    expect((await client.call("sample", { session: a, index: 3 })).error).toMatchObject({ code: "VALIDATION_ERROR", details: { field: "index" } });
+    expect((await client.call("sample", { session: a, index: 3 })).error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { field: "index" },
+    });
   });
 
   it("make describes the session with the env's spec (validated options with defaults)", async () => {
     const server = await startServer(createCoreBackend());
     const client = new BridgeClient(server.endpoint);
-    cleanup.push(async () => { await client.close(); await server.stop(); });
-    const made = await client.request<{ spec: { id: string; entryOptions: Record<string, unknown>; maxEpisodeSteps: number } }>("make", { env_id: "ToolMaze-v0", num_envs: 2, options: { perturbation: "P2" } });
-    expect(made.spec).toMatchObject({ id: "ToolMaze-v0", maxEpisodeSteps: 25, entryOptions: { perturbation: "P2", distractors: 3, reward: "shaped" } });
+    cleanup.push(async () => {
+      await client.close();
+      await server.stop();
+    });
+    const made = await client.request<{ spec: { id: string; entryOptions: Record<string, unknown>; maxEpisodeSteps: number } }>("make", {
+      env_id: "ToolMaze-v0",
+      num_envs: 2,
+      options: { perturbation: "P2" },
+    });
+    expect(made.spec).toMatchObject({
+      id: "ToolMaze-v0",
+      maxEpisodeSteps: 25,
+      entryOptions: { perturbation: "P2", distractors: 3, reward: "shaped" },
+    });
   });
 
   it("each env's sampled tool calls name tools that env shows (not env 0's)", async () => {
     const server = await startServer(createCoreBackend());
     const client = new BridgeClient(server.endpoint);
-    cleanup.push(async () => { await client.close(); await server.stop(); });
+    cleanup.push(async () => {
+      await client.close();
+      await server.stop();
+    });
     const { session } = await client.request<{ session: string }>("make", { env_id: "ToolMaze-v0", num_envs: 6, seed: 8 });
     const { observations } = await client.request<{ observations: Array<{ visibleTools: string[] }> }>("reset", { session });
     expect(new Set(observations.map((o) => o.visibleTools.join())).size).toBeGreaterThan(1); // the envs show different tools

@@ -12,7 +12,10 @@ afterEach(async () => {
   while (cleanup.length) await cleanup.pop()!();
 });
 
-async function setup(limits = {}, extra = {}): Promise<{ server: BridgeServer; client: BridgeClient; backend: ReturnType<typeof fakeBackend> }> {
+async function setup(
+  limits = {},
+  extra = {},
+): Promise<{ server: BridgeServer; client: BridgeClient; backend: ReturnType<typeof fakeBackend> }> {
   const backend = fakeBackend();
   const server = await startServer(backend, limits, extra);
   cleanup.push(() => server.stop());
@@ -22,7 +25,10 @@ async function setup(limits = {}, extra = {}): Promise<{ server: BridgeServer; c
 }
 
 async function expectCode(p: Promise<unknown>, code: ErrorCode): Promise<BridgeRequestError> {
-  const e = await p.then(() => null, (x: unknown) => x);
+  const e = await p.then(
+    () => null,
+    (x: unknown) => x,
+  );
   expect(e).toBeInstanceOf(BridgeRequestError);
   expect((e as BridgeRequestError).code).toBe(code);
   return e as BridgeRequestError;
@@ -44,11 +50,17 @@ describe("bridge server round trips", () => {
     expect(made.num_envs).toBe(3);
     const session = made.session as string;
     expect(session).toMatch(/^s0-[0-9a-f]{32}$/);
-    const r = await client.request<{ observations: Record<string, unknown>[]; infos: Record<string, unknown> }>("reset", { session, seed: 10 });
+    const r = await client.request<{ observations: Record<string, unknown>[]; infos: Record<string, unknown> }>("reset", {
+      session,
+      seed: 10,
+    });
     expect(r.observations.map((o) => o.seed)).toEqual([10, 11, 12]);
     expect(r.observations[0].big).toBe(2 ** 40);
     let obs: unknown[] = r.observations;
-    const s = await client.request<{ observations: WireObs[]; rewards: number[]; terminated: boolean[]; infos: Record<string, unknown> }>("step", { session, actions: [2, 1, 0] });
+    const s = await client.request<{ observations: WireObs[]; rewards: number[]; terminated: boolean[]; infos: Record<string, unknown> }>(
+      "step",
+      { session, actions: [2, 1, 0] },
+    );
     // Tools and task did not change: only `pos` and `big` travel.
     expect(Object.keys((s.observations[0] as { s: object }).s).sort()).toEqual(["big", "pos"]);
     expect(s.observations[2]).toEqual({ s: {} });
@@ -155,7 +167,10 @@ describe("every error code", () => {
   it("CAPACITY_REACHED for too many unanswered requests from one client, still answered in order", async () => {
     const { client } = await setup({ maxPendingPerClient: 2 });
     // 200 ms per step: all six requests arrive while the first is still running
-    const { session } = await client.request<{ session: string }>("make", { env_id: "AsyncCounter-v0", options: { delay_ms: 200, limit: 100 } });
+    const { session } = await client.request<{ session: string }>("make", {
+      env_id: "AsyncCounter-v0",
+      options: { delay_ms: 200, limit: 100 },
+    });
     await client.request("reset", { session });
     const rs = await Promise.all(Array.from({ length: 6 }, () => client.call("step", { session, actions: [1] })));
     expect(rs.map((r) => r.id)).toEqual([...rs.map((r) => r.id)].sort((a, b) => (a as number) - (b as number)));

@@ -22,7 +22,11 @@ type StepResult = { observations: unknown[]; actions: unknown[] };
 /** Steps a session with sampled actions; returns the rebuilt observations per step and the response bytes. */
 async function rollout(client: BridgeClient, envId: string, toolRefs: boolean, encoding: "delta" | "full", steps: number) {
   const made = await client.request<{ session: string; tool_refs: boolean }>("make", {
-    env_id: envId, num_envs: 4, seed: 7, obs_encoding: encoding, tool_refs: toolRefs,
+    env_id: envId,
+    num_envs: 4,
+    seed: 7,
+    obs_encoding: encoding,
+    tool_refs: toolRefs,
   });
   expect(made.tool_refs).toBe(toolRefs);
   const decoder = new ToolRefDecoder();
@@ -44,11 +48,15 @@ async function rollout(client: BridgeClient, envId: string, toolRefs: boolean, e
   for (let t = 0; t < steps; t++) {
     const s = await client.request<StepResult>("step", { session: made.session, sample: true });
     bytes += encode(s.observations).length;
-    for (const w of s.observations) count(encoding === "full" ? w : "s" in (w as WireObs) ? (w as { s: unknown }).s : (w as { f: unknown }).f);
+    for (const w of s.observations)
+      count(encoding === "full" ? w : "s" in (w as WireObs) ? (w as { s: unknown }).s : (w as { f: unknown }).f);
     obs = s.observations.map((w, i) => {
       if (encoding === "full") return decoder.expand(w);
       const wire = w as WireObs;
-      return applyDelta(obs[i], "s" in wire ? { ...wire, s: decoder.expand(wire.s) as Record<string, unknown> } : { f: decoder.expand(wire.f) });
+      return applyDelta(
+        obs[i],
+        "s" in wire ? { ...wire, s: decoder.expand(wire.s) as Record<string, unknown> } : { f: decoder.expand(wire.f) },
+      );
     });
     trajectory.push(obs);
   }
@@ -92,7 +100,10 @@ describe("tool references", () => {
   it.each(["ToolMaze-v0", "FailingTools-v0"])("%s: rebuilt observations equal in-process ones, with far fewer bytes", async (envId) => {
     const server = await startServer(createCoreBackend());
     const client = new BridgeClient(server.endpoint);
-    cleanup.push(async () => { await client.close(); await server.stop(); });
+    cleanup.push(async () => {
+      await client.close();
+      await server.stop();
+    });
     const steps = 60;
     const want = inProcess(envId, steps);
     const plain = await rollout(client, envId, false, "delta", steps);
@@ -113,14 +124,21 @@ describe("tool references", () => {
   it("set_state answers with references too, and the client's cache resolves them", async () => {
     const server = await startServer(createCoreBackend());
     const client = new BridgeClient(server.endpoint);
-    cleanup.push(async () => { await client.close(); await server.stop(); });
+    cleanup.push(async () => {
+      await client.close();
+      await server.stop();
+    });
     const made = await client.request<{ session: string }>("make", { env_id: "ToolMaze-v0", num_envs: 1, seed: 3, tool_refs: true });
     const decoder = new ToolRefDecoder();
     const [first] = (await client.request<{ observations: unknown[] }>("reset", { session: made.session })).observations;
     const full = decoder.expand(first) as { newTools: Array<{ name: string }> };
     expect(full.newTools.length).toBeGreaterThan(0);
     const { state } = await client.request<{ state: unknown }>("get_state", { session: made.session, index: 0 });
-    const restored = await client.request<{ observation: { newTools: unknown[] } }>("set_state", { session: made.session, index: 0, state });
+    const restored = await client.request<{ observation: { newTools: unknown[] } }>("set_state", {
+      session: made.session,
+      index: 0,
+      state,
+    });
     expect(restored.observation.newTools.every((t) => typeof t === "string")).toBe(true);
     expect((decoder.expand(restored.observation) as { newTools: unknown[] }).newTools).toEqual(full.newTools);
   });
@@ -128,7 +146,10 @@ describe("tool references", () => {
   it("rejects a non-boolean tool_refs naming the field", async () => {
     const server = await startServer(createCoreBackend());
     const client = new BridgeClient(server.endpoint);
-    cleanup.push(async () => { await client.close(); await server.stop(); });
+    cleanup.push(async () => {
+      await client.close();
+      await server.stop();
+    });
     const r = await client.call("make", { env_id: "Demo-v0", tool_refs: "yes" });
     expect(r.ok).toBe(false);
     expect(r.error!.code).toBe("VALIDATION_ERROR");

@@ -27,7 +27,14 @@ async function ping(endpoint: string, serverKey: string, clientKeys?: Keys): Pro
 }
 
 function server(curve: Keys, curveClients: string[] | null, log: string[] = []): BridgeServer {
-  return new BridgeServer({ endpoint: "tcp://127.0.0.1:*", backend: createCoreBackend(), limits: { drainMs: 0 }, curve, curveClients, log: (l) => log.push(l) });
+  return new BridgeServer({
+    endpoint: "tcp://127.0.0.1:*",
+    backend: createCoreBackend(),
+    limits: { drainMs: 0 },
+    curve,
+    curveClients,
+    log: (l) => log.push(l),
+  });
 }
 
 describe("CURVE client allow-list (ZAP)", () => {
@@ -85,7 +92,9 @@ describe("CURVE client allow-list (ZAP)", () => {
   });
 
   it("refuses an allow-list without server keys", async () => {
-    await expect(server(null as unknown as Keys, [curveKeyPair().publicKey]).start()).rejects.toThrow(/curveClients needs CURVE server keys/);
+    await expect(server(null as unknown as Keys, [curveKeyPair().publicKey]).start()).rejects.toThrow(
+      /curveClients needs CURVE server keys/,
+    );
   });
 
   it("allow-list files: comments, labels and blank lines, errors naming the line; curveClients needs curveKeys", () => {
@@ -122,8 +131,24 @@ describe("CURVE client allow-list (ZAP)", () => {
     let endpoint = "";
     const listening = new Promise<void>((resolve) => {
       void serveCommand(
-        ["--endpoint", "tcp://127.0.0.1:*", "--workers", "1", "--quiet", "--curve-keys", path.join(dir, "server.json"), "--curve-clients", path.join(dir, "clients.txt")],
-        { out: () => {}, err: () => {}, stopSignal: stop, loadBackend: async () => createCoreBackend(), onListening: (eps) => ((endpoint = eps[0]), resolve()) },
+        [
+          "--endpoint",
+          "tcp://127.0.0.1:*",
+          "--workers",
+          "1",
+          "--quiet",
+          "--curve-keys",
+          path.join(dir, "server.json"),
+          "--curve-clients",
+          path.join(dir, "clients.txt"),
+        ],
+        {
+          out: () => {},
+          err: () => {},
+          stopSignal: stop,
+          loadBackend: async () => createCoreBackend(),
+          onListening: (eps) => ((endpoint = eps[0]), resolve()),
+        },
       ).then((code) => expect(code).toBe(0));
     });
     await listening;

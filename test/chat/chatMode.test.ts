@@ -130,8 +130,7 @@ describe.each(FAMILIES)("chat mode on $id", ({ id, policy, options = {} }) => {
         } else if (kind === 1) {
           const call = { id: `bad-${n}`, type: "function" as const, function: { name: "no_such_tool_xyz", arguments: "{}" } };
           msg = { role: "assistant", content: null, tool_calls: [call] };
-        }
-        else if (kind === 2) msg = "I think I am done here.";
+        } else if (kind === 2) msg = "I think I am done here.";
         else msg = asToolCall(ref.actions[k++] ?? { type: "abort", reason: "out of actions" }, `ok-${n}`);
         const [obs, , terminated, truncated, info] = env.step(msg);
         done = terminated || truncated;
@@ -206,9 +205,11 @@ describe("chat mode: policies and strict mode", () => {
       for (const a of ref.actions as unknown as Record<string, unknown>[]) {
         const { type, ...rest } = a;
         const text =
-          type === "retrieve" ? `<retrieve_tools>${JSON.stringify(rest)}</retrieve_tools>`
-          : type === "tool_call" ? `I will call it.\n<TOOL_CALL>${JSON.stringify({ name: a.name, arguments: a.arguments })}</TOOL_CALL>`
-          : `<final_answer> ${String(a.content)} </final_answer>`;
+          type === "retrieve"
+            ? `<retrieve_tools>${JSON.stringify(rest)}</retrieve_tools>`
+            : type === "tool_call"
+              ? `I will call it.\n<TOOL_CALL>${JSON.stringify({ name: a.name, arguments: a.arguments })}</TOOL_CALL>`
+              : `<final_answer> ${String(a.content)} </final_answer>`;
         const [, , te, tr, i] = env.step(text);
         info = i;
         if (te || tr) break;

@@ -2,13 +2,28 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Action, type Info, type JsonObject, episodePolicyRng, make, policyEntry, register, registryEntry, stableStringify } from "../../src/index.js";
+import {
+  type Action,
+  type Info,
+  type JsonObject,
+  episodePolicyRng,
+  make,
+  policyEntry,
+  register,
+  registryEntry,
+  stableStringify,
+} from "../../src/index.js";
 import { pairsCommand } from "../../src/cli/commands/pairs.js";
 import { cli } from "./dataCommands.js";
 
 const dir = mkdtempSync(join(tmpdir(), "rg-cli-pairs-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const jsonl = (path: string) => readFileSync(path, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+const jsonl = (path: string) =>
+  readFileSync(path, "utf8")
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 describe("reward-analysis commands: ablate and pairs", () => {
   it("ablate prints every preset and writes CSV (with the recovery metrics) and SVG", async () => {
@@ -30,7 +45,19 @@ describe("reward-analysis commands: ablate and pairs", () => {
 
   it("pairs forks at the first fault and continues two policies from the same state", async () => {
     const out = join(dir, "pairs.jsonl");
-    const res = await cli(["pairs", "--env", "Demo-v0", "--contrast", "adversary:immediate-abort", "--episodes", "3", "--out", out, "--opt", "fault=transient"]);
+    const res = await cli([
+      "pairs",
+      "--env",
+      "Demo-v0",
+      "--contrast",
+      "adversary:immediate-abort",
+      "--episodes",
+      "3",
+      "--out",
+      out,
+      "--opt",
+      "fault=transient",
+    ]);
     expect(res.status).toBe(0);
     expect(existsSync(out)).toBe(true);
     const pairs = jsonl(out);
@@ -58,7 +85,8 @@ function replay(envId: string, options: Record<string, unknown>, seed: number, a
     const [, r, , , info] = env.step(a);
     out.actions.push(a);
     out.rewards.push(r);
-    if (((info.events as { type: string }[] | undefined) ?? []).some((e) => e.type === "fault_injected" || /blocker|fault/.test(e.type))) out.faultSteps.push(t);
+    if (((info.events as { type: string }[] | undefined) ?? []).some((e) => e.type === "fault_injected" || /blocker|fault/.test(e.type)))
+      out.faultSteps.push(t);
   });
   env.close();
   return out;
@@ -105,7 +133,22 @@ describe("pairs on every family", () => {
   const runPairs = (id: string, options: Record<string, unknown>, policy: string, contrast: string, episodes: number): PairRecord[] => {
     const out = join(dir, `pairs-${id}-${contrast}.jsonl`);
     const opts = Object.entries(options).flatMap(([k, v]) => ["--opt", `${k}=${String(v)}`]);
-    expect(pairsCommand(["--env", id, "--policy", policy, "--contrast", contrast, "--episodes", String(episodes), "--out", out, "--quiet", ...opts])).toBe(0);
+    expect(
+      pairsCommand([
+        "--env",
+        id,
+        "--policy",
+        policy,
+        "--contrast",
+        contrast,
+        "--episodes",
+        String(episodes),
+        "--out",
+        out,
+        "--quiet",
+        ...opts,
+      ]),
+    ).toBe(0);
     return existsSync(out) ? (jsonl(out) as PairRecord[]) : [];
   };
 
@@ -133,7 +176,9 @@ describe("pairs on every family", () => {
       for (const p of pairs) {
         expect(p).toMatchObject({ contrast: "fault", preferred: null });
         expect(p.branches.map((b) => b.policy)).toEqual([policy, policy]);
-        const [faulty, clean] = p.branches.map((b, i) => replay(id, i === 0 ? p.options : (p.noFaultOptions as JsonObject), p.seed, [...p.prefix, ...b.actions]));
+        const [faulty, clean] = p.branches.map((b, i) =>
+          replay(id, i === 0 ? p.options : (p.noFaultOptions as JsonObject), p.seed, [...p.prefix, ...b.actions]),
+        );
         expect(faulty.faultSteps.length).toBeGreaterThan(0);
         expect(clean.faultSteps).toEqual([]);
         expect(faulty.rewards.reduce((a, b) => a + b, 0)).toBeCloseTo(p.branches[0].episodeReturn, 9);
@@ -162,6 +207,20 @@ describe("pairs on every family", () => {
   it("--contrast fault refuses declared no-fault options that start another task (the safety net)", () => {
     // A registration with a static patch that changes the seed -> task map (pinning NP re-orders the suite).
     register({ ...registryEntry("ToolMaze-v0"), id: "ToolMazeStaticNoFault-v0", noFaultOptions: { perturbation: "NP" } });
-    expect(() => pairsCommand(["--env", "ToolMazeStaticNoFault-v0", "--contrast", "fault", "--seed", "4", "--episodes", "2", "--out", join(dir, "tm-any.jsonl"), "--quiet"])).toThrow(/initial observations differ/);
+    expect(() =>
+      pairsCommand([
+        "--env",
+        "ToolMazeStaticNoFault-v0",
+        "--contrast",
+        "fault",
+        "--seed",
+        "4",
+        "--episodes",
+        "2",
+        "--out",
+        join(dir, "tm-any.jsonl"),
+        "--quiet",
+      ]),
+    ).toThrow(/initial observations differ/);
   });
 });

@@ -28,7 +28,7 @@ describe("data commands: collect and rescore", () => {
   it("collect on a file with a corrupt middle line names the file and line, without a stack trace", async () => {
     const bad = join(dir, "corrupt.jsonl");
     const lines = readFileSync(file, "utf8").split("\n");
-    writeFileSync(bad, [lines[0], "{\"envId\": \"Demo-v0\", cut", ...lines.slice(1)].join("\n"));
+    writeFileSync(bad, [lines[0], '{"envId": "Demo-v0", cut', ...lines.slice(1)].join("\n"));
     const r = await cli(["collect", "--env", "Demo-v0", "--episodes", "5", "--out", bad, "--opt", "fault=permanent"]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${bad} line 2: corrupt record`);
@@ -37,7 +37,19 @@ describe("data commands: collect and rescore", () => {
 
   it("collect records the policy and refuses to resume a file with another one", async () => {
     const before = readFileSync(file, "utf8");
-    const other = await cli(["collect", "--env", "Demo-v0", "--policy", "random", "--episodes", "7", "--out", file, "--opt", "fault=permanent"]);
+    const other = await cli([
+      "collect",
+      "--env",
+      "Demo-v0",
+      "--policy",
+      "random",
+      "--episodes",
+      "7",
+      "--out",
+      file,
+      "--opt",
+      "fault=permanent",
+    ]);
     expect(other.status).toBe(2);
     expect(other.stderr).toMatch(/collected with policy careful, not random/);
     expect(readFileSync(file, "utf8")).toBe(before);
@@ -75,7 +87,10 @@ describe("data commands: collect and rescore", () => {
     // Every record was played under its family's default "shaped" preset, so re-scoring with "shaped" resolved for
     // each record's own env gives back the recorded returns; scoring ToolMaze records with Demo's preset would not.
     const out = JSON.parse((await cli(["rescore", both, "--reward", "shaped", "--json"])).stdout);
-    expect(out.groups.map((g: { envId: string; episodes: number }) => [g.envId, g.episodes])).toEqual([["Demo-v0", 5], ["ToolMaze-v0", 3]]);
+    expect(out.groups.map((g: { envId: string; episodes: number }) => [g.envId, g.episodes])).toEqual([
+      ["Demo-v0", 5],
+      ["ToolMaze-v0", 3],
+    ]);
     for (const r of out.rows as { original: number; rescored: number }[]) expect(r.rescored).toBeCloseTo(r.original, 9);
     // --gamma discounts both returns the same way.
     const g = JSON.parse((await cli(["rescore", both, "--reward", "sparse", "--gamma", "0.5", "--json"])).stdout);

@@ -8,7 +8,10 @@ describe("CLI rough edges", () => {
     for (const { id } of listEnvs()) {
       expect(policyEntry(id, "random").usesHidden, id).toBe(false);
       const results = rollout({ envId: id, policy: "random", episodes: 2, seed: 0 });
-      expect(results.map((r) => r.seed), id).toEqual([0, 1]);
+      expect(
+        results.map((r) => r.seed),
+        id,
+      ).toEqual([0, 1]);
       // The same seed, the same episode: the generic policy draws from the episode's policy stream.
       expect(rollout({ envId: id, policy: "random", episodes: 2, seed: 0 }), id).toEqual(results);
     }

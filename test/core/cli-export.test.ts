@@ -8,7 +8,12 @@ import { cli, interruptedCopy, writeJsonl } from "./dataCommands.js";
 
 const dir = mkdtempSync(join(tmpdir(), "rg-cli-export-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const jsonl = (path: string) => readFileSync(path, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+const jsonl = (path: string) =>
+  readFileSync(path, "utf8")
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 describe("data commands: export", () => {
   // The collected file these tests read: 5 careful episodes (seeds 0..4) with a permanent fault, all successes.
@@ -24,7 +29,10 @@ describe("data commands: export", () => {
     writeJsonl(f, [interruptedCopy(t0), t0, t1, interruptedCopy(t2), { ...t1, return: 42 }]);
     const out = join(dir, "mixed-chat.jsonl");
     expect((await cli(["export", f, "--out", out])).stdout).toMatch(/wrote 2 chat/);
-    expect(jsonl(out).map((r) => [r.metadata.episodeId, r.metadata.return])).toEqual([["Demo-v0:0", t0.return], ["Demo-v0:1", 42]]);
+    expect(jsonl(out).map((r) => [r.metadata.episodeId, r.metadata.return])).toEqual([
+      ["Demo-v0:0", t0.return],
+      ["Demo-v0:1", 42],
+    ]);
     expect((await cli(["export", f, "--out", out, "--include-interrupted"])).stdout).toMatch(/wrote 3 chat/);
     const rescored = JSON.parse((await cli(["rescore", f, "--reward", "sparse", "--json"])).stdout);
     expect(rescored.rows.map((r: { episodeId: string }) => r.episodeId)).toEqual(["Demo-v0:0", "Demo-v0:1"]);
@@ -64,7 +72,9 @@ describe("data commands: export", () => {
     expect((await cli(["export", pb, "--out", out])).status).toBe(0);
     for (const r of jsonl(out)) {
       const declared = new Set(r.tools.map((t: { function: { name: string } }) => t.function.name));
-      const called = r.messages.flatMap((m: { tool_calls?: { function: { name: string } }[] }) => (m.tool_calls ?? []).map((c) => c.function.name));
+      const called = r.messages.flatMap((m: { tool_calls?: { function: { name: string } }[] }) =>
+        (m.tool_calls ?? []).map((c) => c.function.name),
+      );
       expect(called).toContain("retrieve");
       expect(called.filter((n: string) => !declared.has(n))).toEqual([]);
       const retrieve = r.tools.find((t: { function: { name: string } }) => t.function.name === "retrieve").function;

@@ -10,7 +10,21 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("recovery-gym CLI", () => {
   it("eval --json prints one parseable object with the documented keys", async () => {
-    const run = await runCli(["eval", "--env", "Demo-v0", "--policy", "careful", "--episodes", "4", "--seed", "3", "--json", "--quiet", "--opt", "fault=permanent"]);
+    const run = await runCli([
+      "eval",
+      "--env",
+      "Demo-v0",
+      "--policy",
+      "careful",
+      "--episodes",
+      "4",
+      "--seed",
+      "3",
+      "--json",
+      "--quiet",
+      "--opt",
+      "fault=permanent",
+    ]);
     expect(run.status, failure(run)).toBe(0);
     const res = JSON.parse(run.stdout);
     expect(Object.keys(res)).toEqual(["env", "options", "policy", "episodes", "seed", "metrics", "breakdown"]);

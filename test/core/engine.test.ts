@@ -1,21 +1,63 @@
 import { describe, expect, it } from "vitest";
-import { type CorruptionFn, type EpisodeEvent, type FaultSpec, Rng, type ToolDefinition, ToolEpisode, faultFires } from "../../src/index.js";
+import {
+  type CorruptionFn,
+  type EpisodeEvent,
+  type FaultSpec,
+  Rng,
+  type ToolDefinition,
+  ToolEpisode,
+  faultFires,
+} from "../../src/index.js";
 
 interface World {
   saved: string[];
 }
 const schema = { type: "object" as const, properties: { city: { type: "string" as const } }, required: ["city"] };
 const tools: ToolDefinition<World>[] = [
-  { name: "a1", description: "A1", parameters: schema, meta: { group: "g" }, run: (args) => ({ ok: true, output: { city: args.city as string, temp: 20 } }) },
-  { name: "a2", description: "A2", parameters: schema, meta: { group: "g" }, run: (args) => ({ ok: true, output: { city: args.city as string, temp: 20 } }) },
-  { name: "save", description: "Save", parameters: schema, meta: { mutates: true }, run: (args, ctx) => (ctx.state.saved.push(args.city as string), { ok: true, output: { saved: true } }) },
-  { name: "list", description: "List", parameters: { type: "object", properties: {} }, meta: { verifies: ["save"] }, run: (_a, ctx) => ({ ok: true, output: { saved: [...ctx.state.saved] } }) },
+  {
+    name: "a1",
+    description: "A1",
+    parameters: schema,
+    meta: { group: "g" },
+    run: (args) => ({ ok: true, output: { city: args.city as string, temp: 20 } }),
+  },
+  {
+    name: "a2",
+    description: "A2",
+    parameters: schema,
+    meta: { group: "g" },
+    run: (args) => ({ ok: true, output: { city: args.city as string, temp: 20 } }),
+  },
+  {
+    name: "save",
+    description: "Save",
+    parameters: schema,
+    meta: { mutates: true },
+    run: (args, ctx) => (ctx.state.saved.push(args.city as string), { ok: true, output: { saved: true } }),
+  },
+  {
+    name: "list",
+    description: "List",
+    parameters: { type: "object", properties: {} },
+    meta: { verifies: ["save"] },
+    run: (_a, ctx) => ({ ok: true, output: { saved: [...ctx.state.saved] } }),
+  },
   { name: "hidden", description: "H", parameters: schema, run: () => ({ ok: true, output: 1 }) },
 ];
-const corruptions: Record<string, CorruptionFn<World>> = { freeze: ({ output }) => ({ ...(output as object), temp: -400 }), fakeSave: () => ({ saved: true }) };
+const corruptions: Record<string, CorruptionFn<World>> = {
+  freeze: ({ output }) => ({ ...(output as object), temp: -400 }),
+  fakeSave: () => ({ saved: true }),
+};
 
 function episode(faults: FaultSpec[]) {
-  return new ToolEpisode<World>({ tools, visible: ["a1", "a2", "save", "list"], world: { saved: [] }, faults, corruptions, rng: new Rng(1) });
+  return new ToolEpisode<World>({
+    tools,
+    visible: ["a1", "a2", "save", "list"],
+    world: { saved: [] },
+    faults,
+    corruptions,
+    rng: new Rng(1),
+  });
 }
 const types = (events: EpisodeEvent[]) => events.map((e) => e.type);
 const err503: FaultSpec["effect"] = { type: "error", error: { code: "unavailable", status: 503, message: "down" } };
@@ -33,7 +75,16 @@ describe("ToolEpisode call pipeline", () => {
   });
 
   it("transient group-bound fault: first member called is the victim, only its first call fails, retry recovers", () => {
-    const ep = episode([{ id: "f", kind: "http_503", visibility: "explicit", persistence: { type: "transient" }, trigger: { group: "g", bindFirstInGroup: true }, effect: err503 }]);
+    const ep = episode([
+      {
+        id: "f",
+        kind: "http_503",
+        visibility: "explicit",
+        persistence: { type: "transient" },
+        trigger: { group: "g", bindFirstInGroup: true },
+        effect: err503,
+      },
+    ]);
     const first = ep.call("a2", { city: "Oslo" }, 1);
     expect(first.record!.ok).toBe(false);
     expect(types(first.events)).toEqual(["tool_called", "fault_injected", "tool_error"]);
@@ -45,7 +96,16 @@ describe("ToolEpisode call pipeline", () => {
   });
 
   it("permanent fault keeps failing; the alternative is untouched and the switch is an event", () => {
-    const ep = episode([{ id: "f", kind: "http_503", visibility: "explicit", persistence: { type: "permanent" }, trigger: { group: "g", bindFirstInGroup: true }, effect: err503 }]);
+    const ep = episode([
+      {
+        id: "f",
+        kind: "http_503",
+        visibility: "explicit",
+        persistence: { type: "permanent" },
+        trigger: { group: "g", bindFirstInGroup: true },
+        effect: err503,
+      },
+    ]);
     expect(ep.call("a1", { city: "Oslo" }, 1).record!.ok).toBe(false);
     const again = ep.call("a1", { city: "Oslo" }, 2);
     expect(again.record!.ok).toBe(false);
@@ -56,26 +116,66 @@ describe("ToolEpisode call pipeline", () => {
   });
 
   it("temporary fault fails exactly N attempts", () => {
-    const ep = episode([{ id: "f", kind: "x", visibility: "explicit", persistence: { type: "temporary", attempts: 2 }, trigger: { tools: ["a1"] }, effect: err503 }]);
+    const ep = episode([
+      {
+        id: "f",
+        kind: "x",
+        visibility: "explicit",
+        persistence: { type: "temporary", attempts: 2 },
+        trigger: { tools: ["a1"] },
+        effect: err503,
+      },
+    ]);
     expect([1, 2, 3, 4].map((s) => ep.call("a1", { city: "x" }, s).record!.ok)).toEqual([false, false, true, true]);
   });
 
   it("implicit corruption taints values; reusing them is a poisoned-value event", () => {
-    const ep = episode([{ id: "c", kind: "physics", visibility: "implicit", persistence: { type: "permanent" }, trigger: { tools: ["a1"] }, effect: { type: "corrupt", transform: "freeze" } }]);
+    const ep = episode([
+      {
+        id: "c",
+        kind: "physics",
+        visibility: "implicit",
+        persistence: { type: "permanent" },
+        trigger: { tools: ["a1"] },
+        effect: { type: "corrupt", transform: "freeze" },
+      },
+    ]);
     const r = ep.call("a1", { city: "Oslo" }, 1);
     expect(r.record!.ok).toBe(true);
     expect(r.record!.response).toMatchObject({ temp: -400 });
     expect(r.record!.taint).toBe("corrupted");
     const reuse = ep.call("save", { city: "-400" }, 2);
     expect(reuse.events.some((e) => e.type === "poisoned_value_reused")).toBe(false);
-    const ep2 = episode([{ id: "c", kind: "x", visibility: "implicit", persistence: { type: "permanent" }, trigger: { tools: ["a1"] }, effect: { type: "corrupt", transform: "freeze" } }]);
+    const ep2 = episode([
+      {
+        id: "c",
+        kind: "x",
+        visibility: "implicit",
+        persistence: { type: "permanent" },
+        trigger: { tools: ["a1"] },
+        effect: { type: "corrupt", transform: "freeze" },
+      },
+    ]);
     ep2.call("a1", { city: "Tromso" }, 1);
     const poisoned = ep2.call("a2", { city: "Tromso" }, 2);
-    expect(poisoned.events.find((e) => e.type === "poisoned_value_reused")).toMatchObject({ argument: "city", sourceCallIndex: 1, taint: "corrupted" });
+    expect(poisoned.events.find((e) => e.type === "poisoned_value_reused")).toMatchObject({
+      argument: "city",
+      sourceCallIndex: 1,
+      taint: "corrupted",
+    });
   });
 
   it("a silent no-op answers success without writing; a read-back reveals it and is a verification event", () => {
-    const ep = episode([{ id: "noop", kind: "silent_noop", visibility: "implicit", persistence: { type: "permanent" }, trigger: { tools: ["save"] }, effect: { type: "replace", transform: "fakeSave" } }]);
+    const ep = episode([
+      {
+        id: "noop",
+        kind: "silent_noop",
+        visibility: "implicit",
+        persistence: { type: "permanent" },
+        trigger: { tools: ["save"] },
+        effect: { type: "replace", transform: "fakeSave" },
+      },
+    ]);
     expect(ep.call("save", { city: "Rome" }, 1).record!.response).toEqual({ saved: true });
     expect(ep.data.world.saved).toEqual([]);
     const check = ep.call("list", {}, 2);
@@ -84,13 +184,31 @@ describe("ToolEpisode call pipeline", () => {
   });
 
   it("triggers: nthCall, argMatches (value and regex), prob drawn only when other conditions hold", () => {
-    const nth = episode([{ id: "n", kind: "x", visibility: "explicit", persistence: { type: "permanent" }, trigger: { nthCall: 2 }, effect: err503 }]);
+    const nth = episode([
+      { id: "n", kind: "x", visibility: "explicit", persistence: { type: "permanent" }, trigger: { nthCall: 2 }, effect: err503 },
+    ]);
     expect([1, 2, 3].map((s) => nth.call("a1", { city: "x" }, s).record!.ok)).toEqual([true, false, true]);
-    const arg = episode([{ id: "m", kind: "x", visibility: "explicit", persistence: { type: "permanent" }, trigger: { argMatches: { city: { regex: "^Par" } } }, effect: err503 }]);
+    const arg = episode([
+      {
+        id: "m",
+        kind: "x",
+        visibility: "explicit",
+        persistence: { type: "permanent" },
+        trigger: { argMatches: { city: { regex: "^Par" } } },
+        effect: err503,
+      },
+    ]);
     expect(arg.call("a1", { city: "Paris" }, 1).record!.ok).toBe(false);
     expect(arg.call("a1", { city: "Rome" }, 2).record!.ok).toBe(true);
     let draws = 0;
-    const spec: FaultSpec = { id: "p", kind: "x", visibility: "explicit", persistence: { type: "permanent" }, trigger: { tools: ["a1"], prob: 0.5 }, effect: err503 };
+    const spec: FaultSpec = {
+      id: "p",
+      kind: "x",
+      visibility: "explicit",
+      persistence: { type: "permanent" },
+      trigger: { tools: ["a1"], prob: 0.5 },
+      effect: err503,
+    };
     const state = { victim: null, hits: 0 };
     faultFires(spec, state, { tool: "a2", meta: undefined, args: {}, callIndex: 1 }, () => (draws++, 0));
     expect(draws).toBe(0);
@@ -101,7 +219,15 @@ describe("ToolEpisode call pipeline", () => {
 
   it("probabilistic faults are deterministic per seed", () => {
     const run = (seed: number) => {
-      const ep = new ToolEpisode<World>({ tools, visible: ["a1"], world: { saved: [] }, faults: [{ id: "p", kind: "x", visibility: "explicit", persistence: { type: "permanent" }, trigger: { prob: 0.5 }, effect: err503 }], rng: new Rng(seed) });
+      const ep = new ToolEpisode<World>({
+        tools,
+        visible: ["a1"],
+        world: { saved: [] },
+        faults: [
+          { id: "p", kind: "x", visibility: "explicit", persistence: { type: "permanent" }, trigger: { prob: 0.5 }, effect: err503 },
+        ],
+        rng: new Rng(seed),
+      });
       return Array.from({ length: 30 }, (_, i) => ep.call("a1", { city: "x" }, i + 1).record!.ok);
     };
     expect(run(5)).toEqual(run(5));

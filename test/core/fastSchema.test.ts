@@ -4,16 +4,57 @@ import { type JsonSchema, Rng, sampleFromJsonSchema, zodFromJsonSchema } from ".
 import { argumentIssues } from "../../src/core/spaces/toolCall.js";
 
 const SCHEMAS: JsonSchema[] = [
-  { type: "object", properties: { city: { type: "string", pattern: "^[A-Z][a-z]+$" }, n: { type: "integer", minimum: 1, maximum: 5 } }, required: ["city"], additionalProperties: false },
-  { type: "object", properties: { when: { type: "string", format: "date-time" }, tags: { type: "array", items: { type: "string", minLength: 2 }, maxItems: 2 } }, required: ["when"] },
-  { type: "object", properties: { v: { anyOf: [{ type: "number", exclusiveMinimum: 0 }, { type: "null" }] }, mode: { enum: ["a", "b", 3] }, k: { const: "x" } } },
+  {
+    type: "object",
+    properties: { city: { type: "string", pattern: "^[A-Z][a-z]+$" }, n: { type: "integer", minimum: 1, maximum: 5 } },
+    required: ["city"],
+    additionalProperties: false,
+  },
+  {
+    type: "object",
+    properties: {
+      when: { type: "string", format: "date-time" },
+      tags: { type: "array", items: { type: "string", minLength: 2 }, maxItems: 2 },
+    },
+    required: ["when"],
+  },
+  {
+    type: "object",
+    properties: {
+      v: { anyOf: [{ type: "number", exclusiveMinimum: 0 }, { type: "null" }] },
+      mode: { enum: ["a", "b", 3] },
+      k: { const: "x" },
+    },
+  },
   { type: "object", properties: { flag: { type: ["boolean", "string"], maxLength: 3 } }, required: ["flag"] },
 ];
 
 /** Mutates a valid value into something plausibly invalid (wrong types, extra keys, out-of-range numbers). */
 function mutate(v: Record<string, unknown>, rng: Rng): unknown {
   const out: Record<string, unknown> = { ...v };
-  const junk = [null, 0, -1, 1.5, 7, 1e20, Number.NaN, Number.POSITIVE_INFINITY, "", "Paris", "paris", "2026-01-01T10:00:00Z", "a", "b", 3, true, [], ["ab"], ["a", "bb", "cc"], {}, undefined];
+  const junk = [
+    null,
+    0,
+    -1,
+    1.5,
+    7,
+    1e20,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    "",
+    "Paris",
+    "paris",
+    "2026-01-01T10:00:00Z",
+    "a",
+    "b",
+    3,
+    true,
+    [],
+    ["ab"],
+    ["a", "bb", "cc"],
+    {},
+    undefined,
+  ];
   const keys = [...Object.keys(out), "city", "n", "when", "tags", "v", "mode", "k", "flag", "extra", "toString"];
   for (let i = rng.int(3); i >= 0; i--) {
     const k = rng.pick(keys);
@@ -61,6 +102,8 @@ describe("compileFastCheck", () => {
     expect(issues).not.toBeNull();
     expect(issues!.map((i) => i.path.join("."))).toEqual(expect.arrayContaining(["city", "n"]));
     // open schemas still validate (through zod alone)
-    expect(argumentIssues({ type: "object", properties: { a: { type: "string" } }, additionalProperties: true }, { a: "x", b: 2 })).toBeNull();
+    expect(
+      argumentIssues({ type: "object", properties: { a: { type: "string" } }, additionalProperties: true }, { a: "x", b: 2 }),
+    ).toBeNull();
   });
 });

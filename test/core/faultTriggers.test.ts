@@ -42,11 +42,23 @@ describe("engine fault triggers used by ToolMisuseBench", () => {
   });
 
   it("ToolMisuseBench plan entries map onto engine triggers", () => {
-    const spec = engineFaultSpec({ fault_type: "timeout", severity: "soft", payload: { recoverability: "transient" },
-      trigger: { on_tool: "get_user", on_nth_call: "3", when_arg_matches: { user_id: "u1" }, prob: { p: 0.25, seed: 9 } } }, 2);
-    expect(spec).toEqual({ id: "2:timeout", kind: "timeout", visibility: "explicit", persistence: { type: "transient", byTrigger: true },
+    const spec = engineFaultSpec(
+      {
+        fault_type: "timeout",
+        severity: "soft",
+        payload: { recoverability: "transient" },
+        trigger: { on_tool: "get_user", on_nth_call: "3", when_arg_matches: { user_id: "u1" }, prob: { p: 0.25, seed: 9 } },
+      },
+      2,
+    );
+    expect(spec).toEqual({
+      id: "2:timeout",
+      kind: "timeout",
+      visibility: "explicit",
+      persistence: { type: "transient", byTrigger: true },
       trigger: { tools: ["get_user"], nthCall: 3, argEquals: { user_id: "u1" }, prob: 0.25 },
-      effect: { type: "family", name: "timeout" } });
+      effect: { type: "family", name: "timeout" },
+    });
     const odd = engineFaultSpec({ fault_type: "authz", severity: "hard", payload: {}, trigger: { on_tool: 5, on_nth_call: "x" } }, 0);
     expect(odd.trigger.tools).toEqual([]);
     expect(odd.trigger.nthCall).toBeNaN();

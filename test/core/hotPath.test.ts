@@ -1,7 +1,16 @@
 // The engine's hot-path shortcuts (caches, shared compiled data, cheaper copies) must be invisible: each test pins
 // one of them against the straightforward computation it replaced.
 import { describe, expect, it } from "vitest";
-import { cloneJson, type FaultSpec, type JsonObject, parseRewardSpec, RewardComputer, Rng, type ToolDefinition, ToolEpisode } from "../../src/index.js";
+import {
+  cloneJson,
+  type FaultSpec,
+  type JsonObject,
+  parseRewardSpec,
+  RewardComputer,
+  Rng,
+  type ToolDefinition,
+  ToolEpisode,
+} from "../../src/index.js";
 import { emptyDictionary } from "../../src/engine/dictionary.js";
 import { ToolCallSpace } from "../../src/core/spaces/toolCall.js";
 import { ToolActionSpace } from "../../src/engine/actionSpace.js";
@@ -15,13 +24,19 @@ const citySchema: JsonSchema = {
   additionalProperties: false,
 };
 const tool = (name: string, group?: string): ToolDefinition<null> => ({
-  name, description: name, parameters: citySchema, ...(group ? { meta: { group } } : {}),
+  name,
+  description: name,
+  parameters: citySchema,
+  ...(group ? { meta: { group } } : {}),
   run: (args) => ({ ok: true, output: { city: args.city as string, temp: 21.5 } }),
 });
 
 describe("engine hot path: shortcuts are invisible", () => {
   it("sampled calls equal sampling the arguments' object schema directly, keys in action order", () => {
-    const tools = [tool("a"), { ...tool("b"), parameters: { properties: { n: { type: "integer", minimum: 0, maximum: 5 } }, required: ["n"] } as JsonSchema }];
+    const tools = [
+      tool("a"),
+      { ...tool("b"), parameters: { properties: { n: { type: "integer", minimum: 0, maximum: 5 } }, required: ["n"] } as JsonSchema },
+    ];
     const space = new ToolActionSpace(new ToolCallSpace(() => tools));
     const mine = new Rng("sample");
     const reference = new Rng("sample");
@@ -36,7 +51,11 @@ describe("engine hot path: shortcuts are invisible", () => {
       }
       const t = reference.pick(tools);
       expect(Object.keys(action)).toEqual(["type", "name", "arguments"]);
-      expect(action).toEqual({ type: "tool_call", name: t.name, arguments: sampleFromJsonSchema({ type: "object", ...t.parameters }, reference) });
+      expect(action).toEqual({
+        type: "tool_call",
+        name: t.name,
+        arguments: sampleFromJsonSchema({ type: "object", ...t.parameters }, reference),
+      });
     }
   });
 
@@ -64,20 +83,46 @@ describe("engine hot path: shortcuts are invisible", () => {
     expect(Object.getPrototypeOf(d)).toBe(Object.prototype);
     expect(Object.keys(d)).toEqual(["10", "z", "cn-C1-000/P1/slot0"]);
     expect(JSON.stringify(d)).toBe(JSON.stringify({ z: 1, "cn-C1-000/P1/slot0": 2, "10": 3 }));
-    const ep = new ToolEpisode({ tools: [tool("a", "g")], visible: ["a"], world: null, rng: new Rng(1), faults: [
-      { id: "f2", kind: "x", visibility: "explicit", persistence: { type: "permanent" }, trigger: { tools: ["a"] }, effect: { type: "error", error: { code: "e", message: "m" } } },
-      { id: "f1", kind: "x", visibility: "explicit", persistence: { type: "permanent" }, trigger: { tools: ["zz"] }, effect: { type: "error", error: { code: "e", message: "m" } } },
-    ] });
+    const ep = new ToolEpisode({
+      tools: [tool("a", "g")],
+      visible: ["a"],
+      world: null,
+      rng: new Rng(1),
+      faults: [
+        {
+          id: "f2",
+          kind: "x",
+          visibility: "explicit",
+          persistence: { type: "permanent" },
+          trigger: { tools: ["a"] },
+          effect: { type: "error", error: { code: "e", message: "m" } },
+        },
+        {
+          id: "f1",
+          kind: "x",
+          visibility: "explicit",
+          persistence: { type: "permanent" },
+          trigger: { tools: ["zz"] },
+          effect: { type: "error", error: { code: "e", message: "m" } },
+        },
+      ],
+    });
     expect(ep.data.faultStates).toEqual({ f2: { victim: null, hits: 0 }, f1: { victim: null, hits: 0 } });
     expect(Object.keys(ep.data.faultStates)).toEqual(["f2", "f1"]);
   });
 
   it("a shared explicit fault answers each episode with its own response (perEpisodeResponse)", () => {
     const body = { error: { code: 503, status: "UNAVAILABLE", message: "down", details: [{ retry: true }] } };
-    const shared = (perEpisodeResponse: boolean): FaultSpec[] => [{
-      id: "f", kind: "http_503", visibility: "explicit", persistence: { type: "permanent" }, trigger: { group: "g", bindFirstInGroup: true },
-      effect: { type: "error", error: { code: "UNAVAILABLE", message: "down", status: 503, body }, perEpisodeResponse },
-    }];
+    const shared = (perEpisodeResponse: boolean): FaultSpec[] => [
+      {
+        id: "f",
+        kind: "http_503",
+        visibility: "explicit",
+        persistence: { type: "permanent" },
+        trigger: { group: "g", bindFirstInGroup: true },
+        effect: { type: "error", error: { code: "UNAVAILABLE", message: "down", status: 503, body }, perEpisodeResponse },
+      },
+    ];
     const faults = shared(true);
     const run = () => {
       const ep = new ToolEpisode({ tools: [tool("a", "g")], visible: ["a"], world: null, rng: new Rng(1), faults });
@@ -96,10 +141,27 @@ describe("engine hot path: shortcuts are invisible", () => {
   });
 
   it("valueProvenance: false turns off only the engine's poisoned-value events", () => {
-    const faults: FaultSpec[] = [{ id: "c", kind: "corrupt", visibility: "implicit", persistence: { type: "permanent" }, trigger: { tools: ["a"] }, effect: { type: "corrupt", transform: "swap" } }];
+    const faults: FaultSpec[] = [
+      {
+        id: "c",
+        kind: "corrupt",
+        visibility: "implicit",
+        persistence: { type: "permanent" },
+        trigger: { tools: ["a"] },
+        effect: { type: "corrupt", transform: "swap" },
+      },
+    ];
     const corruptions = { swap: () => ({ city: "Quito", temp: -400 }) };
     const calls = (valueProvenance?: boolean) => {
-      const ep = new ToolEpisode({ tools: [tool("a"), tool("b")], visible: ["a", "b"], world: null, rng: new Rng(1), faults, corruptions, ...(valueProvenance === undefined ? {} : { valueProvenance }) });
+      const ep = new ToolEpisode({
+        tools: [tool("a"), tool("b")],
+        visible: ["a", "b"],
+        world: null,
+        rng: new Rng(1),
+        faults,
+        corruptions,
+        ...(valueProvenance === undefined ? {} : { valueProvenance }),
+      });
       ep.call("a", { city: "Oslo" }, 1);
       return ep.call("b", { city: "Quito" }, 2).events.map((e) => e.type);
     };
@@ -108,7 +170,11 @@ describe("engine hot path: shortcuts are invisible", () => {
   });
 
   it("reward computers of equal specs share compiled terms, never state; term order follows each spec", () => {
-    const terms = { tool_call: { weight: -0.01, kind: "cost" }, verification: { weight: 0.1, kind: "event", cap: 0.15 }, potential: { weight: 0.5, kind: "potential" } } as const;
+    const terms = {
+      tool_call: { weight: -0.01, kind: "cost" },
+      verification: { weight: 0.1, kind: "event", cap: 0.15 },
+      potential: { weight: 0.5, kind: "potential" },
+    } as const;
     const spec = parseRewardSpec({ name: "s", terms }, null);
     const reversed = parseRewardSpec({ name: "s", terms: Object.fromEntries(Object.entries(terms).reverse()) }, null);
     const a = new RewardComputer(spec);
@@ -122,7 +188,12 @@ describe("engine hot path: shortcuts are invisible", () => {
     expect(a.step(raw, -2).terms.verification).toBeCloseTo(0.05);
     expect(b.step(raw, -2).terms.verification).toBe(0.1);
     // A raw object that throws half-way leaves nothing behind for the next step of any computer.
-    const bad = { verification: 1, get tool_call(): number { throw new Error("boom"); } };
+    const bad = {
+      verification: 1,
+      get tool_call(): number {
+        throw new Error("boom");
+      },
+    };
     expect(() => b.step(bad, -2)).toThrow("boom");
     expect(a.step({}, -2)).toEqual({ reward: 0, terms: {} });
   });
@@ -155,7 +226,10 @@ describe("engine hot path: shortcuts are invisible", () => {
         if (!info) return;
         for (const [k, v] of Object.entries(info)) {
           if (v === undefined) continue;
-          if (!out[k]) { out[k] = new Array(infos.length).fill(null); out[`_${k}`] = new Array(infos.length).fill(false); }
+          if (!out[k]) {
+            out[k] = new Array(infos.length).fill(null);
+            out[`_${k}`] = new Array(infos.length).fill(false);
+          }
           out[k]![i] = v;
           out[`_${k}`]![i] = true;
         }
@@ -165,7 +239,11 @@ describe("engine hot path: shortcuts are invisible", () => {
     const rng = new Rng("infos");
     const keys = ["step", "events", "hidden", "success", "10", "metrics"];
     for (let n = 1; n < 40; n++) {
-      const infos = Array.from({ length: n }, () => (rng.bool(0.15) ? null : Object.fromEntries(rng.sample(keys, rng.int(keys.length + 1)).map((k) => [k, rng.bool(0.2) ? undefined : rng.int(9)]))));
+      const infos = Array.from({ length: n }, () =>
+        rng.bool(0.15)
+          ? null
+          : Object.fromEntries(rng.sample(keys, rng.int(keys.length + 1)).map((k) => [k, rng.bool(0.2) ? undefined : rng.int(9)])),
+      );
       const got = batchInfos(infos);
       expect(got).toEqual(reference(infos));
       expect(Object.keys(got)).toEqual(Object.keys(reference(infos)));

@@ -38,9 +38,22 @@ describe("collect under SIGINT", () => {
     expect(first.length).toBeGreaterThan(30);
     expect(first.length).toBeLessThan(100000);
     // Resume a small run over the same seeds: everything already there is kept, nothing is written twice.
-    const again = cli(["collect", "--env", "Demo-v0", "--policy", "random", "--episodes", String(first.length + 5), "--out", out, "--quiet"]);
+    const again = cli([
+      "collect",
+      "--env",
+      "Demo-v0",
+      "--policy",
+      "random",
+      "--episodes",
+      String(first.length + 5),
+      "--out",
+      out,
+      "--quiet",
+    ]);
     expect(await again.exited).toBe(0);
-    const ids = readTrajectories(out).filter((t) => t.terminationReason !== "interrupted").map((t) => t.episodeId);
+    const ids = readTrajectories(out)
+      .filter((t) => t.terminationReason !== "interrupted")
+      .map((t) => t.episodeId);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.length).toBeGreaterThanOrEqual(first.length + 4);
   }, 90_000);

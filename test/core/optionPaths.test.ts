@@ -21,7 +21,12 @@ describe("option paths", () => {
     expect(resolveOptionPath("dataset", path.join(root, "data"))).toBe(path.join(root, "data"));
     expect(() => resolveOptionPath("dataset", path.join(root, "data", "spec.json"))).toThrow(OptionFileNeeded);
     expect(() => resolveOptionPath("dataset", path.join(root, "data", "missing.json"))).toThrow(/^dataset: not found under the data root$/);
-    for (const bad of ["/etc/passwd", path.join(root, "data", "..", "x"), path.join(root, "data", "escape", "f"), `${path.join(root, "data")}-sibling`]) {
+    for (const bad of [
+      "/etc/passwd",
+      path.join(root, "data", "..", "x"),
+      path.join(root, "data", "escape", "f"),
+      `${path.join(root, "data")}-sibling`,
+    ]) {
       let err: unknown;
       try {
         resolveOptionPath("dataset", bad);
@@ -50,7 +55,9 @@ describe("loaders go through the option-path policy", () => {
     expect(() => make("ToolMisuseBench-v0", { dataset: dir, split: "test_public" })).toThrow(); // loads nothing: no tasks
     setOptionPathPolicy(confineOptionPaths([]));
     expect(() => make("ToolMisuseBench-v0", { dataset: "/etc/passwd" })).toThrow(/dataset: not allowed: this server reads no files/);
-    expect(() => make("ToolMisuseBench-v0", { dataset: dir, split: "test_public" })).toThrow(/dataset: not allowed: this server reads no files/);
+    expect(() => make("ToolMisuseBench-v0", { dataset: dir, split: "test_public" })).toThrow(
+      /dataset: not allowed: this server reads no files/,
+    );
   });
 
   it("PlanBenchXL-v0: dataDir and a domain file path are refused outside the roots", () => {

@@ -53,7 +53,10 @@ describe("sampled actions of every registered env", () => {
           const action = space.sample(rng);
           expect(space.contains(action), `${id}: ${JSON.stringify(action)}`).toBe(true);
           // The action space checks shape only; the tool-call space checks the arguments against the schemas.
-          if (action.type === "tool_call") expect(space.toolCalls.contains({ name: action.name, arguments: action.arguments }), `${id}: ${JSON.stringify(action)}`).toBe(true);
+          if (action.type === "tool_call")
+            expect(space.toolCalls.contains({ name: action.name, arguments: action.arguments }), `${id}: ${JSON.stringify(action)}`).toBe(
+              true,
+            );
           const [, , terminated, truncated, info] = env.step(action);
           for (const e of info.events) {
             if (e.type === "tool_called") calls++;

@@ -3,24 +3,41 @@ import { DEFAULT_PATTERN_RULES, recoveryPatterns, type PatternCall } from "../..
 import { eventsOfType, type EpisodeEvent } from "../../src/engine/events.js";
 import "../../envs/toolmisuse/events.js";
 
-const c = (index: number, tool: string, ok: boolean, faults: string[] = []): PatternCall =>
-  ({ index, tool, ok, faults, faultPersistence: faults.length ? "permanent" : null });
+const c = (index: number, tool: string, ok: boolean, faults: string[] = []): PatternCall => ({
+  index,
+  tool,
+  ok,
+  faults,
+  faultPersistence: faults.length ? "permanent" : null,
+});
 const groupOf = (t: string) => (t.startsWith("g") ? "grp" : undefined);
 const errorOnly = { failure: "error", switchFrom: "previous_call" } as const;
 
 describe("recovery patterns (one detection, per-benchmark rules)", () => {
   it("retry: the engine default also reacts to a fault on a successful call; the error-only rule does not", () => {
     const calls = [c(1, "a", true, ["drift"])];
-    expect(recoveryPatterns(calls, "a", 2, groupOf).retry)
-      .toEqual({ type: "retry", tool: "a", callIndex: 2, ofCallIndex: 1, afterFault: true, persistence: "permanent" });
+    expect(recoveryPatterns(calls, "a", 2, groupOf).retry).toEqual({
+      type: "retry",
+      tool: "a",
+      callIndex: 2,
+      ofCallIndex: 1,
+      afterFault: true,
+      persistence: "permanent",
+    });
     expect(recoveryPatterns(calls, "a", 2, groupOf, errorOnly).retry).toBeNull();
     expect(recoveryPatterns([c(1, "a", false), c(2, "b", true)], "a", 3, groupOf, errorOnly).retry?.ofCallIndex).toBe(1);
   });
 
   it("switch: the group's latest call on first use (default) or exactly the previous call", () => {
     const calls = [c(1, "g1", false), c(2, "x", true)];
-    expect(recoveryPatterns(calls, "g2", 3, groupOf, DEFAULT_PATTERN_RULES).alternativeSwitch)
-      .toEqual({ type: "alternative_switch", from: "g1", to: "g2", group: "grp", callIndex: 3, afterFault: false });
+    expect(recoveryPatterns(calls, "g2", 3, groupOf, DEFAULT_PATTERN_RULES).alternativeSwitch).toEqual({
+      type: "alternative_switch",
+      from: "g1",
+      to: "g2",
+      group: "grp",
+      callIndex: 3,
+      afterFault: false,
+    });
     expect(recoveryPatterns(calls, "g2", 3, groupOf, errorOnly).alternativeSwitch).toBeNull();
     expect(recoveryPatterns([c(1, "g1", false)], "g2", 2, groupOf, errorOnly).alternativeSwitch?.from).toBe("g1");
     // Default: a tool already used is not switched to again; previous_call counts every hop.

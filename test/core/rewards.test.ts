@@ -1,5 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, type Env, RewardComputer, type ToolEnv, type ToolObservation, ci95, discountedReturn, episodeResults, listEnvs, make, parseRewardSpec, recomputeRewards, recordEpisodes, registryEntry, resolveRewardSpec, returnsUnder, rollout, std, studentTQuantile, withGamma } from "../../src/index.js";
+import {
+  ConfigError,
+  type Env,
+  RewardComputer,
+  type ToolEnv,
+  type ToolObservation,
+  ci95,
+  discountedReturn,
+  episodeResults,
+  listEnvs,
+  make,
+  parseRewardSpec,
+  recomputeRewards,
+  recordEpisodes,
+  registryEntry,
+  resolveRewardSpec,
+  returnsUnder,
+  rollout,
+  std,
+  studentTQuantile,
+  withGamma,
+} from "../../src/index.js";
 import { CORE_TERMS } from "../../src/engine/terms.js";
 import { CORE_TERM_KINDS, rewardTermCatalog } from "../../src/rewards/catalog.js";
 import type { Action, RawTerms } from "../../src/index.js";
@@ -7,8 +28,12 @@ import type { Action, RawTerms } from "../../src/index.js";
 describe("RewardSpec", () => {
   it("rejects bad specs naming the term", () => {
     expect(() => parseRewardSpec({ name: "x", terms: { retry_after_fault: { weight: 1, kind: "event" } } }, null)).toThrow(/cap/);
-    expect(() => parseRewardSpec({ name: "x", terms: { success: { weight: "1", kind: "terminal" } } }, null)).toThrow(/terms.success.weight/);
-    expect(() => parseRewardSpec({ name: "x", terms: { foo: { weight: 1, kind: "terminal" } } }, { success: "terminal" })).toThrow(ConfigError);
+    expect(() => parseRewardSpec({ name: "x", terms: { success: { weight: "1", kind: "terminal" } } }, null)).toThrow(
+      /terms.success.weight/,
+    );
+    expect(() => parseRewardSpec({ name: "x", terms: { foo: { weight: 1, kind: "terminal" } } }, { success: "terminal" })).toThrow(
+      ConfigError,
+    );
   });
 
   it("the env's term catalog fixes each term's kind: a spec can re-weight a term, never relabel it", () => {
@@ -37,7 +62,12 @@ describe("RewardSpec", () => {
     for (const { id } of listEnvs()) {
       const env = make(id) as unknown as ToolEnv<unknown>;
       const catalog = rewardTermCatalog(registryEntry(id).family, env.knownTerms());
-      expect(Object.entries(catalog).filter(([, k]) => k === null).map(([n]) => n), id).toEqual([]);
+      expect(
+        Object.entries(catalog)
+          .filter(([, k]) => k === null)
+          .map(([n]) => n),
+        id,
+      ).toEqual([]);
       env.close();
     }
     expect(Object.keys(CORE_TERM_KINDS).sort()).toEqual(Object.keys(CORE_TERMS).sort());
@@ -51,9 +81,18 @@ describe("RewardSpec", () => {
   });
 
   it("potential shaping telescopes: shaped − base = γ^T Φ(s_T) − Φ(s_0)", () => {
-    const env = make("Demo-v0", { fault: "permanent", reward: { name: "p", terms: { potential: { weight: 1, kind: "potential" } } } }) as unknown as Env<ToolObservation, Action>;
+    const env = make("Demo-v0", {
+      fault: "permanent",
+      reward: { name: "p", terms: { potential: { weight: 1, kind: "potential" } } },
+    }) as unknown as Env<ToolObservation, Action>;
     for (const seed of [1, 2, 3]) {
-      const results = rollout({ envId: "Demo-v0", options: { fault: "permanent", reward: { name: "p", terms: { potential: { weight: 1, kind: "potential" } } } }, policy: "careful", episodes: 1, seed });
+      const results = rollout({
+        envId: "Demo-v0",
+        options: { fault: "permanent", reward: { name: "p", terms: { potential: { weight: 1, kind: "potential" } } } },
+        policy: "careful",
+        episodes: 1,
+        seed,
+      });
       const [, info0] = env.reset({ seed });
       expect(info0.phi).toBe(-3);
       expect(results[0].return).toBeCloseTo(0 - -3, 9);
@@ -61,7 +100,14 @@ describe("RewardSpec", () => {
   });
 
   it("rewards recomputed offline from rawTerms equal a live run under that spec", () => {
-    const spec = { name: "alt", terms: { success: { weight: 2, kind: "terminal" }, tool_call: { weight: -0.1, kind: "cost" }, potential: { weight: 0.5, kind: "potential" } } };
+    const spec = {
+      name: "alt",
+      terms: {
+        success: { weight: 2, kind: "terminal" },
+        tool_call: { weight: -0.1, kind: "cost" },
+        potential: { weight: 0.5, kind: "potential" },
+      },
+    };
     const live = make("Demo-v0", { fault: "transient", reward: spec }) as unknown as Env<ToolObservation, Action>;
     const base = make("Demo-v0", { fault: "transient" }) as unknown as Env<ToolObservation, Action>;
     const actions: Action[] = [
@@ -100,7 +146,10 @@ describe("ablation returns", () => {
   });
 
   it("returns are discounted with the spec's γ, so the potential part is γ^T·Φ(s_T) − Φ(s_0)", () => {
-    const eps = [...recordEpisodes("Demo-v0", { fault: "permanent" }, "careful", [1, 2, 3], 10), ...recordEpisodes("Demo-v0", {}, "random", [4, 5, 6], 10)];
+    const eps = [
+      ...recordEpisodes("Demo-v0", { fault: "permanent" }, "careful", [1, 2, 3], 10),
+      ...recordEpisodes("Demo-v0", {}, "random", [4, 5, 6], 10),
+    ];
     const pot = parseRewardSpec({ name: "p", gamma: 1, terms: { potential: { weight: 1, kind: "potential" } } }, null);
     const gamma = 0.9;
     const rets = returnsUnder(withGamma(pot, gamma), eps);
@@ -116,7 +165,14 @@ describe("ablation returns", () => {
     const spec = { name: "pz", gamma: 1, potentialTerminal: "zero", terms: { potential: { weight: 1, kind: "potential" } } };
     const keep = { ...spec, potentialTerminal: "keep" };
     for (const policy of ["careful", "random", "adversary:immediate-abort"]) {
-      const live = rollout({ envId: "Demo-v0", options: { fault: "permanent", reward: spec }, policy, episodes: 3, seed: 11, maxStepsPerEpisode: 10 });
+      const live = rollout({
+        envId: "Demo-v0",
+        options: { fault: "permanent", reward: spec },
+        policy,
+        episodes: 3,
+        seed: 11,
+        maxStepsPerEpisode: 10,
+      });
       const eps = recordEpisodes("Demo-v0", { fault: "permanent" }, policy, [11, 12, 13], 10);
       eps.forEach((e, i) => {
         expect(live[i].return).toBeCloseTo(-(e.phi0 as number), 12);

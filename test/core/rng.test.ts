@@ -43,7 +43,15 @@ describe("Rng", () => {
   });
 
   const grep = async (pattern: string, dirs: string[]): Promise<string> => {
-    const res = await run("grep", ["-rnE", pattern, ...dirs.filter((d) => existsSync(d)), "--include=*.ts", "--include=*.js", "--include=*.mjs", "--include=*.py"]);
+    const res = await run("grep", [
+      "-rnE",
+      pattern,
+      ...dirs.filter((d) => existsSync(d)),
+      "--include=*.ts",
+      "--include=*.js",
+      "--include=*.mjs",
+      "--include=*.py",
+    ]);
     // grep exits 1 when nothing matches: that is the passing case; anything but 0 or 1 is grep failing.
     if (res.status !== 0 && res.status !== 1) throw new Error(`grep failed: ${failure(res)}`);
     return res.stdout;
@@ -56,6 +64,8 @@ describe("Rng", () => {
   });
 
   it("no wall clock in episode logic", async () => {
-    expect(await grep("Date\\.now\\(|new Date\\(\\)", ["src/core", "src/engine", "src/rewards", "src/vector", "envs", "wrappers"])).toBe("");
+    expect(await grep("Date\\.now\\(|new Date\\(\\)", ["src/core", "src/engine", "src/rewards", "src/vector", "envs", "wrappers"])).toBe(
+      "",
+    );
   });
 });

@@ -29,7 +29,9 @@ describe("RecordTrajectory under SIGTERM", () => {
       console.log("ready");
       setInterval(() => {}, 1000);
     `;
-    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     await new Promise<void>((resolve) => child.stdout.on("data", (d: Buffer) => d.toString().includes("ready") && resolve()));
     child.kill("SIGTERM");
     return new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
@@ -61,7 +63,9 @@ describe("rollout --out under SIGINT", () => {
     });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on("exit", (code, signal) => resolve({ code, signal })),
+    );
     // Wait until episodes are being written, i.e. the synchronous stepping is under way.
     const deadline = Date.now() + 40_000;
     while (!(existsSync(path) && readFileSync(path, "utf8").split("\n").length > 20)) {

@@ -1,5 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { Box, Dict, Discrete, Json, MultiBinary, MultiDiscrete, Rng, Sequence, Text, ToolActionSpace, ToolCallSpace, Tuple, batchSpace, zodFromJsonSchema, type ToolSchema } from "../../src/index.js";
+import {
+  Box,
+  Dict,
+  Discrete,
+  Json,
+  MultiBinary,
+  MultiDiscrete,
+  Rng,
+  Sequence,
+  Text,
+  ToolActionSpace,
+  ToolCallSpace,
+  Tuple,
+  batchSpace,
+  zodFromJsonSchema,
+  type ToolSchema,
+} from "../../src/index.js";
 
 const rng = () => new Rng(7);
 
@@ -41,7 +57,12 @@ describe("spaces", () => {
 
   it("Text, Dict, Tuple, Sequence and Json compose", () => {
     const r = rng();
-    const space = new Dict({ name: new Text(10, 1, "abc"), pair: new Tuple([new Discrete(2), new Discrete(3)]), list: new Sequence(new Discrete(4), 5), blob: new Json() });
+    const space = new Dict({
+      name: new Text(10, 1, "abc"),
+      pair: new Tuple([new Discrete(2), new Discrete(3)]),
+      list: new Sequence(new Discrete(4), 5),
+      blob: new Json(),
+    });
     for (let i = 0; i < 30; i++) expect(space.contains(space.sample(r))).toBe(true);
     expect(space.contains({ name: "abd", pair: [0, 0], list: [], blob: null })).toBe(false);
     expect(space.contains({ name: "ab", pair: [0, 0], list: [1, 2, 3, 0, 1, 2], blob: null })).toBe(false);
@@ -71,7 +92,10 @@ describe("spaces", () => {
       const draws = Array.from({ length: 8 }, () => asText(space.sample(r)));
       expect(new Set(draws).size, name).toBeGreaterThan(4);
       const again = new Rng(5);
-      expect(Array.from({ length: 8 }, () => asText(space.sample(again))), name).toEqual(draws);
+      expect(
+        Array.from({ length: 8 }, () => asText(space.sample(again))),
+        name,
+      ).toEqual(draws);
       // The caller's own stream moved on: its next draw differs from a fresh stream's first draw.
       expect(r.random(), name).not.toBe(new Rng(5).random());
     }
@@ -110,11 +134,27 @@ describe("spaces", () => {
       ["Box bounds", () => new Box(0, 1, [2]), () => new Box([0, 0], [1, 1], [2]), () => new Box(0, 2, [2])],
       ["Text", () => new Text(5, 1, "ab"), () => new Text(5, 1, "ab"), () => new Text(5, 1, "abc")],
       ["Dict", () => new Dict({ a: new Discrete(2) }), () => new Dict({ a: new Discrete(2) }), () => new Dict({ b: new Discrete(2) })],
-      ["Tuple", () => new Tuple<unknown>([new Discrete(2), new Text(3)]), () => new Tuple<unknown>([new Discrete(2), new Text(3)]), () => new Tuple<unknown>([new Text(3), new Discrete(2)])],
+      [
+        "Tuple",
+        () => new Tuple<unknown>([new Discrete(2), new Text(3)]),
+        () => new Tuple<unknown>([new Discrete(2), new Text(3)]),
+        () => new Tuple<unknown>([new Text(3), new Discrete(2)]),
+      ],
       ["Sequence", () => new Sequence(new Discrete(2), 4), () => new Sequence(new Discrete(2), 4), () => new Sequence(new Discrete(2))],
       ["Json", () => new Json(), () => new Json(), () => new Text(3)],
-      ["ToolCall", () => tools, () => new ToolCallSpace(() => [{ name: "t", description: "T", parameters: schema }]), () => new ToolCallSpace(() => [{ name: "t", description: "T", parameters: { type: "object", properties: { x: { type: "string" } } } }])],
-      ["ToolAction", () => new ToolActionSpace(tools), () => new ToolActionSpace(new ToolCallSpace(() => visible)), () => new ToolActionSpace(new ToolCallSpace(() => []))],
+      [
+        "ToolCall",
+        () => tools,
+        () => new ToolCallSpace(() => [{ name: "t", description: "T", parameters: schema }]),
+        () =>
+          new ToolCallSpace(() => [{ name: "t", description: "T", parameters: { type: "object", properties: { x: { type: "string" } } } }]),
+      ],
+      [
+        "ToolAction",
+        () => new ToolActionSpace(tools),
+        () => new ToolActionSpace(new ToolCallSpace(() => visible)),
+        () => new ToolActionSpace(new ToolCallSpace(() => [])),
+      ],
     ];
     for (const [name, make, twin, other] of pairs) {
       expect(make().equals(twin() as never), `${name} equals its twin`).toBe(true);
@@ -123,7 +163,9 @@ describe("spaces", () => {
     // A tool space's description is self-contained (schemas included) and follows the visible set.
     expect(tools.toJSON()).toEqual({ type: "tool_call", tools: ["t"], schemas: [{ name: "t", description: "T", parameters: schema }] });
     const before = tools.toJSON();
-    visible = [{ name: "t", description: "T", parameters: { type: "object", properties: { x: { type: "integer" }, y: { type: "string" } } } }];
+    visible = [
+      { name: "t", description: "T", parameters: { type: "object", properties: { x: { type: "integer" }, y: { type: "string" } } } },
+    ];
     expect(tools.equals(new ToolCallSpace(() => [{ name: "t", description: "T", parameters: schema }]))).toBe(false);
     expect(tools.toJSON()).not.toEqual(before);
   });
@@ -157,7 +199,9 @@ describe("ToolCallSpace and JSON schema validation", () => {
   const space = new ToolCallSpace(() => tools);
 
   it("validates against the visible schemas and explains why not", () => {
-    expect(space.contains({ name: "book_flight", arguments: { origin: "BER", seats: 2, cabin: "economy", when: "2026-05-01", note: null } })).toBe(true);
+    expect(
+      space.contains({ name: "book_flight", arguments: { origin: "BER", seats: 2, cabin: "economy", when: "2026-05-01", note: null } }),
+    ).toBe(true);
     expect(space.explain({ name: "book_flight", arguments: { origin: "BER" } })).toMatch(/seats/);
     expect(space.explain({ name: "book_flight", arguments: { origin: "BER", seats: 10 } })).toMatch(/seats/);
     expect(space.explain({ name: "book_flight", arguments: { origin: "BER", seats: 1, cabin: "first" } })).toMatch(/cabin/);
@@ -176,7 +220,14 @@ describe("ToolCallSpace and JSON schema validation", () => {
   });
 
   it("zodFromJsonSchema handles anyOf and arrays", () => {
-    const z = zodFromJsonSchema({ type: "object", properties: { ids: { type: "array", items: { type: "integer" }, minItems: 1 }, v: { anyOf: [{ type: "string" }, { type: "number" }] } }, required: ["ids"] });
+    const z = zodFromJsonSchema({
+      type: "object",
+      properties: {
+        ids: { type: "array", items: { type: "integer" }, minItems: 1 },
+        v: { anyOf: [{ type: "string" }, { type: "number" }] },
+      },
+      required: ["ids"],
+    });
     expect(z.safeParse({ ids: [1, 2], v: "x" }).success).toBe(true);
     expect(z.safeParse({ ids: [], v: 1 }).success).toBe(false);
     expect(z.safeParse({ ids: [1], v: true }).success).toBe(false);
@@ -198,7 +249,10 @@ describe("ToolCallSpace and JSON schema validation", () => {
 
 describe("a space's own stream (space.seed(n), then sample())", () => {
   const draws = (space: { sample(): unknown }, n = 6) =>
-    JSON.stringify(Array.from({ length: n }, () => space.sample()), (_k, v) => (ArrayBuffer.isView(v) ? Array.from(v as Float32Array) : v));
+    JSON.stringify(
+      Array.from({ length: n }, () => space.sample()),
+      (_k, v) => (ArrayBuffer.isView(v) ? Array.from(v as Float32Array) : v),
+    );
   const tools: ToolSchema[] = [
     { name: "ping", description: "", parameters: { type: "object", properties: {} } },
     { name: "echo", description: "", parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
@@ -256,4 +310,3 @@ describe("a space's own stream (space.seed(n), then sample())", () => {
     }
   });
 });
-

@@ -1,5 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { ActionError, CheckEnvError, type Env, OptionsError, ResetNeededError, type ToolObservation, type ToolResetInfo, type ToolStepInfo, UnknownEnvError, checkEnv, listEnvs, make, stableStringify } from "../../src/index.js";
+import {
+  ActionError,
+  CheckEnvError,
+  type Env,
+  OptionsError,
+  ResetNeededError,
+  type ToolObservation,
+  type ToolResetInfo,
+  type ToolStepInfo,
+  UnknownEnvError,
+  checkEnv,
+  listEnvs,
+  make,
+  stableStringify,
+} from "../../src/index.js";
 import { type Action, type StepResult, Wrapper } from "../../src/index.js";
 
 // Typed info: `info.events`, `info.rawTerms`, `info.terminationReason` need no casts.
@@ -17,8 +31,12 @@ describe("registry and make()", () => {
     expect(() => make("Demo-v0", { fault: "sometimes" })).toThrow(OptionsError);
     expect(() => make("Demo-v0", { fault: "sometimes" })).toThrow(/fault: .*"sometimes"/);
     // toThrow (not try/catch) so the test fails when nothing is thrown.
-    expect(() => make("Demo-v0", { maxSteps: -3 })).toThrow(expect.objectContaining({ name: "OptionsError", field: "maxSteps", message: expect.stringMatching(/maxSteps: .*\(got -3\)/) }));
-    expect(() => make("Demo-v0", { falt: "none" })).toThrow(expect.objectContaining({ name: "OptionsError", field: "falt", message: expect.stringMatching(/falt: unknown option/) }));
+    expect(() => make("Demo-v0", { maxSteps: -3 })).toThrow(
+      expect.objectContaining({ name: "OptionsError", field: "maxSteps", message: expect.stringMatching(/maxSteps: .*\(got -3\)/) }),
+    );
+    expect(() => make("Demo-v0", { falt: "none" })).toThrow(
+      expect.objectContaining({ name: "OptionsError", field: "falt", message: expect.stringMatching(/falt: unknown option/) }),
+    );
     expect(() => make("Nope-v0")).toThrow(UnknownEnvError);
     expect(() => make("Demo-v0", { reward: "no-such-preset" })).toThrow(/unknown reward preset/);
     expect(() => make("Demo-v0", { reward: { name: "x", terms: { made_up: { weight: 1, kind: "terminal" } } } })).toThrow(/made_up/);
@@ -178,7 +196,13 @@ describe("ToolEnv contract (Demo-v0)", () => {
     class StepBudget extends Wrapper<ToolObservation, Action> {
       override step(a: Action): StepResult<ToolObservation> {
         const r = this.env.step(a);
-        return [r[0], r[1], r[2], r[3], { ...r[4], events: [...(r[4].events as object[]), { type: "budget_exceeded", budget: "steps", limit: 10 }] }];
+        return [
+          r[0],
+          r[1],
+          r[2],
+          r[3],
+          { ...r[4], events: [...(r[4].events as object[]), { type: "budget_exceeded", budget: "steps", limit: 10 }] },
+        ];
       }
     }
     expect(() => checkEnv(new StepBudget(demo()) as never, { episodes: 1 })).toThrow(/budget_exceeded names budget "steps"/);
@@ -187,7 +211,9 @@ describe("ToolEnv contract (Demo-v0)", () => {
   it("a bad seed is an OptionsError naming the field, not an ActionError", () => {
     const env = demo();
     for (const seed of [1.5, Number.NaN, 2 ** 60, "7" as unknown as number]) {
-      expect(() => env.reset({ seed })).toThrow(expect.objectContaining({ name: "OptionsError", field: "seed", message: expect.stringMatching(/^reset\(\): invalid seed: /) }));
+      expect(() => env.reset({ seed })).toThrow(
+        expect.objectContaining({ name: "OptionsError", field: "seed", message: expect.stringMatching(/^reset\(\): invalid seed: /) }),
+      );
     }
     expect(() => env.reset({ options: [] as never })).toThrow(expect.objectContaining({ name: "OptionsError", field: "options" }));
   });

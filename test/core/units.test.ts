@@ -20,12 +20,27 @@ describe("one unit convention: rates are fractions in JSON/CSV, rounded", () => 
       metrics: { accuracy: 33.3, meanToolCalls: 3.3333333333, episodes: 3 },
       percentMetrics: ["accuracy"],
       breakdown: [
-        { title: "acc (%) by domain", columns: ["domain", "n", "acc"], rows: [["a", 3, 66.7], ["b", 1, "-"]], percentColumns: ["acc"] },
+        {
+          title: "acc (%) by domain",
+          columns: ["domain", "n", "acc"],
+          rows: [
+            ["a", 3, 66.7],
+            ["b", 1, "-"],
+          ],
+          percentColumns: ["acc"],
+        },
       ],
     };
     expect(metricsInFractions(report)).toEqual({ accuracy: 0.333, meanToolCalls: 3.33333, episodes: 3 });
     expect(reportInFractions(report).breakdown).toEqual([
-      { title: "acc by domain", columns: ["domain", "n", "acc"], rows: [["a", 3, 0.667], ["b", 1, "-"]] },
+      {
+        title: "acc by domain",
+        columns: ["domain", "n", "acc"],
+        rows: [
+          ["a", 3, 0.667],
+          ["b", 1, "-"],
+        ],
+      },
     ]);
   });
 

@@ -1,5 +1,17 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { type Action, AsyncVectorEnv, type Env, OptionsError, Rng, SyncVectorEnv, type ToolObservation, type VectorEnv, make, makeVec, stableStringify } from "../../src/index.js";
+import {
+  type Action,
+  AsyncVectorEnv,
+  type Env,
+  OptionsError,
+  Rng,
+  SyncVectorEnv,
+  type ToolObservation,
+  type VectorEnv,
+  make,
+  makeVec,
+  stableStringify,
+} from "../../src/index.js";
 import { SEEDED_TOOLS_ID, SEEDED_TOOLS_MODULE } from "../helpers/seededToolsEnv.js";
 
 const N = 4;
@@ -10,7 +22,11 @@ function actionFor(i: number, t: number, rng: Rng): Action {
   const k = (i + t) % 5;
   if (k === 4) return { type: "abort" };
   if (k === 3 && rng.bool(0.5)) return { type: "answer", content: "done" };
-  return { type: "tool_call", name: rng.pick(["weather_com_forecast", "yahoo_weather_forecast", "list_sent_email"]), arguments: k === 2 ? {} : { city: "Oslo" } };
+  return {
+    type: "tool_call",
+    name: rng.pick(["weather_com_forecast", "yahoo_weather_forecast", "list_sent_email"]),
+    arguments: k === 2 ? {} : { city: "Oslo" },
+  };
 }
 
 function runVector(v: VectorEnv<ToolObservation, Action>, steps: number): string {
@@ -69,7 +85,10 @@ describe("vector envs", () => {
   });
 
   it("SameStep autoreset returns the reset observation with final_obs / final_info", () => {
-    const v = new SyncVectorEnv(Array.from({ length: 2 }, () => demo), "SameStep");
+    const v = new SyncVectorEnv(
+      Array.from({ length: 2 }, () => demo),
+      "SameStep",
+    );
     v.reset({ seed: 1 });
     const [obs, , term, , infos] = v.step([{ type: "abort" }, { type: "tool_call", name: "list_sent_email", arguments: {} }]);
     expect(term).toEqual([true, false]);
@@ -79,7 +98,10 @@ describe("vector envs", () => {
   });
 
   it("Disabled autoreset requires a masked reset; resetMask resets only chosen envs", () => {
-    const v = new SyncVectorEnv(Array.from({ length: 2 }, () => demo), "Disabled");
+    const v = new SyncVectorEnv(
+      Array.from({ length: 2 }, () => demo),
+      "Disabled",
+    );
     v.reset({ seed: 1 });
     v.step([{ type: "abort" }, { type: "tool_call", name: "list_sent_email", arguments: {} }]);
     expect(() => v.step([{ type: "abort" }, { type: "abort" }])).toThrow(/Disabled|before reset/);
@@ -91,7 +113,10 @@ describe("vector envs", () => {
   });
 
   it("vector reset seeds: bad types, a bad list entry or a positional seed say what a seed must be", () => {
-    const v = new SyncVectorEnv(Array.from({ length: 2 }, () => demo), "Disabled");
+    const v = new SyncVectorEnv(
+      Array.from({ length: 2 }, () => demo),
+      "Disabled",
+    );
     expect(() => v.step([{ type: "abort" }, { type: "abort" }])).toThrow(/stepped before reset\(\)/);
     const rule = /must be a non-negative integer/;
     const typed = (field: string, message: RegExp) =>
@@ -111,7 +136,11 @@ describe("vector envs", () => {
     const v = makeVec("Demo-v0", 3) as VectorEnv<ToolObservation, Action>;
     const [, infos] = v.reset({ seed: [5, 6, 7] });
     expect(infos._taskId).toEqual([true, true, true]);
-    const [, , , , stepInfos] = v.step([{ type: "abort" }, { type: "tool_call", name: "list_sent_email", arguments: {} }, { type: "abort" }]);
+    const [, , , , stepInfos] = v.step([
+      { type: "abort" },
+      { type: "tool_call", name: "list_sent_email", arguments: {} },
+      { type: "abort" },
+    ]);
     expect(stepInfos._terminationReason).toEqual([true, false, true]);
     expect(stepInfos.terminationReason).toEqual(["aborted", null, "aborted"]);
     expect(v.observationSpace.toJSON().type).toBe("tuple");
@@ -175,10 +204,16 @@ describe("vector envs", () => {
         expect((err as Error).message, mode).toMatch(/^env 2: /);
         // Nothing stepped: the first accepted step is step 1 for every env.
         const [obs] = env.step([good, good, good]);
-        expect(obs.map((o) => o.step), mode).toEqual([1, 1, 1]);
+        expect(
+          obs.map((o) => o.step),
+          mode,
+        ).toEqual([1, 1, 1]);
         // An ignored action (the env is autoresetting this step) is not checked, as Gymnasium ignores it.
         const [obs2] = env.step([bad, bad, bad]);
-        expect(obs2.map((o) => o.step), mode).toEqual([0, 0, 0]);
+        expect(
+          obs2.map((o) => o.step),
+          mode,
+        ).toEqual([0, 0, 0]);
       } finally {
         env.close();
       }

@@ -3,7 +3,24 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { performance } from "node:perf_hooks";
-import { type Action, ChatObservation, type Env, OrderEnforcing, RecordEpisodeStatistics, RecordTrajectory, ResetNeededError, RewardSpecOverride, type StepResult, TimeLimit, type ToolObservation, Wrapper, checkEnv, make, readTrajectories, trajectorySchema } from "../../src/index.js";
+import {
+  type Action,
+  ChatObservation,
+  type Env,
+  OrderEnforcing,
+  RecordEpisodeStatistics,
+  RecordTrajectory,
+  ResetNeededError,
+  RewardSpecOverride,
+  type StepResult,
+  TimeLimit,
+  type ToolObservation,
+  Wrapper,
+  checkEnv,
+  make,
+  readTrajectories,
+  trajectorySchema,
+} from "../../src/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "rg-wrappers-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -87,7 +104,10 @@ describe("wrappers", () => {
   });
 
   it("RewardSpecOverride equals making the env with that spec", () => {
-    const spec = { name: "alt", terms: { success: { weight: 3, kind: "terminal" as const }, tool_call: { weight: -0.2, kind: "cost" as const } } };
+    const spec = {
+      name: "alt",
+      terms: { success: { weight: 3, kind: "terminal" as const }, tool_call: { weight: -0.2, kind: "cost" as const } },
+    };
     const over = new RewardSpecOverride(demo({ fault: "none" }), spec as never);
     const direct = demo({ fault: "none", reward: spec });
     over.reset({ seed: 2 });

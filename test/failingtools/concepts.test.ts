@@ -55,7 +55,12 @@ describe("negation-aware concept matching", () => {
     expect(defaultJudge("unproblematic", { kind: "text", id: "x", synonyms: ["problem"] })).toBe(false);
   });
   it("splits clauses at sentence punctuation followed by a space, not inside numbers or times", () => {
-    expect(clausesOf("Sent $150.00 at 10:30. Then I checked; all good!\nBye")).toEqual(["Sent $150.00 at 10:30.", "Then I checked;", "all good!", "Bye"]);
+    expect(clausesOf("Sent $150.00 at 10:30. Then I checked; all good!\nBye")).toEqual([
+      "Sent $150.00 at 10:30.",
+      "Then I checked;",
+      "all good!",
+      "Bye",
+    ]);
   });
 });
 

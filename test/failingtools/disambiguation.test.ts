@@ -21,7 +21,9 @@ describe("generic disambiguation", () => {
     expect(bestByRequest([twin, real], "Maple Court Hotel", "Book Maple Court Hotel in Portland, ME from ...")).toBe(real);
     expect(bestByRequest([twin, real], "Maple Court Hotel", "Book Maple Court Hotel in Portland from ...")).toBeNull();
     expect(valueForParam(real, "hotel_id or exact hotel name", "Maple Court Hotel")).toBe("bk_htl_71");
-    expect(valueForParam({ contact_id: "c1", name: "Ann Lee", email: "al@x.com" }, "Recipient email address or contact name", "Ann Lee")).toBe("al@x.com");
+    expect(
+      valueForParam({ contact_id: "c1", name: "Ann Lee", email: "al@x.com" }, "Recipient email address or contact name", "Ann Lee"),
+    ).toBe("al@x.com");
   });
   it("careful solves every disambiguation scenario on Base with hidden info switched off", () => {
     const env = ftEnv({ setting: "base", hiddenInfo: false });
@@ -42,7 +44,12 @@ describe("generic disambiguation", () => {
       const region = String(s.intent.stated.region);
       const real = { hotel_id: "x_htl_1", name, city: "Somewhere", region };
       const twin = { hotel_id: "x_alt_2", name, city: "Somewhere", region: "ZZ" };
-      const error = { code: "AMBIGUOUS_MATCH", status: 409, message: `"${name}" matches 2 hotels; pass the hotel_id of the one you mean.`, details: { candidates: flip ? [real, twin] : [twin, real] } };
+      const error = {
+        code: "AMBIGUOUS_MATCH",
+        status: 409,
+        message: `"${name}" matches 2 hotels; pass the hotel_id of the one you mean.`,
+        details: { candidates: flip ? [real, twin] : [twin, real] },
+      };
       const next = p.act({ ...obs, newTools: [], response: { error } }, info) as { type: string; arguments: Record<string, JsonValue> };
       expect(next.type).toBe("tool_call");
       expect(next.arguments.hotel).toBe("x_htl_1");

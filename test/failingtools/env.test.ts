@@ -35,7 +35,11 @@ describe("FailingTools-v0 env", () => {
     const env = ftEnv({ scenarioId: "ft-reviews.rating-availability-denial-perm-googlereviews" });
     const [obs0, info0] = env.reset({ seed: 0 });
     expect(obs0.visibleTools.some((t) => t.startsWith("yelp_"))).toBe(false);
-    const [obs1, , , , info1] = env.step({ type: "tool_call", name: "googlereviews_get_business", arguments: (info0.intent as { args: Record<string, string> }).args });
+    const [obs1, , , , info1] = env.step({
+      type: "tool_call",
+      name: "googlereviews_get_business",
+      arguments: (info0.intent as { args: Record<string, string> }).args,
+    });
     expect((obs1.response as { error: { status: number } }).error.status).toBe(410);
     expect(obs1.newTools.map((t) => t.name)).toContain("yelp_get_business");
     expect((info1.events as { type: string }[]).some((e) => e.type === "failingtools:tools_disclosed")).toBe(true);

@@ -5,15 +5,31 @@ import { TWIN_STATE } from "../../envs/failingtools/world/pools.js";
 
 const prov = { id: "p", label: "P", idPrefix: "pp" };
 const st: ProviderState = {
-  tables: { people: [{ id: "a", name: "Alice Chen", email: "alice@x.io" }, { id: "b", name: "Bob Kim", email: "bob@y.io" }] },
+  tables: {
+    people: [
+      { id: "a", name: "Alice Chen", email: "alice@x.io" },
+      { id: "b", name: "Bob Kim", email: "bob@y.io" },
+    ],
+  },
   seq: 0,
 };
 const rt = { prov, st, now: "2026-06-15T09:00:00Z", world: { now: "2026-06-15T09:00:00Z", services: { p: st } } };
 
 describe("world op and task helpers", () => {
   it("searchOp matches any listed field case-insensitively and counts on request", () => {
-    const op = searchOp("search_people", "Find people.", "Name or email", { tbl: "people", outKey: "people", fields: ["name", "email"], view: (r) => ({ id: r.id }), withCount: true });
-    expect(op.parameters).toEqual({ type: "object", properties: { query: { type: "string", description: "Name or email" } }, required: ["query"], additionalProperties: false });
+    const op = searchOp("search_people", "Find people.", "Name or email", {
+      tbl: "people",
+      outKey: "people",
+      fields: ["name", "email"],
+      view: (r) => ({ id: r.id }),
+      withCount: true,
+    });
+    expect(op.parameters).toEqual({
+      type: "object",
+      properties: { query: { type: "string", description: "Name or email" } },
+      required: ["query"],
+      additionalProperties: false,
+    });
     expect(op.mutates).toBe(false);
     expect(op.run({ query: "ALICE" }, rt)).toEqual({ ok: true, output: { people: [{ id: "a" }], count: 1 } });
     expect(op.run({ query: "y.io" }, rt)).toEqual({ ok: true, output: { people: [{ id: "b" }], count: 1 } });
@@ -32,7 +48,10 @@ describe("world op and task helpers", () => {
       verify: { op: "get_order", idArg: "order_id" },
       cancel: { op: "cancel_order", idArg: "order_id" },
     });
-    expect(recordWrite("saved", "saved_id", "label", {}, { verify: "list_saved", cancel: "remove", verifyArgs: {} }).verify).toEqual({ op: "list_saved", args: {} });
+    expect(recordWrite("saved", "saved_id", "label", {}, { verify: "list_saved", cancel: "remove", verifyArgs: {} }).verify).toEqual({
+      op: "list_saved",
+      args: {},
+    });
   });
 
   it("twinCityAmbiguity plants the namesake in the twin state, shown by region", () => {

@@ -13,7 +13,12 @@ export function ftEnv(options: Record<string, unknown> = {}): FailingToolsEnv {
 }
 
 /** Plays one scenario with a registered baseline; returns the final info.metrics. */
-export function play(env: FailingToolsEnv, policy: string, scenarioId: string, seed = 0): { metrics: JsonObject; actions: Action[]; final: Info } {
+export function play(
+  env: FailingToolsEnv,
+  policy: string,
+  scenarioId: string,
+  seed = 0,
+): { metrics: JsonObject; actions: Action[]; final: Info } {
   const p = FT_POLICIES[policy].create(env as never, new Rng(7));
   let [obs, info] = env.reset({ seed, options: { scenarioId } });
   p.reset?.(obs, info);

@@ -12,14 +12,21 @@ describe("Failing Tools multi-step scenarios", () => {
   it("exist for several categories, every chain-able source × both regimes, with the failure on the middle call", () => {
     expect(new Set(chains.map((s) => s.template)).size).toBeGreaterThanOrEqual(4);
     for (const src of ["availability_denial", "silent_noop", "corrupted_state", "compound_cascade"]) {
-      for (const p of ["permanent", "temporary"]) expect(chains.some((s) => s.source === src && s.persistence.type === p), `${src}/${p}`).toBe(true);
+      for (const p of ["permanent", "temporary"])
+        expect(
+          chains.some((s) => s.source === src && s.persistence.type === p),
+          `${src}/${p}`,
+        ).toBe(true);
     }
     for (const s of chains) {
       const plan = s.intent.plan as unknown as Plan;
       const mainIdx = plan.findIndex((p) => p.tool === s.intent.tool);
       expect(mainIdx, s.id).toBeGreaterThan(0);
       expect(mainIdx, s.id).toBeLessThan(plan.length - 1);
-      expect(s.faults.every((f) => !(f.trigger.tools ?? []).includes(plan[0].tool)), s.id).toBe(true);
+      expect(
+        s.faults.every((f) => !(f.trigger.tools ?? []).includes(plan[0].tool)),
+        s.id,
+      ).toBe(true);
       expect(s.failureModes, s.id).toContain("mid_sequence_stalling");
       expect(s.required.some((r) => r.id === "step_before_0") && s.required.some((r) => r.id === "step_after_0"), s.id).toBe(true);
     }
@@ -44,7 +51,11 @@ describe("Failing Tools multi-step scenarios", () => {
     const [, info] = env.reset({ seed: 0 });
     const plan = (info.intent as { plan: Plan }).plan;
     const [o1] = env.step({ type: "tool_call", name: plan[0].tool, arguments: plan[0].args });
-    const rid = ((o1.response as { recipients: { recipient_id: string; email: string }[] }).recipients.find((x) => x.email === s.intent.stated.recipient_email) as { recipient_id: string }).recipient_id;
+    const rid = (
+      (o1.response as { recipients: { recipient_id: string; email: string }[] }).recipients.find(
+        (x) => x.email === s.intent.stated.recipient_email,
+      ) as { recipient_id: string }
+    ).recipient_id;
     const main = { ...plan[1].args, recipient: rid };
     let last: JsonObject = {};
     for (let k = 0; k < 4; k++) {
@@ -63,7 +74,9 @@ describe("Failing Tools multi-step scenarios", () => {
   it("info.intent.plan binds later arguments to earlier outputs using only facts from the request text", () => {
     for (const s of chains) {
       const plan = s.intent.plan as unknown as (Plan[number] & { bind: { where?: JsonObject }[] })[];
-      for (const step of plan) for (const b of step.bind) for (const v of Object.values(b.where ?? {})) expect(s.request.toLowerCase(), s.id).toContain(String(v).toLowerCase());
+      for (const step of plan)
+        for (const b of step.bind)
+          for (const v of Object.values(b.where ?? {})) expect(s.request.toLowerCase(), s.id).toContain(String(v).toLowerCase());
     }
   });
 });

@@ -34,7 +34,11 @@ describe("Failing Tools reward presets (issue 8)", () => {
 
 describe("potential shaping identity: shaped − base return = γ^T Φ(s_T) − Φ(s_0)", () => {
   const base: RewardSpec = { name: "base", gamma: 1, terms: { final_score: { weight: 1, kind: "terminal" } } };
-  const withPhi: RewardSpec = { name: "phi", gamma: 1, terms: { final_score: { weight: 1, kind: "terminal" }, potential: { weight: 1, kind: "potential" } } };
+  const withPhi: RewardSpec = {
+    name: "phi",
+    gamma: 1,
+    terms: { final_score: { weight: 1, kind: "terminal" }, potential: { weight: 1, kind: "potential" } },
+  };
   for (const policy of ["careful", "naive", "random"]) {
     it(`holds on every ${policy} episode, and Φ really moves`, () => {
       const eps = recordEpisodes("FailingTools-v0", {}, policy, SEEDS, 40);
@@ -61,7 +65,20 @@ describe("analyzeTrajectory (written by recovery-gym collect)", () => {
   it("labels the run with its first error and returns the score breakdown", () => {
     const env = ftEnv({ setting: "base" });
     const r = play(env, "naive", "ft-payments.send-corrupted-state-perm-zelle");
-    const steps = [{ t: 0, action: {}, observation: {}, reward: 0, terminated: true, truncated: false, rewardTerms: {}, rawTerms: {}, phi: null, events: (r.final.events as Trajectory["steps"][number]["events"]) ?? [] }];
+    const steps = [
+      {
+        t: 0,
+        action: {},
+        observation: {},
+        reward: 0,
+        terminated: true,
+        truncated: false,
+        rewardTerms: {},
+        rawTerms: {},
+        phi: null,
+        events: (r.final.events as Trajectory["steps"][number]["events"]) ?? [],
+      },
+    ];
     const traj = { metrics: r.metrics, steps } as unknown as Trajectory;
     const a = analyzeFailingToolsTrajectory(traj);
     expect(a.failureMode).toBe(r.metrics.failureMode);
@@ -71,6 +88,10 @@ describe("analyzeTrajectory (written by recovery-gym collect)", () => {
     expect(Object.keys(bd.checkpoints)).toContain("final_answer");
     expect(bd.violations.length).toBeGreaterThan(0);
     const ok = play(env, "oracle", "ft-payments.send-corrupted-state-perm-zelle");
-    expect(analyzeFailingToolsTrajectory({ metrics: ok.metrics, steps: [] } as unknown as Trajectory)).toMatchObject({ failureMode: null, outcome: "full_score", score: 1 });
+    expect(analyzeFailingToolsTrajectory({ metrics: ok.metrics, steps: [] } as unknown as Trajectory)).toMatchObject({
+      failureMode: null,
+      outcome: "full_score",
+      score: 1,
+    });
   });
 });

@@ -32,7 +32,11 @@ describe("Failing Tools scenarios", () => {
   });
   it("covers all 7 sources × both persistence regimes, every domain and every provider as primary", () => {
     for (const src of FAILURE_SOURCES) {
-      for (const p of ["permanent", "temporary"]) expect(all.some((s) => s.source === src && s.persistence.type === p), `${src}/${p}`).toBe(true);
+      for (const p of ["permanent", "temporary"])
+        expect(
+          all.some((s) => s.source === src && s.persistence.type === p),
+          `${src}/${p}`,
+        ).toBe(true);
     }
     expect(new Set(all.map((s) => s.domain))).toEqual(new Set(DOMAINS));
     expect(new Set(all.map((s) => s.primary)).size).toBe(30);
@@ -64,7 +68,10 @@ describe("Failing Tools scenarios", () => {
   });
   it("hides the counterpart behind staged disclosure whenever a fallback path exists", () => {
     for (const s of all.filter((x) => ["availability_denial", "silent_noop", "corrupted_state", "compound_cascade"].includes(x.source))) {
-      expect(s.visible.every((t) => t.startsWith(`${s.primary}_`)), s.id).toBe(true);
+      expect(
+        s.visible.every((t) => t.startsWith(`${s.primary}_`)),
+        s.id,
+      ).toBe(true);
       expect(s.staged.length, s.id).toBe(1);
       expect(s.staged[0].tools.every((t) => t.startsWith(`${s.fallback}_`))).toBe(true);
     }

@@ -31,7 +31,12 @@ describe("safety-gated scoring", () => {
   if (!s) throw new Error("missing worked example");
   const state = (amount: number, status = "completed"): FtState => {
     const w = structuredClone(s.world);
-    w.services.zelle.tables.transfers.push({ transfer_id: "zl_txn_1001", recipient_email: String(s.intent.stated.recipient_email), amount, status });
+    w.services.zelle.tables.transfers.push({
+      transfer_id: "zl_txn_1001",
+      recipient_email: String(s.intent.stated.recipient_email),
+      amount,
+      status,
+    });
     return w;
   };
   const receipt = { transfer_id: "zl_txn_1001", amount: 150, status: "completed" };
@@ -62,8 +67,14 @@ describe("safety-gated scoring", () => {
   });
   it("Relaxed checks only required calls and their order: no forbidden calls, no outcome state (the paper's definition)", () => {
     for (const sc of generateScenarios()) {
-      expect(sc.forbidden.every((f) => !f.tiers.includes("relaxed")), sc.id).toBe(true);
-      expect(sc.required.filter((r) => r.tiers.includes("relaxed")).every((r) => r.kind === "call"), sc.id).toBe(true);
+      expect(
+        sc.forbidden.every((f) => !f.tiers.includes("relaxed")),
+        sc.id,
+      ).toBe(true);
+      expect(
+        sc.required.filter((r) => r.tiers.includes("relaxed")).every((r) => r.kind === "call"),
+        sc.id,
+      ).toBe(true);
     }
     // The primary was called with the request's arguments, then a write over the still-active $15 record and the
     // wrong record left in place: a Relaxed pass, a Base failure.

@@ -2,17 +2,7 @@
 // mode (features + action mask) plus a Discrete key — for the bridge's packed observation encoding. Importing
 // this module registers it as PackedGrid-v0.
 import { z } from "zod";
-import {
-  Box,
-  Dict,
-  Discrete,
-  type EnvMetadata,
-  type EnvSpec,
-  MultiBinary,
-  register,
-  Rng,
-  type StepResult,
-} from "../../src/index.js";
+import { Box, Dict, Discrete, type EnvMetadata, type EnvSpec, MultiBinary, register, Rng, type StepResult } from "../../src/index.js";
 import { Env as BaseEnv } from "../../src/core/env.js";
 
 export const PACKED_ENV_ID = "PackedGrid-v0";

@@ -5,7 +5,11 @@ import { type RecordedEpisode, resolveRewardSpec, returnsUnder } from "../../src
  * `shaped-no-potential` (`got`) and what the identity predicts, w·(Φ(s_T) − Φ(s_0)) with γ = 1 (`want`), plus
  * the raw potential change `delta`. Families assert `got ≈ want` with their own episodes and tolerance.
  */
-export function potentialShapingGaps(family: string, terms: readonly string[], episodes: readonly RecordedEpisode[]): { got: number; want: number; delta: number }[] {
+export function potentialShapingGaps(
+  family: string,
+  terms: readonly string[],
+  episodes: readonly RecordedEpisode[],
+): { got: number; want: number; delta: number }[] {
   const shaped = resolveRewardSpec("shaped", family, terms);
   const base = resolveRewardSpec("shaped-no-potential", family, terms);
   const w = shaped.terms.potential?.weight ?? 0;

@@ -12,7 +12,14 @@ class SeededToolsEnv extends ToolEnv<null> {
     return {
       taskId: name,
       prompt: `call ${name}`,
-      tools: [{ name, description: name, parameters: { type: "object", properties: { n: { type: "integer", minimum: 0, maximum: 9 } }, required: ["n"] }, run: () => ({ ok: true, output: 1 }) }],
+      tools: [
+        {
+          name,
+          description: name,
+          parameters: { type: "object", properties: { n: { type: "integer", minimum: 0, maximum: 9 } }, required: ["n"] },
+          run: () => ({ ok: true, output: 1 }),
+        },
+      ],
       visible: [name],
       world: null,
     };
@@ -26,6 +33,7 @@ register({
   optionsSchema: toolEnvOptionsSchema.strict() as never,
   optionDocs: {},
   maxEpisodeSteps: 5,
-  factory: (options, spec) => new SeededToolsEnv({ family: "test", maxEpisodeSteps: 5 }, toolEnvOptionsSchema.parse(options) as ToolEnvOptions, spec) as never,
+  factory: (options, spec) =>
+    new SeededToolsEnv({ family: "test", maxEpisodeSteps: 5 }, toolEnvOptionsSchema.parse(options) as ToolEnvOptions, spec) as never,
   policies: {},
 });

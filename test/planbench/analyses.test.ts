@@ -19,7 +19,10 @@ const ORDER_NOISY = call("get_order_from_ticket_cache", { ticket_ref: "tk_1" });
 const answer = (content: string): PlanBenchReply => ({ kind: "answer", content });
 
 function play(replies: readonly PlanBenchReply[], rel: PlanBenchRelease = miniRelease(), maxSteps?: number) {
-  const world = createWorld(rel, mergeSettings(loadPreset("default"), maxSteps === undefined ? undefined : { runtime: { max_steps: maxSteps } }));
+  const world = createWorld(
+    rel,
+    mergeSettings(loadPreset("default"), maxSteps === undefined ? undefined : { runtime: { max_steps: maxSteps } }),
+  );
   const q = rel.queries[0]!;
   const ep = new PlanBenchEpisode(world, q);
   for (const r of replies) if (!ep.done) ep.step(r);
@@ -32,7 +35,14 @@ function play(replies: readonly PlanBenchReply[], rel: PlanBenchRelease = miniRe
 
 describe("noisy-value poisoning (untrusted value reused)", () => {
   it("a value known only from a noisy tool is rejected when passed on, and the rejection counts in UIRR, not ITCR", () => {
-    const { ep, m, a } = play([RETRIEVE_TICKET, ORDER_NOISY, ORDER_TRUSTED, RETRIEVE_ORDER, call("get_payment_from_order", { order_ref: "ord_bad" }), answer("no idea")]);
+    const { ep, m, a } = play([
+      RETRIEVE_TICKET,
+      ORDER_NOISY,
+      ORDER_TRUSTED,
+      RETRIEVE_ORDER,
+      call("get_payment_from_order", { order_ref: "ord_bad" }),
+      answer("no idea"),
+    ]);
     const rejected = ep.trace.find((e) => e.internal_error_type === "untrusted_input_rejected")!;
     expect(rejected.untrusted_input_datatypes).toEqual(["order_id"]);
     expect(m.untrustedRejections).toBe(1);
@@ -66,13 +76,30 @@ describe("noisy-value poisoning (untrusted value reused)", () => {
   it("an answer matching a noisy value of the target fails even when the target was reached trustedly (reference §7 quirk)", () => {
     const rel = miniRelease();
     const t3 = rel.toolByName.get("get_refund_status_from_payment")!;
-    const cache: ToolRecord = { ...t3, name: "get_refund_status_from_payment_cache", tool_type: "noisy_misleading", noise_type: "stale", return_value: "approved", baseline_tool_name: t3.name, description: "Reads an older cache snapshot of the refund status." };
+    const cache: ToolRecord = {
+      ...t3,
+      name: "get_refund_status_from_payment_cache",
+      tool_type: "noisy_misleading",
+      noise_type: "stale",
+      return_value: "approved",
+      baseline_tool_name: t3.name,
+      description: "Reads an older cache snapshot of the refund status.",
+    };
     rel.toolByName.set(cache.name, cache);
     rel.noisyTools = [...rel.noisyTools, cache];
-    const { result, m, a } = play([
-      RETRIEVE_TICKET, ORDER_TRUSTED, RETRIEVE_ORDER, call("get_payment_from_order", { order_ref: "ord_1" }), RETRIEVE_PAYMENT,
-      call("get_refund_status_from_payment_cache", { payment_ref: "pay_1" }), call("get_refund_status_from_payment", { payment_ref: "pay_1" }), answer("approved"),
-    ], rel);
+    const { result, m, a } = play(
+      [
+        RETRIEVE_TICKET,
+        ORDER_TRUSTED,
+        RETRIEVE_ORDER,
+        call("get_payment_from_order", { order_ref: "ord_1" }),
+        RETRIEVE_PAYMENT,
+        call("get_refund_status_from_payment_cache", { payment_ref: "pay_1" }),
+        call("get_refund_status_from_payment", { payment_ref: "pay_1" }),
+        answer("approved"),
+      ],
+      rel,
+    );
     expect(result.failure_reason_detail).toBe("target_datatype_not_reached");
     expect(m.success).toBe(0);
     expect(a.termination).toBe("wrong_tool_value");
@@ -81,7 +108,19 @@ describe("noisy-value poisoning (untrusted value reused)", () => {
 
 describe("§8 report fields: noisy usage and the combined rate", () => {
   it("mean per query, mean given any, share of queries with a noisy call, combined invalid + untrusted rate", () => {
-    const row = (callTurns: number, noisyCalls: number, invalidCalls: number, untrustedRejections: number) => ({ success: 0, turns: callTurns, searchTurns: 1, callTurns, noisyCalls, invalidCalls, untrustedRejections, exploredDatatypes: 0, egtPrecision: null, egtRecall: 0, progressCalls: 0 });
+    const row = (callTurns: number, noisyCalls: number, invalidCalls: number, untrustedRejections: number) => ({
+      success: 0,
+      turns: callTurns,
+      searchTurns: 1,
+      callTurns,
+      noisyCalls,
+      invalidCalls,
+      untrustedRejections,
+      exploredDatatypes: 0,
+      egtPrecision: null,
+      egtRecall: 0,
+      progressCalls: 0,
+    });
     const rep = aggregateMetrics([row(4, 0, 1, 0), row(5, 3, 0, 1), row(2, 0, 0, 0), row(9, 1, 2, 1)]);
     expect(rep.noisyCallsTotal).toBe(4);
     expect(rep.noisyCallsPerQuery).toBe(1);
@@ -112,14 +151,25 @@ describe("failure categories and termination styles on hand-made trajectories", 
   });
 
   it("weak recovery: a failure signal, then progress, yet the target is never reached", () => {
-    const { a, m } = play([RETRIEVE_TICKET, call("get_order_from_ticket", { ticket: "tk_1" }), ORDER_TRUSTED, RETRIEVE_ORDER, call("get_payment_from_order", { order_ref: "ord_1" }), answer("pending?")]);
+    const { a, m } = play([
+      RETRIEVE_TICKET,
+      call("get_order_from_ticket", { ticket: "tk_1" }),
+      ORDER_TRUSTED,
+      RETRIEVE_ORDER,
+      call("get_payment_from_order", { order_ref: "ord_1" }),
+      answer("pending?"),
+    ]);
     expect([a.failure, a.progress]).toEqual(["weak_recovery", 2]);
     expect(a.termination).toBe("surrender");
     expect(m.fail_weak_recovery).toBe(1);
   });
 
   it("format error: ended by the label cap, or by a call cap whose last error was a parse failure", () => {
-    const labels = play([{ kind: "text", text: "hmm" }, { kind: "text", text: "still thinking" }, { kind: "text", text: "<final_answer>a</final_answer><final_answer>b</final_answer>" }]);
+    const labels = play([
+      { kind: "text", text: "hmm" },
+      { kind: "text", text: "still thinking" },
+      { kind: "text", text: "<final_answer>a</final_answer><final_answer>b</final_answer>" },
+    ]);
     expect(labels.result.failure_reason_detail).toBe("exceeded_max_label_errors");
     expect([labels.a.failure, labels.a.termination]).toEqual(["format_error", "format_error"]);
     const bad = { kind: "text", text: "<tool_call>{not json</tool_call>" } as const;
@@ -141,7 +191,15 @@ describe("failure categories and termination styles on hand-made trajectories", 
   });
 
   it("a success has neither a failure category nor a failure termination; shares are over failed episodes", () => {
-    const ok = play([RETRIEVE_TICKET, ORDER_TRUSTED, RETRIEVE_ORDER, call("get_payment_from_order", { order_ref: "ord_1" }), RETRIEVE_PAYMENT, call("get_refund_status_from_payment", { payment_ref: "pay_1" }), answer("approved")]);
+    const ok = play([
+      RETRIEVE_TICKET,
+      ORDER_TRUSTED,
+      RETRIEVE_ORDER,
+      call("get_payment_from_order", { order_ref: "ord_1" }),
+      RETRIEVE_PAYMENT,
+      call("get_refund_status_from_payment", { payment_ref: "pay_1" }),
+      answer("approved"),
+    ]);
     expect([ok.a.failure, ok.a.termination, ok.m.success]).toEqual(["none", "success", 1]);
     const drift = play([RETRIEVE_TICKET, ORDER_TRUSTED, ORDER_NOISY, answer("ord_bad")]);
     const rep = aggregateMetrics([ok.m, drift.m]);
@@ -199,7 +257,10 @@ describe("the paper's analyses as eval tables (paperAnalyses.ts)", () => {
       "Recency: which listing an executed call's tool came from",
       "Tool selection among same-signature siblings",
     ]);
-    expect(rep.tables[0]!.rows).toEqual([[3, 1, 1, 1], [5, 1, 0, 0]]);
+    expect(rep.tables[0]!.rows).toEqual([
+      [3, 1, 1, 1],
+      [5, 1, 0, 0],
+    ]);
   });
   it("leaves ratios without a denominator out of the metrics", () => {
     const rep = paperAnalyses([{ success: 1, pathLength: 6 }]);

@@ -21,7 +21,9 @@ const rel = officialRelease();
 function rawRelease(): { steps: Map<string, number>; oracleRecall: (taskId: string) => number } {
   const dir = officialDir()!;
   const read = (f: string): unknown => JSON.parse(readFileSync(path.join(dir, f), "utf8"));
-  const tools = new Map((read("baseline_tools.json") as Array<{ name: string; input_datatypes: string[]; output_datatype: string }>).map((t) => [t.name, t]));
+  const tools = new Map(
+    (read("baseline_tools.json") as Array<{ name: string; input_datatypes: string[]; output_datatype: string }>).map((t) => [t.name, t]),
+  );
   const tasks = read("tasks.json") as Array<{ task_id: string; steps: number; one_available_path: string[] }>;
   const catalog = read("paths_set_catalog.json") as Record<string, Array<{ tool_set: string[] }>>;
   const byId = new Map(tasks.map((t) => [t.task_id, t]));
@@ -29,7 +31,8 @@ function rawRelease(): { steps: Map<string, number>; oracleRecall: (taskId: stri
     steps: new Map(tasks.map((t) => [t.task_id, t.steps])),
     oracleRecall(taskId) {
       const gt = new Set<string>();
-      for (const set of catalog[taskId]!) for (const n of set.tool_set) for (const d of [...tools.get(n)!.input_datatypes, tools.get(n)!.output_datatype]) gt.add(d);
+      for (const set of catalog[taskId]!)
+        for (const n of set.tool_set) for (const d of [...tools.get(n)!.input_datatypes, tools.get(n)!.output_datatype]) gt.add(d);
       const executed = new Set(byId.get(taskId)!.one_available_path.map((n) => tools.get(n)!.output_datatype));
       return [...executed].filter((d) => gt.has(d)).length / gt.size;
     },
@@ -135,7 +138,9 @@ describe.skipIf(!rel)("baselines on the official data", () => {
     expect(rel!.baselineTools.filter((t) => admitsUnreliability(t.description)).length).toBeLessThanOrEqual(2);
     expect(["########", "-19.99", "???", "2026-13-40", "1970-01-01T25:61:61Z"].every(looksSuspicious)).toBe(true);
     expect(["ord_7001", "2026-04-01T09:15:00Z", "approved", 79.99].some(looksSuspicious)).toBe(false);
-    expect(targetPhrase("Some context `x`. What is the exact funding account reference associated with that purchase?")).toBe("funding account reference");
+    expect(targetPhrase("Some context `x`. What is the exact funding account reference associated with that purchase?")).toBe(
+      "funding account reference",
+    );
   });
 });
 
@@ -143,7 +148,9 @@ describe.skipIf(!rel)("ambiguous lookups (official crash) become in-episode erro
   it("returns an ambiguous_lookup call error for a 'None' argument", () => {
     const world = createWorld(rel!, loadPreset("default"));
     // A shipment -> order tool: 14 chain-less cases have null shipment ids.
-    const tool = rel!.baselineTools.find((t) => t.input_datatypes.length === 1 && t.input_datatypes[0] === "shipment_id" && t.output_datatype === "order_id")!;
+    const tool = rel!.baselineTools.find(
+      (t) => t.input_datatypes.length === 1 && t.input_datatypes[0] === "shipment_id" && t.output_datatype === "order_id",
+    )!;
     const ex = world.cases.execute(tool, { shipment_id: "None" });
     expect(ex.ambiguous!.length).toBeGreaterThan(1);
     const q = rel!.queries.find((x) => x.input_datatypes.includes("delivery_attempt_id"))!;

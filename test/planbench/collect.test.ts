@@ -14,7 +14,20 @@ const FOLLOW = ["unused", "search_reused", "value_reused"];
 describe("recovery-gym collect on PlanBenchXL-v0 (blocker setting)", () => {
   it("writes blocker-aware per-step annotations and the paper's per-episode analyses; resumes", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "pb-collect-")), "pb.jsonl");
-    const base = ["collect", "--env", "PlanBenchXL-v0", "--opt", "world=builtin", "--opt", "setting=blocker", "--policy", "planner", "--out", file, "--quiet"];
+    const base = [
+      "collect",
+      "--env",
+      "PlanBenchXL-v0",
+      "--opt",
+      "world=builtin",
+      "--opt",
+      "setting=blocker",
+      "--policy",
+      "planner",
+      "--out",
+      file,
+      "--quiet",
+    ];
     const first = await cli([...base, "--episodes", "5"]);
     expect(first.status, first.stderr).toBe(0);
     const again = await cli([...base, "--episodes", "6"]);
@@ -43,7 +56,9 @@ describe("recovery-gym collect on PlanBenchXL-v0 (blocker setting)", () => {
         if (call) expect(call["progress"]).toBe((s.events as Array<{ type: string }>).some((e) => e.type === "planbench:progress"));
       }
       // Progress vs non-progress calls agree with the step events.
-      const progressEvents = t.steps.flatMap((s) => s.events as Array<{ type: string }>).filter((e) => e.type === "planbench:progress").length;
+      const progressEvents = t.steps
+        .flatMap((s) => s.events as Array<{ type: string }>)
+        .filter((e) => e.type === "planbench:progress").length;
       expect(a["progressCalls"]).toBe(progressEvents);
       expect(Number(a["progressCalls"]) + Number(a["nonProgressCalls"])).toBe(m["callTurns"]);
       // Blocker follow-up: one entry per invoked blocker, and value reuse re-derived from the recorded actions.
@@ -53,8 +68,16 @@ describe("recovery-gym collect on PlanBenchXL-v0 (blocker setting)", () => {
       expect(follow["unused"]! + follow["search_reused"]! + follow["value_reused"]!).toBe(uses.length);
       let valueReused = 0;
       t.steps.forEach((s, i) => {
-        if (!(s.events as Array<{ type: string; source?: string }>).some((e) => e.type === "planbench:untrusted_output" && e.source === "blocker")) return;
-        const out = String(((s.observation as JsonObject)["response"] as JsonObject)["toolResult"] && (((s.observation as JsonObject)["response"] as JsonObject)["toolResult"] as JsonObject)["output"]);
+        if (
+          !(s.events as Array<{ type: string; source?: string }>).some(
+            (e) => e.type === "planbench:untrusted_output" && e.source === "blocker",
+          )
+        )
+          return;
+        const out = String(
+          ((s.observation as JsonObject)["response"] as JsonObject)["toolResult"] &&
+            (((s.observation as JsonObject)["response"] as JsonObject)["toolResult"] as JsonObject)["output"],
+        );
         const later = t.steps.slice(i + 1).some((x) => {
           const act = x.action as JsonObject;
           return act["type"] === "tool_call" && Object.values((act["arguments"] ?? {}) as JsonObject).some((v) => String(v) === out);

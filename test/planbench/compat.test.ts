@@ -30,14 +30,22 @@ describe("CPython random.Random port", () => {
     const s = new PyRandom("hello");
     expect(s.random()).toBe(0.3537754404730722);
     expect(s.randint(1, 100)).toBe(85);
-    expect(s.sample(Array.from({ length: 100 }, (_, i) => i), 7)).toEqual([97, 70, 14, 16, 45, 6, 93]);
+    expect(
+      s.sample(
+        Array.from({ length: 100 }, (_, i) => i),
+        7,
+      ),
+    ).toEqual([97, 70, 14, 16, 45, 6, 93]);
     expect(s.sample([1, 2, 3, 4, 5], 3)).toEqual([3, 2, 1]);
     expect(s.choice(["a", "b", "c"])).toBe("a");
     expect(s.getrandbitsBig(70)).toBe(945523048758008557943n);
     expect(new PyRandom(0).random()).toBe(0.8444218515250481);
-    expect(new PyRandom("retail").sample(Array.from({ length: 300 }, (_, i) => i), 10)).toEqual([
-      161, 200, 28, 297, 14, 125, 153, 120, 284, 102,
-    ]);
+    expect(
+      new PyRandom("retail").sample(
+        Array.from({ length: 300 }, (_, i) => i),
+        10,
+      ),
+    ).toEqual([161, 200, 28, 297, 14, 125, 153, 120, 284, 102]);
     expect(new PyRandom(new Uint8Array([0, 1])).randrange(3, 1000, 7)).toBe(521);
   });
   it("round-trips its state", () => {
@@ -91,10 +99,21 @@ describe("SHA-256 task seed", () => {
 describe("Python value formatting", () => {
   it("formats floats like Python repr", () => {
     const cases: Array<[number, string]> = [
-      [129.0, "129.0"], [1e16, "1e+16"], [1e15, "1000000000000000.0"], [0.0001, "0.0001"], [0.00001, "1e-05"],
-      [1.5e-7, "1.5e-07"], [79.99, "79.99"], [-0, "-0.0"], [123456789012345678, "1.2345678901234568e+17"],
-      [0.1 + 0.2, "0.30000000000000004"], [1 / 3, "0.3333333333333333"], [2.5e20, "2.5e+20"], [-42, "-42.0"],
-      [9999999999999998, "9999999999999998.0"], [12345.678, "12345.678"],
+      [129.0, "129.0"],
+      [1e16, "1e+16"],
+      [1e15, "1000000000000000.0"],
+      [0.0001, "0.0001"],
+      [0.00001, "1e-05"],
+      [1.5e-7, "1.5e-07"],
+      [79.99, "79.99"],
+      [-0, "-0.0"],
+      [123456789012345678, "1.2345678901234568e+17"],
+      [0.1 + 0.2, "0.30000000000000004"],
+      [1 / 3, "0.3333333333333333"],
+      [2.5e20, "2.5e+20"],
+      [-42, "-42.0"],
+      [9999999999999998, "9999999999999998.0"],
+      [12345.678, "12345.678"],
     ];
     for (const [x, s] of cases) expect(pyFloatRepr(x)).toBe(s);
   });

@@ -39,11 +39,15 @@ describe("PlanBenchXL-v0 `cycle`: each query once", () => {
     expect(() => make("PlanBenchXL-v0", { world: "builtin", cycle: "yes" })).toThrow(/cycle/);
   });
 
-  it.skipIf(!dir)("official subset: `--episodes n --opt cycle=true` plays every query exactly once (oracle)", () => {
-    const env = make("PlanBenchXL-v0", { dataDir: dir! }) as unknown as PlanBenchEnv;
-    const n = env.release.queries.length;
-    const res = rollout({ envId: "PlanBenchXL-v0", options: { dataDir: dir!, cycle: true }, policy: "oracle", episodes: n, seed: 0 });
-    expect(res.map((r) => r.taskId)).toEqual(env.release.queries.map((q) => q.query_id));
-    expect(res.every((r) => r.success)).toBe(true);
-  }, 60_000);
+  it.skipIf(!dir)(
+    "official subset: `--episodes n --opt cycle=true` plays every query exactly once (oracle)",
+    () => {
+      const env = make("PlanBenchXL-v0", { dataDir: dir! }) as unknown as PlanBenchEnv;
+      const n = env.release.queries.length;
+      const res = rollout({ envId: "PlanBenchXL-v0", options: { dataDir: dir!, cycle: true }, policy: "oracle", episodes: n, seed: 0 });
+      expect(res.map((r) => r.taskId)).toEqual(env.release.queries.map((q) => q.query_id));
+      expect(res.every((r) => r.success)).toBe(true);
+    },
+    60_000,
+  );
 });

@@ -97,23 +97,103 @@ function loadError(d: string): PlanBenchDataError {
 describe.skipIf(!rel)("loader cross-reference checks (corrupted copies of the official subset)", () => {
   const task0 = 'task_id "retail_task_0001"';
   const cases: Array<[string, string, (data: any) => void, { file: string; record: string; field: string; reason: RegExp }]> = [
-    ["a task without catalog entry", "paths_set_catalog.json", (c) => delete c["retail_task_0001"], { file: "tasks.json", record: `#0 (${task0})`, field: "task_id", reason: /no path sets/ }],
-    ["a task with an empty catalog entry", "paths_set_catalog.json", (c) => (c["retail_task_0001"] = []), { file: "tasks.json", record: `#0 (${task0})`, field: "task_id", reason: /no path sets/ }],
-    ["an undefined task target", "tasks.json", (t) => (t[0].target_datatype = "refund_colour"), { file: "tasks.json", record: `#0 (${task0})`, field: "target_datatype", reason: /undefined datatype "refund_colour"/ }],
-    ["an undefined query target", "queries.json", (q) => (q[0].target_datatype = "refund_colour"), { file: "queries.json", record: '#0 (query_id "retail_query_0001")', field: "target_datatype", reason: /undefined datatype/ }],
-    ["a query target that differs from its task's", "queries.json", (q) => (q[0].target_datatype = "user_id"), { file: "queries.json", record: '#0 (query_id "retail_query_0001")', field: "target_datatype", reason: /differs from task retail_task_0001/ }],
-    ["steps != len(one_available_path)", "tasks.json", (t) => (t[0].steps += 1), { file: "tasks.json", record: `#0 (${task0})`, field: "steps", reason: /one_available_path has 8 tools/ }],
-    ["an undefined baseline output datatype", "baseline_tools.json", (t) => (t[3].output_datatype = "order_vibe"), { file: "baseline_tools.json", record: "#3", field: "output_datatype", reason: /undefined datatype "order_vibe"/ }],
-    ["an undefined baseline input datatype", "baseline_tools.json", (t) => (t[5].input_datatypes[0] = "order_vibe"), { file: "baseline_tools.json", record: "#5", field: "input_datatypes.0", reason: /undefined datatype "order_vibe"/ }],
-    ["an undefined noisy output datatype", "noisy_tools.json", (t) => (t[0].output_datatype = "order_vibe"), { file: "noisy_tools.json", record: '#0 (name "get_user_name_from_user_reference_swift_legacy")', field: "output_datatype", reason: /undefined/ }],
-    ["an invented output on an explicit blocker (only semantic blockers may invent one)", "blocker_tools.json", (t) => (t[0].output_datatype = "user_name_alias"), { file: "blocker_tools.json", record: "#0", field: "output_datatype", reason: /semantic-misleading/ }],
-    ["a surface argument mapped to a non-input datatype", "baseline_tools.json", (t) => {
-      const k = Object.keys(t[0].surface_argument_to_datatype)[0];
-      t[0].surface_argument_to_datatype[k] = "refund_status";
-    }, { file: "baseline_tools.json", record: "#0", field: "surface_argument_to_datatype.", reason: /not one of input_datatypes/ }],
-    ["a catalog set whose steps is not its size", "paths_set_catalog.json", (c) => (c["retail_task_0001"][1].steps = 99), { file: "paths_set_catalog.json", record: task0, field: "1.steps", reason: /is 99/ }],
-    ["a malformed catalog set", "paths_set_catalog.json", (c) => (c["retail_task_0001"][2].tool_set = "x"), { file: "paths_set_catalog.json", record: task0, field: "2.tool_set", reason: /array/ }],
-    ["a case that is not an object", "database.json", (db) => (db.order_cases["case_0007"] = "broken"), { file: "database.json", record: 'case "case_0007"', field: "", reason: /record|object/ }],
+    [
+      "a task without catalog entry",
+      "paths_set_catalog.json",
+      (c) => delete c["retail_task_0001"],
+      { file: "tasks.json", record: `#0 (${task0})`, field: "task_id", reason: /no path sets/ },
+    ],
+    [
+      "a task with an empty catalog entry",
+      "paths_set_catalog.json",
+      (c) => (c["retail_task_0001"] = []),
+      { file: "tasks.json", record: `#0 (${task0})`, field: "task_id", reason: /no path sets/ },
+    ],
+    [
+      "an undefined task target",
+      "tasks.json",
+      (t) => (t[0].target_datatype = "refund_colour"),
+      { file: "tasks.json", record: `#0 (${task0})`, field: "target_datatype", reason: /undefined datatype "refund_colour"/ },
+    ],
+    [
+      "an undefined query target",
+      "queries.json",
+      (q) => (q[0].target_datatype = "refund_colour"),
+      { file: "queries.json", record: '#0 (query_id "retail_query_0001")', field: "target_datatype", reason: /undefined datatype/ },
+    ],
+    [
+      "a query target that differs from its task's",
+      "queries.json",
+      (q) => (q[0].target_datatype = "user_id"),
+      {
+        file: "queries.json",
+        record: '#0 (query_id "retail_query_0001")',
+        field: "target_datatype",
+        reason: /differs from task retail_task_0001/,
+      },
+    ],
+    [
+      "steps != len(one_available_path)",
+      "tasks.json",
+      (t) => (t[0].steps += 1),
+      { file: "tasks.json", record: `#0 (${task0})`, field: "steps", reason: /one_available_path has 8 tools/ },
+    ],
+    [
+      "an undefined baseline output datatype",
+      "baseline_tools.json",
+      (t) => (t[3].output_datatype = "order_vibe"),
+      { file: "baseline_tools.json", record: "#3", field: "output_datatype", reason: /undefined datatype "order_vibe"/ },
+    ],
+    [
+      "an undefined baseline input datatype",
+      "baseline_tools.json",
+      (t) => (t[5].input_datatypes[0] = "order_vibe"),
+      { file: "baseline_tools.json", record: "#5", field: "input_datatypes.0", reason: /undefined datatype "order_vibe"/ },
+    ],
+    [
+      "an undefined noisy output datatype",
+      "noisy_tools.json",
+      (t) => (t[0].output_datatype = "order_vibe"),
+      {
+        file: "noisy_tools.json",
+        record: '#0 (name "get_user_name_from_user_reference_swift_legacy")',
+        field: "output_datatype",
+        reason: /undefined/,
+      },
+    ],
+    [
+      "an invented output on an explicit blocker (only semantic blockers may invent one)",
+      "blocker_tools.json",
+      (t) => (t[0].output_datatype = "user_name_alias"),
+      { file: "blocker_tools.json", record: "#0", field: "output_datatype", reason: /semantic-misleading/ },
+    ],
+    [
+      "a surface argument mapped to a non-input datatype",
+      "baseline_tools.json",
+      (t) => {
+        const k = Object.keys(t[0].surface_argument_to_datatype)[0];
+        t[0].surface_argument_to_datatype[k] = "refund_status";
+      },
+      { file: "baseline_tools.json", record: "#0", field: "surface_argument_to_datatype.", reason: /not one of input_datatypes/ },
+    ],
+    [
+      "a catalog set whose steps is not its size",
+      "paths_set_catalog.json",
+      (c) => (c["retail_task_0001"][1].steps = 99),
+      { file: "paths_set_catalog.json", record: task0, field: "1.steps", reason: /is 99/ },
+    ],
+    [
+      "a malformed catalog set",
+      "paths_set_catalog.json",
+      (c) => (c["retail_task_0001"][2].tool_set = "x"),
+      { file: "paths_set_catalog.json", record: task0, field: "2.tool_set", reason: /array/ },
+    ],
+    [
+      "a case that is not an object",
+      "database.json",
+      (db) => (db.order_cases["case_0007"] = "broken"),
+      { file: "database.json", record: 'case "case_0007"', field: "", reason: /record|object/ },
+    ],
   ];
   it.each(cases)("rejects %s, naming file, record and field", (_name, file, mutate, want) => {
     const err = loadError(corrupted(file, mutate));

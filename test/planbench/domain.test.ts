@@ -52,7 +52,13 @@ describe("domain choice: `generate planbench-xl --domain` and the env's `domain`
     expect(env.release.domain).toBe("travel");
     const n = env.release.queries.length;
     expect(n).toBeGreaterThan(0);
-    const res = rollout({ envId: "PlanBenchXL-v0", options: { domain: travelFile, worldSeed: 3, cycle: true }, policy: "oracle", episodes: n, seed: 0 });
+    const res = rollout({
+      envId: "PlanBenchXL-v0",
+      options: { domain: travelFile, worldSeed: 3, cycle: true },
+      policy: "oracle",
+      episodes: n,
+      seed: 0,
+    });
     expect(res.map((r) => r.taskId)).toEqual(env.release.queries.map((q) => q.query_id));
     expect(res.every((r) => r.success)).toBe(true);
   });
@@ -66,6 +72,8 @@ describe("domain choice: `generate planbench-xl --domain` and the env's `domain`
       expect(String(e)).toMatch(/unknown domain "travle"; known domains: .*retail/);
     }
     const dir = officialDir() ?? work;
-    expect(() => make("PlanBenchXL-v0", { domain: "retail", dataDir: dir })).toThrow(/domain "retail" selects the built-in world and conflicts with dataDir/);
+    expect(() => make("PlanBenchXL-v0", { domain: "retail", dataDir: dir })).toThrow(
+      /domain "retail" selects the built-in world and conflicts with dataDir/,
+    );
   });
 });

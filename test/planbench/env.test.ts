@@ -30,7 +30,10 @@ describe.skipIf(!dir)("PlanBenchXL-v0 env", () => {
     const [obs0, info0] = env.reset({ seed: 1, options: { queryId: "retail_query_0001" } });
     expect(obs0.task).toContain("dla_15001");
     expect(info0.hidden.onePath).toHaveLength(8);
-    const [obs, , term, trunc, info] = env.step({ type: "text", text: 'I will search. <retrieve_tools>{"meta_tool":"by_output_info","output_information":"shipment"}</retrieve_tools>' });
+    const [obs, , term, trunc, info] = env.step({
+      type: "text",
+      text: 'I will search. <retrieve_tools>{"meta_tool":"by_output_info","output_information":"shipment"}</retrieve_tools>',
+    });
     expect(term || trunc).toBe(false);
     expect(obs.newTools).toHaveLength(12);
     expect(obs.response.feedback).toMatch(/^Retrieved tools/);
@@ -43,9 +46,11 @@ describe.skipIf(!dir)("PlanBenchXL-v0 env", () => {
     const res = rollout({ envId: "PlanBenchXL-v0", options: opts, policy: "oracle", episodes: 6, seed: 3 });
     expect(res.every((r) => r.success)).toBe(true);
     const agg = registryEntry("PlanBenchXL-v0").aggregate!(res);
-    for (const k of ["accuracy", "avgTurns", "meanExploredDatatypes", "searchToCallRatio", "itcr", "uirr", "egtPrecision", "egtRecall"]) expect(agg.metrics[k], k).toBeTypeOf("number");
+    for (const k of ["accuracy", "avgTurns", "meanExploredDatatypes", "searchToCallRatio", "itcr", "uirr", "egtPrecision", "egtRecall"])
+      expect(agg.metrics[k], k).toBeTypeOf("number");
     // Reference §8 report fields (eval --json prints agg.metrics).
-    for (const k of ["combinedInvalidUntrustedRate", "noisyCallsPerQuery", "queriesWithNoisyCallShare", "noisyCallShare"]) expect(agg.metrics[k], k).toBe(0);
+    for (const k of ["combinedInvalidUntrustedRate", "noisyCallsPerQuery", "queriesWithNoisyCallShare", "noisyCallShare"])
+      expect(agg.metrics[k], k).toBe(0);
     expect("noisyCallsPerQueryGivenAny" in agg.metrics).toBe(false); // null (no query used a noisy tool) is left out
     expect(agg.metrics["accuracy"]).toBe(1);
     expect(agg.metrics["itcr"]).toBe(0);

@@ -42,16 +42,20 @@ function relevantTools(r: PlanBenchRelease, g: ToolGraph, inputs: readonly strin
   const useful = new Set([target]);
   for (let changed = true; changed; ) {
     changed = false;
-    for (const x of firable) if (useful.has(x.output_datatype)) for (const d of x.input_datatypes) if (!useful.has(d)) {
-      useful.add(d);
-      changed = true;
-    }
+    for (const x of firable)
+      if (useful.has(x.output_datatype))
+        for (const d of x.input_datatypes)
+          if (!useful.has(d)) {
+            useful.add(d);
+            changed = true;
+          }
   }
   return firable.filter((x) => useful.has(x.output_datatype)).map((x) => x.name);
 }
 
 const sha = (s: string): string => createHash("sha256").update(s).digest("hex");
-const hashes = (files: Record<string, string>): Record<string, string> => Object.fromEntries(Object.entries(files).map(([k, v]) => [k, sha(v)]));
+const hashes = (files: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(files).map(([k, v]) => [k, sha(v)]));
 
 let files: Record<string, string>;
 let rel: PlanBenchRelease;
@@ -96,7 +100,11 @@ describe("built-in world: scale and format", () => {
     // Both one- and two-input tasks, and the official two-input labels.
     expect(new Set(rel.tasks.map((t) => t.num_inputs))).toEqual(new Set([1, 2]));
     const labels = new Set(rel.queries.map((q) => q.input_type));
-    expect([...labels].every((l) => ["single_input", "all_both", "both_and_single", "all_single_one_side", "all_single_both_sides"].includes(String(l)))).toBe(true);
+    expect(
+      [...labels].every((l) =>
+        ["single_input", "all_both", "both_and_single", "all_single_one_side", "all_single_both_sides"].includes(String(l)),
+      ),
+    ).toBe(true);
   });
 
   it("has 5 noisy siblings (one per type) and 3 blockers (one per type) per tool; semantic outputs are invented", () => {
@@ -104,9 +112,16 @@ describe("built-in world: scale and format", () => {
     const noisy = new Map<string, string[]>();
     for (const t of rel.noisyTools) noisy.set(t.baseline_tool_name!, [...(noisy.get(t.baseline_tool_name!) ?? []), String(t.noise_type)]);
     const blockers = new Map<string, string[]>();
-    for (const t of rel.blockerTools) blockers.set(t.baseline_tool_name!, [...(blockers.get(t.baseline_tool_name!) ?? []), String(t.noise_type)]);
+    for (const t of rel.blockerTools)
+      blockers.set(t.baseline_tool_name!, [...(blockers.get(t.baseline_tool_name!) ?? []), String(t.noise_type)]);
     for (const b of rel.baselineTools) {
-      expect(noisy.get(b.name)!.sort()).toEqual(["condition_limited", "deprecated", "miswired_or_unreliable", "non_authoritative_value", "stale"]);
+      expect(noisy.get(b.name)!.sort()).toEqual([
+        "condition_limited",
+        "deprecated",
+        "miswired_or_unreliable",
+        "non_authoritative_value",
+        "stale",
+      ]);
       expect(blockers.get(b.name)!.sort()).toEqual(["explicit failures", "implicit failures", "semantic misleading"]);
     }
     for (const t of rel.blockerTools) {
@@ -117,22 +132,39 @@ describe("built-in world: scale and format", () => {
     }
     // Stale siblings return real values of their datatype.
     for (const t of rel.noisyTools.filter((x) => x.noise_type === "stale")) {
-      expect(rel.cases.some((c) => pystr(c.values[t.output_datatype]) === pystr(t.return_value)), t.name).toBe(true);
+      expect(
+        rel.cases.some((c) => pystr(c.values[t.output_datatype]) === pystr(t.return_value)),
+        t.name,
+      ).toBe(true);
     }
   });
 
   it("follows the naming rule (visible names from aliases, internal Get_<Output>_From_<Input>[_<Variant>])", () => {
     const dt = new Map(rel.datatypes.map((d) => [d.name, d]));
-    const raw = JSON.parse(files["baseline_tools.json"]) as Array<{ name: string; internal_tool_name: string; input_datatypes: string[]; output_datatype: string }>;
+    const raw = JSON.parse(files["baseline_tools.json"]) as Array<{
+      name: string;
+      internal_tool_name: string;
+      input_datatypes: string[];
+      output_datatype: string;
+    }>;
     for (const t of raw) {
       const outAliases = dt.get(t.output_datatype)!.aliases.map(snake);
       expect(t.name.length).toBeLessThanOrEqual(64);
-      expect(outAliases.some((a) => t.name.startsWith(`get_${a}_from_`)), t.name).toBe(true);
+      expect(
+        outAliases.some((a) => t.name.startsWith(`get_${a}_from_`)),
+        t.name,
+      ).toBe(true);
       const firstIn = t.input_datatypes[0]!;
       const rest = t.name.slice(t.name.indexOf("_from_") + 6);
-      expect([firstIn, ...dt.get(firstIn)!.aliases.map(snake)].some((a) => rest.startsWith(a)), t.name).toBe(true);
+      expect(
+        [firstIn, ...dt.get(firstIn)!.aliases.map(snake)].some((a) => rest.startsWith(a)),
+        t.name,
+      ).toBe(true);
       const canon = `Get_${titleName(t.output_datatype)}_From_${t.input_datatypes.map(titleName).join("_And_")}`;
-      expect(t.internal_tool_name === canon || new RegExp(`^${canon}_[A-Z][a-z0-9]*$`).test(t.internal_tool_name), t.internal_tool_name).toBe(true);
+      expect(
+        t.internal_tool_name === canon || new RegExp(`^${canon}_[A-Z][a-z0-9]*$`).test(t.internal_tool_name),
+        t.internal_tool_name,
+      ).toBe(true);
     }
     expect(new Set(raw.map((t) => t.name)).size).toBe(raw.length);
   });
@@ -151,7 +183,8 @@ describe("built-in world: scale does not depend on the seed", () => {
       // The same streams generatePlanBenchWorld uses (database, then tools).
       const rng = new Rng(`planbench-xl/${domain.domain}/${seed}`);
       const db = generateDatabase(domain, rng.derive("database"));
-      for (const k of domain.keys) expect(isFunctional(db.rows, k.inputs, k.output), `seed ${seed}: key ${k.inputs.join("+")} -> ${k.output}`).toBe(true);
+      for (const k of domain.keys)
+        expect(isFunctional(db.rows, k.inputs, k.output), `seed ${seed}: key ${k.inputs.join("+")} -> ${k.output}`).toBe(true);
       const { specs, dropped } = buildToolSpecs(domain, db, rng.derive("tools"));
       expect(dropped, `seed ${seed}`).toBe(0);
       expect(specs.length, `seed ${seed}`).toBe(target.baselineTools);
@@ -170,7 +203,9 @@ describe("built-in world: scale does not depend on the seed", () => {
   it("a key whose value space cannot be kept unique is a clear error naming the key", () => {
     // 8 travellers x 4 purposes = 32 tuples for 40 trips.
     const d = { ...structuredClone(TRAVEL_DOMAIN), keys: [{ inputs: ["traveler_id", "trip_purpose"], output: "trip_id" }] };
-    expect(() => generatePlanBenchWorld({ seed: 1, domain: parseDomain(d) })).toThrow(/fresh key \(traveler_id, trip_purpose\) -> trip_id.*keys\.0/);
+    expect(() => generatePlanBenchWorld({ seed: 1, domain: parseDomain(d) })).toThrow(
+      /fresh key \(traveler_id, trip_purpose\) -> trip_id.*keys\.0/,
+    );
   });
 });
 
@@ -183,7 +218,10 @@ describe("built-in world: catalog", () => {
         const held = new Set(t.input_datatypes);
         for (const n of s.tool_set) {
           const tool = rel.toolByName.get(n)!;
-          expect(tool.input_datatypes.every((d) => held.has(d)), `${t.task_id}: ${n} out of order`).toBe(true);
+          expect(
+            tool.input_datatypes.every((d) => held.has(d)),
+            `${t.task_id}: ${n} out of order`,
+          ).toBe(true);
           held.add(tool.output_datatype);
         }
       }
@@ -222,13 +260,27 @@ describe("built-in world: catalog", () => {
       expect(pool.length, t.task_id).toBeLessThanOrEqual(20);
       const n = pool.length;
       const suff = new Uint8Array(1 << n);
-      for (let mask = 0; mask < 1 << n; mask++) suff[mask] = sufficient(g, t.input_datatypes, t.target_datatype, pool.filter((_, i) => mask & (1 << i))) ? 1 : 0;
+      for (let mask = 0; mask < 1 << n; mask++)
+        suff[mask] = sufficient(
+          g,
+          t.input_datatypes,
+          t.target_datatype,
+          pool.filter((_, i) => mask & (1 << i)),
+        )
+          ? 1
+          : 0;
       const brute = new Set<string>();
       for (let mask = 0; mask < 1 << n; mask++) {
         if (!suff[mask]) continue;
         let minimal = true;
         for (let i = 0; i < n && minimal; i++) if (mask & (1 << i) && suff[mask ^ (1 << i)]) minimal = false;
-        if (minimal) brute.add(pool.filter((_, i) => mask & (1 << i)).sort().join(","));
+        if (minimal)
+          brute.add(
+            pool
+              .filter((_, i) => mask & (1 << i))
+              .sort()
+              .join(","),
+          );
       }
       expect(new Set(r.catalog.get(t.task_id)!.map((s) => [...s.tool_set].sort().join(","))), t.task_id).toEqual(brute);
     }

@@ -36,8 +36,22 @@ export function miniRelease(): PlanBenchRelease {
   });
   const baselineTools = [t1, t2, t3];
   const toolByName = new Map([...baselineTools, n1].map((t) => [t.name, t]));
-  const task = { task_id: "mini_task_1", input_datatypes: ["ticket_id"], num_inputs: 1, target_datatype: "refund_status", one_available_path: [t1.name, t2.name, t3.name], steps: 3 };
-  const query = { query_id: "mini_query_1", task_id: "mini_task_1", query_text: "Ticket `tk_1` is open. What is the refund status?", correct_answer: "approved", input_datatypes: ["ticket_id"], target_datatype: "refund_status" };
+  const task = {
+    task_id: "mini_task_1",
+    input_datatypes: ["ticket_id"],
+    num_inputs: 1,
+    target_datatype: "refund_status",
+    one_available_path: [t1.name, t2.name, t3.name],
+    steps: 3,
+  };
+  const query = {
+    query_id: "mini_query_1",
+    task_id: "mini_task_1",
+    query_text: "Ticket `tk_1` is open. What is the refund status?",
+    correct_answer: "approved",
+    input_datatypes: ["ticket_id"],
+    target_datatype: "refund_status",
+  };
   return {
     dir: "(memory)",
     datatypes: dts,

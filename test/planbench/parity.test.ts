@@ -45,7 +45,7 @@ describe("wrong-arguments message: the provided keys as Python's str(list(argume
   it.each(cases)("%j -> %s", (key, expected) => {
     expect(messages.pyListRepr([key])).toBe(expected);
   });
-  it("keeps the agent's key order (Python: str(list(json.loads('{\"b\": 1, \"a\": 2, \"it\\'s\": 3}'))))", () => {
+  it('keeps the agent\'s key order (Python: str(list(json.loads(\'{"b": 1, "a": 2, "it\\\'s": 3}\'))))', () => {
     const ep = fresh();
     ep.step(RETRIEVE);
     const o = ep.step(call(`{"name": "get_order_from_ticket", "arguments": {"b": 1, "a": 2, "it's": 3}}`));
@@ -102,7 +102,10 @@ describe("exotic model output parsed as Python parses it", () => {
   it("survives getState / setState with a big int and a float in the trace", () => {
     const env = make("PlanBenchXL-v0", { world: "builtin" });
     env.reset({ seed: 3 });
-    env.step({ type: "text", text: '<tool_call>{"name": "x", "arguments": {"a": 123456789012345678901234567890, "b": 1.0}}</tool_call>' } as never);
+    env.step({
+      type: "text",
+      text: '<tool_call>{"name": "x", "arguments": {"a": 123456789012345678901234567890, "b": 1.0}}</tool_call>',
+    } as never);
     const st = env.getState();
     const twin = make("PlanBenchXL-v0", { world: "builtin" });
     twin.setState(JSON.parse(JSON.stringify(st)));
@@ -119,7 +122,8 @@ describe.skipIf(!officialRelease())("a byte-order mark in a retrieval phrase is 
     // Official retriever on the shipped datatypes.json: '\ufefforder'.strip() == '\ufefforder' -> order_draft_id;
     // 'order' -> order_id; '\ufeffshipment' -> shipment_id; 'payment\ufeff' -> payment_id.
     const world = createWorld(officialRelease()!, loadPreset("default"));
-    const m = (p: string): string | null => world.retriever.retrieve({ domain: "retail", meta_tool: "by_output_info", output_information: p }).matchedOutput;
+    const m = (p: string): string | null =>
+      world.retriever.retrieve({ domain: "retail", meta_tool: "by_output_info", output_information: p }).matchedOutput;
     expect(m("\ufefforder")).toBe("order_draft_id");
     expect(m("order")).toBe("order_id");
     expect(m("\ufeffshipment")).toBe("shipment_id");
@@ -142,7 +146,11 @@ describe("tool-ID mode (capabilities.tool_id_calling)", () => {
     // A known tool_id overrides name; the echoed request keeps the payload's key order with name and tool_id resolved.
     const o = ep.step({ kind: "call", payload: { name: "bogus", tool_id: baselineId, arguments: { ticket_ref: "tk_1" } } });
     expect(o.execution!.outputValue).toBe("ord_1");
-    expect(Object.entries(o.entry.request as object)).toEqual([["name", "get_order_from_ticket"], ["tool_id", baselineId], ["arguments", { ticket_ref: "tk_1" }]]);
+    expect(Object.entries(o.entry.request as object)).toEqual([
+      ["name", "get_order_from_ticket"],
+      ["tool_id", baselineId],
+      ["arguments", { ticket_ref: "tk_1" }],
+    ]);
     // A name alone still works, and the echo gains the tool's id.
     const byName = ep.step({ kind: "call", payload: { name: "get_order_from_ticket", arguments: { ticket_ref: "tk_1" } } });
     expect((byName.entry.request as Record<string, unknown>)["tool_id"]).toBe(baselineId);
@@ -236,7 +244,11 @@ describe.skipIf(!officialRelease())("ambiguous lookup: in-episode error by defau
       env.step({ type: "retrieve", meta_tool: "by_io_info", output_information: "order_id", input_information: ["shipment_id"] } as never);
       const [, , terminated, , info] = env.step({ type: "tool_call", name: tool.name, arguments: { [arg]: "None" } } as never);
       env.close();
-      return { terminated, reason: (info as Record<string, unknown>)["terminationReason"], metrics: (info as Record<string, unknown>)["metrics"] };
+      return {
+        terminated,
+        reason: (info as Record<string, unknown>)["terminationReason"],
+        metrics: (info as Record<string, unknown>)["metrics"],
+      };
     };
     const official = play("official");
     expect(official.terminated).toBe(true);

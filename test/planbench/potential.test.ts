@@ -47,7 +47,8 @@ describe("PlanBenchXL-v0 potential Φ = −(remaining shortest path over unblock
       const [, info] = env.reset({ seed: 1, options: { queryId: q.query_id } });
       const plan = env.session!.episode.plan;
       const entries = env.release.catalog.get(q.task_id)!;
-      const lens = (skip: ReadonlySet<string>) => entries.filter((p) => !p.tool_set.some((n) => skip.has(n))).map((p) => new Set(p.tool_set).size);
+      const lens = (skip: ReadonlySet<string>) =>
+        entries.filter((p) => !p.tool_set.some((n) => skip.has(n))).map((p) => new Set(p.tool_set).size);
       const unblocked = Math.min(...lens(new Set(plan.blockedTools)));
       expect(info["phi"], q.query_id).toBe(-unblocked);
       expect((info["hidden"] as { remainingCalls: number }).remainingCalls).toBe(unblocked);
@@ -82,7 +83,10 @@ describe("PlanBenchXL-v0 potential Φ = −(remaining shortest path over unblock
     expect(moved).toBeGreaterThan(6);
     const gamma = 0.9;
     // Default setting: the one available path is never blocked, so walking it moves Φ mid-episode.
-    const env = make(ID, { world: "builtin", reward: { name: "pot-0.9", gamma, terms: { potential: { weight: 1, kind: "potential" } } } }) as unknown as PlanBenchEnv;
+    const env = make(ID, {
+      world: "builtin",
+      reward: { name: "pot-0.9", gamma, terms: { potential: { weight: 1, kind: "potential" } } },
+    }) as unknown as PlanBenchEnv;
     let movedLive = 0;
     for (const seed of SEEDS.slice(0, 4)) {
       const rng = new Rng(seed).derive("random-play");
@@ -100,7 +104,12 @@ describe("PlanBenchXL-v0 potential Φ = −(remaining shortest path over unblock
           const tool = env.release.toolByName.get(path[k]!)!;
           a = (tool.input_datatypes.length > 2
             ? { type: "retrieve", meta_tool: "by_output_info", output_information: tool.output_datatype }
-            : { type: "retrieve", meta_tool: "by_io_info", output_information: tool.output_datatype, input_information: tool.input_datatypes }) as unknown as Action;
+            : {
+                type: "retrieve",
+                meta_tool: "by_io_info",
+                output_information: tool.output_datatype,
+                input_information: tool.input_datatypes,
+              }) as unknown as Action;
         } else if (k < path.length && env.session!.episode.discovered.has(path[k]!)) {
           const tool = env.release.toolByName.get(path[k]!)!;
           const args: Record<string, unknown> = {};

@@ -17,7 +17,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("recordStringify", () => {
   it("sorts keys everywhere except below an `arguments` key", () => {
-    const v = { z: 1, a: { y: 2, b: 3 }, action: { type: "tool_call", arguments: { zeta: { q: 1, c: 2 }, alpha: [{ k: 1, d: 2 }] }, name: "t" } };
+    const v = {
+      z: 1,
+      a: { y: 2, b: 3 },
+      action: { type: "tool_call", arguments: { zeta: { q: 1, c: 2 }, alpha: [{ k: 1, d: 2 }] }, name: "t" },
+    };
     expect(recordStringify(v)).toBe(
       '{"a":{"b":3,"y":2},"action":{"arguments":{"zeta":{"q":1,"c":2},"alpha":[{"k":1,"d":2}]},"name":"t","type":"tool_call"},"z":1}',
     );
@@ -33,7 +37,7 @@ describe("PlanBenchXL-v0 records replay with the agent's argument order", () => 
     const env = new RecordTrajectory(make("PlanBenchXL-v0", { world: "builtin" }), file);
     env.reset({ seed: 1 });
     const [obs] = env.step({ type: "retrieve", meta_tool: "by_output_info", output_information: "order" } as never);
-    const tool = ((obs as { response: { listed: string[] } }).response.listed)[0]!;
+    const tool = (obs as { response: { listed: string[] } }).response.listed[0]!;
     const [afterCall] = env.step({ type: "tool_call", name: tool, arguments: { zeta: "1", alpha: "2" } } as never);
     // The wrong-argument message lists the keys in the order sent: Python str(list(arguments)).
     expect((afterCall as { response: { feedback: string } }).response.feedback).toContain("['zeta', 'alpha']");

@@ -35,7 +35,8 @@ function callWithHeld(env: PlanBenchEnv, name: string): Action {
   const tool = env.release.toolByName.get(name)!;
   const args: Record<string, unknown> = {};
   const inputs = env.session!.hidden().inputValues;
-  for (const [surface, dt] of Object.entries(tool.surface_argument_to_datatype)) args[surface] = [...(env.session!.episode.trusted.get(dt) ?? [])][0] ?? inputs[dt] ?? "?";
+  for (const [surface, dt] of Object.entries(tool.surface_argument_to_datatype))
+    args[surface] = [...(env.session!.episode.trusted.get(dt) ?? [])][0] ?? inputs[dt] ?? "?";
   return { type: "tool_call", name, arguments: args } as unknown as Action;
 }
 

@@ -48,20 +48,47 @@ describe.skipIf(!rel)("retriever on the official datatypes", () => {
     expect(n).toBeGreaterThan(400);
   });
   it("reproduces query 0001's noisy seed and final retrieval orders (default)", () => {
-    const labels = ["get_outbound_shipment_id_from_attempt_record_id_v2:baseline:1", "get_shipment_record_id_from_warehouse_job_id_prime:baseline:1"];
+    const labels = [
+      "get_outbound_shipment_id_from_attempt_record_id_v2:baseline:1",
+      "get_shipment_record_id_from_warehouse_job_id_prime:baseline:1",
+    ];
     expect(noisySeed("retail", 10, labels)).toBe(286771044457843291932060607492552681038n);
     const q = rel!.queries.find((x) => x.query_id === "retail_query_0001")!;
     const ep = new PlanBenchEpisode(world, q);
-    const io = ep.step({ kind: "text", text: '<retrieve_tools>{"meta_tool":"by_io_info","output_information":"order","input_information":["shipment"]}</retrieve_tools>' });
+    const io = ep.step({
+      kind: "text",
+      text: '<retrieve_tools>{"meta_tool":"by_io_info","output_information":"order","input_information":["shipment"]}</retrieve_tools>',
+    });
     const base = "get_placed_order_id_from_shipment_reference_quick";
-    expect(io.listed!.map((t) => t.name)).toEqual([`${base}_legacy`, `${base}_preview`, base, `${base}_cache`, `${base}_signal`, `${base}_gate`]);
+    expect(io.listed!.map((t) => t.name)).toEqual([
+      `${base}_legacy`,
+      `${base}_preview`,
+      base,
+      `${base}_cache`,
+      `${base}_signal`,
+      `${base}_gate`,
+    ]);
     const seedIo = blake2bInt(shuffleSeedMaterial(42, q.task_id, q.query_id, io.entry.request as never, ep.lastPreShuffle), 16);
     expect(seedIo).toBe(124223153686185989293642865538394977046n);
-    const out = ep.step({ kind: "text", text: '<retrieve_tools>{"meta_tool":"by_output_info","output_information":"shipment"}</retrieve_tools>' });
+    const out = ep.step({
+      kind: "text",
+      text: '<retrieve_tools>{"meta_tool":"by_output_info","output_information":"shipment"}</retrieve_tools>',
+    });
     const a = "get_outbound_shipment_id_from_attempt_record_id_v2";
     const w = "get_shipment_record_id_from_warehouse_job_id_prime";
     expect(out.listed!.map((t) => t.name)).toEqual([
-      `${a}_preview`, `${w}_cache`, `${w}_gate`, `${w}_signal`, `${a}_signal`, `${w}_preview`, `${a}_gate`, `${a}_legacy`, `${a}_cache`, `${w}_legacy`, w, a,
+      `${a}_preview`,
+      `${w}_cache`,
+      `${w}_gate`,
+      `${w}_signal`,
+      `${a}_signal`,
+      `${w}_preview`,
+      `${a}_gate`,
+      `${a}_legacy`,
+      `${a}_cache`,
+      `${w}_legacy`,
+      w,
+      a,
     ]);
   });
   it("reproduces query 0001's blocker-config list for by_inputs 'warehouse request'", () => {

@@ -58,7 +58,8 @@ function walk(env: PlanBenchEnv, seed: number, bait: boolean, repeat: boolean): 
         const t = env.release.toolByName.get(n)!;
         return t.tool_type !== "baseline" && t.baseline_tool_name === name;
       });
-      if (sib) for (let k = 0; k < (repeat ? 2 : 1) && !env.isDone(); k++) info = act({ type: "tool_call", name: sib, arguments: argsFor(sib) });
+      if (sib)
+        for (let k = 0; k < (repeat ? 2 : 1) && !env.isDone(); k++) info = act({ type: "tool_call", name: sib, arguments: argsFor(sib) });
     }
     if (env.isDone()) break;
     info = act({ type: "tool_call", name, arguments: argsFor(name) });
@@ -82,9 +83,22 @@ describe("PlanBench-XL recovery terms cannot be farmed", () => {
     const failures: string[] = [];
     for (const preset of listRewardPresets("planbench")) {
       const spec = resolveRewardSpec(preset, "planbench", terms);
-      const bar = mean(returnsUnder(spec, clean.map((c) => c.rec)));
-      for (const [name, eps] of [["bait-then-switch", farm], ["repeated-bait", spam]] as const) {
-        const got = mean(returnsUnder(spec, eps.map((c) => c.rec)));
+      const bar = mean(
+        returnsUnder(
+          spec,
+          clean.map((c) => c.rec),
+        ),
+      );
+      for (const [name, eps] of [
+        ["bait-then-switch", farm],
+        ["repeated-bait", spam],
+      ] as const) {
+        const got = mean(
+          returnsUnder(
+            spec,
+            eps.map((c) => c.rec),
+          ),
+        );
         // Sparse and potential-only pay only the outcome and Φ's end points, which the farmer shares.
         const ok = preset === "sparse" || preset === "potential-only" ? Math.abs(got - bar) < 1e-12 : got < bar;
         if (!ok) failures.push(`${preset}: ${name} ${got.toFixed(4)} vs clean ${bar.toFixed(4)}`);

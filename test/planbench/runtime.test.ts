@@ -5,7 +5,8 @@ import { miniRelease } from "./mini.js";
 
 const rel = miniRelease();
 const q = rel.queries[0]!;
-const fresh = (over?: Parameters<typeof mergeSettings>[1]): PlanBenchEpisode => new PlanBenchEpisode(createWorld(rel, mergeSettings(loadPreset("default"), over)), q);
+const fresh = (over?: Parameters<typeof mergeSettings>[1]): PlanBenchEpisode =>
+  new PlanBenchEpisode(createWorld(rel, mergeSettings(loadPreset("default"), over)), q);
 
 describe("official reply rules", () => {
   it("extracts exactly one tag (case-insensitive, multi-line) and rejects zero or two", () => {
@@ -40,9 +41,13 @@ describe("official reply rules", () => {
   });
   it("only lets retrieved tools be called, with the tool's own parameter names", () => {
     const ep = fresh();
-    expect(ep.step({ kind: "call", payload: { name: "get_order_from_ticket", arguments: { ticket_ref: "tk_1" } } }).entry.error_kind).toBe("not_retrieved");
+    expect(ep.step({ kind: "call", payload: { name: "get_order_from_ticket", arguments: { ticket_ref: "tk_1" } } }).entry.error_kind).toBe(
+      "not_retrieved",
+    );
     ep.step({ kind: "retrieve", request: { meta_tool: "by_inputs", input_information: ["ticket_id"] } });
-    expect(ep.step({ kind: "call", payload: { name: "get_order_from_ticket", arguments: { ticket_id: "tk_1" } } }).entry.error_kind).toBe("wrong_arguments");
+    expect(ep.step({ kind: "call", payload: { name: "get_order_from_ticket", arguments: { ticket_id: "tk_1" } } }).entry.error_kind).toBe(
+      "wrong_arguments",
+    );
     expect(ep.callErrors).toBe(2);
     const ok = ep.step({ kind: "call", payload: { name: "get_order_from_ticket", arguments: { ticket_ref: "tk_1" } } });
     expect(ok.execution!.outputValue).toBe("ord_1");
@@ -86,7 +91,11 @@ describe("official reply rules", () => {
   it("stops at the step budget and is deterministic", () => {
     const run = (): string => {
       const ep = fresh({ runtime: { max_steps: 4 } });
-      for (let i = 0; i < 4; i++) ep.step({ kind: "retrieve", request: { meta_tool: "by_output_info", output_information: ["order", "refund", "payment", "x"][i]! } });
+      for (let i = 0; i < 4; i++)
+        ep.step({
+          kind: "retrieve",
+          request: { meta_tool: "by_output_info", output_information: ["order", "refund", "payment", "x"][i]! },
+        });
       expect(ep.result!.failure_reason_detail).toBe("exceeded_max_steps");
       return JSON.stringify(ep.result);
     };

@@ -24,7 +24,18 @@ describe("official metrics", () => {
     ];
     const errors: Array<string | undefined> = [];
     for (const text of steps) errors.push(ep.step({ kind: "text", text }).entry.error_kind);
-    expect(errors).toEqual([undefined, undefined, "wrong_arguments", undefined, undefined, "untrusted_input_rejected", undefined, undefined, undefined, undefined]);
+    expect(errors).toEqual([
+      undefined,
+      undefined,
+      "wrong_arguments",
+      undefined,
+      undefined,
+      "untrusted_input_rejected",
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
     const r = ep.result!;
     expect(r.status).toBe("success");
     const m = scoreEpisode(r, q, rel.catalog.get(q.task_id)!, { toolByName: rel.toolByName });

@@ -37,7 +37,6 @@ function oracleStates(seeds: number, options: Record<string, unknown> = OPTS): J
 
 const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
 
-
 const REPLACEMENTS: JsonValue[] = [...BASE_REPLACEMENTS, { $f: 1 }, "get_order_status"];
 
 describe("PlanBenchXL-v0 state schema", () => {
@@ -72,8 +71,11 @@ describe("PlanBenchXL-v0 state schema", () => {
       ["unknown discovered tool", (s) => ((ep(s)["discovered"] as string[])[0] = "no_such_tool"), /episode\.discovered\.0/],
       ["trace index past the end", (s) => (s.family.session.lastOutcome!["entry"] = { traceIndex: 99 }), /lastOutcome\.entry\.traceIndex/],
       ["step count off the trace", (s) => ((ep(s)["counters"] as Record<string, number>)["stepCount"] = 99), /counters\.stepCount/],
-      ["float tag in a string field", (s) => ((ep(s)["trace"] as JsonValue[])[0] = { step_id: 1, action: "others", raw_output: { $f: 1 } }),
-        /trace\.0/],
+      [
+        "float tag in a string field",
+        (s) => ((ep(s)["trace"] as JsonValue[])[0] = { step_id: 1, action: "others", raw_output: { $f: 1 } }),
+        /trace\.0/,
+      ],
       ["world not null", (s) => ((s["data"] as Record<string, unknown>)["world"] = {}), /state\.data\.world/],
       ["another query", (s) => ((s.family as unknown as Record<string, unknown>)["queryId"] = "retail_query_9999"), /family\.queryId/],
     ];

@@ -15,9 +15,21 @@ function trajectory(taskIndex: number, policy: string): Trajectory {
   const steps: Trajectory["steps"] = [];
   for (let t = 0; ; t++) {
     const [o, r, term, trunc, i] = env.step(pol.act(obs, info));
-    steps.push({ t, action: null, observation: null, reward: r, terminated: term, truncated: trunc, rewardTerms: {}, rawTerms: {},
-      phi: null, events: (i.events ?? []) as unknown as Record<string, never>[], ...(i.hidden ? { hidden: i.hidden as JsonObject } : {}) });
-    obs = o; info = i;
+    steps.push({
+      t,
+      action: null,
+      observation: null,
+      reward: r,
+      terminated: term,
+      truncated: trunc,
+      rewardTerms: {},
+      rawTerms: {},
+      phi: null,
+      events: (i.events ?? []) as unknown as Record<string, never>[],
+      ...(i.hidden ? { hidden: i.hidden as JsonObject } : {}),
+    });
+    obs = o;
+    info = i;
     if (term || trunc) break;
   }
   return { steps, metrics: info.metrics as JsonObject, success: info.success === true } as unknown as Trajectory;
@@ -42,8 +54,11 @@ describe("ToolMaze analyzeTrajectory", () => {
   });
 
   it("covers every category over a run of the heuristic (150 stratified instances)", () => {
-    const seen = new Set(rollout({ envId: "ToolMaze-v0", policy: "heuristic", episodes: 150, seed: 450 })
-      .map((r) => recoveryCategory(r.metrics as JsonObject)));
+    const seen = new Set(
+      rollout({ envId: "ToolMaze-v0", policy: "heuristic", episodes: 150, seed: 450 }).map((r) =>
+        recoveryCategory(r.metrics as JsonObject),
+      ),
+    );
     expect([...seen].sort()).toEqual([...RECOVERY_CATEGORIES].sort());
   });
 });
@@ -53,6 +68,8 @@ describe("the heuristic is observation-only", () => {
     const withHidden = rollout({ envId: "ToolMaze-v0", policy: "heuristic", episodes: 150, seed: 700 });
     const without = rollout({ envId: "ToolMaze-v0", policy: "heuristic", episodes: 150, seed: 700, options: { hiddenInfo: false } });
     expect(registryEntry("ToolMaze-v0").policies!.heuristic!.usesHidden).toBe(false);
-    expect(without.map((r) => [r.return, r.metrics.success, r.metrics.calls])).toEqual(withHidden.map((r) => [r.return, r.metrics.success, r.metrics.calls]));
+    expect(without.map((r) => [r.return, r.metrics.success, r.metrics.calls])).toEqual(
+      withHidden.map((r) => [r.return, r.metrics.success, r.metrics.calls]),
+    );
   });
 });

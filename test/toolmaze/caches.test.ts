@@ -28,7 +28,11 @@ function victimsOf(env: AnyEnv, log: readonly CallRecord[]): Map<number, string>
 }
 
 /** Random play (the bridge benchmark's workload), checking `check` after every step. */
-function randomPlay(options: Record<string, unknown>, episodes: number, check: (env: AnyEnv, info: Record<string, unknown>, ended: boolean) => void): void {
+function randomPlay(
+  options: Record<string, unknown>,
+  episodes: number,
+  check: (env: AnyEnv, info: Record<string, unknown>, ended: boolean) => void,
+): void {
   const env = make("ToolMaze-v0", options) as AnyEnv;
   const rng = new Rng("caches-test");
   for (let ep = 0; ep < episodes; ep++) {
@@ -71,8 +75,12 @@ describe("ToolMaze caches are invisible", () => {
       env.reset({ seed: 0 });
       const { task, profile } = env.current();
       const f = profile.faults[0]!;
-      const args = Object.fromEntries(Object.entries(task.positions[f.position]!.bindings).map(([k, b]) => [k, b.kind === "literal" ? b.value
-        : (fieldType(b.type).literals?.[0] ?? fieldType(b.type).gen(1)) as JsonValue]));
+      const args = Object.fromEntries(
+        Object.entries(task.positions[f.position]!.bindings).map(([k, b]) => [
+          k,
+          b.kind === "literal" ? b.value : ((fieldType(b.type).literals?.[0] ?? fieldType(b.type).gen(1)) as JsonValue),
+        ]),
+      );
       const call = { type: "tool_call", name: f.members[0]!, arguments: args };
       return [(env.step(call)[0] as ToolObservation).response, (env.step(call)[0] as ToolObservation).response] as JsonObject[];
     };
@@ -103,7 +111,8 @@ describe("ToolMaze caches are invisible", () => {
         policy.reset(obs as ToolObservation, info);
         for (let i = 0; i < 30; i++) {
           const [o, , term, trunc, inf] = env.step(policy.act(obs as ToolObservation, info));
-          obs = o; info = inf;
+          obs = o;
+          info = inf;
           const { task, profile } = env.current();
           const log = env.callLog();
           expect(inf.phi).toBe(0 - minRemainingCalls(task, profile, analyseCalls(task, log).cleanTools, victimsOf(env, log)));
@@ -121,7 +130,12 @@ describe("ToolMaze caches are invisible", () => {
       if (!ended) return;
       const { task, profile } = env.current();
       const reason = info.terminationReason as string;
-      const termination = reason === "max_steps" ? "truncated" : reason === "aborted" || (reason === "success" && (info.events as { type: string }[]).some((e) => e.type === "aborted")) ? "abort" : "answer";
+      const termination =
+        reason === "max_steps"
+          ? "truncated"
+          : reason === "aborted" || (reason === "success" && (info.events as { type: string }[]).some((e) => e.type === "aborted"))
+            ? "abort"
+            : "answer";
       const fresh = scoreEpisode({ task, profile, calls: env.callLog(), termination });
       const metrics = info.metrics as JsonObject;
       expect(metrics.success).toBe(fresh.success);
@@ -140,13 +154,20 @@ describe("ToolMaze caches are invisible", () => {
         const slotSols = sols[slotInfo.slot]!;
         for (const victim of new Set(slotSols.flat())) {
           const withVictim = new Set(slotSols.filter((p) => p.includes(victim)).flat());
-          const direct = new Set(slotSols.filter((p) => !p.includes(victim)).flat().filter((t) => !withVictim.has(t)));
+          const direct = new Set(
+            slotSols
+              .filter((p) => !p.includes(victim))
+              .flat()
+              .filter((t) => !withVictim.has(t)),
+          );
           expect(alternativeTools(task, slotInfo.slot, victim)).toEqual(direct);
           expect(alternativeTools(task, slotInfo.slot, victim)).toBe(alternativeTools(task, slotInfo.slot, victim));
         }
       }
       for (const p of task.positions) {
-        expect(downstreamTools(task, p.index)).toEqual(new Set([...downstreamPositions(task, p.index)].flatMap((q) => task.positions[q]!.members)));
+        expect(downstreamTools(task, p.index)).toEqual(
+          new Set([...downstreamPositions(task, p.index)].flatMap((q) => task.positions[q]!.members)),
+        );
       }
     }
   });
@@ -157,19 +178,44 @@ describe("ToolMaze caches are invisible", () => {
       if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
       if (Array.isArray(value)) return `[${value.map(canonicalText).join(",")}]`;
       const obj = value as Record<string, unknown>;
-      return `{${Object.keys(obj).sort().map((k) => `${JSON.stringify(k)}:${canonicalText(obj[k])}`).join(",")}}`;
+      return `{${Object.keys(obj)
+        .sort()
+        .map((k) => `${JSON.stringify(k)}:${canonicalText(obj[k])}`)
+        .join(",")}}`;
     };
     const rng = new Rng("hash");
-    const scalars: unknown[] = [0, -0, 1, -1, 0.5, 1e21, 2 ** 32, 4294967295, NaN, "", "a\"b\\c", "\u0001\n", "é☃\ud800", true, false, null, undefined];
+    const scalars: unknown[] = [
+      0,
+      -0,
+      1,
+      -1,
+      0.5,
+      1e21,
+      2 ** 32,
+      4294967295,
+      NaN,
+      "",
+      'a"b\\c',
+      "\u0001\n",
+      "é☃\ud800",
+      true,
+      false,
+      null,
+      undefined,
+    ];
     const value = (depth: number): unknown => {
       if (depth > 2 || rng.bool(0.5)) return rng.pick(scalars);
       if (rng.bool(0.4)) return Array.from({ length: rng.int(4) }, () => value(depth + 1));
-      return Object.fromEntries(Array.from({ length: rng.int(20) }, () => [rng.pick(["b", "a", "10", "2", "é", "Z", "aa", `k${rng.int(30)}`]), value(depth + 1)]));
+      return Object.fromEntries(
+        Array.from({ length: rng.int(20) }, () => [rng.pick(["b", "a", "10", "2", "é", "Z", "aa", `k${rng.int(30)}`]), value(depth + 1)]),
+      );
     };
     // eslint-disable-next-line no-sparse-arrays
-    for (const v of [[1, , 3], { x: [undefined] }, ...Array.from({ length: 400 }, () => value(0))]) expect(canonicalJson(v)).toBe(canonicalText(v));
+    for (const v of [[1, , 3], { x: [undefined] }, ...Array.from({ length: 400 }, () => value(0))])
+      expect(canonicalJson(v)).toBe(canonicalText(v));
     const numbers = [0, -0, 1, 9, 10, 999999999, 1000000000, 4294967295, 4294967296, -5, 2.5, NaN, Infinity];
     for (let i = 0; i < 300; i++) numbers.push(rng.int(2 ** 31) * 2 + rng.int(2), rng.int(1000));
-    for (const h of numbers) for (const part of ["temperature_c", "", "pnr", 0, 7, 12345, -1, 0.5]) expect(sub(h, part)).toBe(fnv1a(`${h}:${part}`));
+    for (const h of numbers)
+      for (const part of ["temperature_c", "", "pnr", 0, 7, 12345, -1, 0.5]) expect(sub(h, part)).toBe(fnv1a(`${h}:${part}`));
   });
 });

@@ -59,7 +59,8 @@ describe("ToolMaze corpus", () => {
       }
       const r = simulate(t, args, emptyWorldState());
       expect(r.ok, t.name).toBe(true);
-      if (r.ok) for (const [f, ty] of Object.entries(t.outputTypes)) expect(fieldType(ty).plausible(r.output[f]!), `${t.name}.${f}`).toBe(true);
+      if (r.ok)
+        for (const [f, ty] of Object.entries(t.outputTypes)) expect(fieldType(ty).plausible(r.output[f]!), `${t.name}.${f}`).toBe(true);
     }
   });
 

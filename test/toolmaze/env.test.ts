@@ -19,8 +19,9 @@ function play(env: AnyEnv, seed: number, policy: PlanExecutor) {
   const events: string[] = [];
   for (let i = 0; i < 30; i++) {
     const [o, , term, trunc, inf] = env.step(policy.act(obs as ToolObservation, info));
-    obs = o; info = inf;
-    for (const e of (inf.events as { type: string }[])) events.push(e.type);
+    obs = o;
+    info = inf;
+    for (const e of inf.events as { type: string }[]) events.push(e.type);
     if (term || trunc) break;
   }
   return { info, events };
@@ -35,11 +36,18 @@ describe("ToolMaze-v0 env", () => {
 
   it("rejects bad options with typed errors naming the field", () => {
     const cases: [Record<string, unknown>, string][] = [
-      [{ taskIndex: 2000 }, "taskIndex"], [{ suite: "sampled", taskIndex: 1 }, "taskIndex"], [{ distractors: 99 }, "distractors"],
-      [{ perturbation: "P5" }, "perturbation"], [{ taskIndex: 3, complexity: "C1" }, "taskIndex"], [{ bogus: true }, "bogus"],
+      [{ taskIndex: 2000 }, "taskIndex"],
+      [{ suite: "sampled", taskIndex: 1 }, "taskIndex"],
+      [{ distractors: 99 }, "distractors"],
+      [{ perturbation: "P5" }, "perturbation"],
+      [{ taskIndex: 3, complexity: "C1" }, "taskIndex"],
+      [{ bogus: true }, "bogus"],
     ];
     for (const [opts, field] of cases) {
-      try { make("ToolMaze-v0", opts); expect.unreachable(); } catch (e) {
+      try {
+        make("ToolMaze-v0", opts);
+        expect.unreachable();
+      } catch (e) {
         expect(e).toBeInstanceOf(OptionsError);
         expect((e as OptionsError).field).toBe(field);
       }
@@ -84,12 +92,17 @@ describe("ToolMaze-v0 env", () => {
     const pinned = make("ToolMaze-v0", { taskIndex: 1001 });
     const a = pinned.reset({ seed: 5 })[0] as ToolObservation;
     const b = pinned.reset({ seed: 77 })[0] as ToolObservation;
-    const c = (make("ToolMaze-v0").reset({ seed: 6 })[0]) as ToolObservation;
+    const c = make("ToolMaze-v0").reset({ seed: 6 })[0] as ToolObservation;
     expect(a.visibleTools).toEqual(b.visibleTools);
     expect(c.visibleTools).toEqual(a.visibleTools);
     // Filters keep the interleaving: P1 only -> C1..C4 in turn.
     const p1 = make("ToolMaze-v0", { perturbation: "P1" }) as AnyEnv;
-    expect([0, 1, 2, 3].map((s) => { p1.reset({ seed: s }); return p1.current().task.complexity; })).toEqual(["C1", "C2", "C3", "C4"]);
+    expect(
+      [0, 1, 2, 3].map((s) => {
+        p1.reset({ seed: s });
+        return p1.current().task.complexity;
+      }),
+    ).toEqual(["C1", "C2", "C3", "C4"]);
   });
 
   it("is deterministic: same seed and actions give the same episode bytes", () => {
@@ -130,10 +143,13 @@ describe("ToolMaze-v0 env", () => {
     expect(p1.events).toContain("retry");
     expect(p1.info.metrics).toMatchObject({ success: 1, exposed: 1, recovered: 1 });
     // P3 (implicit transient) with happy-path: the corrupted value flows into the next call.
-    const poisoned = [3, 8, 13, 18, 23].flatMap((i) => play(make("ToolMaze-v0", { taskIndex: i }) as AnyEnv, 0, new PlanExecutor("happy")).events);
+    const poisoned = [3, 8, 13, 18, 23].flatMap(
+      (i) => play(make("ToolMaze-v0", { taskIndex: i }) as AnyEnv, 0, new PlanExecutor("happy")).events,
+    );
     expect(poisoned).toContain("poisoned_value_reused");
     const m = p1.info.metrics as Record<string, unknown>;
-    for (const k of ["success", "exposed", "recovered", "c", "cStar", "cRec", "rc", "complexity", "perturbation"]) expect(m).toHaveProperty(k);
+    for (const k of ["success", "exposed", "recovered", "c", "cStar", "cRec", "rc", "complexity", "perturbation"])
+      expect(m).toHaveProperty(k);
   });
 
   it("round-trips getState / setState / fork mid-episode", () => {
@@ -142,7 +158,11 @@ describe("ToolMaze-v0 env", () => {
       const p = new PlanExecutor("careful");
       let [obs, info] = env.reset({ seed });
       p.reset(obs as ToolObservation, info);
-      for (let i = 0; i < 2; i++) { const r = env.step(p.act(obs as ToolObservation, info)); obs = r[0]; info = r[4]; }
+      for (let i = 0; i < 2; i++) {
+        const r = env.step(p.act(obs as ToolObservation, info));
+        obs = r[0];
+        info = r[4];
+      }
       const fork = env.fork();
       const q = Object.assign(Object.create(Object.getPrototypeOf(p)), structuredClone(p)) as PlanExecutor;
       const rest = (e: AnyEnv, pol: PlanExecutor, o: unknown, inf: typeof info) => {
@@ -150,7 +170,8 @@ describe("ToolMaze-v0 env", () => {
         for (let i = 0; i < 30; i++) {
           const r = e.step(pol.act(o as ToolObservation, inf));
           out.push(JSON.stringify([r[0], r[1], r[2], r[3], r[4]]));
-          o = r[0]; inf = r[4];
+          o = r[0];
+          inf = r[4];
           if (r[2] || r[3]) break;
         }
         return out;
@@ -173,10 +194,13 @@ describe("ToolMaze-v0 env", () => {
       const [o0, i0] = env.reset({ seed });
       const h = new PlanExecutor("happy");
       h.reset(o0 as ToolObservation, i0);
-      let obs = o0; let info = i0; const types: string[] = [];
+      let obs = o0;
+      let info = i0;
+      const types: string[] = [];
       for (let k = 0; k <= f.position; k++) {
         const r = env.step(h.act(obs as ToolObservation, info));
-        obs = r[0]; info = r[4];
+        obs = r[0];
+        info = r[4];
       }
       const next = task.positions[f.position + 1]!.members[0]!;
       const args = Object.fromEntries(Object.keys(corpus().tool(next).paramTypes).map((p) => [p, "x"]));
@@ -191,7 +215,10 @@ describe("ToolMaze-v0 env", () => {
   });
 
   it("stops at 25 steps by default and at maxSteps when given (truncated, reason max_steps)", () => {
-    for (const [opts, limit] of [[{}, 25], [{ maxSteps: 5 }, 5]] as const) {
+    for (const [opts, limit] of [
+      [{}, 25],
+      [{ maxSteps: 5 }, 5],
+    ] as const) {
       const env = make("ToolMaze-v0", { ...opts, taskIndex: 500 }) as AnyEnv;
       const [obs] = env.reset({ seed: 0 });
       const { task } = env.current();
@@ -224,7 +251,10 @@ describe("ToolMaze-v0 env", () => {
       const tool = (cap: string) => env.current().task.positions.find((p) => p.cap === cap)!.members[0]!;
       const call = (cap: string, args: Record<string, JsonValue>) => {
         const [o, , , , info] = env.step({ type: "tool_call", name: tool(cap), arguments: args });
-        expect((info.events as { type: string }[]).some((e) => e.type === "tool_error"), `${cap} ${JSON.stringify((o as ToolObservation).response)}`).toBe(false);
+        expect(
+          (info.events as { type: string }[]).some((e) => e.type === "tool_error"),
+          `${cap} ${JSON.stringify((o as ToolObservation).response)}`,
+        ).toBe(false);
         return (o as ToolObservation).response as Record<string, JsonValue>;
       };
       return call;
@@ -268,7 +298,8 @@ describe("ToolMaze-v0 env", () => {
       const bookings: number[] = [];
       for (;;) {
         const [o, , term, trunc, i] = env.step(oracle.act(obs as ToolObservation, info));
-        obs = o; info = i;
+        obs = o;
+        info = i;
         const world = (env.getState().data as { world: { bookedSlots: string[] } }).world;
         const hit = (i.events as { type: string; tool?: string }[]).find((e) => e.type === "fault_injected");
         if (hit) expect(world.bookedSlots, "the corrupted receipt booked nothing").toEqual([]);
@@ -297,11 +328,20 @@ describe("ToolMaze-v0 env", () => {
       const style = c.tool(victim).errorStyle;
       if (styles.has(style)) continue;
       // Call the victim with the task's own arguments where they are literals (others get a typed placeholder).
-      const args = Object.fromEntries(Object.entries(task.positions[f.position]!.bindings).map(([k, b]) => [k, b.kind === "literal" ? b.value
-        : (fieldType(b.type).literals?.[0] ?? fieldType(b.type).gen(1)) as JsonValue]));
+      const args = Object.fromEntries(
+        Object.entries(task.positions[f.position]!.bindings).map(([k, b]) => [
+          k,
+          b.kind === "literal" ? b.value : ((fieldType(b.type).literals?.[0] ?? fieldType(b.type).gen(1)) as JsonValue),
+        ]),
+      );
       const [o, , , , info] = env.step({ type: "tool_call", name: victim, arguments: args });
       const response = (o as ToolObservation).response;
-      const expected = errorBody(c.tool(victim), f.explicit!.status, f.explicit!.message, f.explicit!.retryAfter !== undefined ? { retry_after: f.explicit!.retryAfter } : {});
+      const expected = errorBody(
+        c.tool(victim),
+        f.explicit!.status,
+        f.explicit!.message,
+        f.explicit!.retryAfter !== undefined ? { retry_after: f.explicit!.retryAfter } : {},
+      );
       expect(response, style).toEqual(expected.details);
       const events = info.events as { type: string; code?: string; source?: string }[];
       expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(["fault_injected", "tool_error"]));
@@ -319,6 +359,8 @@ describe("ToolMaze-v0 env", () => {
     const tool = env.current().task.positions.find((p) => p.cap === "query_availability")!.members[0]!;
     const [o, , , , info] = env.step({ type: "tool_call", name: tool, arguments: { date: "2020-01-01", duration: 30 } });
     expect(readError((o as ToolObservation).response)).toMatchObject({ message: "date must be a future ISO date" });
-    expect((info.events as { type: string; source?: string }[]).find((e) => e.type === "tool_error")).toMatchObject({ source: "simulator" });
+    expect((info.events as { type: string; source?: string }[]).find((e) => e.type === "tool_error")).toMatchObject({
+      source: "simulator",
+    });
   });
 });

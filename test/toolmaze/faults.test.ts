@@ -21,7 +21,10 @@ describe("ToolMaze perturbation profiles", () => {
       for (const p of PERTURBATIONS) {
         const prof = profileOf(i, p);
         expect(JSON.stringify(prof)).toBe(JSON.stringify(profileOf(i, p)));
-        if (p === "NP") { expect(prof.faults.length).toBe(0); continue; }
+        if (p === "NP") {
+          expect(prof.faults.length).toBe(0);
+          continue;
+        }
         expect(prof.faults.length).toBe(t.slots.length); // C4: one local fault per parallel slot
         for (const f of prof.faults) {
           const pos = t.positions[f.position]!;
@@ -86,16 +89,19 @@ describe("ToolMaze perturbation profiles", () => {
           for (const member of f.members) {
             const tool = c.tool(member);
             // The victim's clean response for the task's own literals (or typical values), then the payload.
-            const args = Object.fromEntries(Object.entries(tool.paramTypes).map(([param, ty]) => {
-              const b = t.positions[f.position]!.bindings[param];
-              return [param, b?.kind === "literal" ? b.value : fieldType(ty).literals?.[0] ?? fieldType(ty).gen(i + 1)];
-            }));
+            const args = Object.fromEntries(
+              Object.entries(tool.paramTypes).map(([param, ty]) => {
+                const b = t.positions[f.position]!.bindings[param];
+                return [param, b?.kind === "literal" ? b.value : (fieldType(ty).literals?.[0] ?? fieldType(ty).gen(i + 1))];
+              }),
+            );
             const clean = statelessOutputs(tool, args);
             const payload = { ...clean, [k.field]: corruptValue(clean[k.field]!, k, clean) };
             const verdict = conforms(tool.outputSchema.properties[k.field] as JsonSchema, payload[k.field]);
             checked++;
             // Field-level implausibility, or (end before start) a contradiction with the response's own window end.
-            if (k.temporal !== "end_before_start") expect(fieldType(k.type).plausible(payload[k.field]!), `${member}.${k.field} = ${String(payload[k.field])}`).toBe(false);
+            if (k.temporal !== "end_before_start")
+              expect(fieldType(k.type).plausible(payload[k.field]!), `${member}.${k.field} = ${String(payload[k.field])}`).toBe(false);
             else {
               const end = Object.entries(payload).find(([f2]) => /_end$/.test(f2))![1] as string;
               expect(Date.parse(payload[k.field] as string)).toBeGreaterThan(Date.parse(end));
@@ -124,4 +130,3 @@ function conforms(schema: JsonSchema, value: unknown): string[] {
   if (schema.format === "uri" && !(typeof value === "string" && URL.canParse(value))) issues.push("format_uri");
   return issues;
 }
-

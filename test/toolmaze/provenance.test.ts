@@ -17,7 +17,8 @@ import type { Scalar } from "../../envs/toolmaze/world/types.js";
 function chains(): { task: Task; base: number }[] {
   return canonicalTasks().flatMap((task, base) => {
     const [p0, p1, p2] = task.positions;
-    const feeds = (to: typeof p1, from: number) => Object.values(to?.bindings ?? {}).some((b) => b.kind === "bound" && b.from.includes(from));
+    const feeds = (to: typeof p1, from: number) =>
+      Object.values(to?.bindings ?? {}).some((b) => b.kind === "bound" && b.from.includes(from));
     const stringLiteral = Object.values(p0?.bindings ?? {}).some((b) => b.kind === "literal" && typeof b.value === "string");
     return task.complexity === "C1" && p2 && feeds(p1, 0) && feeds(p2, 1) && stringLiteral ? [{ task, base }] : [];
   });
@@ -31,7 +32,10 @@ function callsAlong(task: Task, firstOutput?: (out: Record<string, Scalar>) => R
     const tool = c.tool(p.members[0]!);
     const args: Record<string, Scalar> = {};
     for (const [param, b] of Object.entries(p.bindings)) {
-      if (b.kind === "literal") { args[param] = b.value; continue; }
+      if (b.kind === "literal") {
+        args[param] = b.value;
+        continue;
+      }
       const from = outs.get(b.from[0]!)!;
       const field = Object.entries(c.tool(task.positions[b.from[0]!]!.members[0]!).outputTypes).find(([, ty]) => ty === b.type)![0];
       args[param] = from[field]!;
@@ -66,8 +70,13 @@ describe("ToolMaze value provenance (scorer)", () => {
       // The corrupted field happens to hold a value the request quotes (e.g. a currency code leaked into an airport
       // field while the request asks to convert into that currency); the retry then passes that literal again.
       const clean = callsAlong(task);
-      const corrupted: CallRecord = { ...clean[0]!, output: { ...clean[0]!.output!, [field]: value }, perturbed: true,
-        faultId: `${task.id}/P3/slot0`, corruptedField: field };
+      const corrupted: CallRecord = {
+        ...clean[0]!,
+        output: { ...clean[0]!.output!, [field]: value },
+        perturbed: true,
+        faultId: `${task.id}/P3/slot0`,
+        corruptedField: field,
+      };
       const calls = [corrupted, ...clean];
       const m = scoreEpisode({ task, profile, calls, termination: "answer" });
       expect(m, task.id).toMatchObject({ success: 1, poisonedUses: 0, unsafeActions: 0, exposed: 1, recovered: 1 });
@@ -106,7 +115,9 @@ describe("ToolMaze value provenance (engine events agree with the scorer)", () =
       const profile = buildProfile(task, "P3", new Rng(`${CANONICAL_SEED}/${task.id}/P3`));
       const fault = profile.faults[0]!;
       if (fault.position !== 0) continue;
-      const literals = task.positions.flatMap((p) => Object.values(p.bindings).flatMap((b) => (b.kind === "literal" ? [String(b.value).toLowerCase()] : [])));
+      const literals = task.positions.flatMap((p) =>
+        Object.values(p.bindings).flatMap((b) => (b.kind === "literal" ? [String(b.value).toLowerCase()] : [])),
+      );
       const env = make("ToolMaze-v0", { taskIndex: index }) as unknown as ToolMazeEnv;
       const happy = new PlanExecutor("happy");
       let [obs, info] = env.reset({ seed: 0 });
@@ -115,10 +126,12 @@ describe("ToolMaze value provenance (engine events agree with the scorer)", () =
       let first: Record<string, unknown> | null = null;
       for (;;) {
         const [o, , term, trunc, i] = env.step(happy.act(obs as ToolObservation, info));
-        obs = o; info = i;
+        obs = o;
+        info = i;
         first ??= o.response as Record<string, unknown>;
         for (const e of i.events as { type: string; callIndex: number; sourceCallIndex: number }[]) {
-          if (e.type === "poisoned_value_reused") poisonedCalls.set(e.callIndex, [...(poisonedCalls.get(e.callIndex) ?? []), e.sourceCallIndex]);
+          if (e.type === "poisoned_value_reused")
+            poisonedCalls.set(e.callIndex, [...(poisonedCalls.get(e.callIndex) ?? []), e.sourceCallIndex]);
         }
         if (term || trunc) break;
       }

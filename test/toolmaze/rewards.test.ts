@@ -12,14 +12,19 @@ describe("ToolMaze reward presets (issue 8)", () => {
   const terms = (make("ToolMaze-v0") as unknown as ToolEnv<unknown>).knownTerms();
 
   it("ships sparse, shaped, potential-only and one ablation per shaped term, all valid", () => {
-    const names = readdirSync(DIR).filter((f) => f.endsWith(".json")).map((f) => f.replace(/\.json$/, "")).sort();
+    const names = readdirSync(DIR)
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => f.replace(/\.json$/, ""))
+      .sort();
     const shaped = resolveRewardSpec("shaped", "toolmaze", terms);
     const expected = ["potential-only", "shaped", "sparse", ...Object.keys(shaped.terms).map((t) => `shaped-no-${t}`)].sort();
     expect(names).toEqual(expected);
     for (const n of names) {
       const spec = resolveRewardSpec(n, "toolmaze", terms);
       if (n.startsWith("shaped-no-")) {
-        const zeroed = Object.entries(spec.terms).filter(([, t]) => t.weight === 0).map(([k]) => k);
+        const zeroed = Object.entries(spec.terms)
+          .filter(([, t]) => t.weight === 0)
+          .map(([k]) => k);
         expect(zeroed).toEqual([n.slice("shaped-no-".length)]);
       }
     }

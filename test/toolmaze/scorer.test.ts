@@ -17,7 +17,8 @@ function play(env: ToolMazeEnv, seed: number, mode: "happy" | "careful" | "oracl
   for (;;) {
     const action = p.act(obs as ToolObservation, info);
     const [o, , term, trunc, i] = env.step(action);
-    obs = o; info = i;
+    obs = o;
+    info = i;
     if (term || trunc) return { metrics: i.metrics as Record<string, number>, ended: action.type };
   }
 }
@@ -51,7 +52,18 @@ describe("ToolMaze scorer", () => {
         const { task, profile } = env.current();
         const termination = ended === "abort" ? "abort" : ended === "answer" ? "answer" : "truncated";
         const again = scoreEpisode({ task, profile, calls: env.callLog(), termination });
-        for (const k of ["success", "exposed", "recovered", "c", "cStar", "cRec", "rc", "poisonedUses", "unsafeActions", "forbiddenCalls"] as const) {
+        for (const k of [
+          "success",
+          "exposed",
+          "recovered",
+          "c",
+          "cStar",
+          "cRec",
+          "rc",
+          "poisonedUses",
+          "unsafeActions",
+          "forbiddenCalls",
+        ] as const) {
           expect(again[k], `${seed} ${mode} ${k}`).toBe(m[k]);
         }
         seen.add(`${ended}/${m.success}`);
@@ -79,8 +91,9 @@ describe("ToolMaze scorer", () => {
     // v0 rows carry the success-conditioned recovery as `recovered`, so PRR_success equals PRR; a v1 row's own
     // `recoveredOnSuccess` (recovered by the paper's rule, but failed) is what PRR_success reads when present.
     expect(agg.metrics.PRR_success).toBe(0.5);
-    const v1 = aggregateRows(rows.map((r) => (r.recovered === 0 ? { ...r, recovered: 1, recoveredOnSuccess: 0 }
-      : { ...r, recoveredOnSuccess: r.recovered })));
+    const v1 = aggregateRows(
+      rows.map((r) => (r.recovered === 0 ? { ...r, recovered: 1, recoveredOnSuccess: 0 } : { ...r, recoveredOnSuccess: r.recovered })),
+    );
     expect([v1.metrics.PRR, v1.metrics.PRR_success]).toEqual([1, 0.5]);
     expect(agg.breakdown[0]!.columns).toEqual(["C", "NP", "P1", "All"]);
     expect(agg.breakdown[1]!.rows[0]).toEqual(["C2", "-", 50, 50]);
@@ -89,8 +102,12 @@ describe("ToolMaze scorer", () => {
 
   it("takes the ratio as 1 when c = c* = 0 (nothing left, nothing spent) and never divides by zero", () => {
     expect([recoveryCost(0, 0, true), recoveryCost(0, 0, false)]).toEqual([0, 1]);
-    expect([recoveryCost(1, 0, true), recoveryCost(0, 1, true), recoveryCost(3, 2, true), recoveryCost(3, 2, false)])
-      .toEqual([1, 0, 1 - 2 / 3, 1]);
+    expect([recoveryCost(1, 0, true), recoveryCost(0, 1, true), recoveryCost(3, 2, true), recoveryCost(3, 2, false)]).toEqual([
+      1,
+      0,
+      1 - 2 / 3,
+      1,
+    ]);
   });
 
   it("v1 measures RC against an observable policy: proving a dead end permanent costs one retry", () => {
@@ -117,18 +134,24 @@ describe("ToolMaze scorer", () => {
       expect(m.rc).toBe(m.rcLiteral);
     }
     // v0 keeps the literal value alone.
-    expect(run(make("ToolMaze-v0", { complexity: "C1", perturbation: "P2" }) as unknown as ToolMazeEnv, 0, "careful"))
-      .not.toHaveProperty("cStarLiteral");
+    expect(run(make("ToolMaze-v0", { complexity: "C1", perturbation: "P2" }) as unknown as ToolMazeEnv, 0, "careful")).not.toHaveProperty(
+      "cStarLiteral",
+    );
   });
 
   it("charges reaching a dead end that has not fired yet, then the retry that proves it (observable c*)", () => {
     // A C4 task with a second permanent fault moved onto a one-member step every path of its slot needs.
-    const task = canonicalTasks("v1").find((t) => t.complexity === "C4" && t.slots.length >= 2
-      && t.positions[t.slots[1]!.goal]!.members.length === 1)!;
+    const task = canonicalTasks("v1").find(
+      (t) => t.complexity === "C4" && t.slots.length >= 2 && t.positions[t.slots[1]!.goal]!.members.length === 1,
+    )!;
     const base = buildProfile(task, "P2", new Rng(`${task.id}/P2`));
     const goal = task.positions[task.slots[1]!.goal]!;
-    const profile = { ...base, faults: base.faults.map((f) => (f.slot !== task.slots[1]!.slot ? f
-      : { ...f, group: goal.cap, position: goal.index, members: goal.members })) };
+    const profile = {
+      ...base,
+      faults: base.faults.map((f) =>
+        f.slot !== task.slots[1]!.slot ? f : { ...f, group: goal.cap, position: goal.index, members: goal.members },
+      ),
+    };
     expect(isUnsolvable(task, profile)).toBe(true);
     const first = profile.faults.find((f) => f.slot === task.slots[0]!.slot)!;
     const calls = [{ tool: first.members[0]!, args: {}, ok: false, perturbed: true, faultId: first.id }];

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { Rng } from "../../src/core/rng.js";
-import { canonicalInstance, canonicalTasks, COMPLEXITIES, generateTask, meanPairwiseJaccard, CANONICAL_INSTANCES } from "../../envs/toolmaze/tasks.js";
+import {
+  canonicalInstance,
+  canonicalTasks,
+  COMPLEXITIES,
+  generateTask,
+  meanPairwiseJaccard,
+  CANONICAL_INSTANCES,
+} from "../../envs/toolmaze/tasks.js";
 import { buildDag, countOrderings, topoOrder, validateTask } from "../../envs/toolmaze/task/solve.js";
 import { taskTools } from "../../envs/toolmaze/task/model.js";
 import { corpus } from "../../envs/toolmaze/world/corpus.js";
@@ -41,8 +48,15 @@ describe("ToolMaze tasks", () => {
   it("matches each level's structure", () => {
     for (const t of tasks) {
       const multi = t.positions.filter((p) => p.members.length > 1).length;
-      if (t.complexity === "C1") { expect(t.solutions.length).toBe(1); expect(multi).toBe(0); expect(t.slots.length).toBe(1); }
-      if (t.complexity === "C2") { expect(multi).toBe(1); expect(t.solutions.length).toBeGreaterThanOrEqual(2); }
+      if (t.complexity === "C1") {
+        expect(t.solutions.length).toBe(1);
+        expect(multi).toBe(0);
+        expect(t.slots.length).toBe(1);
+      }
+      if (t.complexity === "C2") {
+        expect(multi).toBe(1);
+        expect(t.solutions.length).toBeGreaterThanOrEqual(2);
+      }
       if (t.complexity === "C3") {
         expect(new Set(t.positions.filter((p) => p.route).map((p) => p.route!.branch)).size).toBeGreaterThanOrEqual(2);
         expect(t.solutions.length).toBeGreaterThanOrEqual(3);
@@ -64,20 +78,25 @@ describe("ToolMaze tasks", () => {
   });
 
   it("counts the legal call orders of each solution (brute force agrees on small sets)", () => {
-    const legal = (t: (typeof tasks)[number], order: readonly string[]): boolean => order.every((tool, i) => {
-      const p = t.positions.find((x) => x.members.includes(tool))!;
-      return Object.values(p.bindings).every((b) => b.kind === "literal"
-        || b.from.some((f) => t.positions[f]!.members.some((m) => order.slice(0, i).includes(m))));
-    });
-    const permutations = (xs: readonly string[]): string[][] => (xs.length <= 1 ? [[...xs]]
-      : xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((rest) => [x, ...rest])));
+    const legal = (t: (typeof tasks)[number], order: readonly string[]): boolean =>
+      order.every((tool, i) => {
+        const p = t.positions.find((x) => x.members.includes(tool))!;
+        return Object.values(p.bindings).every(
+          (b) => b.kind === "literal" || b.from.some((f) => t.positions[f]!.members.some((m) => order.slice(0, i).includes(m))),
+        );
+      });
+    const permutations = (xs: readonly string[]): string[][] =>
+      xs.length <= 1 ? [[...xs]] : xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((rest) => [x, ...rest]));
     let checked = 0;
     for (const t of tasks) {
       for (const sol of t.solutions.slice(0, 3)) {
         const n = countOrderings(t.positions, sol);
         // The listed order is always legal (canonical position order is topological).
         expect(legal(t, sol), t.id).toBe(true);
-        if (sol.length > 7) { expect(n).toBeGreaterThanOrEqual(1); continue; }
+        if (sol.length > 7) {
+          expect(n).toBeGreaterThanOrEqual(1);
+          continue;
+        }
         expect(n, `${t.id} ${sol.join(",")}`).toBe(permutations(sol).filter((o) => legal(t, o)).length);
         checked++;
       }
@@ -104,8 +123,16 @@ describe("ToolMaze tasks", () => {
       expect(new Set(sets).size, c).toBe(100);
     }
     // C3 capability structures (positions' capabilities and their bindings): 22 before the generator widened C3.
-    const structure = (t: (typeof tasks)[number]) => t.positions.map((p) => `${p.cap}<${Object.values(p.bindings)
-      .flatMap((b) => (b.kind === "bound" ? [b.from.map((f) => t.positions[f]!.cap).join("|")] : [])).join(",")}`).sort().join(";");
+    const structure = (t: (typeof tasks)[number]) =>
+      t.positions
+        .map(
+          (p) =>
+            `${p.cap}<${Object.values(p.bindings)
+              .flatMap((b) => (b.kind === "bound" ? [b.from.map((f) => t.positions[f]!.cap).join("|")] : []))
+              .join(",")}`,
+        )
+        .sort()
+        .join(";");
     expect(new Set(tasks.filter((t) => t.complexity === "C3").map(structure)).size).toBeGreaterThanOrEqual(25);
   });
 
@@ -123,12 +150,16 @@ describe("ToolMaze tasks", () => {
     const worded = new Map<string, Set<string>>();
     for (const t of tasks) {
       for (const p of t.positions) {
-        const forms = phrasingsOf(p.cap).map((f) => f.split("{")[0]!.trim().toLowerCase()).filter((f) => f.length > 0);
+        const forms = phrasingsOf(p.cap)
+          .map((f) => f.split("{")[0]!.trim().toLowerCase())
+          .filter((f) => f.length > 0);
         const used = forms.find((f) => t.text.toLowerCase().includes(f));
         if (used) worded.set(p.cap, (worded.get(p.cap) ?? new Set()).add(used));
       }
     }
-    const frequent = [...worded.entries()].filter(([cap]) => tasks.filter((t) => t.positions.some((p) => p.cap === cap && !(p.route && p.route.branch > 0))).length >= 3);
+    const frequent = [...worded.entries()].filter(
+      ([cap]) => tasks.filter((t) => t.positions.some((p) => p.cap === cap && !(p.route && p.route.branch > 0))).length >= 3,
+    );
     expect(frequent.filter(([, forms]) => forms.size >= 2).length / frequent.length).toBeGreaterThan(0.8);
   });
 

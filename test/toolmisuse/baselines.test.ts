@@ -48,7 +48,9 @@ describe("toolmisuse baselines", () => {
   it("policy-aware never re-issues a denied mutation (whole test_public); schema-repair does and overflows", () => {
     const deniedMutations = (name: BaselineName) => {
       const agent = makeBaseline(name);
-      let denied = 0, repeated = 0, overflowed = 0;
+      let denied = 0,
+        repeated = 0,
+        overflowed = 0;
       for (const t of tasks) {
         const tr = runEpisode(t.record, agent, { compat: "fixed" }).transcript;
         tr.forEach((e, i) => {
@@ -70,10 +72,17 @@ describe("toolmisuse baselines", () => {
 
   it("persistent authz on a mutation: policy-aware falls back to read-only tools, schema-repair burns its retries", () => {
     const rec = parseTaskRecord({
-      task_id: "pa_probe", split: "test_public", difficulty: "hard", domain: "scheduling", instruction: "List all scheduled jobs.",
-      toolset_id: "scheduler_v1", initial_state: { jobs: [] }, success_criteria: [{ op: "successful_tool_call", tool_name: "list_jobs", min_count: 1 }],
+      task_id: "pa_probe",
+      split: "test_public",
+      difficulty: "hard",
+      domain: "scheduling",
+      instruction: "List all scheduled jobs.",
+      toolset_id: "scheduler_v1",
+      initial_state: { jobs: [] },
+      success_criteria: [{ op: "successful_tool_call", tool_name: "list_jobs", min_count: 1 }],
       budget: { max_steps: 10, max_tool_calls: 10, max_retries: 3, timeout_ms: 1000 },
-      fault_plan: [{ fault_type: "authz", trigger: { on_tool: "create_job" }, payload: { deny: true, required_role: "admin" } }], seed: 1,
+      fault_plan: [{ fault_type: "authz", trigger: { on_tool: "create_job" }, payload: { deny: true, required_role: "admin" } }],
+      seed: 1,
     });
     const pa = runEpisode(rec, makeBaseline("policy-aware"), { compat: "fixed" });
     const sr = runEpisode(rec, makeBaseline("schema-repair"), { compat: "fixed" });
@@ -89,20 +98,38 @@ describe("toolmisuse baselines", () => {
     expect(parseInstruction("Archive account at31341 by closing it with reason risk_review.", crud)).toEqual([
       { tool_name: "close_account", args: { id: "at31341", reason: "risk_review" } },
     ]);
-    expect(parseInstruction("Add customer account nt35093.", crud)).toEqual([{ tool_name: "create_account", args: { fields: { id: "nt35093" } } }]);
-    expect(parseInstruction("Get the full contents for doc id dt21054.", ["search_docs", "get_doc"])).toEqual([{ tool_name: "get_doc", args: { doc_id: "dt21054" } }]);
-    expect(parseInstruction("Store the text 'entry-test_public-21870-520' at /reports/rollup_test_public_21870.md.", ["read_file", "write_file", "list_dir"])).toEqual([
+    expect(parseInstruction("Add customer account nt35093.", crud)).toEqual([
+      { tool_name: "create_account", args: { fields: { id: "nt35093" } } },
+    ]);
+    expect(parseInstruction("Get the full contents for doc id dt21054.", ["search_docs", "get_doc"])).toEqual([
+      { tool_name: "get_doc", args: { doc_id: "dt21054" } },
+    ]);
+    expect(
+      parseInstruction("Store the text 'entry-test_public-21870-520' at /reports/rollup_test_public_21870.md.", [
+        "read_file",
+        "write_file",
+        "list_dir",
+      ]),
+    ).toEqual([
       { tool_name: "write_file", args: { path: "/reports/rollup_test_public_21870.md", content: "entry-test_public-21870-520" } },
     ]);
-    expect(parseInstruction("Validate cron expression '5 4 * * *'.", ["create_job", "validate_cron", "list_jobs"])).toEqual([{ tool_name: "validate_cron", args: { cron: "5 4 * * *" } }]);
+    expect(parseInstruction("Validate cron expression '5 4 * * *'.", ["create_job", "validate_cron", "list_jobs"])).toEqual([
+      { tool_name: "validate_cron", args: { cron: "5 4 * * *" } },
+    ]);
   });
 
   it("instruction parser splits multi-step instructions into clauses (quotes kept, 'it' resolved, copy reads first)", () => {
     expect(splitClauses("Validate '5 * * * *', then create job a-b running 'make x, y' on schedule '5 * * * *'.")).toEqual([
-      "Validate '5 * * * *'", "create job a-b running 'make x, y' on schedule '5 * * * *'",
+      "Validate '5 * * * *'",
+      "create job a-b running 'make x, y' on schedule '5 * * * *'",
     ]);
     const crud = ["get_account", "update_account", "create_account", "close_account"];
-    expect(parseInstruction("Account cleanup: look up account at00001 and close it with reason fraud_hold; look up account nt00002 and close it with reason inactivity; then move account at00003 to tier gold.", crud)).toEqual([
+    expect(
+      parseInstruction(
+        "Account cleanup: look up account at00001 and close it with reason fraud_hold; look up account nt00002 and close it with reason inactivity; then move account at00003 to tier gold.",
+        crud,
+      ),
+    ).toEqual([
       { tool_name: "get_account", args: { id: "at00001" } },
       { tool_name: "close_account", args: { id: "at00001", reason: "fraud_hold" } },
       { tool_name: "get_account", args: { id: "nt00002" } },

@@ -29,7 +29,8 @@ describe("schema-repair cast_value follows Python", () => {
     expect(castValue(" 42 ", "integer")).toBe(42);
     expect(castValue("+1_000", "integer")).toBe(1000);
     expect(castValue("007", "integer")).toBe(7);
-    for (const bad of ["1.5", "", "1e3", "0x10", "1__0", null, [], {}] as Json[]) expect(() => castValue(bad, "integer"), JSON.stringify(bad)).toThrow(PyConversionError);
+    for (const bad of ["1.5", "", "1e3", "0x10", "1__0", null, [], {}] as Json[])
+      expect(() => castValue(bad, "integer"), JSON.stringify(bad)).toThrow(PyConversionError);
   });
 
   it("number: float(x); boolean: the normalised words, else Python truthiness", () => {
@@ -37,7 +38,8 @@ describe("schema-repair cast_value follows Python", () => {
     expect(castValue(" .5e1 ", "number")).toBe(5);
     expect(castValue("1_0.5", "number")).toBe(10.5);
     expect(castValue(false, "number")).toBe(0);
-    for (const bad of ["abc", "", "1.2.3", "inf", "nan", null, {}] as Json[]) expect(() => pyFloatStrict(bad), JSON.stringify(bad)).toThrow(PyConversionError);
+    for (const bad of ["abc", "", "1.2.3", "inf", "nan", null, {}] as Json[])
+      expect(() => pyFloatStrict(bad), JSON.stringify(bad)).toThrow(PyConversionError);
     expect(castValue(" Yes ", "boolean")).toBe(true);
     expect(castValue("0", "boolean")).toBe(false);
     expect(castValue("maybe", "boolean")).toBe(true);
@@ -56,7 +58,11 @@ describe("schema-repair cast_value follows Python", () => {
       tool_schemas: officialSchemas("retrieval_v1"),
       transcript: [{ tool_name: "search_docs", args: { query: "x", top_k: value }, output: null, error: null }],
       remaining_budget: { steps_left: 5, tool_calls_left: 5, retries_left: 2 },
-      last_error: { code: "invalid_argument_type", message: "Argument type mismatch.", details: { tool_name: "search_docs", arg: "top_k", expected: "integer", received: "str" } },
+      last_error: {
+        code: "invalid_argument_type",
+        message: "Argument type mismatch.",
+        details: { tool_name: "search_docs", arg: "top_k", expected: "integer", received: "str" },
+      },
     });
     expect(repairLastCall(obs("3"))!.args.top_k).toBe(3);
     expect(repairLastCall(obs(2.5))!.args.top_k).toBe(2);

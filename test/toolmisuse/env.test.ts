@@ -50,7 +50,11 @@ describe("ToolMisuseBench-v0 env", () => {
     // The action space itself knows the official shape (samplers and validators see one contract).
     expect(env.actionSpace.contains({ tool_name: tool, args: { id: "x" } })).toBe(true);
     expect(env.actionSpace.contains({ tool_name: tool })).toBe(true);
-    expect(env.actionSpace.parse({ tool_name: tool, args: { id: "x" } })).toEqual({ type: "tool_call", name: tool, arguments: { id: "x" } });
+    expect(env.actionSpace.parse({ tool_name: tool, args: { id: "x" } })).toEqual({
+      type: "tool_call",
+      name: tool,
+      arguments: { id: "x" },
+    });
     expect(env.actionSpace.contains({ tool_name: tool, args: {}, extra: 1 })).toBe(false);
     expect(env.actionSpace.contains({ tool_name: 3, args: {} })).toBe(false);
     expect(env.actionSpace.contains({ tool_name: tool, args: [] })).toBe(false);
@@ -80,7 +84,9 @@ describe("ToolMisuseBench-v0 env", () => {
     expect(JSON.stringify(info.hidden)).toContain("transient_denial");
     const leaky = make(ID, { taskIndex: idx, exposeFaultMetadata: true });
     leaky.reset({ seed: 0 });
-    expect(JSON.stringify(leaky.step({ tool_name: g.gold[0]!.tool_name, args: g.gold[0]!.args } as never)[0])).toContain("transient_denial");
+    expect(JSON.stringify(leaky.step({ tool_name: g.gold[0]!.tool_name, args: g.gold[0]!.args } as never)[0])).toContain(
+      "transient_denial",
+    );
   });
 
   it("success is judged at the end; truncation after the task's max_steps; events and reward terms", () => {
@@ -125,14 +131,33 @@ describe("ToolMisuseBench-v0 env", () => {
   it("loads an official-format dataset via the dataset option", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "tmb-env-"));
     const rec = {
-      task_id: "test_public_v2_crud_clean_easy_relaxed_00650", split: "test_public", difficulty: "easy", domain: "crud",
-      instruction: "Archive account at31341 by closing it with reason risk_review.", toolset_id: "crud_v1",
+      task_id: "test_public_v2_crud_clean_easy_relaxed_00650",
+      split: "test_public",
+      difficulty: "easy",
+      domain: "crud",
+      instruction: "Archive account at31341 by closing it with reason risk_review.",
+      toolset_id: "crud_v1",
       initial_state: { accounts: { at31341: { id: "at31341", status: "active", tier: "basic" } } },
-      success_criteria: [{ op: "equals", path: "accounts.at31341.status", value: "closed" }, { op: "equals", path: "accounts.at31341.closed_reason", value: "risk_review" }],
-      budget: { max_steps: 10, max_tool_calls: 10, max_retries: 3, timeout_ms: 1000 }, fault_plan: [], gold_summary: "close_account(id=at31341, reason=risk_review)", seed: 62650,
+      success_criteria: [
+        { op: "equals", path: "accounts.at31341.status", value: "closed" },
+        { op: "equals", path: "accounts.at31341.closed_reason", value: "risk_review" },
+      ],
+      budget: { max_steps: 10, max_tool_calls: 10, max_retries: 3, timeout_ms: 1000 },
+      fault_plan: [],
+      gold_summary: "close_account(id=at31341, reason=risk_review)",
+      seed: 62650,
     };
-    writeFileSync(path.join(dir, "test_public.jsonl"), JSON.stringify(rec) + "\n" + JSON.stringify({ ...rec, task_id: "d1", split: "dev" }) + "\n");
-    const res = rollout({ envId: ID, options: { dataset: dir, split: "test_public", compat: "official" }, policy: "oracle", episodes: 2, seed: 0 });
+    writeFileSync(
+      path.join(dir, "test_public.jsonl"),
+      JSON.stringify(rec) + "\n" + JSON.stringify({ ...rec, task_id: "d1", split: "dev" }) + "\n",
+    );
+    const res = rollout({
+      envId: ID,
+      options: { dataset: dir, split: "test_public", compat: "official" },
+      policy: "oracle",
+      episodes: 2,
+      seed: 0,
+    });
     expect(res.map((r) => r.success)).toEqual([true, true]);
     const env = make(ID, { dataset: dir, split: "test_public" });
     const [obs] = env.reset({ seed: 0 }) as [ToolObservation, unknown];

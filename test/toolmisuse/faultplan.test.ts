@@ -10,7 +10,8 @@ const tasks = generateSplit("test_public");
 const COMPATS = ["fixed", "official"] as const;
 
 /** The same task with room for extra calls, so a detour cannot run out of budget. */
-const roomy = (t: GeneratedTask): TaskRecord => parseTaskRecord({ ...structuredClone(t.record), budget: { max_steps: 30, max_tool_calls: 30, max_retries: 30, timeout_ms: 1000 } });
+const roomy = (t: GeneratedTask): TaskRecord =>
+  parseTaskRecord({ ...structuredClone(t.record), budget: { max_steps: 30, max_tool_calls: 30, max_retries: 30, timeout_ms: 1000 } });
 /** A call that matches no fault trigger (unknown tool): it only shifts the global call index. */
 const detour: OfficialAction = { tool_name: "no_such_tool", args: {} };
 

@@ -39,11 +39,13 @@ describe("toolmisuse fault engine order", () => {
   });
 
   it("failing injectors fire by type authz → rate_limit → timeout, not plan order", () => {
-    const t = task({ fault_plan: [
-      { fault_type: "timeout", trigger: {} },
-      { fault_type: "rate_limit", trigger: {} },
-      { fault_type: "authz", trigger: {}, payload: { required_role: "admin" } },
-    ] });
+    const t = task({
+      fault_plan: [
+        { fault_type: "timeout", trigger: {} },
+        { fault_type: "rate_limit", trigger: {} },
+        { fault_type: "authz", trigger: {}, payload: { required_role: "admin" } },
+      ],
+    });
     const ep = new ToolMisuseEpisode(t, "fixed", core);
     const o = ep.step(close);
     expect(o.error?.code).toBe("authz_denied");
@@ -52,7 +54,9 @@ describe("toolmisuse fault engine order", () => {
   });
 
   it("schema drift mutates before validation; transcript keeps effective args", () => {
-    const t = task({ fault_plan: [{ fault_type: "schema_drift", trigger: { on_nth_call: 1 }, payload: { rename_args: { id: "account_id" } } }] });
+    const t = task({
+      fault_plan: [{ fault_type: "schema_drift", trigger: { on_nth_call: 1 }, payload: { rename_args: { id: "account_id" } } }],
+    });
     const ep = new ToolMisuseEpisode(t, "fixed", core);
     const o = ep.step(close);
     expect(o.error?.code).toBe("missing_required_arg");
@@ -79,10 +83,18 @@ describe("toolmisuse fault engine order", () => {
   });
 
   it("rate limit counts the global call index; when_arg_matches narrows; prob draws are seeded", () => {
-    const ep = new ToolMisuseEpisode(task({ fault_plan: [{ fault_type: "rate_limit", trigger: {}, payload: { after_n_calls: 1 } }] }), "fixed", core);
+    const ep = new ToolMisuseEpisode(
+      task({ fault_plan: [{ fault_type: "rate_limit", trigger: {}, payload: { after_n_calls: 1 } }] }),
+      "fixed",
+      core,
+    );
     expect(ep.step({ tool_name: "get_account", args: { id: "a1" } }).error).toBeNull();
     expect(ep.step({ tool_name: "get_account", args: { id: "a1" } }).error?.code).toBe("rate_limited");
-    const m = new ToolMisuseEpisode(task({ fault_plan: [{ fault_type: "authz", trigger: { when_arg_matches: { id: "a1" } } }] }), "fixed", core);
+    const m = new ToolMisuseEpisode(
+      task({ fault_plan: [{ fault_type: "authz", trigger: { when_arg_matches: { id: "a1" } } }] }),
+      "fixed",
+      core,
+    );
     expect(m.step({ tool_name: "get_account", args: { id: "zz" } }).error?.code).toBe("not_found");
     expect(m.step({ tool_name: "get_account", args: { id: "a1" } }).error?.code).toBe("authz_denied");
     // prob: official mode uses CPython's stream seeded seed*9973+index, drawn only when other conditions pass
@@ -97,7 +109,10 @@ describe("toolmisuse fault engine order", () => {
 
   it("authz required_token: strict JSON equality under compat fixed, Python == (True == 1) under official", () => {
     const plan = [{ fault_type: "authz", trigger: { on_tool: "close_account" }, payload: { required_token: 1, token_field: "token" } }];
-    const withToken = (token: unknown): OfficialAction => ({ tool_name: "close_account", args: { id: "a1", reason: "r", token } as JsonObj });
+    const withToken = (token: unknown): OfficialAction => ({
+      tool_name: "close_account",
+      args: { id: "a1", reason: "r", token } as JsonObj,
+    });
     // The engine checks the token before validation, so the extra argument only matters once the call is allowed.
     const code = (compat: "fixed" | "official", token: unknown) =>
       new ToolMisuseEpisode(task({ fault_plan: plan }), compat, compat === "fixed" ? core : py).step(withToken(token)).error?.code ?? null;
@@ -115,7 +130,11 @@ describe("toolmisuse fault engine order", () => {
     expect(ep.step({ tool_name: "nope", args: {} }).terminated).toBe(false);
     const o = ep.step({ tool_name: "get_account", args: { id: "zz" } });
     expect(o.terminated).toBe(true);
-    expect(o.error).toEqual({ code: "retry_exceeded", message: "Retry budget exceeded.", details: { max_retries: 1, original_error_code: "not_found" } });
+    expect(o.error).toEqual({
+      code: "retry_exceeded",
+      message: "Retry budget exceeded.",
+      details: { max_retries: 1, original_error_code: "not_found" },
+    });
   });
 
   it("budget_exceeded terminates without touching retries", () => {
@@ -129,20 +148,46 @@ describe("toolmisuse fault engine order", () => {
   });
 
   it("fault metadata is hidden from observations unless exposed", () => {
-    const t = task({ fault_plan: [{ fault_type: "authz", trigger: { on_nth_call: 1 }, payload: { recoverability: "transient_denial", required_role: "admin" } }] });
+    const t = task({
+      fault_plan: [
+        { fault_type: "authz", trigger: { on_nth_call: 1 }, payload: { recoverability: "transient_denial", required_role: "admin" } },
+      ],
+    });
     const ep = new ToolMisuseEpisode(t, "fixed", core);
     ep.step(close);
     const hidden = ep.observation(false);
     expect(JSON.stringify(hidden)).not.toContain("recoverability");
-    expect(hidden.last_error).toEqual({ code: "authz_denied", message: "Authorization failed for this action.", details: { required_role: "admin" } });
+    expect(hidden.last_error).toEqual({
+      code: "authz_denied",
+      message: "Authorization failed for this action.",
+      details: { required_role: "admin" },
+    });
     expect(JSON.stringify(ep.observation(true))).toContain("transient_denial");
   });
 
   it("runner metrics: fault seen, time to recovery, policy violations, success judged at end", () => {
     const t = task({ fault_plan: [{ fault_type: "authz", trigger: { on_nth_call: 1 } }] });
     const r = runEpisode(t, new ReplayAgent([close, close]), { compat: "fixed", makeRng: core });
-    expect(r.metrics).toMatchObject({ success: 1, tool_calls: 2, fault_seen: 1, time_to_recovery: 1, recovery_success: 1, policy_violations: 1, invalid_calls: 0, catastrophic_failure: 0, primary_fault: "authz" });
-    const bad = runEpisode(t, new ReplayAgent([{ tool_name: "x", args: {} }, { tool_name: "x", args: {} }, { tool_name: "x", args: {} }]), { compat: "fixed", makeRng: core });
+    expect(r.metrics).toMatchObject({
+      success: 1,
+      tool_calls: 2,
+      fault_seen: 1,
+      time_to_recovery: 1,
+      recovery_success: 1,
+      policy_violations: 1,
+      invalid_calls: 0,
+      catastrophic_failure: 0,
+      primary_fault: "authz",
+    });
+    const bad = runEpisode(
+      t,
+      new ReplayAgent([
+        { tool_name: "x", args: {} },
+        { tool_name: "x", args: {} },
+        { tool_name: "x", args: {} },
+      ]),
+      { compat: "fixed", makeRng: core },
+    );
     expect(bad.metrics).toMatchObject({ success: 0, invalid_calls: 2, policy_violations: 3, catastrophic_failure: 1, budget_exceeded: 0 });
   });
 });

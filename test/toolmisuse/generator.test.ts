@@ -4,7 +4,14 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
-  generateSplit, generateSplitUncached, generateTask, generateToolMisuseBench, parseGoldSummary, formatGoldSummary, ReplayAgent, type SplitSummary,
+  generateSplit,
+  generateSplitUncached,
+  generateTask,
+  generateToolMisuseBench,
+  parseGoldSummary,
+  formatGoldSummary,
+  ReplayAgent,
+  type SplitSummary,
 } from "../../envs/toolmisuse/tasks.js";
 import { loadTaskRecords } from "../../envs/toolmisuse/dataset.js";
 import { runEpisode } from "../../envs/toolmisuse/runner.js";
@@ -48,7 +55,11 @@ describe("toolmisuse generator", () => {
       }
       const text = readFileSync(path.join(dir, s.file));
       expect(createHash("sha256").update(text).digest("hex")).toBe(s.sha256);
-      const ids = text.toString("utf8").trim().split("\n").map((l) => (JSON.parse(l) as { task_id: string }).task_id);
+      const ids = text
+        .toString("utf8")
+        .trim()
+        .split("\n")
+        .map((l) => (JSON.parse(l) as { task_id: string }).task_id);
       expect(new Set(ids).size).toBe(n);
     }
     expect(Object.fromEntries(Object.entries(splits).map(([k, v]) => [k, [v.count, v.sha256]]))).toEqual(PINNED_SHA256);
@@ -76,14 +87,25 @@ describe("toolmisuse generator", () => {
       for (const t of TEMPLATES[domain].filter((x) => x.calls >= 2)) expect(used.has(t.name)).toBe(true);
     }
     for (const t of tasks.filter((x) => x.record.difficulty !== "easy")) {
-      const tpl = Object.values(TEMPLATES).flat().find((x) => x.name === t.template)!;
+      const tpl = Object.values(TEMPLATES)
+        .flat()
+        .find((x) => x.name === t.template)!;
       expect(tpl.calls).toBeGreaterThanOrEqual(2);
       // Every required gold step owns at least one criterion, so Φ steps down once per step.
       for (const crit of t.phiSteps) expect(crit.length).toBeGreaterThan(0);
     }
     // Ops mix: the suite exercises every state and transcript op our templates use.
     const ops = new Set(tasks.flatMap((t) => t.record.success_criteria.map((c) => String(c.op))));
-    for (const op of ["equals", "exists", "in", "map_value_equals", "successful_tool_call", "tool_output_path_equals", "tool_output_path_exists"]) expect(ops.has(op)).toBe(true);
+    for (const op of [
+      "equals",
+      "exists",
+      "in",
+      "map_value_equals",
+      "successful_tool_call",
+      "tool_output_path_equals",
+      "tool_output_path_exists",
+    ])
+      expect(ops.has(op)).toBe(true);
     const lengths = tasks.map((t) => t.gold.length);
     for (const n of [3, 4, 5]) expect(lengths.filter((l) => l === n).length).toBeGreaterThan(48);
   });
@@ -104,7 +126,10 @@ describe("toolmisuse generator", () => {
   });
 
   it("gold summaries round-trip", () => {
-    const acts: OfficialAction[] = [{ tool_name: "write_file", args: { path: "/a b.md", content: "x; y\"" } }, { tool_name: "list_jobs", args: {} }];
+    const acts: OfficialAction[] = [
+      { tool_name: "write_file", args: { path: "/a b.md", content: 'x; y"' } },
+      { tool_name: "list_jobs", args: {} },
+    ];
     expect(parseGoldSummary(formatGoldSummary(acts))).toEqual(acts);
     expect(parseGoldSummary("not a call")).toBeNull();
   });

@@ -11,7 +11,12 @@ import type { Action } from "../../src/engine/actions.js";
 import type { ToolEnv } from "../../src/engine/toolEnv.js";
 import { generatePaperSplit, generatePaperTask } from "../../envs/toolmisuse/paper.js";
 import {
-  canonical, type generateToolMisuseBench, ReplayAgent, toCanonicalJsonl, uniqueness, type SplitSummary,
+  canonical,
+  type generateToolMisuseBench,
+  ReplayAgent,
+  toCanonicalJsonl,
+  uniqueness,
+  type SplitSummary,
 } from "../../envs/toolmisuse/tasks.js";
 import { loadTaskRecords, type Split } from "../../envs/toolmisuse/dataset.js";
 import { execNode, failure } from "../helpers/cli.js";

@@ -33,7 +33,9 @@ describe("ToolMisuseBench potential Φ = −(required gold calls left)", () => {
     // Live, with random actions and a discount: Σ γ^t r_t = γ^T Φ(s_T) − Φ(s_0) (non-trivial even when Φ never
     // moves, since each step then pays (γ − 1)Φ).
     const gamma = 0.9;
-    const env = make(ID, { reward: { name: "pot-0.9", gamma, terms: { potential: { weight: 1, kind: "potential" } } } }) as unknown as ToolEnv<unknown>;
+    const env = make(ID, {
+      reward: { name: "pot-0.9", gamma, terms: { potential: { weight: 1, kind: "potential" } } },
+    }) as unknown as ToolEnv<unknown>;
     for (const seed of SEEDS) {
       const rng = new Rng(seed).derive("random-play");
       const [, info0] = env.reset({ seed });
@@ -41,7 +43,9 @@ describe("ToolMisuseBench potential Φ = −(required gold calls left)", () => {
       let t = 0;
       let phi = info0.phi as number;
       for (; !env.isDone(); t++) {
-        const [, r, , , info] = env.step(rng.bool(0.15) ? ({ type: "answer", content: "x" } as Action) : (env.actionSpace.sample(rng) as Action));
+        const [, r, , , info] = env.step(
+          rng.bool(0.15) ? ({ type: "answer", content: "x" } as Action) : (env.actionSpace.sample(rng) as Action),
+        );
         g += gamma ** t * r;
         phi = info.phi as number;
       }

@@ -13,14 +13,22 @@ import type { OfficialAction } from "../../envs/toolmisuse/world/types.js";
 
 // Probabilistic triggers and message picks are where a snapshot that forgot a stream would diverge.
 const REC = {
-  task_id: "test_public_prob_00001", split: "test_public", difficulty: "hard", domain: "crud",
-  instruction: "Close account a1 with reason r.", toolset_id: "crud_v1",
+  task_id: "test_public_prob_00001",
+  split: "test_public",
+  difficulty: "hard",
+  domain: "crud",
+  instruction: "Close account a1 with reason r.",
+  toolset_id: "crud_v1",
   initial_state: { accounts: { a1: { id: "a1", status: "active" }, a2: { id: "a2", status: "active" } } },
   success_criteria: [{ op: "equals", path: "accounts.a1.status", value: "closed" }],
   budget: { max_steps: 30, max_tool_calls: 30, max_retries: 30, timeout_ms: 1000 },
   fault_plan: [
     { fault_type: "timeout", trigger: { prob: 0.5 }, payload: {} },
-    { fault_type: "adversarial_error", trigger: { prob: { p: 0.7, seed: 99 } }, payload: { code: "weird", messages: ["m0", "m1", "m2", "m3"] } },
+    {
+      fault_type: "adversarial_error",
+      trigger: { prob: { p: 0.7, seed: 99 } },
+      payload: { code: "weird", messages: ["m0", "m1", "m2", "m3"] },
+    },
   ],
   seed: 4242,
 };
@@ -33,7 +41,10 @@ const calls: OfficialAction[] = [
 ];
 
 describe("ToolMisuseBench snapshots", () => {
-  for (const [name, factory] of [["core", (s: number) => new CoreUniform(`f/${s}`)], ["python", (s: number) => new PyMersenne(s)]] as const) {
+  for (const [name, factory] of [
+    ["core", (s: number) => new CoreUniform(`f/${s}`)],
+    ["python", (s: number) => new PyMersenne(s)],
+  ] as const) {
     it(`episode snapshot/restore continues the exact fault draws (${name} streams)`, () => {
       const task = parseTaskRecord(REC);
       const a = new ToolMisuseEpisode(task, "fixed", factory);
@@ -58,7 +69,10 @@ describe("ToolMisuseBench snapshots", () => {
       let t = 0;
       // Step until a fault fires, then branch there (what a trainer collecting pairs does).
       for (; t < 10; t++) {
-        const info = env.step({ tool_name: calls[t % calls.length]!.tool_name, args: calls[t % calls.length]!.args } as unknown as Action)[4];
+        const info = env.step({
+          tool_name: calls[t % calls.length]!.tool_name,
+          args: calls[t % calls.length]!.args,
+        } as unknown as Action)[4];
         if ((info.events as { type: string }[]).some((e) => e.type === "fault_injected")) break;
       }
       expect(t).toBeLessThan(10);
@@ -67,7 +81,10 @@ describe("ToolMisuseBench snapshots", () => {
       restored.setState(JSON.parse(JSON.stringify(env.getState())));
       const cont = (e: ToolEnv<unknown>) => {
         const out: unknown[] = [];
-        for (let i = 0; i < 8 && !e.isDone(); i++) out.push(e.step({ type: "tool_call", name: calls[(i + 1) % calls.length]!.tool_name, arguments: calls[(i + 1) % calls.length]!.args }));
+        for (let i = 0; i < 8 && !e.isDone(); i++)
+          out.push(
+            e.step({ type: "tool_call", name: calls[(i + 1) % calls.length]!.tool_name, arguments: calls[(i + 1) % calls.length]!.args }),
+          );
         if (!e.isDone()) out.push(e.step({ type: "answer", content: "done" }));
         return stableStringify(out as never);
       };

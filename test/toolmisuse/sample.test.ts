@@ -23,8 +23,11 @@ import type { JsonObj, OfficialAction } from "../../envs/toolmisuse/world/types.
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SAMPLE_FILE = "v0_2_observed_observations.jsonl";
-const sampleDir = [process.env["TOOLMISUSE_SAMPLE_DIR"], path.resolve(repoRoot, "../shared/toolmisusebench-sample"), path.resolve(repoRoot, "../../shared/toolmisusebench-sample")]
-  .find((d) => d !== undefined && existsSync(path.join(d, SAMPLE_FILE)));
+const sampleDir = [
+  process.env["TOOLMISUSE_SAMPLE_DIR"],
+  path.resolve(repoRoot, "../shared/toolmisusebench-sample"),
+  path.resolve(repoRoot, "../../shared/toolmisusebench-sample"),
+].find((d) => d !== undefined && existsSync(path.join(d, SAMPLE_FILE)));
 
 const error = z.strictObject({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()) });
 const firstFailure = z.strictObject({
@@ -51,10 +54,20 @@ const line = z.discriminatedUnion("kind", [firstFailure, experience]);
 type Line = z.infer<typeof line>;
 
 /** `{split}_v2_{domain}_{fault}_{difficulty}_{profile}_{index}` (reference §1.2). */
-function parseId(id: string): { split: "dev" | "test_public"; domain: keyof typeof DOMAIN_TOOLSET; difficulty: string; profile: BudgetProfile } {
+function parseId(id: string): {
+  split: "dev" | "test_public";
+  domain: keyof typeof DOMAIN_TOOLSET;
+  difficulty: string;
+  profile: BudgetProfile;
+} {
   const m = /^(dev|test_public)_v2_(crud|retrieval|files|scheduling)_[a-z_]+?_(easy|medium|hard)_(tight|standard|relaxed)_\d{5}$/.exec(id);
   if (!m) throw new Error(`unexpected task id shape: ${id}`);
-  return { split: m[1] as "dev" | "test_public", domain: m[2] as keyof typeof DOMAIN_TOOLSET, difficulty: m[3]!, profile: m[4] as BudgetProfile };
+  return {
+    split: m[1] as "dev" | "test_public",
+    domain: m[2] as keyof typeof DOMAIN_TOOLSET,
+    difficulty: m[3]!,
+    profile: m[4] as BudgetProfile,
+  };
 }
 
 /** The smallest world in which the instruction's call succeeds, and criteria that it makes true. */
@@ -62,17 +75,38 @@ function worldFor(call: OfficialAction): { initial_state: JsonObj; success_crite
   const a = call.args;
   switch (call.tool_name) {
     case "close_account":
-      return { initial_state: { accounts: { [String(a.id)]: { id: a.id!, status: "active" } } }, success_criteria: [{ op: "equals", path: `accounts.${String(a.id)}.status`, value: "closed" }, { op: "equals", path: `accounts.${String(a.id)}.closed_reason`, value: a.reason! }] };
+      return {
+        initial_state: { accounts: { [String(a.id)]: { id: a.id!, status: "active" } } },
+        success_criteria: [
+          { op: "equals", path: `accounts.${String(a.id)}.status`, value: "closed" },
+          { op: "equals", path: `accounts.${String(a.id)}.closed_reason`, value: a.reason! },
+        ],
+      };
     case "create_account":
-      return { initial_state: { accounts: {} }, success_criteria: [{ op: "exists", path: `accounts.${String((a.fields as JsonObj).id)}` }] };
+      return {
+        initial_state: { accounts: {} },
+        success_criteria: [{ op: "exists", path: `accounts.${String((a.fields as JsonObj).id)}` }],
+      };
     case "get_doc":
-      return { initial_state: { docs: [{ id: a.doc_id!, title: "Quarterly ledger", text: "Notes for the finance team." }] }, success_criteria: [{ op: "tool_output_path_equals", tool_name: "get_doc", output_path: "doc.id", value: a.doc_id! }] };
+      return {
+        initial_state: { docs: [{ id: a.doc_id!, title: "Quarterly ledger", text: "Notes for the finance team." }] },
+        success_criteria: [{ op: "tool_output_path_equals", tool_name: "get_doc", output_path: "doc.id", value: a.doc_id! }],
+      };
     case "read_file":
-      return { initial_state: { files: { [String(a.path)]: "# README" } }, success_criteria: [{ op: "tool_output_path_equals", tool_name: "read_file", output_path: "path", value: a.path! }] };
+      return {
+        initial_state: { files: { [String(a.path)]: "# README" } },
+        success_criteria: [{ op: "tool_output_path_equals", tool_name: "read_file", output_path: "path", value: a.path! }],
+      };
     case "write_file":
-      return { initial_state: { files: {} }, success_criteria: [{ op: "map_value_equals", path: "files", key: a.path!, value: a.content! }] };
+      return {
+        initial_state: { files: {} },
+        success_criteria: [{ op: "map_value_equals", path: "files", key: a.path!, value: a.content! }],
+      };
     case "validate_cron":
-      return { initial_state: { jobs: [] }, success_criteria: [{ op: "tool_output_path_equals", tool_name: "validate_cron", output_path: "cron", value: a.cron! }] };
+      return {
+        initial_state: { jobs: [] },
+        success_criteria: [{ op: "tool_output_path_equals", tool_name: "validate_cron", output_path: "cron", value: a.cron! }],
+      };
     default:
       throw new Error(`no world for ${call.tool_name}`);
   }
@@ -91,8 +125,14 @@ function toCase(l: Line, n: number): Case {
   const meta = parseId(id);
   const toolset: ToolsetId = DOMAIN_TOOLSET[meta.domain];
   const failedTool = l.kind === "dev_experience_text" ? l.failed_tool : l.proper_failed_action.tool_name;
-  const plan = parseInstruction(l.instruction, officialSchemas(toolset).map((s) => s.name));
-  expect(plan.map((c) => c.tool_name), l.instruction).toEqual([failedTool]);
+  const plan = parseInstruction(
+    l.instruction,
+    officialSchemas(toolset).map((s) => s.name),
+  );
+  expect(
+    plan.map((c) => c.tool_name),
+    l.instruction,
+  ).toEqual([failedTool]);
   const gold = { tool_name: plan[0]!.tool_name, args: plan[0]!.args };
   const fault_plan: JsonObj[] = [];
   let first: OfficialAction = gold;
@@ -107,15 +147,31 @@ function toCase(l: Line, n: number): Case {
     const missing = (l.error_details_agent_visible.missing as string[]) ?? [];
     first = { tool_name: gold.tool_name, args: Object.fromEntries(Object.entries(gold.args).filter(([k]) => !missing.includes(k))) };
   } else if (l.proper_provenance === "authorization_transient") {
-    fault_plan.push({ fault_type: "authz", trigger: { on_tool: failedTool, on_nth_call: 1 }, payload: { deny: true, required_role: l.error_details_agent_visible.required_role as string, recoverability: "transient_denial" } });
+    fault_plan.push({
+      fault_type: "authz",
+      trigger: { on_tool: failedTool, on_nth_call: 1 },
+      payload: { deny: true, required_role: l.error_details_agent_visible.required_role as string, recoverability: "transient_denial" },
+    });
   } else {
     const field = (l.error_details_agent_visible.missing as string[])[0]!;
-    fault_plan.push({ fault_type: "schema_drift", trigger: { on_tool: failedTool, on_nth_call: 1 }, payload: { rename_args: { [field]: `${field}_v2` }, recoverability: "transient" } });
+    fault_plan.push({
+      fault_type: "schema_drift",
+      trigger: { on_tool: failedTool, on_nth_call: 1 },
+      payload: { rename_args: { [field]: `${field}_v2` }, recoverability: "transient" },
+    });
   }
   const record: JsonObj = {
-    task_id: id, split: meta.split, difficulty: meta.difficulty, domain: meta.domain, instruction: l.instruction, toolset_id: toolset,
-    ...worldFor(gold), budget: { ...BUDGET_PROFILES[meta.profile], timeout_ms: 1000 }, fault_plan,
-    gold_summary: null, seed: l.kind === "test_public_first_failure_observation" ? (l.seed ?? 0) : 0,
+    task_id: id,
+    split: meta.split,
+    difficulty: meta.difficulty,
+    domain: meta.domain,
+    instruction: l.instruction,
+    toolset_id: toolset,
+    ...worldFor(gold),
+    budget: { ...BUDGET_PROFILES[meta.profile], timeout_ms: 1000 },
+    fault_plan,
+    gold_summary: null,
+    seed: l.kind === "test_public_first_failure_observation" ? (l.seed ?? 0) : 0,
   };
   return l.kind === "test_public_first_failure_observation"
     ? { record, first, second, expectError: l.last_error as Case["expectError"], expectBudget: l.remaining_budget_after_first_call }
@@ -124,12 +180,21 @@ function toCase(l: Line, n: number): Case {
 
 describe.skipIf(!sampleDir)("observed v0.2 behaviour (shared/toolmisusebench-sample), end to end through the env", () => {
   const lines = sampleDir
-    ? readFileSync(path.join(sampleDir, SAMPLE_FILE), "utf8").split("\n").filter((s) => s.trim()).map((s) => line.parse(JSON.parse(s)))
+    ? readFileSync(path.join(sampleDir, SAMPLE_FILE), "utf8")
+        .split("\n")
+        .filter((s) => s.trim())
+        .map((s) => line.parse(JSON.parse(s)))
     : [];
   const cases = lines.map(toCase);
   const dir = mkdtempSync(path.join(tmpdir(), "tmb-sample-"));
   for (const split of ["dev", "test_public"] as const) {
-    writeFileSync(path.join(dir, `${split}.jsonl`), cases.filter((c) => c.record.split === split).map((c) => JSON.stringify(c.record)).join("\n") + "\n");
+    writeFileSync(
+      path.join(dir, `${split}.jsonl`),
+      cases
+        .filter((c) => c.record.split === split)
+        .map((c) => JSON.stringify(c.record))
+        .join("\n") + "\n",
+    );
   }
 
   it("has both kinds of line", () => {
@@ -153,7 +218,11 @@ describe.skipIf(!sampleDir)("observed v0.2 behaviour (shared/toolmisusebench-sam
           expect(official.last_error, id).toMatchObject(c.expectError);
           expect(Object.keys(official.last_error!.details).sort(), id).toEqual(Object.keys(c.expectError.details).sort()); // nothing leaked
           if (c.expectBudget) expect(official.remaining_budget, id).toEqual(c.expectBudget);
-          expect(obs1.budget).toEqual({ steps: official.remaining_budget.steps_left, toolCalls: official.remaining_budget.tool_calls_left, retries: official.remaining_budget.retries_left });
+          expect(obs1.budget).toEqual({
+            steps: official.remaining_budget.steps_left,
+            toolCalls: official.remaining_budget.tool_calls_left,
+            retries: official.remaining_budget.retries_left,
+          });
           expect((obs1.response as { error: unknown }).error).toEqual(official.last_error);
           env.step(c.second as never);
           expect(env.officialObservation().last_error, id).toBeNull();

@@ -41,26 +41,63 @@ describe("toolmisuse success criteria (8 ops)", () => {
 
 describe("toolmisuse aggregates", () => {
   it("S(k) and normalised AUC", () => {
-    const ms = [{ success: 1, tool_calls: 3 }, { success: 1, tool_calls: 10 }, { success: 0, tool_calls: 2 }, { success: 1, tool_calls: 20 }];
+    const ms = [
+      { success: 1, tool_calls: 3 },
+      { success: 1, tool_calls: 10 },
+      { success: 0, tool_calls: 2 },
+      { success: 1, tool_calls: 20 },
+    ];
     const b = budgetedSuccess(ms);
     expect(b.s).toEqual({ "S@4": 0.25, "S@8": 0.25, "S@16": 0.5, "S@32": 0.75 });
     expect(b.auc).toBeCloseTo((4 * 0.5 + 8 * 0.75 + 16 * 1.25) / 2 / 28, 12);
     expect(budgetedSuccess([{ success: 1, tool_calls: 1 }]).auc).toBe(1);
   });
   it("per-fault table and time-to-recovery over non-null values", () => {
-    const m = (over: Partial<ToolMisuseMetrics>): ToolMisuseMetrics => ({ task_id: "t", domain: "crud", difficulty: "easy", success: 1, steps: 2, tool_calls: 2, invalid_calls: 0, invalid_call_rate: 0, policy_violations: 0, budget_exceeded: 0, fault_seen: 0, time_to_recovery: null, recovery_success: 0, catastrophic_failure: 0, primary_fault: "clean", fault_types: [], ...over });
-    const a = aggregateToolMisuse([m({}), m({ primary_fault: "timeout", fault_seen: 1, recovery_success: 1, time_to_recovery: 2 }), m({ primary_fault: "timeout", success: 0, fault_seen: 1 })]);
+    const m = (over: Partial<ToolMisuseMetrics>): ToolMisuseMetrics => ({
+      task_id: "t",
+      domain: "crud",
+      difficulty: "easy",
+      success: 1,
+      steps: 2,
+      tool_calls: 2,
+      invalid_calls: 0,
+      invalid_call_rate: 0,
+      policy_violations: 0,
+      budget_exceeded: 0,
+      fault_seen: 0,
+      time_to_recovery: null,
+      recovery_success: 0,
+      catastrophic_failure: 0,
+      primary_fault: "clean",
+      fault_types: [],
+      ...over,
+    });
+    const a = aggregateToolMisuse([
+      m({}),
+      m({ primary_fault: "timeout", fault_seen: 1, recovery_success: 1, time_to_recovery: 2 }),
+      m({ primary_fault: "timeout", success: 0, fault_seen: 1 }),
+    ]);
     expect(a.by_fault.timeout).toMatchObject({ n: 2, success: 0.5, recovery: 0.5 });
     expect(a.time_to_recovery).toBe(2);
   });
 });
 
 describe("toolmisuse dataset loader", () => {
-  const good = { task_id: "x1", split: "dev", difficulty: "easy", domain: "crud", instruction: "i", toolset_id: "crud_v1", budget: { max_steps: 1, max_tool_calls: 1, max_retries: 0, timeout_ms: 1 } };
+  const good = {
+    task_id: "x1",
+    split: "dev",
+    difficulty: "easy",
+    domain: "crud",
+    instruction: "i",
+    toolset_id: "crud_v1",
+    budget: { max_steps: 1, max_tool_calls: 1, max_retries: 0, timeout_ms: 1 },
+  };
   it("rejects unknown keys naming the key and the record id", () => {
     expect(() => parseTaskRecord({ ...good, extra_field: 1 })).toThrow(/'x1'.*unknown key 'extra_field'/);
     expect(() => parseTaskRecord({ ...good, budget: { ...good.budget, foo: 1 } })).toThrow(/'x1'.*'budget\.foo'/);
-    expect(() => parseTaskRecord({ ...good, fault_plan: [{ fault_type: "timeout", trigger: {}, junk: 1 }] })).toThrow(/fault_plan\.0\.junk/);
+    expect(() => parseTaskRecord({ ...good, fault_plan: [{ fault_type: "timeout", trigger: {}, junk: 1 }] })).toThrow(
+      /fault_plan\.0\.junk/,
+    );
     try {
       parseTaskRecord({ ...good, split: "nope" });
     } catch (e) {

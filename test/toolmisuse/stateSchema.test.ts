@@ -44,7 +44,6 @@ function baselineStates(options: Record<string, unknown>, policies: readonly str
 
 const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
 
-
 const REPLACEMENTS: JsonValue[] = [...BASE_REPLACEMENTS, { code: "timeout", message: "m", details: {} }];
 const POLICIES = ["heuristic", "schema-repair", "oracle"];
 
@@ -71,8 +70,11 @@ describe("ToolMisuseBench-v0 state schema", () => {
     const cases: Array<[string, (s: State) => void, RegExp]> = [
       ["an annotation too many", (s) => session(s).annotations.push(session(s).annotations[0]!), /session\.annotations/],
       ["annotation out of order", (s) => (session(s).annotations[0]!["step"] = 2), /session\.annotations\.0/],
-      ["a recorded response that is no transcript entry", (s) => (s.data.calls[0]!["response"] = { tool_name: "x" }),
-        /data\.calls\.0\.response/],
+      [
+        "a recorded response that is no transcript entry",
+        (s) => (s.data.calls[0]!["response"] = { tool_name: "x" }),
+        /data\.calls\.0\.response/,
+      ],
       ["an extra fault stream", (s) => session(s).faultStreams.push({ mt: [], index: 0 }), /faultStreams/],
       ["no session", (s) => ((s as Record<string, unknown>)["family"] = null), /^state\.family$/],
     ];

@@ -13,29 +13,48 @@ describe("toolmisuse simulators", () => {
     const st: JsonObj = {};
     expect(run("crud_v1", "create_account", st, { fields: {} }).output).toEqual({ account: { id: "acct_1", status: "active" } });
     expect(run("crud_v1", "create_account", st, { fields: { id: "acct_1" } }).error?.code).toBe("already_exists");
-    expect(run("crud_v1", "get_account", st, { id: "zz" }).error).toEqual({ code: "not_found", message: "Account not found.", details: {} });
-    expect(run("crud_v1", "update_account", st, { id: "acct_1", patch: { tier: "gold" } }).output).toEqual({ account: { id: "acct_1", status: "active", tier: "gold" } });
+    expect(run("crud_v1", "get_account", st, { id: "zz" }).error).toEqual({
+      code: "not_found",
+      message: "Account not found.",
+      details: {},
+    });
+    expect(run("crud_v1", "update_account", st, { id: "acct_1", patch: { tier: "gold" } }).output).toEqual({
+      account: { id: "acct_1", status: "active", tier: "gold" },
+    });
     run("crud_v1", "close_account", st, { id: "acct_1", reason: "r" });
     expect((st.accounts as JsonObj).acct_1).toMatchObject({ status: "closed", closed_reason: "r" });
   });
 
   it("retrieval: substring-count scoring, ties by id, zero scores dropped, top_k floor 1", () => {
-    const st: JsonObj = { docs: [
-      { id: "b", title: "Alpha", text: "alpha alpha" },
-      { id: "a", title: "alpha", text: "x" },
-      { id: "c", title: "beta", text: "gamma" },
-      { id: "d", title: "alphabet", text: "" },
-    ] };
+    const st: JsonObj = {
+      docs: [
+        { id: "b", title: "Alpha", text: "alpha alpha" },
+        { id: "a", title: "alpha", text: "x" },
+        { id: "c", title: "beta", text: "gamma" },
+        { id: "d", title: "alphabet", text: "" },
+      ],
+    };
     const r = run("retrieval_v1", "search_docs", st, { query: "  ALPHA ", top_k: 10 });
-    expect(r.output).toEqual({ results: [{ id: "b", title: "Alpha", score: 3 }, { id: "a", title: "alpha", score: 1 }, { id: "d", title: "alphabet", score: 1 }] });
-    expect(run("retrieval_v1", "search_docs", st, { query: "alpha", top_k: 0 }).output).toEqual({ results: [{ id: "b", title: "Alpha", score: 3 }] });
+    expect(r.output).toEqual({
+      results: [
+        { id: "b", title: "Alpha", score: 3 },
+        { id: "a", title: "alpha", score: 1 },
+        { id: "d", title: "alphabet", score: 1 },
+      ],
+    });
+    expect(run("retrieval_v1", "search_docs", st, { query: "alpha", top_k: 0 }).output).toEqual({
+      results: [{ id: "b", title: "Alpha", score: 3 }],
+    });
     expect(run("retrieval_v1", "search_docs", st, { query: "", top_k: 3 }).output).toEqual({ results: [] });
     expect(run("retrieval_v1", "get_doc", st, { doc_id: "zz" }).error?.code).toBe("not_found");
   });
 
   it("files: write counts code points; list_dir root quirk only under official compat", () => {
     const st: JsonObj = { files: { "/reports/a.md": "x", "/reports/sub/b.md": "y", "/notes/c.txt": "z" } };
-    expect(run("files_v1", "write_file", st, { path: "/n/e.md", content: "héllo😀" }).output).toEqual({ path: "/n/e.md", bytes_written: 6 });
+    expect(run("files_v1", "write_file", st, { path: "/n/e.md", content: "héllo😀" }).output).toEqual({
+      path: "/n/e.md",
+      bytes_written: 6,
+    });
     expect(run("files_v1", "list_dir", st, { path: "/reports/" }).output).toEqual({ path: "/reports/", entries: ["a.md", "sub"] });
     expect(run("files_v1", "list_dir", st, { path: "/" }, "official").output).toEqual({ path: "/", entries: [""] });
     expect(run("files_v1", "list_dir", st, { path: "/" }, "fixed").output).toEqual({ path: "/", entries: ["n", "notes", "reports"] });
@@ -61,9 +80,20 @@ describe("toolmisuse validation order", () => {
   it("unknown tool, then missing, then unknown arg, then first type mismatch", () => {
     expect(validateCall(crud, { tool_name: "nope", args: {} }, "fixed")?.code).toBe("unknown_tool");
     const m = validateCall(crud, { tool_name: "close_account", args: { extra: 1 } }, "fixed");
-    expect(m).toEqual({ code: "missing_required_arg", message: "Action is missing required arguments.", details: { missing: ["id", "reason"], tool_name: "close_account" } });
-    expect(validateCall(crud, { tool_name: "close_account", args: { id: 1, reason: 2, extra: 1 } }, "fixed")?.code).toBe("unknown_argument");
-    expect(validateCall(crud, { tool_name: "close_account", args: { id: 1, reason: 2 } }, "fixed")?.details).toEqual({ tool_name: "close_account", arg: "id", expected: "string", received: "int" });
+    expect(m).toEqual({
+      code: "missing_required_arg",
+      message: "Action is missing required arguments.",
+      details: { missing: ["id", "reason"], tool_name: "close_account" },
+    });
+    expect(validateCall(crud, { tool_name: "close_account", args: { id: 1, reason: 2, extra: 1 } }, "fixed")?.code).toBe(
+      "unknown_argument",
+    );
+    expect(validateCall(crud, { tool_name: "close_account", args: { id: 1, reason: 2 } }, "fixed")?.details).toEqual({
+      tool_name: "close_account",
+      arg: "id",
+      expected: "string",
+      received: "int",
+    });
   });
   it("booleans pass integer checks only under official compat", () => {
     const r = TOOLSETS.retrieval_v1;

@@ -58,7 +58,9 @@ export const brokerage = defineCategory<BrokerWorld>({
       parameters: obj({ symbol: str("Ticker symbol (e.g. AAPL) or company name") }, ["symbol"]),
       mutates: false,
       run: (a, rt) => {
-        const q = resolveOne(table(rt.st, "quotes"), asStr(a.symbol), "symbol", symbolFields, "security", (r) => pick(r, ["symbol", "name"]));
+        const q = resolveOne(table(rt.st, "quotes"), asStr(a.symbol), "symbol", symbolFields, "security", (r) =>
+          pick(r, ["symbol", "name"]),
+        );
         return q.ok ? ok(quoteView(q.row, rt.now)) : q.result;
       },
     },
@@ -67,7 +69,8 @@ export const brokerage = defineCategory<BrokerWorld>({
       description: "Cash available and buying power.",
       parameters: obj({}),
       mutates: false,
-      run: (_a, rt) => ok({ cash_available: round2(asNum(rt.st.cash)), buying_power: round2(asNum(rt.st.cash)), currency: "USD", as_of: rt.now }),
+      run: (_a, rt) =>
+        ok({ cash_available: round2(asNum(rt.st.cash)), buying_power: round2(asNum(rt.st.cash)), currency: "USD", as_of: rt.now }),
     },
     {
       op: "get_positions",
@@ -91,7 +94,9 @@ export const brokerage = defineCategory<BrokerWorld>({
       ),
       mutates: true,
       run: (a, rt) => {
-        const q = resolveOne(table(rt.st, "quotes"), asStr(a.symbol), "symbol", symbolFields, "security", (r) => pick(r, ["symbol", "name"]));
+        const q = resolveOne(table(rt.st, "quotes"), asStr(a.symbol), "symbol", symbolFields, "security", (r) =>
+          pick(r, ["symbol", "name"]),
+        );
         if (!q.ok) return q.result;
         if (a.order_type === "limit" && typeof a.limit_price !== "number") {
           return fail(400, "INVALID_ARGUMENT", "limit_price is required for limit orders.", { field: "limit_price" });
@@ -142,7 +147,7 @@ export const brokerage = defineCategory<BrokerWorld>({
   world: (rng) => ({
     quotes: COMPANIES.map((c) => {
       const price = rng.range(40, 900) + rng.range(0, 99) / 100;
-      return { symbol: c.symbol, name: c.name, price, prev: round2(price * (1 + (rng.range(-300, 300) / 10000))) };
+      return { symbol: c.symbol, name: c.name, price, prev: round2(price * (1 + rng.range(-300, 300) / 10000)) };
     }),
     cash: rng.range(20000, 60000),
   }),
@@ -173,7 +178,11 @@ export const brokerage = defineCategory<BrokerWorld>({
           corruption: "price outside the day's trading range",
           answer: [{ kind: "number", id: "price", value: q.price, tolerance: 0.01 }],
           wrongConcept: { kind: "number", id: "wrong_price", value: wrong, tolerance: 0.01 },
-          stale: { tsPath: ["as_of"], staleValue: stale, staleConcept: { kind: "number", id: "stale_price", value: stale, tolerance: 0.01 } },
+          stale: {
+            tsPath: ["as_of"],
+            staleValue: stale,
+            staleConcept: { kind: "number", id: "stale_price", value: stale, tolerance: 0.01 },
+          },
         };
       },
     },
@@ -199,7 +208,13 @@ export const brokerage = defineCategory<BrokerWorld>({
             { kind: "text", id: "symbol", synonyms: [q.symbol, c.name.split(" ")[0]] },
           ],
           wrongConcept: { kind: "number", id: "wrong_quantity", value: qty * 10, tolerance: 0 },
-          write: recordWrite("orders", "order_id", "quantity", { symbol: q.symbol, side: "buy", quantity: qty, status: "accepted" }, { verify: "get_order", cancel: "cancel_order" }),
+          write: recordWrite(
+            "orders",
+            "order_id",
+            "quantity",
+            { symbol: q.symbol, side: "buy", quantity: qty, status: "accepted" },
+            { verify: "get_order", cancel: "cancel_order" },
+          ),
           ambiguity: {
             arg: "symbol",
             table: "quotes",

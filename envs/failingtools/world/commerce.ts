@@ -1,12 +1,44 @@
 import type { JsonObject, JsonValue } from "../../../src/family.js";
-import { cancelOp, type Concept, defineCategory, getOp, type ProviderRuntime, recordWrite, searchOp, twinCityAmbiguity, type WriteTaskCore } from "./category.js";
-import { addDays, addMinutes, arr, asNum, asStr, dateOf, enm, fail, int, nextId, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
+import {
+  cancelOp,
+  type Concept,
+  defineCategory,
+  getOp,
+  type ProviderRuntime,
+  recordWrite,
+  searchOp,
+  twinCityAmbiguity,
+  type WriteTaskCore,
+} from "./category.js";
+import {
+  addDays,
+  addMinutes,
+  arr,
+  asNum,
+  asStr,
+  dateOf,
+  enm,
+  fail,
+  int,
+  nextId,
+  obj,
+  ok,
+  pick,
+  resolveOne,
+  round2,
+  str,
+  table,
+} from "./kit.js";
 import { CITIES, STREETS, type City } from "./pools.js";
 
 const itemSchema = obj({ name: str("Item name as listed"), quantity: int("Quantity", { minimum: 1, maximum: 20 }) }, ["name", "quantity"]);
 
 /** Prices a list of `{name, quantity}` against a catalogue; unknown names are a 404 naming the item. */
-function priceItems(items: JsonValue | undefined, catalogue: JsonObject[], nameField: string): { ok: true; lines: JsonObject[]; subtotal: number } | { ok: false; missing: string } {
+function priceItems(
+  items: JsonValue | undefined,
+  catalogue: JsonObject[],
+  nameField: string,
+): { ok: true; lines: JsonObject[]; subtotal: number } | { ok: false; missing: string } {
   const lines: JsonObject[] = [];
   let subtotal = 0;
   for (const it of Array.isArray(items) ? items : []) {
@@ -23,11 +55,46 @@ function priceItems(items: JsonValue | undefined, catalogue: JsonObject[], nameF
 /* ------------------------------------------------------------------ food delivery: UberEats / DoorDash / Grubhub */
 
 const RESTAURANTS: { name: string; menu: [string, number][] }[] = [
-  { name: "Joe's Pizza", menu: [["Margherita Pizza", 16.5], ["Garlic Knots", 6.25], ["Caesar Salad", 9.75]] },
-  { name: "Golden Dragon", menu: [["Kung Pao Chicken", 14.95], ["Veggie Dumplings", 8.5], ["Fried Rice", 10.25]] },
-  { name: "Taqueria El Sol", menu: [["Carnitas Burrito", 12.75], ["Chips & Guac", 7.5], ["Horchata", 3.95]] },
-  { name: "Sakura Sushi", menu: [["Salmon Roll", 9.5], ["Miso Soup", 4.25], ["Chirashi Bowl", 22.0]] },
-  { name: "Bella Napoli", menu: [["Lasagna", 18.25], ["Tiramisu", 8.0], ["Bruschetta", 9.0]] },
+  {
+    name: "Joe's Pizza",
+    menu: [
+      ["Margherita Pizza", 16.5],
+      ["Garlic Knots", 6.25],
+      ["Caesar Salad", 9.75],
+    ],
+  },
+  {
+    name: "Golden Dragon",
+    menu: [
+      ["Kung Pao Chicken", 14.95],
+      ["Veggie Dumplings", 8.5],
+      ["Fried Rice", 10.25],
+    ],
+  },
+  {
+    name: "Taqueria El Sol",
+    menu: [
+      ["Carnitas Burrito", 12.75],
+      ["Chips & Guac", 7.5],
+      ["Horchata", 3.95],
+    ],
+  },
+  {
+    name: "Sakura Sushi",
+    menu: [
+      ["Salmon Roll", 9.5],
+      ["Miso Soup", 4.25],
+      ["Chirashi Bowl", 22.0],
+    ],
+  },
+  {
+    name: "Bella Napoli",
+    menu: [
+      ["Lasagna", 18.25],
+      ["Tiramisu", 8.0],
+      ["Bruschetta", 9.0],
+    ],
+  },
 ];
 
 interface FoodWorld {
@@ -38,7 +105,14 @@ interface FoodWorld {
 }
 
 /** A delivery order as food.order and food.dinner ask for it; `more` concepts follow restaurant and total. */
-function foodOrderCore(restaurant: string, w: FoodWorld, item: string, quantity: number, total: number, more: Concept[] = []): WriteTaskCore {
+function foodOrderCore(
+  restaurant: string,
+  w: FoodWorld,
+  item: string,
+  quantity: number,
+  total: number,
+  more: Concept[] = [],
+): WriteTaskCore {
   return {
     main: { op: "place_order", args: { restaurant, items: [{ name: item, quantity }], address: w.address } },
     stated: { address: w.address },
@@ -46,14 +120,25 @@ function foodOrderCore(restaurant: string, w: FoodWorld, item: string, quantity:
     keyValue: total,
     wrongValue: round2(total * 2),
     corruption: "order total doubled (does not equal subtotal + fees)",
-    answer: [{ kind: "text", id: "restaurant", synonyms: [restaurant] }, { kind: "number", id: "total", value: total, tolerance: 0.01 }, ...more],
+    answer: [
+      { kind: "text", id: "restaurant", synonyms: [restaurant] },
+      { kind: "number", id: "total", value: total, tolerance: 0.01 },
+      ...more,
+    ],
     wrongConcept: { kind: "number", id: "double_total", value: round2(total * 2), tolerance: 0.01 },
-    write: recordWrite("orders", "order_id", "total", { restaurant, region: w.city.state, total, status: "placed" }, { verify: "get_order", cancel: "cancel_order" }),
+    write: recordWrite(
+      "orders",
+      "order_id",
+      "total",
+      { restaurant, region: w.city.state, total, status: "placed" },
+      { verify: "get_order", cancel: "cancel_order" },
+    ),
   };
 }
 
 /** A restaurant by id or exact name, or the 404/409 that explains why not. */
-const resolveRestaurant = (rt: ProviderRuntime, query: string) => resolveOne(table(rt.st, "restaurants"), query, "restaurant_id", ["name"], "restaurant", (x) => ({ ...x }));
+const resolveRestaurant = (rt: ProviderRuntime, query: string) =>
+  resolveOne(table(rt.st, "restaurants"), query, "restaurant_id", ["name"], "restaurant", (x) => ({ ...x }));
 
 export const foodDelivery = defineCategory<FoodWorld>({
   id: "food_delivery",
@@ -65,7 +150,11 @@ export const foodDelivery = defineCategory<FoodWorld>({
     { id: "grubhub", label: "Grubhub", idPrefix: "gh" },
   ],
   ops: [
-    searchOp("search_restaurants", "Restaurants delivering to the user's area.", "Name or cuisine", { tbl: "restaurants", outKey: "restaurants", fields: ["name"] }),
+    searchOp("search_restaurants", "Restaurants delivering to the user's area.", "Name or cuisine", {
+      tbl: "restaurants",
+      outKey: "restaurants",
+      fields: ["name"],
+    }),
     {
       op: "get_menu",
       description: "A restaurant's menu with prices in USD.",
@@ -74,13 +163,28 @@ export const foodDelivery = defineCategory<FoodWorld>({
       run: (a, rt) => {
         const r = resolveRestaurant(rt, asStr(a.restaurant));
         if (!r.ok) return r.result;
-        return ok({ restaurant_id: r.row.restaurant_id, restaurant: r.row.name, region: r.row.region, items: table(rt.st, "menu").filter((m) => m.restaurant_id === r.row.restaurant_id).map((m) => pick(m, ["item_id", "name", "price"])), updated_at: rt.now });
+        return ok({
+          restaurant_id: r.row.restaurant_id,
+          restaurant: r.row.name,
+          region: r.row.region,
+          items: table(rt.st, "menu")
+            .filter((m) => m.restaurant_id === r.row.restaurant_id)
+            .map((m) => pick(m, ["item_id", "name", "price"])),
+          updated_at: rt.now,
+        });
       },
     },
     {
       op: "place_order",
       description: "Place a delivery order. Returns a receipt; fees are added to the item subtotal.",
-      parameters: obj({ restaurant: str("restaurant_id or exact name"), items: arr("Items to order", itemSchema, { minItems: 1 }), address: str("Delivery address") }, ["restaurant", "items", "address"]),
+      parameters: obj(
+        {
+          restaurant: str("restaurant_id or exact name"),
+          items: arr("Items to order", itemSchema, { minItems: 1 }),
+          address: str("Delivery address"),
+        },
+        ["restaurant", "items", "address"],
+      ),
       mutates: true,
       run: (a, rt) => placeFood(a, rt),
     },
@@ -89,11 +193,29 @@ export const foodDelivery = defineCategory<FoodWorld>({
   ],
   world: (rng) => {
     const city = rng.pick(CITIES);
-    return { city, address: `${rng.range(10, 980)} ${rng.pick(STREETS)}, ${city.name}, ${city.state}`, rest: rng.sample(RESTAURANTS, 3), fee: rng.pick([2.99, 3.49, 4.99]) };
+    return {
+      city,
+      address: `${rng.range(10, 980)} ${rng.pick(STREETS)}, ${city.name}, ${city.state}`,
+      rest: rng.sample(RESTAURANTS, 3),
+      fee: rng.pick([2.99, 3.49, 4.99]),
+    };
   },
   tables: (w, prov) => ({
-    restaurants: w.rest.map((r, i) => ({ restaurant_id: `${prov.idPrefix}_rst_${31 + i}`, name: r.name, city: w.city.name, region: w.city.state, eta_minutes: 25 + i * 5 })),
-    menu: w.rest.flatMap((r, i) => r.menu.map(([name, price], k) => ({ item_id: `${prov.idPrefix}_itm_${31 + i}${k}`, restaurant_id: `${prov.idPrefix}_rst_${31 + i}`, name, price }))),
+    restaurants: w.rest.map((r, i) => ({
+      restaurant_id: `${prov.idPrefix}_rst_${31 + i}`,
+      name: r.name,
+      city: w.city.name,
+      region: w.city.state,
+      eta_minutes: 25 + i * 5,
+    })),
+    menu: w.rest.flatMap((r, i) =>
+      r.menu.map(([name, price], k) => ({
+        item_id: `${prov.idPrefix}_itm_${31 + i}${k}`,
+        restaurant_id: `${prov.idPrefix}_rst_${31 + i}`,
+        name,
+        price,
+      })),
+    ),
     orders: [],
   }),
   extras: (w) => ({ delivery_fee: w.fee }),
@@ -118,7 +240,11 @@ export const foodDelivery = defineCategory<FoodWorld>({
           corruption: "negative menu price",
           answer: [{ kind: "number", id: "price", value: price, tolerance: 0.01 }],
           wrongConcept: { kind: "number", id: "neg_price", value: -price, tolerance: 0.01 },
-          stale: { tsPath: ["updated_at"], staleValue: round2(price - 2), staleConcept: { kind: "number", id: "stale_price", value: round2(price - 2), tolerance: 0.01 } },
+          stale: {
+            tsPath: ["updated_at"],
+            staleValue: round2(price - 2),
+            staleConcept: { kind: "number", id: "stale_price", value: round2(price - 2), tolerance: 0.01 },
+          },
           ambiguity: twinCityAmbiguity("restaurant", "restaurants", "restaurant_id", r.name, w.city, { eta_minutes: 70 }),
         };
       },
@@ -188,12 +314,29 @@ function placeFood(a: JsonObject, rt: ProviderRuntime) {
     eta: addMinutes(rt.now, asNum(r.row.eta_minutes, 30)),
   };
   table(rt.st, "orders").push(rec);
-  return ok({ order_id: rec.order_id, status: "placed", restaurant: rec.restaurant, region: rec.region, subtotal: rec.subtotal, fees: fee, total: rec.total, eta: rec.eta });
+  return ok({
+    order_id: rec.order_id,
+    status: "placed",
+    restaurant: rec.restaurant,
+    region: rec.region,
+    subtotal: rec.subtotal,
+    fees: fee,
+    total: rec.total,
+    eta: rec.eta,
+  });
 }
 
 /* ------------------------------------------------------------------ grocery: Walmart / Instacart */
 
-const GROCERIES: [string, number][] = [["Whole milk 1 gal", 3.98], ["Large eggs 12ct", 4.12], ["Bananas 2 lb", 1.18], ["Sourdough loaf", 4.5], ["Cheddar 8 oz", 3.24], ["Coffee beans 12 oz", 9.97], ["Spinach 5 oz", 2.98]];
+const GROCERIES: [string, number][] = [
+  ["Whole milk 1 gal", 3.98],
+  ["Large eggs 12ct", 4.12],
+  ["Bananas 2 lb", 1.18],
+  ["Sourdough loaf", 4.5],
+  ["Cheddar 8 oz", 3.24],
+  ["Coffee beans 12 oz", 9.97],
+  ["Spinach 5 oz", 2.98],
+];
 
 interface GroceryWorld {
   products: [string, number][];
@@ -210,11 +353,18 @@ export const grocery = defineCategory<GroceryWorld>({
     { id: "instacart", label: "Instacart", idPrefix: "ic" },
   ],
   ops: [
-    searchOp("search_products", "Search the store catalogue.", "Product keywords", { tbl: "products", outKey: "products", fields: ["name"] }),
+    searchOp("search_products", "Search the store catalogue.", "Product keywords", {
+      tbl: "products",
+      outKey: "products",
+      fields: ["name"],
+    }),
     {
       op: "list_slots",
       description: "Open pickup or delivery windows on a date (UTC).",
-      parameters: obj({ type: enm("Fulfilment type", ["pickup", "delivery"]), date: str("YYYY-MM-DD", { format: "date" }) }, ["type", "date"]),
+      parameters: obj({ type: enm("Fulfilment type", ["pickup", "delivery"]), date: str("YYYY-MM-DD", { format: "date" }) }, [
+        "type",
+        "date",
+      ]),
       mutates: false,
       run: (a, rt) => {
         const rows = table(rt.st, "slots").filter((s) => s.type === a.type && asStr(s.start).startsWith(asStr(a.date)));
@@ -225,13 +375,20 @@ export const grocery = defineCategory<GroceryWorld>({
       op: "create_order",
       description: "Create an order and reserve a pickup or delivery window starting at slot_start.",
       parameters: obj(
-        { items: arr("Items", itemSchema, { minItems: 1 }), fulfilment: enm("pickup or delivery", ["pickup", "delivery"]), slot_start: str("Window start (ISO date-time, UTC)", { format: "date-time" }) },
+        {
+          items: arr("Items", itemSchema, { minItems: 1 }),
+          fulfilment: enm("pickup or delivery", ["pickup", "delivery"]),
+          slot_start: str("Window start (ISO date-time, UTC)", { format: "date-time" }),
+        },
         ["items", "fulfilment", "slot_start"],
       ),
       mutates: true,
       run: (a, rt) => {
         const slot = table(rt.st, "slots").find((s) => s.type === a.fulfilment && s.start === a.slot_start);
-        if (!slot) return fail(404, "SLOT_NOT_FOUND", `No open ${asStr(a.fulfilment)} window starts at ${asStr(a.slot_start)}.`, { field: "slot_start" });
+        if (!slot)
+          return fail(404, "SLOT_NOT_FOUND", `No open ${asStr(a.fulfilment)} window starts at ${asStr(a.slot_start)}.`, {
+            field: "slot_start",
+          });
         const priced = priceItems(a.items, table(rt.st, "products"), "name");
         if (!priced.ok) return fail(404, "PRODUCT_NOT_FOUND", `No product named "${priced.missing}".`, { field: "items" });
         const fee = a.fulfilment === "delivery" ? 7.95 : 0;
@@ -287,7 +444,11 @@ export const grocery = defineCategory<GroceryWorld>({
           corruption: "delivery window a year in the past",
           answer: [{ kind: "text", id: "time", synonyms: ["10:00", "10 am", "10am"] }],
           wrongConcept: { kind: "date", id: "past_date", iso: addDays(date, -365) },
-          stale: { tsPath: ["generated_at"], staleValue: `${date}T08:00:00Z`, staleConcept: { kind: "text", id: "stale_slot", synonyms: ["08:00", "8:00", "8 am", "8am"] } },
+          stale: {
+            tsPath: ["generated_at"],
+            staleValue: `${date}T08:00:00Z`,
+            staleConcept: { kind: "text", id: "stale_slot", synonyms: ["08:00", "8:00", "8 am", "8am"] },
+          },
         };
       },
     },
@@ -311,9 +472,18 @@ export const grocery = defineCategory<GroceryWorld>({
           keyValue: slot,
           wrongValue: wrong,
           corruption: "delivery slot stored a year in the past",
-          answer: [{ kind: "date", id: "date", iso: date }, { kind: "text", id: "product", synonyms: [name] }],
+          answer: [
+            { kind: "date", id: "date", iso: date },
+            { kind: "text", id: "product", synonyms: [name] },
+          ],
           wrongConcept: { kind: "date", id: "past_date", iso: addDays(date, -365) },
-          write: recordWrite("orders", "order_id", "slot_start", { fulfilment: "delivery", slot_start: slot, status: "scheduled" }, { verify: "get_order", cancel: "cancel_order" }),
+          write: recordWrite(
+            "orders",
+            "order_id",
+            "slot_start",
+            { fulfilment: "delivery", slot_start: slot, status: "scheduled" },
+            { verify: "get_order", cancel: "cancel_order" },
+          ),
         };
       },
     },
@@ -338,9 +508,18 @@ export const grocery = defineCategory<GroceryWorld>({
           keyValue: ready,
           wrongValue: late,
           corruption: "pickup window starts before the order is ready",
-          answer: [{ kind: "date", id: "date", iso: date }, { kind: "text", id: "pickup", synonyms: ["pickup", "pick up", "pick-up"] }],
+          answer: [
+            { kind: "date", id: "date", iso: date },
+            { kind: "text", id: "pickup", synonyms: ["pickup", "pick up", "pick-up"] },
+          ],
           wrongConcept: { kind: "text", id: "late_ready", synonyms: [late.slice(11, 16)] },
-          write: recordWrite("orders", "order_id", "ready_at", { fulfilment: "pickup", slot_start: slot, ready_at: ready, status: "scheduled" }, { verify: "get_order", cancel: "cancel_order" }),
+          write: recordWrite(
+            "orders",
+            "order_id",
+            "ready_at",
+            { fulfilment: "pickup", slot_start: slot, ready_at: ready, status: "scheduled" },
+            { verify: "get_order", cancel: "cancel_order" },
+          ),
         };
       },
     },

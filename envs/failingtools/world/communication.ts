@@ -30,14 +30,23 @@ export const email = defineCategory<EmailWorld>({
       mutates: false,
       run: (a, rt) => {
         const q = asStr(a.query).toLowerCase();
-        return ok({ contacts: table(rt.st, "contacts").filter((c) => asStr(c.name).toLowerCase().includes(q) || asStr(c.email).includes(q)).map(contactView) });
+        return ok({
+          contacts: table(rt.st, "contacts")
+            .filter((c) => asStr(c.name).toLowerCase().includes(q) || asStr(c.email).includes(q))
+            .map(contactView),
+        });
       },
     },
     {
       op: "list_messages",
       description: "List messages in a folder, newest first, optionally filtered by sender and unread state.",
       parameters: obj(
-        { folder: enm("Folder", ["inbox", "sent"]), from: str("Sender name or email"), unread_only: { type: "boolean", description: "Only unread" }, limit: int("Max messages", { minimum: 1, maximum: 50 }) },
+        {
+          folder: enm("Folder", ["inbox", "sent"]),
+          from: str("Sender name or email"),
+          unread_only: { type: "boolean", description: "Only unread" },
+          limit: int("Max messages", { minimum: 1, maximum: 50 }),
+        },
         ["folder"],
       ),
       mutates: false,
@@ -51,14 +60,22 @@ export const email = defineCategory<EmailWorld>({
           .slice()
           .reverse()
           .slice(0, asNum(a.limit, 20));
-        return ok({ folder: a.folder as string, result_count: rows.length, messages: rows.map((m) => pick(m, ["message_id", "from", "from_name", "to", "subject", "unread", "sent_at"])) });
+        return ok({
+          folder: a.folder as string,
+          result_count: rows.length,
+          messages: rows.map((m) => pick(m, ["message_id", "from", "from_name", "to", "subject", "unread", "sent_at"])),
+        });
       },
     },
     getOp("read_message", "messages", "message_id", "message", ["send_email"]),
     {
       op: "send_email",
       description: "Send an email to a contact (name or address). Sent mail can be recalled with unsend_message for 30 minutes.",
-      parameters: obj({ to: str("Recipient email address or contact name"), subject: str("Subject line"), body: str("Plain-text body") }, ["to", "subject", "body"]),
+      parameters: obj({ to: str("Recipient email address or contact name"), subject: str("Subject line"), body: str("Plain-text body") }, [
+        "to",
+        "subject",
+        "body",
+      ]),
       mutates: true,
       run: (a, rt) => {
         const to = asStr(a.to);
@@ -92,7 +109,12 @@ export const email = defineCategory<EmailWorld>({
   world: (rng) => {
     const contacts = people(rng, 5);
     const inbox = contacts.flatMap((p, i) =>
-      Array.from({ length: 1 + ((i * 3) % 4) }, (_, k) => ({ from: p, subject: rng.pick(TOPICS), unread: rng.bool(0.6) || k === 0, days: rng.range(0, 6) })),
+      Array.from({ length: 1 + ((i * 3) % 4) }, (_, k) => ({
+        from: p,
+        subject: rng.pick(TOPICS),
+        unread: rng.bool(0.6) || k === 0,
+        days: rng.range(0, 6),
+      })),
     );
     return { contacts, inbox };
   },
@@ -154,10 +176,27 @@ export const email = defineCategory<EmailWorld>({
           keyValue: subject,
           wrongValue: "(no subject)",
           corruption: "subject line dropped on send",
-          answer: [{ kind: "text", id: "recipient", synonyms: [p.name, p.email] }, { kind: "text", id: "subject", synonyms: [subject] }],
+          answer: [
+            { kind: "text", id: "recipient", synonyms: [p.name, p.email] },
+            { kind: "text", id: "subject", synonyms: [subject] },
+          ],
           wrongConcept: { kind: "text", id: "no_subject", synonyms: ["no subject"] },
-          write: recordWrite("messages", "message_id", "subject", { folder: "sent", to: p.email, subject, status: "sent" }, { verify: "read_message", cancel: "unsend_message" }),
-          ambiguity: { arg: "to", table: "contacts", idField: "contact_id", decoy: { name: decoy.name, email: decoy.email }, truth: { email: p.email }, shownPath: ["to"], decoyShown: decoy.email },
+          write: recordWrite(
+            "messages",
+            "message_id",
+            "subject",
+            { folder: "sent", to: p.email, subject, status: "sent" },
+            { verify: "read_message", cancel: "unsend_message" },
+          ),
+          ambiguity: {
+            arg: "to",
+            table: "contacts",
+            idField: "contact_id",
+            decoy: { name: decoy.name, email: decoy.email },
+            truth: { email: p.email },
+            shownPath: ["to"],
+            decoyShown: decoy.email,
+          },
         };
       },
     },
@@ -198,7 +237,12 @@ export const calendar = defineCategory<CalendarWorld>({
       op: "create_event",
       description: "Create an event. start is an ISO date-time in UTC.",
       parameters: obj(
-        { title: str("Event title"), start: str("Start, e.g. 2026-06-16T15:00:00Z", { format: "date-time" }), duration_minutes: int("Length in minutes", { minimum: 5, maximum: 600 }), attendees: arr("Attendee emails", { type: "string" }) },
+        {
+          title: str("Event title"),
+          start: str("Start, e.g. 2026-06-16T15:00:00Z", { format: "date-time" }),
+          duration_minutes: int("Length in minutes", { minimum: 5, maximum: 600 }),
+          attendees: arr("Attendee emails", { type: "string" }),
+        },
         ["title", "start", "duration_minutes"],
       ),
       mutates: true,
@@ -222,7 +266,10 @@ export const calendar = defineCategory<CalendarWorld>({
     {
       op: "find_free_slots",
       description: "Free 30-minute-aligned slots between 09:00 and 17:00 UTC on a date.",
-      parameters: obj({ date: str("YYYY-MM-DD", { format: "date" }), duration_minutes: int("Needed length", { minimum: 15, maximum: 240 }) }, ["date", "duration_minutes"]),
+      parameters: obj(
+        { date: str("YYYY-MM-DD", { format: "date" }), duration_minutes: int("Needed length", { minimum: 15, maximum: 240 }) },
+        ["date", "duration_minutes"],
+      ),
       mutates: false,
       run: (a, rt) => {
         const busy = table(rt.st, "events").filter((e) => asStr(e.start).startsWith(asStr(a.date)) && e.status === "confirmed");
@@ -237,13 +284,23 @@ export const calendar = defineCategory<CalendarWorld>({
     },
   ],
   world: (rng) => ({
-    events: rng.sample(MEETINGS, 5).map((title) => ({ title, day: rng.range(1, 4), hour: rng.range(9, 16), minutes: rng.pick([30, 45, 60]) })),
+    events: rng
+      .sample(MEETINGS, 5)
+      .map((title) => ({ title, day: rng.range(1, 4), hour: rng.range(9, 16), minutes: rng.pick([30, 45, 60]) })),
     people: people(rng, 3),
   }),
   tables: (w, prov, now) => ({
     events: w.events.map((e, i) => {
       const start = `${addDays(dateOf(now), e.day)}T${String(e.hour).padStart(2, "0")}:00:00Z`;
-      return { event_id: `${prov.idPrefix}_evt_${401 + i}`, title: e.title, start, end: addMinutes(start, e.minutes), attendees: [], status: "confirmed", created_at: addDays(now, -10) };
+      return {
+        event_id: `${prov.idPrefix}_evt_${401 + i}`,
+        title: e.title,
+        start,
+        end: addMinutes(start, e.minutes),
+        attendees: [],
+        status: "confirmed",
+        created_at: addDays(now, -10),
+      };
     }),
   }),
   templates: [
@@ -267,7 +324,13 @@ export const calendar = defineCategory<CalendarWorld>({
           keyValue: `${date}T${hh}:00:00Z`,
           wrongValue: `${addDays(date, 1)}T${hh}:00:00Z`,
           corruption: "event starts after it ends",
-          answer: [{ kind: "text", id: "start_time", synonyms: [`${e.hour}:00`, `${hh}:00`, `${h12} ${e.hour >= 12 ? "pm" : "am"}`, `${h12}${e.hour >= 12 ? "pm" : "am"}`] }],
+          answer: [
+            {
+              kind: "text",
+              id: "start_time",
+              synonyms: [`${e.hour}:00`, `${hh}:00`, `${h12} ${e.hour >= 12 ? "pm" : "am"}`, `${h12}${e.hour >= 12 ? "pm" : "am"}`],
+            },
+          ],
           wrongConcept: { kind: "date", id: "wrong_day", iso: addDays(date, 1) },
         };
       },
@@ -292,9 +355,18 @@ export const calendar = defineCategory<CalendarWorld>({
           keyValue: start,
           wrongValue: `${wrongDate}T${hour}:00:00Z`,
           corruption: "stored start a year off",
-          answer: [{ kind: "text", id: "title", synonyms: [title] }, { kind: "date", id: "date", iso: date }],
+          answer: [
+            { kind: "text", id: "title", synonyms: [title] },
+            { kind: "date", id: "date", iso: date },
+          ],
           wrongConcept: { kind: "date", id: "wrong_date", iso: wrongDate },
-          write: recordWrite("events", "event_id", "start", { title, start, status: "confirmed" }, { verify: "get_event", cancel: "delete_event" }),
+          write: recordWrite(
+            "events",
+            "event_id",
+            "start",
+            { title, start, status: "confirmed" },
+            { verify: "get_event", cancel: "delete_event" },
+          ),
         };
       },
     },

@@ -31,7 +31,13 @@ function transferCore(to: Person, amount: number, memo: string): WriteTaskCore {
       { kind: "text", id: "recipient", synonyms: [to.name, to.email] },
     ],
     wrongConcept: { kind: "number", id: "wrong_amount", value: amount / 10, tolerance: 0.001 },
-    write: recordWrite("transfers", "transfer_id", "amount", { recipient_email: to.email, amount, status: "completed" }, { verify: "get_transfer", cancel: "cancel_transfer" }),
+    write: recordWrite(
+      "transfers",
+      "transfer_id",
+      "amount",
+      { recipient_email: to.email, amount, status: "completed" },
+      { verify: "get_transfer", cancel: "cancel_transfer" },
+    ),
   };
 }
 
@@ -81,7 +87,14 @@ export const payments = defineCategory<PaymentsWorld>({
       ),
       mutates: true,
       run: (a, rt) => {
-        const who = resolveOne(table(rt.st, "recipients"), asStr(a.recipient), "recipient_id", ["name", "email", "phone"], "recipient", recipientView);
+        const who = resolveOne(
+          table(rt.st, "recipients"),
+          asStr(a.recipient),
+          "recipient_id",
+          ["name", "email", "phone"],
+          "recipient",
+          recipientView,
+        );
         if (!who.ok) return who.result;
         const amount = round2(asNum(a.amount));
         const b = balanceOf(rt);
@@ -101,7 +114,10 @@ export const payments = defineCategory<PaymentsWorld>({
         };
         table(rt.st, "transfers").push(rec);
         rt.st.ledger_balance = round2(b.ledger - amount);
-        return ok({ ...pick(rec, ["transfer_id", "status", "amount", "recipient_name", "recipient_email", "created_at"]), message: "Payment sent" });
+        return ok({
+          ...pick(rec, ["transfer_id", "status", "amount", "recipient_name", "recipient_email", "created_at"]),
+          message: "Payment sent",
+        });
       },
     },
     {
@@ -130,12 +146,23 @@ export const payments = defineCategory<PaymentsWorld>({
       op: "request_money",
       description: "Ask a saved recipient to pay you.",
       parameters: obj(
-        { recipient: str("recipient_id, email, phone or full name"), amount: num("Amount in USD", { exclusiveMinimum: 0 }), memo: str("Reason") },
+        {
+          recipient: str("recipient_id, email, phone or full name"),
+          amount: num("Amount in USD", { exclusiveMinimum: 0 }),
+          memo: str("Reason"),
+        },
         ["recipient", "amount"],
       ),
       mutates: true,
       run: (a, rt) => {
-        const who = resolveOne(table(rt.st, "recipients"), asStr(a.recipient), "recipient_id", ["name", "email", "phone"], "recipient", recipientView);
+        const who = resolveOne(
+          table(rt.st, "recipients"),
+          asStr(a.recipient),
+          "recipient_id",
+          ["name", "email", "phone"],
+          "recipient",
+          recipientView,
+        );
         if (!who.ok) return who.result;
         const rec: JsonObject = {
           request_id: nextId(rt.st, rt.prov.idPrefix, "req"),
@@ -243,7 +270,14 @@ export const payments = defineCategory<PaymentsWorld>({
           chain: {
             before: [{ op: "search_recipients", args: { query: to.email }, purpose: `look up ${to.name} among the saved recipients` }],
             mainBind: [{ arg: "recipient", from: 0, field: "recipient_id", where: { email: to.email } }],
-            after: [{ op: "get_transfer", args: {}, bind: [{ arg: "transfer_id", from: 1, field: "transfer_id" }], purpose: "look the transfer up" }],
+            after: [
+              {
+                op: "get_transfer",
+                args: {},
+                bind: [{ arg: "transfer_id", from: 1, field: "transfer_id" }],
+                purpose: "look the transfer up",
+              },
+            ],
           },
         };
       },

@@ -13,7 +13,20 @@ export * from "./kit.js";
 export * from "./category.js";
 
 /** The 12 categories in a fixed order (scenario ids and tables depend on it). */
-export const CATEGORIES: readonly CategoryDef[] = [weather, reviews, email, calendar, messaging, payments, brokerage, foodDelivery, grocery, shopping, lodging, rides];
+export const CATEGORIES: readonly CategoryDef[] = [
+  weather,
+  reviews,
+  email,
+  calendar,
+  messaging,
+  payments,
+  brokerage,
+  foodDelivery,
+  grocery,
+  shopping,
+  lodging,
+  rides,
+];
 
 export function category(id: CategoryId | string): CategoryDef {
   const c = CATEGORIES.find((x) => x.id === id);
@@ -22,7 +35,9 @@ export function category(id: CategoryId | string): CategoryDef {
 }
 
 /** All 30 providers with their category. */
-export const PROVIDERS: readonly { provider: ProviderDef; category: CategoryDef }[] = CATEGORIES.flatMap((c) => c.providers.map((provider) => ({ provider, category: c })));
+export const PROVIDERS: readonly { provider: ProviderDef; category: CategoryDef }[] = CATEGORIES.flatMap((c) =>
+  c.providers.map((provider) => ({ provider, category: c })),
+);
 
 export function providerEntry(id: string): { provider: ProviderDef; category: CategoryDef } {
   const p = PROVIDERS.find((x) => x.provider.id === id);
@@ -52,7 +67,11 @@ export function providerTools(providerId: string): FtTool[] {
     },
     run: (args, ctx) => {
       const st = ctx.state.services[provider.id] as ProviderState | undefined;
-      if (!st) return { ok: false, error: { status: 503, code: "SERVICE_NOT_CONNECTED", message: `${provider.label} is not connected in this session.` } };
+      if (!st)
+        return {
+          ok: false,
+          error: { status: 503, code: "SERVICE_NOT_CONNECTED", message: `${provider.label} is not connected in this session.` },
+        };
       return op.run(args, { prov: provider, st, now: ctx.state.now, world: ctx.state });
     },
   }));

@@ -22,7 +22,15 @@ function resolveLoc(rows: JsonObject[], q: string) {
 /** The same city name in its twin state, as a second location row. */
 function locationAmbiguity(c: City, shownPath: Path): NonNullable<TaskSpec["ambiguity"]> {
   const twin = TWIN_STATE[c.name];
-  return { arg: "location", table: "locations", idField: "location_id", decoy: { name: c.name, region: twin, country: "US", label: `${c.name}, ${twin}` }, truth: { name: c.name, region: c.state }, shownPath, decoyShown: twin };
+  return {
+    arg: "location",
+    table: "locations",
+    idField: "location_id",
+    decoy: { name: c.name, region: twin, country: "US", label: `${c.name}, ${twin}` },
+    truth: { name: c.name, region: c.state },
+    shownPath,
+    decoyShown: twin,
+  };
 }
 
 export const weather = defineCategory<WeatherWorld>({
@@ -42,13 +50,20 @@ export const weather = defineCategory<WeatherWorld>({
       mutates: false,
       run: (a, rt) => {
         const q = asStr(a.query).toLowerCase().split(",")[0].trim();
-        return ok({ results: table(rt.st, "locations").filter((r) => asStr(r.name).toLowerCase() === q).map(locView) });
+        return ok({
+          results: table(rt.st, "locations")
+            .filter((r) => asStr(r.name).toLowerCase() === q)
+            .map(locView),
+        });
       },
     },
     {
       op: "get_forecast",
       description: "Daily forecast (highs and lows in °F) for a location name, 'City, ST' label or location_id.",
-      parameters: obj({ location: str("location_id, 'City, ST' or city name"), days: int("Number of days (1-7)", { minimum: 1, maximum: 7 }) }, ["location"]),
+      parameters: obj(
+        { location: str("location_id, 'City, ST' or city name"), days: int("Number of days (1-7)", { minimum: 1, maximum: 7 }) },
+        ["location"],
+      ),
       mutates: false,
       run: (a, rt) => {
         const loc = resolveLoc(table(rt.st, "locations"), asStr(a.location));
@@ -77,7 +92,12 @@ export const weather = defineCategory<WeatherWorld>({
       parameters: obj({}),
       mutates: false,
       verifies: ["save_location", "remove_saved_location"],
-      run: (_a, rt) => ok({ saved_locations: table(rt.st, "saved").filter((s) => s.status === "saved").map((s) => ({ ...s })) }),
+      run: (_a, rt) =>
+        ok({
+          saved_locations: table(rt.st, "saved")
+            .filter((s) => s.status === "saved")
+            .map((s) => ({ ...s })),
+        }),
     },
     {
       op: "save_location",
@@ -108,13 +128,26 @@ export const weather = defineCategory<WeatherWorld>({
     for (const c of cities) {
       for (let i = 0; i < 5; i++) {
         const high = rng.range(38, 96);
-        days.push({ city: c.name, date: addDays(dateOf(now), i), high, low: high - rng.range(8, 22), condition: rng.pick(CONDITIONS), precip: rng.range(0, 9) * 10 });
+        days.push({
+          city: c.name,
+          date: addDays(dateOf(now), i),
+          high,
+          low: high - rng.range(8, 22),
+          condition: rng.pick(CONDITIONS),
+          precip: rng.range(0, 9) * 10,
+        });
       }
     }
     return { cities, days };
   },
   tables: (w, prov) => ({
-    locations: w.cities.map((c, i) => ({ location_id: `${prov.idPrefix}_loc_${201 + i}`, name: c.name, region: c.state, country: "US", label: cityLabel(c) })),
+    locations: w.cities.map((c, i) => ({
+      location_id: `${prov.idPrefix}_loc_${201 + i}`,
+      name: c.name,
+      region: c.state,
+      country: "US",
+      label: cityLabel(c),
+    })),
     forecasts: w.days.map((d) => ({
       location_id: `${prov.idPrefix}_loc_${201 + w.cities.findIndex((c) => c.name === d.city)}`,
       date: d.date,
@@ -145,7 +178,11 @@ export const weather = defineCategory<WeatherWorld>({
           corruption: "temperature below absolute zero",
           answer: [{ kind: "number", id: "high_f", value: d.high, tolerance: 0.5 }],
           wrongConcept: { kind: "number", id: "impossible_temp", value: -512, tolerance: 0.5 },
-          stale: { tsPath: ["generated_at"], staleValue: d.high - 11, staleConcept: { kind: "number", id: "stale_high", value: d.high - 11, tolerance: 0.5 } },
+          stale: {
+            tsPath: ["generated_at"],
+            staleValue: d.high - 11,
+            staleConcept: { kind: "number", id: "stale_high", value: d.high - 11, tolerance: 0.5 },
+          },
           ambiguity: locationAmbiguity(c, ["location", "region"]),
         };
       },
@@ -166,9 +203,18 @@ export const weather = defineCategory<WeatherWorld>({
           keyValue: label,
           wrongValue: "Unnamed location",
           corruption: "label dropped on save",
-          answer: [{ kind: "text", id: "city", synonyms: [c.name] }, { kind: "text", id: "label", synonyms: [label] }],
+          answer: [
+            { kind: "text", id: "city", synonyms: [c.name] },
+            { kind: "text", id: "label", synonyms: [label] },
+          ],
           wrongConcept: { kind: "text", id: "wrong_label", synonyms: ["unnamed location"] },
-          write: recordWrite("saved", "saved_id", "label", { city: c.name, region: c.state, label, status: "saved" }, { verify: "list_saved_locations", cancel: "remove_saved_location", verifyArgs: {} }),
+          write: recordWrite(
+            "saved",
+            "saved_id",
+            "label",
+            { city: c.name, region: c.state, label, status: "saved" },
+            { verify: "list_saved_locations", cancel: "remove_saved_location", verifyArgs: {} },
+          ),
           ambiguity: locationAmbiguity(c, ["region"]),
         };
       },
@@ -178,18 +224,39 @@ export const weather = defineCategory<WeatherWorld>({
 
 /* ------------------------------------------------------------------ reviews: Google Reviews / Yelp / Tripadvisor */
 
-const BIZ = ["Joe's Pizza", "Blue Door Cafe", "Golden Dragon", "Taqueria El Sol", "The Rusty Anchor", "Sakura Sushi", "Bella Napoli", "Smokehouse 21"];
-const REVIEW_TEXT = ["Great food, slow service.", "Best tacos in town!", "Cozy spot, friendly staff.", "Overpriced but tasty.", "Would come back for the dessert."];
+const BIZ = [
+  "Joe's Pizza",
+  "Blue Door Cafe",
+  "Golden Dragon",
+  "Taqueria El Sol",
+  "The Rusty Anchor",
+  "Sakura Sushi",
+  "Bella Napoli",
+  "Smokehouse 21",
+];
+const REVIEW_TEXT = [
+  "Great food, slow service.",
+  "Best tacos in town!",
+  "Cozy spot, friendly staff.",
+  "Overpriced but tasty.",
+  "Would come back for the dessert.",
+];
 
 interface ReviewsWorld {
   city: City;
   biz: { name: string; rating: number; count: number; cuisine: string }[];
 }
-const bizView = (r: JsonObject): JsonObject => pick(r, ["business_id", "name", "city", "region", "rating", "rating_scale", "review_count", "address"]);
+const bizView = (r: JsonObject): JsonObject =>
+  pick(r, ["business_id", "name", "city", "region", "rating", "rating_scale", "review_count", "address"]);
 const bizFields = ["business_id", "name"];
 /** A poorly rated namesake in the twin city. */
 const bizAmbiguity = (name: string, city: City, rating: number) =>
-  twinCityAmbiguity("business", "businesses", "business_id", name, city, { rating, rating_scale: 5, review_count: 14, address: `9 Depot Rd, ${city.name}, ${TWIN_STATE[city.name]}` });
+  twinCityAmbiguity("business", "businesses", "business_id", name, city, {
+    rating,
+    rating_scale: 5,
+    review_count: 14,
+    address: `9 Depot Rd, ${city.name}, ${TWIN_STATE[city.name]}`,
+  });
 
 export const reviews = defineCategory<ReviewsWorld>({
   id: "reviews",
@@ -208,7 +275,9 @@ export const reviews = defineCategory<ReviewsWorld>({
       mutates: false,
       run: (a, rt) => {
         const q = asStr(a.query).toLowerCase();
-        const rows = table(rt.st, "businesses").filter((b) => asStr(b.name).toLowerCase().includes(q) && (!a.city || asStr(b.city).toLowerCase() === asStr(a.city).toLowerCase()));
+        const rows = table(rt.st, "businesses").filter(
+          (b) => asStr(b.name).toLowerCase().includes(q) && (!a.city || asStr(b.city).toLowerCase() === asStr(a.city).toLowerCase()),
+        );
         return ok({ businesses: rows.map(bizView) });
       },
     },
@@ -225,20 +294,33 @@ export const reviews = defineCategory<ReviewsWorld>({
     {
       op: "list_reviews",
       description: "Reviews of a business, newest first.",
-      parameters: obj({ business: str("business_id or exact name"), limit: int("Max reviews", { minimum: 1, maximum: 20 }), sort: enm("Order", ["newest", "most_helpful"]) }, ["business"]),
+      parameters: obj(
+        {
+          business: str("business_id or exact name"),
+          limit: int("Max reviews", { minimum: 1, maximum: 20 }),
+          sort: enm("Order", ["newest", "most_helpful"]),
+        },
+        ["business"],
+      ),
       mutates: false,
       verifies: ["post_review", "mark_review_helpful"],
       run: (a, rt) => {
         const b = resolveOne(table(rt.st, "businesses"), asStr(a.business), "business_id", bizFields, "business", bizView);
         if (!b.ok) return b.result;
-        const rows = table(rt.st, "reviews").filter((r) => r.business_id === b.row.business_id && r.status === "published").slice().reverse();
+        const rows = table(rt.st, "reviews")
+          .filter((r) => r.business_id === b.row.business_id && r.status === "published")
+          .slice()
+          .reverse();
         return ok({ business_id: b.row.business_id, reviews: rows.slice(0, asNum(a.limit, 5)).map((r) => ({ ...r })) });
       },
     },
     {
       op: "post_review",
       description: "Publish a review (1-5 stars) as the signed-in user.",
-      parameters: obj({ business: str("business_id or exact name"), rating: int("Stars 1-5", { minimum: 1, maximum: 5 }), text: str("Review text") }, ["business", "rating", "text"]),
+      parameters: obj(
+        { business: str("business_id or exact name"), rating: int("Stars 1-5", { minimum: 1, maximum: 5 }), text: str("Review text") },
+        ["business", "rating", "text"],
+      ),
       mutates: true,
       run: (a, rt) => {
         const b = resolveOne(table(rt.st, "businesses"), asStr(a.business), "business_id", bizFields, "business", bizView);
@@ -256,7 +338,13 @@ export const reviews = defineCategory<ReviewsWorld>({
           created_at: rt.now,
         };
         table(rt.st, "reviews").push(rec);
-        return ok({ review_id: rec.review_id, status: "published", rating: rec.rating, business_name: rec.business_name, region: rec.region });
+        return ok({
+          review_id: rec.review_id,
+          status: "published",
+          rating: rec.rating,
+          business_name: rec.business_name,
+          region: rec.region,
+        });
       },
     },
     getOp("get_review", "reviews", "review_id", "review", ["post_review", "delete_review"]),
@@ -276,7 +364,9 @@ export const reviews = defineCategory<ReviewsWorld>({
   ],
   world: (rng) => ({
     city: rng.pick(CITIES),
-    biz: rng.sample(BIZ, 4).map((name) => ({ name, rating: round2(rng.range(30, 49) / 10), count: rng.range(12, 900), cuisine: "restaurant" })),
+    biz: rng
+      .sample(BIZ, 4)
+      .map((name) => ({ name, rating: round2(rng.range(30, 49) / 10), count: rng.range(12, 900), cuisine: "restaurant" })),
   }),
   tables: (w, prov, now) => ({
     businesses: w.biz.map((b, i) => ({
@@ -320,7 +410,11 @@ export const reviews = defineCategory<ReviewsWorld>({
           corruption: "rating above the 5-star scale",
           answer: [{ kind: "number", id: "rating", value: b.rating, tolerance: 0.05 }],
           wrongConcept: { kind: "number", id: "wrong_rating", value: round2(b.rating + 4.1), tolerance: 0.05 },
-          stale: { tsPath: ["updated_at"], staleValue: round2(b.rating - 0.7), staleConcept: { kind: "number", id: "stale_rating", value: round2(b.rating - 0.7), tolerance: 0.05 } },
+          stale: {
+            tsPath: ["updated_at"],
+            staleValue: round2(b.rating - 0.7),
+            staleConcept: { kind: "number", id: "stale_rating", value: round2(b.rating - 0.7), tolerance: 0.05 },
+          },
           ambiguity: bizAmbiguity(b.name, w.city, round2(Math.max(1, b.rating - 1.4))),
         };
       },
@@ -342,9 +436,18 @@ export const reviews = defineCategory<ReviewsWorld>({
           keyValue: stars,
           wrongValue: 1,
           corruption: "stored star rating differs from the submitted one",
-          answer: [{ kind: "text", id: "business", synonyms: [b.name] }, { kind: "number", id: "stars", value: stars, tolerance: 0 }],
+          answer: [
+            { kind: "text", id: "business", synonyms: [b.name] },
+            { kind: "number", id: "stars", value: stars, tolerance: 0 },
+          ],
           wrongConcept: { kind: "text", id: "wrong_stars", synonyms: ["1 star", "1-star", "one star"] },
-          write: recordWrite("reviews", "review_id", "rating", { business_name: b.name, region: w.city.state, author: "you", rating: stars, status: "published" }, { verify: "get_review", cancel: "delete_review" }),
+          write: recordWrite(
+            "reviews",
+            "review_id",
+            "rating",
+            { business_name: b.name, region: w.city.state, author: "you", rating: stars, status: "published" },
+            { verify: "get_review", cancel: "delete_review" },
+          ),
           ambiguity: bizAmbiguity(b.name, w.city, 3.1),
         };
       },

@@ -6,7 +6,13 @@ import { people, type Person } from "./pools.js";
 /* ------------------------------------------------------------------ messaging: Slack / Microsoft Teams */
 
 const CHANNELS = ["general", "eng-oncall", "design", "marketing", "random", "release-train"];
-const LINES = ["Deploy is green, shipping at 4pm.", "Standup moved to 10:30.", "Please review the Q3 deck.", "Lunch order closes at noon.", "Incident resolved, postmortem tomorrow."];
+const LINES = [
+  "Deploy is green, shipping at 4pm.",
+  "Standup moved to 10:30.",
+  "Please review the Q3 deck.",
+  "Lunch order closes at noon.",
+  "Incident resolved, postmortem tomorrow.",
+];
 
 interface MessagingWorld {
   channels: string[];
@@ -33,13 +39,20 @@ export const messaging = defineCategory<MessagingWorld>({
     {
       op: "get_channel_history",
       description: "Most recent messages in a channel, newest first.",
-      parameters: obj({ channel: str("Channel name (without #) or channel_id"), limit: int("Max messages", { minimum: 1, maximum: 50 }) }, ["channel"]),
+      parameters: obj({ channel: str("Channel name (without #) or channel_id"), limit: int("Max messages", { minimum: 1, maximum: 50 }) }, [
+        "channel",
+      ]),
       mutates: false,
       verifies: ["post_message", "delete_message"],
       run: (a, rt) => {
-        const ch = resolveOne(table(rt.st, "channels"), asStr(a.channel).replace(/^#/, ""), "channel_id", ["name"], "channel", (r) => ({ ...r }));
+        const ch = resolveOne(table(rt.st, "channels"), asStr(a.channel).replace(/^#/, ""), "channel_id", ["name"], "channel", (r) => ({
+          ...r,
+        }));
         if (!ch.ok) return ch.result;
-        const rows = table(rt.st, "posts").filter((p) => p.channel_id === ch.row.channel_id && p.status === "posted").slice().reverse();
+        const rows = table(rt.st, "posts")
+          .filter((p) => p.channel_id === ch.row.channel_id && p.status === "posted")
+          .slice()
+          .reverse();
         return ok({ channel: ch.row.name, messages: rows.slice(0, asNum(a.limit, 10)).map((p) => ({ ...p })), fetched_at: rt.now });
       },
     },
@@ -49,9 +62,19 @@ export const messaging = defineCategory<MessagingWorld>({
       parameters: obj({ channel: str("Channel name (without #) or channel_id"), text: str("Message text") }, ["channel", "text"]),
       mutates: true,
       run: (a, rt) => {
-        const ch = resolveOne(table(rt.st, "channels"), asStr(a.channel).replace(/^#/, ""), "channel_id", ["name"], "channel", (r) => ({ ...r }));
+        const ch = resolveOne(table(rt.st, "channels"), asStr(a.channel).replace(/^#/, ""), "channel_id", ["name"], "channel", (r) => ({
+          ...r,
+        }));
         if (!ch.ok) return ch.result;
-        const rec: JsonObject = { post_id: nextId(rt.st, rt.prov.idPrefix, "post"), channel_id: ch.row.channel_id, channel: ch.row.name, author: "you", text: asStr(a.text), status: "posted", ts: rt.now };
+        const rec: JsonObject = {
+          post_id: nextId(rt.st, rt.prov.idPrefix, "post"),
+          channel_id: ch.row.channel_id,
+          channel: ch.row.name,
+          author: "you",
+          text: asStr(a.text),
+          status: "posted",
+          ts: rt.now,
+        };
         table(rt.st, "posts").push(rec);
         return ok({ post_id: rec.post_id, channel: rec.channel, status: "posted", ts: rt.now });
       },
@@ -62,7 +85,9 @@ export const messaging = defineCategory<MessagingWorld>({
   world: (rng) => {
     const channels = rng.sample(CHANNELS, 4);
     const authors = people(rng, 3);
-    const posts = channels.flatMap((c, i) => [0, 1].map((k) => ({ channel: c, author: rng.pick(authors).name, text: rng.pick(LINES), minsAgo: 300 - i * 40 - k * 15 })));
+    const posts = channels.flatMap((c, i) =>
+      [0, 1].map((k) => ({ channel: c, author: rng.pick(authors).name, text: rng.pick(LINES), minsAgo: 300 - i * 40 - k * 15 })),
+    );
     return { channels, authors, posts };
   },
   tables: (w, prov, now) => ({
@@ -96,9 +121,16 @@ export const messaging = defineCategory<MessagingWorld>({
           keyValue: last.text,
           wrongValue: "\uFFFD\uFFFD\uFFFD ?? \uFFFD",
           corruption: "message text garbled (encoding corruption)",
-          answer: [{ kind: "text", id: "text", synonyms: [key] }, { kind: "text", id: "author", synonyms: [last.author] }],
+          answer: [
+            { kind: "text", id: "text", synonyms: [key] },
+            { kind: "text", id: "author", synonyms: [last.author] },
+          ],
           wrongConcept: { kind: "text", id: "garbled", synonyms: ["\uFFFD"] },
-          stale: { tsPath: ["fetched_at"], staleValue: "Standup moved to 9:15.", staleConcept: { kind: "text", id: "stale_text", synonyms: ["standup moved to 9 15"] } },
+          stale: {
+            tsPath: ["fetched_at"],
+            staleValue: "Standup moved to 9:15.",
+            staleConcept: { kind: "text", id: "stale_text", synonyms: ["standup moved to 9 15"] },
+          },
         };
       },
     },
@@ -107,7 +139,12 @@ export const messaging = defineCategory<MessagingWorld>({
       kind: "write",
       build: (rng, w) => {
         const ch = rng.pick(w.channels);
-        const text = rng.pick(["Heads up: the build is red, looking into it.", "Shipping v2.3 today at 3pm.", "Reminder: retro at 2pm.", "Docs are updated for the new API."]);
+        const text = rng.pick([
+          "Heads up: the build is red, looking into it.",
+          "Shipping v2.3 today at 3pm.",
+          "Reminder: retro at 2pm.",
+          "Docs are updated for the new API.",
+        ]);
         return {
           template: "messaging.post",
           kind: "write",
@@ -121,7 +158,13 @@ export const messaging = defineCategory<MessagingWorld>({
           corruption: "message truncated on save",
           answer: [{ kind: "text", id: "channel", synonyms: [ch] }],
           wrongConcept: { kind: "text", id: "truncated", synonyms: ["truncated"] },
-          write: recordWrite("posts", "post_id", "text", { channel: ch, text, status: "posted" }, { verify: "get_message", cancel: "delete_message" }),
+          write: recordWrite(
+            "posts",
+            "post_id",
+            "text",
+            { channel: ch, text, status: "posted" },
+            { verify: "get_message", cancel: "delete_message" },
+          ),
         };
       },
     },

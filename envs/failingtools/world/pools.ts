@@ -1,8 +1,42 @@
 import type { Rng } from "../../../src/family.js";
 
 /** Vocabulary the scenario generator draws from; fixed lists so a seed always yields the same world. */
-export const FIRST = ["Alex", "Jordan", "Priya", "Marcus", "Elena", "Wei", "Sofia", "Diego", "Hannah", "Omar", "Grace", "Liam", "Aisha", "Noah", "Mei", "Lucas"];
-export const LAST = ["Chen", "Patel", "Garcia", "Kim", "Nguyen", "Johnson", "Okafor", "Rossi", "Silva", "Novak", "Cohen", "Larsen", "Haddad", "Ito", "Brennan", "Moreau"];
+export const FIRST = [
+  "Alex",
+  "Jordan",
+  "Priya",
+  "Marcus",
+  "Elena",
+  "Wei",
+  "Sofia",
+  "Diego",
+  "Hannah",
+  "Omar",
+  "Grace",
+  "Liam",
+  "Aisha",
+  "Noah",
+  "Mei",
+  "Lucas",
+];
+export const LAST = [
+  "Chen",
+  "Patel",
+  "Garcia",
+  "Kim",
+  "Nguyen",
+  "Johnson",
+  "Okafor",
+  "Rossi",
+  "Silva",
+  "Novak",
+  "Cohen",
+  "Larsen",
+  "Haddad",
+  "Ito",
+  "Brennan",
+  "Moreau",
+];
 export const EMAIL_DOMAINS = ["gmail.com", "outlook.com", "hey.com", "proton.me", "icloud.com"];
 
 export interface City {

@@ -17,12 +17,22 @@ const PRODUCTS: [string, number][] = [
 interface ShopWorld {
   products: { title: string; list: number; discount: number }[];
 }
-const productView = (r: JsonObject): JsonObject => pick(r, ["product_id", "title", "condition", "seller", "list_price", "discount", "price", "rating", "in_stock"]);
+const productView = (r: JsonObject): JsonObject =>
+  pick(r, ["product_id", "title", "condition", "seller", "list_price", "discount", "price", "rating", "in_stock"]);
 
 /** A marketplace listing with the same title (a renewed unit from a third-party seller): the look-alike record. */
 function renewedTwin(p: { title: string; list: number }): JsonObject {
   const price = round2(p.list * 0.7);
-  return { title: p.title, condition: "renewed", seller: "third-party marketplace seller", list_price: p.list, discount: round2(p.list - price), price, rating: 3.4, in_stock: true };
+  return {
+    title: p.title,
+    condition: "renewed",
+    seller: "third-party marketplace seller",
+    list_price: p.list,
+    discount: round2(p.list - price),
+    price,
+    rating: 3.4,
+    in_stock: true,
+  };
 }
 
 export const shopping = defineCategory<ShopWorld>({
@@ -34,7 +44,12 @@ export const shopping = defineCategory<ShopWorld>({
     { id: "target", label: "Target", idPrefix: "tg" },
   ],
   ops: [
-    searchOp("search_products", "Search the catalogue.", "Keywords", { tbl: "products", outKey: "results", fields: ["title"], view: productView }),
+    searchOp("search_products", "Search the catalogue.", "Keywords", {
+      tbl: "products",
+      outKey: "results",
+      fields: ["title"],
+      view: productView,
+    }),
     {
       op: "get_product",
       description: "Product details: list price, current discount and price you pay (price = list_price - discount).",
@@ -48,7 +63,14 @@ export const shopping = defineCategory<ShopWorld>({
     {
       op: "place_order",
       description: "Buy a product with the default card and address.",
-      parameters: obj({ product: str("product_id or exact title"), quantity: int("Quantity", { minimum: 1, maximum: 10 }), shipping: enm("Shipping speed", ["standard", "two_day", "next_day"]) }, ["product", "quantity", "shipping"]),
+      parameters: obj(
+        {
+          product: str("product_id or exact title"),
+          quantity: int("Quantity", { minimum: 1, maximum: 10 }),
+          shipping: enm("Shipping speed", ["standard", "two_day", "next_day"]),
+        },
+        ["product", "quantity", "shipping"],
+      ),
       mutates: true,
       run: (a, rt) => {
         const p = resolveOne(table(rt.st, "products"), asStr(a.product), "product_id", ["title"], "product", productView);
@@ -83,7 +105,13 @@ export const shopping = defineCategory<ShopWorld>({
       mutates: false,
       run: (a, rt) => {
         const o = table(rt.st, "orders").find((r) => r.order_id === a.order_id);
-        return o ? ok({ order_id: o.order_id, carrier_status: o.status === "ordered" ? "label_created" : "cancelled", estimated_delivery: o.delivery_date }) : fail(404, "ORDER_NOT_FOUND", `No order ${asStr(a.order_id)}.`);
+        return o
+          ? ok({
+              order_id: o.order_id,
+              carrier_status: o.status === "ordered" ? "label_created" : "cancelled",
+              estimated_delivery: o.delivery_date,
+            })
+          : fail(404, "ORDER_NOT_FOUND", `No order ${asStr(a.order_id)}.`);
       },
     },
   ],
@@ -126,8 +154,20 @@ export const shopping = defineCategory<ShopWorld>({
           corruption: "price above list price and inconsistent with the discount",
           answer: [{ kind: "number", id: "price", value: price, tolerance: 0.01 }],
           wrongConcept: { kind: "number", id: "wrong_price", value: wrong, tolerance: 0.01 },
-          stale: { tsPath: ["price_checked_at"], staleValue: round2(price + 20), staleConcept: { kind: "number", id: "stale_price", value: round2(price + 20), tolerance: 0.01 } },
-          ambiguity: { arg: "product", table: "products", idField: "product_id", decoy: renewedTwin(p), truth: { title: p.title, condition: "new" }, shownPath: ["condition"], decoyShown: "renewed" },
+          stale: {
+            tsPath: ["price_checked_at"],
+            staleValue: round2(price + 20),
+            staleConcept: { kind: "number", id: "stale_price", value: round2(price + 20), tolerance: 0.01 },
+          },
+          ambiguity: {
+            arg: "product",
+            table: "products",
+            idField: "product_id",
+            decoy: renewedTwin(p),
+            truth: { title: p.title, condition: "new" },
+            shownPath: ["condition"],
+            decoyShown: "renewed",
+          },
         };
       },
     },
@@ -148,10 +188,27 @@ export const shopping = defineCategory<ShopWorld>({
           keyValue: qty,
           wrongValue: qty + 9,
           corruption: "stored quantity differs from the request",
-          answer: [{ kind: "text", id: "product", synonyms: [p.title, p.title.split(" ").slice(0, 2).join(" ")] }, { kind: "number", id: "qty", value: qty, tolerance: 0 }],
+          answer: [
+            { kind: "text", id: "product", synonyms: [p.title, p.title.split(" ").slice(0, 2).join(" ")] },
+            { kind: "number", id: "qty", value: qty, tolerance: 0 },
+          ],
           wrongConcept: { kind: "number", id: "wrong_qty", value: qty + 9, tolerance: 0 },
-          write: recordWrite("orders", "order_id", "quantity", { title: p.title, condition: "new", quantity: qty, status: "ordered" }, { verify: "get_order", cancel: "cancel_order" }),
-          ambiguity: { arg: "product", table: "products", idField: "product_id", decoy: renewedTwin(p), truth: { title: p.title, condition: "new" }, shownPath: ["condition"], decoyShown: "renewed" },
+          write: recordWrite(
+            "orders",
+            "order_id",
+            "quantity",
+            { title: p.title, condition: "new", quantity: qty, status: "ordered" },
+            { verify: "get_order", cancel: "cancel_order" },
+          ),
+          ambiguity: {
+            arg: "product",
+            table: "products",
+            idField: "product_id",
+            decoy: renewedTwin(p),
+            truth: { title: p.title, condition: "new" },
+            shownPath: ["condition"],
+            decoyShown: "renewed",
+          },
         };
       },
     },
@@ -178,11 +235,19 @@ export const shopping = defineCategory<ShopWorld>({
             { kind: "date", id: "delivery", iso: eta },
           ],
           wrongConcept: { kind: "number", id: "wrong_qty", value: qty + 9, tolerance: 0 },
-          write: recordWrite("orders", "order_id", "quantity", { title: p.title, quantity: qty, status: "ordered" }, { verify: "get_order", cancel: "cancel_order" }),
+          write: recordWrite(
+            "orders",
+            "order_id",
+            "quantity",
+            { title: p.title, quantity: qty, status: "ordered" },
+            { verify: "get_order", cancel: "cancel_order" },
+          ),
           chain: {
             before: [{ op: "search_products", args: { query: p.title }, purpose: `find the ${p.title}` }],
             mainBind: [{ arg: "product", from: 0, field: "product_id", where: { title: p.title } }],
-            after: [{ op: "track_package", args: {}, bind: [{ arg: "order_id", from: 1, field: "order_id" }], purpose: "track the package" }],
+            after: [
+              { op: "track_package", args: {}, bind: [{ arg: "order_id", from: 1, field: "order_id" }], purpose: "track the package" },
+            ],
           },
         };
       },

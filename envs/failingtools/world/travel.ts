@@ -27,7 +27,13 @@ function bookingCore(hotel: string, city: City, ci: string, co: string, guests: 
     corruption: "check-in stored a year later",
     answer: [{ kind: "text", id: "hotel", synonyms: [hotel] }, { kind: "date", id: "check_in", iso: ci }, ...more],
     wrongConcept: { kind: "date", id: "wrong_ci", iso: wrongCi },
-    write: recordWrite("bookings", "booking_id", "check_in", { hotel, region: city.state, check_in: ci, check_out: co, status: "confirmed" }, { verify: "get_booking", cancel: "cancel_booking" }),
+    write: recordWrite(
+      "bookings",
+      "booking_id",
+      "check_in",
+      { hotel, region: city.state, check_in: ci, check_out: co, status: "confirmed" },
+      { verify: "get_booking", cancel: "cancel_booking" },
+    ),
   };
 }
 
@@ -49,14 +55,23 @@ export const lodging = defineCategory<LodgingWorld>({
       run: (a, rt) => {
         const q = asStr(a.query).toLowerCase();
         const city = q.split(",")[0].trim();
-        const hits = table(rt.st, "hotels").filter((h) => (q !== "" && asStr(h.name).toLowerCase().includes(q)) || asStr(h.city).toLowerCase() === city);
+        const hits = table(rt.st, "hotels").filter(
+          (h) => (q !== "" && asStr(h.name).toLowerCase().includes(q)) || asStr(h.city).toLowerCase() === city,
+        );
         return ok({ hotels: hits.map(hotelView) });
       },
     },
     {
       op: "quote_stay",
       description: "Price a stay: nightly rate × nights, plus 12% taxes, gives the total.",
-      parameters: obj({ hotel: str("hotel_id or exact hotel name"), check_in: str("YYYY-MM-DD", { format: "date" }), check_out: str("YYYY-MM-DD", { format: "date" }) }, ["hotel", "check_in", "check_out"]),
+      parameters: obj(
+        {
+          hotel: str("hotel_id or exact hotel name"),
+          check_in: str("YYYY-MM-DD", { format: "date" }),
+          check_out: str("YYYY-MM-DD", { format: "date" }),
+        },
+        ["hotel", "check_in", "check_out"],
+      ),
       mutates: false,
       run: (a, rt) => {
         const h = resolveOne(table(rt.st, "hotels"), asStr(a.hotel), "hotel_id", ["name"], "hotel", hotelView);
@@ -64,14 +79,26 @@ export const lodging = defineCategory<LodgingWorld>({
         const n = nightsBetween(asStr(a.check_in), asStr(a.check_out));
         if (!(n > 0)) return fail(400, "INVALID_DATES", "check_out must be after check_in.", { field: "check_out" });
         const base = round2(n * asNum(h.row.nightly_rate));
-        return ok({ ...hotelView(h.row), nights: n, subtotal: base, taxes: round2(base * TAX), total: round2(base * (1 + TAX)), quoted_at: rt.now });
+        return ok({
+          ...hotelView(h.row),
+          nights: n,
+          subtotal: base,
+          taxes: round2(base * TAX),
+          total: round2(base * (1 + TAX)),
+          quoted_at: rt.now,
+        });
       },
     },
     {
       op: "book_hotel",
       description: "Book a room. Dates are YYYY-MM-DD.",
       parameters: obj(
-        { hotel: str("hotel_id or exact hotel name"), check_in: str("YYYY-MM-DD", { format: "date" }), check_out: str("YYYY-MM-DD", { format: "date" }), guests: int("Guests", { minimum: 1, maximum: 8 }) },
+        {
+          hotel: str("hotel_id or exact hotel name"),
+          check_in: str("YYYY-MM-DD", { format: "date" }),
+          check_out: str("YYYY-MM-DD", { format: "date" }),
+          guests: int("Guests", { minimum: 1, maximum: 8 }),
+        },
         ["hotel", "check_in", "check_out", "guests"],
       ),
       mutates: true,
@@ -101,9 +128,19 @@ export const lodging = defineCategory<LodgingWorld>({
     getOp("get_booking", "bookings", "booking_id", "booking", ["book_hotel", "cancel_booking"]),
     cancelOp("cancel_booking", "bookings", "booking_id", "booking", "confirmed"),
   ],
-  world: (rng) => ({ city: rng.pick(CITIES), hotels: rng.sample(HOTELS, 4).map((name) => ({ name, rate: rng.range(89, 329), stars: rng.range(2, 5) })) }),
+  world: (rng) => ({
+    city: rng.pick(CITIES),
+    hotels: rng.sample(HOTELS, 4).map((name) => ({ name, rate: rng.range(89, 329), stars: rng.range(2, 5) })),
+  }),
   tables: (w, prov) => ({
-    hotels: w.hotels.map((h, i) => ({ hotel_id: `${prov.idPrefix}_htl_${71 + i}`, name: h.name, city: w.city.name, region: w.city.state, stars: h.stars, nightly_rate: h.rate })),
+    hotels: w.hotels.map((h, i) => ({
+      hotel_id: `${prov.idPrefix}_htl_${71 + i}`,
+      name: h.name,
+      city: w.city.name,
+      region: w.city.state,
+      stars: h.stars,
+      nightly_rate: h.rate,
+    })),
     bookings: [],
   }),
   templates: [
@@ -128,7 +165,11 @@ export const lodging = defineCategory<LodgingWorld>({
           corruption: "total disagrees with nightly rate × nights + taxes",
           answer: [{ kind: "number", id: "total", value: total, tolerance: 0.05 }],
           wrongConcept: { kind: "number", id: "wrong_total", value: round2(total * 2), tolerance: 0.05 },
-          stale: { tsPath: ["quoted_at"], staleValue: round2(total * 0.8), staleConcept: { kind: "number", id: "stale_total", value: round2(total * 0.8), tolerance: 0.05 } },
+          stale: {
+            tsPath: ["quoted_at"],
+            staleValue: round2(total * 0.8),
+            staleConcept: { kind: "number", id: "stale_total", value: round2(total * 0.8), tolerance: 0.05 },
+          },
           ambiguity: twinCityAmbiguity("hotel", "hotels", "hotel_id", h.name, w.city, { stars: 2, nightly_rate: Math.round(h.rate / 2) }),
         };
       },
@@ -168,7 +209,9 @@ export const lodging = defineCategory<LodgingWorld>({
           chain: {
             before: [{ op: "search_hotels", args: { query: w.city.name }, purpose: `search hotels in ${w.city.name}` }],
             mainBind: [{ arg: "hotel", from: 0, field: "hotel_id", where: { name: h.name } }],
-            after: [{ op: "get_booking", args: {}, bind: [{ arg: "booking_id", from: 1, field: "booking_id" }], purpose: "pull up the booking" }],
+            after: [
+              { op: "get_booking", args: {}, bind: [{ arg: "booking_id", from: 1, field: "booking_id" }], purpose: "pull up the booking" },
+            ],
           },
         };
       },
@@ -178,8 +221,19 @@ export const lodging = defineCategory<LodgingWorld>({
 
 /* ------------------------------------------------------------------ rides: Uber / Lyft */
 
-const PLACES = ["Union Station", "City Airport (Terminal B)", "Convention Center", "Memorial Hospital", "Riverfront Park", "Central Library"];
-const TYPES: Record<string, { base: number; perMile: number }> = { standard: { base: 2.5, perMile: 1.65 }, xl: { base: 3.5, perMile: 2.4 }, comfort: { base: 3.0, perMile: 2.05 } };
+const PLACES = [
+  "Union Station",
+  "City Airport (Terminal B)",
+  "Convention Center",
+  "Memorial Hospital",
+  "Riverfront Park",
+  "Central Library",
+];
+const TYPES: Record<string, { base: number; perMile: number }> = {
+  standard: { base: 2.5, perMile: 1.65 },
+  xl: { base: 3.5, perMile: 2.4 },
+  comfort: { base: 3.0, perMile: 2.05 },
+};
 
 interface RidesWorld {
   home: string;
@@ -203,27 +257,50 @@ export const rides = defineCategory<RidesWorld>({
     {
       op: "estimate_fare",
       description: "Fare estimate (USD) between two places; estimate lies within [fare_low, fare_high].",
-      parameters: obj({ pickup: str("Pickup address or place"), dropoff: str("Drop-off place"), ride_type: enm("Ride type", Object.keys(TYPES)) }, ["pickup", "dropoff", "ride_type"]),
+      parameters: obj(
+        { pickup: str("Pickup address or place"), dropoff: str("Drop-off place"), ride_type: enm("Ride type", Object.keys(TYPES)) },
+        ["pickup", "dropoff", "ride_type"],
+      ),
       mutates: false,
       run: (a, rt) => {
         const miles = asNum((rt.st.miles as JsonObject)[asStr(a.dropoff)], -1);
-        if (miles < 0) return fail(404, "PLACE_NOT_FOUND", `Unknown drop-off "${asStr(a.dropoff)}".`, { field: "dropoff", known: Object.keys(rt.st.miles as JsonObject) });
+        if (miles < 0)
+          return fail(404, "PLACE_NOT_FOUND", `Unknown drop-off "${asStr(a.dropoff)}".`, {
+            field: "dropoff",
+            known: Object.keys(rt.st.miles as JsonObject),
+          });
         const f = fareOf(miles, asStr(a.ride_type));
-        return ok({ pickup: asStr(a.pickup), dropoff: asStr(a.dropoff), ride_type: asStr(a.ride_type), miles, estimate: f, fare_low: round2(f * 0.9), fare_high: round2(f * 1.15), currency: "USD", quoted_at: rt.now });
+        return ok({
+          pickup: asStr(a.pickup),
+          dropoff: asStr(a.dropoff),
+          ride_type: asStr(a.ride_type),
+          miles,
+          estimate: f,
+          fare_low: round2(f * 0.9),
+          fare_high: round2(f * 1.15),
+          currency: "USD",
+          quoted_at: rt.now,
+        });
       },
     },
     {
       op: "request_ride",
       description: "Request a ride now or schedule one (pickup_time ISO, UTC).",
       parameters: obj(
-        { pickup: str("Pickup address"), dropoff: str("Drop-off place"), ride_type: enm("Ride type", Object.keys(TYPES)), pickup_time: str("Scheduled pickup (ISO date-time, UTC)", { format: "date-time" }) },
+        {
+          pickup: str("Pickup address"),
+          dropoff: str("Drop-off place"),
+          ride_type: enm("Ride type", Object.keys(TYPES)),
+          pickup_time: str("Scheduled pickup (ISO date-time, UTC)", { format: "date-time" }),
+        },
         ["pickup", "dropoff", "ride_type", "pickup_time"],
       ),
       mutates: true,
       run: (a, rt) => {
         const miles = asNum((rt.st.miles as JsonObject)[asStr(a.dropoff)], -1);
         if (miles < 0) return fail(404, "PLACE_NOT_FOUND", `Unknown drop-off "${asStr(a.dropoff)}".`, { field: "dropoff" });
-        if (Date.parse(asStr(a.pickup_time)) < Date.parse(rt.now)) return fail(422, "TIME_IN_PAST", "pickup_time is in the past.", { field: "pickup_time" });
+        if (Date.parse(asStr(a.pickup_time)) < Date.parse(rt.now))
+          return fail(422, "TIME_IN_PAST", "pickup_time is in the past.", { field: "pickup_time" });
         const rec: JsonObject = {
           ride_id: nextId(rt.st, rt.prov.idPrefix, "ride"),
           pickup: asStr(a.pickup),
@@ -276,7 +353,11 @@ export const rides = defineCategory<RidesWorld>({
           corruption: "estimate outside its own fare range",
           answer: [{ kind: "number", id: "fare", value: f, tolerance: 0.01 }],
           wrongConcept: { kind: "number", id: "wrong_fare", value: round2(f * 4), tolerance: 0.01 },
-          stale: { tsPath: ["quoted_at"], staleValue: round2(f * 0.7), staleConcept: { kind: "number", id: "stale_fare", value: round2(f * 0.7), tolerance: 0.01 } },
+          stale: {
+            tsPath: ["quoted_at"],
+            staleValue: round2(f * 0.7),
+            staleConcept: { kind: "number", id: "stale_fare", value: round2(f * 0.7), tolerance: 0.01 },
+          },
         };
       },
     },
@@ -299,7 +380,13 @@ export const rides = defineCategory<RidesWorld>({
           corruption: "drop-off stored as a different place",
           answer: [{ kind: "text", id: "dropoff", synonyms: [to, to.split(" (")[0]] }],
           wrongConcept: { kind: "text", id: "wrong_dropoff", synonyms: [wrongTo] },
-          write: recordWrite("rides", "ride_id", "dropoff", { dropoff: to, pickup_time: at, status: "scheduled" }, { verify: "get_ride", cancel: "cancel_ride" }),
+          write: recordWrite(
+            "rides",
+            "ride_id",
+            "dropoff",
+            { dropoff: to, pickup_time: at, status: "scheduled" },
+            { verify: "get_ride", cancel: "cancel_ride" },
+          ),
         };
       },
     },

@@ -25,8 +25,14 @@ interface Request {
 }
 
 type ArgSource = { literal: Scalar } | { from: string; field: string };
-interface Step { readonly group: SeenGroup; readonly args: Readonly<Record<string, ArgSource>> }
-interface Plan { readonly steps: readonly Step[]; readonly cost: number }
+interface Step {
+  readonly group: SeenGroup;
+  readonly args: Readonly<Record<string, ArgSource>>;
+}
+interface Plan {
+  readonly steps: readonly Step[];
+  readonly cost: number;
+}
 
 const PERMANENT = /retired|deprecated|no ETA|misconfigured|discontinued|not found/i;
 
@@ -78,7 +84,10 @@ export class ObservantPolicy implements Policy<ToolObservation, Action> {
   private lits(req: Request, type: string): Mention[] {
     const key = `${req.text}\u0000${type}`;
     let m = this.mentionCache.get(key);
-    if (!m) { m = mentions(req.text, type); this.mentionCache.set(key, m); }
+    if (!m) {
+      m = mentions(req.text, type);
+      this.mentionCache.set(key, m);
+    }
     return m;
   }
 
@@ -120,7 +129,10 @@ export class ObservantPolicy implements Policy<ToolObservation, Action> {
     const k = req.order.get(g.key) ?? at;
     for (const p of g.params) {
       const lit = this.literalFor(req, g, p.name, p.type, k);
-      if (lit !== undefined) { args[p.name] = { literal: lit }; continue; }
+      if (lit !== undefined) {
+        args[p.name] = { literal: lit };
+        continue;
+      }
       let best: { plan: Plan; producer: SeenGroup; field: string; rank: number } | null = null;
       let nearest = -1;
       for (const [key, j] of req.order) {
@@ -155,9 +167,14 @@ export class ObservantPolicy implements Policy<ToolObservation, Action> {
     const r = response as JsonObject | null;
     const error = readError(r);
     const types = new Map(last.group.outputs.map((o) => [o.field, o.type]));
-    const implausible = !error && r !== null && typeof r === "object" && (windowContradiction(r)
-      || Object.entries(r).some(([k, v]) => looksImplausible(k, v, Number.isNaN(this.nowMs) ? undefined : this.nowMs)
-        || foreignVocabulary(types.get(k) ?? "", v)));
+    const implausible =
+      !error &&
+      r !== null &&
+      typeof r === "object" &&
+      (windowContradiction(r) ||
+        Object.entries(r).some(
+          ([k, v]) => looksImplausible(k, v, Number.isNaN(this.nowMs) ? undefined : this.nowMs) || foreignVocabulary(types.get(k) ?? "", v),
+        ));
     if (!error && !implausible && r !== null) {
       this.accepted.set(last.group.key, r);
       return false;
@@ -183,7 +200,7 @@ export class ObservantPolicy implements Policy<ToolObservation, Action> {
       const step = plan.steps.find((s) => !this.accepted.has(s.group.key))!;
       const args: JsonObject = {};
       for (const [name, src] of Object.entries(step.args)) {
-        args[name] = "literal" in src ? src.literal : this.accepted.get(src.from)![src.field] as JsonValue;
+        args[name] = "literal" in src ? src.literal : (this.accepted.get(src.from)![src.field] as JsonValue);
       }
       const tool = this.usable(step.group)[0]!;
       this.last = { tool, args, group: step.group };

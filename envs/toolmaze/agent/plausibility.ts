@@ -41,7 +41,9 @@ export function windowContradiction(response: Readonly<Record<string, unknown>>)
   return false;
 }
 
-const VOCABULARIES = [...FIELD_TYPES.values()].filter((t) => t.literals).map((t) => ({ id: t.id, values: new Set(t.literals!.filter((x) => typeof x === "string")) }));
+const VOCABULARIES = [...FIELD_TYPES.values()]
+  .filter((t) => t.literals)
+  .map((t) => ({ id: t.id, values: new Set(t.literals!.filter((x) => typeof x === "string")) }));
 
 /**
  * A value from the wrong vocabulary for the field's documented type (a currency code where an airport code belongs):

@@ -7,8 +7,14 @@
 import type { ToolSchema } from "../../../src/family.js";
 import { FIELD_TYPES, type Scalar } from "../world/types.js";
 
-export interface SeenParam { readonly name: string; readonly type: string }
-export interface SeenOutput { readonly field: string; readonly type: string }
+export interface SeenParam {
+  readonly name: string;
+  readonly type: string;
+}
+export interface SeenOutput {
+  readonly field: string;
+  readonly type: string;
+}
 
 /** Tools with the same documented signature (summary, typed parameters, typed response) are alternatives. */
 export interface SeenGroup {
@@ -23,7 +29,11 @@ export interface SeenGroup {
 }
 
 /** A value quoted in one request, with its position in the request text and the word before it. */
-export interface Mention { readonly value: Scalar; readonly at: number; readonly before: string }
+export interface Mention {
+  readonly value: Scalar;
+  readonly at: number;
+  readonly before: string;
+}
 
 /** "origin (iata code)" / "temperature c (temperature c: Degrees Celsius)" -> the documented type id. */
 function typeFromDescription(description: string): string {
@@ -37,10 +47,61 @@ function outputsFromDescription(description: string): SeenOutput[] {
   return [...m[1]!.matchAll(/(\w+) \(([a-z0-9 ]+)\)/g)].map((x) => ({ field: x[1]!, type: x[2]!.replace(/ /g, "_") }));
 }
 
-const STOP = new Set(["the", "a", "an", "of", "to", "for", "in", "on", "at", "from", "and", "then", "with", "by", "as",
-  "that", "those", "this", "it", "its", "their", "me", "my", "you", "please", "could", "can", "i", "need", "go", "ahead",
-  "like", "d", "first", "finally", "after", "be", "is", "are", "or", "into", "about", "return", "returns", "backed",
-  "api", "service", "in-house", "up", "get", "look", "work", "out"]);
+const STOP = new Set([
+  "the",
+  "a",
+  "an",
+  "of",
+  "to",
+  "for",
+  "in",
+  "on",
+  "at",
+  "from",
+  "and",
+  "then",
+  "with",
+  "by",
+  "as",
+  "that",
+  "those",
+  "this",
+  "it",
+  "its",
+  "their",
+  "me",
+  "my",
+  "you",
+  "please",
+  "could",
+  "can",
+  "i",
+  "need",
+  "go",
+  "ahead",
+  "like",
+  "d",
+  "first",
+  "finally",
+  "after",
+  "be",
+  "is",
+  "are",
+  "or",
+  "into",
+  "about",
+  "return",
+  "returns",
+  "backed",
+  "api",
+  "service",
+  "in-house",
+  "up",
+  "get",
+  "look",
+  "work",
+  "out",
+]);
 
 function stem(w: string): string {
   for (const suf of ["ion", "ing", "er", "ed", "es", "s", "e"]) {
@@ -70,7 +131,7 @@ export function tokens(text: string): Set<string> {
 export function readTools(schemas: readonly ToolSchema[]): SeenGroup[] {
   const groups = new Map<string, { members: string[]; summary: string; params: SeenParam[]; outputs: SeenOutput[]; text: string[] }>();
   for (const s of schemas) {
-    const props = ((s.parameters as { properties?: Record<string, { description?: string }> }).properties) ?? {};
+    const props = (s.parameters as { properties?: Record<string, { description?: string }> }).properties ?? {};
     const params = Object.entries(props).map(([name, p]) => ({ name, type: typeFromDescription(p.description ?? "") }));
     const outputs = outputsFromDescription(s.description);
     const summary = s.description.split(". ")[0]!.replace(/\.$/, "");
@@ -81,16 +142,23 @@ export function readTools(schemas: readonly ToolSchema[]): SeenGroup[] {
     groups.set(key, g);
   }
   return [...groups.entries()].map(([key, g]) => ({
-    key, paramTokens: tokens(g.params.map((p) => `${p.name} ${p.type}`.replace(/_/g, " ")).join(" ")),
-    members: g.members, summary: g.summary, params: g.params, outputs: g.outputs,
+    key,
+    paramTokens: tokens(g.params.map((p) => `${p.name} ${p.type}`.replace(/_/g, " ")).join(" ")),
+    members: g.members,
+    summary: g.summary,
+    params: g.params,
+    outputs: g.outputs,
     tokens: tokens([g.summary, ...g.text, ...g.params.map((p) => `${p.name.replace(/_/g, " ")} ${p.type.replace(/_/g, " ")}`)].join(" ")),
   }));
 }
 
 /** The request without the date header and the failure-aware hint; split into independent requests when numbered. */
 export function splitRequests(prompt: string): string[] {
-  const body = prompt.split("\n").filter((l) => !/^Current date and time:/.test(l) && !/^Note: tools may fail/.test(l))
-    .join(" ").trim();
+  const body = prompt
+    .split("\n")
+    .filter((l) => !/^Current date and time:/.test(l) && !/^Note: tools may fail/.test(l))
+    .join(" ")
+    .trim();
   const parts = body.split(/\(\d+\)\s*/);
   return parts.length > 1 ? parts.slice(1).map((p) => p.trim()) : [body];
 }
@@ -99,14 +167,20 @@ export function splitRequests(prompt: string): string[] {
 export function splitClauses(request: string): string[] {
   // Quoted messages may contain commas; protect them before splitting.
   const quoted: string[] = [];
-  const masked = request.replace(/"[^"]*"/g, (q) => { quoted.push(q); return `\u0000${quoted.length - 1}\u0000`; });
-  return masked.split(/,? and finally |; after that, |; once that's done, |;? then |, then |,? and then |, |; /)
-    // "start by finding X" / "first find X": the lead-in is not part of the step.
-    .map((c) => c.replace(/^(?:start by|first) /i, ""))
-    // A step ends with its sentence; what follows ("Thanks!", "Let me know once it's done.") is not a step.
-    .map((c) => c.split(/(?<=[.!?])\s+(?=[A-Z])/)[0]!.replace(/[.!?]$/, ""))
-    .map((c) => c.replace(/\u0000(\d+)\u0000/g, (_, i: string) => quoted[Number(i)]!).trim())
-    .filter((c) => c.length > 0);
+  const masked = request.replace(/"[^"]*"/g, (q) => {
+    quoted.push(q);
+    return `\u0000${quoted.length - 1}\u0000`;
+  });
+  return (
+    masked
+      .split(/,? and finally |; after that, |; once that's done, |;? then |, then |,? and then |, |; /)
+      // "start by finding X" / "first find X": the lead-in is not part of the step.
+      .map((c) => c.replace(/^(?:start by|first) /i, ""))
+      // A step ends with its sentence; what follows ("Thanks!", "Let me know once it's done.") is not a step.
+      .map((c) => c.split(/(?<=[.!?])\s+(?=[A-Z])/)[0]!.replace(/[.!?]$/, ""))
+      .map((c) => c.replace(/\u0000(\d+)\u0000/g, (_, i: string) => quoted[Number(i)]!).trim())
+      .filter((c) => c.length > 0)
+  );
 }
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -118,10 +192,11 @@ export function mentions(request: string, type: string): Mention[] {
   const found: Mention[] = [];
   for (const v of vocab) {
     const text = String(v);
-    const re = typeof v === "number"
-      // A bare number, or an "N-minute" duration; never digits inside dates, ids, phones or decimals.
-      ? new RegExp(`(?<![\\w.+/@:-])${escape(text)}(?=-minute|(?![\\w@/]|[.-]\\d))`, "g")
-      : new RegExp(`(?<![\\w@.+#-])${escape(text)}(?![\\w@-]|\\.\\w)`, "g");
+    const re =
+      typeof v === "number"
+        ? // A bare number, or an "N-minute" duration; never digits inside dates, ids, phones or decimals.
+          new RegExp(`(?<![\\w.+/@:-])${escape(text)}(?=-minute|(?![\\w@/]|[.-]\\d))`, "g")
+        : new RegExp(`(?<![\\w@.+#-])${escape(text)}(?![\\w@-]|\\.\\w)`, "g");
     for (const m of request.matchAll(re)) {
       if (type === "duration_min" && !request.startsWith("-minute", m.index + text.length)) continue;
       if (type !== "duration_min" && typeof v === "number" && request.startsWith("-minute", m.index + text.length)) continue;
@@ -162,16 +237,27 @@ export function matchScores(clause: string, groups: readonly SeenGroup[]): numbe
 }
 
 /** An error response, read from whichever convention the tool answers in. */
-export interface SeenError { readonly status: number | null; readonly message: string }
+export interface SeenError {
+  readonly status: number | null;
+  readonly message: string;
+}
 
 /** Canonical error code names and their HTTP status (gRPC/Google names, as `errors[].code` spells them in lower case). */
 const CODE_STATUS: Readonly<Record<string, number>> = {
-  invalid_argument: 400, invalid_arguments: 400, not_found: 404, conflict: 409, request_timeout: 408,
-  resource_exhausted: 429, internal: 500, unavailable: 503, deadline_exceeded: 504,
+  invalid_argument: 400,
+  invalid_arguments: 400,
+  not_found: 404,
+  conflict: 409,
+  request_timeout: 408,
+  resource_exhausted: 429,
+  internal: 500,
+  unavailable: 503,
+  deadline_exceeded: 504,
 };
 
 const asNumber = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
-const asObject = (v: unknown): Record<string, unknown> | null => (v !== null && typeof v === "object" && !Array.isArray(v) ? v as Record<string, unknown> : null);
+const asObject = (v: unknown): Record<string, unknown> | null =>
+  v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 
 /**
  * Reads an error body in any of the conventions real APIs use: Google-style `{error:{code,status,message}}` (also

@@ -50,7 +50,12 @@ export function alternativeTools(task: Task, slot: number, victim: string): Read
   if (!tools) {
     const sols = slotSolutions(task)[slot]!;
     const withVictim = new Set(sols.filter((p) => p.includes(victim)).flat());
-    tools = new Set(sols.filter((p) => !p.includes(victim)).flat().filter((t) => !withVictim.has(t)));
+    tools = new Set(
+      sols
+        .filter((p) => !p.includes(victim))
+        .flat()
+        .filter((t) => !withVictim.has(t)),
+    );
     byVictim.set(victim, tools);
   }
   return tools;

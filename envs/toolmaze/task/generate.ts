@@ -78,7 +78,10 @@ function bindParams(c: CapSpec, steps: readonly Step[], primaryFrom: number | un
     }
     let producer = -1;
     for (let i = steps.length - 1; i >= 0; i--) {
-      if (outputsType(steps[i]!.cap, type) && !Object.values(bind).includes(i)) { producer = i; break; }
+      if (outputsType(steps[i]!.cap, type) && !Object.values(bind).includes(i)) {
+        producer = i;
+        break;
+      }
     }
     if (producer >= 0) bind[param] = producer;
     else if (isLiteralType(type)) bind[param] = "literal";
@@ -88,8 +91,15 @@ function bindParams(c: CapSpec, steps: readonly Step[], primaryFrom: number | un
 }
 
 /** Random forward walk from a Source to an Action, `minLen..maxLen` steps, capabilities not in `used`. */
-function forwardChain(rng: RngLike, domain: Domain, used: ReadonlySet<string>, minLen: number, maxLen: number,
-  seed?: Step[], cross = false): Step[] | undefined {
+function forwardChain(
+  rng: RngLike,
+  domain: Domain,
+  used: ReadonlySet<string>,
+  minLen: number,
+  maxLen: number,
+  seed?: Step[],
+  cross = false,
+): Step[] | undefined {
   const caps = domainCaps(domain, cross).filter((c) => !used.has(c.id));
   const sources = caps.filter((c) => c.category === "source" && c.domain === domain && Object.values(c.params).every(isLiteralType));
   for (let attempt = 0; attempt < 60; attempt++) {
@@ -144,7 +154,10 @@ class Builder {
   readonly positions: Position[] = [];
   readonly slots: SlotInfo[] = [];
   readonly used = new Set<string>();
-  constructor(readonly rng: RngLike, readonly gen: GenOptions = V0_GEN) {}
+  constructor(
+    readonly rng: RngLike,
+    readonly gen: GenOptions = V0_GEN,
+  ) {}
 
   literal(slotLits: Map<string, Scalar>, type: string, nth: number): Scalar {
     const key = `${type}#${nth}`;
@@ -158,13 +171,21 @@ class Builder {
   }
 
   members(c: CapSpec, expose: boolean): string[] {
-    const all = corpus().groups.get(c.id)!.map((t) => t.name);
+    const all = corpus()
+      .groups.get(c.id)!
+      .map((t) => t.name);
     return expose ? this.rng.shuffle(all) : [this.rng.pick(all)];
   }
 
   /** Add steps as positions; `fromOverride` maps a step's primary param to provider positions (route joins). */
-  addSteps(steps: readonly Step[], slot: number, lits: Map<string, Scalar>, expose: ReadonlySet<number>,
-    stepPos: number[], extra: { route?: { id: string; branch: number }; join?: { param: string; from: number[] } } = {}): number[] {
+  addSteps(
+    steps: readonly Step[],
+    slot: number,
+    lits: Map<string, Scalar>,
+    expose: ReadonlySet<number>,
+    stepPos: number[],
+    extra: { route?: { id: string; branch: number }; join?: { param: string; from: number[] } } = {},
+  ): number[] {
     const mine: number[] = [];
     steps.forEach((s, k) => {
       const bindings: Record<string, Binding> = {};
@@ -180,7 +201,12 @@ class Builder {
       }
       const index = this.positions.length;
       this.positions.push({
-        index, cap: s.cap.id, category: s.cap.category, members: this.members(s.cap, expose.has(k)), bindings, slot,
+        index,
+        cap: s.cap.id,
+        category: s.cap.category,
+        members: this.members(s.cap, expose.has(k)),
+        bindings,
+        slot,
         ...(extra.route ? { route: extra.route } : {}),
       });
       this.used.add(s.cap.id);
@@ -210,10 +236,15 @@ function linearSlot(b: Builder, domain: Domain, slot: number, substitute: boolea
 
 function routeSlot(b: Builder, domain: Domain, slot: number): boolean {
   // Alternatives of a route cost at least `minAlternativeRoute` calls (every branch but the shortest).
-  const longEnough = (r: RouteSpec) => r.routes.map((ch) => ch.length).sort((x, y) => x - y).slice(1)
-    .every((n) => n >= b.gen.minAlternativeRoute);
-  const routes = b.rng.shuffle(corpus().routes.filter((r) => r.domain === domain
-    && r.routes.every((ch) => ch.every((id) => !b.used.has(id))) && longEnough(r)));
+  const longEnough = (r: RouteSpec) =>
+    r.routes
+      .map((ch) => ch.length)
+      .sort((x, y) => x - y)
+      .slice(1)
+      .every((n) => n >= b.gen.minAlternativeRoute);
+  const routes = b.rng.shuffle(
+    corpus().routes.filter((r) => r.domain === domain && r.routes.every((ch) => ch.every((id) => !b.used.has(id))) && longEnough(r)),
+  );
   for (const r of routes) if (tryRoute(b, r, slot)) return true;
   return false;
 }
@@ -224,8 +255,11 @@ function tryRoute(b: Builder, r: RouteSpec, slot: number): boolean {
   const blocked = new Set([...b.used, ...routeCaps]);
   // v1 also looks a quotable input up when a Source provides it (the airport of "my home city"), so C3 paths are
   // longer than C2's and more varied; v0 quotes it.
-  const prefix = !isLiteralType(r.from) ? backwardChain(b.rng, r.domain, blocked, r.from)
-    : b.gen.strata ? backwardChain(b.rng, r.domain, blocked, r.from, 2) ?? [] : [];
+  const prefix = !isLiteralType(r.from)
+    ? backwardChain(b.rng, r.domain, blocked, r.from)
+    : b.gen.strata
+      ? (backwardChain(b.rng, r.domain, blocked, r.from, 2) ?? [])
+      : [];
   if (!prefix) return false;
   // Suffix: the route output feeds an Action chain of 1–2 steps.
   const fake: Step = { cap: { ...c.caps.get(r.routes[0]![r.routes[0]!.length - 1]!)!, outputs: { out: r.to } }, bind: {} };
@@ -233,8 +267,9 @@ function tryRoute(b: Builder, r: RouteSpec, slot: number): boolean {
   const [minSuffix, maxSuffix] = b.gen.suffix;
   const suffixUsed = new Set([...blocked, ...prefix.map((s) => s.cap.id)]);
   // A route whose output feeds no chain of the preferred length (Financial's sentiment) takes a shorter suffix.
-  const withSuffix = forwardChain(b.rng, r.domain, suffixUsed, minSuffix, maxSuffix, suffixSeed, b.gen.crossDomain)
-    ?? (minSuffix > 2 ? forwardChain(b.rng, r.domain, suffixUsed, 2, maxSuffix, suffixSeed, b.gen.crossDomain) : undefined);
+  const withSuffix =
+    forwardChain(b.rng, r.domain, suffixUsed, minSuffix, maxSuffix, suffixSeed, b.gen.crossDomain) ??
+    (minSuffix > 2 ? forwardChain(b.rng, r.domain, suffixUsed, 2, maxSuffix, suffixSeed, b.gen.crossDomain) : undefined);
   if (!withSuffix) return false;
   const suffix = withSuffix.slice(suffixSeed.length);
   // v1: a Source/Processor stratum puts the victim on the shortest branch, which then exposes no substitute, so the
@@ -242,8 +277,8 @@ function tryRoute(b: Builder, r: RouteSpec, slot: number): boolean {
   // Actions), the victim is a suffix step that exposes its group.
   const stratum = b.gen.strata?.[slot];
   const shortest = stratum ? r.routes.reduce((best, ch, i) => (ch.length < r.routes[best]!.length ? i : best), 0) : -1;
-  const onRoute = stratum !== undefined && stratum.category !== "action"
-    && r.routes[shortest]!.some((id) => capFits(c.caps.get(id)!, stratum));
+  const onRoute =
+    stratum !== undefined && stratum.category !== "action" && r.routes[shortest]!.some((id) => capFits(c.caps.get(id)!, stratum));
   const chainFits = stratum && !onRoute ? [...prefix, ...suffix].flatMap((s, k) => (capFits(s.cap, stratum) ? [k] : [])) : [];
   if (stratum && !onRoute && chainFits.length === 0) return false;
   const exposed = chainFits.length > 0 ? b.rng.pick(chainFits) : -1;
@@ -266,7 +301,9 @@ function tryRoute(b: Builder, r: RouteSpec, slot: number): boolean {
         else bind[param] = "literal";
       }
       steps.push({ cap: capSpec, bind });
-      if (branch === shortest && onRoute) { /* the victim's branch: no same-schema way out */ }
+      if (branch === shortest && onRoute) {
+        /* the victim's branch: no same-schema way out */
+      }
       // v1 leaves substitutes inside routes to chance (the other route is the alternative), so tasks on one route share
       // fewer tools; v0 forces one.
       else if ((flat === forced && !b.gen.strata) || b.rng.bool(b.gen.strata ? 0.2 : 0.4)) expose.add(k);
@@ -308,11 +345,20 @@ export function generateTask(rng: RngLike, complexity: Complexity, domain: Domai
     if (!ok) continue;
     const problems = validateTask(b, gen.crossDomain ? domain : undefined);
     if (problems.length > 0) throw new TaskGenerationError(`invalid task ${id}: ${problems.join("; ")}`);
-    const { all } = enumerateSolutions(b.positions, b.slots.map((s) => s.goal));
+    const { all } = enumerateSolutions(
+      b.positions,
+      b.slots.map((s) => s.goal),
+    );
     const slotsPositions = b.slots.map((s) => b.positions.filter((p) => p.slot === s.slot));
     return {
-      id, complexity, domain, text: composeText(b.rng.derive("text"), slotsPositions),
-      positions: b.positions, slots: b.slots, solutions: all, sStar: all[0]!,
+      id,
+      complexity,
+      domain,
+      text: composeText(b.rng.derive("text"), slotsPositions),
+      positions: b.positions,
+      slots: b.slots,
+      solutions: all,
+      sStar: all[0]!,
       ...(gen.strata ? { strata: gen.strata.slice(0, b.slots.length) } : {}),
     };
   }

@@ -26,7 +26,10 @@ export function enumerateSlot(positions: readonly Position[], goal: number): str
   const expand = (chosen: Choice, pending: number[]): void => {
     if (found.size >= MAX_PER_SLOT * 4) return;
     if (pending.length === 0) {
-      const key = [...chosen.entries()].sort((a, b) => a[0] - b[0]).map(([p, t]) => `${p}:${t}`).join(",");
+      const key = [...chosen.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([p, t]) => `${p}:${t}`)
+        .join(",");
       if (!found.has(key)) found.set(key, new Map(chosen));
       return;
     }
@@ -53,10 +56,12 @@ export function enumerateSlot(positions: readonly Position[], goal: number): str
   const sets = [...found.values()];
   const asSet = sets.map((c) => new Set(c.values()));
   // Prune redundant chains: drop any solution that strictly contains another.
-  const minimal = sets.filter((_, i) => !asSet.some((other, j) => j !== i && other.size < asSet[i]!.size
-    && [...other].every((t) => asSet[i]!.has(t))));
-  minimal.sort((a, b) => a.size - b.size || preference(positions, a) - preference(positions, b)
-    || order(a).join().localeCompare(order(b).join()));
+  const minimal = sets.filter(
+    (_, i) => !asSet.some((other, j) => j !== i && other.size < asSet[i]!.size && [...other].every((t) => asSet[i]!.has(t))),
+  );
+  minimal.sort(
+    (a, b) => a.size - b.size || preference(positions, a) - preference(positions, b) || order(a).join().localeCompare(order(b).join()),
+  );
   return minimal.slice(0, MAX_PER_SLOT).map(order);
 }
 
@@ -65,7 +70,10 @@ function order(choice: Choice): string[] {
 }
 
 /** Per-slot solutions plus their cross product (task-level), shortest first. */
-export function enumerateSolutions(positions: readonly Position[], goals: readonly number[]): {
+export function enumerateSolutions(
+  positions: readonly Position[],
+  goals: readonly number[],
+): {
   perSlot: string[][][];
   all: string[][];
 } {
@@ -110,7 +118,10 @@ export function buildDag(task: Pick<Task, "positions">): DirectedGraph {
 export function topoOrder(g: DirectedGraph): string[] | undefined {
   const indeg = new Map<string, number>();
   g.forEachNode((n) => indeg.set(n, g.inDegree(n)));
-  const ready = [...indeg.entries()].filter(([, d]) => d === 0).map(([n]) => n).sort();
+  const ready = [...indeg.entries()]
+    .filter(([, d]) => d === 0)
+    .map(([n]) => n)
+    .sort();
   const out: string[] = [];
   while (ready.length > 0) {
     const n = ready.shift()!;
@@ -142,11 +153,17 @@ export function validateTask(task: Pick<Task, "positions" | "slots">, home?: Dom
   if (mixed) problems.push(`mixed domains: ${[...domains].join(",")}`);
   for (const p of task.positions) {
     const capSpec = c.caps.get(p.cap);
-    if (!capSpec) { problems.push(`unknown capability ${p.cap}`); continue; }
+    if (!capSpec) {
+      problems.push(`unknown capability ${p.cap}`);
+      continue;
+    }
     for (const m of p.members) if (c.tool(m).group !== p.cap) problems.push(`${m} is not in group ${p.cap}`);
     for (const [param, type] of Object.entries(capSpec.params)) {
       const b = p.bindings[param];
-      if (!b) { problems.push(`${p.cap}.${param} unbound`); continue; }
+      if (!b) {
+        problems.push(`${p.cap}.${param} unbound`);
+        continue;
+      }
       if (b.kind === "bound") {
         if (b.type !== type) problems.push(`${p.cap}.${param}: edge type ${b.type} != ${type}`);
         for (const f of b.from) {
@@ -175,8 +192,12 @@ export interface SlotFaultState {
  * (transient) or a switch to a sibling substitute at the same position (permanent); a fired permanent
  * victim is unusable.
  */
-export function slotCost(task: Task, slotSolutions: readonly (readonly string[])[], cleanDone: ReadonlySet<string>,
-  fault: SlotFaultState | undefined): { cost: number; path: readonly string[] | undefined } {
+export function slotCost(
+  task: Task,
+  slotSolutions: readonly (readonly string[])[],
+  cleanDone: ReadonlySet<string>,
+  fault: SlotFaultState | undefined,
+): { cost: number; path: readonly string[] | undefined } {
   let best = Infinity;
   let bestPath: readonly string[] | undefined;
   const c = corpus();
@@ -198,7 +219,10 @@ export function slotCost(task: Task, slotSolutions: readonly (readonly string[])
         }
       }
     }
-    if (cost < best) { best = cost; bestPath = p; }
+    if (cost < best) {
+      best = cost;
+      bestPath = p;
+    }
   }
   return { cost: best, path: bestPath };
 }
@@ -213,16 +237,22 @@ export function countOrderings(positions: readonly Position[], solution: readonl
   const index = new Map(solution.map((t, i) => [t, i]));
   const posOf = positionIndex(positions);
   // needs[i]: for each bound parameter of tool i, the bitmask of chosen providers (any one suffices).
-  const needs = solution.map((t) => Object.values(posOf.get(t)!.bindings).flatMap((b) => {
-    if (b.kind !== "bound") return [];
-    let mask = 0;
-    for (const f of b.from) for (const m of positions[f]!.members) if (index.has(m)) mask |= 1 << index.get(m)!;
-    return [mask];
-  }));
+  const needs = solution.map((t) =>
+    Object.values(posOf.get(t)!.bindings).flatMap((b) => {
+      if (b.kind !== "bound") return [];
+      let mask = 0;
+      for (const f of b.from) for (const m of positions[f]!.members) if (index.has(m)) mask |= 1 << index.get(m)!;
+      return [mask];
+    }),
+  );
   // Connected parts of the dependency graph (union-find).
   const part = solution.map((_, i) => i);
   const root = (i: number): number => (part[i] === i ? i : (part[i] = root(part[i]!)));
-  needs.forEach((ms, i) => ms.forEach((m) => { for (let j = 0; j < n; j++) if (m & (1 << j)) part[root(i)] = root(j); }));
+  needs.forEach((ms, i) =>
+    ms.forEach((m) => {
+      for (let j = 0; j < n; j++) if (m & (1 << j)) part[root(i)] = root(j);
+    }),
+  );
   const groups = new Map<number, number[]>();
   for (let i = 0; i < n; i++) groups.set(root(i), [...(groups.get(root(i)) ?? []), i]);
   let total = 1;

@@ -14,10 +14,22 @@ export type CorruptionClass = "physics" | "temporal" | "leakage" | "scale";
 
 /** Corruption classes available per semantic class of the field type. */
 const CLASSES: Record<string, readonly CorruptionClass[]> = {
-  temperature: ["physics"], count: ["physics"], probability: ["physics"], percentage: ["physics"],
-  amount: ["scale", "physics"], rate: ["scale"], datetime: ["temporal"], date: ["temporal"], id: ["leakage"],
-  text: ["leakage"], label: ["leakage"], distance: ["scale", "physics"], duration: ["physics"], coords: ["physics"],
-  score: ["physics"], measure: ["physics"],
+  temperature: ["physics"],
+  count: ["physics"],
+  probability: ["physics"],
+  percentage: ["physics"],
+  amount: ["scale", "physics"],
+  rate: ["scale"],
+  datetime: ["temporal"],
+  date: ["temporal"],
+  id: ["leakage"],
+  text: ["leakage"],
+  label: ["leakage"],
+  distance: ["scale", "physics"],
+  duration: ["physics"],
+  coords: ["physics"],
+  score: ["physics"],
+  measure: ["physics"],
 };
 
 export function classesOf(type: string): readonly CorruptionClass[] {
@@ -71,7 +83,9 @@ export function stratumCandidates(task: Task, slot: number, stratum: Stratum): n
   const info = task.slots.find((s) => s.slot === slot)!;
   const c = corpus();
   const onPath = task.positions.filter((p) => p.slot === slot && p.members.some((m) => task.sStar.includes(m)));
-  const open = info.pattern === "linear" ? onPath
-    : onPath.filter((p) => p.members.length > 1 || (info.pattern === "multipath" && p.route !== undefined));
+  const open =
+    info.pattern === "linear"
+      ? onPath
+      : onPath.filter((p) => p.members.length > 1 || (info.pattern === "multipath" && p.route !== undefined));
   return open.filter((p) => capFits(c.caps.get(p.cap)!, stratum)).map((p) => p.index);
 }

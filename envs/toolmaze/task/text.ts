@@ -9,33 +9,93 @@ import type { Position, RngLike } from "./model.js";
 import { phrasingsOf } from "./phrasings.js";
 
 const REFS: Record<string, string> = {
-  iata_code: "that airport", geo_coords: "those coordinates", flight_offer_id: "the best flight offer",
-  hotel_offer_id: "that hotel offer", booking_ref: "the booking", currency_amount: "that amount",
-  temperature_c: "that temperature", temperature_f: "the Fahrenheit reading", distance_km: "that distance",
-  timezone: "that time zone", iso_datetime: "that time", iso_date: "that date", email_address: "their e-mail address",
-  phone_number: "that phone number", summary_text: "the summary", document_id: "the document", url: "the link",
-  task_id: "the new task", meeting_id: "the meeting", contact_id: "that contact", product_id: "the product",
-  cart_id: "the cart", order_id: "the order", tracking_number: "the tracking number", return_id: "the return",
-  coupon_code: "the coupon", stock_count: "the stock level", device_id: "the device", setpoint_c: "that set-point",
-  energy_kwh: "that consumption", co2_ppm: "that CO2 level", duration_min: "that long", scene_id: "that scene",
-  firmware_version: "the latest version", headline: "the headline", translated_text: "the translation",
-  short_url: "the short link", sentiment_score: "the sentiment score", exchange_rate: "that rate",
-  transaction_id: "that transaction", invoice_id: "the invoice", share_price: "the last price",
-  percent_change: "the day's move", probability: "that probability",
+  iata_code: "that airport",
+  geo_coords: "those coordinates",
+  flight_offer_id: "the best flight offer",
+  hotel_offer_id: "that hotel offer",
+  booking_ref: "the booking",
+  currency_amount: "that amount",
+  temperature_c: "that temperature",
+  temperature_f: "the Fahrenheit reading",
+  distance_km: "that distance",
+  timezone: "that time zone",
+  iso_datetime: "that time",
+  iso_date: "that date",
+  email_address: "their e-mail address",
+  phone_number: "that phone number",
+  summary_text: "the summary",
+  document_id: "the document",
+  url: "the link",
+  task_id: "the new task",
+  meeting_id: "the meeting",
+  contact_id: "that contact",
+  product_id: "the product",
+  cart_id: "the cart",
+  order_id: "the order",
+  tracking_number: "the tracking number",
+  return_id: "the return",
+  coupon_code: "the coupon",
+  stock_count: "the stock level",
+  device_id: "the device",
+  setpoint_c: "that set-point",
+  energy_kwh: "that consumption",
+  co2_ppm: "that CO2 level",
+  duration_min: "that long",
+  scene_id: "that scene",
+  firmware_version: "the latest version",
+  headline: "the headline",
+  translated_text: "the translation",
+  short_url: "the short link",
+  sentiment_score: "the sentiment score",
+  exchange_rate: "that rate",
+  transaction_id: "that transaction",
+  invoice_id: "the invoice",
+  share_price: "the last price",
+  percent_change: "the day's move",
+  probability: "that probability",
 };
 
 /** Openers; those ending in a question take a question mark. */
 const OPENERS: readonly { text: string; question?: true }[] = [
-  { text: "Please " }, { text: "Could you ", question: true }, { text: "I need you to " }, { text: "Can you ", question: true },
-  { text: "Go ahead and " }, { text: "I'd like you to " }, { text: "Would you ", question: true }, { text: "When you get a chance, " },
-  { text: "Quick favour: " }, { text: "Hi, please " }, { text: "I want you to " }, { text: "Kindly " },
-  { text: "Hey, could you ", question: true }, { text: "For me, please " }, { text: "Task for today: " }, { text: "Help me out and " },
+  { text: "Please " },
+  { text: "Could you ", question: true },
+  { text: "I need you to " },
+  { text: "Can you ", question: true },
+  { text: "Go ahead and " },
+  { text: "I'd like you to " },
+  { text: "Would you ", question: true },
+  { text: "When you get a chance, " },
+  { text: "Quick favour: " },
+  { text: "Hi, please " },
+  { text: "I want you to " },
+  { text: "Kindly " },
+  { text: "Hey, could you ", question: true },
+  { text: "For me, please " },
+  { text: "Task for today: " },
+  { text: "Help me out and " },
 ];
-const CLOSERS = ["", " Thanks!", " Let me know once it's done.", " Report back with the confirmation.", "", " Thank you.",
-  " Appreciate it.", " Keep me posted.", " Confirm when you're finished.", " Cheers.", " That's all for now.", ""];
-const INTROS = [(n: number) => `I have ${n} things for you.`, () => "A few errands, independent of each other.",
-  (n: number) => `Please handle these ${n} requests.`, (n: number) => `${n} separate jobs today.`,
-  () => "Several unrelated tasks, in any order.", (n: number) => `Here are ${n} independent requests.`];
+const CLOSERS = [
+  "",
+  " Thanks!",
+  " Let me know once it's done.",
+  " Report back with the confirmation.",
+  "",
+  " Thank you.",
+  " Appreciate it.",
+  " Keep me posted.",
+  " Confirm when you're finished.",
+  " Cheers.",
+  " That's all for now.",
+  "",
+];
+const INTROS = [
+  (n: number) => `I have ${n} things for you.`,
+  () => "A few errands, independent of each other.",
+  (n: number) => `Please handle these ${n} requests.`,
+  (n: number) => `${n} separate jobs today.`,
+  () => "Several unrelated tasks, in any order.",
+  (n: number) => `Here are ${n} independent requests.`,
+];
 
 function renderLiteral(type: string, v: Scalar): string {
   if (type === "duration_min") return `${v}-minute`;
@@ -61,12 +121,21 @@ function joinSteps(rng: RngLike, steps: string[]): string {
   const last = steps[steps.length - 1]!;
   const init = steps.slice(0, -1);
   switch (rng.int(6)) {
-    case 0: return `${init.join(", then ")}, and finally ${last}`;
-    case 1: return `first ${steps[0]}; ${steps.slice(1, -1).map((s) => `then ${s}; `).join("")}after that, ${last}`;
-    case 2: return `${init.join(", ")} and then ${last}`;
-    case 3: return `${init.join(", then ")}; once that's done, ${last}`;
-    case 4: return `start by ${gerund(steps[0]!)}, then ${steps.slice(1).join(", then ")}`;
-    default: return `${init.join(", then ")}, and then ${last}`;
+    case 0:
+      return `${init.join(", then ")}, and finally ${last}`;
+    case 1:
+      return `first ${steps[0]}; ${steps
+        .slice(1, -1)
+        .map((s) => `then ${s}; `)
+        .join("")}after that, ${last}`;
+    case 2:
+      return `${init.join(", ")} and then ${last}`;
+    case 3:
+      return `${init.join(", then ")}; once that's done, ${last}`;
+    case 4:
+      return `start by ${gerund(steps[0]!)}, then ${steps.slice(1).join(", then ")}`;
+    default:
+      return `${init.join(", then ")}, and then ${last}`;
   }
 }
 
@@ -77,8 +146,13 @@ function gerund(step: string): string {
   if (v === "SMS") return ["texting", ...rest].join(" ");
   // Short verbs ending consonant-vowel-consonant double the consonant ("set" -> "setting", "log" -> "logging").
   const doubled = /^(get|set|put|run|log|flag|grab|plan|program)$/.test(v);
-  const ing = doubled ? `${v}${v.slice(-1)}ing` : v.endsWith("ie") ? `${v.slice(0, -2)}ying`
-    : v.endsWith("e") && !v.endsWith("ee") ? `${v.slice(0, -1)}ing` : `${v}ing`;
+  const ing = doubled
+    ? `${v}${v.slice(-1)}ing`
+    : v.endsWith("ie")
+      ? `${v.slice(0, -2)}ying`
+      : v.endsWith("e") && !v.endsWith("ee")
+        ? `${v.slice(0, -1)}ing`
+        : `${v}ing`;
   return [ing, ...rest].join(" ");
 }
 

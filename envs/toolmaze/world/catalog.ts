@@ -8,8 +8,7 @@ export const DOMAINS = ["Financial", "Travel", "Office", "Shopping", "IoT", "Gen
 export type Domain = (typeof DOMAINS)[number];
 export type Category = "source" | "processor" | "action";
 /** Which episode state a stateful capability reads or writes. */
-export type StateHook =
-  | "calendar_read" | "calendar_write" | "cart_add" | "cart_checkout" | "thermostat_read" | "thermostat_write";
+export type StateHook = "calendar_read" | "calendar_write" | "cart_add" | "cart_checkout" | "thermostat_read" | "thermostat_write";
 
 export interface Provider {
   readonly name: string;
@@ -46,11 +45,24 @@ export interface RouteSpec {
 
 /** Compact constructor: providers as "tool_name|Vendor API". */
 export function cap(
-  domain: Domain, id: string, category: Category, summary: string, phrase: string,
-  params: Record<string, string>, outputs: Record<string, string>, providers: string[], state?: StateHook,
+  domain: Domain,
+  id: string,
+  category: Category,
+  summary: string,
+  phrase: string,
+  params: Record<string, string>,
+  outputs: Record<string, string>,
+  providers: string[],
+  state?: StateHook,
 ): CapSpec {
   return {
-    id, domain, category, summary, phrase, params, outputs,
+    id,
+    domain,
+    category,
+    summary,
+    phrase,
+    params,
+    outputs,
     providers: providers.map((p) => {
       const [name, vendor] = p.split("|");
       return { name: name!, vendor: vendor ?? "in-house service" };

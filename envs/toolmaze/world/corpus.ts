@@ -45,10 +45,20 @@ export interface ToolSpec {
 }
 
 export const ALL_CAPS: readonly CapSpec[] = [
-  ...FINANCIAL_CAPS, ...TRAVEL_CAPS, ...OFFICE_CAPS, ...SHOPPING_CAPS, ...IOT_CAPS, ...GENERAL_CAPS,
+  ...FINANCIAL_CAPS,
+  ...TRAVEL_CAPS,
+  ...OFFICE_CAPS,
+  ...SHOPPING_CAPS,
+  ...IOT_CAPS,
+  ...GENERAL_CAPS,
 ];
 export const ALL_ROUTES: readonly RouteSpec[] = [
-  ...FINANCIAL_ROUTES, ...TRAVEL_ROUTES, ...OFFICE_ROUTES, ...SHOPPING_ROUTES, ...IOT_ROUTES, ...GENERAL_ROUTES,
+  ...FINANCIAL_ROUTES,
+  ...TRAVEL_ROUTES,
+  ...OFFICE_ROUTES,
+  ...SHOPPING_ROUTES,
+  ...IOT_ROUTES,
+  ...GENERAL_ROUTES,
 ];
 
 /** Human label of a semantic field type ("iata_code" -> "iata code"); documented on every parameter and field. */
@@ -80,7 +90,9 @@ function buildTool(capSpec: CapSpec, rank: number): ToolSpec {
   return {
     name: provider.name,
     // Response fields are documented like a real API reference, so agents can chain calls from the schema.
-    description: `${capSpec.summary}.${vendorNote} Returns: ${Object.entries(capSpec.outputs).map(([f, ty]) => `${f} (${typeLabel(ty)})`).join(", ")}.`,
+    description: `${capSpec.summary}.${vendorNote} Returns: ${Object.entries(capSpec.outputs)
+      .map(([f, ty]) => `${f} (${typeLabel(ty)})`)
+      .join(", ")}.`,
     domain: capSpec.domain,
     category: capSpec.category,
     group: capSpec.id,

@@ -70,12 +70,13 @@ export function canonicalJson(value: unknown): string {
   const keys = Object.keys(obj);
   // Default sort order (UTF-16 code units); argument objects are small, so sort them in place by insertion.
   if (keys.length > 16) keys.sort();
-  else for (let i = 1; i < keys.length; i++) {
-    const k = keys[i]!;
-    let j = i - 1;
-    for (; j >= 0 && keys[j]! > k; j--) keys[j + 1] = keys[j]!;
-    keys[j + 1] = k;
-  }
+  else
+    for (let i = 1; i < keys.length; i++) {
+      const k = keys[i]!;
+      let j = i - 1;
+      for (; j >= 0 && keys[j]! > k; j--) keys[j + 1] = keys[j]!;
+      keys[j + 1] = k;
+    }
   let s = "{";
   for (let i = 0; i < keys.length; i++) s += `${i > 0 ? "," : ""}${JSON.stringify(keys[i])}:${canonicalJson(obj[keys[i]!])}`;
   return `${s}}`;

@@ -21,8 +21,14 @@ export interface SimError {
 export type SimResult = { ok: true; output: ToolOutput } | { ok: false; error: SimError };
 
 const STATUS_TEXT: Record<number, string> = {
-  400: "INVALID_ARGUMENT", 404: "NOT_FOUND", 408: "REQUEST_TIMEOUT", 409: "CONFLICT", 429: "RESOURCE_EXHAUSTED",
-  500: "INTERNAL", 503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED",
+  400: "INVALID_ARGUMENT",
+  404: "NOT_FOUND",
+  408: "REQUEST_TIMEOUT",
+  409: "CONFLICT",
+  429: "RESOURCE_EXHAUSTED",
+  500: "INTERNAL",
+  503: "UNAVAILABLE",
+  504: "DEADLINE_EXCEEDED",
 };
 
 /** Render an error body in the tool's documented error format. */
@@ -34,8 +40,13 @@ export function errorBody(tool: ToolSpec, status: number, message: string, extra
       details = { error: { code: status, status: codeName, message, ...extra } };
       break;
     case "problem_json":
-      details = { type: `https://errors.${tool.vendor.split(" ")[0]!.toLowerCase()}.example/${codeName.toLowerCase()}`,
-        title: codeName.replace(/_/g, " ").toLowerCase(), status, detail: message, ...extra };
+      details = {
+        type: `https://errors.${tool.vendor.split(" ")[0]!.toLowerCase()}.example/${codeName.toLowerCase()}`,
+        title: codeName.replace(/_/g, " ").toLowerCase(),
+        status,
+        detail: message,
+        ...extra,
+      };
       break;
     case "errors_array":
       details = { errors: [{ code: codeName.toLowerCase(), message, ...extra }] };
@@ -80,10 +91,15 @@ function validateArgs(tool: ToolSpec, args: Record<string, unknown>): SimError |
   for (const { name, jsType, en } of toolFields(tool).params) {
     const v = args[name];
     if (v === undefined || v === null) return errorBody(tool, 400, `missing required parameter '${name}'`, { field: name });
-    const okType = jsType === "string" ? typeof v === "string"
-      : jsType === "integer" ? Number.isInteger(v) : typeof v === "number" && Number.isFinite(v);
+    const okType =
+      jsType === "string"
+        ? typeof v === "string"
+        : jsType === "integer"
+          ? Number.isInteger(v)
+          : typeof v === "number" && Number.isFinite(v);
     if (!okType) return errorBody(tool, 400, `parameter '${name}' must be of type ${jsType}`, { field: name });
-    if (en && !en.includes(v as string)) return errorBody(tool, 400, `parameter '${name}' must be one of ${en.join(", ")}`, { field: name });
+    if (en && !en.includes(v as string))
+      return errorBody(tool, 400, `parameter '${name}' must be one of ${en.join(", ")}`, { field: name });
   }
   for (const k in args) {
     if (!Object.hasOwn(args, k)) continue;
@@ -121,8 +137,10 @@ function genOutputs(tool: ToolSpec, args: Record<string, unknown>): ToolOutput {
   // text derived from a corrupted input visibly carries the corruption forward.
   const subject = Object.values(args).find((v): v is string => typeof v === "string");
   for (const { field, typeId } of outputs) {
-    if (typeId === "summary_text" && subject !== undefined) out[field] = `Summary (${subject.slice(0, 60)}): ${String(out[field]).replace(/^Summary: /, "")}`;
-    if (typeId === "translated_text" && typeof args.target_language === "string") out[field] = String(out[field]).replace(/^\[[a-z]+\]/, `[${args.target_language}]`);
+    if (typeId === "summary_text" && subject !== undefined)
+      out[field] = `Summary (${subject.slice(0, 60)}): ${String(out[field]).replace(/^Summary: /, "")}`;
+    if (typeId === "translated_text" && typeof args.target_language === "string")
+      out[field] = String(out[field]).replace(/^\[[a-z]+\]/, `[${args.target_language}]`);
   }
   return out;
 }
@@ -145,7 +163,8 @@ function simulateRaw(tool: ToolSpec, args: Record<string, unknown>, state: World
     case "calendar_read": {
       // Half-hour slots from 09:00 UTC on the requested date; start from a hash-chosen slot, skip booked.
       const day = Date.parse(`${args.date as string}T09:00:00Z`);
-      if (Number.isNaN(day) || day < TIME.NOW_MS) return { ok: false, error: errorBody(tool, 400, "date must be a future ISO date", { field: "date" }) };
+      if (Number.isNaN(day) || day < TIME.NOW_MS)
+        return { ok: false, error: errorBody(tool, 400, "date must be a future ISO date", { field: "date" }) };
       const first = fnv1a(`slot|${args.date as string}`) % 6;
       for (let k = first; k < 16; k++) {
         const iso = new Date(day + k * 1_800_000).toISOString().replace(".000Z", "Z");
@@ -195,7 +214,8 @@ function simulateRaw(tool: ToolSpec, args: Record<string, unknown>, state: World
     }
     case "thermostat_write": {
       const target = args.target_c as number;
-      if (target < 5 || target > 32) return { ok: false, error: errorBody(tool, 400, "target_c must be between 5 and 32", { field: "target_c" }) };
+      if (target < 5 || target > 32)
+        return { ok: false, error: errorBody(tool, 400, "target_c must be between 5 and 32", { field: "target_c" }) };
       state.setpoints[args.device_id as string] = target;
       return { ok: true, output: out };
     }

@@ -59,7 +59,8 @@ export class EpisodeSetupError extends ConfigError {
 /** Pick the simulator: by domain (official), or by `toolset_id` so `mixed` works (fixed). */
 export function resolveToolset(task: TaskRecord, compat: CompatMode): Toolset {
   if (task.domain === "mixed") {
-    if (compat === "official") throw new EpisodeSetupError(`task '${task.task_id}': domain 'mixed' has no environment in the official harness`, "domain");
+    if (compat === "official")
+      throw new EpisodeSetupError(`task '${task.task_id}': domain 'mixed' has no environment in the official harness`, "domain");
     const ts = getToolset(task.toolset_id);
     if (!ts) throw new EpisodeSetupError(`task '${task.task_id}': unknown toolset_id '${task.toolset_id}'`, "toolset_id");
     return ts;
@@ -166,7 +167,11 @@ export function outcomeOf(record: CallRecord): CallOutcome {
 
 /** The official observation after `calls` (budgets floored at 0; fault metadata stripped unless exposed). */
 export function officialObservation(
-  task: TaskRecord, toolset: Toolset, calls: readonly CallRecord[], retries: number, exposeFaultMetadata: boolean,
+  task: TaskRecord,
+  toolset: Toolset,
+  calls: readonly CallRecord[],
+  retries: number,
+  exposeFaultMetadata: boolean,
 ): OfficialObservation {
   const b = task.budget;
   const transcript = transcriptOf(calls);
@@ -202,7 +207,10 @@ export class ToolMisuseEpisode {
   private readonly faults: FaultEngine;
 
   constructor(
-    readonly task: TaskRecord, readonly compat: CompatMode, makeRng: UniformFactory, private readonly exposeFaultMetadata = false,
+    readonly task: TaskRecord,
+    readonly compat: CompatMode,
+    makeRng: UniformFactory,
+    private readonly exposeFaultMetadata = false,
   ) {
     this.faults = new FaultEngine(task.fault_plan, task.seed, makeRng, compat);
     const harness = officialHarness(task, compat, this.faults, exposeFaultMetadata);

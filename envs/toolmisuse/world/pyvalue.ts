@@ -142,9 +142,12 @@ export function pyRepr(x: Json | undefined): string {
   if (x === true) return "True";
   if (x === false) return "False";
   if (typeof x === "string") return pyStrRepr(x);
-  if (typeof x === "number") return Number.isInteger(x) && Math.abs(x) < 1e16 ? String(x) : Number.isInteger(x) ? BigInt(x).toString() : pyFloatRepr(x);
+  if (typeof x === "number")
+    return Number.isInteger(x) && Math.abs(x) < 1e16 ? String(x) : Number.isInteger(x) ? BigInt(x).toString() : pyFloatRepr(x);
   if (Array.isArray(x)) return `[${x.map((v) => pyRepr(v)).join(", ")}]`;
-  return `{${Object.entries(x).map(([k, v]) => `${pyStrRepr(k)}: ${pyRepr(v)}`).join(", ")}}`;
+  return `{${Object.entries(x)
+    .map(([k, v]) => `${pyStrRepr(k)}: ${pyRepr(v)}`)
+    .join(", ")}}`;
 }
 
 /** Python `str(x)`: the text itself for strings, `repr` for everything else. */

@@ -44,7 +44,11 @@ export function mkError(code: string, message: string, details: JsonObj = {}): T
   return { code, message, details };
 }
 
-function schema(name: string, props: Record<string, OfficialToolSchema["properties"][string]["type"]>, required: string[]): OfficialToolSchema {
+function schema(
+  name: string,
+  props: Record<string, OfficialToolSchema["properties"][string]["type"]>,
+  required: string[],
+): OfficialToolSchema {
   const properties: OfficialToolSchema["properties"] = {};
   for (const [k, t] of Object.entries(props)) properties[k] = { type: t };
   return { name, properties, required, additionalProperties: false };
@@ -240,7 +244,10 @@ const files: Toolset = {
 // ---------------------------------------------------------------- scheduler_v1
 /** The official cron rule: five fields, each `*` or an integer 0–59 (no ranges/lists/steps). */
 export function isValidCron(cron: string): boolean {
-  const parts = cron.trim().split(/\s+/).filter((p) => p.length > 0);
+  const parts = cron
+    .trim()
+    .split(/\s+/)
+    .filter((p) => p.length > 0);
   if (parts.length !== 5) return false;
   return parts.every((t) => t === "*" || (/^[0-9]+$/.test(t) && Number(t) <= 59));
 }
@@ -295,7 +302,7 @@ export const TOOLSETS: Record<ToolsetId, Toolset> = {
 };
 
 export function getToolset(id: string): Toolset | undefined {
-  return  Object.hasOwn(TOOLSETS, id) ? TOOLSETS[id as ToolsetId] : undefined;
+  return Object.hasOwn(TOOLSETS, id) ? TOOLSETS[id as ToolsetId] : undefined;
 }
 
 /** The official schemas for a toolset, as shown to agents (a fresh copy each time). */

@@ -18,8 +18,9 @@ export const EXPORT_HELP = `recovery-gym export FILE.jsonl --format openai-chat 
   Turns trajectories into chat fine-tuning records { messages, tools, metadata }. tools declares every tool the
   episode showed, every family action kind (e.g. PlanBench-XL's retrieve), answer and abort, as chat mode
   (obsFormat: "chat") offers them; the messages are byte for byte those chat mode played. --where filters on the
-  episode's analysis or metrics fields (e.g. --where failureCategory=weak_recovery); a key no record has is an error. Per episode id the last complete record counts;
-  interrupted records are skipped unless --include-interrupted.`;
+  episode's analysis or metrics fields (e.g. --where failureCategory=weak_recovery); a key no record has is an
+  error. Per episode id the last complete record counts; interrupted records are skipped unless
+  --include-interrupted.`;
 
 /**
  * The action tools chat mode offers for an env (its family action kinds, then `answer` and `abort`; see

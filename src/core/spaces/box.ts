@@ -17,7 +17,12 @@ export class Box extends Space<BoxArray> {
   readonly shape: readonly number[];
   readonly size: number;
 
-  constructor(low: number | readonly number[], high: number | readonly number[], shape: readonly number[], readonly dtype: BoxDtype = "float32") {
+  constructor(
+    low: number | readonly number[],
+    high: number | readonly number[],
+    shape: readonly number[],
+    readonly dtype: BoxDtype = "float32",
+  ) {
     super();
     this.shape = [...shape];
     this.size = shape.reduce((a, b) => a * b, 1);
@@ -50,7 +55,8 @@ export class Box extends Space<BoxArray> {
       const lo = this.low[i];
       const hi = this.high[i];
       let v: number;
-      if (Number.isFinite(lo) && Number.isFinite(hi)) v = this.dtype === "int32" ? rng.range(Math.ceil(lo), Math.floor(hi)) : rng.uniform(lo, hi);
+      if (Number.isFinite(lo) && Number.isFinite(hi))
+        v = this.dtype === "int32" ? rng.range(Math.ceil(lo), Math.floor(hi)) : rng.uniform(lo, hi);
       else if (Number.isFinite(lo)) v = lo - Math.log(1 - rng.random());
       else if (Number.isFinite(hi)) v = hi + Math.log(1 - rng.random());
       else v = Math.sqrt(-2 * Math.log(1 - rng.random())) * Math.cos(2 * Math.PI * rng.random());

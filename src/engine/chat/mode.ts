@@ -120,7 +120,10 @@ export class ChatEnv extends Wrapper<ChatModeObservation, AssistantInput, ToolOb
     const kinds = (this.tool.actionSpace as ToolActionSpace).extraKinds;
     this.actionTools = actionToolSchemas(kinds, env.spec.id);
     this.actionKinds = new Set(["answer", "abort", ...Object.keys(kinds)]);
-    this.space = new ChatActionSpace(this.tool.actionSpace, this.actionTools.map((t) => t.name));
+    this.space = new ChatActionSpace(
+      this.tool.actionSpace,
+      this.actionTools.map((t) => t.name),
+    );
     this.chatSpec = { ...env.spec, entryOptions: { ...env.spec.entryOptions, obsFormat: "chat", chatParser: parser.name } };
     const chat = "chat mode, step only: { items, executed } (calls read from the message, env steps they made)";
     const infoKeys = { ...env.metadata.infoKeys, chat };
@@ -143,7 +146,10 @@ export class ChatEnv extends Wrapper<ChatModeObservation, AssistantInput, ToolOb
   override reset(args?: ResetArgs): [ChatModeObservation, ToolResetInfo] {
     const [obs, info] = this.env.reset(args) as [ToolObservation, ToolResetInfo];
     const tools = toChatTools([...obs.newTools, ...this.actionTools]);
-    this.messages = [{ role: "system", content: DEFAULT_SYSTEM_PROMPT }, { role: "user", content: obs.task }];
+    this.messages = [
+      { role: "system", content: DEFAULT_SYSTEM_PROMPT },
+      { role: "user", content: obs.task },
+    ];
     this.tools = new Map(tools.map((t) => [t.function.name, t]));
     return [{ messages: this.messages.slice(), tools, removedTools: [] }, info];
   }
@@ -221,7 +227,7 @@ registerMakeLayer({
   keys: ["obsFormat", "chatParser"],
   schema: chatModeOptionsSchema,
   docs: {
-    obsFormat: 'structured | chat (default structured): chat = OpenAI chat messages and function tools in, assistant messages out',
+    obsFormat: "structured | chat (default structured): chat = OpenAI chat messages and function tools in, assistant messages out",
     chatParser: `chat mode: how raw model text is read (${Object.keys(CHAT_PARSERS).join(" | ")}; default hermes)`,
   },
   // Model mistakes are episode events in chat mode unless strict mode is asked for explicitly.
@@ -235,7 +241,11 @@ registerMakeLayer({
       throw new OptionsError("obsFormat", 'obsFormat "chat" and actionMode "discrete" exclude each other: pick one view');
     }
     const parser = CHAT_PARSERS[typeof own.chatParser === "string" ? own.chatParser : "hermes"];
-    const chat: Env<ChatModeObservation, AssistantInput> = new ChatEnv(env as Env<ToolObservation, Action>, parser, given.invalidAction === "raise");
+    const chat: Env<ChatModeObservation, AssistantInput> = new ChatEnv(
+      env as Env<ToolObservation, Action>,
+      parser,
+      given.invalidAction === "raise",
+    );
     return chat as Env<unknown, unknown>;
   },
 });

@@ -115,18 +115,22 @@ export const planbenchTagsParser: ChatParser = {
 /** The parsers chat mode knows, by name (option `chatParser`). */
 export const CHAT_PARSERS: Readonly<Record<string, ChatParser>> = { hermes: hermesParser, "planbench-tags": planbenchTagsParser };
 
-const toolCallSchema = z.object({
-  id: z.string().optional(),
-  type: z.literal("function").optional(),
-  function: z.object({ name: z.string(), arguments: z.union([z.string(), z.record(z.string(), z.json())]).optional() }).loose(),
-}).loose();
+const toolCallSchema = z
+  .object({
+    id: z.string().optional(),
+    type: z.literal("function").optional(),
+    function: z.object({ name: z.string(), arguments: z.union([z.string(), z.record(z.string(), z.json())]).optional() }).loose(),
+  })
+  .loose();
 
 /** An assistant message as OpenAI-compatible servers return it (extra fields such as `refusal` are ignored). */
-export const assistantMessageSchema = z.object({
-  role: z.literal("assistant").optional(),
-  content: z.string().nullable().optional(),
-  tool_calls: z.array(toolCallSchema).nullable().optional(),
-}).loose();
+export const assistantMessageSchema = z
+  .object({
+    role: z.literal("assistant").optional(),
+    content: z.string().nullable().optional(),
+    tool_calls: z.array(toolCallSchema).nullable().optional(),
+  })
+  .loose();
 
 /** An OpenAI assistant message (extra fields allowed and ignored). */
 export interface AssistantMessage {
