@@ -280,12 +280,12 @@ class SlotAgent(Agent):
         return torch.distributions.Categorical(logits=logits)
 
 
-def make_agent(cfg: Config, n_features: int, n_actions: int) -> Agent:
-    """The network of `--arch`. The slot layout's G comes from --global-features, else F mod K (exact while G < K,
-    as with the defaults: G = 12, K = 64)."""
+def make_agent(cfg: Config, n_features: int, n_actions: int, reporter: Optional[Reporter] = None) -> Agent:
+    """The network of `--arch`. The slot layout's G comes from --global-features, else from the library (the report
+    helper), else F mod K (exact while G < K, as with the defaults: G = 12, K = 64)."""
     if cfg.arch == "flat":
         return Agent(n_features, n_actions, cfg.hidden)
-    g = cfg.global_features or n_features % n_actions
+    g = cfg.global_features or (reporter.request(op="layout")["globals"] if reporter else n_features % n_actions)
     if (n_features - g) % n_actions != 0 or n_features <= g:
         raise ValueError(f"--arch slots: {n_features} features do not split into {g} global + {n_actions} slots; "
                          "pass --global-features G or --arch flat")
@@ -373,7 +373,7 @@ def train(cfg: Config, endpoint: str, reporter: Optional[Reporter] = None) -> Tu
         try:
             obs, _ = vec.reset(seed=[int(s) for s in seed_rng.integers(0, cfg.eval_seed, n)])
             x, m = obs_arrays(obs)
-            agent = make_agent(cfg, x.shape[1], m.shape[1])
+            agent = make_agent(cfg, x.shape[1], m.shape[1], reporter)
             optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.lr, eps=1e-5)
             buf_x = torch.zeros((steps, n, x.shape[1]))
             buf_m = torch.zeros((steps, n, m.shape[1]), dtype=torch.bool)
