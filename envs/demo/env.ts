@@ -50,7 +50,15 @@ export class DemoEnv extends ToolEnv<DemoWorld, DemoOptions> {
   private recipient = "";
 
   constructor(options: DemoOptions, spec: EnvSpec) {
-    super({ family: "demo", maxEpisodeSteps: 10, familyTerms: { sent_correct_email: "1 when the e-mail with the right Fahrenheit value is sent" }, familyEventTypes: ["demo:email_sent"], worldSchema: DEMO_WORLD_SCHEMA }, options, spec);
+    super({
+      family: "demo",
+      maxEpisodeSteps: 10,
+      familyTerms: { sent_correct_email: "1 when the e-mail with the right Fahrenheit value is sent" },
+      familyEventTypes: ["demo:email_sent"],
+      worldSchema: DEMO_WORLD_SCHEMA,
+      // What anyone can see: no temperature is below absolute zero.
+      suspiciousValue: (field, value) => field === "temperature_c" && typeof value === "number" && value < -273.15,
+    }, options, spec);
   }
 
   protected createEpisode(rng: Rng, _options: JsonObject): EpisodeSetup<DemoWorld> {

@@ -34,6 +34,7 @@ import { emptyWorldState, type WorldState } from "./world/state.js";
 import { type Scalar, WORLD_NOW } from "./world/types.js";
 import { buildView, canonicalCandidates, canonicalHidden, canonicalProfile, canonicalView, type ProfileFacts, profileFacts } from "./instanceCache.js";
 import { HIDDEN_SOLUTIONS, orderingCounts, silentResponse } from "./wiring.js";
+import { foreignVocabulary, looksImplausible } from "./agent/plausibility.js";
 
 export { faultSpecs, toolDefinition } from "./wiring.js";
 
@@ -135,6 +136,8 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       familyEventTypes: ["toolmaze:alternative_path"],
       // Poisoned values come from the scorer's provenance (see handleToolCall), not from the engine's.
       valueProvenance: false,
+      // The heuristic agent's observable checks (units, ranges, time windows, leaked internals, foreign vocabulary).
+      suspiciousValue: (field, value, type) => looksImplausible(field, value) || (type !== null && foreignVocabulary(type, value)),
     }, options, spec);
     this.vp = versionProfile(version);
   }

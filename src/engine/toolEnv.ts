@@ -417,6 +417,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
       definitions: this.episode.tools,
       history: this.history,
       callCount: this.episode.data.calls.length,
+      suspicious: this.config.suspiciousValue,
       familyKinds: this.config.extraActionKinds ?? {}, step: this.stepCount, maxSteps: this.maxSteps, budgets: this.budgets,
       lastResponse: last, done: this.done,
     });

@@ -59,6 +59,12 @@ export interface ToolEnvConfig {
    */
   valueProvenance?: boolean;
   /**
+   * Observable plausibility of a response value (a temperature below absolute zero, debug text, a date in the past):
+   * what a careful agent can tell from the field's name, documented type and value alone, never from ground truth.
+   * The discrete mode's features flag arguments taken from such values. Default: nothing looks suspicious.
+   */
+  suspiciousValue?: (field: string, value: JsonValue, type: string | null) => boolean;
+  /**
    * The exact shape of the family's world (zod), checked by `setState` before a snapshot's world is used. Without
    * it, the world is only checked against the episode's initial world (see src/engine/stateSchema.ts).
    */

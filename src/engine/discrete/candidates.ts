@@ -218,15 +218,25 @@ function argumentOptions(
  * positions, then lexicographically), so the cap drops combinations of late, schema-derived choices first.
  */
 function product(lists: { name: string; options: Option[] }[], cap: number): { args: JsonObject; sources: ValueSource[] }[] {
-  let combos: number[][] = [[]];
-  for (const l of lists) {
-    const next: number[][] = [];
-    for (const c of combos) for (let i = 0; i < l.options.length && next.length < 4096; i++) next.push([...c, i]);
-    combos = next;
-  }
-  const rank = (c: number[]) => c.reduce((a, b) => a + b, 0);
-  combos.sort((a, b) => rank(a) - rank(b) || compareLex(a, b));
-  return combos.slice(0, cap).map((c) => {
+  const lens = lists.map((l) => l.options.length);
+  if (lens.some((n) => n === 0)) return [];
+  const combos: number[][] = [];
+  const maxRank = lens.reduce((a, n) => a + n - 1, 0);
+  // Rank by rank, each rank in lexicographic order: only the combinations kept are ever built.
+  const fill = (k: number, left: number, prefix: number[]): void => {
+    if (combos.length >= cap) return;
+    if (k === lens.length) {
+      if (left === 0) combos.push(prefix.slice());
+      return;
+    }
+    for (let i = 0; i < lens[k] && i <= left; i++) {
+      prefix.push(i);
+      fill(k + 1, left - i, prefix);
+      prefix.pop();
+    }
+  };
+  for (let r = 0; r <= maxRank && combos.length < cap; r++) fill(0, r, []);
+  return combos.map((c) => {
     const args: JsonObject = {};
     const sources: ValueSource[] = [];
     c.forEach((i, k) => {
@@ -235,11 +245,6 @@ function product(lists: { name: string; options: Option[] }[], cap: number): { a
     });
     return { args, sources };
   });
-}
-
-function compareLex(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
-  return 0;
 }
 
 /** Tool calls with every required argument (and every optional one the task names) bound. */

@@ -17,6 +17,7 @@ export const GLOBAL_FEATURES = [
   "retries_used",
   "candidates_valid",
   "calls_made",
+  "last_response_suspicious",
 ] as const;
 
 /** Features of each candidate slot, in order. */
@@ -49,6 +50,7 @@ export const CANDIDATE_FEATURES = [
   "would_be_retry",
   "same_call_failed_before",
   "same_call_succeeded_before",
+  "argument_from_suspicious_response",
 ] as const;
 
 export const GLOBAL_SIZE = GLOBAL_FEATURES.length;
@@ -114,6 +116,8 @@ interface History {
   callFailed: Set<string>;
   failedSignatures: Map<string, Set<string>>;
   contradicted: Set<string>;
+  /** `${call index}\u0000${top-level field}` of responses whose value looked implausible. */
+  suspicious: Set<string>;
   usedInFailedCall: Set<string>;
   errors: number;
   retries: number;
@@ -127,16 +131,36 @@ interface CallKeys {
   args: string;
   argValues: string[];
   fields: [field: string, value: string][];
+  /** Top-level response fields holding a value the family's plausibility check flags. */
+  suspicious: string[];
 }
 const callKeys = new WeakMap<SeenCall, CallKeys>();
-function keysOf(c: SeenCall): CallKeys {
+
+/** Fields of an ok response with a suspicious value anywhere below them (scalars up to depth 3). */
+function suspiciousFields(ep: ObservableEpisode, c: SeenCall): string[] {
+  const r = c.response;
+  if (!c.ok || r === null || typeof r !== "object" || Array.isArray(r)) return [];
+  const outputs = ep.semanticsOf(c.tool)?.outputs;
+  const out: string[] = [];
+  const bad = (key: string, path: string, v: JsonValue, depth: number): boolean => {
+    if (v === null || depth > 3) return false;
+    if (Array.isArray(v)) return v.some((x) => bad(key, `${path}[]`, x, depth + 1));
+    if (typeof v === "object") return Object.entries(v).some(([k, x]) => bad(k, `${path}.${k}`, x, depth + 1));
+    return ep.suspicious(key, v, outputs?.[path] ?? null);
+  };
+  for (const [field, v] of Object.entries(r)) if (bad(field, field, v, 0)) out.push(field);
+  return out;
+}
+
+function keysOf(ep: ObservableEpisode, c: SeenCall): CallKeys {
   let k = callKeys.get(c);
   if (!k) {
     const args = stableStringify(c.arguments);
     const r = c.response;
     const isRecord = c.ok && r !== null && typeof r === "object" && !Array.isArray(r);
     const fields: [string, string][] = isRecord ? Object.entries(r).map(([f, v]) => [f, valueKey(v)]) : [];
-    k = { call: `${c.tool}\u0000${args}`, args, argValues: Object.values(c.arguments).map(valueKey), fields };
+    const call = `${c.tool}\u0000${args}`;
+    k = { call, args, argValues: Object.values(c.arguments).map(valueKey), fields, suspicious: suspiciousFields(ep, c) };
     callKeys.set(c, k);
   }
   return k;
@@ -145,7 +169,7 @@ function keysOf(c: SeenCall): CallKeys {
 function history(ep: ObservableEpisode): History {
   const h: History = {
     toolCount: new Map(), toolLast: new Map(), callCount: new Map(), callLast: new Map(), callOk: new Set(), callFailed: new Set(),
-    failedSignatures: new Map(), contradicted: new Set(), usedInFailedCall: new Set(), errors: 0, retries: 0,
+    failedSignatures: new Map(), contradicted: new Set(), suspicious: new Set(), usedInFailedCall: new Set(), errors: 0, retries: 0,
   };
   const visible = new Map(ep.tools.map((t) => [t.name, t]));
   const sigOf = (name: string): string | null => {
@@ -159,7 +183,8 @@ function history(ep: ObservableEpisode): History {
   let prev: SeenCall | null = null;
   ep.calls.forEach((c, i) => {
     const o = outcomeOf(c);
-    const k = keysOf(c);
+    const k = keysOf(ep, c);
+    for (const f of k.suspicious) h.suspicious.add(`${i}\u0000${f}`);
     const key = k.call;
     h.toolCount.set(c.tool, (h.toolCount.get(c.tool) ?? 0) + 1);
     h.toolLast.set(c.tool, o);
@@ -198,8 +223,8 @@ function history(ep: ObservableEpisode): History {
   return h;
 }
 
-function fromContradicted(h: History, sources: readonly ValueSource[]): boolean {
-  return sources.some((s) => s.kind === "response" && h.contradicted.has(`${s.call}\u0000${s.field.split(/[.[]/)[0]}`));
+function fromFlagged(flagged: ReadonlySet<string>, sources: readonly ValueSource[]): boolean {
+  return sources.some((s) => s.kind === "response" && flagged.has(`${s.call}\u0000${s.field.split(/[.[]/)[0]}`));
 }
 
 /**
@@ -227,6 +252,7 @@ export function encodeFeatures(
   out[9] = ep.budget.retryLimit === null ? 0 : sat(h.retries, Math.max(1, ep.budget.retryLimit));
   out[10] = list.length / maxCandidates;
   out[11] = ep.maxSteps > 0 ? sat(calls.length, ep.maxSteps) : 0;
+  out[12] = calls.length > 0 && keysOf(ep, calls[calls.length - 1]).suspicious.length > 0 ? 1 : 0;
   const visible = new Map(ep.tools.map((t) => [t.name, t]));
   const lastCall = calls.length ? calls[calls.length - 1] : null;
   for (let i = 0; i < list.length && i < maxCandidates; i++) {
@@ -252,7 +278,8 @@ export function encodeFeatures(
       out[o + 26] = h.callFailed.has(key) ? 1 : 0;
       out[o + 27] = h.callOk.has(key) ? 1 : 0;
     }
-    out[o + 20] = fromContradicted(h, c.sources) ? 1 : 0;
+    out[o + 20] = fromFlagged(h.contradicted, c.sources) ? 1 : 0;
+    out[o + 28] = fromFlagged(h.suspicious, c.sources) ? 1 : 0;
     const fromResponses = c.sources.filter((s) => s.kind === "response").length;
     out[o + 22] = c.sources.length > 0 && fromResponses === 0 ? 1 : 0;
     out[o + 23] = c.sources.length > 0 ? fromResponses / c.sources.length : 0;

@@ -187,7 +187,7 @@ export class DiscreteToolEnv extends Env<DiscreteObservation, number, ToolStepIn
 
 registerMakeLayer({
   keys: ["actionMode", "maxCandidates"],
-  schema: actionModeOptionsSchema as unknown as z.ZodType<JsonObject>,
+  schema: actionModeOptionsSchema,
   docs: {
     actionMode: "structured | discrete (default structured): discrete = Discrete(K) over the step's candidate actions, with a mask",
     maxCandidates: `discrete mode: K, the number of candidate slots (default ${DEFAULT_MAX_CANDIDATES})`,
@@ -195,6 +195,6 @@ registerMakeLayer({
   apply(env, options, spec) {
     if (options.actionMode !== "discrete") return env;
     if (!(env instanceof ToolEnv)) throw new OptionsError("actionMode", `${spec.id} is not a tool env: the discrete action mode needs one`);
-    return new DiscreteToolEnv(env, options.maxCandidates as number, spec) as unknown as Env<unknown, unknown>;
+    return new DiscreteToolEnv(env, options.maxCandidates as number, spec);
   },
 });

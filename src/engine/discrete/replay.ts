@@ -3,7 +3,14 @@ import { type JsonValue, stableStringify } from "../../core/json.js";
 import { make, registryEntry } from "../../core/registry.js";
 import { Rng } from "../../core/rng.js";
 import type { Action } from "../actions.js";
-import type { DiscreteToolEnv } from "./mode.js";
+import { DiscreteToolEnv } from "./mode.js";
+
+/** `make(id)` in the discrete mode, checked at run time rather than cast. */
+function makeDiscrete(id: string, options: Record<string, unknown>): DiscreteToolEnv {
+  const env = make(id, { ...options, actionMode: "discrete" });
+  if (!(env instanceof DiscreteToolEnv)) throw new Error(`${id}: the discrete action mode did not apply`);
+  return env;
+}
 
 /** Why a scripted policy's action had no candidate. */
 export interface Unreachable {
@@ -45,7 +52,7 @@ export function candidateIndexOf(env: DiscreteToolEnv, action: Action): number {
  * docs/DISCRETE.md: the policy's whole action sequence must be expressible as candidates.
  */
 export function driveDiscrete(id: string, options: Record<string, unknown>, policy: string, seed: number, maxSteps = 1000): DrivenEpisode {
-  const env = make(id, { ...options, actionMode: "discrete" }) as unknown as DiscreteToolEnv;
+  const env = makeDiscrete(id, options);
   const entry = registryEntry(id).policies[policy];
   if (!entry) throw new Error(`${id} has no policy "${policy}"`);
   const p = entry.create(env.inner as never, new Rng(seed).derive("policy"));
@@ -62,7 +69,7 @@ export function driveDiscrete(id: string, options: Record<string, unknown>, poli
     const action = p.act(env.structuredObservation(), info) as Action;
     let index = candidateIndexOf(env, action);
     if (index < 0 && isMessage(action)) {
-      probe ??= make(id, { ...options, actionMode: "discrete" }) as unknown as DiscreteToolEnv;
+      probe ??= makeDiscrete(id, options);
       index = equivalentMessageIndex(env, probe, action);
       if (index >= 0) out.equivalent.push(t);
     }

@@ -40,6 +40,8 @@ export interface ObservableEpisode {
    * engine counts a call after a silent fault as a retry, which the agent cannot see.
    */
   budget: { toolCalls: number | null; toolCallLimit: number | null; retryLimit: number | null };
+  /** The family's observable plausibility check of a response value (ToolEnvConfig.suspiciousValue). */
+  suspicious(field: string, value: JsonValue, type: string | null): boolean;
   /** The response of the last step (family actions and answers included), null after reset. */
   lastResponse: JsonValue;
   done: boolean;
@@ -69,6 +71,8 @@ function seen(h: HistoryEntry): SeenCall | null {
   return s;
 }
 
+const NOTHING_SUSPICIOUS = (): boolean => false;
+
 const seenTools = new WeakMap<ToolDefinition<unknown>, SeenTool>();
 function seenTool(t: ToolDefinition<unknown>): SeenTool {
   let s = seenTools.get(t);
@@ -90,6 +94,7 @@ export function projectEpisode(args: {
   budgets: { toolCalls: number | null; retries: number | null };
   lastResponse: JsonValue;
   done: boolean;
+  suspicious?: (field: string, value: JsonValue, type: string | null) => boolean;
 }): ObservableEpisode {
   const { toolCalls, retries } = args.budgets;
   return {
@@ -106,6 +111,7 @@ export function projectEpisode(args: {
       retryLimit: retries,
     },
     lastResponse: args.lastResponse,
+    suspicious: args.suspicious ?? NOTHING_SUSPICIOUS,
     done: args.done,
   };
 }
