@@ -19,7 +19,7 @@ import { EndpointPolicyError } from "./endpoint.js";
 import type { Limits } from "./protocol.js";
 import { BridgeServer } from "./server.js";
 import { runSupervisor } from "./workers.js";
-import { drainOnSignals } from "../src/index.js";
+import { drainOnSignals, type FlagKind, parseCommandLine } from "../src/index.js";
 
 export const SERVE_HELP = `Usage: recovery-gym serve [options]
 
@@ -68,20 +68,20 @@ config; 1 if the server cannot start.
 `;
 
 const LIMIT_FLAGS: Record<string, keyof Limits> = {
-  "--max-sessions": "maxSessions",
-  "--max-envs-per-session": "maxEnvsPerSession",
-  "--max-total-envs": "maxTotalEnvs",
-  "--max-message-bytes": "maxMessageBytes",
-  "--max-pending": "maxPendingPerClient",
-  "--idle-timeout-ms": "idleTimeoutMs",
-  "--reap-interval-ms": "reapIntervalMs",
-  "--hard-message-bytes": "hardMessageBytes",
-  "--send-hwm": "sendHighWaterMark",
-  "--drain-ms": "drainMs",
-  "--max-depth": "maxDepth",
-  "--max-map-keys": "maxMapKeys",
-  "--max-array-length": "maxArrayLength",
-  "--max-values": "maxValues",
+  "max-sessions": "maxSessions",
+  "max-envs-per-session": "maxEnvsPerSession",
+  "max-total-envs": "maxTotalEnvs",
+  "max-message-bytes": "maxMessageBytes",
+  "max-pending": "maxPendingPerClient",
+  "idle-timeout-ms": "idleTimeoutMs",
+  "reap-interval-ms": "reapIntervalMs",
+  "hard-message-bytes": "hardMessageBytes",
+  "send-hwm": "sendHighWaterMark",
+  "drain-ms": "drainMs",
+  "max-depth": "maxDepth",
+  "max-map-keys": "maxMapKeys",
+  "max-array-length": "maxArrayLength",
+  "max-values": "maxValues",
 };
 
 export interface ServeDeps {
@@ -105,74 +105,74 @@ interface Parsed {
   limits: Partial<Limits>;
 }
 
+const SERVE_FLAGS: Readonly<Record<string, FlagKind>> = {
+  help: "boolean",
+  quiet: "boolean",
+  "allow-remote": "boolean",
+  "ready-file": "string",
+  endpoint: "string",
+  config: "string",
+  workers: "string",
+  "curve-keys": "string",
+  "curve-clients": "string",
+  "record-dir": "string",
+  "semi-space-mb": "string",
+  "data-root": "list",
+  "gen-curve-keys": "string",
+  ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((f) => [f, "string"])),
+};
+
 function parseArgs(argv: string[]): Parsed {
-  const p: Parsed = { help: false, quiet: false, genKeys: null, readyFile: null, configFile: null, overrides: {}, limits: {} };
-  for (let i = 0; i < argv.length; i++) {
-    const raw = argv[i];
-    const eq = raw.indexOf("=");
-    const flag = raw.startsWith("--") && eq > 0 ? raw.slice(0, eq) : raw;
-    const inline = raw.startsWith("--") && eq > 0 ? raw.slice(eq + 1) : undefined;
-    const value = (): string => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || (inline === undefined && v.startsWith("--"))) throw new BridgeConfigError(flag, `${flag} needs a value`);
-      return v;
-    };
-    const int = (): number => {
-      const v = value();
-      if (!/^[0-9]+$/.test(v)) throw new BridgeConfigError(flag, `${flag} must be a non-negative integer, got '${v}'`);
-      return Number(v);
-    };
-    switch (flag) {
-      case "-h":
-      case "--help":
-        p.help = true;
-        break;
-      case "--ready-file":
-        p.readyFile = value();
-        break;
-      case "--quiet":
-        p.quiet = true;
-        break;
-      case "--endpoint":
-        p.overrides.endpoint = value();
-        break;
-      case "--config":
-        p.configFile = value();
-        break;
-      case "--workers": {
-        const n = int();
-        if (n < 1) throw new BridgeConfigError("--workers", "--workers must be at least 1");
-        p.overrides.workers = n;
-        break;
-      }
-      case "--allow-remote":
-        p.overrides.allowRemote = true;
-        break;
-      case "--curve-keys":
-        p.overrides.curveKeys = value();
-        break;
-      case "--curve-clients":
-        p.overrides.curveClients = value();
-        break;
-      case "--record-dir":
-        p.overrides.recordDir = value();
-        break;
-      case "--semi-space-mb":
-        p.overrides.semiSpaceMb = int();
-        break;
-      case "--data-root":
-        (p.overrides.dataRoots ??= []).push(value());
-        break;
-      case "--gen-curve-keys":
-        p.genKeys = value();
-        break;
-      default:
-        if (flag in LIMIT_FLAGS) {
-          p.limits[LIMIT_FLAGS[flag]] = int();
-          break;
-        }
-        throw new BridgeConfigError(flag, `unknown option '${flag}' (see --help)`);
-    }
+  const args = parseCommandLine(argv, {
+    command: "",
+    flags: SERVE_FLAGS,
+    short: { h: "help" },
+    opt: false,
+    accepted: "see --help",
+    error: (field, message) => new BridgeConfigError(field, message),
+  });
+  if (args.positionals.length > 0)
+    throw new BridgeConfigError(args.positionals[0], `unexpected argument '${args.positionals[0]}' (see --help)`);
+  const str = (name: string): string | null => {
+    const v = args.flags[name];
+    return typeof v === "string" ? v : null;
+  };
+  const int = (name: string): number | undefined => {
+    const v = str(name);
+    if (v === null) return undefined;
+    if (!/^[0-9]+$/.test(v)) throw new BridgeConfigError(`--${name}`, `--${name} must be a non-negative integer, got '${v}'`);
+    return Number(v);
+  };
+  const p: Parsed = {
+    help: args.flags.help === true,
+    quiet: args.flags.quiet === true,
+    genKeys: str("gen-curve-keys"),
+    readyFile: str("ready-file"),
+    configFile: str("config"),
+    overrides: {},
+    limits: {},
+  };
+  const o = p.overrides;
+  const endpoint = str("endpoint");
+  if (endpoint !== null) o.endpoint = endpoint;
+  const curveKeys = str("curve-keys");
+  if (curveKeys !== null) o.curveKeys = curveKeys;
+  const curveClients = str("curve-clients");
+  if (curveClients !== null) o.curveClients = curveClients;
+  const recordDir = str("record-dir");
+  if (recordDir !== null) o.recordDir = recordDir;
+  const workers = int("workers");
+  if (workers !== undefined) {
+    if (workers < 1) throw new BridgeConfigError("--workers", "--workers must be at least 1");
+    o.workers = workers;
+  }
+  if (args.flags["allow-remote"] === true) o.allowRemote = true;
+  const semiSpace = int("semi-space-mb");
+  if (semiSpace !== undefined) o.semiSpaceMb = semiSpace;
+  if (args.lists["data-root"]) o.dataRoots = args.lists["data-root"];
+  for (const [flag, key] of Object.entries(LIMIT_FLAGS)) {
+    const n = int(flag);
+    if (n !== undefined) p.limits[key] = n;
   }
   return p;
 }
@@ -266,7 +266,17 @@ async function serveInProcess(
   let server: BridgeServer;
   try {
     const backend = await loadBackend();
-    server = new BridgeServer({ endpoint: cfg.endpoint, backend, limits: cfg.limits, allowRemote: cfg.allowRemote, curve: cfg.curve, curveClients: cfg.curveClients, recordDir: cfg.recordDir, dataRoots: cfg.dataRoots, log });
+    server = new BridgeServer({
+      endpoint: cfg.endpoint,
+      backend,
+      limits: cfg.limits,
+      allowRemote: cfg.allowRemote,
+      curve: cfg.curve,
+      curveClients: cfg.curveClients,
+      recordDir: cfg.recordDir,
+      dataRoots: cfg.dataRoots,
+      log,
+    });
     await server.start();
   } catch (e) {
     err(`recovery-gym serve: ${(e as Error).message}\n`);

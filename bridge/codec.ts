@@ -6,6 +6,16 @@
  */
 import { Packr, Unpackr } from "msgpackr";
 
+type NumericView = ArrayBufferView & ArrayLike<number | bigint>;
+
+/**
+ * A typed array (any ArrayBuffer view but a DataView). The library's `isTypedArray` is not imported: the codec is
+ * part of the TypeScript client, which does not load the library.
+ */
+export function isNumericView(value: unknown): value is NumericView {
+  return ArrayBuffer.isView(value) && !(value instanceof DataView);
+}
+
 const packr = new Packr({
   // Records and shared structures are msgpackr-only extensions; plain maps are what every decoder understands.
   useRecords: false,
@@ -68,8 +78,8 @@ export function toWire(value: unknown): unknown {
     return out ?? value;
   }
   if (ArrayBuffer.isView(value)) {
-    if (value instanceof Uint8Array || value instanceof DataView) return value instanceof Uint8Array ? value : null;
-    const arr = Array.from(value as unknown as ArrayLike<number | bigint>);
+    if (value instanceof Uint8Array || !isNumericView(value)) return value instanceof Uint8Array ? value : null;
+    const arr = Array.from<number | bigint>(value);
     return toWire(arr);
   }
   if (value instanceof Map) {

@@ -5,6 +5,7 @@
 import {
   Box,
   CONFIGS_DIR,
+  type Env,
   confineOptionPaths,
   Dict,
   LIBRARY_VERSION,
@@ -24,7 +25,10 @@ import {
 import type { AutoresetMode, Backend, EnvDescription, SamplerRng, SpaceLike, VecEnvLike } from "./backend.js";
 import type { ErrorCode } from "./protocol.js";
 
-const TYPED: Record<string, { new (n: number): Float32Array | Float64Array | Int32Array; from(a: ArrayLike<number>): Float32Array | Float64Array | Int32Array }> = {
+const TYPED: Record<
+  string,
+  { new (n: number): Float32Array | Float64Array | Int32Array; from(a: ArrayLike<number>): Float32Array | Float64Array | Int32Array }
+> = {
   float32: Float32Array,
   float64: Float64Array,
   int32: Int32Array,
@@ -84,11 +88,19 @@ let confiningServers = 0;
 export function createCoreBackend(): Backend {
   return {
     libraryVersion: LIBRARY_VERSION,
-    listEnvs: () => listEnvs() as unknown as EnvDescription[],
-    makeVec(id: string, numEnvs: number, options: Record<string, unknown>, autoresetMode: AutoresetMode | undefined, recordPath?: (i: number) => string): VecEnvLike {
+    listEnvs: (): EnvDescription[] => listEnvs().map((e) => ({ ...e })),
+    makeVec(
+      id: string,
+      numEnvs: number,
+      options: Record<string, unknown>,
+      autoresetMode: AutoresetMode | undefined,
+      recordPath?: (i: number) => string,
+    ): VecEnvLike {
       if (recordPath) {
         registryEntry(id);
-        const factories = Array.from({ length: numEnvs }, (_, i) => () => new RecordTrajectory(make(id, options), recordPath(i)));
+        // The recorder wraps the family env itself, under any make layer (chat mode), so the file is a trajectory.
+        const record = (i: number) => (env: Env<unknown, unknown>) => new RecordTrajectory(env, recordPath(i));
+        const factories = Array.from({ length: numEnvs }, (_, i) => () => make(id, options, record(i)));
         return withCoercion(new SyncVectorEnv(factories, autoresetMode) as unknown as VecEnvLike);
       }
       const env = makeVec(id, numEnvs, options, autoresetMode ? { autoresetMode } : {});

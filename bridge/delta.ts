@@ -4,6 +4,8 @@
  * whatever the env puts in its observation.
  */
 
+import { isNumericView } from "./codec.js";
+
 export type WireObs = { s: Record<string, unknown>; d?: string[] } | { f: unknown };
 
 function isPlainObject(x: unknown): x is Record<string, unknown> {
@@ -25,8 +27,10 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(b)) return false;
   if (ArrayBuffer.isView(a) || ArrayBuffer.isView(b)) {
     if (!ArrayBuffer.isView(a) || !ArrayBuffer.isView(b)) return false;
-    const x = a as unknown as ArrayLike<unknown>;
-    const y = b as unknown as ArrayLike<unknown>;
+    // DataViews have no elements: two of them compare equal, a DataView and a typed array do not.
+    if (!isNumericView(a) || !isNumericView(b)) return !isNumericView(a) && !isNumericView(b);
+    const x: ArrayLike<number | bigint> = a;
+    const y: ArrayLike<number | bigint> = b;
     if (x.length !== y.length) return false;
     for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
     return true;
@@ -53,15 +57,22 @@ export function encodeDelta(prev: unknown, next: unknown): WireObs {
   // (Deltas assume envs hand out fresh observation objects, as the library's envs do.)
   if (prev === next || !isPlainObject(prev) || !isPlainObject(next)) return { f: next };
   const s: Record<string, unknown> = {};
+  // Counting the keys both have tells whether any of prev's disappeared without a second pass (the usual case:
+  // an env's observations all have the same keys).
+  let shared = 0;
   for (const k of Object.keys(next)) {
     const v = next[k];
-    if (!Object.prototype.hasOwnProperty.call(prev, k) || !deepEqual(prev[k], v)) s[k] = v;
+    if (!Object.hasOwn(prev, k)) s[k] = v;
+    else {
+      shared++;
+      if (!deepEqual(prev[k], v)) s[k] = v;
+    }
   }
-  let d: string[] | undefined;
-  for (const k of Object.keys(prev)) {
-    if (!Object.prototype.hasOwnProperty.call(next, k)) (d ??= []).push(k);
-  }
-  return d ? { s, d } : { s };
+  const prevKeys = Object.keys(prev);
+  if (shared === prevKeys.length) return { s };
+  const d: string[] = [];
+  for (const k of prevKeys) if (!Object.hasOwn(next, k)) d.push(k);
+  return { s, d };
 }
 
 /** The inverse of `encodeDelta`, as a client applies it (used in tests and by JS clients). */

@@ -4,6 +4,7 @@
  */
 import { type Backend, envActionSpace, type VecResetResult, type VecStepResult } from "./backend.js";
 import { encodeDelta } from "./delta.js";
+import { layoutJson, packBatch, packScalars } from "./packed.js";
 import { assertPlainPayload } from "./payload.js";
 import {
   BridgeError,
@@ -119,6 +120,7 @@ function describeSession(s: Session): Result {
     autoreset_mode: s.autoresetMode,
     env_offset: s.envOffset,
     obs_encoding: s.obsEncoding,
+    ...(s.packed ? { obs_layout: layoutJson(s.packed) } : {}),
     tool_refs: s.toolRefs !== null,
     info_keys: s.infoKeys ? [...s.infoKeys] : null,
     spec: s.env.spec ?? null,
@@ -186,6 +188,7 @@ function reset(ctx: HandlerContext, req: Requests["reset"]): Result | Promise<Re
   return withSession(s, () =>
     then(s.env.reset(opts), ([obs, infos]: VecResetResult): Result => {
       s.resets++;
+      if (s.packed) return { observations: packBatch(s.packed, obs), infos: filterInfos(s, infos) };
       s.lastObs = obs.slice();
       return { observations: compactTools(s, obs), infos: filterInfos(s, infos) };
     }),
@@ -217,24 +220,30 @@ function step(ctx: HandlerContext, req: Requests["step"]): Result | Promise<Resu
   return withSession(s, () =>
     then(s.env.step(actions), ([obs, rewards, terminated, truncated, infos]: VecStepResult): Result => {
       s.steps++;
-      let observations: unknown[];
-      if (s.obsEncoding === "delta") {
+      let observations: unknown[] | Record<string, Uint8Array>;
+      if (s.packed) {
+        observations = packBatch(s.packed, obs);
+      } else if (s.obsEncoding === "delta") {
         const prev = s.lastObs ?? [];
         const refs = s.toolRefs;
         observations = obs.map((o, i) => {
           const wire = encodeDelta(prev[i], o);
           if (refs === null) return wire;
-          return "s" in wire ? { ...wire, s: refs.compact(wire.s) as Record<string, unknown> } : { f: refs.compact(wire.f) };
+          // compact() returns its argument when no schema was replaced (most steps): then nothing is copied.
+          if ("f" in wire) return { f: refs.compact(wire.f) };
+          const s = refs.compact(wire.s) as Record<string, unknown>;
+          return s === wire.s ? wire : { ...wire, s };
         });
       } else {
         observations = compactTools(s, obs);
       }
-      s.lastObs = obs.slice();
+      if (!s.packed) s.lastObs = obs.slice();
+      // A packed session is read by a numpy client: the per-env scalars go columnar too (float64 / uint8 bytes).
       const out: Result = {
         observations,
-        rewards: Array.from(rewards),
-        terminated: Array.from(terminated),
-        truncated: Array.from(truncated),
+        rewards: s.packed ? packScalars(Float64Array, rewards) : Array.from(rewards),
+        terminated: s.packed ? packScalars(Uint8Array, terminated) : Array.from(terminated),
+        truncated: s.packed ? packScalars(Uint8Array, truncated) : Array.from(truncated),
         infos: filterInfos(s, infos),
       };
       if (req.sample) out.actions = actions;

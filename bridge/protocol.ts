@@ -7,7 +7,7 @@ import { z } from "zod";
 /** Major version: bumped only for incompatible changes. Clients negotiate it with `hello`. */
 export const PROTOCOL_VERSION = 1;
 /** Minor version: bumped for additive changes (new ops, new optional request fields, new result fields). */
-export const PROTOCOL_MINOR = 3;
+export const PROTOCOL_MINOR = 4;
 export const SUPPORTED_VERSIONS: readonly number[] = [PROTOCOL_VERSION];
 
 export const ERROR_CODES = [
@@ -61,7 +61,8 @@ export const requestSchemas = {
     num_envs: z.number().int().min(1).default(1),
     seed: seedInt.nullable().optional(),
     autoreset_mode: z.enum(AUTORESET_MODES).optional(),
-    obs_encoding: z.enum(["full", "delta"]).default("delta"),
+    // "packed" (minor 4): one binary array per observation key per batch; "auto": packed when the space allows, else delta.
+    obs_encoding: z.enum(["full", "delta", "packed", "auto"]).default("delta"),
     tool_refs: z.boolean().default(false),
     info_keys: z.array(z.string()).max(256).nullable().optional(),
     record: z.boolean().optional(),

@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import type { AutoresetMode, Backend, SamplerRng, VecEnvLike } from "./backend.js";
+import { type PackedField, packedLayout } from "./packed.js";
 import { BridgeError, type Limits } from "./protocol.js";
 import { ToolRefEncoder } from "./toolRefs.js";
 
@@ -15,7 +16,9 @@ export interface Session {
   readonly envId: string;
   readonly numEnvs: number;
   readonly env: VecEnvLike;
-  readonly obsEncoding: "full" | "delta";
+  readonly obsEncoding: "full" | "delta" | "packed";
+  /** The per-key layout of packed observations (`obsEncoding` "packed"), else null. */
+  readonly packed: readonly PackedField[] | null;
   /** Set when the client asked for tool references (`tool_refs`): schemas already sent travel as names. */
   readonly toolRefs: ToolRefEncoder | null;
   readonly infoKeys: ReadonlySet<string> | null;
@@ -40,7 +43,8 @@ export interface NewSession {
   numEnvs: number;
   options: Record<string, unknown>;
   autoresetMode: AutoresetMode | undefined;
-  obsEncoding: "full" | "delta";
+  /** "auto": packed when the observation space allows it, else delta. */
+  obsEncoding: "full" | "delta" | "packed" | "auto";
   toolRefs: boolean;
   infoKeys: string[] | null;
   seed: number | null;
@@ -108,6 +112,7 @@ export class SessionManager {
     const dir = this.recordDir;
     const recordPath = req.record && dir ? (i: number) => path.join(dir, `${req.envId}-${handle}-${i}.jsonl`) : undefined;
     const env = this.backend.makeVec(req.envId, req.numEnvs, req.options, req.autoresetMode, recordPath);
+    const packed = this.resolvePacking(req.obsEncoding, env);
     const meta = (env.metadata ?? {}) as { autoresetMode?: AutoresetMode; autoreset_mode?: AutoresetMode };
     const session: Session = {
       handle,
@@ -115,7 +120,8 @@ export class SessionManager {
       envId: req.envId,
       numEnvs: env.numEnvs,
       env,
-      obsEncoding: req.obsEncoding,
+      obsEncoding: packed ? "packed" : req.obsEncoding === "full" ? "full" : "delta",
+      packed,
       toolRefs: req.toolRefs ? new ToolRefEncoder() : null,
       infoKeys: req.infoKeys ? new Set(req.infoKeys) : null,
       autoresetMode: meta.autoresetMode ?? meta.autoreset_mode ?? req.autoresetMode ?? "NextStep",
@@ -131,6 +137,20 @@ export class SessionManager {
     this.sessions.set(handle, session);
     this.totalEnvs += session.numEnvs;
     return session;
+  }
+
+  /** The packed layout when the session asked for packing (and can have it); an explicit "packed" must fit. */
+  private resolvePacking(encoding: NewSession["obsEncoding"], env: VecEnvLike): PackedField[] | null {
+    if (encoding !== "packed" && encoding !== "auto") return null;
+    const layout = packedLayout(env.singleObservationSpace.toJSON());
+    if (typeof layout !== "string") return layout;
+    if (encoding === "auto") return null;
+    // The env is not handed out; a failing close must not hide the reason it is refused.
+    Promise.resolve().then(() => env.close()).catch(() => undefined);
+    const why = `obs_encoding: "packed" needs a Dict of Box/MultiBinary/Discrete observations: ${layout}`;
+    throw new BridgeError("VALIDATION_ERROR", why, {
+      field: "obs_encoding", reason: layout,
+    });
   }
 
   /** The session if it exists and belongs to `owner`; the same error otherwise, so existence is not leaked. */

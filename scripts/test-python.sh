@@ -12,9 +12,15 @@ fi
 PYTHON="$PY" bash scripts/ensure-python-deps.sh
 GYM_DIR="$(PYTHON="$PY" bash scripts/ensure-gymnasium.sh)"
 if [[ -n "$GYM_DIR" ]]; then export PYTHONPATH="$GYM_DIR${PYTHONPATH:+:$PYTHONPATH}"; fi
+# TRL (with torch, transformers, datasets) stays off PYTHONPATH: only test_trl.py's subprocess uses it.
+export RG_TRL_PATH
+RG_TRL_PATH="$(PYTHON="$PY" bash scripts/ensure-trl.sh)"
 # PyTorch for the PPO smoke test (test_ppo_smoke.py skips without it).
 TORCH_DIR="$(PYTHON="$PY" bash scripts/ensure-torch.sh)"
 if [[ -n "$TORCH_DIR" ]]; then export PYTHONPATH="$TORCH_DIR${PYTHONPATH:+:$PYTHONPATH}"; fi
+# Ray for recovery_gym.ray and the distributed trainer (test_ray.py, test_ppo_ray.py skip without it).
+RAY_DIR="$(PYTHON="$PY" bash scripts/ensure-ray.sh)"
+if [[ -n "$RAY_DIR" ]]; then export PYTHONPATH="$RAY_DIR${PYTHONPATH:+:$PYTHONPATH}"; fi
 TMP="$(mktemp -d)"
 READY="$TMP/ready.json"
 node --import tsx bridge/main.ts --endpoint 'tcp://127.0.0.1:*' --workers 2 --ready-file "$READY" --quiet &

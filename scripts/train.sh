@@ -15,4 +15,9 @@ if [[ -z "$TORCH_DIR" ]]; then
 fi
 GYM_DIR="$(PYTHON="$PY" bash scripts/ensure-gymnasium.sh)"
 export PYTHONPATH="$TORCH_DIR${GYM_DIR:+:$GYM_DIR}${PYTHONPATH:+:$PYTHONPATH}"
+if [[ " $* " == *" --ray"* ]]; then  # rollouts on Ray (examples/python/ppo_ray.py)
+  RAY_DIR="$(PYTHON="$PY" bash scripts/ensure-ray.sh)"
+  [[ -n "$RAY_DIR" ]] || { echo "train: --ray needs Ray, which could not be installed into .cache/python-ray" >&2; exit 1; }
+  export PYTHONPATH="$RAY_DIR:$PYTHONPATH"
+fi
 exec "$PY" examples/python/ppo_masked.py "$@"

@@ -1,4 +1,6 @@
+import type { Info } from "./core/env.js";
 import type { JsonObject } from "./core/json.js";
+import { episodeSteps } from "./episodeLoop.js";
 import { OptionsError } from "./core/errors.js";
 import { type EpisodeResult, make, registryEntry, type PolicyEntry } from "./core/registry.js";
 import { Rng } from "./core/rng.js";
@@ -78,12 +80,10 @@ export function recordEpisodes(
   try {
     for (const seed of seeds) {
       const policy = entry.create(env, episodePolicyRng(seed, policyName));
-      let [obs, info] = env.reset({ seed });
-      policy.reset?.(obs, info);
       const rec: RecordedEpisode = {
         seed,
-        taskId: String(info.taskId ?? ""),
-        phi0: (info.phi as number | null | undefined) ?? null,
+        taskId: "",
+        phi0: null,
         steps: [],
         return: 0,
         success: false,
@@ -91,19 +91,19 @@ export function recordEpisodes(
         metrics: {},
         faultMet: false,
       };
-      for (let t = 0; t < maxSteps; t++) {
-        const [o, r, term, trunc, i] = env.step(policy.act(obs, info));
-        obs = o;
-        info = i;
-        rec.return = (rec.return ?? 0) + r;
+      const onReset = (_obs: unknown, info: Info): void => {
+        rec.taskId = String(info.taskId ?? "");
+        rec.phi0 = (info.phi as number | null | undefined) ?? null;
+      };
+      for (const { reward, terminated, truncated, info: i } of episodeSteps(env, policy, seed, { maxSteps, onReset })) {
+        rec.return = (rec.return ?? 0) + reward;
         rec.steps.push({ rawTerms: (i.rawTerms as RawTerms | undefined) ?? {}, phi: (i.phi as number | null | undefined) ?? null });
         const events: unknown = i.events;
         if (!rec.faultMet && Array.isArray(events)) rec.faultMet = events.some((e: { type?: unknown }) => e.type === "fault_injected");
-        if (term || trunc) {
+        if (terminated || truncated) {
           rec.success = i.success === true;
           rec.terminationReason = String(i.terminationReason ?? "max_steps");
           rec.metrics = (i.metrics as JsonObject | undefined) ?? {};
-          break;
         }
       }
       out.push(rec);
@@ -117,7 +117,15 @@ export function recordEpisodes(
 
 /** Recorded episodes as the per-episode results a family's `aggregate` reads (task id, live return, metrics). */
 export function episodeResults(episodes: readonly RecordedEpisode[]): EpisodeResult[] {
-  return episodes.map((e) => ({ seed: e.seed, taskId: e.taskId ?? "", return: e.return ?? 0, length: e.steps.length, success: e.success, terminationReason: e.terminationReason, metrics: e.metrics }));
+  return episodes.map((e) => ({
+    seed: e.seed,
+    taskId: e.taskId ?? "",
+    return: e.return ?? 0,
+    length: e.steps.length,
+    success: e.success,
+    terminationReason: e.terminationReason,
+    metrics: e.metrics,
+  }));
 }
 
 /**

@@ -13,13 +13,17 @@ export { registerRewardTermKinds } from "./rewards/catalog.js";
 export {
   ToolEnv,
   toolEnvOptionsSchema,
+  type CallReport,
+  type EpisodeEnd,
   type EpisodeSetup,
   type FamilyActionResult,
+  type StepContext,
+  type StepReport,
   type ToolResetInfo,
   type ToolStepInfo,
 } from "./engine/toolEnv.js";
 export type { Action, FamilyAction, ToolCallAction } from "./engine/actions.js";
-export type { ToolDefinition, ToolErrorPayload } from "./engine/tool.js";
+export type { ToolDefinition, ToolErrorPayload, ToolOutcome } from "./engine/tool.js";
 export type { TaskParameter, ToolSemantics } from "./engine/parameters.js";
 export {
   faultFires,
@@ -41,7 +45,15 @@ export {
   type TerminationReason,
 } from "./engine/events.js";
 export { recoveryPatterns, type PatternRules } from "./engine/patterns.js";
-export type { CallRecord } from "./engine/episode.js";
+export {
+  ToolEpisode,
+  type CallPipeline,
+  type CallRecord,
+  type FamilyFaultStage,
+  type StageCall,
+  type StageOutcome,
+} from "./engine/episode.js";
+export type { BudgetRules, EpisodeBudgets } from "./engine/budgets.js";
 export type { ToolObservation } from "./engine/observation.js";
 export type { HistoryEntry } from "./engine/render.js";
 export type { ToolSchema } from "./core/spaces/toolCall.js";
@@ -50,7 +62,18 @@ export type { CheckedToolEnvState } from "./engine/stateSchema.js";
 // Core contracts and utilities.
 export type { Env, EnvSpec, Info, ResetArgs, StepResult } from "./core/env.js";
 export { ActionError, ConfigError, OptionsError, ResetNeededError, StateError } from "./core/errors.js";
-export { asJson, asJsonObject, cloneJson, jsonEquals, stableStringify, type JsonObject, type JsonValue } from "./core/json.js";
+export {
+  asJson,
+  asJsonObject,
+  cloneJson,
+  isJsonObject,
+  jsonEquals,
+  stableStringify,
+  toJsonObject,
+  toJsonValue,
+  type JsonObject,
+  type JsonValue,
+} from "./core/json.js";
 export { hash32, Rng, type RngState } from "./core/rng.js";
 export type { Trajectory } from "./core/trajectory.js";
 export { mean } from "./metrics/stats.js";

@@ -8,9 +8,10 @@ export * from "./core/errors.js";
 export * from "./core/optionPaths.js";
 export { Rng, hash32, type RngState } from "./core/rng.js";
 export { type JsonValue, type JsonObject, stableStringify, jsonEquals, cloneJson } from "./core/json.js";
+export { isTypedArray, type TypedArray, toJsonObject, toJsonValue } from "./core/json.js";
 export { type JsonSchema, zodFromJsonSchema, sampleFromJsonSchema } from "./core/jsonSchema.js";
 export * from "./core/spaces/index.js";
-export { register, make, listEnvs, registryEntry, parseEnvOptions, type EnvEntry, type EnvListing, type Policy, type PolicyEntry, type EpisodeResult, type AggregateReport } from "./core/registry.js";
+export { register, make, listEnvs, registryEntry, parseEnvOptions, registerMakeLayer, type MakeLayer, type EnvEntry, type EnvListing, type Policy, type PolicyEntry, type EpisodeResult, type AggregateReport } from "./core/registry.js";
 export type { BreakdownTable } from "./core/registry.js";
 export { checkEnv, CheckEnvError, type CheckEnvOptions } from "./checker.js";
 export { LIBRARY_VERSION } from "./core/version.js";
@@ -25,7 +26,10 @@ export { ToolEpisode, type CallRecord, type EpisodeData, type CallResult } from 
 export { ToolEnv, toolEnvOptionsSchema, CORE_INFO_KEYS, type ToolEnvOptions, type EpisodeSetup, type ToolEnvConfig, type FamilyActionResult, type ToolStepInfo, type ToolResetInfo } from "./engine/toolEnv.js";
 export { type ToolObservation, type BudgetView } from "./engine/observation.js";
 export { type HistoryEntry, renderEpisode } from "./engine/render.js";
-export { toChatMessages, toChatTools, DEFAULT_SYSTEM_PROMPT, type ChatMessage, type ChatTool } from "./engine/chat.js";
+export { toChatMessages, toChatTools, chatTurn, noToolCallMessage, ASSISTANT_TEXT_ACTION, DEFAULT_SYSTEM_PROMPT, type ChatMessage, type ChatTool, type ChatToolCall } from "./engine/chat.js";
+export { ChatEnv, ChatActionSpace, chatModeOptionsSchema, type ChatModeObservation, type ChatStepInfo } from "./engine/chat/mode.js";
+export { CHAT_PARSERS, hermesParser, planbenchTagsParser, readAssistantTurn, type AssistantInput, type AssistantMessage, type ChatParser, type ChatItem } from "./engine/chat/parsers.js";
+export { actionToolSchemas, CORE_ACTION_TOOLS } from "./engine/chat/tools.js";
 export { CORE_TERMS } from "./engine/terms.js";
 export { type TaskParameter, type ToolSemantics } from "./engine/parameters.js";
 export {
@@ -45,9 +49,9 @@ export { trajectorySchema, trajectoryStepSchema, TRAJECTORY_SCHEMA_VERSION, type
 export { JsonlWriter, readTrajectories } from "./trajectories/writer.js";
 export { rollout, rolloutAsync, type RolloutConfig, type RolloutControl } from "./rollout.js";
 export { drainOnSignals, stopOnSignals, SIGNAL_EXIT_CODES, type StopSignal } from "./cli/signals.js";
+export { type CommandSpec, type FlagKind, type ParsedArgs, parseArgs as parseCommandLine } from "./cli/args.js";
 export { recordEpisodes, returnsUnder, policyEntry, episodePolicyRng, episodeResults, withGamma, type RecordedEpisode } from "./ablation.js";
 export { ADVERSARIES } from "./policies/adversarial.js";
-export { registerMakeLayer, type MakeLayer } from "./core/registry.js";
 export { registerGenerator, listGenerators, type GeneratorEntry } from "./generators.js";
 
 export * from "../wrappers/index.js";

@@ -3,6 +3,7 @@ import type { Env, Info } from "./core/env.js";
 import type { JsonObject } from "./core/json.js";
 import { type EpisodeResult, make } from "./core/registry.js";
 import { episodePolicyRng, policyEntry } from "./ablation.js";
+import { episodeSteps } from "./episodeLoop.js";
 import type { Wrapper } from "./core/wrapper.js";
 
 export interface RolloutConfig {
@@ -39,21 +40,14 @@ function* rolloutSteps(config: RolloutConfig, results: EpisodeResult[]): Generat
       // A fresh policy per episode, seeded from the episode's seed: episode k is the same whether it runs alone or
       // after others (and the same as `recordEpisodes`, so eval and ablate see identical episodes).
       const policy = entry.create(base, episodePolicyRng(seed, config.policy));
-      let [obs, info] = env.reset({ seed });
-      policy.reset?.(obs, info);
       let ret = 0;
       let len = 0;
-      let last: Info = info;
-      for (;;) {
-        const action = policy.act(obs, info);
-        const [o, r, term, trunc, i] = env.step(action);
-        ret += r;
+      let last: Info = {};
+      for (const s of episodeSteps(env, policy, seed, { maxSteps: cap })) {
+        ret += s.reward;
         len += 1;
-        obs = o;
-        info = i;
-        last = i;
-        if (term || trunc || len >= cap) break;
-        yield;
+        last = s.info;
+        if (!s.terminated && !s.truncated && len < cap) yield;
       }
       const result: EpisodeResult = {
         seed,
@@ -93,7 +87,10 @@ export interface RolloutControl {
  * `yieldEveryMs`, so signal handlers (Ctrl-C) and timers run, and stops promptly when `signal` aborts. Episodes
  * are the same as with `rollout` (the same step sequence); only the pauses differ.
  */
-export async function rolloutAsync(config: RolloutConfig, control: RolloutControl = {}): Promise<{ results: EpisodeResult[]; interrupted: boolean }> {
+export async function rolloutAsync(
+  config: RolloutConfig,
+  control: RolloutControl = {},
+): Promise<{ results: EpisodeResult[]; interrupted: boolean }> {
   const results: EpisodeResult[] = [];
   const every = control.yieldEveryMs ?? 20;
   if (control.signal?.aborted) return { results, interrupted: true };

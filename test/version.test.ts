@@ -6,7 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SERVER_VERSION } from "../bridge/handlers.js";
 import { LIBRARY_VERSION } from "../src/index.js";
-import { failure, run } from "./helpers/cli.js";
+import { failure, run, runCli } from "./helpers/cli.js";
 
 const pkgVersion = (JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version;
 
@@ -42,7 +42,7 @@ describe("version source", () => {
   });
 
   it("the CLI prints it", async () => {
-    const r = await run(process.execPath, ["bin/recovery-gym.js", "--version"]);
+    const r = await runCli(["--version"]);
     expect(r.status, failure(r)).toBe(0);
     expect(r.stdout.trim()).toBe(pkgVersion);
   });

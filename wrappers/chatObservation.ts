@@ -1,5 +1,6 @@
 import {
   type Action,
+  actionToolSchemas,
   type ChatMessage,
   type ChatTool,
   Dict,
@@ -12,6 +13,7 @@ import {
   type StepResult,
   toChatMessages,
   toChatTools,
+  ToolActionSpace,
   ToolEnv,
   type ToolObservation,
   Wrapper,
@@ -25,7 +27,10 @@ export interface ChatObservationValue {
 
 const CHAT_SPACE = new Dict({ messages: new Sequence(new Json()), tools: new Sequence(new Json()) }) as unknown as Space<ChatObservationValue>;
 
-/** Replaces the structured observation by the chat so far (messages + tools), for LLM trainers. */
+/**
+ * Replaces the structured observation by the chat so far (messages + tools: visible tools, family actions, answer,
+ * abort), for LLM trainers. Chat mode (`make(id, { obsFormat: "chat" })`) also takes the model's messages as actions.
+ */
 export class ChatObservation extends Wrapper<ChatObservationValue, Action, ToolObservation, Action> {
   private readonly tool: ToolEnv<unknown>;
   constructor(
@@ -41,7 +46,9 @@ export class ChatObservation extends Wrapper<ChatObservationValue, Action, ToolO
     return CHAT_SPACE;
   }
   private chat(): ChatObservationValue {
-    return { messages: toChatMessages(this.tool.taskPrompt(), this.tool.episodeHistory(), this.systemPrompt), tools: toChatTools(this.tool.visibleToolSchemas()) };
+    const kinds = this.tool.actionSpace instanceof ToolActionSpace ? this.tool.actionSpace.extraKinds : {};
+    const tools = toChatTools([...this.tool.visibleToolSchemas(), ...actionToolSchemas(kinds, this.tool.spec.id)]);
+    return { messages: toChatMessages(this.tool.taskPrompt(), this.tool.episodeHistory(), this.systemPrompt), tools };
   }
   override reset(args?: ResetArgs): [ChatObservationValue, Info] {
     const [, info] = this.env.reset(args);

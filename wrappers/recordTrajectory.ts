@@ -4,6 +4,7 @@ import {
   JsonlWriter,
   type JsonObject,
   type JsonValue,
+  isTypedArray,
   type ResetArgs,
   type StepResult,
   type Trajectory,
@@ -19,7 +20,10 @@ export interface RecordTrajectoryOptions {
   annotate?: (t: Trajectory) => Trajectory;
 }
 
-const asJson = (v: unknown): JsonValue => JSON.parse(JSON.stringify(v ?? null, (_k, x) => (ArrayBuffer.isView(x) ? Array.from(x as unknown as ArrayLike<number>) : x))) as JsonValue;
+const asJson = (v: unknown): JsonValue =>
+  JSON.parse(
+    JSON.stringify(v ?? null, (_k, x) => (ArrayBuffer.isView(x) ? (isTypedArray(x) ? Array.from<number | bigint>(x) : []) : x)),
+  ) as JsonValue;
 
 /**
  * Appends one JSON line per finished episode: actions, observations, rewards, terms, events, hidden annotations,
@@ -87,7 +91,14 @@ export class RecordTrajectory<Obs, Act> extends Wrapper<Obs, Act> {
         phi: (info.phi as number | null | undefined) ?? null,
         events: asJson(info.events ?? []) as JsonObject[],
         // The final step's own annotation comes apart (hiddenStep); its `hidden` is the episode's ground truth.
-        hidden: terminated || truncated ? (info.hiddenStep === undefined ? undefined : asJson(info.hiddenStep)) : info.hidden === undefined ? undefined : asJson(info.hidden),
+        hidden:
+          terminated || truncated
+            ? info.hiddenStep === undefined
+              ? undefined
+              : asJson(info.hiddenStep)
+            : info.hidden === undefined
+              ? undefined
+              : asJson(info.hidden),
       };
       cur.steps.push(step);
       cur.return += reward;

@@ -30,7 +30,10 @@ export class RewardSpecOverride<Obs, Act> extends Wrapper<Obs, Act> {
   }
   override step(action: Act): StepResult<Obs> {
     const [obs, , terminated, truncated, info] = this.env.step(action);
-    const { reward, terms } = this.computer.step((info.rawTerms as RawTerms | undefined) ?? {}, (info.phi as number | null | undefined) ?? null);
+    const { reward, terms } = this.computer.step(
+      (info.rawTerms as RawTerms | undefined) ?? {},
+      (info.phi as number | null | undefined) ?? null,
+    );
     return [obs, reward, terminated, truncated, { ...info, rewardTerms: terms }];
   }
 }

@@ -40,14 +40,41 @@ def pct(xs, p):
     return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
 
 
-def bridge_run(client, env_id, batch, seconds, info_keys, options, all_workers=False, server_pids=()):
-    if all_workers:
-        env = rg.make_vec(env_id, batch, endpoints=client.worker_endpoints, seed=1, info_keys=info_keys, **options)
+def masked_actions(obs, rng):
+    """A uniformly random valid slot per env, from the action masks (packed arrays or per-env maps): what a masked
+    policy sends. The client computes the actions, so their cost is part of the client's CPU per env-step."""
+    import numpy as np
+
+    if isinstance(obs, dict):
+        masks = obs["action_mask"]
     else:
-        env = client.make_vec(env_id, batch, seed=1, info_keys=info_keys, **options)
-    env.reset()
+        masks = np.stack([np.frombuffer(o["action_mask"], np.uint8) if isinstance(o["action_mask"], bytes)
+                          else np.asarray(o["action_mask"], np.uint8) for o in obs])
+    return (rng.random(masks.shape) * (masks != 0)).argmax(axis=1).tolist()
+
+
+def bridge_run(client, env_id, batch, seconds, info_keys, options, all_workers=False, server_pids=(), use_numpy=False,
+               masked=False):
+    if all_workers:
+        env = rg.make_vec(env_id, batch, endpoints=client.worker_endpoints, seed=1, info_keys=info_keys,
+                          use_numpy=use_numpy, **options)
+    else:
+        env = client.make_vec(env_id, batch, seed=1, info_keys=info_keys, use_numpy=use_numpy, **options)
+    obs, _ = env.reset()
+    if masked:
+        import numpy as np
+
+        rng = np.random.default_rng(1)
+
+    def one_step():
+        nonlocal obs
+        if masked:
+            obs = env.step(masked_actions(obs, rng))[0]
+        else:
+            env.step_random()
+
     for _ in range(3):
-        env.step_random()
+        one_step()
     lat = []
     steps = 0
     c0, s0 = time.process_time(), proc_cpu_s(server_pids)
@@ -55,7 +82,7 @@ def bridge_run(client, env_id, batch, seconds, info_keys, options, all_workers=F
     deadline = t0 + seconds
     while True:
         s = time.perf_counter()
-        env.step_random()
+        one_step()
         lat.append(time.perf_counter() - s)
         steps += 1
         if s > deadline and steps >= 20:
@@ -65,8 +92,9 @@ def bridge_run(client, env_id, batch, seconds, info_keys, options, all_workers=F
     # One representative request/response pair, for the echo baseline and the payload size column (with
     # sharding: the first shard's, so the echo moves one shard's bytes per round trip, a generous baseline).
     shard = env.shards[0] if all_workers else env
-    req = pack({"id": 1, "op": "step", "session": shard.session, "sample": True})
-    rid = shard.client.send("step", session=shard.session, sample=True)
+    fields = {"actions": masked_actions(obs, rng)[: shard.num_envs]} if masked else {"sample": True}
+    req = pack({"id": 1, "op": "step", "session": shard.session, **fields})
+    rid = shard.client.send("step", session=shard.session, **fields)
     raw = shard.client.recv_response(rid)
     env.close()
     n = steps * batch
@@ -109,6 +137,8 @@ def main():
     ap.add_argument("--total", type=int, default=1_000_000)
     ap.add_argument("--options", default="{}")
     ap.add_argument("--all-workers", action="store_true", help="shard each vector env over every server worker")
+    ap.add_argument("--numpy", action="store_true", help="the client's numpy mode (packed observations when the space allows)")
+    ap.add_argument("--masked", action="store_true", help="random valid actions chosen by the client from the action masks")
     ap.add_argument("--server-pids", default="", help="comma-separated pids of the bridge workers (CPU accounting)")
     ap.add_argument("--echo-pid", type=int, default=0, help="pid of the echo server (CPU accounting)")
     args = ap.parse_args()
@@ -142,7 +172,8 @@ def main():
         echo.connect(args.echo)
     for b in [int(x) for x in args.batches.split(",")]:
         pids = [int(p) for p in args.server_pids.split(",") if p]
-        res, req, raw = bridge_run(client, args.env, b, args.seconds, info_keys, options, args.all_workers, pids)
+        res, req, raw = bridge_run(client, args.env, b, args.seconds, info_keys, options, args.all_workers, pids, args.numpy,
+                                   args.masked)
         row = {"mode": "throughput", "env": args.env, "batch": b, "info": args.info, "bridge": res,
                "request_bytes": len(req), "response_bytes": len(pack(raw))}
         if echo is not None:

@@ -66,11 +66,12 @@ function parts(): void {
   console.log(`${envId} batch ${batch}, info=${info}: CPU µs per env-step — sample ${per(t.sample)}, env step ${per(t.step)}, deltas+tool refs ${per(t.delta)}, encode ${per(t.encode)}; sum ${per(total)}; ${Math.round(bytes / iters)} B per response`);
 }
 
-function requestPath(): void {
+async function requestPath(): Promise<void> {
   const limits = limitsSchema.parse({});
   const sessions = new SessionManager(backend, limits, 0, () => 0);
   const ctx: HandlerContext = { owner: "bench", backend, sessions, limits, worker: { index: 0, count: 1 }, endpoints: [] };
-  const made = handleRequest(ctx, "make", { env_id: envId, num_envs: batch, seed: 1, tool_refs: true, ...(info === "all" ? {} : { info_keys: [] }) }) as { session: string };
+  // make reads option files asynchronously first, so it answers with a promise.
+  const made = await handleRequest(ctx, "make", { env_id: envId, num_envs: batch, seed: 1, tool_refs: true, ...(info === "all" ? {} : { info_keys: [] }) }) as { session: string };
   handleRequest(ctx, "reset", { session: made.session });
   let ms = 0;
   for (let i = 0; i < iters + 20; i++) {
@@ -83,4 +84,4 @@ function requestPath(): void {
 }
 
 parts();
-requestPath();
+await requestPath();

@@ -1,11 +1,12 @@
 /**
- * Bridge benchmark: env-steps/s over tcp loopback with the Python client at batch 1/8/64/256, beside a raw
- * pyzmq <-> zeromq.js msgpack echo of the same request/response bytes; lockstep latency p50/p99; the ratio
- * bridge / echo; and the server's RSS before and after 1,000,000 env-steps.
+ * Bridge benchmark: per env id, env-steps/s over tcp loopback with the Python client at batch 1/8/64/256, beside
+ * the same vector env in this process and a raw pyzmq <-> zeromq.js msgpack echo of the same request/response bytes;
+ * lockstep latency p50/p99; the server's CPU per env-step over the env's own (the bridge overhead); and, with
+ * --total N, the server's RSS before and after N env-steps.
  *
- *   node --import tsx bench/bridge/run.ts [--env ToolMaze-v0] [--seconds 3] [--total 1000000] [--info all|none]
+ *   node --import tsx bench/bridge/run.ts [--envs ToolMaze-v0,Demo-v0] [--seconds 3] [--total 1000000] [--info all|none]
  *                                          [--workers 1] [--options '{"complexity":"C1"}'] [--batches 1,8,64,256]
- * With --workers N > 1 the Python client shards each vector env over all N worker processes.
+ * With --workers N > 1 the Python client shards each vector env over all N worker processes. `--env X` is `--envs X`.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
@@ -16,7 +17,7 @@ import { Router } from "zeromq";
 import { BridgeClient } from "../../bridge/client.js";
 import { decode, encode } from "../../bridge/codec.js";
 import { createCoreBackend } from "../../bridge/coreBackend.js";
-import { makeVec } from "../../src/index.js";
+import { makeVec, Rng } from "../../src/index.js";
 import { envActionSpace } from "../../bridge/backend.js";
 import { ProgressBar } from "../../src/cli/progress.js";
 
@@ -26,10 +27,12 @@ const arg = (name: string, dflt: string): string => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : dflt;
 };
-let envId = arg("env", "ToolMaze-v0");
-const seconds = arg("seconds", "3");
-const total = arg("total", "1000000");
-const info = arg("info", "all");
+/** One env per family by default: the side-by-side table `npm run bench` prints. */
+const FAMILY_ENVS = "ToolMaze-v0,FailingTools-v0,PlanBenchXL-v0,ToolMisuseBench-v0,Demo-v0";
+const envIds = arg("envs", arg("env", FAMILY_ENVS)).split(",").filter(Boolean);
+const seconds = arg("seconds", "2");
+const total = arg("total", "0");
+const info = arg("info", "none");
 const workers = arg("workers", "1");
 const options = arg("options", "{}");
 const batches = arg("batches", "1,8,64,256");
@@ -59,21 +62,59 @@ async function startEcho(): Promise<{ endpoint: string; close: () => void }> {
   return { endpoint: sock.lastEndpoint!, close: () => sock.close() };
 }
 
-/** The env's own speed in this process (sampling + vector step, no bridge): the ceiling the bridge can reach. */
-function inProcess(id: string, batch: number, secs: number, opts: Record<string, unknown>): number {
+const cpuUs = (): number => {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+};
+
+type InProcessSpeed = { stepsPerS: number; cpuUs: number };
+
+/** A uniformly random valid slot per env, from each observation's `action_mask` (the discrete mode). */
+function maskedActions(obs: readonly unknown[], rng: Rng): number[] {
+  return obs.map((o) => {
+    const mask = (o as { action_mask: ArrayLike<number> }).action_mask;
+    let valid = 0;
+    for (let k = 0; k < mask.length; k++) if (mask[k]) valid++;
+    let pick = rng.int(valid);
+    for (let k = 0; k < mask.length; k++) if (mask[k] && pick-- === 0) return k;
+    return 0;
+  });
+}
+
+/**
+ * The env's own speed in this process (sampling + vector step, no bridge): the ceiling the bridge can reach.
+ * Wall-clock env-steps/s, and CPU µs per env-step (what the server's CPU per env-step is compared against).
+ * `masked`: random valid actions from the observations' action masks instead of the action spaces' samplers.
+ */
+function inProcess(id: string, batch: number, secs: number, opts: Record<string, unknown>, masked = false): InProcessSpeed {
   const backend = createCoreBackend();
   const env = makeVec(id, batch, opts);
   const samplers = backend.createSamplers(1, 0, batch);
-  env.reset({ seed: 1 });
+  const rng = new Rng(1).derive("bench-masked");
+  let [obs] = env.reset({ seed: 1 });
+  const step = () => {
+    const actions = masked ? maskedActions(obs, rng) : samplers.map((r, i) => backend.sampleAction(envActionSpace(env, i), r));
+    [obs] = env.step(actions);
+  };
+  for (let k = 0; k < 3; k++) step();
   let n = 0;
+  const c0 = cpuUs();
   const t0 = performance.now();
   while (performance.now() - t0 < secs * 1000 || n < 20) {
-    env.step(samplers.map((r, i) => backend.sampleAction(envActionSpace(env, i), r)));
+    step();
     n++;
   }
   const dt = (performance.now() - t0) / 1000;
+  const cpu = cpuUs() - c0;
   env.close();
-  return (n * batch) / dt;
+  return { stepsPerS: (n * batch) / dt, cpuUs: cpu / (n * batch) };
+}
+
+/** A text table: the first column left-aligned, the others right-aligned. */
+function printTable(head: readonly string[], rows: readonly (readonly string[])[]): void {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ");
+  console.log([line(head), widths.map((w) => "-".repeat(w)).join("-|-"), ...rows.map(line)].join("\n"));
 }
 
 function rssKb(pid: number): number {
@@ -94,17 +135,17 @@ async function main(): Promise<void> {
   const probe = new BridgeClient(endpoints[0]);
   const { env_ids: ids } = await probe.request<{ env_ids: string[] }>("hello", { versions: [1] });
   await probe.close();
-  if (!ids.includes(envId)) {
-    console.log(`note: ${envId} is not registered on this build (have: ${ids.join(", ")}); measuring Demo-v0 instead`);
-    envId = "Demo-v0";
-  }
+  const missing = envIds.filter((id) => !ids.includes(id));
+  if (missing.length) console.log(`note: not registered on this build, skipped: ${missing.join(", ")} (have: ${ids.join(", ")})`);
   const echo = await startEcho();
   // Asynchronous on purpose: the echo server lives in this process and must keep serving meanwhile.
   // Lines of mode "progress" (the soak's) drive `onProgress` as they arrive; the others are the results.
-  const py = (extra: string[], onProgress?: (done: number, total: number) => void): Promise<Record<string, unknown>[]> =>
+  type Progress = (done: number, total: number) => void;
+  const py = (envId: string, extra: string[], onProgress?: Progress, opts = options): Promise<Record<string, unknown>[]> =>
     new Promise((resolve, reject) => {
       const pids = ["--server-pids", workerPids.join(","), "--echo-pid", String(process.pid)];
-      const child = spawn(PY, ["bench/bridge/bench.py", "--address", endpoints[0], "--env", envId, "--info", info, "--options", options, ...shard, ...pids, ...extra], {
+      const args = ["--address", endpoints[0], "--env", envId, "--info", info, "--options", opts, ...shard, ...pids, ...extra];
+      const child = spawn(PY, ["bench/bridge/bench.py", ...args], {
         cwd: repo,
         stdio: ["ignore", "pipe", "pipe"],
       });
@@ -131,64 +172,131 @@ async function main(): Promise<void> {
         }
       });
     });
+  const fmt = (x: number, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
+  const parts = (r: Record<string, unknown>) => ({
+    b: r.bridge as Record<string, number>,
+    e: r.echo as Record<string, number>,
+    ip: r.inprocess as { stepsPerS: number; cpuUs: number },
+  });
+  const summary: string[][] = [];
   try {
-    console.log(`bridge benchmark: ${envId}, info=${info}, ${workers} server worker(s), ${seconds} s per cell, Python ${PY}`);
-    const rows = await py(["--mode", "throughput", "--echo", echo.endpoint, "--seconds", seconds, "--batches", batches]);
-    for (const r of rows) r.inprocess = inProcess(envId, r.batch as number, Number(seconds), JSON.parse(options) as Record<string, unknown>);
-    const fmt = (x: number, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
-    console.log("\n batch | bridge env-steps/s |  echo env-steps/s | bridge/echo | in-process env-steps/s | bridge/in-proc | bridge p50 / p99 ms | echo p50 / p99 ms | req B | resp B");
-    console.log("-------|--------------------|-------------------|-------------|------------------------|----------------|---------------------|-------------------|-------|-------");
-    for (const r of rows) {
-      const b = r.bridge as Record<string, number>;
-      const e = r.echo as Record<string, number>;
-      console.log(
-        `${String(r.batch).padStart(6)} | ${fmt(b.steps_per_s).padStart(18)} | ${fmt(e.steps_per_s).padStart(17)} | ${fmt(r.ratio as number, 2).padStart(11)} | ${fmt(r.inprocess as number).padStart(22)} | ${fmt(b.steps_per_s / (r.inprocess as number), 2).padStart(14)} | ${`${fmt(b.p50_ms, 3)} / ${fmt(b.p99_ms, 3)}`.padStart(19)} | ${`${fmt(e.p50_ms, 3)} / ${fmt(e.p99_ms, 3)}`.padStart(17)} | ${String(r.request_bytes).padStart(5)} | ${String(r.response_bytes).padStart(6)}`,
-      );
+    console.log(`bridge benchmark: ${envIds.length} env id(s), info=${info}, ${workers} server worker(s), ${seconds} s per cell, `
+      + `Python ${PY}`);
+    for (const envId of envIds.filter((id) => ids.includes(id))) {
+      const rows = await py(envId, ["--mode", "throughput", "--echo", echo.endpoint, "--seconds", seconds, "--batches", batches]);
+      const opts = JSON.parse(options) as Record<string, unknown>;
+      for (const r of rows) r.inprocess = inProcess(envId, r.batch as number, Number(seconds), opts);
+      console.log(`\n-- ${envId} --`);
+      const wall = ["batch", "bridge env-steps/s", "echo env-steps/s", "bridge/echo", "in-process env-steps/s", "bridge/in-proc",
+        "bridge p50 / p99 ms", "echo p50 / p99 ms", "req B", "resp B"];
+      printTable(wall, rows.map((r) => {
+        const { b, e, ip } = parts(r);
+        return [String(r.batch), fmt(b.steps_per_s), fmt(e.steps_per_s), fmt(r.ratio as number, 2), fmt(ip.stepsPerS),
+          fmt(b.steps_per_s / ip.stepsPerS, 2), `${fmt(b.p50_ms, 3)} / ${fmt(b.p99_ms, 3)}`, `${fmt(e.p50_ms, 3)} / ${fmt(e.p99_ms, 3)}`,
+          String(r.request_bytes), String(r.response_bytes)];
+      }));
+      // CPU per env-step (server processes + Python client), read from /proc: much less sensitive to a busy machine
+      // than wall-clock throughput. The ceiling is what 2 fully used cores would give at that cost. The overhead is
+      // the server's CPU per env-step beyond the same env's own CPU per env-step in process (sampling + step).
+      const cpu = ["batch", "in-proc CPU µs", "bridge CPU µs/env-step: server + client = total", "overhead µs", "2-core ceiling",
+        "echo CPU µs: server + client = total", "echo round trips/s"];
+      console.log("");
+      printTable(cpu, rows.map((r) => {
+        const { b, e, ip } = parts(r);
+        const bt = b.server_cpu_us + b.client_cpu_us;
+        const et = e.server_cpu_us + e.client_cpu_us;
+        const overhead = b.server_cpu_us - ip.cpuUs;
+        r.ceiling = { bridge: 2e6 / bt, echo: 2e6 / et };
+        r.overheadUs = overhead;
+        summary.push([envId, String(r.batch), fmt(ip.stepsPerS), fmt(b.steps_per_s), fmt(b.steps_per_s / ip.stepsPerS, 2), fmt(overhead, 2),
+          fmt(e.rt_per_s), fmt(b.steps_per_s / (r.batch as number))]);
+        return [String(r.batch), fmt(ip.cpuUs, 2), `${fmt(b.server_cpu_us, 1)} + ${fmt(b.client_cpu_us, 1)} = ${fmt(bt, 1)}`,
+          fmt(overhead, 2), fmt(2e6 / bt), `${fmt(e.server_cpu_us, 1)} + ${fmt(e.client_cpu_us, 1)} = ${fmt(et, 1)}`, fmt(e.rt_per_s)];
+      }));
+      let soakInfo: Record<string, unknown> = {};
+      if (Number(total) > 0) soakInfo = await soak(envId);
+      mkdirSync(path.join(repo, "bench/results"), { recursive: true });
+      const out = path.join(repo, "bench/results", `bridge-${envId}-${info}-w${workers}.json`);
+      writeFileSync(out, JSON.stringify({ envId, info, workers, rows, ...soakInfo }, null, 2));
+      console.log(`results: ${path.relative(repo, out)}`);
     }
-    // CPU per env-step (server processes + Python client), read from /proc: much less sensitive to a busy machine
-    // than wall-clock throughput. The ceiling is what 2 fully used cores would give at that cost.
-    console.log("\n batch | bridge CPU µs/env-step: server + client = total | 2-core ceiling | echo CPU µs: server + client = total | 2-core ceiling | ceiling ratio");
-    console.log("-------|------------------------------------------------|----------------|--------------------------------------|----------------|--------------");
-    for (const r of rows) {
-      const b = r.bridge as Record<string, number>;
-      const e = r.echo as Record<string, number>;
-      const bt = b.server_cpu_us + b.client_cpu_us;
-      const et = e.server_cpu_us + e.client_cpu_us;
-      r.ceiling = { bridge: 2e6 / bt, echo: 2e6 / et };
-      console.log(
-        `${String(r.batch).padStart(6)} | ${`${fmt(b.server_cpu_us, 1)} + ${fmt(b.client_cpu_us, 1)} = ${fmt(bt, 1)}`.padStart(46)} | ${fmt(2e6 / bt).padStart(14)} | ${`${fmt(e.server_cpu_us, 1)} + ${fmt(e.client_cpu_us, 1)} = ${fmt(et, 1)}`.padStart(36)} | ${fmt(2e6 / et).padStart(14)} | ${fmt(et / bt, 2).padStart(12)}`,
-      );
+    console.log("\n== bridge vs in-process, side by side (overhead: server CPU µs per env-step beyond the env's own; "
+      + "echo: raw zeromq + msgpack, same bytes) ==");
+    printTable(["env", "batch", "in-process env-steps/s", "bridge env-steps/s", "bridge/in-proc", "overhead µs/env-step",
+      "echo round trips/s", "bridge round trips/s"], summary);
+    if (Number(total) === 0) console.log("(RSS soak skipped; pass --total 1000000 to run it)");
+    if (!argv.includes("--no-discrete")) await discreteRow();
+  } finally {
+    echo.close();
+    server.kill("SIGTERM");
+    const code = await serverExit;
+    if (code !== 0) console.error(`server exited with ${code} after SIGTERM`);
+  }
+
+  /**
+   * Issue 13's workload: ToolMaze in the action-masked discrete mode, random valid actions (each env's drawn
+   * uniformly among the slots its own mask allows, by the driver: in process here, by the Python client over the
+   * bridge), batch 256 — the sync vector env in process against the bridge with the numpy client, whose
+   * Dict(Box, MultiBinary) observations arrive packed (one array per key per batch).
+   */
+  async function discreteRow(): Promise<void> {
+    const id = "ToolMaze-v0";
+    const opts = { actionMode: "discrete" };
+    const batch = 256;
+    console.log(`\n== ${id} discrete mode (issue 13): random valid actions, batch ${batch}, numpy client, packed observations ==`);
+    let local: InProcessSpeed;
+    try {
+      local = inProcess(id, batch, Number(seconds), opts, true);
+    } catch (e) {
+      console.log(`skipped: this build has no discrete mode (${(e as Error).message.split("\n")[0]})`);
+      return;
     }
+    const cell = ["--mode", "throughput", "--echo", echo.endpoint, "--seconds", seconds, "--batches", String(batch), "--masked"];
+    const [row] = await py(id, [...cell, "--numpy"], undefined, JSON.stringify(opts));
+    // The same workload with per-env maps (delta encoding, lists): what packing saves, side by side.
+    const [plain] = await py(id, cell, undefined, JSON.stringify(opts));
+    const b = row.bridge as Record<string, number>;
+    const e = row.echo as Record<string, number>;
+    const p = plain.bridge as Record<string, number>;
+    console.log(`in-process (SyncVectorEnv): ${fmt(local.stepsPerS)} env-steps/s (${fmt(local.cpuUs, 2)} CPU µs per env-step)`);
+    console.log(`over the bridge, per-env maps (delta, lists): ${fmt(p.steps_per_s)} env-steps/s; server ${fmt(p.server_cpu_us, 2)} + `
+      + `client ${fmt(p.client_cpu_us, 2)} CPU µs per env-step; ${fmt(plain.response_bytes as number)} B per batch`);
+    const target = b.steps_per_s >= 1e5 ? "met" : `missed by ${fmt(1e5 / b.steps_per_s, 1)}×`;
+    console.log(`over the bridge (numpy client): ${fmt(b.steps_per_s)} env-steps/s; bridge / in-process = `
+      + `${fmt(b.steps_per_s / local.stepsPerS, 2)} (target ≥ 0.80); target ≥ 100,000 env-steps/s: ${target}`);
+    console.log(`server CPU ${fmt(b.server_cpu_us, 2)} + client CPU ${fmt(b.client_cpu_us, 2)} µs per env-step; overhead over in-process `
+      + `${fmt(b.server_cpu_us - local.cpuUs, 2)} µs; response ${fmt(row.response_bytes as number)} B per batch; echo of the same bytes `
+      + `${fmt(e.rt_per_s, 0)} round trips/s`);
+    mkdirSync(path.join(repo, "bench/results"), { recursive: true });
+    const file = path.join(repo, "bench/results", `bridge-${id}-discrete-numpy.json`);
+    writeFileSync(file, JSON.stringify({ id, opts, batch, inprocess: local, row, plain }, null, 2));
+  }
+
+  /** RSS of the server workers before and after `total` env-steps at the largest batch, twice (leak vs warm-up). */
+  async function soak(envId: string): Promise<Record<string, unknown>> {
     const rssBefore = workerPids.map(rssKb);
     const soakRun = async (label: string) => {
       const bar = new ProgressBar(Number(total), label, process.stderr, true, "env-steps", 10_000);
       bar.update(0);
       try {
         const soakArgs = ["--mode", "soak", "--total", total, "--batches", batches.split(",").at(-1)!];
-        const [result] = await py(soakArgs, (done) => bar.update(Math.min(done, Number(total))));
+        const [result] = await py(envId, soakArgs, (done) => bar.update(Math.min(done, Number(total))));
         bar.update(Number(total));
         return result;
       } finally {
         bar.stop();
       }
     };
-    const soak = await soakRun("soak 1/2");
+    const soak1 = await soakRun("soak 1/2");
     const rssAfter = workerPids.map(rssKb);
-    // A second soak shows whether growth continues (a leak) or was warm-up (JIT, pools).
     const soak2 = await soakRun("soak 2/2");
     const rssAfter2 = workerPids.map(rssKb);
     const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
-    console.log(`\nsoak: ${fmt(soak.env_steps as number)} env-steps in ${fmt(soak.seconds as number, 1)} s (${fmt(soak.steps_per_s as number)} env-steps/s); again: ${fmt(soak2.steps_per_s as number)} env-steps/s`);
-    console.log(`server RSS: before ${fmt(sum(rssBefore) / 1024, 1)} MiB, after 1st ${fmt(total === "0" ? 0 : Number(total))} env-steps ${fmt(sum(rssAfter) / 1024, 1)} MiB, after 2nd ${fmt(sum(rssAfter2) / 1024, 1)} MiB`);
-    mkdirSync(path.join(repo, "bench/results"), { recursive: true });
-    const out = path.join(repo, "bench/results", `bridge-${envId}-${info}-w${workers}.json`);
-    writeFileSync(out, JSON.stringify({ envId, info, workers, rows, soak, soak2, rssKb: { before: rssBefore, after: rssAfter, after2: rssAfter2 } }, null, 2));
-    console.log(`results: ${path.relative(repo, out)}`);
-  } finally {
-    echo.close();
-    server.kill("SIGTERM");
-    const code = await serverExit;
-    if (code !== 0) console.error(`server exited with ${code} after SIGTERM`);
+    console.log(`\nsoak: ${fmt(soak1.env_steps as number)} env-steps in ${fmt(soak1.seconds as number, 1)} s `
+      + `(${fmt(soak1.steps_per_s as number)} env-steps/s); again: ${fmt(soak2.steps_per_s as number)} env-steps/s`);
+    console.log(`server RSS: before ${fmt(sum(rssBefore) / 1024, 1)} MiB, after 1st ${fmt(Number(total))} env-steps `
+      + `${fmt(sum(rssAfter) / 1024, 1)} MiB, after 2nd ${fmt(sum(rssAfter2) / 1024, 1)} MiB`);
+    return { soak: soak1, soak2, rssKb: { before: rssBefore, after: rssAfter, after2: rssAfter2 } };
   }
 }
 

@@ -1,12 +1,16 @@
 import { z } from "zod";
 import {
+  type CallRecord,
+  type CallReport,
   type CorruptionFn,
   type EnvSpec,
-  type EpisodeEvent,
+  type EpisodeEnd,
   type EpisodeSetup,
   type FaultSpec,
   type JsonObject,
   type Rng,
+  type StepContext,
+  type StepReport,
   type TerminationReason,
   ToolEnv,
   toolEnvOptionsSchema,
@@ -41,6 +45,11 @@ function faultsFor(kind: DemoOptions["fault"]): FaultSpec[] {
   ];
 }
 
+/** The demo's one corruption: an implicit fault that reports a physically impossible temperature. */
+const CORRUPTIONS: Readonly<Record<string, CorruptionFn<DemoWorld>>> = {
+  below_absolute_zero: ({ output }) => ({ ...(output as JsonObject), temperature_c: -300 }),
+};
+
 /**
  * A five-tool demo: look up a city's temperature (two providers, one of them faulty), convert it and e-mail it.
  * Small enough to read in one sitting; it exercises every engine mechanism the families use.
@@ -74,6 +83,7 @@ export class DemoEnv extends ToolEnv<DemoWorld, DemoOptions> {
       world: { outbox: [] },
       faults: faultsFor(this.options.fault),
       budgets: { toolCalls: 8, retries: 3 },
+      corruptions: CORRUPTIONS,
       // The task's parameters as data (what the prompt quotes, and the formats of the e-mail body and the answer).
       parameters: [
         { name: "city", type: "city", value: this.city },
@@ -86,10 +96,6 @@ export class DemoEnv extends ToolEnv<DemoWorld, DemoOptions> {
     };
   }
 
-  protected override corruptions(): Record<string, CorruptionFn<DemoWorld>> {
-    return { below_absolute_zero: ({ output }) => ({ ...(output as JsonObject), temperature_c: -300 }) };
-  }
-
   private expected(): number {
     return Math.round((TEMPS[this.city] * 9) / 5 + 32);
   }
@@ -99,17 +105,18 @@ export class DemoEnv extends ToolEnv<DemoWorld, DemoOptions> {
     return !!world?.outbox.some((m) => m.to === this.recipient && m.body.includes(String(this.expected())));
   }
 
-  protected override judgeAnswer(_content: string): boolean {
-    return this.sentCorrect();
+  /** An answer succeeds when the right e-mail went out; aborting and budgets never do. */
+  protected override judge(end: EpisodeEnd): boolean | null {
+    return end.kind === "answer" ? this.sentCorrect() : null;
   }
 
-  protected override familyRawTerms(events: readonly EpisodeEvent[]): Record<string, number> {
-    return events.some((e) => e.type === "demo:email_sent" && e.correct === true) ? { sent_correct_email: 1 } : {};
+  protected override onCall(record: CallRecord): CallReport {
+    if (record.tool !== "send_email" || !record.ok) return {};
+    return { events: [{ type: "demo:email_sent", correct: this.sentCorrect() }] };
   }
 
-  protected override afterCall(record: { tool: string; ok: boolean }): EpisodeEvent[] {
-    if (record.tool !== "send_email" || !record.ok) return [];
-    return [{ type: "demo:email_sent", correct: this.sentCorrect() }];
+  protected override stepReport(step: StepContext): StepReport {
+    return step.events.some((e) => e.type === "demo:email_sent" && e.correct === true) ? { rawTerms: { sent_correct_email: 1 } } : {};
   }
 
   /** Φ = −(calls still needed): forecast, convert, send. */
@@ -123,7 +130,7 @@ export class DemoEnv extends ToolEnv<DemoWorld, DemoOptions> {
     return -needed;
   }
 
-  protected override episodeMetrics(success: boolean, reason: TerminationReason): JsonObject {
+  protected override episodeMetrics(success: boolean, reason: TerminationReason, _end: EpisodeEnd): JsonObject {
     const calls = this.episode?.data.calls ?? [];
     return { success: success ? 1 : 0, toolCalls: calls.length, faultsSeen: calls.filter((c) => c.faults.length > 0).length, reason };
   }

@@ -1,4 +1,4 @@
-import { type EpisodeResult, type JsonObject, mean, type PolicyEntry, register, registerRewardTermKinds } from "../../src/family.js";
+import { type EpisodeResult, type JsonObject, mean, register, registerRewardTermKinds } from "../../src/family.js";
 import { DEMO_POLICIES } from "./baselines.js";
 import { DemoEnv, demoOptionsSchema } from "./env.js";
 
@@ -19,11 +19,14 @@ register({
   },
   maxEpisodeSteps: 10,
   factory: (options, spec) => new DemoEnv(demoOptionsSchema.parse(options), spec) as never,
-  policies: DEMO_POLICIES as unknown as Record<string, PolicyEntry>,
+  policies: DEMO_POLICIES,
   carefulPolicy: "careful",
   noFaultOptions: { fault: "none" },
   aggregate: (results: readonly EpisodeResult[]) => ({
-    metrics: { successRate: mean(results.map((r) => (r.success ? 1 : 0))), meanToolCalls: mean(results.map((r) => Number((r.metrics as JsonObject).toolCalls ?? 0))) },
+    metrics: {
+      successRate: mean(results.map((r) => (r.success ? 1 : 0))),
+      meanToolCalls: mean(results.map((r) => Number((r.metrics as JsonObject).toolCalls ?? 0))),
+    },
     breakdown: [],
   }),
 });

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue, Trajectory } from "../../src/family.js";
+import { type JsonObject, type JsonValue, toJsonValue, type Trajectory } from "../../src/family.js";
 import type { Scenario } from "./scenarios/schema.js";
 import type { FtScore } from "./scorer.js";
 
@@ -58,7 +58,7 @@ export function analyzeFailingToolsTrajectory(t: Trajectory): JsonObject {
       gateOk: m.gateOk === 1,
       violations: (m.violations as JsonValue) ?? [],
       checkpointCredit: credit(Object.values(cps)),
-      checkpoints: cps as unknown as JsonValue,
+      checkpoints: toJsonValue(cps),
       unsafe: m.unsafe === 1,
       unsafeMutation: m.unsafeMutation === 1,
     },

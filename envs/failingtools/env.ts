@@ -2,9 +2,11 @@ import { z } from "zod";
 import {
   type Action,
   type CallRecord,
+  type CallReport,
+  asJson,
   cloneJson,
-  type CorruptionFn,
   type EnvSpec,
+  type EpisodeEnd,
   type EpisodeEvent,
   type EpisodeSetup,
   eventsOfType,
@@ -16,6 +18,8 @@ import {
   OptionsError,
   type ResetArgs,
   type Rng,
+  type StepContext,
+  type StepReport,
   type TerminationReason,
   type ToolDefinition,
   ToolEnv,
@@ -100,7 +104,7 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
   override reset(args: ResetArgs = {}): [ToolObservation, ToolResetInfo] {
     const [obs, info] = super.reset(args);
     const s = this.scenario as Scenario;
-    info.intent = cloneJson(s.intent as unknown as JsonValue);
+    info.intent = cloneJson(asJson(s.intent));
     info.scenario = { id: s.publicId, setting: this.setting };
     return [obs, info];
   }
@@ -137,6 +141,7 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
       world,
       faults: inject ? s.faults : [],
       budgets: { toolCalls: 24, retries: null },
+      corruptions: FT_TRANSFORMS,
       parameters: ftParameters(s),
       hidden: {
         scenarioId: s.id,
@@ -145,11 +150,11 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
         persistence: s.persistence,
         visibility: s.visibility,
         failureModes: s.failureModes,
-        required: s.required as unknown as JsonValue,
-        forbidden: s.forbidden as unknown as JsonValue,
-        checkpoints: s.checkpoints as unknown as JsonValue,
-        staged: s.staged as unknown as JsonValue,
-        faults: (inject ? s.faults : []) as unknown as JsonValue,
+        required: asJson(s.required),
+        forbidden: asJson(s.forbidden),
+        checkpoints: asJson(s.checkpoints),
+        staged: asJson(s.staged),
+        faults: asJson(inject ? s.faults : []),
         truth: s.truth,
         worked: s.worked,
       },
@@ -158,13 +163,13 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
 
   protected override familyState(): JsonValue {
     return {
-      messages: this.messages as unknown as JsonValue,
-      hits: this.hits as unknown as JsonValue,
+      messages: asJson(this.messages),
+      hits: asJson(this.hits),
       badActive: this.badActive,
       revealed: this.revealed,
       satisfied: [...this.satisfied],
       asks: this.asks,
-      score: this.score as unknown as JsonValue,
+      score: asJson(this.score),
     };
   }
 
@@ -179,12 +184,8 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
     this.score = f.score as unknown as FtScore | null;
   }
 
-  protected override corruptions(): Readonly<Record<string, CorruptionFn<FtState>>> {
-    return FT_TRANSFORMS;
-  }
-
   /** The concept judge of the `judge` option. */
-  private judge(): ConceptJudge {
+  private scoringJudge(): ConceptJudge {
     return conceptJudge(this.options.judge);
   }
 
@@ -201,7 +202,12 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
     };
   }
 
-  protected override afterCall(record: CallRecord, _events: EpisodeEvent[]): EpisodeEvent[] {
+  protected override onCall(record: CallRecord): CallReport {
+    return { events: this.callEvents(record) };
+  }
+
+  /** Staged disclosure, forbidden calls and requirement progress after a call. */
+  private callEvents(record: CallRecord): EpisodeEvent[] {
     const s = this.scenario as Scenario;
     const episode = this.episode;
     if (!episode) return [];
@@ -273,24 +279,28 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
 
   private finish(kind: "final" | "abort", text: string): boolean {
     this.messages.push({ kind, text, afterCalls: this.episode?.data.calls.length ?? 0 });
-    this.score = scoreRun(this.scenario as Scenario, this.setting, this.run(), this.judge());
+    this.score = scoreRun(this.scenario as Scenario, this.setting, this.run(), this.scoringJudge());
     return this.score.passed;
   }
 
-  protected override judgeAnswer(content: string): boolean {
-    return this.finish("final", content);
-  }
-
-  protected override judgeAbort(reason: string | null): boolean {
-    return this.finish("abort", reason ?? "");
+  /** The final message is scored (an answer or an abort); a budget or the step limit keeps its verdict. */
+  protected override judge(end: EpisodeEnd): boolean | null {
+    if (end.kind === "answer") return this.finish("final", end.content);
+    if (end.kind === "abort") return this.finish("abort", end.reason ?? "");
+    return null;
   }
 
   /** The episode's score (computed at the end; before that, what the run would score now). */
   currentScore(): FtScore {
-    return this.score ?? scoreRun(this.scenario as Scenario, this.setting, this.run(), this.judge());
+    return this.score ?? scoreRun(this.scenario as Scenario, this.setting, this.run(), this.scoringJudge());
   }
 
-  protected override familyRawTerms(events: readonly EpisodeEvent[], terminal: boolean): Record<string, number> {
+  protected override stepReport(step: StepContext): StepReport {
+    const rawTerms = this.rawTerms(step.events, step.ended);
+    return step.hidden ? { rawTerms, hidden: this.hiddenStep(step.events, step.ended) } : { rawTerms };
+  }
+
+  private rawTerms(events: readonly EpisodeEvent[], terminal: boolean): Record<string, number> {
     const s = this.scenario as Scenario;
     const raw: Record<string, number> = {};
     const add = (k: string, v: number) => {
@@ -336,7 +346,7 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
    * (injected failure, its source and persistence), whether it was progress toward a required call or forbidden,
    * what a question confirmed, what staged disclosure revealed, and at the end the episode's analysis.
    */
-  protected override hiddenStepInfo(events: readonly EpisodeEvent[], ended: boolean): JsonObject | null {
+  private hiddenStep(events: readonly EpisodeEvent[], ended: boolean): JsonObject | null {
     const s = this.scenario;
     const episode = this.episode;
     if (!s || !episode) return null;

@@ -1,4 +1,12 @@
-import { cloneJson, type CorruptionFn, type FaultPersistence, type FaultSpec, type JsonObject, type JsonValue } from "../../src/family.js";
+import {
+  cloneJson,
+  type CorruptionFn,
+  type FaultPersistence,
+  type FaultSpec,
+  type JsonObject,
+  type JsonValue,
+  toJsonObject,
+} from "../../src/family.js";
 import type { FailureSource, Scenario } from "./scenarios/schema.js";
 import { addDays, type FtState, type FtTool, providerTools, type TaskSpec } from "./world/index.js";
 
@@ -53,7 +61,7 @@ export const FT_TRANSFORMS: Readonly<Record<string, CorruptionFn<FtState>>> = {
   },
   /** Silent no-op: the write is simulated on a throw-away copy, so the receipt looks real but nothing is stored. */
   noop_receipt: ({ tool, args, state }) => {
-    const scratch = cloneJson(state as unknown as JsonValue) as unknown as FtState;
+    const scratch = structuredClone(state);
     const out = toolByName(tool).run(args, { state: scratch });
     return out.ok ? out.output : { status: "accepted", message: "Request accepted" };
   },
@@ -67,7 +75,7 @@ export const FT_TRANSFORMS: Readonly<Record<string, CorruptionFn<FtState>>> = {
   /** The service resolves an ambiguous name to a look-alike record and acts on it, reporting success. */
   misresolve: ({ tool, args, params, state }) => {
     const out = toolByName(tool).run({ ...args, [params.arg as string]: params.decoyId as JsonValue }, { state });
-    return out.ok ? out.output : { error: out.error as unknown as JsonObject };
+    return out.ok ? out.output : { error: toJsonObject(out.error) };
   },
 };
 
@@ -104,16 +112,43 @@ function denial(input: FaultPlanInput, victim: string, id: string): FaultSpec {
   const permanent = input.persistence.type === "permanent";
   const catalogue: { status: number; code: string; message: string; details: JsonObject }[] = permanent
     ? [
-        { status: 410, code: "ENDPOINT_RETIRED", message: `${input.primaryLabel} permanently migrated this endpoint; it will not be restored.`, details: { migrated: true } },
-        { status: 503, code: "SERVICE_OUTAGE", message: `${input.primaryLabel} is experiencing a major outage. No estimated recovery time.`, details: { retry_after_s: null } },
+        {
+          status: 410,
+          code: "ENDPOINT_RETIRED",
+          message: `${input.primaryLabel} permanently migrated this endpoint; it will not be restored.`,
+          details: { migrated: true },
+        },
+        {
+          status: 503,
+          code: "SERVICE_OUTAGE",
+          message: `${input.primaryLabel} is experiencing a major outage. No estimated recovery time.`,
+          details: { retry_after_s: null },
+        },
       ]
     : [
-        { status: 503, code: "SERVICE_UNAVAILABLE", message: `${input.primaryLabel} is temporarily unavailable. Please retry.`, details: { retry_after_s: 2 } },
+        {
+          status: 503,
+          code: "SERVICE_UNAVAILABLE",
+          message: `${input.primaryLabel} is temporarily unavailable. Please retry.`,
+          details: { retry_after_s: 2 },
+        },
         { status: 429, code: "RATE_LIMITED", message: "Too many requests. Retry shortly.", details: { retry_after_s: 1 } },
-        { status: 504, code: "UPSTREAM_TIMEOUT", message: "The upstream service timed out. Retrying usually helps.", details: { retry_after_s: 1 } },
+        {
+          status: 504,
+          code: "UPSTREAM_TIMEOUT",
+          message: "The upstream service timed out. Retrying usually helps.",
+          details: { retry_after_s: 1 },
+        },
       ];
   const error = catalogue[input.variant % catalogue.length];
-  return { id, kind: `availability_${error.code.toLowerCase()}`, visibility: "explicit", persistence: enginePersistence(input.persistence), trigger: { tools: [victim] }, effect: { type: "error", error } };
+  return {
+    id,
+    kind: `availability_${error.code.toLowerCase()}`,
+    visibility: "explicit",
+    persistence: enginePersistence(input.persistence),
+    trigger: { tools: [victim] },
+    effect: { type: "error", error },
+  };
 }
 
 function corruption(input: FaultPlanInput, provider: string, id: string): FaultSpec {
@@ -123,10 +158,24 @@ function corruption(input: FaultPlanInput, provider: string, id: string): FaultS
     ? {
         type: "corrupt",
         transform: "corrupt_record",
-        params: { provider, table: t.write.table, idField: t.write.idField, recordIdField: t.write.recordIdField, field: t.write.recordKeyField, value: t.wrongValue },
+        params: {
+          provider,
+          table: t.write.table,
+          idField: t.write.idField,
+          recordIdField: t.write.recordIdField,
+          field: t.write.recordKeyField,
+          value: t.wrongValue,
+        },
       }
     : { type: "corrupt", transform: "set_path", params: { path: t.keyPath, value: t.wrongValue } };
-  return { id, kind: `corrupted_${t.kind}`, visibility: "implicit", persistence: enginePersistence(input.persistence), trigger: { tools: [victim] }, effect };
+  return {
+    id,
+    kind: `corrupted_${t.kind}`,
+    visibility: "implicit",
+    persistence: enginePersistence(input.persistence),
+    trigger: { tools: [victim] },
+    effect,
+  };
 }
 
 /** The fault plan of one scenario. */
@@ -146,12 +195,32 @@ export function buildFaults(input: FaultPlanInput): FaultSpec[] {
           visibility: input.visibility,
           persistence: pers,
           trigger: { tools: [M] },
-          effect: { type: "corrupt", transform: "stale", params: { keyPath: t.keyPath, value: t.stale.staleValue, tsPath: t.stale.tsPath, ts: addDays(input.now, -input.staleDays), ageDays: input.staleDays, warning: input.visibility === "explicit" } },
+          effect: {
+            type: "corrupt",
+            transform: "stale",
+            params: {
+              keyPath: t.keyPath,
+              value: t.stale.staleValue,
+              tsPath: t.stale.tsPath,
+              ts: addDays(input.now, -input.staleDays),
+              ageDays: input.staleDays,
+              warning: input.visibility === "explicit",
+            },
+          },
         },
       ];
     }
     case "silent_noop":
-      return [{ id: "noop-primary", kind: "silent_noop", visibility: "implicit", persistence: pers, trigger: { tools: [M] }, effect: { type: "replace", transform: "noop_receipt" } }];
+      return [
+        {
+          id: "noop-primary",
+          kind: "silent_noop",
+          visibility: "implicit",
+          persistence: pers,
+          trigger: { tools: [M] },
+          effect: { type: "replace", transform: "noop_receipt" },
+        },
+      ];
     case "corrupted_state":
       return [corruption(input, input.primary, "corrupt-primary")];
     case "schema_mismatch": {

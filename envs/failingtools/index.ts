@@ -1,4 +1,4 @@
-import { type JsonObject, type PolicyEntry, register, registerRewardTermKinds } from "../../src/family.js";
+import { type JsonObject, register, registerRewardTermKinds } from "../../src/family.js";
 import { FT_POLICIES } from "./baselines.js";
 import { FailingToolsEnv, ftOptionsSchema, MAX_STEPS } from "./env.js";
 import { aggregateFailingTools } from "./report.js";
@@ -17,16 +17,21 @@ registerRewardTermKinds("failingtools", {
 register({
   id: "FailingTools-v0",
   family: "failingtools",
-  description: "Failing Tools: 30 stateful service APIs (5 domains, 12 categories), 286 scenarios (4 multi-step templates) × 7 failure sources × permanent/temporary, staged fallback disclosure, safety-gated scoring (Clean / Relaxed / Base).",
+  description:
+    "Failing Tools: 30 stateful service APIs (5 domains, 12 categories), 286 scenarios (4 multi-step templates) × " +
+      "7 failure sources × permanent/temporary, staged fallback disclosure, safety-gated scoring (Clean / Relaxed / Base).",
   optionsSchema: ftOptionsSchema as never,
   optionDocs: {
     setting: "clean | relaxed | base (default base): no injection / required calls and their order only / all constraints + checkpoints",
     scenarioId: "play one scenario (e.g. ft-payments.send-corrupted-state-perm-zelle); otherwise the reset seed picks one",
-    source: "filter: availability_denial | data_staleness | silent_noop | corrupted_state | schema_mismatch | disambiguation_failure | compound_cascade",
+    source:
+      "filter: availability_denial | data_staleness | silent_noop | corrupted_state | schema_mismatch | " +
+        "disambiguation_failure | compound_cascade",
     persistence: "filter: permanent | temporary",
     domain: "filter: information | communication | finance | commerce | travel",
     category: "filter: one of the 12 service categories (weather, payments, ...)",
-    cycle: "true: scenario = (seed mod count) of the filtered set, so `--episodes 286` covers every scenario once (default false: seeded draw)",
+    cycle:
+      "true: scenario = (seed mod count) of the filtered set, so `--episodes 286` covers every scenario once (default false: seeded draw)",
     maxUserTurns: "how many ask_user questions the simulated user answers (default 2)",
     harness: "prompt harness H1 (default: the request alone) | H2 (+ failure notice) | H3 (+ recovery protocol); see harness.ts",
     judge: "concept judge for checkpoints, by registered name (default: the deterministic matcher; add one with registerConceptJudge)",
@@ -37,7 +42,7 @@ register({
   },
   maxEpisodeSteps: MAX_STEPS,
   factory: (options: JsonObject, spec) => new FailingToolsEnv(ftOptionsSchema.parse(options), spec) as never,
-  policies: FT_POLICIES as unknown as Record<string, PolicyEntry>,
+  policies: FT_POLICIES,
   carefulPolicy: "careful",
   // Clean = no injection (its scoring tier checks required calls and ordering only).
   noFaultOptions: { setting: "clean" },

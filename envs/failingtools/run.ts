@@ -1,6 +1,6 @@
 import type { JsonObject, JsonValue } from "../../src/family.js";
 import type { FtState } from "./world/index.js";
-import { providerTools } from "./world/index.js";
+import { PROVIDERS, providerTools } from "./world/index.js";
 
 /**
  * A run as the scorer sees it (calls, messages to the user, forbidden hits, final world), and the facts about a
@@ -46,6 +46,8 @@ const verifiesCache = new Map<string, string[]>();
 export function verifiesOf(tool: string): string[] {
   if (!verifiesCache.has(tool)) {
     const provider = tool.slice(0, tool.indexOf("_"));
+    // A call of a tool no provider has (a model's invented name) verifies nothing; it must not end the episode.
+    if (!PROVIDERS.some((p) => p.provider.id === provider)) return [];
     for (const t of providerTools(provider)) verifiesCache.set(t.name, (t.meta.verifies as string[] | undefined) ?? []);
   }
   return verifiesCache.get(tool) ?? [];

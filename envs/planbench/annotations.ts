@@ -1,14 +1,13 @@
 /**
  * Blocker-aware annotations of PlanBench-XL episodes (issue 8): per-step ground truth for `info.hidden` (blocked
- * tools, the blocker type of an invoked alternative, progress vs non-progress call), recovery events derived from
- * the trace (switch to a clean producer, futile repeat of a faulted call), and the per-episode analysis that
- * `recovery-gym collect` writes (failure category, blocker follow-up, termination style).
+ * tools, the blocker type of an invoked alternative, progress vs non-progress call) and the per-episode analysis
+ * that `recovery-gym collect` writes (failure category, blocker follow-up, termination style). Retries and switches
+ * are the engine's events (the noisy and blocker siblings are its decoy faults).
  *
  * Why from the official trace: the trace is the runtime's complete record (and part of the snapshot), so the
  * annotations need no state of their own and the analyses are exactly the scorer's.
  */
-import type { EpisodeEvent, JsonObject, JsonValue, Trajectory } from "../../src/family.js";
-import { pystr } from "./compat/pyvalue.js";
+import { asJson, type JsonObject, type JsonValue, type Trajectory } from "../../src/family.js";
 import type { ToolRecord } from "./dataset.js";
 import type { BlockerPlan } from "./faults.js";
 import type { EpisodeAnalysis } from "./scorer.js";
@@ -37,9 +36,6 @@ function outcomeOf(e: TraceEntry): CallOutcome {
   return "no_result";
 }
 
-/** A call that met a perturbation (an untrusted output: noisy or blocker tool). */
-const faulted = (e: TraceEntry): boolean => e.tool_result?.output_provenance === "untrusted";
-
 /** The blocked baseline tools of the episode and the blocker types that replace each. */
 export function blockedAnnotation(plan: BlockerPlan): JsonObject[] {
   return plan.blockedTools.map((tool) => ({ tool, blockerTypes: [...(plan.replacements.get(tool) ?? [])] }));
@@ -66,44 +62,6 @@ export function callAnnotation(e: TraceEntry, tools: ToolLookup, progress: boole
   };
 }
 
-/**
- * Recovery events of the call `entry` (the trace's last entry), from the earlier trace:
- * - `alternative_switch` (afterFault): a trusted call newly obtaining a datatype whose earlier producer gave an
- *   untrusted value — the agent switched from the perturbed tool to a clean one;
- * - `retry`: the same call (name and arguments) as an earlier one; after an untrusted output it is futile
- *   (noisy and blocker tools answer the same every time: persistence `permanent`).
- */
-export function recoveryEvents(trace: readonly TraceEntry[], entry: TraceEntry, tools: ToolLookup, newDatatype: boolean): EpisodeEvent[] {
-  const events: EpisodeEvent[] = [];
-  const name = nameOf(entry);
-  if (name === null || entry.parse_ok === false) return events;
-  const calls = trace.filter((e) => e.action === "call_tool");
-  const callIndex = calls.length;
-  const key = JSON.stringify([name, argKey(entry)]);
-  for (let i = calls.length - 2; i >= 0; i--) {
-    const prev = calls[i]!;
-    if (prev.parse_ok === false || JSON.stringify([nameOf(prev), argKey(prev)]) !== key) continue;
-    const after = faulted(prev);
-    events.push({ type: "retry", tool: name, callIndex, ofCallIndex: i + 1, afterFault: after, persistence: after ? "permanent" : null });
-    break;
-  }
-  const out = entry.tool_result;
-  if (out?.output_provenance === "trusted" && newDatatype) {
-    for (let i = calls.length - 2; i >= 0; i--) {
-      const prev = calls[i]!;
-      if (!faulted(prev) || prev.tool_result!.output_datatype !== out.output_datatype) continue;
-      events.push({ type: "alternative_switch", from: nameOf(prev) ?? "", to: name, group: out.output_datatype, callIndex, afterFault: true });
-      break;
-    }
-  }
-  return events;
-}
-
-function argKey(e: TraceEntry): string {
-  const args = (e.request as { arguments?: Record<string, unknown> } | undefined)?.arguments ?? {};
-  return JSON.stringify(Object.keys(args).sort().map((k) => [k, pystr(args[k] as never)]));
-}
-
 /** The per-episode analysis placed in the final `info.hidden.analysis`. */
 export function analysisAnnotation(a: EpisodeAnalysis, calls: number, success: boolean): JsonObject {
   return {
@@ -112,7 +70,7 @@ export function analysisAnnotation(a: EpisodeAnalysis, calls: number, success: b
     progressCalls: a.progress,
     nonProgressCalls: calls - a.progress,
     blockerFollowUp: { unused: a.blockerFollowUp.unused, search_reused: a.blockerFollowUp.searchReused, value_reused: a.blockerFollowUp.valueReused },
-    blockerUses: a.blockerUses as unknown as JsonValue,
+    blockerUses: asJson(a.blockerUses),
   };
 }
 

@@ -2,6 +2,7 @@
  * Baseline agents: `oracle` (the reference §8 oracle), `planner` (observable-only backward
  * search with output-conditioned retrieval) and `random`.
  */
+import type { JsonValue } from "../../src/family.js";
 import { pystr } from "./compat/pyvalue.js";
 import type { PlanBenchRelease, ToolRecord } from "./dataset.js";
 import type { PlanBenchHidden } from "./session.js";
@@ -45,7 +46,7 @@ export class OracleAgent implements PlanBenchAgent {
     }
     this.phase = "retrieve";
     this.i++;
-    const args: Record<string, unknown> = {};
+    const args: Record<string, JsonValue> = {};
     for (const [surface, dt] of Object.entries(tool.surface_argument_to_datatype)) args[surface] = this.values.get(dt) ?? "";
     return { type: "tool_call", name: tool.name, arguments: args };
   }
@@ -235,8 +236,8 @@ export class PlannerAgent implements PlanBenchAgent {
         const params = Object.entries(t.parameters.properties);
         const missing = params.filter(([, p]) => !this.known.has(p.description ?? ""));
         if (missing.length === 0) {
-          const args: Record<string, unknown> = {};
-          for (const [name, p] of params) args[name] = this.known.get(p.description ?? "");
+          const args: Record<string, JsonValue> = {};
+          for (const [name, p] of params) args[name] = this.known.get(p.description ?? "")!;
           this.awaiting = { kind: "call", tool: t, key: g.key, used: params.map(([, p]) => p.description ?? "") };
           return { type: "tool_call", name: t.name, arguments: args };
         }
@@ -268,7 +269,7 @@ export class RandomAgent implements PlanBenchAgent {
     }
     const t = pick(this.seen);
     const lits = queryLiterals(obs.query).map((l) => l.value);
-    const args: Record<string, unknown> = {};
+    const args: Record<string, JsonValue> = {};
     for (const k of Object.keys(t.parameters.properties)) args[k] = lits.length > 0 && this.random() < 0.5 ? pick(lits) : pystr(this.lastOutput);
     return { type: "tool_call", name: t.name, arguments: args };
   }

@@ -1,98 +1,63 @@
 /**
  * PlanBenchXL-v0: retrieval-mediated retail planning with noisy tools and path-preserving blockers.
  *
- * Why the actions are routed to the family runtime instead of the engine's call pipeline: the
- * official runtime's rules (argument-key check, untrusted-input rejection, error caps counted since
- * the last success, label errors, enforced-exploration feedback) must be bit-exact, so `tool_call`
- * and `answer` are handed to `PlanBenchEpisode`; the engine still provides the Gymnasium contract,
- * typed events, rewards, visibility (`newTools` on retrieval) and info bookkeeping.
+ * An engine family: `tool_call` runs through the engine's call pipeline (calls.ts: the tool library as engine tools
+ * whose argument check and simulator are the official runtime's, the noisy and blocker siblings as decoy faults);
+ * the retriever (`retrieve`), the official answer (`final_answer`; `answer` is accepted as it) and raw LLM replies
+ * (`text`) are family actions. The runtime (world/runtime.ts) keeps the official state (error caps since the last
+ * success, label errors, trusted / untrusted values, the trace the scorer reads), so scores stay bit-exact.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { z } from "zod";
 import {
-  type Action,
+  asJson,
+  asJsonObject,
   type CheckedToolEnvState,
   type EnvSpec,
   type EpisodeEvent,
   type EpisodeSetup,
   type FamilyAction,
   type FamilyActionResult,
+  type FaultSpec,
+  isJsonObject,
   type JsonObject,
   type JsonValue,
   OptionsError,
   resolveOptionPath,
   type Rng,
+  type StepContext,
+  type StepReport,
   StateError,
-  type StepResult,
   type TerminationReason,
-  type ToolDefinition,
+  type ToolCallAction,
   ToolEnv,
-  toolEnvOptionsSchema,
-  type ToolObservation,
-  type ToolStepInfo,
 } from "../../src/family.js";
-import { pystr, toPlainJson, type PyValue } from "./compat/pyvalue.js";
-import { loadRelease, type PlanBenchRelease, type QueryRecord, type ToolRecord } from "./dataset.js";
+import { calledName, decoyFaults, PlanBenchCalls, replyOf } from "./calls.js";
+import { FAMILY_EVENT_TYPES } from "./events.js";
+import { loadRelease, type PlanBenchRelease, type QueryRecord } from "./dataset.js";
 import { analyseEpisode, groundTruthDatatypes, scoreEpisode } from "./scorer.js";
-import { analysisAnnotation, blockedAnnotation, callAnnotation, recoveryEvents, shownBlockers } from "./annotations.js";
+import { analysisAnnotation, blockedAnnotation, callAnnotation, shownBlockers } from "./annotations.js";
 import { remainingShortestPath, unblockedPaths, type PathSignature } from "./potential.js";
 import type { EpisodeResult } from "./world/runtime.js";
 import { PlanBenchSession } from "./session.js";
 import { checkPlanBenchState, PLANBENCH_FAMILY_STATE_SCHEMA, PLANBENCH_WORLD_SCHEMA } from "./stateSchema.js";
-import { loadPreset, mergeSettings, PlanBenchSettingsSchema, SETTING_NAMES, type PlanBenchSettings } from "./settings.js";
-import { AnswerActionSchema, RetrieveActionSchema, TextActionSchema, ToolCallActionSchema, type PlanBenchAction } from "./types.js";
-import { builtinRelease, domainFile } from "./generator/index.js";
+import { loadPreset, mergeSettings, type PlanBenchSettings } from "./settings.js";
+import type { PlanBenchOptions } from "./options.js";
+import {
+  familyAction,
+  FinalAnswerActionSchema,
+  officialWireFormat,
+  RetrieveActionSchema,
+  TextActionSchema,
+  type PlanBenchAction,
+} from "./types.js";
+import { builtinRelease } from "./generator/index.js";
 import { createWorld } from "./world/index.js";
 import { sampleSequence } from "./sampling.js";
 import { pathAndSelectionCounts } from "./paperAnalyses.js";
 import type { PlanBenchWorld } from "./world/runtime.js";
 
-export const planBenchOptionsSchema = toolEnvOptionsSchema
-  .extend({
-    /** Release directory in the official format; default: the official data next to the repo, if present. */
-    dataDir: z.string().min(1).optional(),
-    /** `auto`: `dataDir`, else the official data if found, else the built-in world; `builtin`: always the built-in world. */
-    world: z.enum(["auto", "builtin"]).default("auto"),
-    /** Seed of the built-in world's generator. */
-    worldSeed: z.number().int().nonnegative().default(42),
-    /**
-     * Domain of the built-in world: a shipped name (configs/planbench/domains/<name>.json) or a path to a domain JSON
-     * file. Implies the built-in world (a release directory carries its own domain). Default: retail.
-     */
-    domain: z
-      .string()
-      .min(1)
-      .superRefine((v, ctx) => {
-        try {
-          domainFile(v);
-        } catch (e) {
-          ctx.addIssue({ code: "custom", message: (e as Error).message });
-        }
-      })
-      .optional(),
-    /** Named setting preset (the official run configs). */
-    setting: z.enum(SETTING_NAMES).default("default"),
-    /** Field overrides on top of the preset (`noise` / `blocker` / `runtime`, official key names). */
-    settings: PlanBenchSettingsSchema.partial().optional(),
-    /**
-     * `fixed` (default): bit-exact with the official runtime, except that an ambiguous DB lookup (where the official
-     * code crashes) is an in-episode call error; `official`: the episode ends there, unevaluated, as the official
-     * evaluator (which never sees the crashed query) counts it.
-     */
-    compat: z.enum(["fixed", "official"]).default("fixed"),
-    /** Restrict the episode pool to these query ids. */
-    queryIds: z.array(z.string().min(1)).min(1).optional(),
-    /**
-     * `true`: the query of a seeded reset is pool[seed mod |pool|] (pool = the release's queries in queries.json order,
-     * filtered by `queryIds`), so seeds 0..n-1 play every query exactly once; default `false`: a seeded draw.
-     */
-    cycle: z.boolean().default(false),
-    /** Accept `{type:"text"}` actions: an LLM's raw reply parsed with the official tag rules. */
-    textActions: z.boolean().default(true),
-  })
-  .strict();
-export type PlanBenchOptions = z.infer<typeof planBenchOptionsSchema>;
+export { planBenchOptionsSchema, type PlanBenchOptions } from "./options.js";
 
 /**
  * Pool index of a reset under `cycle`. A seeded reset's stream path is the seed itself, and an unseeded reset's is
@@ -124,31 +89,13 @@ function releaseFor(dir: string): PlanBenchRelease {
   return r;
 }
 
-const toolDefCache = new WeakMap<PlanBenchRelease, ToolDefinition<null>[]>();
-function toolDefs(rel: PlanBenchRelease): ToolDefinition<null>[] {
-  let defs = toolDefCache.get(rel);
-  if (!defs) {
-    defs = [...rel.toolByName.values()].map((t: ToolRecord) => ({
-      name: t.name,
-      description: t.description,
-      parameters: t.parameters as unknown as JsonObject,
-      meta: { category: t.tool_type, group: t.baseline_tool_name ?? t.name },
-      // Calls never reach the engine pipeline (see the module comment); this is a guard.
-      run: () => ({ ok: false, error: { code: "routed", message: "PlanBench-XL calls are executed by the family runtime" } }),
-    }));
-    toolDefCache.set(rel, defs);
-  }
-  return defs;
-}
 
-const FAMILY_EVENTS = [
-  "planbench:retrieve",
-  "planbench:label_error",
-  "planbench:untrusted_output",
-  "planbench:untrusted_rejected",
-  "planbench:feedback_sent",
-  "planbench:progress",
-] as const;
+/** What one official reply did: the agent's reply object, and how the episode ends if it does. */
+interface ReplyResult {
+  response: JsonObject;
+  terminal?: TerminationReason;
+  success?: boolean;
+}
 
 /** Per-episode ground truth derived once at reset (pure functions of the query and the blocker plan). */
 interface EpisodeTruth {
@@ -165,6 +112,8 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
   readonly world: PlanBenchWorld;
   session: PlanBenchSession | null = null;
   private truth: EpisodeTruth | null = null;
+  private readonly calls: PlanBenchCalls;
+  private readonly faults: readonly FaultSpec[];
 
   constructor(options: PlanBenchOptions, spec: EnvSpec) {
     if (options.world === "builtin" && options.dataDir !== undefined) {
@@ -175,16 +124,19 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
     }
     const builtin = options.world === "builtin" || options.domain !== undefined;
     const dir = builtin ? null : options.dataDir !== undefined ? resolveOptionPath("dataDir", options.dataDir) : defaultDataDir();
-    let settings: PlanBenchSettings = mergeSettings(loadPreset(options.setting), options.settings as never);
+    let settings: PlanBenchSettings = mergeSettings(loadPreset(options.setting), options.settings);
     if (options.maxSteps !== undefined) settings = mergeSettings(settings, { runtime: { max_steps: options.maxSteps } });
     // No release given or found: run on the generated built-in world (same loader, same runtime).
     const release = dir ? releaseFor(path.resolve(dir)) : builtinRelease(options.worldSeed, options.domain ?? "retail");
     if (options.queryIds) for (const id of options.queryIds) if (!release.queries.some((q) => q.query_id === id)) throw new OptionsError("queryIds", `unknown query "${id}" in ${release.dir}`);
     const kinds = {
-      retrieve: { schema: RetrieveActionSchema as never, weight: 0.3, sample: (rng: Rng) => ({ type: "retrieve", meta_tool: "by_output_info", output_information: rng.pick(release.datatypes).name }) },
-      text: { schema: TextActionSchema as never },
-      pb_call: { schema: ToolCallActionSchema.extend({ type: z.literal("pb_call") }) as never },
-      pb_answer: { schema: AnswerActionSchema.extend({ type: z.literal("pb_answer") }) as never },
+      retrieve: {
+        schema: RetrieveActionSchema,
+        weight: 0.3,
+        sample: (rng: Rng) => ({ type: "retrieve", meta_tool: "by_output_info", output_information: rng.pick(release.datatypes).name }),
+      },
+      text: { schema: TextActionSchema },
+      final_answer: { schema: FinalAnswerActionSchema },
     };
     super(
       {
@@ -195,9 +147,14 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
           progress: "trusted calls that produce a new ground-truth datatype",
           label_error: "replies without exactly one valid action tag",
         },
-        familyEventTypes: [...FAMILY_EVENTS],
+        familyEventTypes: FAMILY_EVENT_TYPES,
         familyInfoKeys: {},
-        extraActionKinds: kinds as never,
+        extraActionKinds: kinds,
+        normalizeAction: (x) => officialWireFormat(x, options.textActions),
+        // The official harness refuses an untrusted input in its argument check: provenance must see those calls.
+        valueProvenance: "before_validation",
+        // A tool call is an official reply: onFamilyAction runs it through the runtime and the engine's pipeline.
+        familyToolCalls: true,
         worldSchema: PLANBENCH_WORLD_SCHEMA,
         familyStateSchema: PLANBENCH_FAMILY_STATE_SCHEMA,
       },
@@ -206,6 +163,8 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
     );
     this.release = release;
     this.world = createWorld(release, settings);
+    this.calls = new PlanBenchCalls(release);
+    this.faults = decoyFaults(release, settings.blocker.enable_block);
     this.queryPool();
   }
 
@@ -225,18 +184,6 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
       if (this.pool.length === 0) throw new OptionsError("queryIds", "no query of queryIds is in settings.query_sample's sample");
     }
     return this.pool;
-  }
-
-  /** Routes `tool_call` / `answer` to the family runtime (official semantics), keeping the engine's contract. */
-  override step(action: Action): StepResult<ToolObservation, ToolStepInfo> {
-    const a = action as { type?: unknown };
-    if (a && typeof a === "object" && (a.type === "tool_call" || a.type === "answer")) {
-      action = { ...(action as object), type: a.type === "tool_call" ? "pb_call" : "pb_answer" } as Action;
-    }
-    if (a && typeof a === "object" && a.type === "text" && !this.options.textActions) {
-      action = { type: "__text_disabled__" } as Action;
-    }
-    return super.step(action);
   }
 
   protected override createEpisode(rng: Rng, options: JsonObject): EpisodeSetup<null> {
@@ -261,83 +208,84 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
     return {
       taskId: query.query_id,
       prompt: query.query_text,
-      tools: toolDefs(this.release),
+      tools: this.calls.tools,
       visible: [],
       world: null,
-      hidden: { ...(this.session.hidden() as unknown as JsonObject), blocked: blockedAnnotation(this.session.episode.plan), remainingCalls: -(this.potential() ?? 0) + 0 },
+      faults: this.faults,
+      hidden: {
+        ...asJsonObject(this.session.hidden()),
+        blocked: blockedAnnotation(this.session.episode.plan),
+        remainingCalls: -(this.potential() ?? 0) + 0,
+      },
     };
   }
 
+  /**
+   * `tool_call` (config `familyToolCalls`: one official reply, its call run through the engine's pipeline; a call
+   * that ends the episode is never its success), `retrieve`, `final_answer` and `text` (whose tagged call, if any,
+   * also runs through the pipeline).
+   */
   protected override onFamilyAction(action: FamilyAction): FamilyActionResult {
+    const events: EpisodeEvent[] = [];
+    if (action.type === "tool_call") {
+      // The action space parsed it with the tool_call schema.
+      const call = action as FamilyAction & Pick<ToolCallAction, "name" | "arguments">;
+      const r = this.reply({ type: "tool_call", name: call.name, arguments: call.arguments }, events);
+      return { response: r.response, events, ...(r.terminal ? { terminal: r.terminal } : {}) };
+    }
+    const r = this.reply(familyAction(action), events);
+    return { response: r.response, events, ...(r.terminal ? { terminal: r.terminal, success: r.success } : {}) };
+  }
+
+  /** One official reply: the runtime's step, with calls through the engine, plus the family's events. */
+  private reply(action: PlanBenchAction, events: EpisodeEvent[]): ReplyResult {
     const s = this.session!;
     const ep = s.episode;
-    let pa: PlanBenchAction;
-    if (action.type === "pb_call") pa = { type: "tool_call", name: String(action["name"]), arguments: (action["arguments"] ?? {}) as Record<string, unknown> };
-    else if (action.type === "pb_answer") pa = { type: "answer", content: String(action["content"]) };
-    else pa = action as unknown as PlanBenchAction;
-    const callIndex = ep.callAttempts + 1;
     const heldBefore = new Set(ep.currentDatatypes);
-    const out = s.step(pa);
+    const out = s.step(action, (c) => {
+      const r = this.calls.call(this.episode!, ep, c, this.stepCount);
+      for (const e of r.events) events.push(e);
+      return r.outcome;
+    });
     const e = out.entry;
-    const events: EpisodeEvent[] = [];
-    let response: JsonValue = { action: e.action, feedback: out.feedback ?? "", error: e.error_kind ?? (e.action === "others" ? "label_error" : null) };
     if (e.action === "others") events.push({ type: "planbench:label_error", attempt: ep.labelErrors });
     if (e.action === "retrieve_tools") {
       const listed = out.listed ?? [];
       if (listed.length > 0) this.episode!.reveal(listed.map((t) => t.name));
       events.push({ type: "planbench:retrieve", ok: e.retrieval_result !== undefined, listed: listed.length });
-      response = { ...response, listed: listed.map((t) => t.name), note: e.model_retriever_note ?? null };
     }
     if (e.action === "call_tool") {
-      const name = typeof (e.request as { name?: unknown } | undefined)?.name === "string" ? String((e.request as { name: string }).name) : "";
-      // Plain JSON (text actions parse to Python values: floats, big ints) in the agent's key order.
-      const args = toPlainJson(((e.request as { arguments?: PyValue } | undefined)?.arguments ?? {}) as PyValue) as JsonObject;
-      if (e.tool_result) {
-        const tr = e.tool_result;
-        events.push({ type: "tool_called", tool: name, callIndex, arguments: args, ok: tr.success });
-        if (tr.output_provenance === "untrusted") {
-          const tool = this.release.toolByName.get(name)!;
-          events.push({ type: "planbench:untrusted_output", tool: name, source: tr.untrusted_source_type ?? "noisy" });
-          events.push({
-            type: "fault_injected",
-            tool: name,
-            callIndex,
-            faultId: `${tr.untrusted_source_type}:${name}`,
-            kind: String(tool.noise_type),
-            visibility: tr.success ? "implicit" : "explicit",
-            persistence: "permanent",
-          });
-        }
-        const isNew = tr.output_provenance === "trusted" && !heldBefore.has(tr.output_datatype);
-        if (isNew && this.truth!.gt.has(tr.output_datatype)) events.push({ type: "planbench:progress", datatype: tr.output_datatype });
-        events.push(...recoveryEvents(ep.trace, e, this.release.toolByName, isNew));
-        response = { ...response, toolResult: { name, success: tr.success, output: toPlainJson(tr.output_value) as JsonValue } };
-      } else {
-        events.push({ type: "tool_called", tool: name, callIndex, arguments: args, ok: false });
-        const source = e.error_kind === "not_retrieved" ? "not_visible" : e.error_kind === "ambiguous_lookup" ? "simulator" : "validation";
-        events.push({ type: "tool_error", tool: name, callIndex, code: e.error_kind ?? "invalid", source, message: out.feedback ?? "" });
-        events.push(...recoveryEvents(ep.trace, e, this.release.toolByName, false));
-        if (e.internal_error_type === "untrusted_input_rejected") {
-          events.push({ type: "planbench:untrusted_rejected", tool: name, datatypes: e.untrusted_input_datatypes ?? [] });
-          for (const [arg, v] of Object.entries(args)) {
-            const src = ep.trace.find((t) => t.tool_result?.output_provenance === "untrusted" && pystr(t.tool_result.output_value) === pystr(v));
-            if (src) events.push({ type: "poisoned_value_reused", tool: name, callIndex, argument: arg, sourceCallIndex: src.step_id, taint: "untrusted" });
-          }
-        }
+      const name = calledName(e.request);
+      const tr = e.tool_result;
+      if (tr?.output_provenance === "untrusted") {
+        events.push({ type: "planbench:untrusted_output", tool: name, source: tr.untrusted_source_type ?? "noisy" });
+      }
+      if (tr?.output_provenance === "trusted" && !heldBefore.has(tr.output_datatype) && this.truth!.gt.has(tr.output_datatype)) {
+        events.push({ type: "planbench:progress", datatype: tr.output_datatype });
+      }
+      if (e.internal_error_type === "untrusted_input_rejected") {
+        events.push({ type: "planbench:untrusted_rejected", tool: name, datatypes: e.untrusted_input_datatypes ?? [] });
       }
     }
     if (e.action === "final_answer") {
-      events.push({ type: "answered", content: e.answer ?? "", correct: e.answer_correct === true && e.datatype_check_passed === true });
+      const correct = e.answer_correct === true && e.datatype_check_passed === true;
+      events.push({ type: "planbench:final_answer", content: e.answer ?? "", correct });
       if (e.incorrect_final_answer_feedback_sent) events.push({ type: "planbench:feedback_sent", count: e.incorrect_final_answer_feedback_count ?? 0 });
     }
-    if (!out.done) return { response, events };
+    const response = replyOf(out);
+    if (!out.done) return { response };
     const r = ep.result!;
     // The step limit is a truncation in Gymnasium terms: let the base class report it as `max_steps`.
-    if (r.failure_reason_detail === "exceeded_max_steps") return { response, events };
-    return { response, events, terminal: r.failure_reason_detail ?? "success", success: r.status === "success" };
+    if (r.failure_reason_detail === "exceeded_max_steps") return { response };
+    return { response, terminal: r.failure_reason_detail ?? "success", success: r.status === "success" };
   }
 
-  protected override familyRawTerms(events: readonly EpisodeEvent[]): Record<string, number> {
+  protected override stepReport(step: StepContext): StepReport {
+    const rawTerms = this.rawTerms(step.events);
+    return step.hidden ? { rawTerms, hidden: this.hiddenStep(step.events, step.ended) } : { rawTerms };
+  }
+
+  private rawTerms(events: readonly EpisodeEvent[]): Record<string, number> {
     const raw: Record<string, number> = {};
     for (const e of events) {
       if (e.type === "planbench:untrusted_output") raw["untrusted_output"] = (raw["untrusted_output"] ?? 0) + 1;
@@ -394,7 +342,7 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
   /** The family runtime lives outside EpisodeData: snapshot it (plain JSON) for getState / setState / fork. */
   protected override familyState(): JsonValue {
     const s = this.session;
-    return s ? ({ queryId: s.query.query_id, session: s.snapshot() } as unknown as JsonValue) : null;
+    return s ? { queryId: s.query.query_id, session: s.snapshot() } : null;
   }
 
   protected override checkFamilyState(state: CheckedToolEnvState): void {
@@ -403,10 +351,16 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
 
   protected override restoreFamilyState(state: JsonValue): void {
     if (state === null) return;
-    const st = state as { queryId: string; session: JsonValue };
+    // Shape already checked against PLANBENCH_FAMILY_STATE_SCHEMA by setState; this narrows it for the compiler.
+    if (!isJsonObject(state) || typeof state["queryId"] !== "string") {
+      throw new StateError("state.family", "not a PlanBench-XL family state");
+    }
+    const queryId = state["queryId"];
     const s = this.session;
-    if (!s || s.query.query_id !== st.queryId) throw new StateError("state.family.queryId", `state is for query ${st.queryId}, the rebuilt episode is ${s?.query.query_id ?? "none"}`);
-    s.restore(st.session as never);
+    if (!s || s.query.query_id !== queryId) {
+      throw new StateError("state.family.queryId", `state is for query ${queryId}, the rebuilt episode is ${s?.query.query_id ?? "none"}`);
+    }
+    s.restore(state["session"] ?? null);
   }
 
   /**
@@ -414,14 +368,14 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
    * shortest path, blockers a retrieval showed, what a call was (kind, blocker type, progress or not); at the end
    * also the paper's analyses (failure category, blocker follow-up, termination style).
    */
-  protected override hiddenStepInfo(events: readonly EpisodeEvent[], ended: boolean): JsonObject | null {
+  private hiddenStep(events: readonly EpisodeEvent[], ended: boolean): JsonObject | null {
     const s = this.session;
     if (!s) return null;
     const h = s.hidden();
     const phi = this.potential();
     const out: JsonObject = {
       heldDatatypes: h.heldDatatypes,
-      lastMatched: h.lastMatched as unknown as JsonValue,
+      lastMatched: asJson(h.lastMatched),
       blocked: blockedAnnotation(s.episode.plan),
       remainingCalls: phi === null ? null : -phi + 0,
     };

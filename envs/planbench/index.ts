@@ -36,7 +36,7 @@ register({
     hiddenInfo: "include ground truth in info.hidden (default true)",
   },
   maxEpisodeSteps: 100,
-  factory: (options, spec) => new PlanBenchEnv(planBenchOptionsSchema.parse(options), spec) as never,
+  factory: (options, spec) => new PlanBenchEnv(planBenchOptionsSchema.parse(options), spec),
   policies: PLANBENCH_POLICIES,
   carefulPolicy: "planner",
   // Blockers off (as in the default setting); noise siblings, runtime and feedback stay as configured.

@@ -1,7 +1,7 @@
 /** Registered policies: adapters from the engine's observation to the baseline agents. */
 import type { Action, Env, Info, JsonObject, Policy, PolicyEntry, Rng, ToolObservation, ToolSchema } from "../../src/family.js";
 import { OracleAgent, PlannerAgent, RandomAgent, randomPhrases, type PlanBenchAgent } from "./baselines.js";
-import type { PlanBenchEnv } from "./env.js";
+import { PlanBenchEnv } from "./env.js";
 import type { PlanBenchHidden } from "./session.js";
 import type { PlanBenchAction, PlanBenchObservation, VisibleTool } from "./types.js";
 
@@ -17,7 +17,13 @@ class ObservationAdapter {
     const listed = Array.isArray(r["listed"]) ? (r["listed"] as string[]) : [];
     const tools: VisibleTool[] = listed.map((n) => {
       const s = this.schemas.get(n)!;
-      return { type: "function", name: s.name, description: s.description, strict: true, parameters: s.parameters as unknown as VisibleTool["parameters"] };
+      const p = s.parameters;
+      const parameters: VisibleTool["parameters"] = {
+        type: "object",
+        properties: p.properties ?? {},
+        ...(p.required ? { required: [...p.required] } : {}),
+      };
+      return { type: "function", name: s.name, description: s.description, strict: true, parameters };
     });
     const tr = r["toolResult"] as { name: string; success: boolean; output: string | number | boolean | null } | undefined;
     const err = typeof r["error"] === "string" ? (r["error"] as string) : null;
@@ -39,36 +45,44 @@ function wrap(name: string, env: PlanBenchEnv, make: () => PlanBenchAgent): Poli
     },
     act(obs: ToolObservation): Action {
       const a: PlanBenchAction = agent.act(adapter.convert(obs, env.maxSteps), hidden ?? env.session!.hidden());
-      return a as unknown as Action;
+      return a;
     },
   };
 }
 
-type PEnv = Env<unknown, unknown>;
+/** The PlanBench-XL env under whatever wrappers a caller added (the agents read its release and session). */
+function planBenchEnv(env: Env<unknown, unknown>): PlanBenchEnv {
+  const base = env.unwrapped;
+  if (base instanceof PlanBenchEnv) return base;
+  throw new TypeError(`PlanBench-XL policies run on PlanBenchXL-v0, not on ${base.spec?.id ?? "another env"}`);
+}
+
 export const PLANBENCH_POLICIES: Record<string, PolicyEntry> = {
   oracle: {
     description: "Reference-run oracle: retrieve each tool of one_available_path by by_io_info with exact datatype names, call it, answer",
     usesHidden: true,
-    create: (env: PEnv) => wrap("oracle", env as unknown as PlanBenchEnv, () => new OracleAgent((env as unknown as PlanBenchEnv).release)) as unknown as Policy,
+    create: (env) => {
+      const e = planBenchEnv(env);
+      return wrap("oracle", e, () => new OracleAgent(e.release));
+    },
   },
   planner: {
     description: "Observable-only backward search with output-conditioned retrieval; avoids self-declared unreliable tools, distrusts suspicious values, re-plans after failures",
     usesHidden: false,
-    create: (env: PEnv) => wrap("planner", env as unknown as PlanBenchEnv, () => new PlannerAgent()) as unknown as Policy,
+    create: (env) => wrap("planner", planBenchEnv(env), () => new PlannerAgent()),
   },
   random: {
     description: "Random well-formed retrievals and calls over what it has seen; answers the last value with 5% probability",
     usesHidden: false,
-    create: (env: PEnv, rng: Rng) => {
-      const e = env as unknown as PlanBenchEnv;
+    create: (env, rng: Rng) => {
+      const e = planBenchEnv(env);
       let ep = 0;
       const phrases = randomPhrases(e.release);
       // One derived stream per episode, so episodes do not depend on each other's lengths.
-      const policy = wrap("random", e, () => {
+      return wrap("random", e, () => {
         const r = rng.derive(`episode:${ep++}`);
         return new RandomAgent(() => r.random(), phrases);
       });
-      return policy as unknown as Policy;
     },
   },
 };

@@ -7,7 +7,14 @@ import { toPlainJson, type PyValue } from "./compat/pyvalue.js";
 import type { QueryRecord, ToolRecord } from "./dataset.js";
 import { resolveQueryInputs } from "./dataset.js";
 import type { PlanBenchAction, PlanBenchObservation, VisibleTool } from "./types.js";
-import { PlanBenchEpisode, type CompatMode, type PlanBenchReply, type PlanBenchWorld, type StepOutcome } from "./world/runtime.js";
+import {
+  type CallRunner,
+  type CompatMode,
+  PlanBenchEpisode,
+  type PlanBenchReply,
+  type PlanBenchWorld,
+  type StepOutcome,
+} from "./world/runtime.js";
 import type { JsonObj } from "./world/parsing.js";
 import { episodeFromJson, episodeToJson, outcomeFromJson, outcomeToJson, type Json } from "./world/snapshot.js";
 
@@ -41,6 +48,7 @@ export function actionToReply(a: PlanBenchAction): PlanBenchReply {
     case "text":
       return { kind: "text", text: a.text };
     case "answer":
+    case "final_answer":
       return { kind: "answer", content: a.content };
     case "tool_call":
       return { kind: "call", payload: { name: a.name, arguments: a.arguments as JsonObj } };
@@ -82,8 +90,9 @@ export class PlanBenchSession {
     };
   }
 
-  step(action: PlanBenchAction): StepOutcome {
-    this.lastOutcome = this.episode.step(actionToReply(action));
+  /** One action; `runCall` runs a call's phases (the env: through the engine's call pipeline; see `OpenCall`). */
+  step(action: PlanBenchAction, runCall?: CallRunner): StepOutcome {
+    this.lastOutcome = this.episode.step(actionToReply(action), runCall);
     return this.lastOutcome;
   }
 
@@ -94,9 +103,11 @@ export class PlanBenchSession {
 
   /** Continues a snapshot taken from a session of the same world and query. */
   restore(state: Json): void {
-    const s = state as { episode: Json; lastOutcome: Json };
-    episodeFromJson(this.episode, s.episode);
-    this.lastOutcome = outcomeFromJson(this.episode, s.lastOutcome);
+    if (state === null || typeof state !== "object" || Array.isArray(state)) {
+      throw new TypeError("PlanBenchSession.restore: not a session snapshot");
+    }
+    episodeFromJson(this.episode, state["episode"] ?? null);
+    this.lastOutcome = outcomeFromJson(this.episode, state["lastOutcome"] ?? null);
   }
 
   /** The outcome of the last step (null right after reset). */

@@ -9,13 +9,16 @@ import {
   type JsonObject,
   type JsonValue,
   Rng,
-  type ToolCallAction,
   type HistoryEntry,
   type EpisodeEvent,
   type TerminationReason,
-  type CorruptionFn,
   type CallRecord as EngineCall,
+  type CallReport,
+  type CorruptionFn,
+  type EpisodeEnd,
   type EpisodeSetup,
+  type StepContext,
+  type StepReport,
   type TaskParameter,
   ToolEnv,
   toolEnvOptionsSchema,
@@ -119,7 +122,6 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   private profile!: FaultProfile;
   private facts!: ProfileFacts;
   private instanceIndex: number | null = null;
-  private endedBy: Termination | null = null;
   private unsolvable = false;
   private score: EpisodeMetrics | null = null;
   private readonly vp: VersionProfile;
@@ -134,7 +136,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
         excess_calls: "at the end: calls beyond the optimum (c − c* when exposed, calls − |s*| otherwise)",
       },
       familyEventTypes: ["toolmaze:alternative_path"],
-      // Poisoned values come from the scorer's provenance (see handleToolCall), not from the engine's.
+      // Poisoned values come from the scorer's provenance (see onCall), not from the engine's.
       valueProvenance: false,
       // The heuristic agent's observable checks (units, ranges, time windows, leaked internals, foreign vocabulary).
       suspiciousValue: (field, value, type) => looksImplausible(field, value) || (type !== null && foreignVocabulary(type, value)),
@@ -193,7 +195,6 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     this.profile = sampled ? buildProfile(task, perturbation, sampled.faultRng, this.vp)
       : canonicalProfile(task, perturbation, this.vp.version);
     const facts = (this.facts = profileFacts(task, this.profile));
-    this.endedBy = null;
     this.score = null;
     this.tracked = null;
     this.announced = null;
@@ -208,6 +209,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       visible: view.visible,
       world: emptyWorldState(),
       faults: facts.faults,
+      corruptions: CORRUPTIONS,
       parameters: taskParameters(task),
       // Read only with option hiddenInfo (ToolEnv puts it in info.hidden).
       hidden: !this.options.hiddenInfo ? undefined
@@ -241,10 +243,6 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
         payload: (f.explicit ? { status: f.explicit.status, message: f.explicit.message } : { ...f.corruption! }) as JsonObject,
       })),
     };
-  }
-
-  protected override corruptions(): Record<string, CorruptionFn<WorldState>> {
-    return CORRUPTIONS;
   }
 
   /** The engine's call log in the scorer's form. */
@@ -292,14 +290,10 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     return this.score;
   }
 
-  protected override judgeAnswer(_content: string): boolean {
-    this.endedBy = "answer";
-    return this.finalScore("answer").success === 1;
-  }
-
-  protected override judgeAbort(_reason: string | null): boolean {
-    this.endedBy = "abort";
-    return this.finalScore("abort").success === 1;
+  /** Answers and aborts are scored; a budget or the step limit is never a success. */
+  protected override judge(end: EpisodeEnd): boolean | null {
+    if (end.kind === "limit") return null;
+    return this.finalScore(end.kind).success === 1;
   }
 
   private announced: { history: readonly HistoryEntry[]; seen: number; slots: Set<number> } | null = null;
@@ -317,7 +311,24 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     return a.slots;
   }
 
-  protected override afterCall(record: EngineCall, _events: EpisodeEvent[]): EpisodeEvent[] {
+  /**
+   * Forbidden calls downstream of a permanent failure, alternative-path announcements, then poisoned values from
+   * the scorer's provenance (`CallAnalysis`; the engine's own is off, see `valueProvenance` in the constructor):
+   * task literals are clean, values compare by type, and a value a call computed from poison is poisoned too
+   * (transitive). So the `poisoned_value_reused` events, the `poisoned_value` reward and the metrics'
+   * `poisonedUses` / `unsafeActions` all come from one analysis.
+   */
+  protected override onCall(record: EngineCall): CallReport {
+    const events = this.pathEvents(record);
+    const { analysis } = this.track();
+    const calls = this.episode?.data.calls ?? NO_CALLS;
+    for (const { argument, sourceCallIndex } of analysis.poisonedArgs[calls.length - 1] ?? []) {
+      events.push({ type: "poisoned_value_reused", tool: record.tool, callIndex: record.index, argument, sourceCallIndex, taint: "corrupted" });
+    }
+    return { events };
+  }
+
+  private pathEvents(record: EngineCall): EpisodeEvent[] {
     const out: EpisodeEvent[] = [];
     const t = this.track();
     const victims = t.victims;
@@ -342,33 +353,20 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     return out;
   }
 
-  /**
-   * Poisoned values are reported from the scorer's provenance (`CallAnalysis`; the engine's own is off, see
-   * `valueProvenance` in the constructor): task literals are clean, values compare by type, and a value a call
-   * computed from poison is poisoned too (transitive). So the `poisoned_value_reused` events, the `poisoned_value`
-   * reward and the metrics' `poisonedUses` / `unsafeActions` all come from one analysis.
-   */
-  protected override handleToolCall(call: ToolCallAction, events: EpisodeEvent[]): ReturnType<ToolEnv<WorldState>["handleToolCall"]> {
-    const before = this.episode?.data.calls.length ?? 0;
-    const result = super.handleToolCall(call, events);
-    const calls = this.episode?.data.calls ?? NO_CALLS;
-    if (calls.length === before) return result;
-    const { analysis } = this.track();
-    const record = calls[calls.length - 1]!;
-    for (const p of analysis.poisonedArgs[calls.length - 1] ?? []) {
-      events.push({ type: "poisoned_value_reused", tool: record.tool, callIndex: record.index, argument: p.argument, sourceCallIndex: p.sourceCallIndex, taint: "corrupted" });
-    }
-    return result;
+  protected override stepReport(step: StepContext): StepReport {
+    const rawTerms = this.rawTerms(step);
+    return step.hidden ? { rawTerms, hidden: this.hiddenStep(step.events) } : { rawTerms };
   }
 
-  protected override familyRawTerms(events: readonly EpisodeEvent[], terminal: boolean, success: boolean): Record<string, number> {
+  private rawTerms({ events, ended, success, end }: StepContext): Record<string, number> {
     const raw: Record<string, number> = {};
     let alt = 0;
     for (const e of events) if (e.type === "toolmaze:alternative_path") alt++;
     if (alt > 0) raw.alternative_path = alt;
-    if (terminal) {
-      if (success && this.endedBy === "abort") raw.wise_abort = 1;
-      const s = this.finalScore(this.endedBy ?? "truncated");
+    if (ended) {
+      const endedBy = end?.kind === "answer" || end?.kind === "abort" ? end.kind : null;
+      if (success && endedBy === "abort") raw.wise_abort = 1;
+      const s = this.finalScore(endedBy ?? "truncated");
       const excess = s.exposed ? Math.max(0, s.c - s.cStar) : Math.max(0, s.calls - this.task.sStar.length);
       if (excess > 0) raw.excess_calls = excess;
     }
@@ -388,7 +386,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     return t.phi;
   }
 
-  protected override hiddenStepInfo(events: readonly EpisodeEvent[]): JsonObject | null {
+  private hiddenStep(events: readonly EpisodeEvent[]): JsonObject | null {
     const called = events.find((e) => e.type === "tool_called");
     if (!called) return null;
     const { log, analysis: { cleanFlags } } = this.track();
@@ -401,8 +399,8 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     };
   }
 
-  protected override episodeMetrics(_success: boolean, reason: TerminationReason): JsonObject {
-    const termination: Termination = this.endedBy ?? (reason === "max_steps" ? "truncated" : "budget");
+  protected override episodeMetrics(_success: boolean, reason: TerminationReason, end: EpisodeEnd): JsonObject {
+    const termination: Termination = end.kind !== "limit" ? end.kind : reason === "max_steps" ? "truncated" : "budget";
     const s = this.finalScore(termination);
     return {
       ...(s as unknown as JsonObject),

@@ -1,10 +1,23 @@
 /** Registers ToolMaze-v0 and ToolMaze-v1 (one env class, two worlds: see version.ts) and re-exports the family's public pieces. */
-import { type JsonObject, type EpisodeResult, type PolicyEntry, register, registerRewardTermKinds } from "../../src/family.js";
+import { z } from "zod";
+import { type JsonObject, type EpisodeResult, register, registerRewardTermKinds } from "../../src/family.js";
 import { analyzeToolMazeTrajectory } from "./analysis.js";
 import { TOOLMAZE_POLICIES } from "./baselines.js";
 import { TOOLMAZE_MAX_STEPS, ToolMazeEnv, toolMazeOptionsSchema } from "./env.js";
 import { aggregateRows, type MetricRow } from "./scorer.js";
 import type { ToolMazeVersion } from "./version.js";
+
+/** The per-episode metrics `aggregateRows` reads, checked where they leave `info.metrics` (other keys pass through). */
+const metricRowSchema: z.ZodType<MetricRow> = z.looseObject({
+  complexity: z.string(),
+  perturbation: z.string(),
+  success: z.number(),
+  exposed: z.number(),
+  recovered: z.number().nullable(),
+  recoveredOnSuccess: z.number().nullable().optional(),
+  rc: z.number(),
+  rcLiteral: z.number().optional(),
+});
 
 // Kinds of the family's own reward terms: specs may re-weight them, never relabel them.
 registerRewardTermKinds("toolmaze", { alternative_path: "event", excess_calls: "cost" });
@@ -34,7 +47,7 @@ function registerVersion(version: ToolMazeVersion, description: string): void {
     optionDocs: OPTION_DOCS,
     maxEpisodeSteps: TOOLMAZE_MAX_STEPS,
     factory: (options, spec) => new ToolMazeEnv(toolMazeOptionsSchema.parse(options), spec, version) as never,
-    policies: TOOLMAZE_POLICIES as unknown as Record<string, PolicyEntry>,
+    policies: TOOLMAZE_POLICIES,
     carefulPolicy: "heuristic",
     // The unperturbed instance of the same base task (instance = base task * 5 + perturbation index); without hidden
     // info, or on the sampled suite (whose task does not depend on the perturbation), pinning NP is enough.
@@ -45,7 +58,7 @@ function registerVersion(version: ToolMazeVersion, description: string): void {
       return { ...rest, taskIndex: i - (i % 5) };
     },
     analyzeTrajectory: analyzeToolMazeTrajectory,
-    aggregate: (results: readonly EpisodeResult[]) => aggregateRows(results.map((r) => r.metrics as unknown as MetricRow & JsonObject)),
+    aggregate: (results: readonly EpisodeResult[]) => aggregateRows(results.map((r) => metricRowSchema.parse(r.metrics))),
   });
 }
 

@@ -4,7 +4,6 @@
  * and the per-solution ordering counts of `info.hidden`. Pure functions of the corpus and the task (cached).
  */
 import {
-  cloneJson,
   type JsonObject,
   type CorruptionFn,
   type FaultSpec,
@@ -12,6 +11,7 @@ import {
   type ToolErrorPayload,
 } from "../../src/family.js";
 import { corruptValue, type CorruptionSpec, type FaultProfile } from "./faults.js";
+import type { CorruptionClass } from "./task/strata.js";
 import { countOrderings } from "./task/solve.js";
 import type { Task } from "./tasks.js";
 import { corpus, type ToolSpec } from "./world/corpus.js";
@@ -40,7 +40,7 @@ export function toolDefinition(spec: ToolSpec): ToolDefinition<WorldState> {
     def = {
       name: spec.name,
       description: spec.description,
-      parameters: spec.parameters as unknown as ToolDefinition["parameters"],
+      parameters: { ...spec.parameters },
       meta: { group: spec.group, category: spec.category, domain: spec.domain, mutates: spec.category === "action" },
       // The documented field types (the description states them too), for binding arguments by meaning.
       semantics: { parameters: spec.paramTypes, outputs: spec.outputTypes },
@@ -127,7 +127,8 @@ export function isDecoy(task: Task, tool: string): boolean {
 export function faultSpecs(profile: FaultProfile): FaultSpec[] {
   const c = corpus();
   return profile.faults.map((f): FaultSpec => {
-    const base = { id: f.id, visibility: f.visibility, persistence: { type: f.persistence }, trigger: { group: f.group, bindFirstInGroup: true } } as const;
+    const trigger = { group: f.group, bindFirstInGroup: true } as const;
+    const base = { id: f.id, visibility: f.visibility, persistence: { type: f.persistence }, trigger } as const;
     if (f.explicit) {
       const p = f.explicit;
       const extra = p.retryAfter !== undefined ? { retry_after: p.retryAfter } : {};
@@ -135,7 +136,8 @@ export function faultSpecs(profile: FaultProfile): FaultSpec[] {
       for (const m of f.members) errorByTool[m] = providerError(errorBody(c.tool(m), p.status, p.message, extra));
       const first = errorByTool[f.members[0]!]!;
       // Specs are cached per canonical instance: each episode gets its own copy of the response body.
-      return { ...base, kind: p.status === 504 ? "timeout" : `http_${p.status}`, effect: { type: "error", error: first, errorByTool, perEpisodeResponse: true } };
+      const effect = { type: "error", error: first, errorByTool, perEpisodeResponse: true } as const;
+      return { ...base, kind: p.status === 504 ? "timeout" : `http_${p.status}`, effect };
     }
     const k = f.corruption!;
     // A synthetic response in place of the tool (SEEDS §1: the profile names the victim and its synthetic response):
@@ -150,10 +152,19 @@ export function faultSpecs(profile: FaultProfile): FaultSpec[] {
  * would fail (its stateful checks), the stateless part of the output stands in, so the synthetic answer is always a
  * well-formed success.
  */
+const CORRUPTION_CLASSES: readonly string[] = ["physics", "temporal", "leakage", "scale"] satisfies readonly CorruptionClass[];
+
+/** The fault spec's `params` are the CorruptionSpec `implicitSpecs` put there; checked, not cast, on the way back. */
+function isCorruptionSpec(p: JsonObject): p is JsonObject & CorruptionSpec {
+  const typed = typeof p.field === "string" && typeof p.type === "string" && typeof p.salt === "number";
+  return typed && CORRUPTION_CLASSES.includes(String(p.cls));
+}
+
 export const silentResponse: CorruptionFn<WorldState> = ({ tool, args, params, state }) => {
-  const spec = params as unknown as CorruptionSpec;
+  if (!isCorruptionSpec(params)) throw new TypeError(`toolmaze_silent: params are not a corruption spec: ${JSON.stringify(params)}`);
+  const spec = params;
   const t = corpus().tool(tool);
-  const r = simulate(t, args, cloneJson(state as unknown as JsonObject) as unknown as WorldState);
+  const r = simulate(t, args, structuredClone(state));
   const out: Record<string, Scalar> = r.ok ? { ...r.output } : statelessOutputs(t, args);
   out[spec.field] = corruptValue(out[spec.field] as Scalar, spec, out);
   return out as JsonObject;

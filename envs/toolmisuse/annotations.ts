@@ -8,8 +8,7 @@
  */
 import type { JsonObject, JsonValue, Trajectory } from "../../src/family.js";
 import type { FaultSpec, TaskRecord } from "./dataset.js";
-import type { FaultEvent } from "./faults.js";
-import type { StepOutcome } from "./world/episode.js";
+import type { CallOutcome } from "./world/episode.js";
 import { INVALID_CALL_CODES } from "./world/validate.js";
 
 export type FaultLabel = "transient" | "persistent";
@@ -37,7 +36,7 @@ export interface CallAnnotation {
   /** The latest earlier step with the same tool and the same (agent-sent) arguments; null if none. */
   repeatOfStep: number | null;
   /** Where the outcome came from: ok | budget | injected | validation | simulator. */
-  phase: StepOutcome["phase"];
+  phase: CallOutcome["phase"];
   faults: FiredFault[];
   /** Official invalid call: unknown tool, missing / unknown argument, wrong type. */
   invalidCall: boolean;
@@ -86,20 +85,19 @@ export function faultLabel(spec: FaultSpec): FaultLabel {
   return typeof p === "number" && p < 1 ? "transient" : "persistent";
 }
 
-function firedFaults(task: TaskRecord, events: readonly FaultEvent[]): FiredFault[] {
-  const out: FiredFault[] = [];
-  for (const e of events) {
-    if (out.some((f) => f.planIndex === e.plan_index)) continue; // official mode lists adversarial events twice
-    const spec = task.fault_plan[e.plan_index]!;
+function firedFaults(task: TaskRecord, planIndices: readonly number[]): FiredFault[] {
+  return planIndices.map((i) => {
+    const spec = task.fault_plan[i]!;
     const label = spec.payload.recoverability;
-    out.push({ faultType: e.fault_type, planIndex: e.plan_index, persistence: faultLabel(spec), label: typeof label === "string" ? label : null, severity: spec.severity });
-  }
-  return out;
+    const persistence = faultLabel(spec);
+    return { faultType: spec.fault_type, planIndex: i, persistence, label: typeof label === "string" ? label : null, severity: spec.severity };
+  });
 }
 
 /** Annotate one call from its outcome and the criteria met before and after it. */
 export function annotateCall(
-  task: TaskRecord, step: number, o: StepOutcome, metBefore: readonly boolean[], metAfter: readonly boolean[], phiSteps: readonly number[][] | null, repeatOfStep: number | null,
+  task: TaskRecord, step: number, o: CallOutcome, metBefore: readonly boolean[], metAfter: readonly boolean[],
+  phiSteps: readonly number[][] | null, repeatOfStep: number | null,
 ): CallAnnotation {
   const pre = o.preOverflowError;
   const shown = o.error;
@@ -119,7 +117,7 @@ export function annotateCall(
     originalErrorCode: original,
     repeatOfStep,
     phase: o.phase,
-    faults: firedFaults(task, o.faultEvents),
+    faults: firedFaults(task, o.firedPlanIndices),
     invalidCall: invalid,
     policyViolation: invalid || pre?.code === "authz_denied",
     progress: newlyMet.length > 0 || (doneAfter ?? 0) > (doneBefore ?? 0),

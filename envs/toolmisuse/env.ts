@@ -1,10 +1,8 @@
 /**
- * ToolMisuseBench-v0: the official harness semantics (session.ts) on the shared ToolEnv
- * contract. The engine's call pipeline validates before faulting and counts retries its own
- * way, which contradicts the official order (drift → authz → rate limit → timeout →
- * adversarial → validation → simulator), so this env overrides `handleToolCall` (and
- * `observe`, for the official budgets) and drives the family pipeline there; everything else
- * of a step (events, rewards, info, termination) is the shared ToolEnv's.
+ * ToolMisuseBench-v0: the official harness on the shared ToolEnv. Every call goes through the engine's pipeline
+ * configured as the official harness (world/episode.ts: budgets first, faults before validation, the official
+ * validator, every error charged to the retry budget, the transcript entry as the response); the session adds
+ * the family's events, annotations and metric bookkeeping, and judges the final state however the episode ended.
  */
 import { z } from "zod";
 import {
@@ -20,24 +18,24 @@ import {
   type JsonObject,
   type JsonValue,
   Rng,
-  type ToolCallAction,
   type EpisodeEvent,
-  type TerminationReason,
-  type ToolObservation,
-  type ToolDefinition,
+  type CallRecord,
+  type CallReport,
   type CheckedToolEnvState,
   type EpisodeSetup,
+  type StepContext,
+  type StepReport,
   ToolEnv,
   toolEnvOptionsSchema,
 } from "../../src/family.js";
 import { loadTaskRecords, SPLITS, type Split, type TaskRecord } from "./dataset.js";
 import { faultStreams } from "./streams.js";
 import { FAMILY_EVENT_TYPES } from "./events.js";
-import { ALT_GROUP, FAMILY_TERMS, ToolMisuseSession, type SessionSnapshot } from "./session.js";
+import { FAMILY_TERMS, familyRawTerms, ToolMisuseSession } from "./session.js";
 import { DEFAULT_SEED, generateTask, parseGoldSummary, SPLIT_SIZES, SUITE_PROFILES } from "./tasks.js";
 import { generatePaperTask } from "./paper.js";
 import { checkToolMisuseState, TOOLMISUSE_FAMILY_STATE_SCHEMA, TOOLMISUSE_WORLD_SCHEMA } from "./stateSchema.js";
-import { resolveToolset } from "./world/episode.js";
+import { officialObservation, type OfficialHarness } from "./world/episode.js";
 import { goldParameters } from "./parameters.js";
 import type { JsonObj, OfficialAction, OfficialObservation } from "./world/types.js";
 import { isObj } from "./world/types.js";
@@ -104,6 +102,7 @@ export function normalizeAction(a: unknown): unknown {
 
 export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
   private session: ToolMisuseSession | null = null;
+  private harness: OfficialHarness | null = null;
   private task: TaskRecord | null = null;
   /** Criteria per required gold step (generated suite); null for official records. */
   private phiSteps: number[][] | null = null;
@@ -141,8 +140,11 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
 
   /** The official observation (instruction, tool_schemas, transcript, remaining_budget, last_error). */
   officialObservation(): OfficialObservation {
-    if (!this.session) throw new ResetNeededError("officialObservation() called before reset()");
-    return this.session.observation();
+    if (!this.session || !this.episode || !this.task || !this.harness) {
+      throw new ResetNeededError("officialObservation() called before reset()");
+    }
+    const { calls, retries } = this.episode.data;
+    return officialObservation(this.task, this.harness.toolset, calls, retries, this.options.exposeFaultMetadata);
   }
 
   private pickTask(rng: Rng, options: JsonObject): { task: TaskRecord; index: number; gold: OfficialAction[] | null; label: JsonObject; phiSteps: number[][] | null } {
@@ -181,34 +183,25 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
     // Default mode: fault streams are core Rng streams; official mode: CPython's stream, same seed.
     const makeRng = faultStreams(compat);
     let session: ToolMisuseSession;
+    let harness: OfficialHarness;
     try {
-      resolveToolset(task, compat);
       session = new ToolMisuseSession(task, compat, makeRng, this.options.exposeFaultMetadata, phiSteps);
+      harness = session.harness();
     } catch (e) {
       throw new OptionsError("domain", (e as Error).message);
     }
     this.session = session;
+    this.harness = harness;
     this.task = task;
-    const toolset = session.episode.toolset;
-    const tools: ToolDefinition<ToolMisuseWorld>[] = toolset.tools.map((t) => ({
-      name: t.schema.name,
-      description: t.description,
-      parameters: { type: "object", properties: t.schema.properties, required: t.schema.required, additionalProperties: false },
-      meta: ALT_GROUP[t.schema.name]
-        ? { mutates: t.mutates, domain: task.domain, group: ALT_GROUP[t.schema.name] }
-        : { mutates: t.mutates, domain: task.domain },
-      // Not used by this env's step (the family pipeline runs the simulator); kept correct for direct use.
-      run: (args, ctx) => {
-        const r = t.run(ctx.state, args as JsonObj, compat);
-        return r.error ? { ok: false, error: { code: r.error.code, message: r.error.message, details: r.error.details as JsonObject } } : { ok: true, output: r.output as JsonObject };
-      },
-    }));
+    const { tools, budgets, pipeline } = harness;
     return {
       taskId: task.task_id,
       prompt: task.instruction,
       tools,
       visible: tools.map((t) => t.name),
-      world: session.episode.state,
+      world: structuredClone(task.initial_state),
+      budgets,
+      pipeline,
       parameters: goldParameters(task.instruction, gold),
       // A deep copy: the task objects are cached per process and must not be mutable through info.
       hidden: structuredClone({
@@ -233,14 +226,14 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
    * policies unchanged (Ng, Harada & Russell, 1999).
    */
   protected override potential(): number | null {
-    if (!this.session || !this.task) return null;
-    const met = this.session.criteriaMet();
+    if (!this.session || !this.task || !this.episode) return null;
+    const met = this.session.criteriaMet(this.episode.data.world, this.episode.data.calls);
     // `0 - n`, not `-n`: Φ = +0 when done (no -0 in info.phi).
     if (this.phiSteps) return 0 - this.phiSteps.filter((crit) => crit.some((i) => !met[i])).length;
     return 0 - met.filter((m) => !m).length;
   }
 
-  /** The session (world, transcript, fault streams, metric bookkeeping); the base class keeps reward progress. */
+  /** The session (fault streams, metric bookkeeping, annotations); world and calls are the engine's episode data. */
   protected override familyState(): JsonValue {
     if (!this.session) return null;
     return asJson({ session: this.session.snapshot() });
@@ -251,89 +244,43 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
   }
 
   protected override restoreFamilyState(state: JsonValue): void {
-    const s = state as unknown as { session: SessionSnapshot } | null;
+    // Already checked against the schema by setState; parsing again narrows it without a cast.
+    const s = TOOLMISUSE_FAMILY_STATE_SCHEMA.parse(state);
     if (!s || !this.session) throw new StateError("state.family", "ToolMisuseBench state has no session snapshot");
     try {
-      this.session.restore(s.session);
+      const { world, calls } = this.episode!.data;
+      this.session.restore(s.session, world, calls);
     } catch (e) {
       throw new StateError("state.family.session", (e as Error).message);
     }
   }
 
-  /** The family's per-step signals, handed from `handleToolCall` to the base class's reward and info hooks. */
-  private stepRaw: Record<string, number> = {};
-  private stepHidden: JsonObject | null = null;
-
-  /** Runs the call through the official pipeline (its own order, budgets and retry accounting). */
-  protected override handleToolCall(call: ToolCallAction, events: EpisodeEvent[]): { response: JsonValue; terminal?: TerminationReason; truncate?: boolean } {
-    const session = this.session as ToolMisuseSession;
-    const s = session.step({ tool_name: call.name, args: call.arguments as JsonObj });
-    events.push(...s.events);
-    this.stepRaw = s.familyRaw;
-    const o = s.outcome;
-    this.stepHidden = { call: asJson(s.annotation) };
-    const entry = session.lastEntry();
-    const response = entry === null ? null : asJson(entry);
-    if (s.terminated) return { response, terminal: o.error?.code === "retry_exceeded" ? "retry_exceeded" : "budget_exceeded" };
-    return s.truncated ? { response, truncate: true } : { response };
+  /** The family's events of a recorded call (drift, policy violation, argument repair, recovery). */
+  protected override onCall(record: CallRecord, events: readonly EpisodeEvent[]): CallReport {
+    const { world, calls } = this.episode!.data;
+    return { events: (this.session as ToolMisuseSession).onCall(record, events, world, calls) };
   }
 
   /** Success is judged once, from the final state and transcript, however the episode ended (as upstream). */
-  private judge(): boolean {
-    const report = (this.session as ToolMisuseSession).judge();
-    this.endChecks = asJson(report.checks);
-    this.endSuccess = report.success;
-    return report.success;
-  }
-  private endChecks: JsonValue = null;
-  private endSuccess = false;
-
-  protected override judgeAnswer(): boolean {
-    return this.judge();
-  }
-  protected override judgeAbort(): boolean {
-    return this.judge();
-  }
-  protected override judgeAtEnd(): boolean {
-    return this.judge();
-  }
-  protected override extraTermination(): { reason: TerminationReason; success: boolean } | null {
-    return null;
+  protected override judge(): boolean {
+    const { world, calls } = this.episode!.data;
+    return (this.session as ToolMisuseSession).judge(world, calls).success;
   }
 
-  protected override familyRawTerms(): Record<string, number> {
-    const raw = this.stepRaw;
-    this.stepRaw = {};
-    return raw;
-  }
-
-  protected override hiddenStepInfo(_events: readonly EpisodeEvent[], ended: boolean): JsonObject | null {
-    const hidden = this.stepHidden;
-    this.stepHidden = null;
-    if (ended) {
-      const analysis = (this.session as ToolMisuseSession).analysis(this.endSuccess);
-      return { ...(hidden ?? {}), checks: this.endChecks, analysis: asJson(analysis) };
-    }
-    return hidden;
+  protected override stepReport(step: StepContext): StepReport {
+    const rawTerms = familyRawTerms(step.events);
+    if (!step.hidden) return { rawTerms };
+    const session = this.session as ToolMisuseSession;
+    const call = step.events.some((e) => e.type === "tool_called") ? session.lastAnnotation() : null;
+    const hidden = call === null ? null : { call: asJson(call) };
+    if (!step.ended) return { rawTerms, hidden };
+    const { world, calls } = this.episode!.data;
+    const report = session.judge(world, calls);
+    return { rawTerms, hidden: { ...(hidden ?? {}), checks: asJson(report.checks), analysis: asJson(session.analysis(report.success)) } };
   }
 
   protected override episodeMetrics(success: boolean): JsonObject {
-    const m = (this.session as ToolMisuseSession).metrics({ success, checks: {} });
+    const m = (this.session as ToolMisuseSession).metrics(this.episode!.data.calls, success);
     return asJsonObject({ ...m, fault_types: m.fault_types.join(",") });
-  }
-
-  protected override observe(response: JsonValue): ToolObservation {
-    const session = this.session!;
-    const b = session.observation().remaining_budget;
-    const schemas = this.visibleToolSchemas();
-    return {
-      task: this.setup!.prompt,
-      visibleTools: schemas.map((s) => s.name),
-      newTools: this.stepCount === 0 ? schemas : [],
-      removedTools: [],
-      response,
-      step: this.stepCount,
-      budget: { steps: Math.min(b.steps_left, this.maxSteps - this.stepCount), toolCalls: b.tool_calls_left, retries: b.retries_left },
-    };
   }
 }

@@ -11,12 +11,16 @@
 import {
   Rng,
   type RngState,
+  type FamilyFaultStage,
   type FaultPersistence,
   type FaultSpec as EngineFaultSpec,
   type FaultState,
   type FaultTrigger,
   faultFires,
   initialFaultState,
+  type StageCall,
+  type StageOutcome,
+  type ToolErrorPayload,
 } from "../../src/family.js";
 import { faultLabel } from "./annotations.js";
 import type { FaultSpec } from "./dataset.js";
@@ -155,7 +159,17 @@ export interface BeforeCallResult {
   failEvent: FaultEvent | null;
 }
 
-export class FaultEngine {
+/** An engine error payload as the official error shape (every error this family makes carries `details`). */
+export function toolError(e: ToolErrorPayload): ToolError {
+  return { code: e.code, message: e.message, details: e.details ?? {} };
+}
+
+/**
+ * The plan's faults as the engine's family fault stage (the pipeline runs it before validation): `before` applies
+ * schema drift and the failing injectors, its `after` rewrites injected and simulator errors adversarially and
+ * attaches the official `faults` metadata to the outcome, listing fired faults in the official order.
+ */
+export class FaultEngine implements FamilyFaultStage {
   private readonly all: Injector[];
   private readonly drift: Injector[] = [];
   private readonly failing: Injector[] = [];
@@ -191,6 +205,43 @@ export class FaultEngine {
       if (!inj.rng.restore) throw new TypeError("fault stream cannot be restored (its UniformSource has no restore())");
       inj.rng.restore(states[i]);
     });
+  }
+
+  before(call: StageCall): ReturnType<FamilyFaultStage["before"]> {
+    const pre = this.beforeCall({ tool_name: call.tool, args: call.args }, call.callIndex);
+    const drift = pre.driftEvents;
+    if (!pre.error) return { args: pre.action.args, error: null, after: (c, o) => this.after(c, o, drift, []) };
+    const events = [...drift, pre.failEvent!];
+    const error: ToolError = { ...pre.error, details: { ...pre.error.details, faults: events.map(officialEvent) } };
+    return { args: pre.action.args, error, after: (c, o) => this.after(c, o, drift, events) };
+  }
+
+  /** The official metadata and adversarial rewrites of a call's outcome (see the class comment). */
+  private after(
+    call: StageCall, outcome: StageOutcome, drift: FaultEvent[], injected: FaultEvent[],
+  ): { outcome: StageOutcome; fired: EngineFaultSpec[] } {
+    const specs = (events: readonly FaultEvent[]) => events.map((e) => this.all[e.plan_index]!.fault);
+    if (outcome.ok) {
+      if (drift.length > 0) (outcome.output as JsonObj).faults = drift.map(officialEvent);
+      return { outcome, fired: specs(drift) };
+    }
+    if (outcome.source !== "fault" && outcome.source !== "simulator") {
+      // Validation errors are never rewritten; they only carry the drift that produced them.
+      if (drift.length > 0) (outcome.error.details ??= {}).faults = drift.map(officialEvent);
+      return { outcome, fired: specs(drift) };
+    }
+    const adv = this.transformError({ tool_name: call.tool, args: call.args }, call.callIndex, toolError(outcome.error));
+    const advEvents = this.compat === "official" ? [...adv.events, ...adv.events] : adv.events; // official quirk: listed twice
+    const err = adv.error;
+    let all: FaultEvent[];
+    if (outcome.source === "fault") {
+      all = [...injected, ...advEvents];
+      if (adv.events.length > 0) err.details.faults = all.map(officialEvent);
+    } else {
+      all = [...advEvents, ...drift];
+      if (all.length > 0) err.details.faults = all.map(officialEvent);
+    }
+    return { outcome: { ok: false, error: err, source: outcome.source }, fired: specs(all) };
   }
 
   beforeCall(action: OfficialAction, callIndex: number): BeforeCallResult {

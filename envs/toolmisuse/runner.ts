@@ -1,7 +1,7 @@
 /**
  * The official episode loop (reference §4) for scripted agents: used to validate generated
- * tasks with the gold agent and to evaluate baselines quickly without the Gym wrapper. The
- * Gym env reproduces the same loop step by step.
+ * tasks with the gold agent and to evaluate baselines quickly without the Gym wrapper. Calls
+ * run through the same engine pipeline as the Gym env (world/episode.ts).
  */
 import type { TaskRecord } from "./dataset.js";
 import type { UniformFactory } from "./faults.js";

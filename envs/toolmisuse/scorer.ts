@@ -8,7 +8,7 @@ import type { CompatMode, Json, JsonObj, TranscriptEntry } from "./world/types.j
 import { isObj } from "./world/types.js";
 import { pathGet, valueEquals } from "./world/pyvalue.js";
 import { INVALID_CALL_CODES } from "./world/validate.js";
-import type { StepOutcome } from "./world/episode.js";
+import type { CallOutcome } from "./world/episode.js";
 
 export interface SuccessReport {
   success: boolean;
@@ -147,7 +147,7 @@ export class MetricsTracker {
     this.firstRecoveryStep = s.firstRecoveryStep;
   }
 
-  observe(stepIndex: number, o: StepOutcome): void {
+  observe(stepIndex: number, o: Pick<CallOutcome, "error" | "output">): void {
     const carrier = o.error ? o.error.details.faults : o.output ? o.output.faults : undefined;
     if (Array.isArray(carrier) && carrier.length > 0) {
       this.faultSeen = true;

@@ -1,22 +1,19 @@
 /**
- * One ToolMisuseBench episode as the Gym env drives it: the official pipeline (episode.ts),
- * the runner's metric bookkeeping, the official stop/truncation rules, and the typed events
- * and raw reward terms derived from each step. Independent of the Env base class so it can be
- * tested and benchmarked on its own.
+ * What ToolMisuseBench keeps beyond the engine's episode: the plan's fault streams, the official runner's metric
+ * bookkeeping and the per-call annotations, plus the family events each recorded call adds. Calls themselves,
+ * budgets, retries and recovery patterns are the engine's (world/episode.ts configures its pipeline); the
+ * transcript is read from the engine's call records.
  */
-import { type EpisodeEvent, type FaultPersistenceType, type PatternRules, recoveryPatterns } from "../../src/family.js";
+import { type CallRecord, type EpisodeEvent, eventsOfType } from "../../src/family.js";
 import type { TaskRecord } from "./dataset.js";
 import "./events.js";
-import type { UniformFactory } from "./faults.js";
+import { FaultEngine, type UniformFactory } from "./faults.js";
 import { MetricsTracker, checkSuccess, evaluateCriterion, type SuccessReport, type ToolMisuseMetrics, type TrackerSnapshot } from "./scorer.js";
 import { analyseEpisode, annotateCall, type CallAnnotation, type EpisodeAnalysis } from "./annotations.js";
-import { ToolMisuseEpisode, stripError, type EpisodeSnapshot, type StepOutcome } from "./world/episode.js";
+import { entryOf, officialHarness, outcomeOf, transcriptOf, type OfficialHarness } from "./world/episode.js";
 import { INVALID_CALL_CODES } from "./world/validate.js";
-import type { CompatMode, JsonObj, OfficialAction, OfficialObservation, TranscriptEntry } from "./world/types.js";
+import type { CompatMode, Json, JsonObj } from "./world/types.js";
 import { isMutating } from "./templates.js";
-
-/** The benchmark's recovery patterns: a retry or switch reacts to an error only, a switch leaves the previous call. */
-const PATTERN_RULES: PatternRules = { failure: "error", switchFrom: "previous_call" };
 
 /** Family reward terms (raw signals; presets in configs/rewards/toolmisuse/ weight them). */
 export const FAMILY_TERMS: Readonly<Record<string, string>> = {
@@ -26,50 +23,35 @@ export const FAMILY_TERMS: Readonly<Record<string, string>> = {
   retry_overflow: "1 when the retry budget overflows (retry_exceeded)",
 };
 
-/** Tools that can stand in for each other when one fails persistently (their `meta.group`). */
-export const ALT_GROUP: Readonly<Record<string, string>> = { close_account: "account_close", update_account: "account_close" };
-const groupOf = (tool: string): string | undefined => ALT_GROUP[tool];
-
 export interface SessionSnapshot {
-  episode: EpisodeSnapshot;
+  /** The plan's fault streams, in plan order. */
+  faultStreams: Json[];
   tracker: TrackerSnapshot;
-  calls: CallInfo[];
   recovered: boolean;
-  stepIndex: number;
+  /** One per recorded call, in order. */
   annotations: CallAnnotation[];
 }
 
-interface CallInfo {
-  index: number;
-  step: number;
-  /** The tool the agent named (the effective one differs only under drift, which never renames tools). */
-  tool: string;
-  args: JsonObj;
-  ok: boolean;
-  code: string | null;
-  faultIds: string[];
-  persistence: FaultPersistenceType | null;
-}
-
-export interface SessionStep {
-  outcome: StepOutcome;
-  /** Ground truth about this call (for `info.hidden.call`). */
-  annotation: CallAnnotation;
-  events: EpisodeEvent[];
-  familyRaw: Record<string, number>;
-  /** Ended by the pipeline (budget or retry overflow). */
-  terminated: boolean;
-  /** Ended by the official runner's step limit. */
-  truncated: boolean;
+/** The family raw reward terms of a step, counted from its events. */
+export function familyRawTerms(events: readonly EpisodeEvent[]): Record<string, number> {
+  const raw: Record<string, number> = {};
+  const add = (k: string, n: number) => {
+    if (n > 0) raw[k] = (raw[k] ?? 0) + n;
+  };
+  add("policy_violation", eventsOfType(events, "toolmisuse:policy_violation").length);
+  add("retry_overflow", eventsOfType(events, "budget_exceeded").filter((e) => e.budget === "retries").length);
+  add("argument_repair", eventsOfType(events, "toolmisuse:argument_repair").length);
+  add("recovery", eventsOfType(events, "toolmisuse:recovered").length);
+  return raw;
 }
 
 export class ToolMisuseSession {
-  readonly episode: ToolMisuseEpisode;
+  readonly faults: FaultEngine;
   readonly tracker = new MetricsTracker();
-  private calls: CallInfo[] = [];
   private recovered = false;
-  private stepIndex = 0;
   private annotations: CallAnnotation[] = [];
+  /** The criteria that held after the latest call (the next call's "before"). */
+  private met: boolean[];
 
   /**
    * `phiSteps`: per required gold step, the criteria it makes true (generated suite), so the
@@ -79,31 +61,36 @@ export class ToolMisuseSession {
     readonly task: TaskRecord, readonly compat: CompatMode, makeRng: UniformFactory, readonly exposeFaultMetadata: boolean,
     private readonly phiSteps: readonly number[][] | null = null,
   ) {
-    this.episode = new ToolMisuseEpisode(task, compat, makeRng);
+    this.faults = new FaultEngine(task.fault_plan, task.seed, makeRng, compat);
+    this.met = this.criteriaMet(task.initial_state, []);
   }
 
-  /** Plain-JSON state of the session (episode, metric tracker, call history, annotations). */
+  /** Tools, budgets and the official pipeline for this session's episode (its fault stage is this session's). */
+  harness(): OfficialHarness {
+    return officialHarness(this.task, this.compat, this.faults, this.exposeFaultMetadata);
+  }
+
+  /** Plain-JSON state of the session (fault streams, metric tracker, annotations). */
   snapshot(): SessionSnapshot {
     return {
-      episode: this.episode.snapshot(), tracker: this.tracker.snapshot(), calls: structuredClone(this.calls), recovered: this.recovered, stepIndex: this.stepIndex,
+      faultStreams: this.faults.rngStates() as Json[], tracker: this.tracker.snapshot(), recovered: this.recovered,
       annotations: structuredClone(this.annotations),
     };
   }
 
-  /** Continue from a snapshot taken on a session of the same task. */
-  restore(s: SessionSnapshot): void {
-    this.episode.restore(s.episode);
+  /** Continue from a snapshot taken on a session of the same task, whose episode is now at `world` and `calls`. */
+  restore(s: SessionSnapshot, world: JsonObj, calls: readonly CallRecord[]): void {
+    this.faults.restoreRngStates(s.faultStreams);
     this.tracker.restore(s.tracker);
-    this.calls = structuredClone(s.calls);
     this.recovered = s.recovered;
-    this.stepIndex = s.stepIndex;
     this.annotations = structuredClone(s.annotations);
+    this.met = this.criteriaMet(world, calls);
   }
 
-  /** Which success criteria hold now (state and transcript). */
-  criteriaMet(): boolean[] {
-    const ep = this.episode;
-    return this.task.success_criteria.map((c) => evaluateCriterion(c, ep.state, ep.transcript, this.compat));
+  /** Which success criteria hold on this world and transcript. */
+  criteriaMet(world: JsonObj, calls: readonly CallRecord[]): boolean[] {
+    const transcript = transcriptOf(calls);
+    return this.task.success_criteria.map((c) => evaluateCriterion(c, world, transcript, this.compat));
   }
 
   /** The episode-end analysis from the annotations so far. */
@@ -111,104 +98,60 @@ export class ToolMisuseSession {
     return analyseEpisode(this.task, this.annotations, success);
   }
 
-  get steps(): number {
-    return this.stepIndex;
+  /** The annotation of the latest call. */
+  lastAnnotation(): CallAnnotation | null {
+    return this.annotations[this.annotations.length - 1] ?? null;
   }
 
-  observation(): OfficialObservation {
-    return this.episode.observation(this.exposeFaultMetadata);
-  }
-
-  /** The agent-visible transcript entry of the latest call (fault metadata stripped by default). */
-  lastEntry(): TranscriptEntry | null {
-    const obs = this.episode.transcript[this.episode.transcript.length - 1];
-    if (!obs) return null;
-    if (this.exposeFaultMetadata) return structuredClone(obs);
-    const out = obs.output ? structuredClone(obs.output) : null;
-    if (out) delete out.faults;
-    return { tool_name: obs.tool_name, args: structuredClone(obs.args), output: out, error: obs.error ? stripError(obs.error) : null };
-  }
-
-  step(action: OfficialAction): SessionStep {
-    this.stepIndex += 1;
-    const metBefore = this.criteriaMet();
-    const o = this.episode.step(action);
-    this.tracker.observe(this.stepIndex, o);
-    const events: EpisodeEvent[] = [];
-    const raw: Record<string, number> = {};
-    const add = (k: string) => (raw[k] = (raw[k] ?? 0) + 1);
-    const tool = o.effectiveAction.tool_name;
-    const idx = o.callIndex;
-    const ok = o.error === null;
-    events.push({ type: "tool_called", tool, callIndex: idx, arguments: structuredClone(action.args), ok });
-    if (o.phase === "budget") {
-      // Only the call budget can run out here: the step limit truncates the episode first (max_steps >= 1).
-      events.push({ type: "budget_exceeded", budget: "tool_calls", limit: this.task.budget.max_tool_calls });
+  /**
+   * Bookkeeping and family events of the call just recorded (the last of `calls`); `events` are the pipeline's
+   * events of that call.
+   */
+  onCall(record: CallRecord, events: readonly EpisodeEvent[], world: JsonObj, calls: readonly CallRecord[]): EpisodeEvent[] {
+    const o = outcomeOf(record);
+    const step = record.index;
+    this.tracker.observe(step, o);
+    const out: EpisodeEvent[] = [];
+    const tool = record.tool;
+    const idx = record.index;
+    for (const i of o.firedPlanIndices) {
+      if (this.task.fault_plan[i]!.fault_type !== "schema_drift") continue;
+      const renamed = JSON.stringify(record.arguments) !== JSON.stringify(o.effectiveAction.args);
+      out.push({ type: "toolmisuse:schema_drift", tool, callIndex: idx, renamed });
     }
-    const faultIds: string[] = [];
-    let persistence: FaultPersistenceType | null = null;
-    for (const f of o.faultEvents) {
-      const spec = this.episode.faultSpec(f.plan_index);
-      const p = spec.persistence.type;
-      const id = spec.id;
-      if (faultIds.includes(id)) continue;
-      faultIds.push(id);
-      if (persistence === null || p === "permanent") persistence = p;
-      events.push({
-        type: "fault_injected", tool, callIndex: idx, faultId: id, kind: spec.kind, visibility: spec.visibility, persistence: p,
-      });
-      if (f.fault_type === "schema_drift") {
-        events.push({ type: "toolmisuse:schema_drift", tool, callIndex: idx, renamed: JSON.stringify(action.args) !== JSON.stringify(o.effectiveAction.args) });
+    if (o.preOverflowError?.code === "authz_denied") {
+      out.push({ type: "toolmisuse:policy_violation", tool, callIndex: idx, mutation: isMutating(tool) });
+    }
+    const retry = eventsOfType(events, "retry")[0];
+    if (retry && record.ok) {
+      const prev = calls[retry.ofCallIndex - 1]!;
+      const code = entryOf(prev.response).error?.code ?? null;
+      if (code !== null && INVALID_CALL_CODES.has(code) && JSON.stringify(prev.arguments) !== JSON.stringify(record.arguments)) {
+        out.push({ type: "toolmisuse:argument_repair", tool, callIndex: idx, ofCode: code });
       }
     }
-    const err = o.preOverflowError;
-    if (o.error) {
-      const source = o.error.code === "unknown_tool" && o.phase === "validation" ? "unknown_tool" : o.phase === "validation" ? "validation" : o.phase === "injected" ? "fault" : "simulator";
-      events.push({ type: "tool_error", tool, callIndex: idx, code: o.error.code, source, message: o.error.message });
-    }
-    if (err && err.code === "authz_denied") {
-      events.push({ type: "toolmisuse:policy_violation", tool, callIndex: idx, mutation: isMutating(tool) });
-      add("policy_violation");
-    }
-    if (o.error?.code === "retry_exceeded") {
-      events.push({ type: "budget_exceeded", budget: "retries", limit: this.task.budget.max_retries });
-      add("retry_overflow");
-    }
-    // Retry / alternative switch (the engine's detection, under this benchmark's rules) / argument repair.
-    const history = this.calls.map((c) => ({
-      index: c.index, tool: c.tool, ok: c.ok, faults: c.faultIds, faultPersistence: c.persistence,
-    }));
-    const { retry, alternativeSwitch } = recoveryPatterns(history, tool, idx, groupOf, PATTERN_RULES);
-    if (retry) {
-      events.push(retry);
-      const prevSame = this.calls.find((c) => c.index === retry.ofCallIndex)!;
-      if (ok && prevSame.code !== null && INVALID_CALL_CODES.has(prevSame.code) && JSON.stringify(prevSame.args) !== JSON.stringify(action.args)) {
-        events.push({ type: "toolmisuse:argument_repair", tool, callIndex: idx, ofCode: prevSame.code });
-        add("argument_repair");
-      }
-    }
-    if (alternativeSwitch) events.push(alternativeSwitch);
-    if (ok && this.tracker.faultSeen && !this.recovered) {
+    if (record.ok && this.tracker.faultSeen && !this.recovered) {
       this.recovered = true;
-      events.push({ type: "toolmisuse:recovered", tool, callIndex: idx, afterSteps: this.stepIndex - (this.tracker.firstFaultStep ?? this.stepIndex) });
-      add("recovery");
+      out.push({ type: "toolmisuse:recovered", tool, callIndex: idx, afterSteps: step - (this.tracker.firstFaultStep ?? step) });
     }
-    const sent = JSON.stringify(action.args);
-    const repeat = [...this.calls].reverse().find((c) => c.tool === action.tool_name && JSON.stringify(c.args) === sent);
-    const annotation = annotateCall(this.task, this.stepIndex, o, metBefore, this.criteriaMet(), this.phiSteps, repeat ? repeat.step : null);
-    this.annotations.push(annotation);
-    this.calls.push({ index: idx, step: this.stepIndex, tool: action.tool_name, args: structuredClone(action.args), ok, code: o.error?.code ?? null, faultIds, persistence });
-    const terminated = o.terminated;
-    const truncated = !terminated && this.stepIndex >= this.task.budget.max_steps;
-    return { outcome: o, annotation, events, familyRaw: raw, terminated, truncated };
+    const sent = JSON.stringify(record.arguments);
+    let repeatOf: number | null = null;
+    for (let i = calls.length - 2; i >= 0 && repeatOf === null; i--) {
+      const c = calls[i]!;
+      if (c.tool === tool && JSON.stringify(c.arguments) === sent) repeatOf = c.index;
+    }
+    const metAfter = this.criteriaMet(world, calls);
+    this.annotations.push(annotateCall(this.task, step, o, this.met, metAfter, this.phiSteps, repeatOf));
+    this.met = metAfter;
+    return out;
   }
 
-  /** Success is judged once, when the episode ends (any way it ends). */
-  judge(): SuccessReport {
-    return checkSuccess(this.task, this.episode.state, this.episode.transcript, this.compat);
+  /** Success is judged once, when the episode ends (any way it ends), on the final world and transcript. */
+  judge(world: JsonObj, calls: readonly CallRecord[]): SuccessReport {
+    return checkSuccess(this.task, world, transcriptOf(calls), this.compat);
   }
 
-  metrics(report: SuccessReport): ToolMisuseMetrics {
-    return this.tracker.finish(this.task, report.success, this.episode.steps, this.episode.toolCalls);
+  metrics(calls: readonly CallRecord[], success: boolean): ToolMisuseMetrics {
+    return this.tracker.finish(this.task, success, calls.length, calls.length);
   }
 }

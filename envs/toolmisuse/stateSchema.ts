@@ -7,7 +7,7 @@
  * is a world they define behaviour for. What must hold is that the engine's world and the session's are one state.
  */
 import { z } from "zod";
-import { StateError, type JsonValue, stableStringify, type CheckedToolEnvState } from "../../src/family.js";
+import { StateError, type JsonValue, type CheckedToolEnvState } from "../../src/family.js";
 import { FAULT_TYPES } from "./dataset.js";
 import type { SessionSnapshot } from "./session.js";
 
@@ -64,30 +64,11 @@ const annotation = z.strictObject({
   goldStepsDone: count.nullable(),
 });
 
-const call = z.strictObject({
-  index,
-  step: index,
-  tool: z.string(),
-  args: jsonObject,
-  ok: z.boolean(),
-  code: z.string().nullable(),
-  faultIds: z.array(z.string()),
-  persistence: z.enum(["transient", "temporary", "permanent"]).nullable(),
-});
-
 /** `getState().family`: null before the first episode, else the session snapshot (see session.ts). */
 export const TOOLMISUSE_FAMILY_STATE_SCHEMA = z
   .strictObject({
     session: z.strictObject({
-      episode: z.strictObject({
-        state: jsonObject,
-        transcript: z.array(transcriptEntry),
-        steps: count,
-        toolCalls: count,
-        retries: count,
-        lastError: toolError.nullable(),
-        faultStreams: z.array(faultStream),
-      }),
+      faultStreams: z.array(faultStream),
       tracker: z.strictObject({
         invalidCalls: count,
         policyViolations: count,
@@ -96,9 +77,7 @@ export const TOOLMISUSE_FAMILY_STATE_SCHEMA = z
         firstFaultStep: index.nullable(),
         firstRecoveryStep: index.nullable(),
       }),
-      calls: z.array(call),
       recovered: z.boolean(),
-      stepIndex: count,
       annotations: z.array(annotation),
     }),
   })
@@ -111,32 +90,31 @@ function fail(field: string, reason: string): never {
 
 /**
  * Checks a (schema-checked) snapshot against the session just rebuilt for its episode (`fresh`, its snapshot):
- * one world, one call record and annotation per step in order, fault streams of the episode's plan, fired faults
- * of plan entries.
+ * one annotation per recorded call in order, fault streams of the episode's plan, fired faults of plan entries,
+ * and every recorded response a transcript entry (the official pipeline records nothing else).
  */
 export function checkToolMisuseState(s: CheckedToolEnvState, fresh: SessionSnapshot, plan: readonly { fault_type: string }[]): void {
   const fam = s.family as { session: SessionSnapshot } | null;
   if (fam === null) throw new StateError("state.family", "state.family: missing (the episode has a session)");
-  const { episode: ep, calls, annotations, stepIndex } = fam.session;
-  if (stableStringify(ep.state as JsonValue) !== stableStringify(s.data.world)) {
-    fail("episode.state", "must equal state.data.world (one world)");
+  const { faultStreams, annotations } = fam.session;
+  const calls = s.data.calls;
+  if (faultStreams.length !== fresh.faultStreams.length) {
+    fail("faultStreams", `has ${faultStreams.length} streams, the episode's fault plan ${fresh.faultStreams.length}`);
   }
-  if (ep.faultStreams.length !== fresh.episode.faultStreams.length) {
-    fail("episode.faultStreams", `has ${ep.faultStreams.length} streams, the episode's fault plan ${fresh.episode.faultStreams.length}`);
-  }
-  ep.faultStreams.forEach((st, i) => {
-    const ref = fresh.episode.faultStreams[i] as { path?: string; mt?: unknown };
+  faultStreams.forEach((st, i) => {
+    const ref = fresh.faultStreams[i] as { path?: string; mt?: unknown };
     const got = st as { path?: string; mt?: unknown };
     const same = ref.path !== undefined ? got.path === ref.path : got.mt !== undefined;
-    if (!same) fail(`episode.faultStreams.${i}`, "is not this episode's fault stream");
+    if (!same) fail(`faultStreams.${i}`, "is not this episode's fault stream");
   });
-  if (ep.steps !== stepIndex) fail("episode.steps", `is ${ep.steps}, the session's stepIndex ${stepIndex}`);
-  if (calls.length !== stepIndex) fail("calls", `has ${calls.length} entries for stepIndex ${stepIndex}`);
-  if (annotations.length !== stepIndex) fail("annotations", `has ${annotations.length} entries for stepIndex ${stepIndex}`);
   calls.forEach((c, i) => {
-    if (c.index !== i + 1) fail(`calls.${i}.index`, `must be ${i + 1}`);
-    if (c.step !== i + 1) fail(`calls.${i}.step`, `must be ${i + 1}`);
+    const r = transcriptEntry.safeParse(c.response);
+    if (!r.success) throw new StateError(`state.data.calls.${i}.response`, `state.data.calls.${i}.response: not a transcript entry`);
+    if (c.overflowed !== undefined && !transcriptEntry.safeParse(c.overflowed).success) {
+      throw new StateError(`state.data.calls.${i}.overflowed`, `state.data.calls.${i}.overflowed: not a transcript entry`);
+    }
   });
+  if (annotations.length !== calls.length) fail("annotations", `has ${annotations.length} entries for ${calls.length} recorded calls`);
   annotations.forEach((a, i) => {
     if (a.step !== i + 1 || a.callIndex !== i + 1) fail(`annotations.${i}`, `must describe step and call ${i + 1}`);
     if (a.repeatOfStep !== null && a.repeatOfStep > i) fail(`annotations.${i}.repeatOfStep`, `must be an earlier step`);
@@ -149,6 +127,6 @@ export function checkToolMisuseState(s: CheckedToolEnvState, fresh: SessionSnaps
   const t = fam.session.tracker;
   for (const key of ["firstFaultStep", "firstRecoveryStep"] as const) {
     const v = t[key];
-    if (v !== null && v > stepIndex) fail(`tracker.${key}`, `is past the last step (${stepIndex})`);
+    if (v !== null && v > calls.length) fail(`tracker.${key}`, `is past the last call (${calls.length})`);
   }
 }

@@ -75,6 +75,8 @@ class Config:
     workers: int = 1
     threads: int = 1
     quiet: bool = False
+    ray: Optional[str] = None
+    rollout_workers: int = 1
 
 
 def parse_opt_value(raw: str) -> Any:
@@ -99,11 +101,15 @@ def parse_args(argv: List[str]) -> Config:
     for f in Config.__dataclass_fields__.values():
         if f.name in ("env", "minutes", "seed", "eval_seed", "eval_episodes", "out", "opts", "eval_opts", "endpoint", "quiet", "max_updates"):
             continue
+        if f.name == "ray":  # declared below (its default is None)
+            continue
         choices = ["slots", "flat"] if f.name == "arch" else None
         p.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=f.default, choices=choices)
     p.add_argument("--max-updates", type=int, default=None, help="stop after this many updates (smoke runs)")
     p.add_argument("--endpoint", default=None, help="use this running server instead of starting one")
     p.add_argument("--quiet", action="store_true")
+    p.add_argument("--ray", default=None, metavar="ADDRESS|local",
+                   help="gather rollouts with --rollout-workers Ray actors (examples/python/ppo_ray.py)")
     a = p.parse_args(argv)
     def pairs(flag: str, items: List[str]) -> Dict[str, Any]:
         out: Dict[str, Any] = {}
@@ -282,7 +288,8 @@ class SlotAgent(Agent):
 
 def make_agent(cfg: Config, n_features: int, n_actions: int, reporter: Optional[Reporter] = None) -> Agent:
     """The network of `--arch`. The slot layout's G comes from --global-features, else from the library (the report
-    helper), else F mod K (exact while G < K, as with the defaults: G = 12, K = 64)."""
+    helper), else F mod K (exact while G < K, as with the defaults: G = 12, K = 64). Ray actors have no helper: with
+    K <= G pass --global-features, or their copy of the network will not take the trainer's weights."""
     if cfg.arch == "flat":
         return Agent(n_features, n_actions, cfg.hidden)
     g = cfg.global_features or (reporter.request(op="layout")["globals"] if reporter else n_features % n_actions)
@@ -359,29 +366,128 @@ class Row:
     eval: Dict[str, float] = field(default_factory=dict)
 
 
-def train(cfg: Config, endpoint: str, reporter: Optional[Reporter] = None) -> Tuple[List[Row], Agent]:
+class Collector:
+    """The rollout half of PPO: a vector env of training envs (all of them, or worker k's slice), their episode
+    bookkeeping and the stream of training task seeds. It runs in the trainer's process, or as a Ray actor
+    (`--ray`, examples/python/ppo_ray.py) with the same code. Actions are sampled from the calling process's torch
+    stream: the trainer's own when local; on Ray, worker 0 is lent the trainer's stream for each rollout and the
+    other workers keep streams of their own, so one worker reproduces the single-process run exactly."""
+
+    def __init__(self, cfg: Config, endpoints: List[str], num_envs: int, *, env_offset: int = 0,
+                 counts: Optional[List[int]] = None, worker: int = 0, client_kwargs: Optional[Dict[str, Any]] = None):
+        self.cfg, self.n, self.worker = cfg, num_envs, worker
+        # Worker 0 draws the task seeds the single-process trainer draws; the others draw their own.
+        self.seed_rng = np.random.default_rng(cfg.seed if worker == 0 else [cfg.seed, worker])
+        clients = [rg.Client(e, timeout=120, **(client_kwargs or {})) for e in endpoints]
+        self.vec = rg.ShardedVectorEnv(clients, cfg.env, num_envs, env_options(cfg), own_clients=True, use_numpy=True,
+                                       counts=counts, env_offset=env_offset, seed=cfg.seed, autoreset_mode="Disabled",
+                                       info_keys=INFO_KEYS)
+        self.agent: Optional[Agent] = None
+
+    def start(self) -> Tuple[int, int]:
+        """Resets every env on a training seed; returns (features, actions) of the discrete observation."""
+        obs, _ = self.vec.reset(seed=[int(s) for s in self.seed_rng.integers(0, self.cfg.eval_seed, self.n)])
+        self.x, self.m = obs_arrays(obs)
+        self.ep_ret = np.zeros(self.n)
+        self.next_done = torch.zeros(self.n)
+        return self.x.shape[1], self.m.shape[1]
+
+    def collect_remote(self, weights: Dict[str, torch.Tensor], rng_state: Optional[torch.Tensor]) -> Dict[str, Any]:
+        """:meth:`collect` in a Ray actor: the policy arrives as weights; the trainer's torch stream (worker 0)
+        travels with them and back. Other workers seed a stream of their own on the first call."""
+        if self.agent is None:
+            torch.set_num_threads(self.cfg.threads)  # summation order, and so the floats, depend on it
+            if rng_state is None:
+                torch.manual_seed(int(np.random.SeedSequence([self.cfg.seed, self.worker]).generate_state(1)[0]))
+            self.agent = make_agent(self.cfg, self.x.shape[1], self.m.shape[1])
+        self.agent.load_state_dict(weights)
+        if rng_state is not None:
+            torch.set_rng_state(rng_state)
+        batch = self.collect(self.agent)
+        batch["rng_state"] = torch.get_rng_state() if rng_state is not None else None
+        return batch
+
+    def collect(self, agent: Agent) -> Dict[str, Any]:
+        """`num_steps` steps of every env with the policy: the buffers PPO learns from, the observation after them,
+        the returns and successes of the episodes that ended, and the seconds spent stepping envs."""
+        steps, n = self.cfg.num_steps, self.n
+        x, m = self.x, self.m
+        buf_x = torch.zeros((steps, n, x.shape[1]))
+        buf_m = torch.zeros((steps, n, m.shape[1]), dtype=torch.bool)
+        buf_a = torch.zeros((steps, n), dtype=torch.long)
+        buf_logp, buf_r, buf_done, buf_v = (torch.zeros((steps, n)) for _ in range(4))
+        returns: List[float] = []
+        successes: List[float] = []
+        env_s = 0.0
+        for t in range(steps):
+            xt, mt = torch.from_numpy(x), torch.from_numpy(m)
+            buf_x[t], buf_m[t], buf_done[t] = xt, mt, self.next_done
+            with torch.no_grad():
+                d = agent.dist(xt, mt)
+                a = d.sample()
+                buf_logp[t], buf_v[t] = d.log_prob(a), agent.value(xt, mt)
+            buf_a[t] = a
+            ts = time.monotonic()
+            obs, rewards, term, trunc, infos = self.vec.step([int(i) for i in a.numpy()])
+            r = np.asarray(rewards, dtype=np.float64)
+            done = np.logical_or(np.asarray(term, dtype=bool), np.asarray(trunc, dtype=bool))
+            buf_r[t] = torch.from_numpy(r.astype(np.float32))
+            self.ep_ret += r
+            x, m = obs_arrays(obs)
+            if done.any():
+                succ = infos.get("success")
+                for i in np.flatnonzero(done):
+                    returns.append(float(self.ep_ret[i]))
+                    successes.append(float(succ is not None and bool(succ[i])))
+                self.ep_ret[done] = 0.0
+                # Autoreset is off so every training episode starts from a seed below E (never a held-out one).
+                seeds = [int(s) if dn else None for s, dn in zip(self.seed_rng.integers(0, self.cfg.eval_seed, n), done)]
+                new_obs, _ = self.vec.reset(seed=seeds, reset_mask=done.tolist())
+                nx, nm = obs_arrays(new_obs)
+                x[done], m[done] = nx[done], nm[done]
+            env_s += time.monotonic() - ts
+            self.next_done = torch.from_numpy(done.astype(np.float32))
+        self.x, self.m = x, m
+        return {"buf": (buf_x, buf_m, buf_a, buf_logp, buf_r, buf_done, buf_v), "next_x": torch.from_numpy(x),
+                "next_m": torch.from_numpy(m), "next_done": self.next_done, "returns": returns, "successes": successes,
+                "env_seconds": env_s}
+
+    def close(self) -> None:
+        self.vec.close()
+
+
+class LocalCollectors:
+    """All training envs in this process (the default): one :class:`Collector` over the given endpoints."""
+
+    def __init__(self, cfg: Config, endpoints: List[str], client_kwargs: Optional[Dict[str, Any]] = None):
+        self.collector = Collector(cfg, endpoints, cfg.num_envs, client_kwargs=client_kwargs)
+
+    def start(self) -> Tuple[int, int]:
+        return self.collector.start()
+
+    def collect(self, agent: Agent) -> Dict[str, Any]:
+        return self.collector.collect(agent)
+
+    def close(self) -> None:
+        self.collector.close()
+
+
+def train(cfg: Config, endpoint: str, reporter: Optional[Reporter] = None, collectors: Any = None,
+          client_kwargs: Optional[Dict[str, Any]] = None) -> Tuple[List[Row], Agent]:
+    """PPO for the time budget (or `max_updates`). Rollouts come from `collectors` (default: this process, on
+    `endpoint`; `--ray`: Ray actors, see ppo_ray.py); learning and evaluation (on `endpoint`) happen here."""
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(cfg.threads)
-    seed_rng = np.random.default_rng(cfg.seed)
     budget = cfg.minutes * 60.0
     t0 = time.monotonic()
-    n, steps = cfg.num_envs, cfg.num_steps
     rows: List[Row] = []
-    with rg.Client(endpoint, timeout=120) as client:
-        vec = client.make_vec(cfg.env, n, seed=cfg.seed, autoreset_mode="Disabled", use_numpy=True,
-                              info_keys=INFO_KEYS, **env_options(cfg))
+    with rg.Client(endpoint, timeout=120, **(client_kwargs or {})) as client:
+        pool = collectors if collectors is not None else LocalCollectors(cfg, [endpoint], client_kwargs)
         try:
-            obs, _ = vec.reset(seed=[int(s) for s in seed_rng.integers(0, cfg.eval_seed, n)])
-            x, m = obs_arrays(obs)
-            agent = make_agent(cfg, x.shape[1], m.shape[1], reporter)
+            n_features, n_actions = pool.start()
+            agent = make_agent(cfg, n_features, n_actions, reporter)
             optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.lr, eps=1e-5)
-            buf_x = torch.zeros((steps, n, x.shape[1]))
-            buf_m = torch.zeros((steps, n, m.shape[1]), dtype=torch.bool)
-            buf_a = torch.zeros((steps, n), dtype=torch.long)
-            buf_logp, buf_r, buf_done, buf_v = (torch.zeros((steps, n)) for _ in range(4))
-            ep_ret, ep_len = np.zeros(n), np.zeros(n, dtype=np.int64)
             env_steps, update = 0, 0
-            next_done = torch.zeros(n)
             while True:
                 elapsed = time.monotonic() - t0
                 if elapsed >= budget or (cfg.max_updates is not None and update >= cfg.max_updates):
@@ -390,46 +496,15 @@ def train(cfg: Config, endpoint: str, reporter: Optional[Reporter] = None) -> Tu
                 # Time is the budget, so the learning rate anneals with the time spent rather than the update count.
                 for g in optimizer.param_groups:
                     g["lr"] = cfg.lr * max(0.05, 1.0 - elapsed / budget)
-                finished_returns: List[float] = []
-                finished_success: List[float] = []
-                env_s = 0.0
-                for t in range(steps):
-                    xt, mt = torch.from_numpy(x), torch.from_numpy(m)
-                    buf_x[t], buf_m[t], buf_done[t] = xt, mt, next_done
-                    with torch.no_grad():
-                        d = agent.dist(xt, mt)
-                        a = d.sample()
-                        buf_logp[t], buf_v[t] = d.log_prob(a), agent.value(xt, mt)
-                    buf_a[t] = a
-                    ts = time.monotonic()
-                    obs, rewards, term, trunc, infos = vec.step([int(i) for i in a.numpy()])
-                    env_steps += n
-                    r = np.asarray(rewards, dtype=np.float64)
-                    done = np.logical_or(np.asarray(term, dtype=bool), np.asarray(trunc, dtype=bool))
-                    buf_r[t] = torch.from_numpy(r.astype(np.float32))
-                    ep_ret += r
-                    ep_len += 1
-                    x, m = obs_arrays(obs)
-                    if done.any():
-                        succ = infos.get("success")
-                        for i in np.flatnonzero(done):
-                            finished_returns.append(float(ep_ret[i]))
-                            finished_success.append(float(succ is not None and bool(succ[i])))
-                        ep_ret[done], ep_len[done] = 0.0, 0
-                        # Autoreset is off so every training episode starts from a seed below E (never a held-out one).
-                        seeds = [int(s) if dn else None for s, dn in zip(seed_rng.integers(0, cfg.eval_seed, n), done)]
-                        new_obs, _ = vec.reset(seed=seeds, reset_mask=done.tolist())
-                        nx, nm = obs_arrays(new_obs)
-                        x[done], m[done] = nx[done], nm[done]
-                    env_s += time.monotonic() - ts
-                    next_done = torch.from_numpy(done.astype(np.float32))
+                batch = pool.collect(agent)
+                env_steps += cfg.num_envs * cfg.num_steps
+                finished_returns, finished_success = batch["returns"], batch["successes"]
                 tl = time.monotonic()
-                stats = ppo_update(cfg, agent, optimizer, (buf_x, buf_m, buf_a, buf_logp, buf_r, buf_done, buf_v),
-                                   torch.from_numpy(x), torch.from_numpy(m), next_done)
+                stats = ppo_update(cfg, agent, optimizer, batch["buf"], batch["next_x"], batch["next_m"], batch["next_done"])
                 row = Row(update, env_steps, round(time.monotonic() - t0, 2), len(finished_returns),
                           float(np.mean(finished_returns)) if finished_returns else float("nan"),
                           float(np.mean(finished_success)) if finished_success else float("nan"), *stats,
-                          env_seconds=round(env_s, 2), learn_seconds=round(time.monotonic() - tl, 2))
+                          env_seconds=round(batch["env_seconds"], 2), learn_seconds=round(time.monotonic() - tl, 2))
                 last = (cfg.max_updates is not None and update >= cfg.max_updates) or time.monotonic() - t0 >= budget
                 if reporter is not None and (update % cfg.eval_every == 0 or last):
                     te = time.monotonic()
@@ -439,7 +514,8 @@ def train(cfg: Config, endpoint: str, reporter: Optional[Reporter] = None) -> Tu
                 if not cfg.quiet:
                     log(row)
         finally:
-            vec.close()
+            if collectors is None:  # collectors handed in belong to the caller (main() evaluates on their servers)
+                pool.close()
     return rows, agent
 
 
@@ -523,14 +599,20 @@ def write_curve(path: str, rows: List[Row]) -> List[str]:
 def main(argv: List[str]) -> int:
     cfg = parse_args(argv)
     os.makedirs(cfg.out, exist_ok=True)
-    server = None if cfg.endpoint else Server(cfg.workers)
+    rollouts = None
+    if cfg.ray:
+        from ppo_ray import RayRollouts  # Ray is needed only then
+
+        rollouts = RayRollouts(cfg, Collector)
+    server = None if cfg.endpoint or rollouts else Server(cfg.workers)
     reporter = Reporter()
     try:
-        endpoint = cfg.endpoint or server.endpoints[0]  # type: ignore[union-attr]
-        rows, agent = train(cfg, endpoint, reporter)
+        endpoint = rollouts.endpoint if rollouts else cfg.endpoint or server.endpoints[0]  # type: ignore[union-attr]
+        kw = rollouts.client_kwargs if rollouts else {}
+        rows, agent = train(cfg, endpoint, reporter, collectors=rollouts, client_kwargs=kw)
         curve = os.path.join(cfg.out, "curve.csv")
         write_curve(curve, rows)
-        with rg.Client(endpoint, timeout=120) as client:
+        with rg.Client(endpoint, timeout=120, **kw) as client:
             results = evaluate(client, cfg, agent, min(cfg.eval_episodes, 100))
         report = reporter.request(op="aggregate", env=cfg.env, options=env_options(cfg, True), seed=cfg.eval_seed,
                                   policy="ppo_masked", results=results)
@@ -547,6 +629,8 @@ def main(argv: List[str]) -> int:
         return 0
     finally:
         reporter.close()
+        if rollouts is not None:
+            rollouts.close()
         if server is not None:
             code = server.stop()
             if code != 0:

@@ -1,13 +1,35 @@
-import { statSync } from "node:fs";
+import { type Stats, statSync } from "node:fs";
+import { type ParseArgsConfig, parseArgs as parseNodeArgs } from "node:util";
 import { OptionsError } from "../core/errors.js";
 
-/** Parsed command line: positionals, flags (`--name value` / `--name=value` / boolean `--name`), and `--opt k=v` pairs. */
+/**
+ * How a flag takes its value: `string` (`--name value` / `--name=value`, the last one wins), `boolean` (`--name`),
+ * `list` (repeatable string, every value kept in order), `option` (an env option given as a plain flag, e.g.
+ * `--setting base`: its value lands in `opts`, JSON-decoded like `--opt`).
+ */
+export type FlagKind = "string" | "boolean" | "list" | "option";
+
+/** The command line a command accepts; every `recovery-gym` command and `recovery-gym serve` describe theirs so. */
+export interface CommandSpec {
+  /** Prefixes every error message (`rollout: --seed needs a value`); empty for none. */
+  command: string;
+  flags: Readonly<Record<string, FlagKind>>;
+  /** One-letter aliases, e.g. `{ h: "help" }`. */
+  short?: Readonly<Record<string, string>>;
+  /** Whether `--opt key=value` (env options) is accepted; true by default. */
+  opt?: boolean;
+  /** Replaces the generated list of accepted flags in the unknown-flag error (e.g. "see --help"). */
+  accepted?: string;
+  /** Builds the error for a bad flag (an `OptionsError` by default): field is the flag as typed, e.g. `--seed`. */
+  error?: (field: string, message: string) => Error;
+}
+
+/** Parsed command line: positionals, flags, repeatable flags (`lists`) and env options (`--opt k=v` and `option` flags). */
 export interface ParsedArgs {
   positionals: string[];
   flags: Record<string, string | true>;
+  lists: Record<string, string[]>;
   opts: Record<string, unknown>;
-  /** Options that came as plain flags (`--setting base`); the command checks them against the env's options. */
-  optFlags?: string[];
 }
 
 /** Parses a `--opt key=value` value: JSON when it parses (numbers, booleans, objects), else the raw string. */
@@ -19,57 +41,92 @@ export function parseOptValue(raw: string): unknown {
   }
 }
 
+/** Splits `key=value` at the first `=`; null without one. */
+export function splitKeyValue(kv: string): [string, string] | null {
+  const eq = kv.indexOf("=");
+  return eq < 0 ? null : [kv.slice(0, eq), kv.slice(eq + 1)];
+}
+
+function acceptedList(spec: CommandSpec): string {
+  if (spec.accepted !== undefined) return spec.accepted;
+  const names = Object.entries(spec.flags)
+    .filter(([, k]) => k !== "option")
+    .map(([f]) => `--${f}`);
+  return `accepted: ${(spec.opt === false ? names : names.concat("--opt key=value")).join(", ")}`;
+}
+
 /**
- * Parses argv against the flags a command accepts. Unknown flags and missing values are errors that name the flag,
- * because a silently ignored typo in an experiment's command line costs a run.
+ * Parses argv with Node's `util.parseArgs` (the tokenizer) against the flags a command accepts. Unknown flags,
+ * missing values and values given to a boolean are errors that name the flag, because a silently ignored typo in
+ * an experiment's command line costs a run. Node's non-strict mode is used so each error can name the flag in the
+ * command's own words; the checks below are the strict mode's, worded for this CLI.
  */
-export function parseArgs(argv: readonly string[], spec: { flags: Record<string, "string" | "boolean">; command: string; envOptionFlags?: boolean }): ParsedArgs {
-  const out: ParsedArgs = { positionals: [], flags: {}, opts: {} };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (!arg.startsWith("--")) {
-      out.positionals.push(arg);
+export function parseArgs(argv: readonly string[], spec: CommandSpec): ParsedArgs {
+  const prefix = spec.command ? `${spec.command}: ` : "";
+  const fail = (field: string, message: string): Error => (spec.error ?? ((f, m) => new OptionsError(f, m)))(field, `${prefix}${message}`);
+  const kinds: Record<string, FlagKind> = { ...spec.flags };
+  if (spec.opt !== false) kinds.opt = "list";
+  const options: NonNullable<ParseArgsConfig["options"]> = {};
+  for (const [name, kind] of Object.entries(kinds))
+    options[name] = { type: kind === "boolean" ? "boolean" : "string", multiple: kind === "list" };
+  for (const [letter, name] of Object.entries(spec.short ?? {})) {
+    const o = options[name];
+    if (o) o.short = letter;
+  }
+  const { tokens } = parseNodeArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
+  const out: ParsedArgs = { positionals: [], flags: {}, lists: {}, opts: {} };
+  for (const token of tokens) {
+    if (token.kind === "positional") {
+      out.positionals.push(token.value);
       continue;
     }
-    const eq = arg.indexOf("=");
-    const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
-    const inline = eq >= 0 ? arg.slice(eq + 1) : undefined;
-    if (name === "opt") {
-      const kv = inline ?? argv[++i];
-      if (kv === undefined || !kv.includes("=")) throw new OptionsError("--opt", `${spec.command}: --opt needs key=value (got ${JSON.stringify(kv)})`);
-      const k = kv.slice(0, kv.indexOf("="));
-      out.opts[k] = parseOptValue(kv.slice(kv.indexOf("=") + 1));
-      continue;
-    }
-    const kind = spec.flags[name];
-    // Commands that build an env may take its options as plain flags (`--setting base`); make() still validates
-    // them against the env's strict options schema, so a typo is still an error naming the option.
-    if (!kind && spec.envOptionFlags && name !== "") {
-      const value = inline ?? argv[++i];
-      if (value === undefined || (inline === undefined && value.startsWith("--"))) throw new OptionsError(`--${name}`, `${spec.command}: --${name} needs a value`);
-      out.opts[name] = parseOptValue(value);
-      (out.optFlags ??= []).push(name);
-      continue;
-    }
-    if (!kind) {
-      throw new OptionsError(`--${name}`, `${spec.command}: unknown flag --${name}; accepted: ${Object.keys(spec.flags).map((f) => `--${f}`).concat("--opt key=value").join(", ")}`);
-    }
+    if (token.kind === "option-terminator") continue;
+    const flag = token.rawName;
+    const kind = Object.hasOwn(kinds, token.name) ? kinds[token.name] : undefined;
+    if (kind === undefined) throw fail(flag, `unknown flag ${flag}; ${acceptedList(spec)}`);
     if (kind === "boolean") {
-      out.flags[name] = true;
+      if (token.value !== undefined) throw fail(flag, `${flag} takes no value (got ${JSON.stringify(token.value)})`);
+      out.flags[token.name] = true;
       continue;
     }
-    const value = inline ?? argv[++i];
-    if (value === undefined || (inline === undefined && value.startsWith("--"))) throw new OptionsError(`--${name}`, `${spec.command}: --${name} needs a value`);
-    out.flags[name] = value;
+    // Node takes the next argument as the value even when it is a flag; `--env --seed 3` is a forgotten value.
+    const value = token.value;
+    if (value === undefined || (!token.inlineValue && value.startsWith("--"))) {
+      throw fail(flag, token.name === "opt" ? `--opt needs key=value (got ${JSON.stringify(value)})` : `${flag} needs a value`);
+    }
+    if (token.name === "opt" && spec.opt !== false) {
+      const kv = splitKeyValue(value);
+      if (!kv) throw fail("--opt", `--opt needs key=value (got ${JSON.stringify(value)})`);
+      out.opts[kv[0]] = parseOptValue(kv[1]);
+    } else if (kind === "option") out.opts[token.name] = parseOptValue(value);
+    else if (kind === "list") (out.lists[token.name] ??= []).push(value);
+    else out.flags[token.name] = value;
   }
   return out;
+}
+
+/**
+ * The value of one string flag in argv, read before the full parse (which may depend on it: `rollout` accepts the
+ * options of the env `--env` names as plain flags). Undefined when absent; the full parse reports malformed input.
+ */
+export function peekFlag(argv: readonly string[], name: string): string | undefined {
+  const { values } = parseNodeArgs({ args: [...argv], options: { [name]: { type: "string" } }, strict: false, allowPositionals: true });
+  const v = values[name];
+  return typeof v === "string" ? v : undefined;
+}
+
+/** Whether a boolean flag (e.g. `help`) is present in argv, before the full parse. */
+export function peekBoolean(argv: readonly string[], name: string): boolean {
+  const { values } = parseNodeArgs({ args: [...argv], options: { [name]: { type: "boolean" } }, strict: false, allowPositionals: true });
+  return values[name] === true;
 }
 
 export function intFlag(args: ParsedArgs, name: string, fallback: number, min = 0): number {
   const raw = args.flags[name];
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (raw === true || !Number.isInteger(n) || n < min) throw new OptionsError(`--${name}`, `--${name} must be an integer >= ${min} (got ${JSON.stringify(raw)})`);
+  if (raw === true || !Number.isInteger(n) || n < min)
+    throw new OptionsError(`--${name}`, `--${name} must be an integer >= ${min} (got ${JSON.stringify(raw)})`);
   return n;
 }
 
@@ -83,7 +140,7 @@ export function stringFlag(args: ParsedArgs, name: string): string | undefined {
  * read an input file call it first: reading a missing file as empty would report "0 records" and exit 0.
  */
 export function existingFile(path: string, field: string, command: string): string {
-  let stats;
+  let stats: Stats;
   try {
     stats = statSync(path);
   } catch {

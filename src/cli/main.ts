@@ -12,7 +12,9 @@ const HELP = `recovery-gym ${LIBRARY_VERSION} — RL environments for tool failu
 Usage: recovery-gym <command> [flags]
 
 Commands:
-${[LIST_HELP, ROLLOUT_HELP, EVAL_HELP, SERVE_HELP, GENERATE_HELP, ...Object.values(EXTRA_COMMANDS).map((c) => c.help)].map((h) => `  ${h.replace(/\n/g, "\n  ")}`).join("\n\n")}
+${[LIST_HELP, ROLLOUT_HELP, EVAL_HELP, SERVE_HELP, GENERATE_HELP, ...Object.values(EXTRA_COMMANDS).map((c) => c.help)]
+  .map((h) => `  ${h.replace(/\n/g, "\n  ")}`)
+  .join("\n\n")}
 
 Options for the environment pass through as --opt key=value (JSON values accepted), validated like make().
 `;

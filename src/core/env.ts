@@ -96,6 +96,15 @@ export abstract class Env<Obs, Act, StepInfo extends Info = Info, ResetInfo exte
 
   close(): void {}
 
+  /**
+   * Asks the env to end its episodes after at most `maxSteps` steps itself, exactly as its own step limit does
+   * (truncated, reason `max_steps`, with the env's own final info and reward). Returns false when the env has no
+   * such limit to lower; the `TimeLimit` wrapper then truncates on its own. A lower limit already set wins.
+   */
+  limitEpisodeSteps(_maxSteps: number): boolean {
+    return false;
+  }
+
   /** The innermost env (wrappers forward to it). */
   get unwrapped(): Env<Obs, Act, StepInfo, ResetInfo> {
     return this;

@@ -3,6 +3,24 @@ export type JsonPrimitive = null | boolean | number | string;
 export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
+/** Every ArrayBuffer view but DataView: the views `Array.from` turns into their numbers. */
+export type TypedArray =
+  | Int8Array
+  | Uint8Array
+  | Uint8ClampedArray
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array
+  | Float32Array
+  | Float64Array
+  | BigInt64Array
+  | BigUint64Array;
+
+export function isTypedArray(value: unknown): value is TypedArray {
+  return ArrayBuffer.isView(value) && !(value instanceof DataView);
+}
+
 /**
  * Deep copy of plain JSON data (structuredClone is slower for the small objects we copy on hot paths). Arrays are
  * sliced (holes stay holes) and only their object members recursed into; objects copy their own enumerable keys
@@ -50,7 +68,8 @@ function jsonText(value: unknown, keepOrder: boolean, recordArguments: boolean):
     if (typeof value === "number" && !Number.isFinite(value)) return JSON.stringify(String(value));
     return JSON.stringify(value);
   }
-  if (ArrayBuffer.isView(value)) return jsonText(Array.from(value as unknown as ArrayLike<number>), keepOrder, recordArguments);
+  // A DataView has no elements to list (as Array.from saw it).
+  if (ArrayBuffer.isView(value)) return jsonText(isTypedArray(value) ? Array.from<number | bigint>(value) : [], keepOrder, recordArguments);
   if (Array.isArray(value)) return `[${value.map((v) => jsonText(v, keepOrder, recordArguments)).join(",")}]`;
   const obj = value as Record<string, unknown>;
   const keys = Object.keys(obj).filter((k) => obj[k] !== undefined);
@@ -62,6 +81,29 @@ function jsonText(value: unknown, keepOrder: boolean, recordArguments: boolean):
 /** Structural equality for plain data (typed arrays compare element-wise). */
 export function jsonEquals(a: unknown, b: unknown): boolean {
   return stableStringify(a) === stableStringify(b);
+}
+
+/**
+ * A typed JSON boundary checked at run time: a deep copy of `value` as JSON data. `undefined` members are dropped
+ * from objects and become null in arrays, as JSON.stringify does; anything else that is not JSON data (functions,
+ * symbols, bigints, typed arrays) is a TypeError naming its path.
+ */
+export function toJsonValue(value: unknown, path = "$"): JsonValue {
+  if (value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "number") return value;
+  if (Array.isArray(value)) return Array.from(value, (v: unknown, i) => (v === undefined ? null : toJsonValue(v, `${path}[${i}]`)));
+  if (typeof value === "object" && !ArrayBuffer.isView(value)) {
+    const out: JsonObject = {};
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = toJsonValue(v, `${path}.${k}`);
+    return out;
+  }
+  throw new TypeError(`${path}: a ${ArrayBuffer.isView(value) ? "typed array" : typeof value} is not JSON data`);
+}
+
+/** `toJsonValue` for objects: a TypeError names `path` when `value` is not a JSON object. */
+export function toJsonObject(value: unknown, path = "$"): JsonObject {
+  const v = toJsonValue(value, path);
+  if (!isJsonObject(v)) throw new TypeError(`${path}: expected a JSON object`);
+  return v;
 }
 
 export function isJsonObject(value: unknown): value is JsonObject {

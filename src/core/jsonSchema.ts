@@ -11,7 +11,7 @@ export interface JsonSchema {
   type?: JsonSchemaType | JsonSchemaType[];
   description?: string;
   properties?: Record<string, JsonSchema>;
-  required?: string[];
+  required?: readonly string[];
   additionalProperties?: boolean | JsonSchema;
   items?: JsonSchema;
   minItems?: number;
@@ -142,7 +142,8 @@ export function sampleFromJsonSchema(schema: JsonSchema, rng: Rng, depth = 0): J
       if (schema.format === "email") return `${rng.pick(WORDS)}@example.com`;
       if (schema.pattern !== undefined) {
         const fromPattern = sampleFromPattern(schema.pattern, rng);
-        const fits = fromPattern !== null && fromPattern.length >= (schema.minLength ?? 0) && fromPattern.length <= (schema.maxLength ?? Infinity);
+        const fits =
+          fromPattern !== null && fromPattern.length >= (schema.minLength ?? 0) && fromPattern.length <= (schema.maxLength ?? Infinity);
         if (fits) return fromPattern;
       }
       let s = rng.pick(WORDS);

@@ -11,7 +11,7 @@
  * "not found under the data root" (inside a root only), and never quote a file's content.
  */
 import { constants, readFileSync, realpathSync, statSync, type Stats } from "node:fs";
-import { open } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import path from "node:path";
 import { OptionsError } from "./errors.js";
 
@@ -140,7 +140,7 @@ export function confineOptionPaths(roots: readonly string[], maxBytes = DEFAULT_
  * without waiting), checked to be a regular file of at most `maxBytes`, and kept for `readOptionFile`.
  */
 export async function prepareOptionFile(field: string, target: string, maxBytes = DEFAULT_MAX_OPTION_FILE_BYTES): Promise<void> {
-  let fh;
+  let fh: FileHandle;
   try {
     fh = await open(target, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch (e) {

@@ -1,3 +1,5 @@
+// Kept over randexp: randexp (driven by our Rng) draws nothing for literal characters and indexes classes in sorted
+// order, so its strings differ from these, on which the pinned random-play fingerprints (ToolMaze patterns) depend.
 /**
  * Random strings matching a JSON-schema `pattern`, so sampled tool calls are valid calls (ticker `^[A-Z]{2,5}$`,
  * phone `^\+[0-9]{7,15}$`, ...). Covers the regex subset tool schemas use: literals, escapes (\d \w \s and escaped
@@ -15,10 +17,18 @@ type Node =
 /** Unbounded quantifiers (`*`, `+`, `{n,}`) repeat at most this many extra times. */
 const EXTRA_REPEATS = 3;
 const DIGIT: Ranges = [[48, 57]];
-const WORD: Ranges = [[48, 57], [65, 90], [95, 95], [97, 122]];
+const WORD: Ranges = [
+  [48, 57],
+  [65, 90],
+  [95, 95],
+  [97, 122],
+];
 const SPACE: Ranges = [[32, 32]];
 const PRINTABLE: Ranges = [[32, 126]];
-const DOT: Ranges = [[48, 57], [97, 122]];
+const DOT: Ranges = [
+  [48, 57],
+  [97, 122],
+];
 
 class Unsupported extends Error {}
 

@@ -153,9 +153,10 @@ export function listEnvs(): EnvListing[] {
 }
 
 /**
- * An option layer: `make()` options valid on every env id (the discrete action mode's `actionMode`), parsed by the
- * layer's own schema and applied after the family's factory. The family never sees them, so its env is made exactly
- * as without them; the layer wraps it. Layers live above `src/core` and register themselves here.
+ * An option layer: `make()` options valid on every env id (the discrete action mode's `actionMode`, chat mode's
+ * `obsFormat`), parsed by the layer's own schema and applied after the family's factory. The family never sees them,
+ * so its env is made as without them (up to the defaults `familyDefaults` sets); the layer wraps it. Layers live above
+ * `src/core` and register themselves here.
  */
 export interface MakeLayer {
   /** The option keys the layer owns (on every env id). */
@@ -164,8 +165,16 @@ export interface MakeLayer {
   readonly schema: z.ZodType<JsonObject>;
   /** One line per option, merged into `listEnvs()` for every env. */
   readonly docs: Readonly<Record<string, string>>;
-  /** Wraps the env the family made; `spec` is the outer spec (its entryOptions include the layer's options). */
-  apply(env: Env<unknown, unknown>, options: JsonObject, spec: EnvSpec): Env<unknown, unknown>;
+  /**
+   * Family options the layer defaults when the caller left them out (chat mode: `invalidAction: "penalize"`, since a
+   * model's mistake is an episode event there). Only applied when the layer is active for these options.
+   */
+  familyDefaults?(options: JsonObject): Readonly<Record<string, unknown>>;
+  /**
+   * Wraps the env the family made. `options` are the layer's parsed options, `given` the family options exactly as
+   * the caller gave them, `spec` the outer spec (its entryOptions include the layer's options).
+   */
+  apply(env: Env<unknown, unknown>, options: JsonObject, spec: EnvSpec, given: Readonly<Record<string, unknown>>): Env<unknown, unknown>;
 }
 
 const LAYERS: MakeLayer[] = [];
@@ -209,35 +218,60 @@ function parseLayer(id: string, layer: MakeLayer, own: Record<string, unknown>):
 
 /** Validates options against the env's schema; errors name the field, the value and what was expected. */
 export function parseEnvOptions(id: string, options: unknown): JsonObject {
+  return parseLayered(id, options).parsed;
+}
+
+interface LayeredOptions {
+  /** The family's options and every active layer's, parsed. */
+  parsed: JsonObject;
+  /** The family's part, parsed (what its factory receives). */
+  family: JsonObject;
+  /** The family's part as given (before layer defaults and parsing). */
+  given: Record<string, unknown>;
+  layers: [MakeLayer, JsonObject][];
+}
+
+function parseLayered(id: string, options: unknown): LayeredOptions {
   const entry = registryEntry(id);
   const isObject = typeof options === "object" && options !== null && !Array.isArray(options);
-  const { family, layers } = isObject ? splitOptions(options as Record<string, unknown>) : { family: options, layers: [] };
-  const res = entry.optionsSchema.safeParse(family ?? {});
+  const split = isObject ? splitOptions(options as Record<string, unknown>) : { family: options, layers: [] };
+  const given = (split.family ?? {}) as Record<string, unknown>;
+  const layers = split.layers.map(([layer, own]): [MakeLayer, JsonObject] => [layer, parseLayer(id, layer, own)]);
+  let withDefaults = given;
+  for (const [layer, own] of layers) {
+    const defaults = layer.familyDefaults?.(own) ?? {};
+    for (const [k, v] of Object.entries(defaults)) if (withDefaults[k] === undefined) withDefaults = { ...withDefaults, [k]: v };
+  }
+  const res = entry.optionsSchema.safeParse(withDefaults);
   if (!res.success) {
-    const { field, message } = describeZodIssues(res.error.issues, family ?? {});
+    const { field, message } = describeZodIssues(res.error.issues, withDefaults);
     throw new OptionsError(field, `${id}: invalid option ${message}`, { id });
   }
-  if (layers.length === 0) return res.data;
-  const out: JsonObject = { ...res.data };
-  for (const [layer, own] of layers) Object.assign(out, parseLayer(id, layer, own));
-  return out;
+  const parsed: JsonObject = { ...res.data };
+  for (const [, own] of layers) Object.assign(parsed, own);
+  return { parsed, family: res.data, given, layers };
 }
 
 /**
  * Makes an env: `make("ToolMaze-v0", { complexity: "C2" })`. The type parameters name the observation, action and
  * info types the caller expects (`make<ToolObservation, Action, ToolStepInfo, ToolResetInfo>(...)` for the tool
- * envs); they are not checked at run time.
+ * envs); they are not checked at run time. `wrapInner` (e.g. a trajectory recorder) wraps the family's env, under any
+ * option layer (so a chat-mode session records the family's own steps).
  */
-export function make<Obs = unknown, Act = unknown, StepInfo extends Info = Info, ResetInfo extends Info = Info>(id: string, options: Record<string, unknown> = {}): Env<Obs, Act, StepInfo, ResetInfo> {
+export function make<Obs = unknown, Act = unknown, StepInfo extends Info = Info, ResetInfo extends Info = Info>(
+  id: string,
+  options: Record<string, unknown> = {},
+  wrapInner?: (env: Env<unknown, unknown>) => Env<unknown, unknown>,
+): Env<Obs, Act, StepInfo, ResetInfo> {
   const entry = registryEntry(id);
-  const parsed = parseEnvOptions(id, options);
-  const { family, layers } = splitOptions(parsed);
+  const { parsed, family, given, layers } = parseLayered(id, options);
   const maxEpisodeSteps = (parsed.maxSteps as number | undefined) ?? entry.maxEpisodeSteps;
-  const spec: EnvSpec = { id, entryOptions: family as JsonObject, maxEpisodeSteps, libraryVersion: LIBRARY_VERSION };
-  let env = entry.factory(family as JsonObject, spec);
+  const spec: EnvSpec = { id, entryOptions: family, maxEpisodeSteps, libraryVersion: LIBRARY_VERSION };
+  let env = entry.factory(family, spec);
+  if (wrapInner) env = wrapInner(env);
   if (layers.length > 0) {
     const outer: EnvSpec = { ...spec, entryOptions: parsed };
-    for (const [layer, own] of layers) env = layer.apply(env, own as JsonObject, outer);
+    for (const [layer, own] of layers) env = layer.apply(env, own, outer, given);
   }
   return env as Env<Obs, Act, StepInfo, ResetInfo>;
 }

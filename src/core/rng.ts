@@ -14,7 +14,7 @@ export interface RngState {
 export class Rng {
   readonly path: string;
   private readonly initialState: seedrandom.State.Alea | undefined;
-  private generator: seedrandom.PRNG | null = null;
+  private generator: seedrandom.StatefulPRNG<seedrandom.State.Alea> | null = null;
 
   constructor(seed: number | string, state?: seedrandom.State.Alea) {
     this.path = String(seed);
@@ -22,7 +22,7 @@ export class Rng {
   }
 
   /** Seeding hashes the path, so it is deferred to the first draw: most derived streams of an episode never draw. */
-  private get gen(): seedrandom.PRNG {
+  private get gen(): seedrandom.StatefulPRNG<seedrandom.State.Alea> {
     if (this.generator === null) {
       this.generator = this.initialState ? seedrandom.alea("", { state: this.initialState }) : seedrandom.alea(this.path, { state: true });
     }
@@ -98,7 +98,7 @@ export class Rng {
   }
 
   getState(): RngState {
-    return { path: this.path, state: (this.gen as unknown as { state(): seedrandom.State.Alea }).state() };
+    return { path: this.path, state: this.gen.state() };
   }
 
   /** Continues this stream from `state`, a snapshot of the same stream taken elsewhere (e.g. in a worker thread). */

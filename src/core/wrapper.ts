@@ -36,6 +36,9 @@ export class Wrapper<Obs, Act, InnerObs = Obs, InnerAct = Act> extends Env<Obs, 
   override close(): void {
     this.env.close();
   }
+  override limitEpisodeSteps(maxSteps: number): boolean {
+    return this.env.limitEpisodeSteps(maxSteps);
+  }
   override get unwrapped(): Env<Obs, Act> {
     return this.env.unwrapped as unknown as Env<Obs, Act>;
   }

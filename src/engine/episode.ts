@@ -2,11 +2,24 @@ import type { JsonObject, JsonValue } from "../core/json.js";
 import { cloneJson } from "../core/json.js";
 import { Rng, type RngState } from "../core/rng.js";
 import { argumentIssues } from "../core/spaces/toolCall.js";
+import {
+  type BudgetRules,
+  callBudgetError,
+  callBudgetExhausted,
+  DEFAULT_BUDGET_RULES,
+  type EpisodeBudgets,
+  type ResolvedBudgets,
+  resolveBudgets,
+  retryBudgetOverflowed,
+} from "./budgets.js";
 import { emptyDictionary } from "./dictionary.js";
-import type { EpisodeEvent, FaultPersistenceType, ToolErrorSource } from "./events.js";
+import type { CoreEvent, EpisodeEvent, FaultPersistenceType, ToolErrorSource } from "./events.js";
 import { type CorruptionFn, type FaultSpec, type FaultState, faultFires, initialFaultState } from "./faults.js";
 import { type Taint, ValueProvenance } from "./ledger.js";
-import { recoveryPatterns } from "./patterns.js";
+import { DEFAULT_PATTERN_RULES, type PatternRules, recoveryPatterns } from "./patterns.js";
+import type { CallPipeline, StageCall, StageOutcome } from "./pipeline.js";
+
+export type { CallPipeline, FamilyFaultStage, StageCall, StageOutcome } from "./pipeline.js";
 import type { ToolDefinition, ToolErrorPayload } from "./tool.js";
 
 /** One tool call as recorded in the episode (plain data). */
@@ -25,6 +38,8 @@ export interface CallRecord {
   taint: Taint;
   /** Strongest persistence among fired faults, for retry/switch bookkeeping. */
   faultPersistence: FaultPersistenceType | null;
+  /** Only under the `retries: "errors"` budget rule: the response the retry-budget overflow replaced. */
+  overflowed?: JsonValue;
 }
 
 /** Serialisable state of the tool-calling part of an episode. */
@@ -46,14 +61,36 @@ export interface ToolEpisodeConfig<S> {
   /**
    * Emit `poisoned_value_reused` events from the engine's value provenance (default true). A family that reports
    * poisoned values from its own analysis instead (ToolMaze) turns it off rather than computing events to discard.
+   * `"before_validation"`: also for calls the argument check refuses (PlanBench-XL's harness refuses untrusted
+   * inputs there, so the reuse is never seen after it).
    */
-  valueProvenance?: boolean;
+  valueProvenance?: boolean | "before_validation";
+  budgets?: EpisodeBudgets;
+  /** How a benchmark's harness orders and words its call pipeline; default: the engine's own (see CallPipeline). */
+  pipeline?: CallPipeline<S>;
 }
 
-/** The result of `ToolEpisode.call`: the record plus the events it produced. */
+/** A budget that ended the episode with this call: the reason and the `budget_exceeded` event to report. */
+export interface BudgetEnd {
+  reason: "budget_exceeded" | "retry_exceeded";
+  event: Extract<CoreEvent, { type: "budget_exceeded" }>;
+}
+
+/**
+ * The result of `ToolEpisode.call`: the record (null when the tool-call budget refused the call), the events it
+ * produced, the response the agent is shown, and the budget that ended the episode, if one did (its event is
+ * reported after the family's own events of the call).
+ */
 export interface CallResult {
-  record: CallRecord;
+  record: CallRecord | null;
   events: EpisodeEvent[];
+  response: JsonValue;
+  end: BudgetEnd | null;
+}
+
+/** An error payload as JSON (the same object: every field of ToolErrorPayload is JSON). */
+function errorJson(error: ToolErrorPayload): JsonObject {
+  return error as ToolErrorPayload & JsonObject;
 }
 
 const STRENGTH: Record<FaultPersistenceType, number> = { transient: 0, temporary: 1, permanent: 2 };
@@ -69,6 +106,20 @@ function callRngOf(rng: Rng, index: number): () => Rng {
 }
 
 /**
+ * Name -> tool of a tool list. A family that hands every episode the same list (PlanBench-XL's ~1,700 tools) gets
+ * the same read-only map back instead of a rebuild per reset.
+ */
+const toolIndexes = new WeakMap<readonly ToolDefinition<never>[], ReadonlyMap<string, ToolDefinition<never>>>();
+function toolIndex<S>(list: readonly ToolDefinition<S>[]): ReadonlyMap<string, ToolDefinition<S>> {
+  const cached = toolIndexes.get(list) as ReadonlyMap<string, ToolDefinition<S>> | undefined;
+  if (cached) return cached;
+  const tools = new Map<string, ToolDefinition<S>>();
+  for (const t of list) tools.set(t.name, t);
+  toolIndexes.set(list, tools);
+  return tools;
+}
+
+/**
  * The shared call pipeline: unknown/invisible tool -> argument validation -> faults that pre-empt the simulator ->
  * simulator -> corrupting faults -> ledger -> events (retry, alternative switch, read-back, poisoned value).
  * Families call it from their env and add their own events on top.
@@ -80,17 +131,30 @@ export class ToolEpisode<S> {
   private readonly rng: Rng;
   private faultRngs = new Map<string, Rng>();
   private readonly provenance: ValueProvenance | null;
+  private readonly provenanceFirst: boolean;
+  readonly budgets: ResolvedBudgets;
+  private readonly budgetRules: BudgetRules;
+  private readonly patternRules: PatternRules;
+  private readonly pipeline: CallPipeline<S> | null;
   data: EpisodeData<S>;
 
   constructor(config: ToolEpisodeConfig<S>) {
-    const tools = new Map<string, ToolDefinition<S>>();
-    for (const t of config.tools) tools.set(t.name, t);
-    this.tools = tools;
+    this.tools = toolIndex(config.tools);
     this.provenance = config.valueProvenance === false ? null : new ValueProvenance();
+    this.provenanceFirst = config.valueProvenance === "before_validation";
     this.faults = config.faults ?? [];
+    this.budgets = resolveBudgets(config.budgets);
+    const p = config.pipeline;
+    this.budgetRules = p?.budgetRules ?? DEFAULT_BUDGET_RULES;
+    this.patternRules = p?.patternRules ?? DEFAULT_PATTERN_RULES;
+    // The default pipeline keeps its allocation-free hot path; any option that changes a stage takes the staged one.
+    this.pipeline = p && (p.order === "faults_first" || p.validate || p.familyFaults || p.respond || p.view) ? p : null;
+    if (this.pipeline?.familyFaults && this.faults.length > 0) {
+      throw new Error("an episode takes its faults either from fault specs or from a family fault stage, not both");
+    }
     this.corruptions = config.corruptions ?? {};
     this.rng = config.rng;
-    for (const name of config.visible) if (!tools.has(name)) throw new Error(`visible tool "${name}" is not defined`);
+    for (const name of config.visible) if (!this.tools.has(name)) throw new Error(`visible tool "${name}" is not defined`);
     // Keyed by fault ids (data, unbounded over a suite): a dictionary, see emptyDictionary.
     const faultStates: Record<string, FaultState> = this.faults.length > 0 ? emptyDictionary<FaultState>() : {};
     for (const f of this.faults) faultStates[f.id] = initialFaultState();
@@ -172,7 +236,7 @@ export class ToolEpisode<S> {
 
   /** What the agent receives for an error: the tool's own body when it has one, else the uniform wrapper. */
   private static errorResponse(error: ToolErrorPayload): JsonValue {
-    return error.body ?? { error: error as unknown as JsonObject };
+    return error.body ?? { error: errorJson(error) };
   }
 
   private errorResponses: Map<ToolErrorPayload, JsonValue> | null = null;
@@ -188,35 +252,55 @@ export class ToolEpisode<S> {
   }
 
   private errorRecord(index: number, step: number, tool: string, args: JsonObject, error: ToolErrorPayload, source: ToolErrorSource): CallRecord {
-    return { index, step, tool, arguments: args, ok: false, response: { error: error as unknown as JsonObject }, errorSource: source, faults: [], taint: "clean", faultPersistence: null };
+    const respond = this.pipeline?.respond;
+    const response = respond ? respond({ tool, args, callIndex: index }, { ok: false, error, source }) : ToolEpisode.errorResponse(error);
+    return {
+      index, step, tool, arguments: args, ok: false, response, errorSource: source, faults: [], taint: "clean", faultPersistence: null,
+    };
   }
 
-  /** Runs one tool call through the pipeline. Never throws for agent mistakes: they become error records. */
+  /**
+   * Runs one tool call through the pipeline, budgets included. Never throws for agent mistakes: they become error
+   * records (or, past a tool-call budget that refuses calls, no record at all).
+   */
   call(tool: string, rawArgs: JsonObject, step: number): CallResult {
     const index = this.data.calls.length + 1;
+    const overBudget = callBudgetExhausted(this.budgets, index - 1);
+    if (overBudget && this.budgetRules.calls === "refuse") {
+      const limit = this.budgets.toolCalls as number;
+      const { code, message } = callBudgetError(limit);
+      return { record: null, events: [], response: { error: { code, message } }, end: this.budgetEnd("budget_exceeded", limit) };
+    }
     const args = cloneJson(rawArgs);
     const events: EpisodeEvent[] = [];
     const def = this.tools.get(tool);
     let record: CallRecord;
     let error: ToolErrorPayload | null = null;
-    if (!def) {
+    let end: BudgetEnd | null = null;
+    if (overBudget) {
+      error = this.budgetRules.exceeded ?? callBudgetError(this.budgets.toolCalls as number);
+      record = this.errorRecord(index, step, tool, args, error, "budget");
+      end = this.budgetEnd("budget_exceeded", this.budgets.toolCalls as number);
+    } else if (this.pipeline !== null) {
+      ({ record, error } = this.staged(this.pipeline, def, tool, args, index, step, events));
+    } else if (!def) {
       error = { code: "unknown_tool", status: 404, message: `no tool named "${tool}"` };
       record = this.errorRecord(index, step, tool, args, error, "unknown_tool");
     } else if (!this.isVisible(tool)) {
       error = { code: "tool_not_available", status: 403, message: `tool "${tool}" is not available right now` };
       record = this.errorRecord(index, step, tool, args, error, "not_visible");
     } else {
-      const issues = argumentIssues(def.parameters, args);
-      if (issues) {
-        const message = issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
-        error = { code: "invalid_arguments", status: 400, message };
+      let poisoned = this.provenance && this.provenanceFirst ? this.provenance.poisonedArguments(this.data.calls, args) : NO_POISON;
+      const refused = def.checkArguments ? def.checkArguments(args, this.data.world) : ToolEpisode.schemaError(def, args);
+      if (refused) {
+        error = refused;
         record = this.errorRecord(index, step, tool, args, error, "validation");
       } else {
-        const poisoned = this.provenance ? this.provenance.poisonedArguments(this.data.calls, args) : NO_POISON;
+        if (this.provenance && !this.provenanceFirst) poisoned = this.provenance.poisonedArguments(this.data.calls, args);
         ({ record, error } = this.runWithFaults(def, args, index, step, events));
-        for (const p of poisoned) {
-          events.push({ type: "poisoned_value_reused", tool, callIndex: index, argument: p.argument, sourceCallIndex: p.sourceCallIndex, taint: p.taint });
-        }
+      }
+      for (const p of poisoned) {
+        events.push({ type: "poisoned_value_reused", tool, callIndex: index, argument: p.argument, sourceCallIndex: p.sourceCallIndex, taint: p.taint });
       }
     }
     this.detectPatterns(record, events);
@@ -225,7 +309,105 @@ export class ToolEpisode<S> {
     if (!record.ok && error) {
       events.push({ type: "tool_error", tool, callIndex: index, code: error.code, source: record.errorSource ?? "simulator", message: error.message });
     }
-    return { record, events };
+    if (end === null && this.budgets.retries !== null && retryBudgetOverflowed(this.budgets, this.data.retries)) {
+      end = this.budgetEnd("retry_exceeded", this.budgets.retries);
+    }
+    const response = this.pipeline?.view ? this.pipeline.view(record.response) : record.response;
+    return { record, events, response, end };
+  }
+
+  private budgetEnd(reason: BudgetEnd["reason"], limit: number): BudgetEnd {
+    return { reason, event: { type: "budget_exceeded", budget: reason === "budget_exceeded" ? "tool_calls" : "retries", limit } };
+  }
+
+  private validation(pipeline: CallPipeline<S>, def: ToolDefinition<S> | undefined, tool: string, args: JsonObject): StageOutcome | null {
+    const custom = pipeline.validate ? pipeline.validate(tool, def, args) : null;
+    if (!def) {
+      const error = custom ?? { code: "unknown_tool", status: 404, message: `no tool named "${tool}"` };
+      return { ok: false, error, source: "unknown_tool" };
+    }
+    if (!this.isVisible(tool)) {
+      const error = { code: "tool_not_available", status: 403, message: `tool "${tool}" is not available right now` };
+      return { ok: false, error, source: "not_visible" };
+    }
+    const own = def.checkArguments;
+    const refused = pipeline.validate ? custom : own ? own(args, this.data.world) : ToolEpisode.schemaError(def, args);
+    return refused ? { ok: false, error: refused, source: "validation" } : null;
+  }
+
+  /**
+   * The pipeline under a benchmark's options (see CallPipeline): validation and the family fault stage in the
+   * configured order, the simulator, the stage's rewrite of the outcome, the retry budget's charge, the envelope.
+   */
+  private staged(
+    pipeline: CallPipeline<S>,
+    def: ToolDefinition<S> | undefined,
+    tool: string,
+    args: JsonObject,
+    index: number,
+    step: number,
+    events: EpisodeEvent[],
+  ): { record: CallRecord; error: ToolErrorPayload | null } {
+    const faultsFirst = pipeline.order === "faults_first";
+    let call: StageCall = { tool, args, callIndex: index };
+    let outcome: StageOutcome | null = faultsFirst ? null : this.validation(pipeline, def, tool, args);
+    const pre = outcome === null && pipeline.familyFaults ? pipeline.familyFaults.before(call) : null;
+    if (pre) {
+      call = { tool, args: pre.args, callIndex: index };
+      if (pre.error) outcome = { ok: false, error: pre.error, source: "fault" };
+    }
+    if (outcome === null && faultsFirst) outcome = this.validation(pipeline, def, tool, call.args);
+    let taint: Taint = "clean";
+    if (outcome === null) {
+      const ctx = { state: this.data.world, callIndex: index, step, rng: callRngOf(this.rng, index) };
+      const out = (def as ToolDefinition<S>).run(call.args, ctx);
+      if (out.ok && out.taint) taint = out.taint;
+      outcome = out.ok ? { ok: true, output: out.output } : { ok: false, error: out.error, source: "simulator" };
+    }
+    let fired: readonly FaultSpec[] = [];
+    if (pre) ({ outcome, fired } = pre.after(call, outcome));
+    const respond = (o: StageOutcome): JsonValue =>
+      pipeline.respond ? pipeline.respond(call, o) : o.ok ? o.output : ToolEpisode.errorResponse(o.error);
+    let overflowed: JsonValue | undefined;
+    if (!outcome.ok && this.budgetRules.retries === "errors") {
+      this.data.retries += 1;
+      const limit = this.budgets.retries;
+      if (limit !== null && this.data.retries > limit) {
+        overflowed = respond(outcome);
+        const replace = this.budgetRules.retryExceeded;
+        const capped = replace ? replace(limit, outcome.error) : { code: "retry_exceeded", message: `retry budget of ${limit} exceeded` };
+        outcome = { ok: false, error: capped, source: outcome.source };
+      }
+    }
+    const ids: string[] = [];
+    let persistence: FaultPersistenceType | null = null;
+    for (const f of fired) {
+      if (ids.includes(f.id)) continue;
+      ids.push(f.id);
+      if (persistence === null || STRENGTH[f.persistence.type] > STRENGTH[persistence]) persistence = f.persistence.type;
+      const { id: faultId, kind, visibility } = f;
+      events.push({ type: "fault_injected", tool, callIndex: index, faultId, kind, visibility, persistence: f.persistence.type });
+    }
+    const reached = outcome.ok || outcome.source === "simulator" || outcome.source === "fault";
+    if (reached && this.provenance) {
+      for (const { argument, sourceCallIndex, taint: t } of this.provenance.poisonedArguments(this.data.calls, args)) {
+        events.push({ type: "poisoned_value_reused", tool, callIndex: index, argument, sourceCallIndex, taint: t });
+      }
+    }
+    const record: CallRecord = {
+      index, step, tool, arguments: args, ok: outcome.ok, response: respond(outcome), errorSource: outcome.ok ? null : outcome.source,
+      faults: ids, taint: outcome.ok ? taint : "clean", faultPersistence: persistence,
+    };
+    if (overflowed !== undefined) record.overflowed = overflowed;
+    return { record, error: outcome.ok ? null : outcome.error };
+  }
+
+  /** The JSON-schema check of a call's arguments (tools without their own `checkArguments`). */
+  private static schemaError(def: ToolDefinition<unknown>, args: JsonObject): ToolErrorPayload | null {
+    const issues = argumentIssues(def.parameters, args);
+    if (!issues) return null;
+    const message = issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
+    return { code: "invalid_arguments", status: 400, message };
   }
 
   /** Applies a family's named corruption transform to a call's output (null when the simulator was skipped). */
@@ -249,7 +431,7 @@ export class ToolEpisode<S> {
     let errorSource: ToolErrorSource | null = null;
     let taint: Taint = "clean";
     let error: ToolErrorPayload | null = null;
-    const pre = fired === null ? undefined : fired.find((f) => f.effect.type !== "corrupt");
+    const pre = fired === null ? undefined : fired.find((f) => f.effect.type !== "corrupt" && f.effect.type !== "decoy");
     if (pre) {
       const eff = pre.effect;
       if (eff.type === "error") {
@@ -276,6 +458,15 @@ export class ToolEpisode<S> {
     }
     if (fired === null) return { record: { index, step, tool: def.name, arguments: args, ok, response, errorSource, faults: [], taint, faultPersistence: null }, error };
     const applied: FaultSpec[] = pre ? [pre] : [];
+    if (!pre) {
+      // A decoy answered by itself: whatever it said is the fault's doing, success or failure.
+      for (const f of fired) {
+        if (f.effect.type !== "decoy") continue;
+        applied.push(f);
+        taint = "untrusted";
+        if (!ok) errorSource = "fault";
+      }
+    }
     if (ok) {
       for (const f of fired) {
         if (f.effect.type !== "corrupt") continue;
@@ -293,14 +484,17 @@ export class ToolEpisode<S> {
     return { record, error };
   }
 
-  private readonly groupOf = (tool: string): string | undefined => this.tools.get(tool)?.meta?.group;
+  // Made on first use, not as an arrow class field: under tsx (keepNames) every field arrow costs a
+  // defineProperty('name') per episode, which was a fifth of a canonical ToolMaze reset.
+  private groupFn: ((tool: string) => string | undefined) | null = null;
 
   /** Retry, alternative-switch and read-back events, from the call history alone. */
   private detectPatterns(record: CallRecord, events: EpisodeEvent[]): void {
     const calls = this.data.calls;
-    const { retry, alternativeSwitch } = recoveryPatterns(calls, record.tool, record.index, this.groupOf);
+    this.groupFn ??= (tool) => this.tools.get(tool)?.meta?.group;
+    const { retry, alternativeSwitch } = recoveryPatterns(calls, record.tool, record.index, this.groupFn, this.patternRules);
     if (retry) {
-      this.data.retries += 1;
+      if (this.budgetRules.retries === "retry_events") this.data.retries += 1;
       events.push(retry);
     }
     if (alternativeSwitch) events.push(alternativeSwitch);

@@ -43,8 +43,11 @@ export type CoreEvent =
   | { type: "aborted"; reason: string | null }
   | { type: "success" };
 
-/** Where a tool error came from: the agent's own mistake, an injected fault, or the simulator's normal errors. */
-export type ToolErrorSource = "unknown_tool" | "not_visible" | "validation" | "fault" | "simulator";
+/**
+ * Where a tool error came from: the agent's own mistake, an injected fault, the simulator's normal errors, or a
+ * call charged past the tool-call budget (budget rule `calls: "record"`, see src/engine/budgets.ts).
+ */
+export type ToolErrorSource = "unknown_tool" | "not_visible" | "validation" | "fault" | "simulator" | "budget";
 /**
  * Budgets whose exhaustion *terminates* an episode with a `budget_exceeded` event: tool calls
  * (terminationReason `budget_exceeded`) and retries (`retry_exceeded`). The step limit is deliberately not one of

@@ -10,6 +10,8 @@ export interface FaultTrigger {
   group?: string;
   /** With `group`: the first member the agent calls becomes the victim; no other member is ever perturbed. */
   bindFirstInGroup?: boolean;
+  /** Any tool whose hidden meta has all these values (a class of tools, e.g. a benchmark's decoys of one kind). */
+  meta?: Record<string, JsonPrimitive>;
   /** 1-based index among all tool calls of the episode. */
   nthCall?: number;
   /** Argument equality, or `{ regex }` tested against the argument's string form. */
@@ -48,6 +50,11 @@ export type FaultEffect =
   | { type: "error"; error: ToolErrorPayload; errorByTool?: Record<string, ToolErrorPayload>; perEpisodeResponse?: boolean }
   | { type: "replace"; output?: JsonValue; transform?: string; params?: JsonObject }
   | { type: "corrupt"; transform: string; params?: JsonObject }
+  /**
+   * The tool is a decoy by design (PlanBench-XL's noisy and blocker siblings always fail or answer a wrong value):
+   * its own simulator answers, and the call counts as faulted (events, `untrusted` taint, retry / switch detection).
+   */
+  | { type: "decoy" }
   /**
    * Applied by the family in the order its benchmark's harness fixes (ToolMisuseBench: schema drift, then denials,
    * then error rewrites); the engine decides only whether the fault fires. The default call pipeline refuses it.
@@ -123,6 +130,7 @@ export function faultFires(
       else if (state.victim !== call.tool) return false;
     }
   }
+  if (t.meta) for (const k in t.meta) if (call.meta?.[k] !== t.meta[k]) return false;
   if (t.nthCall !== undefined && t.nthCall !== call.callIndex) return false;
   if (t.argMatches && !argMatches(call.args, t.argMatches)) return false;
   if (t.argEquals && !argEquals(call.args, t.argEquals, equals)) return false;

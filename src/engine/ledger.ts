@@ -34,12 +34,12 @@ function collectKeys(value: JsonValue, out: Set<string>, depth = 0): void {
  */
 export class ValueProvenance {
   private readonly keysByCall = new Map<number, Set<string>>();
-  /** Successful tainted records among `calls[0 .. scanned)` of the array last seen (records are append-only). */
+  /** Tainted records among `calls[0 .. scanned)` of the array last seen (records are append-only). */
   private tainted: ResponseRecord[] = [];
   private scanned = 0;
   private scannedOf: readonly ResponseRecord[] | null = null;
 
-  /** The successful tainted calls, in order; scans only the records appended since the last call. */
+  /** The tainted calls, in order; scans only the records appended since the last call. */
   private taintedCalls(calls: readonly ResponseRecord[]): ResponseRecord[] {
     if (calls !== this.scannedOf || calls.length < this.scanned) {
       this.scannedOf = calls;
@@ -48,7 +48,8 @@ export class ValueProvenance {
     }
     for (; this.scanned < calls.length; this.scanned++) {
       const c = calls[this.scanned];
-      if (c.ok && c.taint !== "clean") this.tainted.push(c);
+      // A failed call can be tainted too (a decoy's failure still shows its value); the pipeline's own errors are clean.
+      if (c.taint !== "clean") this.tainted.push(c);
     }
     return this.tainted;
   }

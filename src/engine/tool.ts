@@ -49,6 +49,12 @@ export interface ToolContext<S> {
 /** A tool: its public schema (what the agent sees), hidden metadata, and a deterministic simulator. */
 export interface ToolDefinition<S = unknown> extends ToolSchema {
   meta?: ToolMeta;
+  /**
+   * The tool's own argument rules, checked instead of its JSON schema (a benchmark whose official harness fixes them,
+   * e.g. PlanBench-XL's exact key set and trusted-input rule): an error payload refuses the call (source
+   * `validation`), null lets it through to the faults and the simulator.
+   */
+  checkArguments?(args: JsonObject, state: S): ToolErrorPayload | null;
   /** Semantic types of parameters and response fields, as the documentation states them (discrete mode binds by them). */
   semantics?: ToolSemantics;
   run(args: JsonObject, ctx: ToolContext<S>): ToolOutcome;

@@ -6,16 +6,43 @@ import { Rng, type RngState } from "../core/rng.js";
 import { ToolActionSpace } from "./actionSpace.js";
 import { ToolCallSpace, type ToolSchema } from "../core/spaces/toolCall.js";
 import type { Space } from "../core/spaces/space.js";
-import { RewardComputer, type RawTerms } from "../rewards/compute.js";
+import { RewardComputer } from "../rewards/compute.js";
 import { resolveRewardSpec } from "../rewards/presets.js";
 import type { RewardSpec } from "../rewards/spec.js";
 import type { Action, FamilyAction, ToolCallAction } from "./actions.js";
 import type { EpisodeEvent, TerminationReason } from "./events.js";
+import { episodeStepLimit, remainingBudgets } from "./budgets.js";
 import { type CallRecord, type EpisodeData, ToolEpisode } from "./episode.js";
-import { CORE_INFO_KEYS, type EpisodeSetup, type FamilyActionResult, type ToolEnvConfig, type ToolEnvOptions, type ToolEnvState, type ToolResetInfo, type ToolStepInfo } from "./toolEnvContract.js";
+import {
+  type CallReport,
+  CORE_INFO_KEYS,
+  type EpisodeEnd,
+  type EpisodeSetup,
+  type FamilyActionResult,
+  type StepContext,
+  type StepReport,
+  type ToolEnvConfig,
+  type ToolEnvOptions,
+  type ToolEnvState,
+  type ToolResetInfo,
+  type ToolStepInfo,
+} from "./toolEnvContract.js";
 
-export { CORE_INFO_KEYS, toolEnvOptionsSchema, type EpisodeSetup, type FamilyActionResult, type ToolEnvConfig, type ToolEnvOptions, type ToolEnvState, type ToolResetInfo, type ToolStepInfo } from "./toolEnvContract.js";
-import type { CorruptionFn } from "./faults.js";
+export {
+  type CallReport,
+  CORE_INFO_KEYS,
+  type EpisodeEnd,
+  type EpisodeSetup,
+  type FamilyActionResult,
+  type StepContext,
+  type StepReport,
+  toolEnvOptionsSchema,
+  type ToolEnvConfig,
+  type ToolEnvOptions,
+  type ToolEnvState,
+  type ToolResetInfo,
+  type ToolStepInfo,
+} from "./toolEnvContract.js";
 import { type ToolObservation, toolObservationSpace } from "./observation.js";
 import { renderEpisode, type HistoryEntry } from "./render.js";
 import {
@@ -30,10 +57,16 @@ import { CORE_TERMS, coreRawTerms } from "./terms.js";
 import { type ToolDefinition, toolSchemaOf } from "./tool.js";
 import { type ObservableEpisode, projectEpisode } from "./discrete/source.js";
 
+/** `info.terminationReason` of an episode that ended without success. */
+function reasonOf(end: EpisodeEnd): TerminationReason {
+  return end.kind === "answer" ? "answered" : end.kind === "abort" ? "aborted" : end.reason;
+}
+
 /**
- * The one tool-episode env. Families subclass it and supply the world (`createEpisode`), answer judging, family
- * events, metrics and an optional potential; the base class runs the call pipeline, budgets, events, rewards,
- * observations and the Gymnasium contract.
+ * The one tool-episode env. Families subclass it and supply the episode (`createEpisode`), their events per call
+ * (`onCall`), judging (`judge`), reward terms and hidden annotations per step (`stepReport`), metrics and an
+ * optional potential (the contract: toolEnvContract.ts); the base class runs the call pipeline, budgets, events,
+ * rewards, observations and the Gymnasium contract.
  */
 export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> extends Env<ToolObservation, Action, ToolStepInfo, ToolResetInfo> {
   readonly observationSpace: Space<ToolObservation>;
@@ -43,6 +76,8 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
   readonly metadata: EnvMetadata;
   readonly rewardSpec: RewardSpec;
   readonly maxSteps: number;
+  /** Where episodes truncate: maxSteps, or an outer TimeLimit's lower limit (`limitEpisodeSteps`). */
+  private stepLimit: number;
 
   protected episode: ToolEpisode<S> | null = null;
   protected setup: EpisodeSetup<S> | null = null;
@@ -55,7 +90,6 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
   private resetOptions: JsonObject = {};
   private unseededResets = 0;
   private lastVisible: string[] = [];
-  private budgets: { toolCalls: number | null; retries: number | null } = { toolCalls: null, retries: null };
 
   constructor(
     protected readonly config: ToolEnvConfig,
@@ -64,6 +98,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
   ) {
     super();
     this.maxSteps = options.maxSteps ?? config.maxEpisodeSteps;
+    this.stepLimit = this.maxSteps;
     this.toolCallSpace = new ToolCallSpace(() => (this.episode ? this.episode.visibleToolsView() : []));
     this.actionSpace = new ToolActionSpace(this.toolCallSpace, { ...(config.extraActionKinds ?? {}) }, undefined, config.normalizeAction);
     this.observationSpace = toolObservationSpace(this.maxSteps);
@@ -82,32 +117,27 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     return [...Object.keys(CORE_TERMS), ...Object.keys(this.config.familyTerms ?? {})];
   }
 
-  // ---- hooks for families -------------------------------------------------------------------------------------
+  // ---- hooks for families (the contract: src/engine/toolEnvContract.ts) ------------------------------------
 
-  /** Builds one episode's task, tools, world and faults from the episode's root stream. */
+  /** Builds one episode's task, tools, world, faults, budgets and pipeline options from the episode's root stream. */
   protected abstract createEpisode(rng: Rng, options: JsonObject): EpisodeSetup<S>;
-  /** Named corruption transforms that this family's fault specs refer to. */
-  protected corruptions(): Readonly<Record<string, CorruptionFn<S>>> {
+  /** The family's events after a recorded tool call, and whether its own rules end the episode there. */
+  protected onCall(_record: CallRecord, _events: readonly EpisodeEvent[]): CallReport {
     return {};
-  }
-  /** Is this final answer correct? (null: the family judges nothing at answer time.) */
-  protected judgeAnswer(_content: string): boolean {
-    return false;
-  }
-  /** Is aborting a success here (e.g. an unsolvable task where stopping is the right call)? */
-  protected judgeAbort(_reason: string | null): boolean {
-    return false;
   }
   /** Family-specific actions (beyond tool_call / answer / abort). */
   protected onFamilyAction(action: FamilyAction): FamilyActionResult {
     return { response: { error: { code: "unsupported_action", message: `action type "${action.type}" is not supported` } }, events: [] };
   }
-  /** Family events after a tool call (forbidden calls, progress annotations, staged disclosure...). */
-  protected afterCall(_record: CallRecord, _events: EpisodeEvent[]): EpisodeEvent[] {
-    return [];
+  /**
+   * Success of the episode, once, when it ends. Default: an answer or an abort is not a success; any other end
+   * keeps the verdict it came with (`end.success`).
+   */
+  protected judge(_end: EpisodeEnd): boolean | null {
+    return null;
   }
-  /** Family raw reward terms of a step, added to the core ones. */
-  protected familyRawTerms(_events: readonly EpisodeEvent[], _terminal: boolean, _success: boolean): RawTerms {
+  /** The family's raw reward terms of a step (added to the core ones) and its `info.hidden` annotation. */
+  protected stepReport(_step: StepContext): StepReport {
     return {};
   }
   /** Φ(s): minus the optimal number of calls still needed. Null: no potential. */
@@ -115,43 +145,25 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     return null;
   }
   /** Per-episode metric values, computed when the episode ends. */
-  protected episodeMetrics(_success: boolean, _reason: TerminationReason): JsonObject {
+  protected episodeMetrics(_success: boolean, _reason: TerminationReason, _end: EpisodeEnd): JsonObject {
     return {};
   }
-  /**
-   * Runs one tool call. The default is the engine's pipeline with the episode's call and retry budgets; a family
-   * whose benchmark prescribes another order of validation and faults (ToolMisuseBench, PlanBench-XL) overrides
-   * this one method and keeps everything else of `step` (events, rewards, info, termination).
-   */
-  protected handleToolCall(call: ToolCallAction, events: EpisodeEvent[]): { response: JsonValue; terminal?: TerminationReason; truncate?: boolean } {
-    const episode = this.episode as ToolEpisode<S>;
-    if (this.budgets.toolCalls !== null && episode.data.calls.length >= this.budgets.toolCalls) {
-      events.push({ type: "budget_exceeded", budget: "tool_calls", limit: this.budgets.toolCalls });
-      return { response: { error: { code: "budget_exceeded", message: `tool-call budget of ${this.budgets.toolCalls} exhausted` } }, terminal: "budget_exceeded" };
+
+  /** Runs one tool call through the engine's pipeline (budgets included), then the family's `onCall`. */
+  private toolCall(call: ToolCallAction, events: EpisodeEvent[]): { response: JsonValue; end: CallReport["end"] | null } {
+    const r = (this.episode as ToolEpisode<S>).call(call.name, call.arguments, this.stepCount);
+    for (const e of r.events) events.push(e);
+    let end: CallReport["end"] | null = null;
+    if (r.record) {
+      const report = this.onCall(r.record, r.events);
+      if (report.events) for (const e of report.events) events.push(e);
+      if (report.end) end = report.end;
     }
-    const { record, events: callEvents } = episode.call(call.name, call.arguments, this.stepCount);
-    for (const e of callEvents) events.push(e);
-    for (const e of this.afterCall(record, callEvents)) events.push(e);
-    if (this.budgets.retries !== null && episode.data.retries > this.budgets.retries) {
-      events.push({ type: "budget_exceeded", budget: "retries", limit: this.budgets.retries });
-      return { response: record.response, terminal: "retry_exceeded" };
+    if (r.end !== null) {
+      events.push(r.end.event);
+      if (end === null) end = { reason: r.end.reason, success: false };
     }
-    return { response: record.response };
-  }
-  /**
-   * Success of an episode that ended without an answer or abort (budget, step limit, family termination). Null
-   * keeps the default (not a success); benchmarks that judge the final state however the episode ended override it.
-   */
-  protected judgeAtEnd(_reason: TerminationReason): boolean | null {
-    return null;
-  }
-  /** Small per-step ground-truth annotations for `info.hidden` (full ground truth comes at reset and end). */
-  protected hiddenStepInfo(_events: readonly EpisodeEvent[], _ended: boolean): JsonObject | null {
-    return null;
-  }
-  /** Whether a step's events make the episode end (beyond answer/abort/budgets). */
-  protected extraTermination(_events: readonly EpisodeEvent[]): { reason: TerminationReason; success: boolean } | null {
-    return null;
+    return { response: r.response, end };
   }
 
   // ---- Gymnasium API ------------------------------------------------------------------------------------------
@@ -173,8 +185,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     this.resetOptions = args.options ?? {};
     const setup = this.createEpisode(this.rng, this.resetOptions);
     this.setup = setup;
-    this.episode = new ToolEpisode<S>({ tools: setup.tools, visible: setup.visible, world: setup.world, faults: setup.faults, corruptions: this.corruptions(), rng: this.rng.derive("engine"), valueProvenance: this.config.valueProvenance });
-    this.budgets = { toolCalls: setup.budgets?.toolCalls ?? null, retries: setup.budgets?.retries ?? null };
+    this.episode = this.newEpisode(setup, this.rng.derive("engine"));
     this.stepCount = 0;
     this.done = false;
     this.history = [];
@@ -209,72 +220,69 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     }
     this.stepCount += 1;
     let response: JsonValue = null;
-    let terminal: TerminationReason | null = null;
+    let end: EpisodeEnd | null = null;
     let success = false;
-    let truncateNow = false;
     if (parsed === null) {
       response = { error: { code: "invalid_action", message: (events[0] as { message: string }).message } };
-    } else if (parsed.type === "tool_call") {
-      const r = this.handleToolCall(parsed as ToolCallAction, events);
+    } else if (parsed.type === "tool_call" && this.config.familyToolCalls !== true) {
+      const r = this.toolCall(parsed as ToolCallAction, events);
       response = r.response;
-      terminal = r.terminal ?? null;
-      truncateNow = r.truncate === true;
+      if (r.end) end = { kind: "limit", reason: r.end.reason, success: r.end.success };
     } else if (parsed.type === "answer") {
       const content = (parsed as { content: string }).content;
-      success = this.judgeAnswer(content);
+      const answer: EpisodeEnd = { kind: "answer", content };
+      end = answer;
+      success = this.judge(answer) ?? false;
       events.push({ type: "answered", content, correct: success });
-      terminal = "answered";
       response = null;
     } else if (parsed.type === "abort") {
       const reason = (parsed as { reason?: string }).reason ?? null;
-      success = this.judgeAbort(reason);
+      const abort: EpisodeEnd = { kind: "abort", reason };
+      end = abort;
+      success = this.judge(abort) ?? false;
       events.push({ type: "aborted", reason });
-      terminal = "aborted";
     } else {
       const r = this.onFamilyAction(parsed as FamilyAction);
       events.push(...r.events);
       response = r.response;
-      if (r.terminal) {
-        terminal = r.terminal;
-        success = r.success ?? false;
-      }
+      if (r.terminal) end = { kind: "limit", reason: r.terminal, success: r.success ?? false };
     }
-    if (terminal === null) {
-      const extra = this.extraTermination(events);
-      if (extra) {
-        terminal = extra.reason;
-        success = extra.success;
-      }
-    }
-    const truncated = terminal === null && (truncateNow || this.stepCount >= this.maxSteps);
-    const terminated = terminal !== null;
-    const ended = terminated || truncated;
-    if (ended && parsed?.type !== "answer" && parsed?.type !== "abort") success = this.judgeAtEnd(terminal ?? "max_steps") ?? success;
+    const terminated = end !== null;
+    const truncated = !terminated && this.stepCount >= episodeStepLimit(this.stepLimit, (this.episode as ToolEpisode<S>).budgets);
+    if (truncated) end = { kind: "limit", reason: "max_steps", success: false };
+    const ended = end !== null;
+    if (end !== null && end.kind === "limit") success = this.judge(end) ?? end.success;
     if (success) events.push({ type: "success" });
     this.done = ended;
-    const reason: TerminationReason | null = success ? "success" : (terminal ?? (truncated ? "max_steps" : null));
+    const reason: TerminationReason | null = success ? "success" : end === null ? null : reasonOf(end);
     const raw = coreRawTerms(events, ended, success);
-    const family = this.familyRawTerms(events, ended, success);
+    const report = this.stepReport({ events, ended, success, end, hidden: this.options.hiddenInfo });
+    const family = report.rawTerms ?? {};
     for (const k in family) raw[k] = (raw[k] ?? 0) + family[k];
     const phi = this.potential();
     const { reward, terms } = this.computer.step(raw, phi);
-    this.history.push({ step: this.stepCount, action: parsed ?? (action as unknown as JsonValue as Action), response, events, reward });
+    this.history.push({ step: this.stepCount, action: parsed ?? action, response, events, reward });
     const info: ToolStepInfo = { events, rewardTerms: terms, rawTerms: raw, phi, taskId: this.setup.taskId, step: this.stepCount };
     if (this.options.hiddenInfo) {
-      const stepHidden = this.hiddenStepInfo(events, ended);
+      const stepHidden = report.hidden ?? null;
       if (ended) {
         info.hidden = { ...(this.setup.hidden ?? {}), ...(stepHidden ?? {}) };
         // The merge above can hide the step's own annotation (keys equal to the ground truth's); keep it apart.
         if (stepHidden) info.hiddenStep = stepHidden;
       } else if (stepHidden) info.hidden = stepHidden;
     }
-    if (ended) {
+    if (end !== null) {
       const why = reason as TerminationReason; // set whenever the episode ended
       info.terminationReason = why;
       info.success = success;
-      info.metrics = this.episodeMetrics(success, why);
+      info.metrics = this.episodeMetrics(success, why, end);
     }
     return [this.observe(response), reward, terminated, truncated, info];
+  }
+
+  override limitEpisodeSteps(maxSteps: number): boolean {
+    this.stepLimit = Math.min(this.stepLimit, maxSteps);
+    return true;
   }
 
   override render(): string {
@@ -360,15 +368,13 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     checkWorldShape(this.familyState(), s.family, "state.family");
     if (this.config.familyStateSchema) checkWorldSchema(this.config.familyStateSchema, s.family, "state.family");
     this.checkFamilyState(s);
-    const { tools, visible, world, faults } = setup;
-    const episode = new ToolEpisode<S>({ tools, visible, world, faults, corruptions: this.corruptions(), rng: engine, valueProvenance: this.config.valueProvenance });
+    const episode = this.newEpisode(setup, engine);
     episode.data = s.data as unknown as EpisodeData<S>;
     episode.restoreRngStates(s.faultRngs as unknown as Record<string, RngState>);
     this.rng = rng;
     this.resetOptions = s.resetOptions;
     this.setup = setup;
     this.episode = episode;
-    this.budgets = { toolCalls: setup.budgets?.toolCalls ?? null, retries: setup.budgets?.retries ?? null };
     this.computer.setState(s.reward);
     this.stepCount = s.stepCount;
     this.done = s.done;
@@ -377,6 +383,13 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     this.lastSeed = s.lastSeed;
     this.unseededResets = s.unseededResets;
     this.restoreFamilyState(s.family);
+  }
+
+  private newEpisode(setup: EpisodeSetup<S>, rng: Rng): ToolEpisode<S> {
+    const { tools, visible, world, faults, budgets, pipeline } = setup;
+    const { corruptions } = setup;
+    const { valueProvenance } = this.config;
+    return new ToolEpisode<S>({ tools, visible, world, faults, corruptions, rng, valueProvenance, budgets, pipeline });
   }
 
   /** The observation of the current state in full (every visible tool schema), e.g. after `setState`. */
@@ -418,7 +431,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
       history: this.history,
       callCount: this.episode.data.calls.length,
       suspicious: this.config.suspiciousValue,
-      familyKinds: this.config.extraActionKinds ?? {}, step: this.stepCount, maxSteps: this.maxSteps, budgets: this.budgets,
+      familyKinds: this.config.extraActionKinds ?? {}, step: this.stepCount, maxSteps: this.maxSteps, budgets: this.episode.budgets,
       lastResponse: last, done: this.done,
     });
   }
@@ -445,7 +458,6 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
       removed = prev.filter((n) => !now.has(n));
       this.lastVisible = visible.slice();
     }
-    const calls = episode.data.calls.length;
     return {
       task: (this.setup as EpisodeSetup<S>).prompt,
       visibleTools: visible.slice(),
@@ -453,11 +465,11 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
       removedTools: removed,
       response,
       step: this.stepCount,
-      budget: {
-        steps: this.maxSteps - this.stepCount,
-        toolCalls: this.budgets.toolCalls === null ? null : Math.max(0, this.budgets.toolCalls - calls),
-        retries: this.budgets.retries === null ? null : Math.max(0, this.budgets.retries - episode.data.retries),
-      },
+      budget: remainingBudgets(episode.budgets, this.maxSteps, {
+        steps: this.stepCount,
+        calls: episode.data.calls.length,
+        retries: episode.data.retries,
+      }),
     };
   }
 }

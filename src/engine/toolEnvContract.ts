@@ -3,12 +3,35 @@ import type { JsonObject, JsonValue } from "../core/json.js";
 import type { RawTerms } from "../rewards/compute.js";
 import type { ActionKind } from "./actionSpace.js";
 import type { EpisodeEvent, TerminationReason } from "./events.js";
-import type { FaultSpec } from "./faults.js";
+import type { EpisodeBudgets } from "./budgets.js";
+import type { CallPipeline } from "./episode.js";
+import type { CorruptionFn, FaultSpec } from "./faults.js";
 import type { TaskParameter } from "./parameters.js";
 import type { ToolDefinition } from "./tool.js";
 
-// The contracts between ToolEnv and the families that subclass it: options, what a family builds per episode,
-// its static description, and the documented info keys and state snapshot.
+/*
+ * The contract between ToolEnv and the families that subclass it. A family supplies data and answers questions;
+ * the base class runs every step (parse, call pipeline, budgets, events, rewards, info, observation). Hooks return
+ * values: nothing is handed from one hook to the next through fields.
+ *
+ * The hooks, in the order a step calls them:
+ * - `createEpisode(rng, options) -> EpisodeSetup` (reset and setState): task, tools, world, fault specs and the
+ *   corruptions they name, budgets, and `pipeline` options for a harness with another order (ToolMisuseBench).
+ * - `onCall(record, events) -> CallReport` after every recorded tool call: the family's events (forbidden calls,
+ *   progress, staged disclosure, its own provenance) and an optional `end` (the family's own termination).
+ * - `onFamilyAction(action) -> FamilyActionResult` for action kinds beyond tool_call / answer / abort.
+ * - `judge(end) -> boolean | null` once, when the episode ends: `answer` and `abort` (null: not a success) and
+ *   `limit` (a budget, the step limit, a family end; null keeps `end.success`). One hook, not one per ending.
+ * - `stepReport(step) -> StepReport` every step: family raw reward terms, and the step's `info.hidden`
+ *   annotation (computed only when `step.hidden`: the env reports hidden info).
+ * - `potential() -> number | null`: Φ of the state after the step (reset too).
+ * - `episodeMetrics(success, reason, end) -> JsonObject` on the final step.
+ * - State: `familyState()` / `restoreFamilyState(state)` / `checkFamilyState(state)` for runtime a family keeps
+ *   beyond the engine's episode data (snapshot, restore, validate before restoring).
+ *
+ * Also here: options, the family's static description (ToolEnvConfig), the documented info keys and the state
+ * snapshot.
+ */
 
 /** Options every tool env accepts; families extend this schema with their own. */
 export const toolEnvOptionsSchema = z.object({
@@ -34,11 +57,52 @@ export interface EpisodeSetup<S> {
   visible: readonly string[];
   world: S;
   faults?: readonly FaultSpec[];
-  budgets?: { toolCalls?: number | null; retries?: number | null };
+  /** Step, tool-call and retry budgets (src/engine/budgets.ts); how they are charged: `pipeline.budgetRules`. */
+  budgets?: EpisodeBudgets;
+  /** A benchmark harness's pipeline order, validator, fault stage, pattern and budget rules (default: the engine's). */
+  pipeline?: CallPipeline<S>;
   /** Ground truth for `info.hidden` at reset and at the end of the episode. */
   hidden?: JsonObject;
   /** The task's structured parameters (observable: they restate the prompt), for the discrete action mode. */
   parameters?: readonly TaskParameter[];
+  /** Named corruption transforms the fault specs' `corrupt` / `replace` effects refer to. */
+  corruptions?: Readonly<Record<string, CorruptionFn<S>>>;
+}
+
+/** What a family says about a recorded tool call (`onCall`). */
+export interface CallReport {
+  /** The family's events of the call, reported after the pipeline's own. */
+  events?: EpisodeEvent[];
+  /** The family's own rule ends the episode with this call (terminated, with this reason and verdict). */
+  end?: { reason: TerminationReason; success: boolean };
+}
+
+/**
+ * How an episode ended, as `judge` and `episodeMetrics` see it: an answer, an abort, or a limit — a budget, the
+ * step limit (reason `max_steps`), a family action or `onCall` end — with the verdict it came with.
+ */
+export type EpisodeEnd =
+  | { kind: "answer"; content: string }
+  | { kind: "abort"; reason: string | null }
+  | { kind: "limit"; reason: TerminationReason; success: boolean };
+
+/** One step as `stepReport` sees it (after judging, before rewards). */
+export interface StepContext {
+  events: readonly EpisodeEvent[];
+  ended: boolean;
+  success: boolean;
+  /** How the episode ended (final step only, else null). */
+  end: EpisodeEnd | null;
+  /** Whether the env reports `info.hidden` (option `hiddenInfo`): compute `StepReport.hidden` only then. */
+  hidden: boolean;
+}
+
+/** What a family reports about a step (`stepReport`). */
+export interface StepReport {
+  /** Family raw reward terms of the step, added to the core ones. */
+  rawTerms?: RawTerms;
+  /** The step's ground-truth annotation for `info.hidden` (merged into the full ground truth on the final step). */
+  hidden?: JsonObject | null;
 }
 
 /** A family's static description, given once to the base class. */
@@ -57,7 +121,13 @@ export interface ToolEnvConfig {
    * false: the engine emits no `poisoned_value_reused` events (the family reports poisoned values from its own
    * provenance analysis, as ToolMaze does). Default true.
    */
-  valueProvenance?: boolean;
+  valueProvenance?: boolean | "before_validation";
+  /**
+   * true: a `tool_call` action is the family's, handed to `onFamilyAction` (PlanBench-XL: the action is an
+   * official reply whose runtime runs the call through the engine's pipeline itself). Default false: the base
+   * class runs it through the pipeline and reports the record to `onCall`.
+   */
+  familyToolCalls?: boolean;
   /**
    * Observable plausibility of a response value (a temperature below absolute zero, debug text, a date in the past):
    * what a careful agent can tell from the field's name, documented type and value alone, never from ground truth.

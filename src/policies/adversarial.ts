@@ -6,6 +6,7 @@ import { sampleFromJsonSchema } from "../core/jsonSchema.js";
 import type { ToolSchema } from "../core/spaces/toolCall.js";
 import type { Action } from "../engine/actions.js";
 import type { ToolObservation } from "../engine/observation.js";
+import { ToolActionSpace } from "../engine/actionSpace.js";
 
 /**
  * Scripted reward hackers. Each exploits one way a naive shaping could be gamed; the anti-hacking test requires
@@ -28,9 +29,10 @@ class SchemaBook {
 type Discover = (() => Action) | null;
 
 function discoveryOf(env: Env<unknown, unknown>, rng: Rng): Discover {
-  const space = env.actionSpace as unknown as { extraKinds?: Record<string, { sample?: (r: Rng) => Action }> };
-  const kind = Object.values(space.extraKinds ?? {}).find((k) => typeof k.sample === "function");
-  return kind?.sample ? () => (kind.sample as (r: Rng) => Action)(rng) : null;
+  const space = env.actionSpace;
+  if (!(space instanceof ToolActionSpace)) return null;
+  const sample = Object.values(space.extraKinds).find((k) => typeof k.sample === "function")?.sample;
+  return sample ? () => sample(rng) : null;
 }
 
 function callOf(tool: ToolSchema, rng: Rng): Action {
@@ -57,7 +59,8 @@ function repeatOne(name: string, pick: (tools: ToolSchema[]) => ToolSchema, rng:
 }
 
 const retrySpam = (rng: Rng, discover: Discover) => repeatOne("retry-spam", (tools) => tools[0], rng, discover);
-const verificationSpam = (rng: Rng, discover: Discover) => repeatOne("verification-spam", (tools) => tools.find((t) => READ_LIKE.test(t.name)) ?? tools[tools.length - 1], rng, discover);
+const verificationSpam = (rng: Rng, discover: Discover) =>
+  repeatOne("verification-spam", (tools) => tools.find((t) => READ_LIKE.test(t.name)) ?? tools[tools.length - 1], rng, discover);
 
 /** Repeats the family's discovery action (e.g. retrieval) forever: farms search-side rewards. */
 function searchSpam(_rng: Rng, discover: Discover): Policy<ToolObservation, Action> {
@@ -90,8 +93,14 @@ function callEverything(rng: Rng, discover: Discover): Policy<ToolObservation, A
   };
 }
 
-const immediateAbort = (): Policy<ToolObservation, Action> => ({ name: "immediate-abort", act: () => ({ type: "abort", reason: "giving up" }) });
-const answerGuess = (): Policy<ToolObservation, Action> => ({ name: "answer-guess", act: () => ({ type: "answer", content: "Done. The task is complete." }) });
+const immediateAbort = (): Policy<ToolObservation, Action> => ({
+  name: "immediate-abort",
+  act: () => ({ type: "abort", reason: "giving up" }),
+});
+const answerGuess = (): Policy<ToolObservation, Action> => ({
+  name: "answer-guess",
+  act: () => ({ type: "answer", content: "Done. The task is complete." }),
+});
 
 type Maker = (env: Env<unknown, unknown>, rng: Rng) => Policy<unknown, unknown>;
 const entry = (description: string, create: (rng: Rng, discover: Discover) => Policy<ToolObservation, Action>): PolicyEntry => ({

@@ -1,6 +1,6 @@
 import type { Env, Info } from "../core/env.js";
 import { ResetNeededError } from "../core/errors.js";
-import type { JsonObject, JsonValue } from "../core/json.js";
+import { type JsonObject, type JsonValue, toJsonValue } from "../core/json.js";
 import { StateError } from "../core/errors.js";
 
 /** The replay surface of ToolEnv, seen structurally (the vector module does not depend on the engine). */
@@ -11,10 +11,14 @@ interface Stateful {
   currentObservation(): unknown;
 }
 
+function isStateful(x: object): x is Stateful {
+  return "getState" in x && typeof x.getState === "function" && "setState" in x && typeof x.setState === "function";
+}
+
 function stateful(env: Env<unknown, unknown>): Stateful {
-  const inner = env.unwrapped as unknown as Partial<Stateful>;
-  if (typeof inner.getState !== "function" || typeof inner.setState !== "function") throw new StateError("state", `${env.spec.id} does not support getState/setState`);
-  return inner as Stateful;
+  const inner = env.unwrapped;
+  if (!isStateful(inner)) throw new StateError("state", `${env.spec.id} does not support getState/setState`);
+  return inner;
 }
 import type { AutoresetMode } from "./vectorEnv.js";
 
@@ -66,7 +70,7 @@ export class EnvSlot<Obs, Act> {
 
   /** Snapshot of env i (ToolEnv.getState), or a typed error for envs without counterfactual replay. */
   getState(): JsonValue {
-    return stateful(this.env as Env<unknown, unknown>).getState() as unknown as JsonValue;
+    return toJsonValue(stateful(this.env as Env<unknown, unknown>).getState(), "state");
   }
 
   /** Restores env i and returns its full current observation. */

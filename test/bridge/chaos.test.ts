@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { cliArgv, cliEnv } from "../helpers/cli.js";
 import { BridgeClient, type RawResponse } from "../../bridge/client.js";
 import { restartDelay } from "../../bridge/workers.js";
 import { readTrajectories } from "../../src/index.js";
@@ -39,8 +40,9 @@ afterEach(async () => {
 function serve(args: string[], detached = false): Served {
   const dir = mkdtempSync(path.join(tmpdir(), "rg-chaos-"));
   const readyFile = path.join(dir, "ready.json");
-  const child = spawn(process.execPath, [path.join(repo, "bin/recovery-gym.js"), "serve", "--endpoint", "tcp://127.0.0.1:*", "--ready-file", readyFile, "--drain-ms", "100", ...args], {
+  const child = spawn(process.execPath, cliArgv(["serve", "--endpoint", "tcp://127.0.0.1:*", "--ready-file", readyFile, "--drain-ms", "100", ...args]), {
     cwd: dir,
+    env: cliEnv(),
     stdio: ["ignore", "ignore", "pipe"],
     detached,
   });

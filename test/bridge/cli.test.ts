@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { cliArgv, cliEnv } from "../helpers/cli.js";
 import { BridgeClient } from "../../bridge/client.js";
 import { SERVE_HELP, serveCommand } from "../../bridge/cli.js";
 import { workerEndpoint } from "../../bridge/config.js";
@@ -142,8 +143,9 @@ describe("serve command", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "rg-serve-"));
     const ready = path.join(dir, "ready.json");
     // Through the real binary (as `npm start` runs it), from another directory.
-    const child = spawn(process.execPath, [path.join(repo, "bin/recovery-gym.js"), "serve", "--endpoint", `ipc://${dir}/b.sock`, "--workers", "2", "--ready-file", ready, "--drain-ms", "200"], {
+    const child = spawn(process.execPath, cliArgv(["serve", "--endpoint", `ipc://${dir}/b.sock`, "--workers", "2", "--ready-file", ready, "--drain-ms", "200"]), {
       cwd: dir,
+      env: cliEnv(),
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";

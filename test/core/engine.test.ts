@@ -23,11 +23,11 @@ const err503: FaultSpec["effect"] = { type: "error", error: { code: "unavailable
 describe("ToolEpisode call pipeline", () => {
   it("agent mistakes are error responses with a source, never throws", () => {
     const ep = episode([]);
-    expect(ep.call("nope", {}, 1).record.errorSource).toBe("unknown_tool");
-    expect(ep.call("hidden", { city: "x" }, 2).record.errorSource).toBe("not_visible");
+    expect(ep.call("nope", {}, 1).record!.errorSource).toBe("unknown_tool");
+    expect(ep.call("hidden", { city: "x" }, 2).record!.errorSource).toBe("not_visible");
     const bad = ep.call("a1", { town: "x" }, 3);
-    expect(bad.record.errorSource).toBe("validation");
-    expect(bad.record.response).toMatchObject({ error: { code: "invalid_arguments" } });
+    expect(bad.record!.errorSource).toBe("validation");
+    expect(bad.record!.response).toMatchObject({ error: { code: "invalid_arguments" } });
     expect(types(bad.events)).toEqual(["tool_called", "tool_error"]);
     expect(ep.data.calls.map((c) => c.index)).toEqual([1, 2, 3]);
   });
@@ -35,37 +35,37 @@ describe("ToolEpisode call pipeline", () => {
   it("transient group-bound fault: first member called is the victim, only its first call fails, retry recovers", () => {
     const ep = episode([{ id: "f", kind: "http_503", visibility: "explicit", persistence: { type: "transient" }, trigger: { group: "g", bindFirstInGroup: true }, effect: err503 }]);
     const first = ep.call("a2", { city: "Oslo" }, 1);
-    expect(first.record.ok).toBe(false);
+    expect(first.record!.ok).toBe(false);
     expect(types(first.events)).toEqual(["tool_called", "fault_injected", "tool_error"]);
     const retry = ep.call("a2", { city: "Oslo" }, 2);
-    expect(retry.record.ok).toBe(true);
+    expect(retry.record!.ok).toBe(true);
     expect(retry.events.find((e) => e.type === "retry")).toMatchObject({ ofCallIndex: 1, afterFault: true, persistence: "transient" });
-    expect(ep.call("a1", { city: "Oslo" }, 3).record.ok).toBe(true);
+    expect(ep.call("a1", { city: "Oslo" }, 3).record!.ok).toBe(true);
     expect(ep.data.faultStates.f.victim).toBe("a2");
   });
 
   it("permanent fault keeps failing; the alternative is untouched and the switch is an event", () => {
     const ep = episode([{ id: "f", kind: "http_503", visibility: "explicit", persistence: { type: "permanent" }, trigger: { group: "g", bindFirstInGroup: true }, effect: err503 }]);
-    expect(ep.call("a1", { city: "Oslo" }, 1).record.ok).toBe(false);
+    expect(ep.call("a1", { city: "Oslo" }, 1).record!.ok).toBe(false);
     const again = ep.call("a1", { city: "Oslo" }, 2);
-    expect(again.record.ok).toBe(false);
+    expect(again.record!.ok).toBe(false);
     expect(again.events.find((e) => e.type === "retry")).toMatchObject({ persistence: "permanent" });
     const sw = ep.call("a2", { city: "Oslo" }, 3);
-    expect(sw.record.ok).toBe(true);
+    expect(sw.record!.ok).toBe(true);
     expect(sw.events.find((e) => e.type === "alternative_switch")).toMatchObject({ from: "a1", to: "a2", group: "g", afterFault: true });
   });
 
   it("temporary fault fails exactly N attempts", () => {
     const ep = episode([{ id: "f", kind: "x", visibility: "explicit", persistence: { type: "temporary", attempts: 2 }, trigger: { tools: ["a1"] }, effect: err503 }]);
-    expect([1, 2, 3, 4].map((s) => ep.call("a1", { city: "x" }, s).record.ok)).toEqual([false, false, true, true]);
+    expect([1, 2, 3, 4].map((s) => ep.call("a1", { city: "x" }, s).record!.ok)).toEqual([false, false, true, true]);
   });
 
   it("implicit corruption taints values; reusing them is a poisoned-value event", () => {
     const ep = episode([{ id: "c", kind: "physics", visibility: "implicit", persistence: { type: "permanent" }, trigger: { tools: ["a1"] }, effect: { type: "corrupt", transform: "freeze" } }]);
     const r = ep.call("a1", { city: "Oslo" }, 1);
-    expect(r.record.ok).toBe(true);
-    expect(r.record.response).toMatchObject({ temp: -400 });
-    expect(r.record.taint).toBe("corrupted");
+    expect(r.record!.ok).toBe(true);
+    expect(r.record!.response).toMatchObject({ temp: -400 });
+    expect(r.record!.taint).toBe("corrupted");
     const reuse = ep.call("save", { city: "-400" }, 2);
     expect(reuse.events.some((e) => e.type === "poisoned_value_reused")).toBe(false);
     const ep2 = episode([{ id: "c", kind: "x", visibility: "implicit", persistence: { type: "permanent" }, trigger: { tools: ["a1"] }, effect: { type: "corrupt", transform: "freeze" } }]);
@@ -76,19 +76,19 @@ describe("ToolEpisode call pipeline", () => {
 
   it("a silent no-op answers success without writing; a read-back reveals it and is a verification event", () => {
     const ep = episode([{ id: "noop", kind: "silent_noop", visibility: "implicit", persistence: { type: "permanent" }, trigger: { tools: ["save"] }, effect: { type: "replace", transform: "fakeSave" } }]);
-    expect(ep.call("save", { city: "Rome" }, 1).record.response).toEqual({ saved: true });
+    expect(ep.call("save", { city: "Rome" }, 1).record!.response).toEqual({ saved: true });
     expect(ep.data.world.saved).toEqual([]);
     const check = ep.call("list", {}, 2);
-    expect(check.record.response).toEqual({ saved: [] });
+    expect(check.record!.response).toEqual({ saved: [] });
     expect(check.events.find((e) => e.type === "verification_call")).toMatchObject({ verifies: "save", ofCallIndex: 1 });
   });
 
   it("triggers: nthCall, argMatches (value and regex), prob drawn only when other conditions hold", () => {
     const nth = episode([{ id: "n", kind: "x", visibility: "explicit", persistence: { type: "permanent" }, trigger: { nthCall: 2 }, effect: err503 }]);
-    expect([1, 2, 3].map((s) => nth.call("a1", { city: "x" }, s).record.ok)).toEqual([true, false, true]);
+    expect([1, 2, 3].map((s) => nth.call("a1", { city: "x" }, s).record!.ok)).toEqual([true, false, true]);
     const arg = episode([{ id: "m", kind: "x", visibility: "explicit", persistence: { type: "permanent" }, trigger: { argMatches: { city: { regex: "^Par" } } }, effect: err503 }]);
-    expect(arg.call("a1", { city: "Paris" }, 1).record.ok).toBe(false);
-    expect(arg.call("a1", { city: "Rome" }, 2).record.ok).toBe(true);
+    expect(arg.call("a1", { city: "Paris" }, 1).record!.ok).toBe(false);
+    expect(arg.call("a1", { city: "Rome" }, 2).record!.ok).toBe(true);
     let draws = 0;
     const spec: FaultSpec = { id: "p", kind: "x", visibility: "explicit", persistence: { type: "permanent" }, trigger: { tools: ["a1"], prob: 0.5 }, effect: err503 };
     const state = { victim: null, hits: 0 };
@@ -102,7 +102,7 @@ describe("ToolEpisode call pipeline", () => {
   it("probabilistic faults are deterministic per seed", () => {
     const run = (seed: number) => {
       const ep = new ToolEpisode<World>({ tools, visible: ["a1"], world: { saved: [] }, faults: [{ id: "p", kind: "x", visibility: "explicit", persistence: { type: "permanent" }, trigger: { prob: 0.5 }, effect: err503 }], rng: new Rng(seed) });
-      return Array.from({ length: 30 }, (_, i) => ep.call("a1", { city: "x" }, i + 1).record.ok);
+      return Array.from({ length: 30 }, (_, i) => ep.call("a1", { city: "x" }, i + 1).record!.ok);
     };
     expect(run(5)).toEqual(run(5));
     expect(run(5)).not.toEqual(run(6));
@@ -110,9 +110,9 @@ describe("ToolEpisode call pipeline", () => {
 
   it("reveal and hide change visibility", () => {
     const ep = episode([]);
-    expect(ep.call("hidden", { city: "x" }, 1).record.errorSource).toBe("not_visible");
+    expect(ep.call("hidden", { city: "x" }, 1).record!.errorSource).toBe("not_visible");
     expect(ep.reveal(["hidden", "a1"])).toEqual(["hidden"]);
-    expect(ep.call("hidden", { city: "x" }, 2).record.ok).toBe(true);
+    expect(ep.call("hidden", { city: "x" }, 2).record!.ok).toBe(true);
     ep.hide(["hidden"]);
     expect(ep.isVisible("hidden")).toBe(false);
   });

@@ -81,7 +81,7 @@ describe("engine hot path: shortcuts are invisible", () => {
     const faults = shared(true);
     const run = () => {
       const ep = new ToolEpisode({ tools: [tool("a", "g")], visible: ["a"], world: null, rng: new Rng(1), faults });
-      return [ep.call("a", { city: "Oslo" }, 1).record.response, ep.call("a", { city: "Oslo" }, 2).record.response] as JsonObject[];
+      return [ep.call("a", { city: "Oslo" }, 1).record!.response, ep.call("a", { city: "Oslo" }, 2).record!.response] as JsonObject[];
     };
     const [first, again] = run();
     expect(first).toEqual(body);
@@ -92,7 +92,7 @@ describe("engine hot path: shortcuts are invisible", () => {
     expect(next).toEqual(body); // another episode never sees this one's response
     // Without the flag the engine hands out the spec's own body (specs built per episode need no copy).
     const plain = new ToolEpisode({ tools: [tool("a", "g")], visible: ["a"], world: null, rng: new Rng(1), faults: shared(false) });
-    expect(plain.call("a", { city: "Oslo" }, 1).record.response).toBe(body);
+    expect(plain.call("a", { city: "Oslo" }, 1).record!.response).toBe(body);
   });
 
   it("valueProvenance: false turns off only the engine's poisoned-value events", () => {

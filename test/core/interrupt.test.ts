@@ -7,13 +7,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { cliArgv, cliEnv } from "../helpers/cli.js";
 import { readTrajectories, rollout } from "../../src/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "rg-int-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function cli(args: string[]): { exited: Promise<number | null>; kill(sig: NodeJS.Signals): void } {
-  const child = spawn(process.execPath, ["bin/recovery-gym.js", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, cliArgv(args), { env: cliEnv(), stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.resume();
   child.stderr.resume();
   return { exited: new Promise((resolve) => child.on("exit", (code) => resolve(code))), kill: (sig) => child.kill(sig) };

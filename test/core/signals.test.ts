@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { cliArgv, cliEnv } from "../helpers/cli.js";
 import { existsSync, readFileSync } from "node:fs";
 import { readTrajectories, trajectorySchema } from "../../src/index.js";
 
@@ -54,7 +55,10 @@ describe("RecordTrajectory under SIGTERM", () => {
 describe("rollout --out under SIGINT", () => {
   it("stops within a second or two, exits 130, and leaves only whole, valid lines", async () => {
     const path = join(dir, "cli-sigint.jsonl");
-    const child = spawn(process.execPath, ["bin/recovery-gym.js", "rollout", "--env", "Demo-v0", "--episodes", "10000000", "--out", path, "--quiet"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, cliArgv(["rollout", "--env", "Demo-v0", "--episodes", "10000000", "--out", path, "--quiet"]), {
+      env: cliEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));

@@ -58,9 +58,22 @@ export function run(command: string, args: readonly string[], options: RunOption
   });
 }
 
-/** Runs the recovery-gym CLI (`node bin/recovery-gym.js ...args`). */
-export function runCli(args: readonly string[], options?: RunOptions): Promise<RunResult> {
-  return run(process.execPath, [BIN, ...args], options);
+/**
+ * The arguments of `node` that start the recovery-gym CLI, and the environment that makes the bin run the TypeScript
+ * sources whatever dist/ holds (bin/recovery-gym.js otherwise prefers a current build). Every test that starts the
+ * CLI goes through these, so a stale or fresh dist/ never decides what a test exercises (test/cli-source.test.ts).
+ */
+export function cliArgv(args: readonly string[]): string[] {
+  return [BIN, ...args];
+}
+
+export function cliEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...env, RECOVERY_GYM_FROM_SOURCE: "1" };
+}
+
+/** Runs the recovery-gym CLI from the TypeScript sources (`node bin/recovery-gym.js ...args`, sources forced). */
+export function runCli(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  return run(process.execPath, cliArgv(args), { ...options, env: cliEnv(options.env) });
 }
 
 /** Runs a TypeScript script through tsx (`node --import tsx ...args`), e.g. `execNode(["scripts/x.ts", "--check"])`. */

@@ -20,8 +20,8 @@ interface StateEnv {
   isDone(): boolean;
   actionSpace: { sample(r: Rng): unknown };
 }
-type Session = { episode: Record<string, unknown>; calls: unknown[]; annotations: Array<Record<string, unknown>>; stepIndex: number };
-type State = Record<string, unknown> & { family: { session: Session } };
+type Session = { faultStreams: unknown[]; annotations: Array<Record<string, unknown>> };
+type State = Record<string, unknown> & { family: { session: Session }; data: { calls: Array<Record<string, unknown>> } };
 
 /** Snapshots along baseline episodes (every step, finished ones included). */
 function baselineStates(options: Record<string, unknown>, policies: readonly string[], seeds: number): JsonValue[] {
@@ -61,7 +61,7 @@ describe("ToolMisuseBench-v0 state schema", () => {
     });
   }
 
-  const rich = baselineStates({}, POLICIES, 6).filter((s) => (s as State).family.session.stepIndex >= 2);
+  const rich = baselineStates({}, POLICIES, 6).filter((s) => (s as State).data.calls.length >= 2);
 
   it("refuses family states that contradict the episode, naming the field, and leaves the env as it was", () => {
     const base = rich.find((s) => !(s as State)["done"])! as State;
@@ -69,11 +69,11 @@ describe("ToolMisuseBench-v0 state schema", () => {
     env.reset({ seed: 1 });
     const session = (s: State) => s.family.session;
     const cases: Array<[string, (s: State) => void, RegExp]> = [
-      ["two worlds", (s) => (session(s).episode["state"] = { other: 1 }), /session\.episode\.state/],
-      ["a call record too few", (s) => session(s).calls.pop(), /session\.calls/],
+      ["an annotation too many", (s) => session(s).annotations.push(session(s).annotations[0]!), /session\.annotations/],
       ["annotation out of order", (s) => (session(s).annotations[0]!["step"] = 2), /session\.annotations\.0/],
-      ["transcript entry without args", (s) => ((session(s).episode["transcript"] as unknown[])[0] = { tool_name: "x" }), /transcript\.0/],
-      ["an extra fault stream", (s) => (session(s).episode["faultStreams"] as unknown[]).push({ mt: [], index: 0 }), /faultStreams/],
+      ["a recorded response that is no transcript entry", (s) => (s.data.calls[0]!["response"] = { tool_name: "x" }),
+        /data\.calls\.0\.response/],
+      ["an extra fault stream", (s) => session(s).faultStreams.push({ mt: [], index: 0 }), /faultStreams/],
       ["no session", (s) => ((s as Record<string, unknown>)["family"] = null), /^state\.family$/],
     ];
     expectRefusals(env, base, cases);

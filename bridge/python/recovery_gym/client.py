@@ -10,6 +10,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 import msgpack
 import zmq
 
+from ._pickling import refuse_pickle
 from .errors import BridgeTimeout, ProtocolError, error_from_response
 
 PROTOCOL_VERSIONS = [1]
@@ -236,9 +237,12 @@ class Client:
                          tool_refs=tool_refs)
 
     def make_vec(self, env_id: str, num_envs: int, *, seed: Optional[int] = None, autoreset_mode: Optional[str] = None,
-                 obs_encoding: str = "delta", info_keys: Optional[List[str]] = None, use_numpy: bool = False,
+                 obs_encoding: Optional[str] = None, info_keys: Optional[List[str]] = None, use_numpy: bool = False,
                  record: bool = False, tool_refs: Optional[bool] = None, **options: Any) -> "RemoteVectorEnv":
-        """A batched env of ``num_envs`` copies on this server (Gymnasium 1.x vector semantics)."""
+        """A batched env of ``num_envs`` copies on this server (Gymnasium 1.x vector semantics).
+
+        ``obs_encoding`` defaults to ``"delta"``, and with ``use_numpy`` to ``"auto"``: a Dict of Box / MultiBinary /
+        Discrete observations then arrives packed, one numpy array per key per batch."""
         from .env import RemoteVectorEnv
 
         return RemoteVectorEnv(self, env_id, num_envs, options, seed=seed, autoreset_mode=autoreset_mode,
@@ -249,6 +253,9 @@ class Client:
         if not self._closed:
             self._closed = True
             self._sock.close(0)
+
+    def __reduce__(self) -> Any:
+        refuse_pickle(self)
 
     def __enter__(self) -> "Client":
         return self

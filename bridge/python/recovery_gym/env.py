@@ -6,6 +6,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ._checks import camel_options, check_seed, check_seeds
+from ._pickling import refuse_pickle
 from .errors import EnvError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -22,6 +23,27 @@ def apply_delta(prev: Any, wire: Any) -> Any:
     out.update(wire["s"])
     for k in wire.get("d") or ():
         out.pop(k, None)
+    return out
+
+
+# Wire dtype (little-endian) and the dtype Gymnasium gives the space: MultiBinary is int8, Discrete int64.
+_WIRE_DTYPES = {"float32": "<f4", "float64": "<f8", "int32": "<i4", "uint8": "u1"}
+
+
+def unpack_observations(layout: List[Dict[str, Any]], packed: Dict[str, Any], n: int) -> Dict[str, Any]:
+    """Packed observations (one binary per key, env 0 first) as numpy arrays shaped ``(n, *shape)``."""
+    import numpy as np
+
+    out: Dict[str, Any] = {}
+    for field in layout:
+        key, shape = field["key"], tuple(field["shape"])
+        arr = np.frombuffer(bytearray(packed[key]), dtype=_WIRE_DTYPES[field["dtype"]]).reshape((n,) + shape)
+        kind = field.get("space")
+        if kind == "multi_binary":
+            arr = arr.view(np.int8)  # 0/1 bytes; free to view
+        elif kind == "discrete":
+            arr = arr.astype(np.int64)
+        out[key] = arr
     return out
 
 
@@ -95,15 +117,22 @@ class RemoteVectorEnv(BatchedSpaces):
     ``reset(seed=None, options=None, reset_mask=None) -> (observations, infos)`` and
     ``step(actions) -> (observations, rewards, terminated, truncated, infos)``; infos are batched per key with
     ``_key`` masks; autoreset follows the server's vector env (``autoreset_mode``). With ``use_numpy=True``
-    rewards/terminated/truncated are numpy arrays.
+    rewards/terminated/truncated are numpy arrays, and an observation space that is a Dict of Box / MultiBinary /
+    Discrete spaces arrives packed (``obs_encoding="auto"``, the numpy default on servers of minor 4): observations
+    are then one dict of arrays shaped ``(num_envs, *shape)``, as a Gymnasium vector env batches a Dict space.
     """
 
     def __init__(self, client: "Client", env_id: str, num_envs: int, options: Optional[Dict[str, Any]] = None, *,
-                 seed: Optional[int] = None, autoreset_mode: Optional[str] = None, obs_encoding: str = "delta",
+                 seed: Optional[int] = None, autoreset_mode: Optional[str] = None, obs_encoding: Optional[str] = None,
                  info_keys: Optional[List[str]] = None, use_numpy: bool = False, record: bool = False,
                  env_offset: int = 0, tool_refs: Optional[bool] = None):
         self.client = client
         self.env_id = env_id
+        minor = client.server_info.get("minor", 0)
+        if obs_encoding is None:
+            obs_encoding = "auto" if use_numpy and minor >= 4 else "delta"
+        if obs_encoding in ("packed", "auto") and not use_numpy:
+            raise ValueError(f"obs_encoding={obs_encoding!r} delivers numpy arrays: pass use_numpy=True")
         fields: Dict[str, Any] = {"env_id": env_id, "num_envs": int(num_envs), "options": camel_options(options),
                                   "obs_encoding": obs_encoding}
         seed = check_seed(seed, "make()")
@@ -133,6 +162,8 @@ class RemoteVectorEnv(BatchedSpaces):
         self.metadata.setdefault("autoreset_mode", self.autoreset_mode)
         self.use_numpy = use_numpy
         self._encoding: str = made.get("obs_encoding", obs_encoding)
+        self._layout: Optional[List[Dict[str, Any]]] = made.get("obs_layout") if self._encoding == "packed" else None
+        self._packed: Dict[str, Any] = {}
         # Schemas received on this session, by tool name (None: the session does not use tool references).
         self._tools: Optional[Dict[str, Any]] = {} if made.get("tool_refs") else None
         self._obs: List[Any] = [None] * self.num_envs
@@ -154,10 +185,20 @@ class RemoteVectorEnv(BatchedSpaces):
             fields["reset_mask"] = [bool(m) for m in mask]
         r = self.client.request("reset", **fields)
         self._accept_full(r["observations"])
-        return list(self._obs), r["infos"]
+        return self.observations, r["infos"]
 
-    def _accept_full(self, observations: List[Any]) -> None:
+    @property
+    def observations(self) -> Any:
+        """The last observations: a list (one per env), or for a packed session a dict of arrays (copied)."""
+        if self._layout is not None:
+            return {k: v.copy() for k, v in self._packed.items()}
+        return list(self._obs)
+
+    def _accept_full(self, observations: Any) -> None:
         """Takes full observations (``reset``) as the base of the next deltas."""
+        if self._layout is not None:
+            self._packed = unpack_observations(self._layout, observations, self.num_envs)
+            return
         if self._tools is not None:
             observations = [expand_tool_refs(o, self._tools) for o in observations]
         self._obs = list(observations)
@@ -178,6 +219,8 @@ class RemoteVectorEnv(BatchedSpaces):
             raise RuntimeError("step_wait without step_async")
         rid, self._pending_step = self._pending_step, None
         r = self.client.recv(rid)
+        if self._layout is not None:
+            return self._packed_step(r)
         tools = self._tools
         if self._encoding == "delta":
             wires = r["observations"]
@@ -205,6 +248,16 @@ class RemoteVectorEnv(BatchedSpaces):
         if "actions" in r:
             return out + (r["actions"],)
         return out
+
+    def _packed_step(self, r: Dict[str, Any]) -> Tuple[Any, ...]:
+        import numpy as np
+
+        # One frombuffer per key; the arrays handed out are fresh (writable, not shared with the next step).
+        self._packed = unpack_observations(self._layout or [], r["observations"], self.num_envs)
+        out: Tuple[Any, ...] = (dict(self._packed), np.frombuffer(bytearray(r["rewards"]), dtype="<f8"),
+                                np.frombuffer(bytearray(r["terminated"]), dtype=np.uint8).view(np.bool_),
+                                np.frombuffer(bytearray(r["truncated"]), dtype=np.uint8).view(np.bool_), r["infos"])
+        return out + (r["actions"],) if "actions" in r else out
 
     def step(self, actions: Sequence[Any]) -> Tuple[List[Any], Any, Any, Any, Dict[str, Any]]:
         self.step_async(actions)
@@ -242,8 +295,24 @@ class RemoteVectorEnv(BatchedSpaces):
         """Restores env ``index`` from a snapshot (same env id and options); returns its full observation."""
         r = self.client.request("set_state", session=self.session, index=int(index), state=state)
         obs = r["observation"] if self._tools is None else expand_tool_refs(r["observation"], self._tools)
-        self._obs[index] = obs
+        if self._layout is not None:
+            self._set_packed_row(index, obs)
+        else:
+            self._obs[index] = obs
         return obs
+
+    def _set_packed_row(self, index: int, obs: Dict[str, Any]) -> None:
+        """Writes one env's full observation (``set_state``) into copies of the packed arrays (the old ones may be
+        held by the caller as an earlier step's result)."""
+        import numpy as np
+
+        packed = {k: v.copy() for k, v in self._packed.items()}
+        for field in self._layout or []:
+            v = obs[field["key"]]
+            if isinstance(v, (bytes, bytearray)):
+                v = np.frombuffer(v, dtype=np.uint8)
+            packed[field["key"]][index] = np.asarray(v).reshape(tuple(field["shape"]))
+        self._packed = packed
 
     def close(self) -> None:
         if not self._closed:
@@ -252,6 +321,9 @@ class RemoteVectorEnv(BatchedSpaces):
                 self.client.request("close", session=self.session)
             except Exception:  # the session may already be gone (reaped, server stopped)
                 pass
+
+    def __reduce__(self) -> Any:
+        refuse_pickle(self)
 
     def __enter__(self) -> "RemoteVectorEnv":
         return self
@@ -344,6 +416,9 @@ class RemoteEnv:
         from .gym_adapter import to_gymnasium_env
 
         return to_gymnasium_env(self)
+
+    def __reduce__(self) -> Any:
+        refuse_pickle(self)
 
     def __enter__(self) -> "RemoteEnv":
         return self

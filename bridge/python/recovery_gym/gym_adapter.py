@@ -271,10 +271,13 @@ def to_gymnasium_vector(remote: Any) -> Any:
                     "Disabled": AutoresetMode.DISABLED}[remote.autoreset_mode]
             self.metadata = {"autoreset_mode": mode}
 
-        def _batch_obs(self, observations: List[Any]) -> Any:
-            items = [to_gym_value(self.single_observation_space, o) for o in observations]
-            out = create_empty_array(self.single_observation_space, self.num_envs)
-            batched = concatenate(self.single_observation_space, items, out)
+        def _batch_obs(self, observations: Any) -> Any:
+            if isinstance(observations, dict):  # packed (numpy mode): already one array per key
+                batched = observations
+            else:
+                items = [to_gym_value(self.single_observation_space, o) for o in observations]
+                out = create_empty_array(self.single_observation_space, self.num_envs)
+                batched = concatenate(self.single_observation_space, items, out)
             if isinstance(batched, dict) and "action_mask" in batched:
                 self._masks = np.asarray(batched["action_mask"], dtype=np.bool_)
             return batched

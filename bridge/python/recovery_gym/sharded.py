@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ._checks import check_seeds
+from ._pickling import refuse_pickle
 from .client import DEFAULT_ADDRESS, Client
 from .env import BatchedSpaces, RemoteVectorEnv, Seed
 
@@ -44,25 +45,45 @@ def merge_infos(parts: Sequence[Dict[str, Any]], counts: Sequence[int]) -> Dict[
     return out
 
 
+def _join_obs(parts: List[Any]) -> Any:
+    """Shards' observations in env order: lists concatenated, or (packed sessions) dicts of arrays joined per key."""
+    if parts and isinstance(parts[0], dict):
+        import numpy as np
+
+        return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    return [o for p in parts for o in p]
+
+
 class ShardedVectorEnv(BatchedSpaces):
     """A :class:`RemoteVectorEnv` look-alike whose envs live on several servers."""
 
     def __init__(self, clients: Sequence[Client], env_id: str, num_envs: int, options: Optional[Dict[str, Any]] = None,
-                 *, own_clients: bool = False, use_numpy: bool = False, **make_fields: Any):
+                 *, own_clients: bool = False, use_numpy: bool = False, counts: Optional[Sequence[int]] = None,
+                 env_offset: int = 0, **make_fields: Any):
+        """``counts`` (default: :func:`split_counts`) places envs on the clients explicitly; ``env_offset`` makes
+        this env the slice ``env_offset ..`` of a larger one (seeds, sampler streams), so several processes can
+        each hold a part of one vector env and together reproduce it."""
         if not clients:
             raise ValueError("at least one endpoint is required")
-        counts = split_counts(num_envs, len(clients))
+        if counts is None:
+            counts = split_counts(num_envs, len(clients))
+        elif len(counts) != len(clients) or sum(counts) != num_envs or min(counts) < 1:
+            raise ValueError(f"counts: expected {len(clients)} positive counts summing to {num_envs}, got {list(counts)}")
+        if env_offset < 0:
+            raise ValueError(f"env_offset: expected a non-negative integer, got {env_offset}")
+        counts = list(counts)
         self.clients = list(clients)[: len(counts)]
         self._own = list(clients) if own_clients else []
         self.counts = counts
         self.offsets = [sum(counts[:k]) for k in range(len(counts))]
+        self.env_offset = int(env_offset)
         self.num_envs = num_envs
         self.env_id = env_id
         self.use_numpy = use_numpy
         self.shards: List[RemoteVectorEnv] = []
         try:
             for c, n, o in zip(self.clients, counts, self.offsets):
-                self.shards.append(RemoteVectorEnv(c, env_id, n, options, env_offset=o, **make_fields))
+                self.shards.append(RemoteVectorEnv(c, env_id, n, options, env_offset=self.env_offset + o, use_numpy=use_numpy, **make_fields))
         except Exception:
             self.close()
             raise
@@ -82,7 +103,7 @@ class ShardedVectorEnv(BatchedSpaces):
         if checked is None:
             seeds: List[Any] = [None] * len(self.shards)
         elif isinstance(checked, int):
-            seeds = [[checked + o + j for j in range(n)] for o, n in zip(self.offsets, self.counts)]
+            seeds = [[checked + self.env_offset + o + j for j in range(n)] for o, n in zip(self.offsets, self.counts)]
         else:
             seeds = self._slices(checked)
         masks = self._slices(reset_mask) if reset_mask is not None else [None] * len(self.shards)
@@ -96,14 +117,14 @@ class ShardedVectorEnv(BatchedSpaces):
             if m is not None:
                 fields["reset_mask"] = [bool(x) for x in m]
             rids.append(shard.client.send("reset", **fields))
-        obs: List[Any] = []
+        parts: List[Any] = []
         infos = []
         for shard, rid in zip(self.shards, rids):
             r = shard.client.recv(rid)
             shard._accept_full(r["observations"])
-            obs.extend(shard._obs)
+            parts.append(shard.observations)
             infos.append(r["infos"])
-        return obs, merge_infos(infos, self.counts)
+        return _join_obs(parts), merge_infos(infos, self.counts)
 
     def _gather(self) -> Tuple[Any, ...]:
         # Collect every shard's answer even when one failed, so that no shard is left with a pending step (the
@@ -118,7 +139,7 @@ class ShardedVectorEnv(BatchedSpaces):
                     error = e
         if error is not None:
             raise error
-        obs = [o for p in parts for o in p[0]]
+        obs = _join_obs([p[0] for p in parts])
         rewards = [r for p in parts for r in p[1]]
         terminated = [bool(t) for p in parts for t in p[2]]
         truncated = [bool(t) for p in parts for t in p[3]]
@@ -183,6 +204,9 @@ class ShardedVectorEnv(BatchedSpaces):
         self.shards = []
         self._own = []
 
+    def __reduce__(self) -> Any:
+        refuse_pickle(self)
+
     def __enter__(self) -> "ShardedVectorEnv":
         return self
 
@@ -199,7 +223,7 @@ def discover_endpoints(address: str = DEFAULT_ADDRESS, timeout: Optional[float] 
 
 def make_vec(env_id: str, num_envs: int, *, endpoints: Optional[Sequence[str]] = None, address: str = DEFAULT_ADDRESS,
              timeout: Optional[float] = 30.0, all_workers: bool = False, seed: Optional[int] = None,
-             autoreset_mode: Optional[str] = None, obs_encoding: str = "delta", info_keys: Optional[List[str]] = None,
+             autoreset_mode: Optional[str] = None, obs_encoding: Optional[str] = None, info_keys: Optional[List[str]] = None,
              use_numpy: bool = False, server_public_key: Optional[bytes] = None, tool_refs: Optional[bool] = None,
              client_keys: Optional[Tuple[Any, Any]] = None, **options: Any) -> ShardedVectorEnv:
     """A vector env over ``endpoints`` (default ``[address]``; with ``all_workers=True`` every worker of the server

@@ -7,7 +7,25 @@ import {
   type Policy,
   type ToolObservation,
 } from "../../../src/family.js";
-import { answer, ask, beginEpisode, bestByRequest, bindArgs, call, flatten, fold, type Intent, isError, onProvider, type PlanStep, providerOf, receiptId, recordsIn, ToolBook, valueForParam } from "./common.js";
+import {
+  answer,
+  ask,
+  beginEpisode,
+  bestByRequest,
+  bindArgs,
+  call,
+  flatten,
+  fold,
+  type Intent,
+  isError,
+  onProvider,
+  type PlanStep,
+  providerOf,
+  receiptId,
+  recordsIn,
+  ToolBook,
+  valueForParam,
+} from "./common.js";
 import { findRecord } from "./oracle.js";
 
 /**
@@ -38,21 +56,36 @@ export function inspect(v: JsonValue): string[] {
       if (/_f$/.test(k) && num(val) && val < -459.67) probs.add("temperature below absolute zero");
       if (/^(price|amount|total|estimate|subtotal|unit_price|nightly_rate)$/.test(k) && num(val) && val < 0) probs.add(`negative ${k}`);
     }
-    if (num(o.price) && num(o.day_low) && num(o.day_high) && (o.price < o.day_low || o.price > o.day_high)) probs.add("price outside the day's range");
-    if (num(o.price) && num(o.list_price) && (o.price > o.list_price + 1e-6 || (num(o.discount) && Math.abs(o.list_price - o.discount - o.price) > 0.01))) probs.add("price inconsistent with list price");
-    if (num(o.estimate) && num(o.fare_low) && num(o.fare_high) && (o.estimate < o.fare_low || o.estimate > o.fare_high)) probs.add("estimate outside its range");
-    if (num(o.result_count) && Array.isArray(o.messages) && o.result_count !== o.messages.length) probs.add("count does not match the list");
+    if (num(o.price) && num(o.day_low) && num(o.day_high) && (o.price < o.day_low || o.price > o.day_high))
+      probs.add("price outside the day's range");
+    if (
+      num(o.price) &&
+      num(o.list_price) &&
+      (o.price > o.list_price + 1e-6 || (num(o.discount) && Math.abs(o.list_price - o.discount - o.price) > 0.01))
+    )
+      probs.add("price inconsistent with list price");
+    if (num(o.estimate) && num(o.fare_low) && num(o.fare_high) && (o.estimate < o.fare_low || o.estimate > o.fare_high))
+      probs.add("estimate outside its range");
+    if (num(o.result_count) && Array.isArray(o.messages) && o.result_count !== o.messages.length)
+      probs.add("count does not match the list");
     if (num(o.rating) && num(o.rating_scale) && o.rating > o.rating_scale) probs.add("rating out of scale");
     if (num(o.total) && num(o.subtotal)) {
       const expect = o.subtotal + (num(o.fees) ? o.fees : 0) + (num(o.taxes) ? o.taxes : 0);
       if (Math.abs(o.total - expect) > 0.02) probs.add("total does not add up");
     }
-    if (num(o.available_balance) && num(o.ledger_balance) && num(o.pending) && Math.abs(o.available_balance - (o.ledger_balance - o.pending)) > 0.01) probs.add("balance does not add up");
+    if (
+      num(o.available_balance) &&
+      num(o.ledger_balance) &&
+      num(o.pending) &&
+      Math.abs(o.available_balance - (o.ledger_balance - o.pending)) > 0.01
+    )
+      probs.add("balance does not add up");
     if (typeof o.start === "string" && typeof o.end === "string" && o.start >= o.end) probs.add("event starts after it ends");
     const start = typeof o.start === "string" ? o.start : typeof o.slot_start === "string" ? o.slot_start : null;
     const ref = ([o.created_at, o.generated_at, o.requested_at].find((s) => typeof s === "string") as string | undefined) ?? inherited;
     if (start && ref && start < ref) probs.add("date in the past");
-    if (o.fulfilment === "pickup" && typeof o.slot_start === "string" && typeof o.ready_at === "string" && o.slot_start < o.ready_at) probs.add("pickup before the order is ready");
+    if (o.fulfilment === "pickup" && typeof o.slot_start === "string" && typeof o.ready_at === "string" && o.slot_start < o.ready_at)
+      probs.add("pickup before the order is ready");
     Object.values(o).forEach((y) => walk(y, ref));
   };
   walk(v);
@@ -145,7 +178,8 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
     phase = "post";
     return stepCall();
   };
-  const giveUp = (why: string): Action => answer(`I was unable to complete this reliably: ${why}. Problems seen: ${issues.join(", ") || "none"}.`);
+  const giveUp = (why: string): Action =>
+    answer(`I was unable to complete this reliably: ${why}. Problems seen: ${issues.join(", ") || "none"}.`);
 
   /** Repairs the identifying argument from the facts the user stated (email, ticker, "City, ST"). */
   const repairIdentity = () => {
@@ -162,7 +196,13 @@ export function carefulPolicy(): Policy<ToolObservation, Action> {
 
   /** Arguments that still name a record the way the user did (a name the service resolves, maybe wrongly). */
   const nameArgs = (): string[] =>
-    Object.keys(args).filter((a) => typeof args[a] === "string" && args[a] === intent.args[a] && !repaired.has(a) && /_id\b|\bname\b|email|symbol/i.test(book.paramDescription(target, a)));
+    Object.keys(args).filter(
+      (a) =>
+        typeof args[a] === "string" &&
+        args[a] === intent.args[a] &&
+        !repaired.has(a) &&
+        /_id\b|\bname\b|email|symbol/i.test(book.paramDescription(target, a)),
+    );
   /**
    * Wrong record suspected (a stated fact contradicted, a "not found" after a name lookup): look the name up with
    * the provider's search tool and pass the id of the look-alike that matches the request text. Null when there

@@ -1,4 +1,4 @@
-import type { Action, Info, JsonObject, JsonValue, ToolObservation } from "../../../src/family.js";
+import { type Action, type Info, type JsonObject, type JsonValue, toJsonObject, type ToolObservation } from "../../../src/family.js";
 
 /** Helpers shared by the heuristic policies: they read tool names, schemas and responses only. */
 
@@ -21,7 +21,7 @@ export class ToolBook {
   private readonly schemas = new Map<string, JsonObject>();
   visible: string[] = [];
   observe(obs: ToolObservation): void {
-    for (const t of obs.newTools) this.schemas.set(t.name, t as unknown as JsonObject);
+    for (const t of obs.newTools) this.schemas.set(t.name, toJsonObject(t));
     this.visible = obs.visibleTools.slice();
   }
   reset(): void {
@@ -68,14 +68,25 @@ export class ToolBook {
   }
   canceller(writeTool: string, idField: string): string | null {
     const prov = providerOf(writeTool);
-    return this.visible.find((t) => providerOf(t) === prov && /^(cancel|delete|unsend|remove)_/.test(opOf(t)) && this.required(t).includes(idField)) ?? null;
+    return (
+      this.visible.find(
+        (t) => providerOf(t) === prov && /^(cancel|delete|unsend|remove)_/.test(opOf(t)) && this.required(t).includes(idField),
+      ) ?? null
+    );
   }
 }
 
 /** The id field of a write receipt (`transfer_id`, `order_id`...). */
 export function receiptId(out: JsonValue): { field: string; value: string } | null {
   if (!out || typeof out !== "object" || Array.isArray(out)) return null;
-  for (const [k, v] of Object.entries(out)) if (k.endsWith("_id") && typeof v === "string" && /_\w+_\d+$/.test(v) && !/^(recipient|business|location|restaurant|hotel|channel|contact)_id$/.test(k)) return { field: k, value: v };
+  for (const [k, v] of Object.entries(out))
+    if (
+      k.endsWith("_id") &&
+      typeof v === "string" &&
+      /_\w+_\d+$/.test(v) &&
+      !/^(recipient|business|location|restaurant|hotel|channel|contact)_id$/.test(k)
+    )
+      return { field: k, value: v };
   return null;
 }
 

@@ -9,7 +9,19 @@ import {
   type ToolObservation,
 } from "../../../src/family.js";
 import type { Concept } from "../world/index.js";
-import { answer, ask, beginEpisode, bindArgs, call, type Intent, isError, onProvider, type PlanStep, providerOf, ToolBook } from "./common.js";
+import {
+  answer,
+  ask,
+  beginEpisode,
+  bindArgs,
+  call,
+  type Intent,
+  isError,
+  onProvider,
+  type PlanStep,
+  providerOf,
+  ToolBook,
+} from "./common.js";
 
 /**
  * The oracle reads `info.hidden` (the scenario's truth and fault plan) and takes a shortest safe path: precise
@@ -116,7 +128,10 @@ export function oraclePolicy(): Policy<ToolObservation, Action> {
     return answer(`Done. ${facts}.${via}${note}`);
   };
   const refuse = (): Action =>
-    answer(`I was unable to complete this reliably: ${t.primaryLabel} failed and ${t.fallbackLabel} returned inconsistent data, so I undid anything it changed. There was a problem on both services.`);
+    answer(
+      `I was unable to complete this reliably: ${t.primaryLabel} failed and ${t.fallbackLabel} returned inconsistent data, ` +
+        "so I undid anything it changed. There was a problem on both services.",
+    );
   const next = (): Action => {
     issues = true;
     if (setting !== "clean" && permanent && PERMANENT_SWITCH.has(source)) {

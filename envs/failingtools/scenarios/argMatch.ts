@@ -20,7 +20,7 @@ export type ArgMatcher =
   | { kind: "list"; items: ArgMatcher[] }
   | { kind: "object"; fields: Record<string, ArgMatcher> };
 
-const json = z.json() as unknown as z.ZodType<JsonValue>;
+const json = z.json() as z.ZodType<JsonValue>;
 
 export const argMatcherSchema: z.ZodType<ArgMatcher> = z.lazy(() =>
   z.discriminatedUnion("kind", [
@@ -59,7 +59,9 @@ export function argMatches(m: ArgMatcher, v: JsonValue | undefined): boolean {
     case "list":
       return Array.isArray(v) && v.length === m.items.length && m.items.every((it, i) => argMatches(it, v[i]));
     case "object":
-      return !!v && typeof v === "object" && !Array.isArray(v) && Object.entries(m.fields).every(([k, f]) => argMatches(f, (v as JsonObject)[k]));
+      return (
+        !!v && typeof v === "object" && !Array.isArray(v) && Object.entries(m.fields).every(([k, f]) => argMatches(f, (v as JsonObject)[k]))
+      );
   }
 }
 
@@ -73,6 +75,7 @@ export function matcherFor(v: JsonValue, tolerance = 0.005): ArgMatcher {
   if (typeof v === "string") return { kind: "text", value: v };
   if (typeof v === "number") return { kind: "number", value: v, tolerance };
   if (Array.isArray(v)) return { kind: "list", items: v.map((x) => matcherFor(x, tolerance)) };
-  if (v && typeof v === "object") return { kind: "object", fields: Object.fromEntries(Object.entries(v).map(([k, x]) => [k, matcherFor(x, tolerance)])) };
+  if (v && typeof v === "object")
+    return { kind: "object", fields: Object.fromEntries(Object.entries(v).map(([k, x]) => [k, matcherFor(x, tolerance)])) };
   return { kind: "exact", value: v };
 }

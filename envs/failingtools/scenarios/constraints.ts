@@ -14,7 +14,8 @@ const IDENTIFIER_FACTS = ["to", "recipient_email", "email", "symbol"];
 
 /** Whether the request text states `v` (a string as words, a number as a whole number, ISO instants by date and time). */
 export function statedIn(request: string, v: JsonValue): boolean {
-  if (typeof v === "number") return new RegExp(`(^|[^\\d.])${String(v).replace(".", "\\.")}(?![\\d])`).test(request.replace(/,(\d{3})/g, "$1"));
+  if (typeof v === "number")
+    return new RegExp(`(^|[^\\d.])${String(v).replace(".", "\\.")}(?![\\d])`).test(request.replace(/,(\d{3})/g, "$1"));
   if (typeof v === "string") {
     const iso = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}):00Z$/.exec(v);
     if (iso) return request.includes(iso[1]) && request.includes(iso[2]);
@@ -39,13 +40,20 @@ export interface KeyNames {
  * amount, recipient, dates, message text...), except bound ones (taken from an earlier step's output) and API
  * choices. The key argument also accepts the record's precise ids and stated identifiers. Undefined: nothing fixed.
  */
-export function argRequirements(request: string, args: JsonObject, bound: readonly string[], key: KeyNames | null): Record<string, ArgMatcher> | undefined {
+export function argRequirements(
+  request: string,
+  args: JsonObject,
+  bound: readonly string[],
+  key: KeyNames | null,
+): Record<string, ArgMatcher> | undefined {
   const out: Record<string, ArgMatcher> = {};
   for (const [k, v] of Object.entries(args)) {
     if (bound.includes(k) || API_CHOICES.has(k) || !statedIn(request, v)) continue;
     if (key && k === key.arg) {
       const alts: ArgMatcher[] = [matcherFor(v)];
-      for (const id of key.ids) if (id !== null && !alts.some((a) => JSON.stringify(a) === JSON.stringify(matcherFor(id)))) alts.push(typeof id === "string" ? { kind: "exact", value: id } : matcherFor(id));
+      for (const id of key.ids)
+        if (id !== null && !alts.some((a) => JSON.stringify(a) === JSON.stringify(matcherFor(id))))
+          alts.push(typeof id === "string" ? { kind: "exact", value: id } : matcherFor(id));
       for (const f of IDENTIFIER_FACTS) {
         const sv = key.stated[f];
         if (typeof sv === "string" && normArg(sv) !== normArg(String(v))) alts.push({ kind: "text", value: sv });

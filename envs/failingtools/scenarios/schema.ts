@@ -24,7 +24,7 @@ export const SETTINGS = ["clean", "relaxed", "base"] as const;
 export type Setting = (typeof SETTINGS)[number];
 
 const json = z.json() as z.ZodType<JsonValue>;
-const jsonObject = z.record(z.string(), json) as unknown as z.ZodType<JsonObject>;
+const jsonObject: z.ZodType<JsonObject> = z.record(z.string(), json);
 const tiers = z.array(z.enum(SETTINGS)).min(1);
 
 export const conceptSchema = z.discriminatedUnion("kind", [
@@ -87,7 +87,10 @@ export const checkpointSchema = z.object({
   id: z.string(),
   description: z.string(),
   /** `final`: judged on the final answer; `after_call`: on the first message to the user after one of `tools`. */
-  trigger: z.discriminatedUnion("type", [z.object({ type: z.literal("final") }), z.object({ type: z.literal("after_call"), tools: z.array(z.string()).min(1) })]),
+  trigger: z.discriminatedUnion("type", [
+    z.object({ type: z.literal("final") }),
+    z.object({ type: z.literal("after_call"), tools: z.array(z.string()).min(1) }),
+  ]),
   concepts: z.array(conceptSchema),
   /**
    * Wrong values the message must not assert as the result (the corrupted $15, the stale price). A mention is not
@@ -139,7 +142,10 @@ const faultSchema = z.object({
     prob: z.number().min(0).max(1).optional(),
   }),
   effect: z.discriminatedUnion("type", [
-    z.object({ type: z.literal("error"), error: z.object({ code: z.string(), message: z.string(), status: z.number().int().optional(), details: jsonObject.optional() }) }),
+    z.object({
+      type: z.literal("error"),
+      error: z.object({ code: z.string(), message: z.string(), status: z.number().int().optional(), details: jsonObject.optional() }),
+    }),
     z.object({ type: z.literal("replace"), output: json.optional(), transform: z.string().optional(), params: jsonObject.optional() }),
     z.object({ type: z.literal("corrupt"), transform: z.string(), params: jsonObject.optional() }),
   ]),
@@ -152,7 +158,9 @@ const faultSchema = z.object({
 export const planStepSchema = z.object({
   tool: z.string(),
   args: jsonObject,
-  bind: z.array(z.object({ arg: z.string(), from: z.number().int().nonnegative(), field: z.string(), where: jsonObject.optional() }).strict()) as unknown as z.ZodType<JsonValue[]>,
+  bind: z.array(
+    z.object({ arg: z.string(), from: z.number().int().nonnegative(), field: z.string(), where: jsonObject.optional() }).strict(),
+  ) as unknown as z.ZodType<JsonValue[]>,
 });
 export type PlanStep = z.infer<typeof planStepSchema>;
 
@@ -179,7 +187,10 @@ export const scenarioSchema = z.object({
   template: z.string(),
   kind: z.enum(["read", "write"]),
   source: z.enum(FAILURE_SOURCES),
-  persistence: z.discriminatedUnion("type", [z.object({ type: z.literal("permanent") }), z.object({ type: z.literal("temporary"), attempts: z.number().int().min(1).max(5) })]),
+  persistence: z.discriminatedUnion("type", [
+    z.object({ type: z.literal("permanent") }),
+    z.object({ type: z.literal("temporary"), attempts: z.number().int().min(1).max(5) }),
+  ]),
   visibility: z.enum(["explicit", "implicit"]),
   primary: z.string(),
   fallback: z.string(),

@@ -92,7 +92,10 @@ export interface TaskSpec {
 }
 
 /** The part of a write task that two templates of one category can share: the call, its facts, its check and undo. */
-export type WriteTaskCore = Pick<TaskSpec, "main" | "stated" | "keyPath" | "keyValue" | "wrongValue" | "corruption" | "answer" | "wrongConcept" | "write">;
+export type WriteTaskCore = Pick<
+  TaskSpec,
+  "main" | "stated" | "keyPath" | "keyValue" | "wrongValue" | "corruption" | "answer" | "wrongConcept" | "write"
+>;
 
 /**
  * An argument of a chained call taken from an earlier call's output: the first object (depth-first) in the output
@@ -156,14 +159,26 @@ export function getOp(op: string, tbl: string, idField: string, what: string, ve
   return {
     op,
     description: `Read a ${what} by ${idField}, exactly as the service stored it.`,
-    parameters: { type: "object", properties: { [idField]: { type: "string", description: `${what} id` } }, required: [idField], additionalProperties: false },
+    parameters: {
+      type: "object",
+      properties: { [idField]: { type: "string", description: `${what} id` } },
+      required: [idField],
+      additionalProperties: false,
+    },
     mutates: false,
     verifies,
     run: (a, rt) => {
       const rec = (rt.st.tables[tbl] ?? []).find((r) => r[idField] === a[idField]);
       return rec
         ? { ok: true, output: { ...rec } }
-        : { ok: false, error: { status: 404, code: `${what.toUpperCase().replace(/ /g, "_")}_NOT_FOUND`, message: `No ${what} ${String(a[idField])}.` } };
+        : {
+            ok: false,
+            error: {
+              status: 404,
+              code: `${what.toUpperCase().replace(/ /g, "_")}_NOT_FOUND`,
+              message: `No ${what} ${String(a[idField])}.`,
+            },
+          };
     },
   };
 }
@@ -173,12 +188,18 @@ export function cancelOp(op: string, tbl: string, idField: string, what: string,
   return {
     op,
     description: `Cancel a ${what} that is still ${active}.`,
-    parameters: { type: "object", properties: { [idField]: { type: "string", description: `${what} id` } }, required: [idField], additionalProperties: false },
+    parameters: {
+      type: "object",
+      properties: { [idField]: { type: "string", description: `${what} id` } },
+      required: [idField],
+      additionalProperties: false,
+    },
     mutates: true,
     run: (a, rt) => {
       const rec = (rt.st.tables[tbl] ?? []).find((r) => r[idField] === a[idField]);
       if (!rec) return { ok: false, error: { status: 404, code: "NOT_FOUND", message: `No ${what} ${String(a[idField])}.` } };
-      if (rec.status !== active) return { ok: false, error: { status: 409, code: "NOT_CANCELLABLE", message: `The ${what} is ${String(rec.status)}.` } };
+      if (rec.status !== active)
+        return { ok: false, error: { status: 409, code: "NOT_CANCELLABLE", message: `The ${what} is ${String(rec.status)}.` } };
       rec.status = "cancelled";
       return { ok: true, output: { [idField]: rec[idField] as string, status: "cancelled" } };
     },
@@ -235,7 +256,22 @@ export function recordWrite(
  * The look-alike most categories plant: a record of the same name in the same-named city of another state
  * (`TWIN_STATE`), told apart only by its `region`, which the main call's output shows.
  */
-export function twinCityAmbiguity(arg: string, tbl: string, idField: string, name: string, city: City, decoyFields: JsonObject): NonNullable<TaskSpec["ambiguity"]> {
+export function twinCityAmbiguity(
+  arg: string,
+  tbl: string,
+  idField: string,
+  name: string,
+  city: City,
+  decoyFields: JsonObject,
+): NonNullable<TaskSpec["ambiguity"]> {
   const twin = TWIN_STATE[city.name];
-  return { arg, table: tbl, idField, decoy: { name, city: city.name, region: twin, ...decoyFields }, truth: { name, region: city.state }, shownPath: ["region"], decoyShown: twin };
+  return {
+    arg,
+    table: tbl,
+    idField,
+    decoy: { name, city: city.name, region: twin, ...decoyFields },
+    truth: { name, region: city.state },
+    shownPath: ["region"],
+    decoyShown: twin,
+  };
 }

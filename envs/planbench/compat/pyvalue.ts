@@ -5,6 +5,7 @@
  * Why: the runtime compares values by Python `str()` (so `129.0` ≠ `129`), and seeds its
  * shuffles with hashes of Python-formatted JSON; JS numbers alone cannot tell `118` from `118.0`.
  */
+import type { JsonObject, JsonValue } from "../../../src/family.js";
 
 /** Sets `obj[key]` as an own data property: a `"__proto__"` key from parsed JSON stays an ordinary key. */
 export function setOwn(obj: object, key: string, value: unknown): void {
@@ -161,12 +162,12 @@ export function pyRound(x: number): number {
  * ints beyond 2^53 the nearest number (JSON has no exact big ints; the feedback text keeps every digit). Key order
  * is kept, and a `__proto__` key stays an ordinary key.
  */
-export function toPlainJson(v: PyValue): null | boolean | number | string | unknown[] | Record<string, unknown> {
+export function toPlainJson(v: PyValue): JsonValue {
   if (v instanceof PyFloat) return v.value;
   if (typeof v === "bigint") return Number(v);
   if (Array.isArray(v)) return v.map(toPlainJson);
   if (v !== null && typeof v === "object") {
-    const out: Record<string, unknown> = {};
+    const out: JsonObject = {};
     for (const [k, x] of Object.entries(v)) setOwn(out, k, toPlainJson(x));
     return out;
   }

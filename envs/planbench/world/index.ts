@@ -36,7 +36,16 @@ export function createWorld(release: PlanBenchRelease, settings: PlanBenchSettin
   };
 }
 
-export { PlanBenchEpisode, type PlanBenchWorld, type PlanBenchReply, type TraceEntry, type EpisodeResult, type StepOutcome } from "./runtime.js";
+export {
+  PlanBenchEpisode,
+  type CallRunner,
+  type OpenCall,
+  type PlanBenchWorld,
+  type PlanBenchReply,
+  type TraceEntry,
+  type EpisodeResult,
+  type StepOutcome,
+} from "./runtime.js";
 export { HashingRetriever, encode, features, similarity, type RetrievalRequest, type MetaTool } from "./retriever.js";
 export { CaseIndex, type ExecutionResult } from "./executor.js";
 export { augmentNoisy, replaceBlocked, shuffleTools, shuffleSeedMaterial, noisySeed, buildSiblingIndex } from "./augment.js";

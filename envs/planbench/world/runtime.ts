@@ -111,6 +111,27 @@ export interface EpisodeResult {
   failure_reason_detail?: FailureReason;
 }
 
+/**
+ * A call reply between its phases. The standalone runtime runs them in a row (`step` without a runner); the env runs
+ * them inside the engine's call pipeline (visibility, `checkCall` as the argument check, `executeCall` as the
+ * simulator), so both paths share one implementation of the official rules.
+ */
+export interface OpenCall {
+  readonly stepId: number;
+  readonly raw: string;
+  /** null: the content is not a call object (the official "invalid JSON" branch). */
+  readonly payload: JsonObj | null;
+  /** The resolved tool name: a string `name`, else `tool_name`, a known `tool_id` overriding both (null: none). */
+  readonly name: string | null;
+  /** The arguments as the agent wrote them (Python values for text replies). */
+  readonly args: JsonObj;
+  /** The request as the official trace records it. */
+  readonly request: JsonObj;
+}
+
+/** Runs an open call to its outcome (see `OpenCall`). */
+export type CallRunner = (call: OpenCall) => StepOutcome;
+
 export interface StepOutcome {
   entry: TraceEntry;
   /** Text sent back to the agent (already without the "Environment feedback:" prefix); null when the episode ended. */
@@ -198,8 +219,11 @@ export class PlanBenchEpisode {
     return r;
   }
 
-  /** Apply one reply. Throws only if the episode is already over (a caller bug, not agent input). */
-  step(reply: PlanBenchReply): StepOutcome {
+  /**
+   * Apply one reply. Throws only if the episode is already over (a caller bug, not agent input). `runCall` runs a
+   * call reply's phases (default: `runCall` of this runtime, in a row).
+   */
+  step(reply: PlanBenchReply, runCall: CallRunner = (c) => this.runCall(c)): StepOutcome {
     if (this.result) throw new Error("PlanBenchEpisode.step: the episode is over; reset first");
     const rt = this.world.settings.runtime;
     this.stepCount++;
@@ -220,7 +244,7 @@ export class PlanBenchEpisode {
       }
       this.labelErrors = 0;
       if (act.tag === "retrieve_tools") out = this.retrieve(stepId, reply.text, parseRetrievePayload(act.content));
-      else if (act.tag === "tool_call") out = this.call(stepId, reply.text, parseCallPayload(act.content));
+      else if (act.tag === "tool_call") out = runCall(this.openCall(stepId, reply.text, parseCallPayload(act.content)));
       else out = this.answer(stepId, act.content);
     } else {
       this.labelErrors = 0;
@@ -228,7 +252,7 @@ export class PlanBenchEpisode {
       if (reply.kind === "retrieve") {
         const mt = reply.request["meta_tool"];
         out = this.retrieve(stepId, raw, typeof mt === "string" && pyStrip(mt) ? reply.request : null);
-      } else if (reply.kind === "call") out = this.call(stepId, raw, isCallPayload(reply.payload) ? reply.payload : null);
+      } else if (reply.kind === "call") out = runCall(this.openCall(stepId, raw, isCallPayload(reply.payload) ? reply.payload : null));
       else out = this.answer(stepId, pyStrip(reply.content));
     }
     return out.done ? out : this.budgetCheck(out);
@@ -357,20 +381,15 @@ export class PlanBenchEpisode {
     return { entry, feedback, done: false };
   }
 
-  private call(stepId: number, raw: string, payload: JsonObj | null): StepOutcome {
-    const rt = this.world.settings.runtime;
+  /** Opens a call reply: counts the attempt and resolves the tool name (no rule is applied yet). */
+  private openCall(stepId: number, raw: string, payload: JsonObj | null): OpenCall {
     this.callAttempts++;
-    if (!payload) {
-      this.callErrors++;
-      const entry: TraceEntry = { step_id: stepId, action: "call_tool", parse_ok: false, raw_output: raw, error_kind: "invalid_json" };
-      return this.callCap(entry, msg.callJsonError(this.callErrors, rt.max_call_errors));
-    }
+    if (!payload) return { stepId, raw, payload: null, name: null, args: {}, request: {} };
     // Official resolution: a string `name`, else whatever `tool_name` holds; a known `tool_id` overrides both.
     let resolved: PyValue = typeof payload["name"] === "string" ? payload["name"] : (payload["tool_name"] ?? null);
     const toolId = payload["tool_id"];
     if (typeof toolId === "string") resolved = this.toolIdToName.get(toolId) ?? resolved;
     const name = typeof resolved === "string" ? resolved : null;
-    const args = payload["arguments"] as JsonObj;
     const request: JsonObj = { ...payload };
     delete request["tool_name"];
     if (resolved !== null) {
@@ -378,40 +397,84 @@ export class PlanBenchEpisode {
       const id = name !== null ? this.toolNameToId.get(name) : undefined;
       if (id !== undefined) request["tool_id"] = id;
     }
-    const tool = name !== null ? this.world.release.toolByName.get(name) : undefined;
-    if (name === null || !this.discovered.has(name) || !tool) {
-      this.callErrors++;
-      return this.callCap({ step_id: stepId, action: "call_tool", parse_ok: true, request, error_kind: "not_retrieved" }, msg.toolNotRetrieved());
+    return { stepId, raw, payload, name, args: payload["arguments"] as JsonObj, request };
+  }
+
+  /** The official rules in their order: retrieved tool, argument keys, inputs, then the lookup. */
+  runCall(c: OpenCall): StepOutcome {
+    return this.checkCall(c) ?? this.executeCall(c);
+  }
+
+  /** The tool an open call names, when it was listed in this query (null: the call is refused by `refuseCall`). */
+  retrievedTool(c: OpenCall): ToolRecord | null {
+    if (c.payload === null || c.name === null || !this.discovered.has(c.name)) return null;
+    return this.world.release.toolByName.get(c.name) ?? null;
+  }
+
+  /** A call that names no listed tool: the invalid-JSON or not-retrieved error. */
+  refuseCall(c: OpenCall): StepOutcome {
+    this.callErrors++;
+    if (c.payload === null) {
+      const entry: TraceEntry = { step_id: c.stepId, action: "call_tool", parse_ok: false, raw_output: c.raw, error_kind: "invalid_json" };
+      return this.callCap(entry, msg.callJsonError(this.callErrors, this.world.settings.runtime.max_call_errors));
     }
+    return this.callCap({ step_id: c.stepId, action: "call_tool", parse_ok: true, request: c.request, error_kind: "not_retrieved" }, msg.toolNotRetrieved());
+  }
+
+  /** The argument rules of a retrieved tool: exact parameter keys, no untrusted or missing input (null: all hold). */
+  checkCall(c: OpenCall): StepOutcome | null {
+    const tool = this.retrievedTool(c);
+    if (tool === null) return this.refuseCall(c);
     const surface = tool.surface_argument_to_datatype;
     const expected = Object.keys(surface).length > 0 ? Object.keys(surface) : Object.keys(tool.parameters.properties);
-    const provided = Object.keys(args);
+    const provided = Object.keys(c.args);
     const want = new Set(expected);
     if (provided.length !== want.size || provided.some((k) => !want.has(k))) {
       this.callErrors++;
       return this.callCap(
-        { step_id: stepId, action: "call_tool", parse_ok: true, request, error_kind: "wrong_arguments" },
-        msg.wrongInputs(name, provided),
+        { step_id: c.stepId, action: "call_tool", parse_ok: true, request: c.request, error_kind: "wrong_arguments" },
+        msg.wrongInputs(tool.name, provided),
       );
     }
-    const canonical: Record<string, PyValue> = {};
-    for (const [k, v] of Object.entries(args)) canonical[surface[k] ?? k] = v;
+    const canonical = this.canonicalArgs(tool, c.args);
     const untrustedInputs = tool.input_datatypes.filter((d) => {
       const v = pystr(canonical[d] ?? null);
       return (this.untrusted.get(d)?.has(v) ?? false) && !(this.trusted.get(d)?.has(v) ?? false);
     });
     const missing = tool.input_datatypes.filter((d) => !this.currentDatatypes.has(d));
-    if (untrustedInputs.length > 0 || missing.length > 0) {
-      this.callErrors++;
-      const type = untrustedInputs.length > 0 ? "untrusted_input_rejected" : "missing_required_input";
-      return this.callCap(
-        { step_id: stepId, action: "call_tool", parse_ok: true, request, internal_error_type: type, untrusted_input_datatypes: untrustedInputs, missing_input_datatypes: missing, error_kind: type },
-        msg.missingInputs(),
-      );
-    }
-    const ex = this.world.cases.execute(tool, canonical);
+    if (untrustedInputs.length === 0 && missing.length === 0) return null;
+    this.callErrors++;
+    const type = untrustedInputs.length > 0 ? "untrusted_input_rejected" : "missing_required_input";
+    return this.callCap(
+      {
+        step_id: c.stepId,
+        action: "call_tool",
+        parse_ok: true,
+        request: c.request,
+        internal_error_type: type,
+        untrusted_input_datatypes: untrustedInputs,
+        missing_input_datatypes: missing,
+        error_kind: type,
+      },
+      msg.missingInputs(),
+    );
+  }
+
+  private canonicalArgs(tool: ToolRecord, args: JsonObj): Record<string, PyValue> {
+    const canonical: Record<string, PyValue> = {};
+    for (const [k, v] of Object.entries(args)) canonical[tool.surface_argument_to_datatype[k] ?? k] = v;
+    return canonical;
+  }
+
+  /** Runs a call that passed `checkCall`: the lookup (or a decoy's constant), the value stores and the trace. */
+  executeCall(c: OpenCall): StepOutcome {
+    const tool = this.retrievedTool(c);
+    if (tool === null) return this.refuseCall(c);
+    const name = tool.name;
+    const ex = this.world.cases.execute(tool, this.canonicalArgs(tool, c.args));
+    const request = c.request;
     if (ex.ambiguous) {
-      const entry: TraceEntry = { step_id: stepId, action: "call_tool", parse_ok: true, request, internal_error_type: "ambiguous_lookup", error_kind: "ambiguous_lookup" };
+      const entry: TraceEntry = { step_id: c.stepId, action: "call_tool", parse_ok: true, request, internal_error_type: "ambiguous_lookup", error_kind: "ambiguous_lookup" };
       if (this.compat === "official") {
         this.trace.push(entry);
         this.finish(null, "unevaluated_runtime_error");
@@ -424,7 +487,7 @@ export class PlanBenchEpisode {
     this.callErrors = 0;
     this.record(ex);
     const entry: TraceEntry = {
-      step_id: stepId,
+      step_id: c.stepId,
       action: "call_tool",
       parse_ok: true,
       request,
@@ -440,8 +503,8 @@ export class PlanBenchEpisode {
     this.trace.push(entry);
     let feedback: string;
     if (ex.toolType === "baseline" && ex.outputValue === null) {
-      const text = msg.noResultText(args);
-      feedback = msg.noResult(args, { feedback_type: "tool_call_error", request, error: text, tool_result: { success: false, output_value: null } });
+      const text = msg.noResultText(c.args);
+      feedback = msg.noResult(c.args, { feedback_type: "tool_call_error", request, error: text, tool_result: { success: false, output_value: null } });
     } else {
       feedback = msg.callResult({ feedback_type: "tool_call_result", request, tool_result: { success: ex.success, output_value: ex.outputValue } });
     }

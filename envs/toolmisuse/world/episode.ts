@@ -1,43 +1,53 @@
 /**
- * One ToolMisuseBench episode over a task record: budgets, the fixed fault/validation/
- * simulator order, retry accounting and the transcript (reference §3.4, §4). Pure and
- * deterministic: the result is a function of (task, compat, actions).
+ * The official ToolMisuseBench harness (reference §3.4, §4) as a configuration of the engine's call pipeline:
+ * budgets charged before anything else, the fault stage before validation (drift → authz → rate limit → timeout),
+ * the official validator, the simulators, adversarial rewrites, every error charged to the retry budget, and the
+ * transcript entry as each call's recorded response. The env and the scripted runner both run calls through
+ * `ToolEpisode.call` with it, so there is one pipeline; the transcript is the engine's call records.
  */
-import { ConfigError, type FaultSpec as EngineFaultSpec } from "../../../src/family.js";
+import {
+  type BudgetRules,
+  type CallPipeline,
+  type CallRecord,
+  ConfigError,
+  type EpisodeBudgets,
+  type JsonObject,
+  Rng,
+  type StageOutcome,
+  type ToolDefinition,
+  ToolEpisode,
+} from "../../../src/family.js";
 import type { TaskRecord } from "../dataset.js";
-import { FaultEngine, officialEvent, type FaultEvent, type UniformFactory } from "../faults.js";
+import { FaultEngine, toolError, type UniformFactory } from "../faults.js";
 import type { CompatMode, Json, JsonObj, OfficialAction, OfficialObservation, ToolError, TranscriptEntry } from "./types.js";
 import { deepCopy } from "./types.js";
-import { DOMAIN_TOOLSET, getToolset, officialSchemas, type Toolset, type ToolsetId } from "./toolsets.js";
+import { DOMAIN_TOOLSET, getToolset, officialSchemas, type Toolset } from "./toolsets.js";
 import { validateCall } from "./validate.js";
 
-/** Where in the pipeline a step's outcome came from. */
+/** Where in the pipeline a call's outcome came from. */
 export type StepPhase = "ok" | "budget" | "injected" | "validation" | "simulator";
 
-export interface StepOutcome {
+/** One call's outcome in the official terms, read from its engine record. */
+export interface CallOutcome {
   output: JsonObj | null;
   error: ToolError | null;
-  terminated: boolean;
   phase: StepPhase;
-  /** 1-based global call index of this step. */
+  /** 1-based global call index. */
   callIndex: number;
-  /** Every fault event this step produced, in the order the official engine lists them. */
-  faultEvents: FaultEvent[];
+  /** Plan indices of the faults that fired, once each, in the order the official engine lists them. */
+  firedPlanIndices: number[];
   /** The error before retry-overflow replacement (for metrics); null on success. */
   preOverflowError: ToolError | null;
   effectiveAction: OfficialAction;
 }
 
-/** Plain-JSON state of a running episode. */
-export interface EpisodeSnapshot {
-  state: JsonObj;
-  transcript: TranscriptEntry[];
-  steps: number;
-  toolCalls: number;
-  retries: number;
-  lastError: ToolError | null;
-  faultStreams: Json[];
+/** A call's outcome and whether a budget ended the episode with it. */
+export interface StepOutcome extends CallOutcome {
+  terminated: boolean;
 }
+
+/** Tools that can stand in for each other when one fails persistently (their `meta.group`). */
+export const ALT_GROUP: Readonly<Record<string, string>> = { close_account: "account_close", update_account: "account_close" };
 
 /** A task record the simulators cannot run (typed, so callers and the bridge report the field). */
 export class EpisodeSetupError extends ConfigError {
@@ -57,168 +67,188 @@ export function resolveToolset(task: TaskRecord, compat: CompatMode): Toolset {
   return getToolset(DOMAIN_TOOLSET[task.domain])!;
 }
 
+/** The official budget rules: a call past the budget is charged and recorded; every error costs a retry. */
+const BUDGET_RULES: BudgetRules = {
+  calls: "record",
+  retries: "errors",
+  exceeded: { code: "budget_exceeded", message: "Episode budget exceeded.", details: {} },
+  retryExceeded: (limit, replaced) => ({
+    code: "retry_exceeded",
+    message: "Retry budget exceeded.",
+    details: { max_retries: limit, original_error_code: replaced.code },
+  }),
+};
+
+/** The official transcript entry of a call: the arguments the simulator saw, and its output or error. */
+function transcriptEntry(tool: string, args: JsonObject, outcome: StageOutcome): TranscriptEntry {
+  return {
+    tool_name: tool,
+    args: deepCopy(args),
+    output: outcome.ok ? deepCopy(outcome.output as JsonObj) : null,
+    error: outcome.ok ? null : structuredClone(toolError(outcome.error)),
+  };
+}
+
+/** The agent's view of a transcript entry: without fault metadata unless the env exposes it. */
+export function agentEntry(entry: TranscriptEntry, exposeFaultMetadata: boolean): TranscriptEntry {
+  if (exposeFaultMetadata) return structuredClone(entry);
+  const out = entry.output ? deepCopy(entry.output) : null;
+  if (out) delete out.faults;
+  return { tool_name: entry.tool_name, args: deepCopy(entry.args), output: out, error: entry.error ? stripError(entry.error) : null };
+}
+
+/** What a task's episodes hand to the engine: tools, budgets and the official pipeline. */
+export interface OfficialHarness {
+  toolset: Toolset;
+  tools: ToolDefinition<JsonObj>[];
+  budgets: EpisodeBudgets;
+  pipeline: CallPipeline<JsonObj>;
+}
+
+export function officialHarness(task: TaskRecord, compat: CompatMode, faults: FaultEngine, exposeFaultMetadata: boolean): OfficialHarness {
+  const toolset = resolveToolset(task, compat);
+  const tools: ToolDefinition<JsonObj>[] = toolset.tools.map((t) => ({
+    name: t.schema.name,
+    description: t.description,
+    parameters: { type: "object", properties: t.schema.properties, required: t.schema.required, additionalProperties: false },
+    meta: ALT_GROUP[t.schema.name]
+      ? { mutates: t.mutates, domain: task.domain, group: ALT_GROUP[t.schema.name] }
+      : { mutates: t.mutates, domain: task.domain },
+    run: (args, ctx) => {
+      const r = t.run(ctx.state, args as JsonObj, compat);
+      return r.error ? { ok: false, error: r.error } : { ok: true, output: r.output };
+    },
+  }));
+  const b = task.budget;
+  return {
+    toolset,
+    tools,
+    budgets: { steps: b.max_steps, toolCalls: b.max_tool_calls, retries: b.max_retries },
+    pipeline: {
+      order: "faults_first",
+      validate: (tool, _def, args) => validateCall(toolset, { tool_name: tool, args: args as JsonObj }, compat),
+      familyFaults: faults,
+      // A retry or switch reacts to an error only (drifted calls can succeed); a switch leaves the previous call.
+      patternRules: { failure: "error", switchFrom: "previous_call" },
+      budgetRules: BUDGET_RULES,
+      respond: (call, outcome) => transcriptEntry(call.tool, call.args, outcome),
+      view: (response) => agentEntry(entryOf(response), exposeFaultMetadata),
+    },
+  };
+}
+
+/** A recorded response of this pipeline: the call's full transcript entry (see `officialHarness`). */
+export function entryOf(response: CallRecord["response"]): TranscriptEntry {
+  return response as TranscriptEntry;
+}
+
+/** The official transcript: one entry per recorded call. */
+export function transcriptOf(calls: readonly CallRecord[]): TranscriptEntry[] {
+  return calls.map((c) => entryOf(c.response));
+}
+
+const PHASE: Record<string, StepPhase> = { budget: "budget", fault: "injected", simulator: "simulator" };
+
+/** A recorded call in the official terms. */
+export function outcomeOf(record: CallRecord): CallOutcome {
+  const entry = entryOf(record.response);
+  const pre = record.overflowed === undefined ? entry.error : entryOf(record.overflowed).error;
+  return {
+    output: entry.output,
+    error: entry.error,
+    phase: record.errorSource === null ? "ok" : (PHASE[record.errorSource] ?? "validation"),
+    callIndex: record.index,
+    firedPlanIndices: record.faults.map((id) => Number(id.slice(0, id.indexOf(":")))),
+    preOverflowError: pre,
+    effectiveAction: { tool_name: entry.tool_name, args: entry.args },
+  };
+}
+
+/** The official observation after `calls` (budgets floored at 0; fault metadata stripped unless exposed). */
+export function officialObservation(
+  task: TaskRecord, toolset: Toolset, calls: readonly CallRecord[], retries: number, exposeFaultMetadata: boolean,
+): OfficialObservation {
+  const b = task.budget;
+  const transcript = transcriptOf(calls);
+  const last = transcript[transcript.length - 1];
+  const lastError = last?.error ?? null;
+  return {
+    instruction: task.instruction,
+    tool_schemas: officialSchemas(toolset.id),
+    transcript: transcript.map((t) => agentEntry(t, exposeFaultMetadata)),
+    remaining_budget: {
+      steps_left: Math.max(0, b.max_steps - calls.length),
+      tool_calls_left: Math.max(0, b.max_tool_calls - calls.length),
+      retries_left: Math.max(0, b.max_retries - retries),
+    },
+    last_error: lastError === null ? null : exposeFaultMetadata ? structuredClone(lastError) : stripError(lastError),
+  };
+}
+
+/** A `ToolMisuseEpisode` snapshot. */
+export interface HarnessSnapshot {
+  data: ToolEpisode<JsonObj>["data"];
+  faultStreams: Json[];
+}
+
+/**
+ * One episode of the official harness without the Gym env (the scripted runner, gold validation, tests): the
+ * engine's call pipeline under `officialHarness`, one call per step. The caller enforces the step limit, as the
+ * official runner's loop does.
+ */
 export class ToolMisuseEpisode {
   readonly toolset: Toolset;
-  state: JsonObj;
-  readonly transcript: TranscriptEntry[] = [];
-  steps = 0;
-  toolCalls = 0;
-  retries = 0;
-  lastError: ToolError | null = null;
-  private readonly engine: FaultEngine;
+  readonly engine: ToolEpisode<JsonObj>;
+  private readonly faults: FaultEngine;
 
-  constructor(readonly task: TaskRecord, readonly compat: CompatMode, makeRng: UniformFactory) {
-    this.toolset = resolveToolset(task, compat);
-    this.state = deepCopy(task.initial_state);
-    this.engine = new FaultEngine(task.fault_plan, task.seed, makeRng, compat);
+  constructor(
+    readonly task: TaskRecord, readonly compat: CompatMode, makeRng: UniformFactory, private readonly exposeFaultMetadata = false,
+  ) {
+    this.faults = new FaultEngine(task.fault_plan, task.seed, makeRng, compat);
+    const harness = officialHarness(task, compat, this.faults, exposeFaultMetadata);
+    this.toolset = harness.toolset;
+    const { tools, budgets, pipeline } = harness;
+    // The official tools never draw from the call streams: the engine's stream is a fixed placeholder.
+    const rng = new Rng("toolmisuse-harness");
+    const visible = tools.map((t) => t.name);
+    this.engine = new ToolEpisode<JsonObj>({ tools, visible, world: deepCopy(task.initial_state), rng, budgets, pipeline });
   }
 
-  /** Everything that changes during the episode, as plain JSON (fault streams included). */
-  snapshot(): EpisodeSnapshot {
-    const snap: EpisodeSnapshot = {
-      state: this.state,
-      transcript: this.transcript,
-      steps: this.steps,
-      toolCalls: this.toolCalls,
-      retries: this.retries,
-      lastError: this.lastError,
-      faultStreams: this.engine.rngStates() as Json[],
-    };
-    return structuredClone(snap);
+  get state(): JsonObj {
+    return this.engine.data.world;
+  }
+  get transcript(): TranscriptEntry[] {
+    return transcriptOf(this.engine.data.calls);
+  }
+  get steps(): number {
+    return this.engine.data.calls.length;
+  }
+  get toolCalls(): number {
+    return this.engine.data.calls.length;
+  }
+  get retries(): number {
+    return this.engine.data.retries;
+  }
+
+  /** Everything that changes during the episode, as plain JSON: the engine's episode data and the fault streams. */
+  snapshot(): HarnessSnapshot {
+    return structuredClone({ data: this.engine.data, faultStreams: this.faults.rngStates() as Json[] });
   }
 
   /** Continue from a snapshot of an episode of the same task (see `snapshot`). */
-  restore(snap: EpisodeSnapshot): void {
-    const s = structuredClone(snap);
-    this.state = s.state;
-    this.transcript.splice(0, this.transcript.length, ...s.transcript);
-    this.steps = s.steps;
-    this.toolCalls = s.toolCalls;
-    this.retries = s.retries;
-    this.lastError = s.lastError;
-    this.engine.restoreRngStates(s.faultStreams);
-  }
-
-  /** Plan entry `planIndex` as the engine's fault spec. */
-  faultSpec(planIndex: number): EngineFaultSpec {
-    return this.engine.engineSpec(planIndex);
-  }
-
-  get toolsetId(): ToolsetId {
-    return this.toolset.id;
+  restore(snap: HarnessSnapshot): void {
+    this.engine.data = structuredClone(snap.data);
+    this.faults.restoreRngStates(snap.faultStreams);
   }
 
   step(action: OfficialAction): StepOutcome {
-    this.steps += 1;
-    this.toolCalls += 1;
-    const callIndex = this.toolCalls;
-    const b = this.task.budget;
-    const base = { callIndex, effectiveAction: action };
-    if (this.steps > b.max_steps || this.toolCalls > b.max_tool_calls) {
-      const error: ToolError = { code: "budget_exceeded", message: "Episode budget exceeded.", details: {} };
-      this.record(action, null, error);
-      return { ...base, output: null, error, terminated: true, phase: "budget", faultEvents: [], preOverflowError: error };
-    }
-
-    const pre = this.engine.beforeCall(action, callIndex);
-    const eff = pre.action;
-    const drift = pre.driftEvents;
-    const dup = this.compat === "official"; // official quirk: adversarial events are listed twice
-
-    if (pre.error) {
-      const events = [...drift, pre.failEvent!];
-      const injected: ToolError = { ...pre.error, details: { ...pre.error.details, faults: events.map(officialEvent) } };
-      const adv = this.engine.transformError(eff, callIndex, injected);
-      const advEvents = dup ? [...adv.events, ...adv.events] : adv.events;
-      const err = adv.error;
-      if (adv.events.length > 0) {
-        const prior = Array.isArray(err.details.faults) ? err.details.faults : [];
-        err.details.faults = [...prior, ...advEvents.map(officialEvent)];
-      }
-      return this.handleError(eff, err, "injected", [...events, ...advEvents], callIndex);
-    }
-
-    const verr = validateCall(this.toolset, eff, this.compat);
-    if (verr) {
-      if (drift.length > 0) verr.details.faults = drift.map(officialEvent);
-      return this.handleError(eff, verr, "validation", drift, callIndex);
-    }
-
-    const tool = this.toolset.tools.find((t) => t.schema.name === eff.tool_name)!;
-    const res = tool.run(this.state, eff.args, this.compat);
-    if (res.error) {
-      const adv = this.engine.transformError(eff, callIndex, res.error);
-      const advEvents = dup ? [...adv.events, ...adv.events] : adv.events;
-      const err = adv.error;
-      const all = [...advEvents, ...drift];
-      if (all.length > 0) err.details.faults = all.map(officialEvent);
-      return this.handleError(eff, err, "simulator", all, callIndex);
-    }
-    const output = res.output;
-    if (drift.length > 0) output.faults = drift.map(officialEvent);
-    this.lastError = null;
-    this.record(eff, output, null);
-    return { output, error: null, terminated: false, phase: "ok", callIndex, faultEvents: drift, preOverflowError: null, effectiveAction: eff };
+    const r = this.engine.call(action.tool_name, action.args, this.steps + 1);
+    return { ...outcomeOf(r.record!), terminated: r.end !== null };
   }
 
-  private handleError(eff: OfficialAction, error: ToolError, phase: StepPhase, events: FaultEvent[], callIndex: number): StepOutcome {
-    this.retries += 1;
-    const max = this.task.budget.max_retries;
-    if (this.retries > max) {
-      const capped: ToolError = {
-        code: "retry_exceeded",
-        message: "Retry budget exceeded.",
-        details: { max_retries: max, original_error_code: error.code },
-      };
-      this.lastError = capped;
-      this.record(eff, null, capped);
-      return { output: null, error: capped, terminated: true, phase, callIndex, faultEvents: events, preOverflowError: error, effectiveAction: eff };
-    }
-    this.lastError = error;
-    this.record(eff, null, error);
-    return { output: null, error, terminated: false, phase, callIndex, faultEvents: events, preOverflowError: error, effectiveAction: eff };
+  observation(exposeFaultMetadata = this.exposeFaultMetadata): OfficialObservation {
+    return officialObservation(this.task, this.toolset, this.engine.data.calls, this.engine.data.retries, exposeFaultMetadata);
   }
-
-  private record(action: OfficialAction, output: JsonObj | null, error: ToolError | null): void {
-    this.lastError = error;
-    this.transcript.push({
-      tool_name: action.tool_name,
-      args: deepCopy(action.args),
-      output: output ? deepCopy(output) : null,
-      error: error ? structuredClone(error) : null,
-    });
-  }
-
-  /**
-   * The agent's view. With `exposeFaultMetadata` false (our default) fault injection details
-   * — `faults` lists and an adversarial rewrite's `original_error_code` — are removed.
-   */
-  observation(exposeFaultMetadata: boolean): OfficialObservation {
-    const b = this.task.budget;
-    const clean = (e: ToolError | null): ToolError | null => (e && !exposeFaultMetadata ? stripError(e) : e ? structuredClone(e) : null);
-    return {
-      instruction: this.task.instruction,
-      tool_schemas: officialSchemas(this.toolset.id),
-      transcript: this.transcript.map((t) => ({
-        tool_name: t.tool_name,
-        args: deepCopy(t.args),
-        output: t.output ? (exposeFaultMetadata ? deepCopy(t.output) : stripOutput(t.output)) : null,
-        error: clean(t.error),
-      })),
-      remaining_budget: {
-        steps_left: Math.max(0, b.max_steps - this.steps),
-        tool_calls_left: Math.max(0, b.max_tool_calls - this.toolCalls),
-        retries_left: Math.max(0, b.max_retries - this.retries),
-      },
-      last_error: clean(this.lastError),
-    };
-  }
-}
-
-function stripOutput(o: JsonObj): JsonObj {
-  const c = deepCopy(o);
-  delete c.faults;
-  return c;
 }
 
 /** Remove injection metadata; keep `original_error_code` on `retry_exceeded`, where it is budget accounting. */

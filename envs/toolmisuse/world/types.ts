@@ -8,12 +8,12 @@
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObj = { [key: string]: Json };
 
-/** A structured tool error, as the official harness reports it. */
-export interface ToolError {
+/** A structured tool error, as the official harness reports it (a type, not an interface: it is JSON data). */
+export type ToolError = {
   code: string;
   message: string;
   details: JsonObj;
-}
+};
 
 /** The official tool schema shape (closed JSON-schema object per tool). */
 export interface OfficialToolSchema {
@@ -32,13 +32,13 @@ export interface OfficialAction {
 /** Result of running a simulator on a validated call. */
 export type SimResult = { output: JsonObj; error: null } | { output: null; error: ToolError };
 
-/** A transcript entry: effective (possibly drifted) arguments plus output or error. */
-export interface TranscriptEntry {
+/** A transcript entry: effective (possibly drifted) arguments plus output or error (JSON data, hence a type). */
+export type TranscriptEntry = {
   tool_name: string;
   args: JsonObj;
   output: JsonObj | null;
   error: ToolError | null;
-}
+};
 
 /** Remaining budget as the agent sees it (floored at 0). */
 export interface RemainingBudget {

@@ -1,18 +1,19 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { OptionsError } from "../../core/errors.js";
-import { make, registryEntry } from "../../core/registry.js";
-import type { ToolEnv } from "../../engine/toolEnv.js";
-import { episodeResults, recordEpisodes, returnsUnder, withGamma } from "../../ablation.js";
+import { registryEntry } from "../../core/registry.js";
+import { episodeResults, type RecordedEpisode, recordEpisodes, returnsUnder, withGamma } from "../../ablation.js";
 import { ci95, mean } from "../../metrics/stats.js";
 import { formatTable } from "../../metrics/table.js";
 import { metricsInFractions, roundIfNumber } from "../../metrics/units.js";
 import { listRewardPresets, resolveRewardSpec } from "../../rewards/presets.js";
 import { intFlag, parseArgs, stringFlag } from "../args.js";
 import { ProgressBar } from "../progress.js";
+import { makeToolEnv } from "../toolEnv.js";
 import { ablationSvg } from "../plot.js";
 
-export const ABLATE_HELP = `recovery-gym ablate --env ID --policy P --presets a,b,c [--episodes 50] [--seed 0] [--gamma G] [--out-dir DIR] [--opt k=v ...]
+export const ABLATE_HELP = `recovery-gym ablate --env ID --policy P --presets a,b,c [--episodes 50] [--seed 0] [--gamma G] [--out-dir DIR]
+    [--opt k=v ...]
   Runs the env once per seed and scores the same episodes under each reward preset (recomputed from
   info.rawTerms). Prints mean return ± 95% CI (Student's t, N − 1 degrees of freedom) and success, then the
   family's recovery metrics; writes ablation.csv (one row per preset, recovery metrics as columns; rates as
@@ -27,7 +28,20 @@ const csvField = (v: string | number) => {
 };
 
 export async function ablateCommand(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { flags: { env: "string", policy: "string", presets: "string", episodes: "string", seed: "string", gamma: "string", "out-dir": "string", quiet: "boolean", help: "boolean" }, command: "ablate" });
+  const args = parseArgs(argv, {
+    flags: {
+      env: "string",
+      policy: "string",
+      presets: "string",
+      episodes: "string",
+      seed: "string",
+      gamma: "string",
+      "out-dir": "string",
+      quiet: "boolean",
+      help: "boolean",
+    },
+    command: "ablate",
+  });
   if (args.flags.help) {
     process.stdout.write(`${ABLATE_HELP}\n`);
     return 0;
@@ -40,16 +54,19 @@ export async function ablateCommand(argv: readonly string[]): Promise<number> {
   const seed = intFlag(args, "seed", 0, 0);
   const gammaFlag = stringFlag(args, "gamma");
   const gamma = gammaFlag === undefined ? undefined : Number(gammaFlag);
-  const env = make(envId, args.opts) as unknown as ToolEnv<unknown>;
+  const env = makeToolEnv(envId, args.opts, "ablate");
   const terms = env.knownTerms();
   env.close();
   const available = listRewardPresets(entry.family);
-  const presets = (stringFlag(args, "presets") ?? available.join(",")).split(",").map((p) => p.trim()).filter(Boolean);
+  const presets = (stringFlag(args, "presets") ?? available.join(","))
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
   const specs = presets.map((p) => withGamma(resolveRewardSpec(p, entry.family, terms), gamma));
   const seeds = Array.from({ length: episodes }, (_, i) => seed + i);
   const bar = new ProgressBar(episodes, `ablate ${envId}/${policy}`, process.stderr, args.flags.quiet !== true, "episodes");
   bar.update(0);
-  let recorded;
+  let recorded: RecordedEpisode[];
   try {
     recorded = recordEpisodes(envId, args.opts, policy, seeds, undefined, (done) => bar.update(done));
   } finally {
@@ -63,10 +80,19 @@ export async function ablateCommand(argv: readonly string[]): Promise<number> {
   // The recovery metrics depend on the episodes only (not on the reward spec), so they are the same for every row.
   const report = entry.aggregate ? entry.aggregate(episodeResults(recorded)) : null;
   const recovery = report ? report.metrics : {};
-  process.stdout.write(`${envId} · policy ${policy} · ${episodes} episodes from seed ${seed} · success ${(100 * success).toFixed(1)}%\n\n`);
-  process.stdout.write(`${formatTable(["preset", "gamma", "mean return", "±95% CI (t)", "success"], rows.map((r) => [r.preset, r.gamma, r.mean, r.ci, success]))}\n`);
+  const successText = `success ${(100 * success).toFixed(1)}%`;
+  process.stdout.write(`${envId} · policy ${policy} · ${episodes} episodes from seed ${seed} · ${successText}\n\n`);
+  process.stdout.write(
+    `${formatTable(
+      ["preset", "gamma", "mean return", "±95% CI (t)", "success"],
+      rows.map((r) => [r.preset, r.gamma, r.mean, r.ci, success]),
+    )}\n`,
+  );
   if (Object.keys(recovery).length > 0) {
-    process.stdout.write(`\nrecovery metrics (identical across presets: the episodes are the same)\n${formatTable(["metric", "value"], Object.entries(recovery))}\n`);
+    process.stdout.write(
+      `\nrecovery metrics (identical across presets: the episodes are the same)\n` +
+        `${formatTable(["metric", "value"], Object.entries(recovery))}\n`,
+    );
   }
   const outDir = stringFlag(args, "out-dir") ?? join("runs", `ablate-${envId}-${policy}`);
   mkdirSync(outDir, { recursive: true });
@@ -75,7 +101,9 @@ export async function ablateCommand(argv: readonly string[]): Promise<number> {
   const header = [...fixed, ...metricCols];
   // The CSV follows the one unit convention (docs/METRICS.md): rates as fractions, numbers rounded.
   const csvMetrics = report ? metricsInFractions(report) : {};
-  const csvRows = rows.map((r) => [r.preset, r.mean, r.ci, success, episodes, r.gamma, ...metricCols.map((k) => csvMetrics[k])].map(roundIfNumber));
+  const csvRows = rows.map((r) =>
+    [r.preset, r.mean, r.ci, success, episodes, r.gamma, ...metricCols.map((k) => csvMetrics[k])].map(roundIfNumber),
+  );
   writeFileSync(join(outDir, "ablation.csv"), `${[header, ...csvRows].map((row) => row.map(csvField).join(",")).join("\n")}\n`);
   const faulted = recorded.filter((e) => e.faultMet);
   const recoveryRate = faulted.length ? mean(faulted.map((e) => (e.success ? 1 : 0))) : null;

@@ -44,12 +44,26 @@ export function currentRecords(trajs: readonly Trajectory[], includeInterrupted 
 /** Refuses to resume a file collected with another env, options or policy: the file would mix two experiments. */
 function checkResume(out: string, existing: readonly Trajectory[], envId: string, options: unknown, policy: string): void {
   for (const t of existing) {
-    if (t.envId !== envId) throw new OptionsError("--env", `collect: ${out} holds ${t.envId} trajectories (${t.episodeId}), not ${envId}; use another file`);
+    if (t.envId !== envId)
+      throw new OptionsError("--env", `collect: ${out} holds ${t.envId} trajectories (${t.episodeId}), not ${envId}; use another file`);
     if (stableStringify(t.options) !== stableStringify(options)) {
-      throw new OptionsError("--opt", `collect: ${out} was collected with options ${stableStringify(t.options)}, not ${stableStringify(options)}; use another file for different options`);
+      throw new OptionsError(
+        "--opt",
+        `collect: ${out} was collected with options ${stableStringify(t.options)}, not ${stableStringify(options)}; ` +
+          "use another file for different options",
+      );
     }
-    if (t.policy === undefined) throw new OptionsError("--policy", `collect: ${out} has records without a recorded policy (${t.episodeId}: not written by collect); cannot check they come from ${policy}; use another file`);
-    if (t.policy !== policy) throw new OptionsError("--policy", `collect: ${out} was collected with policy ${t.policy}, not ${policy}; use another file for another policy`);
+    if (t.policy === undefined)
+      throw new OptionsError(
+        "--policy",
+        `collect: ${out} has records without a recorded policy (${t.episodeId}: not written by collect); ` +
+          `cannot check they come from ${policy}; use another file`,
+      );
+    if (t.policy !== policy)
+      throw new OptionsError(
+        "--policy",
+        `collect: ${out} was collected with policy ${t.policy}, not ${policy}; use another file for another policy`,
+      );
   }
 }
 
@@ -68,7 +82,10 @@ function compact(out: string, existing: readonly Trajectory[], recollect: Readon
 }
 
 export async function collectCommand(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { flags: { env: "string", policy: "string", episodes: "string", seed: "string", out: "string", quiet: "boolean", help: "boolean" }, command: "collect" });
+  const args = parseArgs(argv, {
+    flags: { env: "string", policy: "string", episodes: "string", seed: "string", out: "string", quiet: "boolean", help: "boolean" },
+    command: "collect",
+  });
   if (args.flags.help) {
     process.stdout.write(`${COLLECT_HELP}\n`);
     return 0;
@@ -114,6 +131,10 @@ export async function collectCommand(argv: readonly string[]): Promise<number> {
     stop.dispose();
   }
   const stoppedBy = stop.received();
-  process.stdout.write(`${out}: ${finished} episodes (${finished - (episodes - wanted.length)} new${dropped ? `, ${dropped} superseded record(s) removed` : ""})${stoppedBy ? ` — stopped by ${stoppedBy}; run the same command again to resume` : ""}\n`);
+  process.stdout.write(
+    `${out}: ${finished} episodes (${finished - (episodes - wanted.length)} new` +
+      `${dropped ? `, ${dropped} superseded record(s) removed` : ""})` +
+      `${stoppedBy ? ` — stopped by ${stoppedBy}; run the same command again to resume` : ""}\n`,
+  );
   return stoppedBy ? SIGNAL_EXIT_CODES[stoppedBy] : 0;
 }

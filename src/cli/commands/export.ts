@@ -1,83 +1,109 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { z } from "zod";
 import { OptionsError } from "../../core/errors.js";
-import { type JsonObject, type JsonValue, stableStringify } from "../../core/json.js";
-import type { JsonSchema } from "../../core/jsonSchema.js";
+import { isJsonObject, type JsonObject, type JsonValue, stableStringify } from "../../core/json.js";
 import { make } from "../../core/registry.js";
-import type { ActionKind } from "../../engine/actionSpace.js";
+import { type ActionKind, ToolActionSpace } from "../../engine/actionSpace.js";
 import type { ToolSchema } from "../../core/spaces/toolCall.js";
 import type { Action } from "../../engine/actions.js";
 import { toChatMessages, toChatTools } from "../../engine/chat.js";
-import type { EpisodeEvent } from "../../engine/events.js";
+import { actionToolSchemas } from "../../engine/chat/tools.js";
 import type { Trajectory } from "../../core/trajectory.js";
 import { readTrajectories } from "../../trajectories/writer.js";
-import { parseArgs, parseOptValue, stringFlag, existingFile } from "../args.js";
+import { existingFile, parseArgs, parseOptValue, splitKeyValue, stringFlag } from "../args.js";
 import { currentRecords } from "./collect.js";
 
-export const EXPORT_HELP = `recovery-gym export FILE.jsonl --format openai-chat --out OUT.jsonl [--outcome success|failure|all] [--where key=value ...] [--include-interrupted]
+export const EXPORT_HELP = `recovery-gym export FILE.jsonl --format openai-chat --out OUT.jsonl [--outcome success|failure|all]
+    [--where key=value ...] [--include-interrupted]
   Turns trajectories into chat fine-tuning records { messages, tools, metadata }. tools declares every tool the
-  episode showed and every family action kind (e.g. PlanBench-XL's retrieve), as function schemas derived from the
-  env's action space. --where filters on the episode's analysis or metrics fields (e.g. --where
-  failureCategory=weak_recovery); a key no record has is an error. Per episode id the last complete record counts;
+  episode showed, every family action kind (e.g. PlanBench-XL's retrieve), answer and abort, as chat mode
+  (obsFormat: "chat") offers them; the messages are byte for byte those chat mode played. --where filters on the
+  episode's analysis or metrics fields (e.g. --where failureCategory=weak_recovery); a key no record has is an error. Per episode id the last complete record counts;
   interrupted records are skipped unless --include-interrupted.`;
 
 /**
- * Function schemas of an env's family action kinds (every kind besides tool_call / answer / abort), derived from
- * each kind's zod schema: the chat renders such an action as a call of a function named after its `type`, with the
- * other fields as arguments, so that is the schema declared here.
+ * The action tools chat mode offers for an env (its family action kinds, then `answer` and `abort`; see
+ * src/engine/chat/tools.ts): the chat renders every such action as a call of a function named after its `type`.
  */
 export function familyActionTools(envId: string, options: Record<string, unknown>): ToolSchema[] {
   const env = make(envId, options);
   try {
-    const kinds = (env.actionSpace as unknown as { extraKinds?: Record<string, ActionKind> }).extraKinds ?? {};
-    return Object.entries(kinds).map(([name, kind]) => {
-      const schema = z.toJSONSchema(kind.schema, { io: "input", unrepresentable: "any" }) as JsonSchema & { $schema?: string };
-      const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([k]) => k !== "type"));
-      const required = (schema.required ?? []).filter((k) => k !== "type");
-      const parameters: JsonSchema = { type: "object", properties, ...(required.length ? { required } : {}), ...(schema.additionalProperties === false ? { additionalProperties: false } : {}) };
-      return { name, description: kind.schema.description ?? schema.description ?? `${envId} action "${name}" ({"type": "${name}", ...arguments})`, parameters };
-    });
+    const kinds: Record<string, ActionKind> = env.actionSpace instanceof ToolActionSpace ? env.actionSpace.extraKinds : {};
+    return actionToolSchemas(kinds, envId);
   } finally {
     env.close();
   }
 }
 
+/** A recorded tool schema (`newTools` of an observation): a name, a description and parameters. */
+function isToolSchema(v: JsonValue): v is JsonObject & ToolSchema {
+  return isJsonObject(v) && typeof v.name === "string" && typeof v.description === "string" && isJsonObject(v.parameters);
+}
+
+/** A recorded action was a valid action when it was taken: its kind (`type`) is all the chat needs to check. */
+function recordedAction(v: JsonValue): Action {
+  if (!isJsonObject(v) || typeof v.type !== "string")
+    throw new OptionsError("FILE", `export: a recorded action is not an action: ${stableStringify(v).slice(0, 120)}`);
+  return v as Action;
+}
+
 /** Rebuilds the chat a model saw during a recorded episode; `actionTools` are the env's family action kinds. */
-export function trajectoryToChat(t: Trajectory, actionTools: readonly ToolSchema[] = []): { messages: ReturnType<typeof toChatMessages>; tools: ReturnType<typeof toChatTools>; metadata: JsonObject } {
+export function trajectoryToChat(
+  t: Trajectory,
+  actionTools: readonly ToolSchema[] = [],
+): { messages: ReturnType<typeof toChatMessages>; tools: ReturnType<typeof toChatTools>; metadata: JsonObject } {
   const obs0 = t.initialObservation as JsonObject;
+  // Tools in order of first appearance, the action tools right after the first visible ones: as chat mode lists them.
   const tools = new Map<string, ToolSchema>();
   const addTools = (o: JsonValue) => {
-    for (const tool of ((o as JsonObject | null)?.newTools as unknown as ToolSchema[] | undefined) ?? []) tools.set(tool.name, tool);
+    const listed = isJsonObject(o) ? o.newTools : undefined;
+    if (Array.isArray(listed)) for (const tool of listed) if (isToolSchema(tool)) tools.set(tool.name, tool);
   };
   addTools(obs0);
-  for (const s of t.steps) addTools(s.observation);
   for (const tool of actionTools) if (!tools.has(tool.name)) tools.set(tool.name, tool);
-  const history = t.steps.map((s) => ({ step: s.t + 1, action: s.action as unknown as Action, response: ((s.observation as JsonObject | null)?.response ?? null) as JsonValue, events: s.events as unknown as EpisodeEvent[], reward: s.reward }));
+  for (const s of t.steps) addTools(s.observation);
+  const history = t.steps.map((s) => ({
+    step: s.t + 1,
+    action: recordedAction(s.action),
+    response: (isJsonObject(s.observation) ? s.observation.response : null) ?? null,
+  }));
   return {
     messages: toChatMessages(String(obs0?.task ?? ""), history),
     tools: toChatTools([...tools.values()]),
-    metadata: { episodeId: t.episodeId, envId: t.envId, seed: t.seed, success: t.success, return: t.return, terminationReason: t.terminationReason, ...(t.policy ? { policy: t.policy } : {}), ...(t.analysis ?? {}) },
+    metadata: {
+      episodeId: t.episodeId,
+      envId: t.envId,
+      seed: t.seed,
+      success: t.success,
+      return: t.return,
+      terminationReason: t.terminationReason,
+      ...(t.policy ? { policy: t.policy } : {}),
+      ...(t.analysis ?? {}),
+    },
   };
 }
 
 const filterFields = (t: Trajectory): Record<string, unknown> => ({ ...t.metrics, ...(t.analysis ?? {}) });
 
 export function exportCommand(argv: readonly string[]): number {
-  const where: [string, unknown][] = [];
-  const filtered: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === "--where") {
-      const kv = argv[++i] ?? "";
-      if (!kv.includes("=")) throw new OptionsError("--where", `export: --where needs key=value (got ${JSON.stringify(kv)})`);
-      where.push([kv.slice(0, kv.indexOf("=")), parseOptValue(kv.slice(kv.indexOf("=") + 1))]);
-    } else filtered.push(argv[i]);
-  }
-  const args = parseArgs(filtered, { flags: { format: "string", out: "string", outcome: "string", "include-interrupted": "boolean", help: "boolean" }, command: "export" });
+  const flags = {
+    format: "string",
+    out: "string",
+    outcome: "string",
+    where: "list",
+    "include-interrupted": "boolean",
+    help: "boolean",
+  } as const;
+  const args = parseArgs(argv, { flags, command: "export" });
   if (args.flags.help) {
     process.stdout.write(`${EXPORT_HELP}\n`);
     return 0;
   }
+  const where = (args.lists.where ?? []).map((raw): [string, unknown] => {
+    const kv = splitKeyValue(raw);
+    if (!kv) throw new OptionsError("--where", `export: --where needs key=value (got ${JSON.stringify(raw)})`);
+    return [kv[0], parseOptValue(kv[1])];
+  });
   const file = args.positionals[0];
   if (!file) throw new OptionsError("FILE", "export: give a trajectory file (JSONL)");
   existingFile(file, "FILE", "export");
@@ -86,13 +112,17 @@ export function exportCommand(argv: readonly string[]): number {
   const out = stringFlag(args, "out");
   if (!out) throw new OptionsError("--out", "export: --out OUT.jsonl is required");
   const outcome = stringFlag(args, "outcome") ?? "all";
-  if (!["success", "failure", "all"].includes(outcome)) throw new OptionsError("--outcome", `export: --outcome must be success, failure or all (got ${outcome})`);
+  if (!["success", "failure", "all"].includes(outcome))
+    throw new OptionsError("--outcome", `export: --outcome must be success, failure or all (got ${outcome})`);
   const records = currentRecords(readTrajectories(file), args.flags["include-interrupted"] === true);
   // A misspelt key would silently match nothing: a key that no record has is an error, listing the keys there are.
   for (const [k] of where) {
     if (!records.some((t) => k in filterFields(t))) {
       const known = [...new Set(records.flatMap((t) => Object.keys(filterFields(t))))].sort();
-      throw new OptionsError("--where", `export: no record in ${file} has a field "${k}" to filter on; fields: ${known.join(", ") || "(none)"}`);
+      throw new OptionsError(
+        "--where",
+        `export: no record in ${file} has a field "${k}" to filter on; fields: ${known.join(", ") || "(none)"}`,
+      );
     }
   }
   const trajs = records.filter((t) => {

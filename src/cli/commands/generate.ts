@@ -29,7 +29,13 @@ export async function generateCommand(argv: readonly string[]): Promise<number> 
   for (const f of extra) {
     const v = stringFlag(args, f);
     if (v === undefined) continue;
-    if (!entry.flags || !(f in entry.flags)) throw new OptionsError(`--${f}`, `generate ${name}: unknown flag --${f}; accepted: --out, --seed${Object.keys(entry.flags ?? {}).map((x) => `, --${x}`).join("")}`);
+    if (!entry.flags || !(f in entry.flags))
+      throw new OptionsError(
+        `--${f}`,
+        `generate ${name}: unknown flag --${f}; accepted: --out, --seed${Object.keys(entry.flags ?? {})
+          .map((x) => `, --${x}`)
+          .join("")}`,
+      );
     options[f] = v;
   }
   const quiet = args.flags.quiet === true;

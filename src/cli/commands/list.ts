@@ -13,17 +13,22 @@ export function listCommand(argv: readonly string[]): number {
     process.stdout.write(`${LIST_HELP}\n`);
     return 0;
   }
-  if (args.positionals.length > 0) throw new OptionsError(args.positionals[0], `list: unexpected argument "${args.positionals[0]}"; accepted: --json, --help`);
+  if (args.positionals.length > 0)
+    throw new OptionsError(args.positionals[0], `list: unexpected argument "${args.positionals[0]}"; accepted: --json, --help`);
   if (Object.keys(args.opts).length > 0) throw new OptionsError("--opt", "list: takes no --opt; accepted: --json, --help");
   const json = args.flags.json === true;
   // Every env can run the generic random policy (the CLI default), so it is listed even where the family has none.
   const envs = listEnvs().map((e) => ({ ...e, policies: policyNames(e.id) }));
   if (json) {
-    process.stdout.write(`${JSON.stringify({ envs, generators: listGenerators().map(([name, g]) => ({ name, description: g.description, flags: g.flags ?? {} })) }, null, 2)}\n`);
+    const generators = listGenerators().map(([name, g]) => ({ name, description: g.description, flags: g.flags ?? {} }));
+    process.stdout.write(`${JSON.stringify({ envs, generators }, null, 2)}\n`);
     return 0;
   }
   for (const e of envs) {
-    process.stdout.write(`${e.id}  (${e.family}; max steps ${e.maxEpisodeSteps ?? "none"})\n  ${e.description}\n  policies: ${e.policies.join(", ")}\n  options:\n`);
+    process.stdout.write(
+      `${e.id}  (${e.family}; max steps ${e.maxEpisodeSteps ?? "none"})\n` +
+        `  ${e.description}\n  policies: ${e.policies.join(", ")}\n  options:\n`,
+    );
     for (const [k, doc] of Object.entries(e.options)) process.stdout.write(`    ${k.padEnd(16)} ${doc}\n`);
     process.stdout.write("\n");
   }

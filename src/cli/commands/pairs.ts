@@ -1,16 +1,19 @@
 import type { Info } from "../../core/env.js";
 import { OptionsError, StateError } from "../../core/errors.js";
-import { type JsonObject, type JsonValue, isJsonObject, stableStringify } from "../../core/json.js";
+import { asJson, toJsonValue, type JsonObject, type JsonValue, isJsonObject, stableStringify } from "../../core/json.js";
 import { make, parseEnvOptions, registryEntry } from "../../core/registry.js";
 import { episodePolicyRng, policyEntry } from "../../ablation.js";
+import { episodeSteps } from "../../episodeLoop.js";
 import type { Action } from "../../engine/actions.js";
 import type { EpisodeEvent } from "../../engine/events.js";
 import { ToolEnv } from "../../engine/toolEnv.js";
 import { JsonlWriter } from "../../trajectories/writer.js";
 import { intFlag, parseArgs, stringFlag } from "../args.js";
 import { ProgressBar } from "../progress.js";
+import { makeToolEnv } from "../toolEnv.js";
 
-export const PAIRS_HELP = `recovery-gym pairs --env ID --policy P --contrast Q|fault --episodes N --out FILE.jsonl [--seed 0] [--max-steps 100] [--opt k=v ...]
+export const PAIRS_HELP = `recovery-gym pairs --env ID --policy P --contrast Q|fault --episodes N --out FILE.jsonl [--seed 0]
+    [--max-steps 100] [--opt k=v ...]
   Paired episodes for preference or contrastive training, one JSON line per seed whose episode meets a fault.
   --contrast Q (a policy): P plays until the first fault fires; at that moment one branch continues with P and one
     with Q, from the same state. Both policies are fresh instances that saw every observation of the episode from
@@ -52,28 +55,46 @@ interface Played {
  * asked to act and its proposal is discarded), so at the fork its view is that of a policy that lived through the
  * prefix: tool schemas it was sent once, transcripts, plans.
  */
-function play(envId: string, options: JsonObject, policyName: string, seed: number, maxSteps: number, forced: readonly Action[] = [], snapshotAtFault = false): { played: Played; env: ToolEnv<unknown>; resetInfo: Info } {
-  const env = make(envId, options);
-  if (!(env instanceof ToolEnv)) throw new OptionsError("--env", `pairs: ${envId} is not a tool env (no getState/fork)`);
+function play(
+  envId: string,
+  options: JsonObject,
+  policyName: string,
+  seed: number,
+  maxSteps: number,
+  forced: readonly Action[] = [],
+  snapshotAtFault = false,
+): { played: Played; env: ToolEnv<unknown>; resetInfo: Info } {
+  const env = makeToolEnv(envId, options, "pairs");
   const policy = policyEntry(envId, policyName).create(env as never, episodePolicyRng(seed, policyName));
-  let [obs, info] = env.reset({ seed }) as [unknown, Info];
-  const resetInfo = info;
-  policy.reset?.(obs, info);
-  const played: Played = { actions: [], observations: [stableStringify(obs)], rewards: [], faultAt: -1, stateAtFault: null, success: false, terminationReason: "max_steps", ended: false };
-  for (let t = 0; t < maxSteps && !env.isDone(); t++) {
-    const proposed = policy.act(obs, info) as Action;
-    const action = t < forced.length ? forced[t] : proposed;
-    const [o, r, term, trunc, i] = env.step(action);
-    played.actions.push(action);
-    played.observations.push(stableStringify(o));
-    played.rewards.push(r);
-    obs = o;
-    info = i;
+  let resetInfo: Info = {};
+  const played: Played = {
+    actions: [],
+    observations: [],
+    rewards: [],
+    faultAt: -1,
+    stateAtFault: null,
+    success: false,
+    terminationReason: "max_steps",
+    ended: false,
+  };
+  const onReset = (obs: unknown, info: Info): void => {
+    resetInfo = info;
+    played.observations.push(stableStringify(obs));
+  };
+  const override = (t: number, proposed: unknown): unknown => (t < forced.length ? forced[t] : proposed);
+  for (const { t, action, obs, reward, terminated, truncated, info: i } of episodeSteps(env, policy, seed, {
+    maxSteps,
+    onReset,
+    override,
+  })) {
+    played.actions.push(action as Action);
+    played.observations.push(stableStringify(obs));
+    played.rewards.push(reward);
     if (played.faultAt < 0 && ((i.events as EpisodeEvent[] | undefined) ?? []).some(isFault)) {
       played.faultAt = t + 1;
-      if (snapshotAtFault && !(term || trunc)) played.stateAtFault = env.getState() as unknown as JsonValue;
+      if (snapshotAtFault && !(terminated || truncated)) played.stateAtFault = asJson(env.getState());
     }
-    if (term || trunc) {
+    if (terminated || truncated) {
       played.ended = true;
       played.success = i.success === true;
       played.terminationReason = String(i.terminationReason);
@@ -87,7 +108,7 @@ function branch(policy: string, options: JsonObject, p: Played, from: number): B
   return {
     policy,
     options,
-    actions: p.actions.slice(from) as unknown as JsonValue[],
+    actions: p.actions.slice(from).map((a) => toJsonValue(a)),
     rewards,
     return: rewards.reduce((a, b) => a + b, 0),
     episodeReturn: p.rewards.reduce((a, b) => a + b, 0),
@@ -106,7 +127,14 @@ export function mergeOptions(base: JsonObject, patch: JsonObject): JsonObject {
 const preferredOf = (a: Branch, b: Branch) => (a.episodeReturn === b.episodeReturn ? null : a.episodeReturn > b.episodeReturn ? 0 : 1);
 
 /** Policy contrast: fork at the first fault; P's branch is P's own episode, Q's is rebuilt by replaying the prefix. */
-function policyPair(envId: string, options: JsonObject, policy: string, contrast: string, seed: number, maxSteps: number): JsonObject | null {
+function policyPair(
+  envId: string,
+  options: JsonObject,
+  policy: string,
+  contrast: string,
+  seed: number,
+  maxSteps: number,
+): JsonObject | null {
   const lead = play(envId, options, policy, seed, maxSteps, [], true);
   lead.env.close();
   const { faultAt, stateAtFault } = lead.played;
@@ -116,16 +144,31 @@ function policyPair(envId: string, options: JsonObject, policy: string, contrast
   other.env.close();
   // The replayed env must be exactly where the lead's was at the fork (whole state, RNG streams included).
   if (other.played.faultAt !== faultAt || stableStringify(other.played.stateAtFault) !== stableStringify(stateAtFault)) {
-    throw new StateError("pairs", `pairs: ${envId} seed ${seed}: replaying the prefix did not reproduce the env state at the fork (step ${faultAt}); the env is not deterministic`);
+    throw new StateError(
+      "pairs",
+      `pairs: ${envId} seed ${seed}: replaying the prefix did not reproduce the env state at the fork (step ${faultAt}); ` +
+        "the env is not deterministic",
+    );
   }
   const branches = [branch(policy, options, lead.played, faultAt), branch(contrast, options, other.played, faultAt)];
-  return { contrast: "policy", forkStep: faultAt, prefix: prefix as unknown as JsonValue[], state: stateAtFault, branches: branches as unknown as JsonValue, preferred: preferredOf(branches[0], branches[1]) };
+  return {
+    contrast: "policy",
+    forkStep: faultAt,
+    prefix: prefix.map((a) => toJsonValue(a)),
+    state: stateAtFault,
+    branches: asJson(branches),
+    preferred: preferredOf(branches[0], branches[1]),
+  };
 }
 
 /** The no-fault counterpart's options for this episode (the registration's patch, or its function of the episode). */
 function noFaultFor(envId: string, options: JsonObject, resetInfo: Info): JsonObject {
   const nf = registryEntry(envId).noFaultOptions;
-  if (!nf) throw new OptionsError("--contrast", `pairs: ${envId} declares no way to turn its faults off (noFaultOptions in its registration), so --contrast fault is unavailable`);
+  if (!nf)
+    throw new OptionsError(
+      "--contrast",
+      `pairs: ${envId} declares no way to turn its faults off (noFaultOptions in its registration), so --contrast fault is unavailable`,
+    );
   return parseEnvOptions(envId, typeof nf === "function" ? nf(options, resetInfo) : mergeOptions(options, nf));
 }
 
@@ -138,21 +181,53 @@ function faultPair(envId: string, options: JsonObject, policy: string, seed: num
   const clean = play(envId, noFault, policy, seed, maxSteps);
   clean.env.close();
   if (clean.played.observations[0] !== faulty.played.observations[0]) {
-    throw new OptionsError("--contrast", `pairs: ${envId} seed ${seed}: the no-fault options ${stableStringify(noFault)} start a different episode than ${stableStringify(options)} (the initial observations differ), so they are no counterfactual; the family's noFaultOptions must keep the task`);
+    throw new OptionsError(
+      "--contrast",
+      `pairs: ${envId} seed ${seed}: the no-fault options ${stableStringify(noFault)} start a different episode than ` +
+        `${stableStringify(options)} (the initial observations differ), so they are no counterfactual; ` +
+        "the family's noFaultOptions must keep the task",
+    );
   }
   // Longest common prefix: same action and same resulting observation.
   let fork = 0;
   const a = faulty.played;
   const b = clean.played;
-  while (fork < a.actions.length && fork < b.actions.length && stableStringify(a.actions[fork]) === stableStringify(b.actions[fork]) && a.observations[fork + 1] === b.observations[fork + 1]) fork++;
+  while (
+    fork < a.actions.length &&
+    fork < b.actions.length &&
+    stableStringify(a.actions[fork]) === stableStringify(b.actions[fork]) &&
+    a.observations[fork + 1] === b.observations[fork + 1]
+  )
+    fork++;
   const branches = [branch(policy, options, a, fork), branch(policy, noFault, b, fork)];
   // No preference: the branches run under different fault settings (different MDPs, possibly scored on different
   // tiers), so their returns do not rank behaviours; the pair is a contrast, not a preference.
-  return { contrast: "fault", forkStep: fork, faultStep: a.faultAt, prefix: a.actions.slice(0, fork) as unknown as JsonValue[], noFaultOptions: noFault, branches: branches as unknown as JsonValue, preferred: null };
+  return {
+    contrast: "fault",
+    forkStep: fork,
+    faultStep: a.faultAt,
+    prefix: a.actions.slice(0, fork).map((a) => toJsonValue(a)),
+    noFaultOptions: noFault,
+    branches: asJson(branches),
+    preferred: null,
+  };
 }
 
 export function pairsCommand(argv: readonly string[]): number {
-  const args = parseArgs(argv, { flags: { env: "string", policy: "string", contrast: "string", episodes: "string", seed: "string", out: "string", "max-steps": "string", quiet: "boolean", help: "boolean" }, command: "pairs" });
+  const args = parseArgs(argv, {
+    flags: {
+      env: "string",
+      policy: "string",
+      contrast: "string",
+      episodes: "string",
+      seed: "string",
+      out: "string",
+      "max-steps": "string",
+      quiet: "boolean",
+      help: "boolean",
+    },
+    command: "pairs",
+  });
   if (args.flags.help) {
     process.stdout.write(`${PAIRS_HELP}\n`);
     return 0;
@@ -168,7 +243,11 @@ export function pairsCommand(argv: readonly string[]): number {
   const options = parseEnvOptions(envId, args.opts);
   const faultContrast = contrast === "fault";
   if (faultContrast) {
-    if (!entry.noFaultOptions) throw new OptionsError("--contrast", `pairs: ${envId} declares no way to turn its faults off (noFaultOptions in its registration), so --contrast fault is unavailable`);
+    if (!entry.noFaultOptions)
+      throw new OptionsError(
+        "--contrast",
+        `pairs: ${envId} declares no way to turn its faults off (noFaultOptions in its registration), so --contrast fault is unavailable`,
+      );
   } else policyEntry(envId, contrast);
   const episodes = intFlag(args, "episodes", 20, 1);
   const seed0 = intFlag(args, "seed", 0, 0);
@@ -181,9 +260,19 @@ export function pairsCommand(argv: readonly string[]): number {
   try {
     for (let ep = 0; ep < episodes; ep++) {
       const seed = seed0 + ep;
-      const pair = faultContrast ? faultPair(envId, options, policy, seed, maxSteps) : policyPair(envId, options, policy, contrast, seed, maxSteps);
+      const pair = faultContrast
+        ? faultPair(envId, options, policy, seed, maxSteps)
+        : policyPair(envId, options, policy, contrast, seed, maxSteps);
       if (pair) {
-        writer.writeLine({ schema: "recovery-gym/pair", version: 2, pairId: `${envId}:${seed}:${String(pair.forkStep)}`, envId, options, seed, ...pair });
+        writer.writeLine({
+          schema: "recovery-gym/pair",
+          version: 2,
+          pairId: `${envId}:${seed}:${String(pair.forkStep)}`,
+          envId,
+          options,
+          seed,
+          ...pair,
+        });
         written += 1;
       }
       bar.update(ep + 1, `${written} pairs`);
@@ -192,6 +281,8 @@ export function pairsCommand(argv: readonly string[]): number {
     bar.stop();
     writer.close();
   }
-  process.stdout.write(`wrote ${written} pair(s) to ${out} (${episodes - written} episodes met no fault${faultContrast ? "" : " before ending"})\n`);
+  process.stdout.write(
+    `wrote ${written} pair(s) to ${out} (${episodes - written} episodes met no fault${faultContrast ? "" : " before ending"})\n`,
+  );
   return 0;
 }

@@ -8,13 +8,23 @@ import { reportInFractions } from "../../metrics/units.js";
 import { rolloutAsync } from "../../rollout.js";
 import { policyEntry } from "../../ablation.js";
 import { RecordTrajectory } from "../../../wrappers/recordTrajectory.js";
-import { intFlag, type ParsedArgs, parseArgs, stringFlag } from "../args.js";
+import { type FlagKind, intFlag, type ParsedArgs, parseArgs, peekBoolean, peekFlag, stringFlag } from "../args.js";
 import { ProgressBar } from "../progress.js";
 import { SIGNAL_EXIT_CODES, type StopSignal, stopOnSignals } from "../signals.js";
 
-export const ROLLOUT_FLAGS = { env: "string", policy: "string", episodes: "string", seed: "string", out: "string", json: "boolean", quiet: "boolean", help: "boolean" } as const;
+export const ROLLOUT_FLAGS: Readonly<Record<string, FlagKind>> = {
+  env: "string",
+  policy: "string",
+  episodes: "string",
+  seed: "string",
+  out: "string",
+  json: "boolean",
+  quiet: "boolean",
+  help: "boolean",
+};
 
-export const ROLLOUT_HELP = `recovery-gym rollout --env ID [--policy random] [--episodes 10] [--seed 0] [--out FILE.jsonl] [--opt key=value ...]
+export const ROLLOUT_HELP = `recovery-gym rollout --env ID [--policy random] [--episodes 10] [--seed 0] [--out FILE.jsonl]
+    [--opt key=value ...]
   Runs a policy for N seeded episodes (episode i uses seed+i) with a progress bar; --out records trajectories.`;
 
 export const EVAL_HELP = `recovery-gym eval --env ID [--policy random] [--episodes N] [--seed 0] [--json] [--opt key=value ...]
@@ -35,15 +45,26 @@ interface EpisodesRun {
   stoppedBy: StopSignal | null;
 }
 
+/**
+ * Parses a rollout/eval command line. The options of the env that `--env` names are accepted as plain flags
+ * (`--setting base`); make() validates their values against the env's strict options schema.
+ */
+function parseRolloutArgs(argv: readonly string[], command: string): ParsedArgs | null {
+  if (peekBoolean(argv, "help")) return null;
+  const envId = peekFlag(argv, "env");
+  if (!envId) return parseArgs(argv, { flags: ROLLOUT_FLAGS, command }); // runEpisodes says --env is required
+  const envOptions = Object.keys(registryEntry(envId).optionDocs).filter((name) => !(name in ROLLOUT_FLAGS) && name !== "opt");
+  const flags: Record<string, FlagKind> = { ...ROLLOUT_FLAGS };
+  for (const name of envOptions) flags[name] = "option";
+  const accepted = `accepted: ${Object.keys(ROLLOUT_FLAGS)
+    .map((f) => `--${f}`)
+    .join(", ")}, --opt key=value, or an option of ${envId}: ${envOptions.join(", ")}`;
+  return parseArgs(argv, { flags, command, accepted });
+}
+
 async function runEpisodes(args: ParsedArgs, command: string): Promise<EpisodesRun> {
   const envId = stringFlag(args, "env");
   if (!envId) throw new OptionsError("--env", `${command}: --env is required (see 'recovery-gym list')`);
-  const entry = registryEntry(envId);
-  for (const name of args.optFlags ?? []) {
-    if (!(name in entry.optionDocs)) {
-      throw new OptionsError(`--${name}`, `${command}: unknown flag --${name}; accepted: ${Object.keys(ROLLOUT_FLAGS).map((f) => `--${f}`).join(", ")}, --opt key=value, or an option of ${envId}: ${Object.keys(entry.optionDocs).join(", ")}`);
-    }
-  }
   const policy = stringFlag(args, "policy") ?? "random";
   try {
     policyEntry(envId, policy);
@@ -76,7 +97,10 @@ async function runEpisodes(args: ParsedArgs, command: string): Promise<EpisodesR
     );
     const stoppedBy = stop.received();
     bar.stop();
-    if (stoppedBy) process.stderr.write(`\n${command}: stopped by ${stoppedBy} after ${results.length} of ${episodes} episodes${out ? `; ${out} is flushed` : ""}\n`);
+    if (stoppedBy)
+      process.stderr.write(
+        `\n${command}: stopped by ${stoppedBy} after ${results.length} of ${episodes} episodes${out ? `; ${out} is flushed` : ""}\n`,
+      );
     return { results, envId, options, policy, seed, episodes, stoppedBy };
   } finally {
     bar.stop();
@@ -86,12 +110,19 @@ async function runEpisodes(args: ParsedArgs, command: string): Promise<EpisodesR
 
 /** What `eval` reports for a family without an aggregate: success rate, mean return and length. */
 export function genericReport(results: readonly EpisodeResult[]): AggregateReport {
-  return { metrics: { successRate: mean(results.map((r) => (r.success ? 1 : 0))), meanReturn: mean(results.map((r) => r.return)), meanLength: mean(results.map((r) => r.length)) }, breakdown: [] };
+  return {
+    metrics: {
+      successRate: mean(results.map((r) => (r.success ? 1 : 0))),
+      meanReturn: mean(results.map((r) => r.return)),
+      meanLength: mean(results.map((r) => r.length)),
+    },
+    breakdown: [],
+  };
 }
 
 export async function rolloutCommand(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { flags: ROLLOUT_FLAGS, command: "rollout", envOptionFlags: true });
-  if (args.flags.help) {
+  const args = parseRolloutArgs(argv, "rollout");
+  if (!args) {
     process.stdout.write(`${ROLLOUT_HELP}\n`);
     return 0;
   }
@@ -112,8 +143,8 @@ function summaryTable(results: readonly EpisodeResult[]): string {
 }
 
 export async function evalCommand(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, { flags: ROLLOUT_FLAGS, command: "eval", envOptionFlags: true });
-  if (args.flags.help) {
+  const args = parseRolloutArgs(argv, "eval");
+  if (!args) {
     process.stdout.write(`${EVAL_HELP}\n`);
     return 0;
   }

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { JsonObject, JsonValue } from "../json.js";
-import { cloneJson, isJsonObject } from "../json.js";
+import { cloneJson, isJsonObject, toJsonObject } from "../json.js";
 import { compileFastCheck, type FastCheck } from "../fastSchema.js";
 import { type JsonSchema, sampleFromJsonSchema, zodFromJsonSchema } from "../jsonSchema.js";
 import type { Rng } from "../rng.js";
@@ -102,7 +102,11 @@ export class ToolCallSpace extends Space<ToolCallValue> {
     return {
       type: "tool_call",
       tools: tools.map((t) => t.name),
-      schemas: tools.map((t) => ({ name: t.name, description: t.description, parameters: cloneJson(t.parameters as unknown as JsonObject) })),
+      schemas: tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        parameters: toJsonObject(t.parameters, `tools.${t.name}.parameters`),
+      })),
     };
   }
 }
