@@ -6,6 +6,7 @@
  *   {"op":"aggregate","env":ID,"options":{...},"seed":E,"policy":NAME,"results":[EpisodeResult, ...]}
  *     -> {"metrics":{...},"eval":{env, options (validated, defaults filled in), policy, episodes, seed, metrics, breakdown}}
  *   {"op":"plot","csv":"DIR/curve.csv","out":"DIR/curve.svg","title":"..."} -> {"ok":true}
+ *   {"op":"layout"} -> {"globals":G,"slot":C} (the discrete observation: G global features, then K slots of C)
  *
  * A failed request answers {"error": message} and the helper keeps serving; it exits when stdin closes.
  */
@@ -14,6 +15,7 @@ import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import { type EpisodeResult, parseEnvOptions, registryEntry } from "../src/core/registry.js";
+import { CANDIDATE_FEATURES, GLOBAL_FEATURES } from "../src/engine/discrete/features.js";
 import { genericReport } from "../src/cli/commands/rollout.js";
 import { reportInFractions } from "../src/metrics/units.js";
 import { curveSvg, parseCurveCsv } from "./train-plot.js";
@@ -38,6 +40,7 @@ const requestSchema = z.discriminatedUnion("op", [
     results: z.array(episodeResultSchema).min(1),
   }),
   z.object({ op: z.literal("plot"), csv: z.string().min(1), out: z.string().min(1), title: z.string() }),
+  z.object({ op: z.literal("layout") }),
 ]);
 type Request = z.infer<typeof requestSchema>;
 
@@ -62,6 +65,7 @@ async function handle(req: Request): Promise<object> {
     const evalJson = evalReport(req.env, req.options, req.seed, req.policy, results);
     return { metrics: evalJson.metrics, eval: evalJson };
   }
+  if (req.op === "layout") return { globals: GLOBAL_FEATURES.length, slot: CANDIDATE_FEATURES.length };
   writeFileSync(req.out, await curveSvg(req.title, parseCurveCsv(readFileSync(req.csv, "utf8"))));
   return { ok: true };
 }

@@ -286,12 +286,13 @@ class SlotAgent(Agent):
         return torch.distributions.Categorical(logits=logits)
 
 
-def make_agent(cfg: Config, n_features: int, n_actions: int) -> Agent:
-    """The network of `--arch`. The slot layout's G comes from --global-features, else F mod K (exact while G < K,
-    as with the defaults: G = 12, K = 64)."""
+def make_agent(cfg: Config, n_features: int, n_actions: int, reporter: Optional[Reporter] = None) -> Agent:
+    """The network of `--arch`. The slot layout's G comes from --global-features, else from the library (the report
+    helper), else F mod K (exact while G < K, as with the defaults: G = 12, K = 64). Ray actors have no helper: with
+    K <= G pass --global-features, or their copy of the network will not take the trainer's weights."""
     if cfg.arch == "flat":
         return Agent(n_features, n_actions, cfg.hidden)
-    g = cfg.global_features or n_features % n_actions
+    g = cfg.global_features or (reporter.request(op="layout")["globals"] if reporter else n_features % n_actions)
     if (n_features - g) % n_actions != 0 or n_features <= g:
         raise ValueError(f"--arch slots: {n_features} features do not split into {g} global + {n_actions} slots; "
                          "pass --global-features G or --arch flat")
@@ -484,7 +485,7 @@ def train(cfg: Config, endpoint: str, reporter: Optional[Reporter] = None, colle
         pool = collectors if collectors is not None else LocalCollectors(cfg, [endpoint], client_kwargs)
         try:
             n_features, n_actions = pool.start()
-            agent = make_agent(cfg, n_features, n_actions)
+            agent = make_agent(cfg, n_features, n_actions, reporter)
             optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.lr, eps=1e-5)
             env_steps, update = 0, 0
             while True:

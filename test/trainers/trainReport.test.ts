@@ -2,6 +2,7 @@
 // reports the same episodes, and the helper's line protocol answers errors without dying.
 import { describe, expect, it } from "vitest";
 import { rollout } from "../../src/rollout.js";
+import { CANDIDATE_FEATURES, GLOBAL_FEATURES } from "../../src/index.js";
 import { evalReport } from "../../scripts/train-report.js";
 import { curveSpec, parseCurveCsv } from "../../scripts/train-plot.js";
 import { stepsToFraction } from "../../scripts/train-ablation.js";
@@ -25,14 +26,16 @@ describe("train-report", () => {
       JSON.stringify({ op: "aggregate", env: "Demo-v0", options: {}, seed: 5, policy: "careful", results }),
       JSON.stringify({ op: "aggregate", env: "Demo-v0", options: { fault: "sometimes" }, seed: 5, policy: "x", results }),
       JSON.stringify({ op: "aggregate", env: "Demo-v0", options: {}, seed: -1, policy: "x", results }),
+      JSON.stringify({ op: "layout" }),
     ];
     const input = `${lines.join("\n")}\n`;
     const res = await run(process.execPath, ["--import", "tsx", "scripts/train-report.ts"], { cwd: repoRoot, input });
     expect(res.status, res.stderr).toBe(0);
-    const [ok, badOption, badSeed] = res.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const [ok, badOption, badSeed, layout] = res.stdout.trim().split("\n").map((l) => JSON.parse(l));
     expect(ok.eval).toMatchObject({ env: "Demo-v0", policy: "careful", episodes: 3, seed: 5, metrics: { successRate: 1 } });
     expect(badOption.error).toMatch(/fault/);
     expect(badSeed.error).toMatch(/^invalid request: seed/);
+    expect(layout).toEqual({ globals: GLOBAL_FEATURES.length, slot: CANDIDATE_FEATURES.length });
   });
 
   it("plots held-out metrics and the training return from curve.csv", () => {

@@ -39,7 +39,8 @@ def test_a_few_updates_learn_on_demo(ppo, address, tmp_path):
 def test_the_command_line_writes_curve_and_eval(ppo, address, tmp_path, repo_root):
     out = tmp_path / "run"
     code = ppo.main(["--env", "Demo-v0", "--minutes", "1", "--seed", "0", "--eval-seed", "500", "--eval-episodes", "5",
-                     "--out", str(out), "--opt", "fault=transient", "--num-envs", "4", "--num-steps", "8",
+                     "--out", str(out), "--opt", "fault=transient", "--opt", "maxCandidates=8",
+                     "--num-envs", "4", "--num-steps", "8",
                      "--max-updates", "2", "--eval-every", "1", "--endpoint", address, "--quiet"])
     assert code == 0
     header = (out / "curve.csv").read_text().splitlines()[0].split(",")
@@ -49,3 +50,21 @@ def test_the_command_line_writes_curve_and_eval(ppo, address, tmp_path, repo_roo
     assert list(report) == ["env", "options", "policy", "episodes", "seed", "metrics", "breakdown"]
     assert report["episodes"] == 5 and report["seed"] == 500 and report["policy"] == "ppo_masked"
     assert report["options"]["actionMode"] == "discrete" and report["options"]["fault"] == "transient"
+    # K = 8 < G = 12 global features: the slot layout comes from the library, not from F mod K.
+    assert report["options"]["maxCandidates"] == 8
+
+
+def test_the_slot_layout_comes_from_the_library(ppo, tmp_path):
+    cfg = ppo.Config(env="Demo-v0", minutes=1, seed=0, eval_seed=10, eval_episodes=1, out=str(tmp_path))
+    reporter = ppo.Reporter()
+    try:
+        layout = reporter.request(op="layout")
+        g, c = layout["globals"], layout["slot"]
+        # K = 8 < G: F mod K would give the wrong split, the library's layout gives the right one.
+        agent = ppo.make_agent(cfg, g + 8 * c, 8, reporter)
+        assert (agent.g, agent.c, agent.k) == (g, c, 8)
+    finally:
+        reporter.close()
+    # Without the helper the default K = 64 > G still splits exactly.
+    agent = ppo.make_agent(cfg, g + 64 * c, 64)
+    assert (agent.g, agent.c) == (g, c)
