@@ -7,7 +7,15 @@ console.log(obs.task);
 console.log(obs.newTools.map((t) => t.name));
 
 let [next, reward, , , info] = env.step({ type: "tool_call", name: "weather_com_forecast", arguments: { city: "Oslo" } });
-console.log(next.response, reward, info.events.map((e) => e.type));
+console.log(
+  next.response,
+  reward,
+  info.events.map((e) => e.type),
+);
 [next, reward, , , info] = env.step({ type: "tool_call", name: "yahoo_weather_forecast", arguments: { city: "Oslo" } });
-console.log(next.response, reward, info.events.map((e) => e.type));
+console.log(
+  next.response,
+  reward,
+  info.events.map((e) => e.type),
+);
 console.log(env.render());

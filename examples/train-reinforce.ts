@@ -48,7 +48,10 @@ class SlotPolicy {
   private readonly v2: Float64Array;
   private t = 0;
 
-  constructor(readonly hidden: number, rng: () => number) {
+  constructor(
+    readonly hidden: number,
+    rng: () => number,
+  ) {
     const n = hidden * this.inputs + hidden + hidden;
     this.params = new Float64Array(n);
     const scale = 1 / Math.sqrt(this.inputs);

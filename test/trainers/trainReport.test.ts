@@ -31,7 +31,10 @@ describe("train-report", () => {
     const input = `${lines.join("\n")}\n`;
     const res = await run(process.execPath, ["--import", "tsx", "scripts/train-report.ts"], { cwd: repoRoot, input });
     expect(res.status, res.stderr).toBe(0);
-    const [ok, badOption, badSeed, layout] = res.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const [ok, badOption, badSeed, layout] = res.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(ok.eval).toMatchObject({ env: "Demo-v0", policy: "careful", episodes: 3, seed: 5, metrics: { successRate: 1 } });
     expect(badOption.error).toMatch(/fault/);
     expect(badSeed.error).toMatch(/^invalid request: seed/);
