@@ -31,6 +31,7 @@ import {
   ToolEnv,
 } from "../../src/family.js";
 import { calledName, decoyFaults, PlanBenchCalls, replyOf } from "./calls.js";
+import { datatypeVocabulary, queryParameters, retrieveCandidates } from "./discrete.js";
 import { FAMILY_EVENT_TYPES } from "./events.js";
 import { loadRelease, type PlanBenchRelease, type QueryRecord } from "./dataset.js";
 import { analyseEpisode, groundTruthDatatypes, scoreEpisode } from "./scorer.js";
@@ -132,6 +133,7 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
         schema: RetrieveActionSchema,
         weight: 0.3,
         sample: (rng: Rng) => ({ type: "retrieve", meta_tool: "by_output_info", output_information: rng.pick(release.datatypes).name }),
+        candidates: retrieveCandidates(datatypeVocabulary(release)),
       },
       text: { schema: TextActionSchema },
       final_answer: { schema: FinalAnswerActionSchema },
@@ -204,6 +206,7 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
     return {
       taskId: query.query_id,
       prompt: query.query_text,
+      parameters: queryParameters(query),
       tools: this.calls.tools,
       visible: [],
       world: null,
