@@ -63,7 +63,8 @@ function heldDatatypes(ep: ObservableEpisode): string[] {
  *    datatypes (the query's inputs before any call, else the last call's output); the query's two inputs together,
  *    in either order;
  * 3. every other datatype by output alone (a tool of three or more inputs is found only so);
- * 4. the newest held datatype with each older one (either order), each older one alone, then every other pair.
+ * 4. the newest held datatype with each older one (either order; the query's inputs first, then the most recent),
+ *    each older one alone, then every other pair.
  */
 export function retrieveCandidates(vocabulary: readonly string[]): (ep: ObservableEpisode, cap: number) => Action[] {
   return (ep, cap) => {
@@ -105,8 +106,9 @@ export function retrieveCandidates(vocabulary: readonly string[]): (ep: Observab
         for (const pair of [given, [...given].reverse()]) for (const d of [...focus, ...rest]) if (!push(d, pair)) return;
       }
       for (const d of rest) if (!push(d, null)) return;
-      // A two-input tool usually joins the newest datatype with an older one.
-      for (const h of recent.slice(1)) {
+      // A two-input tool usually joins the newest datatype with an older one, most often one the query gave.
+      const older = recent.slice(1);
+      for (const h of [...older.filter((d) => given.includes(d)), ...older.filter((d) => !given.includes(d))]) {
         for (const pair of [[recent[0]!, h], [h, recent[0]!]]) for (const d of [...focus, ...rest]) if (!push(d, pair)) return;
       }
       for (const h of recent) for (const d of rest) if (!push(d, [h])) return;
