@@ -7,8 +7,9 @@
  * release's datatype vocabulary (the names the retriever and the tool documentation speak), and the responses the
  * agent received. Never the task's solution path, the blocked tools or the database.
  */
-import type { Action, TaskParameter, ToolSemantics } from "../../src/family.js";
+import type { Action, JsonValue, TaskParameter, ToolSemantics } from "../../src/family.js";
 import type { ObservableEpisode } from "../../src/engine/discrete/source.js";
+import { looksSuspicious } from "./baselines.js";
 import type { PlanBenchRelease, QueryRecord, ToolRecord } from "./dataset.js";
 
 /** The response field of a call reply that holds the tool's output (see `replyOf` in calls.ts). */
@@ -17,6 +18,15 @@ export const OUTPUT_FIELD = "toolResult.output";
 /** A tool's documented datatypes: each surface argument's input datatype and the output's datatype. */
 export function toolSemantics(t: ToolRecord): ToolSemantics {
   return { parameters: { ...t.surface_argument_to_datatype }, outputs: { [OUTPUT_FIELD]: t.output_datatype } };
+}
+
+/**
+ * The observable plausibility check of a response value (`ToolEnvConfig.suspiciousValue`): a tool's typed output that
+ * no real record would hold (no letter or digit, a negative amount, an impossible date, an error word, symbol runs),
+ * the observable planner's own check. Untyped reply fields (the feedback text) are the env's, not a tool's.
+ */
+export function suspiciousOutput(_field: string, value: JsonValue, type: string | null): boolean {
+  return type !== null && looksSuspicious(value);
 }
 
 /**

@@ -31,7 +31,7 @@ import {
   ToolEnv,
 } from "../../src/family.js";
 import { calledName, decoyFaults, PlanBenchCalls, replyOf } from "./calls.js";
-import { datatypeVocabulary, queryParameters, retrieveCandidates } from "./discrete.js";
+import { datatypeVocabulary, queryParameters, retrieveCandidates, suspiciousOutput } from "./discrete.js";
 import { FAMILY_EVENT_TYPES } from "./events.js";
 import { loadRelease, type PlanBenchRelease, type QueryRecord } from "./dataset.js";
 import { analyseEpisode, groundTruthDatatypes, scoreEpisode } from "./scorer.js";
@@ -153,6 +153,7 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
         normalizeAction: (x) => officialWireFormat(x, options.textActions),
         // The official harness refuses an untrusted input in its argument check: provenance must see those calls.
         valueProvenance: "before_validation",
+        suspiciousValue: suspiciousOutput,
         worldSchema: PLANBENCH_WORLD_SCHEMA,
         familyStateSchema: PLANBENCH_FAMILY_STATE_SCHEMA,
       },

@@ -3,7 +3,7 @@ import { type Action, type DiscreteToolEnv, make } from "../../src/index.js";
 import { driveDiscrete } from "../../src/engine/discrete/replay.js";
 import { resolveQueryInputs } from "../../envs/planbench/dataset.js";
 import { defaultDataDir, type PlanBenchEnv } from "../../envs/planbench/env.js";
-import { queryParameters } from "../../envs/planbench/discrete.js";
+import { queryParameters, suspiciousOutput } from "../../envs/planbench/discrete.js";
 
 const BUILTIN = { world: "builtin", cycle: true, maxCandidates: 256 };
 
@@ -33,6 +33,13 @@ describe("PlanBench-XL discrete mode", () => {
     expect(queryParameters(q).filter((p) => p.target === undefined).map((p) => [p.type, p.value])).toEqual([
       ["delivery_attempt_id", "dla_1"], ["unit_price", "dla_1"],
     ]);
+  });
+
+  it("flags implausible typed tool outputs only (the features' suspicious-response bits)", () => {
+    expect(suspiciousOutput("output", "##~~##", "order_id")).toBe(true);
+    expect(suspiciousOutput("output", "2024-13-40", "order_placed_at")).toBe(true);
+    expect(suspiciousOutput("output", "ord_1001", "order_id")).toBe(false);
+    expect(suspiciousOutput("feedback", "##~~##", null)).toBe(false);
   });
 
   it("at reset: abort, then retrievals of the asked-for datatype first; no call or answer before anything is held", () => {
