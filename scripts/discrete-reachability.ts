@@ -7,11 +7,13 @@
  *   npx tsx scripts/discrete-reachability.ts                 # every suite
  *   npx tsx scripts/discrete-reachability.ts toolmaze-v0     # named suites only
  *   npx tsx scripts/discrete-reachability.ts --json out.json # also write the numbers
+ *   PB_K=128 npx tsx scripts/discrete-reachability.ts planbench-builtin planbench   # PlanBench-XL at another K
  */
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { type Action, type DiscreteToolEnv, type JsonValue, make, stableStringify } from "../src/index.js";
 import { driveDiscrete, type Unreachable } from "../src/engine/discrete/replay.js";
+import { defaultDataDir, type PlanBenchEnv } from "../envs/planbench/env.js";
 
 interface Suite {
   name: string;
@@ -20,6 +22,12 @@ interface Suite {
   policy: string;
   seeds: number;
 }
+
+/**
+ * K of the PlanBench-XL suites (env PB_K, default 256): a retrieval names one of the vocabulary's ~56 datatypes, so a
+ * step lists far more requests than other families' steps list calls.
+ */
+const PB_K = Number(process.env["PB_K"] ?? 256);
 
 const SUITES: Suite[] = [
   { name: "demo", id: "Demo-v0", options: { fault: "transient" }, policy: "careful", seeds: 100 },
@@ -33,12 +41,29 @@ const SUITES: Suite[] = [
   { name: "failingtools-careful", id: "FailingTools-v0", options: { cycle: true }, policy: "careful", seeds: 286 },
   // Seed i plays task i of the test split (1,000 tasks).
   { name: "toolmisuse-test", id: "ToolMisuseBench-v0", options: { split: "test_public" }, policy: "oracle", seeds: 1000 },
-  { name: "planbench", id: "PlanBenchXL-v0", options: { cycle: true }, policy: "oracle", seeds: 0 },
+  // `cycle`: seed i plays query i of the pool, with K = PB_K (docs/DISCRETE.md).
+  {
+    name: "planbench-builtin", id: "PlanBenchXL-v0", options: { world: "builtin", cycle: true, maxCandidates: PB_K },
+    policy: "oracle", seeds: -1,
+  },
+  // The official subset, when ../shared holds it.
+  ...(defaultDataDir()
+    ? [{ name: "planbench", id: "PlanBenchXL-v0", options: { cycle: true, maxCandidates: PB_K }, policy: "oracle", seeds: -1 }]
+    : []),
 ];
+
+/** A suite's task count; -1: the env's whole episode pool (PlanBench-XL's query sample). */
+function suiteSize(s: Suite): number {
+  if (s.seeds >= 0) return s.seeds;
+  const { maxCandidates: _k, ...options } = s.options;
+  const env = make(s.id, options).unwrapped as unknown as PlanBenchEnv;
+  return env.queryPool().length;
+}
 
 /** Why an action was no candidate: which argument values the agent never saw (or, if all were seen, the cap). */
 function reason(u: Unreachable, options: Record<string, unknown>, id: string, indices: readonly number[]): string {
   const a = u.action as Action & { name?: string; arguments?: Record<string, JsonValue> };
+  if (a.type === "retrieve") return "retrieve: request not among the step's retrieval candidates (the slots the calls and answers leave)";
   if (a.type !== "tool_call") return `${a.type}: no candidate with this text (nor one with the same outcome)`;
   const env = make(id, { ...options, actionMode: "discrete" }) as unknown as DiscreteToolEnv;
   env.reset({ seed: u.seed });
@@ -61,7 +86,8 @@ const { values, positionals } = parseArgs({ allowPositionals: true, options: { j
 const wanted = positionals.length ? SUITES.filter((s) => positionals.includes(s.name)) : SUITES;
 const report: Record<string, JsonValue> = {};
 for (const suite of wanted) {
-  const n = values.limit ? Math.min(Number(values.limit), suite.seeds) : suite.seeds;
+  const size = suiteSize(suite);
+  const n = values.limit ? Math.min(Number(values.limit), size) : size;
   if (n === 0) continue;
   const t0 = performance.now();
   let exact = 0;

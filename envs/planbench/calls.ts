@@ -21,6 +21,7 @@ import type {
 } from "../../src/family.js";
 import { toPlainJson } from "./compat/pyvalue.js";
 import type { PlanBenchRelease, ToolRecord } from "./dataset.js";
+import { toolSemantics } from "./discrete.js";
 import type { OpenCall, PlanBenchEpisode, StepOutcome } from "./world/runtime.js";
 
 /** The part of the engine's `ToolEpisode` a call needs. */
@@ -111,6 +112,7 @@ export class PlanBenchCalls {
       name: t.name,
       description: t.description,
       parameters: engineParameters(t.parameters),
+      semantics: toolSemantics(t),
       meta: { category: t.tool_type, group: t.baseline_tool_name ?? t.name, ...(t.noise_type ? { noiseType: t.noise_type } : {}) },
       checkArguments: () => this.check(),
       run: () => this.run(),

@@ -33,6 +33,7 @@ import {
   ToolEnv,
 } from "../../src/family.js";
 import { calledName, decoyFaults, PlanBenchCalls, replyOf } from "./calls.js";
+import { datatypeVocabulary, queryParameters, retrieveCandidates, suspiciousOutput } from "./discrete.js";
 import { FAMILY_EVENT_TYPES } from "./events.js";
 import { loadRelease, type PlanBenchRelease, type QueryRecord } from "./dataset.js";
 import { analyseEpisode, groundTruthDatatypes, scoreEpisode } from "./scorer.js";
@@ -134,6 +135,7 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
         schema: RetrieveActionSchema,
         weight: 0.3,
         sample: (rng: Rng) => ({ type: "retrieve", meta_tool: "by_output_info", output_information: rng.pick(release.datatypes).name }),
+        candidates: retrieveCandidates(datatypeVocabulary(release)),
       },
       text: { schema: TextActionSchema },
       final_answer: { schema: FinalAnswerActionSchema },
@@ -155,6 +157,7 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
         valueProvenance: "before_validation",
         // A tool call is an official reply: onFamilyAction runs it through the runtime and the engine's pipeline.
         familyToolCalls: true,
+        suspiciousValue: suspiciousOutput,
         worldSchema: PLANBENCH_WORLD_SCHEMA,
         familyStateSchema: PLANBENCH_FAMILY_STATE_SCHEMA,
       },
@@ -208,6 +211,7 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
     return {
       taskId: query.query_id,
       prompt: query.query_text,
+      parameters: queryParameters(query),
       tools: this.calls.tools,
       visible: [],
       world: null,

@@ -5,6 +5,7 @@ import type { Rng } from "../core/rng.js";
 import { Space, type SpaceJson } from "../core/spaces/space.js";
 import type { ToolCallSpace } from "../core/spaces/toolCall.js";
 import { type Action, CORE_ACTION_SCHEMAS } from "./actions.js";
+import type { ObservableEpisode } from "./discrete/source.js";
 
 function isPlainJson(v: JsonValue, depth: number): boolean {
   if (v === null || typeof v === "string" || typeof v === "boolean") return true;
@@ -23,6 +24,12 @@ export interface ActionKind {
   sample?: (rng: Rng) => Action;
   /** Relative frequency in `sample()`; default 0 (never sampled) so random policies stay mostly tool calls. */
   weight?: number;
+  /**
+   * The discrete mode's candidates of this kind, when its fields are structured (a retrieval request) rather than
+   * values to bind: a pure function of the observable episode, at most `cap`, in a fixed order. Without it the
+   * mode binds the kind's fields from the task's parameters (docs/DISCRETE.md).
+   */
+  candidates?: (ep: ObservableEpisode, cap: number) => Action[];
 }
 
 /**

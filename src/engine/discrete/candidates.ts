@@ -292,9 +292,16 @@ function answers(ep: ObservableEpisode, held: readonly HeldValue[], limits: Cand
     .map((o) => ({ kind: "answer", action: { type: "answer", content: o.value as string }, name: "answer", sources: [o.source] }));
 }
 
-function familyActions(ep: ObservableEpisode, held: readonly HeldValue[], limits: CandidateLimits): Candidate[] {
+function familyActions(ep: ObservableEpisode, held: readonly HeldValue[], limits: CandidateLimits, free: number): Candidate[] {
   const out: Candidate[] = [];
   for (const [type, kind] of Object.entries(ep.familyKinds)) {
+    if (kind.candidates) {
+      // Generated requests take the slots the other candidates leave, so they never crowd out a call or an answer.
+      for (const action of kind.candidates(ep, Math.max(limits.maxCandidates >> 2, free - out.length))) {
+        if (kind.schema.safeParse(action).success) out.push({ kind: "family", action, name: type, sources: [] });
+      }
+      continue;
+    }
     const fields = [...new Set(ep.parameters.filter((p) => p.target === type).map((p) => p.name))];
     const lists = fields.map((name) => ({ name, options: argumentOptions(name, null, type, undefined, ep, held, limits.perArgument) }));
     for (const c of product(lists, limits.perTool)) {
@@ -313,11 +320,13 @@ function familyActions(ep: ObservableEpisode, held: readonly HeldValue[], limits
 export function candidates(ep: ObservableEpisode, limits: CandidateLimits): Candidate[] {
   const held = heldValues(ep);
   const all: Candidate[] = [{ kind: "abort", action: { type: "abort" }, name: "abort", sources: [] }];
-  all.push(...answers(ep, held, limits), ...familyActions(ep, held, limits));
+  const said = answers(ep, held, limits);
+  const calls: Candidate[] = [];
   for (const t of ep.tools) {
-    if (all.length >= limits.maxCandidates) break;
-    all.push(...toolCalls(t, ep, held, limits));
+    if (calls.length >= limits.maxCandidates) break;
+    calls.push(...toolCalls(t, ep, held, limits));
   }
+  all.push(...said, ...familyActions(ep, held, limits, limits.maxCandidates - 1 - said.length - calls.length), ...calls);
   // Kinds never collide and each argument's values are unique, so only messages can repeat (two templates giving
   // one text): compare those.
   const seen = new Set<string>();
