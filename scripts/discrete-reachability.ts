@@ -43,8 +43,11 @@ const SUITES: Suite[] = [
   { name: "toolmisuse-test", id: "ToolMisuseBench-v0", options: { split: "test_public" }, policy: "oracle", seeds: 1000 },
   // `cycle`: seed i plays query i of the pool, with K = PB_K (docs/DISCRETE.md).
   {
-    name: "planbench-builtin", id: "PlanBenchXL-v0", options: { world: "builtin", cycle: true, maxCandidates: PB_K },
-    policy: "oracle", seeds: -1,
+    name: "planbench-builtin",
+    id: "PlanBenchXL-v0",
+    options: { world: "builtin", cycle: true, maxCandidates: PB_K },
+    policy: "oracle",
+    seeds: -1,
   },
   // The official subset, when ../shared holds it.
   ...(defaultDataDir()
@@ -76,7 +79,9 @@ function reason(u: Unreachable, options: Record<string, unknown>, id: string, in
   };
   for (const p of ep?.parameters ?? []) if (p.value !== undefined) collect(p.value);
   for (const c of ep?.calls ?? []) if (c.ok) collect(c.response);
-  const unseen = Object.entries(a.arguments ?? {}).filter(([, v]) => !seen.has(stableStringify(v))).map(([k]) => k);
+  const unseen = Object.entries(a.arguments ?? {})
+    .filter(([, v]) => !seen.has(stableStringify(v)))
+    .map(([k]) => k);
   if (!ep?.tools.some((t) => t.name === a.name)) return "tool_call: tool not visible";
   if (unseen.length > 0) return `tool_call: argument(s) never observed (${unseen.sort().join(", ")})`;
   return "tool_call: values observed but not combined (matching or cap)";
@@ -109,8 +114,10 @@ for (const suite of wanted) {
   }
   const secs = (performance.now() - t0) / 1000;
   const reachable = exact + equivalent;
-  console.log(`${suite.name} (${suite.id}, policy ${suite.policy}): ${reachable}/${n} reachable = ${((100 * reachable) / n).toFixed(1)}%`
-    + ` (exact ${exact}, message-equivalent ${equivalent}); policy success ${success}/${n}; ${secs.toFixed(1)} s`);
+  console.log(
+    `${suite.name} (${suite.id}, policy ${suite.policy}): ${reachable}/${n} reachable = ${((100 * reachable) / n).toFixed(1)}%` +
+      ` (exact ${exact}, message-equivalent ${equivalent}); policy success ${success}/${n}; ${secs.toFixed(1)} s`,
+  );
   for (const [why, e] of [...reasons.entries()].sort((x, y) => y[1].count - x[1].count)) {
     console.log(`  ${e.count} × ${why}`);
     for (const ex of e.examples) console.log(`      ${ex}`);

@@ -43,7 +43,9 @@ export function blockedAnnotation(plan: BlockerPlan): JsonObject[] {
 
 /** Blockers shown by a retrieval, with the baseline each stands in for. */
 export function shownBlockers(listed: readonly ToolRecord[]): JsonObject[] {
-  return listed.filter((t) => t.tool_type === "blocker_misleading").map((t) => ({ tool: t.name, replaces: t.baseline_tool_name ?? null, blockerType: t.noise_type ?? null }));
+  return listed
+    .filter((t) => t.tool_type === "blocker_misleading")
+    .map((t) => ({ tool: t.name, replaces: t.baseline_tool_name ?? null, blockerType: t.noise_type ?? null }));
 }
 
 /** What a call did, in ground-truth terms. `progress`: a trusted call producing a new ground-truth datatype. */
@@ -69,7 +71,11 @@ export function analysisAnnotation(a: EpisodeAnalysis, calls: number, success: b
     terminationStyle: success ? "success" : a.termination,
     progressCalls: a.progress,
     nonProgressCalls: calls - a.progress,
-    blockerFollowUp: { unused: a.blockerFollowUp.unused, search_reused: a.blockerFollowUp.searchReused, value_reused: a.blockerFollowUp.valueReused },
+    blockerFollowUp: {
+      unused: a.blockerFollowUp.unused,
+      search_reused: a.blockerFollowUp.searchReused,
+      value_reused: a.blockerFollowUp.valueReused,
+    },
     blockerUses: asJson(a.blockerUses),
   };
 }
@@ -86,12 +92,17 @@ export function analyzePlanBenchTrajectory(t: Trajectory): JsonObject {
   const hidden = (t.hidden ?? null) as JsonObject | null;
   const a = hidden && typeof hidden === "object" && !Array.isArray(hidden) ? (hidden["analysis"] as JsonObject | undefined) : undefined;
   const m = t.metrics;
-  const fromMetrics = <K extends string>(prefix: string, keys: readonly K[], none: string): string => keys.find((k) => m[`${prefix}${k}`] === 1) ?? none;
-  const steps = t.steps.map((s) => (s.hidden && typeof s.hidden === "object" && !Array.isArray(s.hidden) ? ((s.hidden as JsonObject)["call"] as JsonObject | undefined) : undefined));
+  const fromMetrics = <K extends string>(prefix: string, keys: readonly K[], none: string): string =>
+    keys.find((k) => m[`${prefix}${k}`] === 1) ?? none;
+  const steps = t.steps.map((s) =>
+    s.hidden && typeof s.hidden === "object" && !Array.isArray(s.hidden)
+      ? ((s.hidden as JsonObject)["call"] as JsonObject | undefined)
+      : undefined,
+  );
   const blockersShown = new Set<string>();
   for (const s of t.steps) {
     const h = s.hidden as JsonObject | undefined;
-    for (const b of ((h?.["shownBlockers"] ?? []) as JsonObject[])) blockersShown.add(String(b["tool"]));
+    for (const b of (h?.["shownBlockers"] ?? []) as JsonObject[]) blockersShown.add(String(b["tool"]));
   }
   return {
     success: t.success,
@@ -101,7 +112,11 @@ export function analyzePlanBenchTrajectory(t: Trajectory): JsonObject {
     nonProgressCalls: a ? (a["nonProgressCalls"] as number) : Number(m["nonProgressCalls"] ?? 0),
     blockerFollowUp: a
       ? (a["blockerFollowUp"] as JsonObject)
-      : { unused: Number(m["blocker_unused"] ?? 0), search_reused: Number(m["blocker_search_reused"] ?? 0), value_reused: Number(m["blocker_value_reused"] ?? 0) },
+      : {
+          unused: Number(m["blocker_unused"] ?? 0),
+          search_reused: Number(m["blocker_search_reused"] ?? 0),
+          value_reused: Number(m["blocker_value_reused"] ?? 0),
+        },
     blockerUses: a ? (a["blockerUses"] as JsonValue) : null,
     blockersShown: [...blockersShown].sort(),
     blockerCallStepIndices: steps.flatMap((c, i) => (c && c["kind"] === "blocker" ? [t.steps[i]!.t] : [])),

@@ -41,8 +41,14 @@ export class OracleAgent implements PlanBenchAgent {
     if (this.phase === "retrieve") {
       this.phase = "call";
       // by_io_info matches at most two inputs; a 3–5-input tool is only reachable by its output.
-      if (tool.input_datatypes.length > 2) return { type: "retrieve", meta_tool: "by_output_info", output_information: tool.output_datatype };
-      return { type: "retrieve", meta_tool: "by_io_info", output_information: tool.output_datatype, input_information: tool.input_datatypes };
+      if (tool.input_datatypes.length > 2)
+        return { type: "retrieve", meta_tool: "by_output_info", output_information: tool.output_datatype };
+      return {
+        type: "retrieve",
+        meta_tool: "by_io_info",
+        output_information: tool.output_datatype,
+        input_information: tool.input_datatypes,
+      };
     }
     this.phase = "retrieve";
     this.i++;
@@ -88,8 +94,10 @@ export function looksSuspicious(v: unknown): boolean {
   return false;
 }
 
-const HEADS = "status|id|ids|number|code|time|timestamp|date|amount|price|name|address|email|phone|type|quantity|total|method|reference|color|colour|size|tag|value|token|account|intent|record|label";
-const LEAD_STOP = /^(what|which|is|was|the|a|an|exact|current|latest|recorded|final|return|give|tell|me|us|and|its|their|that|this|of|for|please|find|get|show|actual|linked|associated)$/i;
+const HEADS =
+  "status|id|ids|number|code|time|timestamp|date|amount|price|name|address|email|phone|type|quantity|total|method|reference|color|colour|size|tag|value|token|account|intent|record|label";
+const LEAD_STOP =
+  /^(what|which|is|was|the|a|an|exact|current|latest|recorded|final|return|give|tell|me|us|and|its|their|that|this|of|for|please|find|get|show|actual|linked|associated)$/i;
 
 /** The asked-for field: the first "<up to 3 words> <field head>" of the question sentence. */
 export function targetPhrase(query: string): string {
@@ -109,8 +117,14 @@ export function targetPhrase(query: string): string {
 export function queryLiterals(query: string): Array<{ value: string; context: string }> {
   const out: Array<{ value: string; context: string }> = [];
   for (const m of query.matchAll(/`([^`]+)`/g)) {
-    const before = query.slice(0, m.index).replace(/[^A-Za-z0-9 _-]/g, " ").trim().split(/\s+/).slice(-3);
-    while (before.length > 1 && /^(the|a|an|is|was|for|of|with|and|to|from|on|in|only|left|reference|id)$/i.test(before[0]!)) before.shift();
+    const before = query
+      .slice(0, m.index)
+      .replace(/[^A-Za-z0-9 _-]/g, " ")
+      .trim()
+      .split(/\s+/)
+      .slice(-3);
+    while (before.length > 1 && /^(the|a|an|is|was|for|of|with|and|to|from|on|in|only|left|reference|id)$/i.test(before[0]!))
+      before.shift();
     out.push({ value: m[1]!, context: before.join(" ") });
   }
   return out;
@@ -270,7 +284,8 @@ export class RandomAgent implements PlanBenchAgent {
     const t = pick(this.seen);
     const lits = queryLiterals(obs.query).map((l) => l.value);
     const args: Record<string, JsonValue> = {};
-    for (const k of Object.keys(t.parameters.properties)) args[k] = lits.length > 0 && this.random() < 0.5 ? pick(lits) : pystr(this.lastOutput);
+    for (const k of Object.keys(t.parameters.properties))
+      args[k] = lits.length > 0 && this.random() < 0.5 ? pick(lits) : pystr(this.lastOutput);
     return { type: "tool_call", name: t.name, arguments: args };
   }
 }

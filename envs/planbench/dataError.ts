@@ -11,6 +11,10 @@ export class PlanBenchDataError extends ConfigError {
     field: string | null,
     readonly reason: string,
   ) {
-    super(field ?? (record !== null ? "(record)" : "(file)"), `${file}${record !== null ? `: record ${record}` : ""}${field !== null ? `: field '${field}'` : ""}: ${reason}`, { file, record });
+    super(
+      field ?? (record !== null ? "(record)" : "(file)"),
+      `${file}${record !== null ? `: record ${record}` : ""}${field !== null ? `: field '${field}'` : ""}: ${reason}`,
+      { file, record },
+    );
   }
 }

@@ -43,7 +43,12 @@ export const DatatypeSchema = z.looseObject({
 });
 export type Datatype = z.infer<typeof DatatypeSchema>;
 
-const surfaceOutput = z.looseObject({ name: z.string(), label: z.string().optional(), type: z.string().optional(), description: z.string().optional() });
+const surfaceOutput = z.looseObject({
+  name: z.string(),
+  label: z.string().optional(),
+  type: z.string().optional(),
+  description: z.string().optional(),
+});
 
 const ToolBase = z.looseObject({
   type: z.literal("function"),
@@ -181,7 +186,10 @@ function parseArray<T>(file: string, raw: PyValue, schema: z.ZodType<T>, idKey: 
   });
 }
 
-function toTool(t: z.infer<typeof ToolBase> & { noise_type?: string; return_value?: PyValue; baseline_tool_name?: string }, tool_type: ToolType): ToolRecord {
+function toTool(
+  t: z.infer<typeof ToolBase> & { noise_type?: string; return_value?: PyValue; baseline_tool_name?: string },
+  tool_type: ToolType,
+): ToolRecord {
   const out: ToolRecord = {
     type: "function",
     name: t.name,
@@ -215,34 +223,57 @@ export function loadRelease(dir: string, opts: LoadReleaseOptions = {}): PlanBen
  * Validate a release held in memory (file name -> exact text), e.g. the generated built-in world.
  * The texts go through the same parser and checks as files on disk, so both worlds behave alike.
  */
-export function loadReleaseFromTexts(label: string, texts: Readonly<Record<ReleaseFile, string>>, opts: LoadReleaseOptions = {}): PlanBenchRelease {
-  return parseRelease(label, (file) => {
-    const text = texts[file as ReleaseFile];
-    if (text === undefined) throw new PlanBenchDataError(file, null, null, `file missing from ${label}`);
-    try {
-      return parsePyJson(text);
-    } catch (e) {
-      throw new PlanBenchDataError(file, null, null, `invalid JSON (${(e as Error).message})`);
-    }
-  }, opts);
+export function loadReleaseFromTexts(
+  label: string,
+  texts: Readonly<Record<ReleaseFile, string>>,
+  opts: LoadReleaseOptions = {},
+): PlanBenchRelease {
+  return parseRelease(
+    label,
+    (file) => {
+      const text = texts[file as ReleaseFile];
+      if (text === undefined) throw new PlanBenchDataError(file, null, null, `file missing from ${label}`);
+      try {
+        return parsePyJson(text);
+      } catch (e) {
+        throw new PlanBenchDataError(file, null, null, `invalid JSON (${(e as Error).message})`);
+      }
+    },
+    opts,
+  );
 }
 
 function parseRelease(abs: string, readFile: (file: string) => PyValue, opts: LoadReleaseOptions): PlanBenchRelease {
   const datatypes = parseArray("datatypes.json", readFile("datatypes.json"), DatatypeSchema, "name");
   const defined = checkDatatypes(datatypes);
-  const baselineTools = parseArray("baseline_tools.json", readFile("baseline_tools.json"), BaselineToolSchema, "name").map((t) => toTool(t, "baseline"));
-  const noisyTools = parseArray("noisy_tools.json", readFile("noisy_tools.json"), NoisyToolSchema, "name").map((t) => toTool(t, "noisy_misleading"));
-  const blockerTools = parseArray("blocker_tools.json", readFile("blocker_tools.json"), BlockerToolSchema, "name").map((t) => toTool(t, "blocker_misleading"));
+  const baselineTools = parseArray("baseline_tools.json", readFile("baseline_tools.json"), BaselineToolSchema, "name").map((t) =>
+    toTool(t, "baseline"),
+  );
+  const noisyTools = parseArray("noisy_tools.json", readFile("noisy_tools.json"), NoisyToolSchema, "name").map((t) =>
+    toTool(t, "noisy_misleading"),
+  );
+  const blockerTools = parseArray("blocker_tools.json", readFile("blocker_tools.json"), BlockerToolSchema, "name").map((t) =>
+    toTool(t, "blocker_misleading"),
+  );
 
   const toolByName = new Map<string, ToolRecord>();
-  const files: Array<[string, ToolRecord[]]> = [["baseline_tools.json", baselineTools], ["noisy_tools.json", noisyTools], ["blocker_tools.json", blockerTools]];
+  const files: Array<[string, ToolRecord[]]> = [
+    ["baseline_tools.json", baselineTools],
+    ["noisy_tools.json", noisyTools],
+    ["blocker_tools.json", blockerTools],
+  ];
   for (const [file, tools] of files) {
     tools.forEach((t, i) => {
       if (toolByName.has(t.name)) throw new PlanBenchDataError(file, `#${i} (name "${t.name}")`, "name", "duplicate tool name");
       const surf = Object.keys(t.surface_argument_to_datatype);
       const props = Object.keys(t.parameters.properties);
       if (surf.length !== t.input_datatypes.length || surf.some((s) => !props.includes(s))) {
-        throw new PlanBenchDataError(file, `#${i} (name "${t.name}")`, "surface_argument_to_datatype", "must map exactly the schema's parameters onto input_datatypes");
+        throw new PlanBenchDataError(
+          file,
+          `#${i} (name "${t.name}")`,
+          "surface_argument_to_datatype",
+          "must map exactly the schema's parameters onto input_datatypes",
+        );
       }
       toolByName.set(t.name, t);
     });
@@ -252,7 +283,12 @@ function parseRelease(abs: string, readFile: (file: string) => PyValue, opts: Lo
   for (const [file, tools] of files.slice(1)) {
     tools.forEach((t, i) => {
       if (!baselineNames.has(t.baseline_tool_name!)) {
-        throw new PlanBenchDataError(file, `#${i} (name "${t.name}")`, "baseline_tool_name", `unknown baseline tool "${t.baseline_tool_name}"`);
+        throw new PlanBenchDataError(
+          file,
+          `#${i} (name "${t.name}")`,
+          "baseline_tool_name",
+          `unknown baseline tool "${t.baseline_tool_name}"`,
+        );
       }
     });
   }
@@ -281,7 +317,8 @@ function parseRelease(abs: string, readFile: (file: string) => PyValue, opts: Lo
   if (opts.queryIds !== undefined) {
     const want = new Set(opts.queryIds);
     const have = new Set(queries.map((q) => q.query_id));
-    for (const id of want) if (!have.has(id)) throw new PlanBenchDataError("queries.json", null, "query_id", `requested query "${id}" is not in the release`);
+    for (const id of want)
+      if (!have.has(id)) throw new PlanBenchDataError("queries.json", null, "query_id", `requested query "${id}" is not in the release`);
     queries = queries.filter((q) => want.has(q.query_id));
     const taskIds = new Set(queries.map((q) => q.task_id));
     tasks = tasks.filter((t) => taskIds.has(t.task_id));
@@ -290,11 +327,18 @@ function parseRelease(abs: string, readFile: (file: string) => PyValue, opts: Lo
   const inferred = /^([a-z0-9]+)_task_/.exec(tasks[0]?.task_id ?? "")?.[1];
   const taskById = new Map(tasks.map((t) => [t.task_id, t]));
   queries.forEach((q, i) => {
-    if (!taskById.has(q.task_id)) throw new PlanBenchDataError("queries.json", `#${i} (query_id "${q.query_id}")`, "task_id", `no task "${q.task_id}" in tasks.json`);
+    if (!taskById.has(q.task_id))
+      throw new PlanBenchDataError("queries.json", `#${i} (query_id "${q.query_id}")`, "task_id", `no task "${q.task_id}" in tasks.json`);
   });
   tasks.forEach((t, i) => {
     t.one_available_path.forEach((n, k) => {
-      if (!baselineNames.has(n)) throw new PlanBenchDataError("tasks.json", `#${i} (task_id "${t.task_id}")`, `one_available_path.${k}`, `unknown baseline tool "${n}"`);
+      if (!baselineNames.has(n))
+        throw new PlanBenchDataError(
+          "tasks.json",
+          `#${i} (task_id "${t.task_id}")`,
+          `one_available_path.${k}`,
+          `unknown baseline tool "${n}"`,
+        );
     });
   });
   const catalog = new Map<string, PathSet[]>();
@@ -302,7 +346,13 @@ function parseRelease(abs: string, readFile: (file: string) => PyValue, opts: Lo
     if (!taskById.has(taskId)) continue;
     sets.forEach((s, k) => {
       s.tool_set.forEach((n, j) => {
-        if (!baselineNames.has(n)) throw new PlanBenchDataError("paths_set_catalog.json", `task_id "${taskId}"`, `${k}.tool_set.${j}`, `unknown baseline tool "${n}"`);
+        if (!baselineNames.has(n))
+          throw new PlanBenchDataError(
+            "paths_set_catalog.json",
+            `task_id "${taskId}"`,
+            `${k}.tool_set.${j}`,
+            `unknown baseline tool "${n}"`,
+          );
       });
       checkCatalogSet(taskId, k, s);
     });
@@ -310,7 +360,20 @@ function parseRelease(abs: string, readFile: (file: string) => PyValue, opts: Lo
   }
   checkTasks(tasks, defined, catalog);
   checkQueries(queries, defined, taskById);
-  return { dir: abs, datatypes, baselineTools, noisyTools, blockerTools, toolByName, cases, tasks, taskById, queries, catalog, domain: opts.domain ?? inferred ?? "retail" };
+  return {
+    dir: abs,
+    datatypes,
+    baselineTools,
+    noisyTools,
+    blockerTools,
+    toolByName,
+    cases,
+    tasks,
+    taskById,
+    queries,
+    catalog,
+    domain: opts.domain ?? inferred ?? "retail",
+  };
 }
 
 /**

@@ -30,44 +30,106 @@ export function checkDatatypes(datatypes: readonly Datatype[]): Set<string> {
 export function checkToolDatatypes(file: string, tools: readonly ToolRecord[], defined: ReadonlySet<string>): void {
   tools.forEach((t, i) => {
     t.input_datatypes.forEach((d, k) => {
-      if (!defined.has(d)) throw new PlanBenchDataError(file, rec(i, "name", t.name), `input_datatypes.${k}`, `undefined datatype "${d}" (not in datatypes.json)`);
+      if (!defined.has(d))
+        throw new PlanBenchDataError(
+          file,
+          rec(i, "name", t.name),
+          `input_datatypes.${k}`,
+          `undefined datatype "${d}" (not in datatypes.json)`,
+        );
     });
     const mapped = Object.values(t.surface_argument_to_datatype);
     Object.entries(t.surface_argument_to_datatype).forEach(([surface, d]) => {
-      if (!t.input_datatypes.includes(d)) throw new PlanBenchDataError(file, rec(i, "name", t.name), `surface_argument_to_datatype.${surface}`, `maps to "${d}", which is not one of input_datatypes`);
+      if (!t.input_datatypes.includes(d))
+        throw new PlanBenchDataError(
+          file,
+          rec(i, "name", t.name),
+          `surface_argument_to_datatype.${surface}`,
+          `maps to "${d}", which is not one of input_datatypes`,
+        );
     });
     t.input_datatypes.forEach((d, k) => {
-      if (!mapped.includes(d)) throw new PlanBenchDataError(file, rec(i, "name", t.name), `input_datatypes.${k}`, `"${d}" has no surface argument in surface_argument_to_datatype`);
+      if (!mapped.includes(d))
+        throw new PlanBenchDataError(
+          file,
+          rec(i, "name", t.name),
+          `input_datatypes.${k}`,
+          `"${d}" has no surface argument in surface_argument_to_datatype`,
+        );
     });
     if (t.noise_type === "semantic misleading") return;
-    if (!defined.has(t.output_datatype)) throw new PlanBenchDataError(file, rec(i, "name", t.name), "output_datatype", `undefined datatype "${t.output_datatype}" (not in datatypes.json; only semantic-misleading blockers may invent one)`);
+    if (!defined.has(t.output_datatype))
+      throw new PlanBenchDataError(
+        file,
+        rec(i, "name", t.name),
+        "output_datatype",
+        `undefined datatype "${t.output_datatype}" (not in datatypes.json; only semantic-misleading blockers may invent one)`,
+      );
   });
 }
 
 /** Targets defined; steps = len(one_available_path); at least one catalog path per task. */
-export function checkTasks(tasks: readonly TaskRecord[], defined: ReadonlySet<string>, catalog: ReadonlyMap<string, readonly PathSet[]>): void {
+export function checkTasks(
+  tasks: readonly TaskRecord[],
+  defined: ReadonlySet<string>,
+  catalog: ReadonlyMap<string, readonly PathSet[]>,
+): void {
   tasks.forEach((t, i) => {
     const r = rec(i, "task_id", t.task_id);
-    if (!defined.has(t.target_datatype)) throw new PlanBenchDataError("tasks.json", r, "target_datatype", `undefined datatype "${t.target_datatype}" (not in datatypes.json)`);
-    if (t.steps !== t.one_available_path.length) throw new PlanBenchDataError("tasks.json", r, "steps", `is ${t.steps} but one_available_path has ${t.one_available_path.length} tools`);
+    if (!defined.has(t.target_datatype))
+      throw new PlanBenchDataError("tasks.json", r, "target_datatype", `undefined datatype "${t.target_datatype}" (not in datatypes.json)`);
+    if (t.steps !== t.one_available_path.length)
+      throw new PlanBenchDataError(
+        "tasks.json",
+        r,
+        "steps",
+        `is ${t.steps} but one_available_path has ${t.one_available_path.length} tools`,
+      );
     const sets = catalog.get(t.task_id);
-    if (!sets || sets.length === 0) throw new PlanBenchDataError("tasks.json", r, "task_id", "has no path sets in paths_set_catalog.json (blocking and the EGT metric need them)");
+    if (!sets || sets.length === 0)
+      throw new PlanBenchDataError(
+        "tasks.json",
+        r,
+        "task_id",
+        "has no path sets in paths_set_catalog.json (blocking and the EGT metric need them)",
+      );
   });
 }
 
 /** A query's target must be defined and agree with its task's (the runtime judges the query's, the catalog is the task's). */
-export function checkQueries(queries: readonly QueryRecord[], defined: ReadonlySet<string>, taskById: ReadonlyMap<string, TaskRecord>): void {
+export function checkQueries(
+  queries: readonly QueryRecord[],
+  defined: ReadonlySet<string>,
+  taskById: ReadonlyMap<string, TaskRecord>,
+): void {
   queries.forEach((q, i) => {
     const r = rec(i, "query_id", q.query_id);
-    if (!defined.has(q.target_datatype)) throw new PlanBenchDataError("queries.json", r, "target_datatype", `undefined datatype "${q.target_datatype}" (not in datatypes.json)`);
+    if (!defined.has(q.target_datatype))
+      throw new PlanBenchDataError(
+        "queries.json",
+        r,
+        "target_datatype",
+        `undefined datatype "${q.target_datatype}" (not in datatypes.json)`,
+      );
     const task = taskById.get(q.task_id);
     if (task && task.target_datatype !== q.target_datatype) {
-      throw new PlanBenchDataError("queries.json", r, "target_datatype", `"${q.target_datatype}" differs from task ${q.task_id}'s "${task.target_datatype}"`);
+      throw new PlanBenchDataError(
+        "queries.json",
+        r,
+        "target_datatype",
+        `"${q.target_datatype}" differs from task ${q.task_id}'s "${task.target_datatype}"`,
+      );
     }
   });
 }
 
 /** A catalog set's `steps` is its size (the blocker planner's path-length objectives read it). */
 export function checkCatalogSet(taskId: string, k: number, s: PathSet): void {
-  if (s.steps !== s.tool_set.length) throw new PlanBenchDataError("paths_set_catalog.json", `task_id "${taskId}"`, `${k}.steps`, `is ${s.steps} but tool_set has ${s.tool_set.length} tools`);
+  if (s.steps !== s.tool_set.length)
+    throw new PlanBenchDataError(
+      "paths_set_catalog.json",
+      `task_id "${taskId}"`,
+      `${k}.steps`,
+      `is ${s.steps} but tool_set has ${s.tool_set.length} tools`,
+    );
 }

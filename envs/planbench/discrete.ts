@@ -119,7 +119,11 @@ export function retrieveCandidates(vocabulary: readonly string[]): (ep: Observab
       // A two-input tool usually joins the newest datatype with an older one, most often one the query gave.
       const older = recent.slice(1);
       for (const h of [...older.filter((d) => given.includes(d)), ...older.filter((d) => !given.includes(d))]) {
-        for (const pair of [[recent[0]!, h], [h, recent[0]!]]) for (const d of [...focus, ...rest]) if (!push(d, pair)) return;
+        for (const pair of [
+          [recent[0]!, h],
+          [h, recent[0]!],
+        ])
+          for (const d of [...focus, ...rest]) if (!push(d, pair)) return;
       }
       for (const h of recent) for (const d of rest) if (!push(d, [h])) return;
       for (const a of recent) {

@@ -90,7 +90,6 @@ function releaseFor(dir: string): PlanBenchRelease {
   return r;
 }
 
-
 /** What one official reply did: the agent's reply object, and how the episode ends if it does. */
 interface ReplyResult {
   response: JsonObject;
@@ -121,7 +120,10 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
       throw new OptionsError("world", `world "builtin" conflicts with dataDir "${options.dataDir}": pass one or the other`);
     }
     if (options.domain !== undefined && options.dataDir !== undefined) {
-      throw new OptionsError("domain", `domain "${options.domain}" selects the built-in world and conflicts with dataDir "${options.dataDir}": pass one or the other`);
+      throw new OptionsError(
+        "domain",
+        `domain "${options.domain}" selects the built-in world and conflicts with dataDir "${options.dataDir}": pass one or the other`,
+      );
     }
     const builtin = options.world === "builtin" || options.domain !== undefined;
     const dir = builtin ? null : options.dataDir !== undefined ? resolveOptionPath("dataDir", options.dataDir) : defaultDataDir();
@@ -129,7 +131,9 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
     if (options.maxSteps !== undefined) settings = mergeSettings(settings, { runtime: { max_steps: options.maxSteps } });
     // No release given or found: run on the generated built-in world (same loader, same runtime).
     const release = dir ? releaseFor(path.resolve(dir)) : builtinRelease(options.worldSeed, options.domain ?? "retail");
-    if (options.queryIds) for (const id of options.queryIds) if (!release.queries.some((q) => q.query_id === id)) throw new OptionsError("queryIds", `unknown query "${id}" in ${release.dir}`);
+    if (options.queryIds)
+      for (const id of options.queryIds)
+        if (!release.queries.some((q) => q.query_id === id)) throw new OptionsError("queryIds", `unknown query "${id}" in ${release.dir}`);
     const kinds = {
       retrieve: {
         schema: RetrieveActionSchema,
@@ -274,7 +278,8 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
     if (e.action === "final_answer") {
       const correct = e.answer_correct === true && e.datatype_check_passed === true;
       events.push({ type: "planbench:final_answer", content: e.answer ?? "", correct });
-      if (e.incorrect_final_answer_feedback_sent) events.push({ type: "planbench:feedback_sent", count: e.incorrect_final_answer_feedback_count ?? 0 });
+      if (e.incorrect_final_answer_feedback_sent)
+        events.push({ type: "planbench:feedback_sent", count: e.incorrect_final_answer_feedback_count ?? 0 });
     }
     const response = replyOf(out);
     if (!out.done) return { response };
@@ -329,7 +334,16 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
         final_answer: null,
         steps: ep.stepCount,
         trace: ep.trace,
-        final_state: { current_datatypes: [], discovered_tool_names: [], retrieval_attempt_count: 0, retrieval_exec_count: 0, tool_call_attempt_count: 0, tool_call_exec_count: 0, incorrect_final_answer_feedback_count: 0, has_final_answer: false },
+        final_state: {
+          current_datatypes: [],
+          discovered_tool_names: [],
+          retrieval_attempt_count: 0,
+          retrieval_exec_count: 0,
+          tool_call_attempt_count: 0,
+          tool_call_exec_count: 0,
+          incorrect_final_answer_feedback_count: 0,
+          has_final_answer: false,
+        },
       }
     );
   }
@@ -386,7 +400,11 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
     const last = s.last;
     if (last && last.listed && events.some((e) => e.type === "planbench:retrieve")) out["shownBlockers"] = shownBlockers(last.listed);
     if (last && last.entry.action === "call_tool" && events.some((e) => e.type === "tool_called")) {
-      out["call"] = callAnnotation(last.entry, this.release.toolByName, events.some((e) => e.type === "planbench:progress"));
+      out["call"] = callAnnotation(
+        last.entry,
+        this.release.toolByName,
+        events.some((e) => e.type === "planbench:progress"),
+      );
     }
     if (ended) {
       const result = this.finalResult();

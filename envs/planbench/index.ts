@@ -16,10 +16,12 @@ register({
     "PlanBench-XL: retrieval-mediated retail planning (hashing retriever, noisy siblings, path-preserving blockers, trusted/untrusted values), bit-exact with the official runtime",
   optionsSchema: planBenchOptionsSchema as never,
   optionDocs: {
-    dataDir: "release directory in the official format (default: $PLANBENCH_DATA_DIR or ../shared/planbench-xl, else the built-in generated world)",
+    dataDir:
+      "release directory in the official format (default: $PLANBENCH_DATA_DIR or ../shared/planbench-xl, else the built-in generated world)",
     world: "auto (dataDir / official data / built-in) | builtin (always the generated world)",
     worldSeed: "seed of the built-in world generator (default 42)",
-    domain: "built-in world's domain: a shipped name (configs/planbench/domains) or a path to a domain JSON file; implies the built-in world (default retail)",
+    domain:
+      "built-in world's domain: a shipped name (configs/planbench/domains) or a path to a domain JSON file; implies the built-in world (default retail)",
     setting:
       "default | blocker | explicit | implicit | misleading | finegrain_long | finegrain_short | block_ratio_0.2..0.8 (paper's block ratio) | " +
       "feedback; old names noise_ratio_X = block_ratio_(1-X) (the official run YAMLs' target_remaining_ratio X)",
@@ -28,7 +30,8 @@ register({
     compat:
       "fixed (default: bit-exact with the official runtime, an ambiguous lookup is an in-episode error) | official (the episode ends there, unevaluated, as the official evaluator counts it)",
     queryIds: "restrict the episode pool to these query ids; reset({options:{queryId}}) picks one",
-    cycle: "true: query = pool[seed mod n] (pool = queries.json order, filtered by queryIds), so `eval --episodes n` plays each query once (default false: seeded draw with replacement)",
+    cycle:
+      "true: query = pool[seed mod n] (pool = queries.json order, filtered by queryIds), so `eval --episodes n` plays each query once (default false: seeded draw with replacement)",
     textActions: "accept {type:'text', text} actions parsed with the official tag rules (default true)",
     reward: "reward preset name, spec file path, or inline spec (default shaped)",
     maxSteps: "step limit (default 100, as the official runs)",
@@ -51,9 +54,19 @@ register({
     Object.assign(metrics, paper.metrics);
     const rows = results.map((r) => {
       const m = r.metrics as JsonObject;
-      return [r.taskId, r.success ? 1 : 0, Number(m["turns"] ?? 0), Number(m["searchTurns"] ?? 0), Number(m["callTurns"] ?? 0), String(m["officialFailure"] ?? "")];
+      return [
+        r.taskId,
+        r.success ? 1 : 0,
+        Number(m["turns"] ?? 0),
+        Number(m["searchTurns"] ?? 0),
+        Number(m["callTurns"] ?? 0),
+        String(m["officialFailure"] ?? ""),
+      ];
     });
-    return { metrics, breakdown: [...paper.tables, { title: "Per query", columns: ["query", "success", "turns", "search", "calls", "failure"], rows }] };
+    return {
+      metrics,
+      breakdown: [...paper.tables, { title: "Per query", columns: ["query", "success", "turns", "search", "calls", "failure"], rows }],
+    };
   },
 });
 

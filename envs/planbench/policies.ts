@@ -28,7 +28,16 @@ class ObservationAdapter {
     const tr = r["toolResult"] as { name: string; success: boolean; output: string | number | boolean | null } | undefined;
     const err = typeof r["error"] === "string" ? (r["error"] as string) : null;
     const lastAction = (obs.step === 0 ? "none" : String(r["action"] ?? "others")) as PlanBenchObservation["lastAction"];
-    return { query: obs.task, step: obs.step, stepsLeft: obs.budget.steps ?? maxSteps - obs.step, lastAction, feedback: String(r["feedback"] ?? ""), tools, toolResult: tr ?? null, error: err };
+    return {
+      query: obs.task,
+      step: obs.step,
+      stepsLeft: obs.budget.steps ?? maxSteps - obs.step,
+      lastAction,
+      feedback: String(r["feedback"] ?? ""),
+      tools,
+      toolResult: tr ?? null,
+      error: err,
+    };
   }
 }
 
@@ -67,7 +76,8 @@ export const PLANBENCH_POLICIES: Record<string, PolicyEntry> = {
     },
   },
   planner: {
-    description: "Observable-only backward search with output-conditioned retrieval; avoids self-declared unreliable tools, distrusts suspicious values, re-plans after failures",
+    description:
+      "Observable-only backward search with output-conditioned retrieval; avoids self-declared unreliable tools, distrusts suspicious values, re-plans after failures",
     usesHidden: false,
     create: (env) => wrap("planner", planBenchEnv(env), () => new PlannerAgent()),
   },

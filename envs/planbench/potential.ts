@@ -20,7 +20,11 @@ export interface PathSignature {
 type Signature = Pick<ToolRecord, "input_datatypes" | "output_datatype">;
 
 /** Catalog paths whose tools are all unblocked (path index = catalog order). */
-export function unblockedPaths(entries: readonly PathSet[], toolByName: ReadonlyMap<string, Signature>, blocked: ReadonlySet<string>): PathSignature[] {
+export function unblockedPaths(
+  entries: readonly PathSet[],
+  toolByName: ReadonlyMap<string, Signature>,
+  blocked: ReadonlySet<string>,
+): PathSignature[] {
   const out: PathSignature[] = [];
   entries.forEach((p, index) => {
     if (p.tool_set.some((n) => blocked.has(n))) return;

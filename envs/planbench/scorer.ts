@@ -13,7 +13,10 @@ import type { EpisodeResult, TraceEntry } from "./world/runtime.js";
 
 /** What the scorer needs to know about the world (tool signatures and the noisy tool names). */
 export interface ScoringContext {
-  toolByName: ReadonlyMap<string, Pick<ToolRecord, "input_datatypes" | "output_datatype" | "tool_type"> & Partial<Pick<ToolRecord, "noise_type" | "baseline_tool_name">>>;
+  toolByName: ReadonlyMap<
+    string,
+    Pick<ToolRecord, "input_datatypes" | "output_datatype" | "tool_type"> & Partial<Pick<ToolRecord, "noise_type" | "baseline_tool_name">>
+  >;
 }
 
 export type FailureCategory = "none" | "format_error" | "no_traction" | "irrecoverable_drift" | "weak_recovery";
@@ -115,7 +118,12 @@ function judge(gold: unknown, answer: string | null): boolean {
 }
 
 /** Score one finished episode. `hiddenBlocked` = the plan's blocked baselines (for the analyses). */
-export function scoreEpisode(result: EpisodeResult, query: QueryRecord, catalog: readonly PathSet[], ctx: ScoringContext): PlanBenchEpisodeMetrics {
+export function scoreEpisode(
+  result: EpisodeResult,
+  query: QueryRecord,
+  catalog: readonly PathSet[],
+  ctx: ScoringContext,
+): PlanBenchEpisodeMetrics {
   const trace = result.trace;
   const finals = trace.filter((e) => e.action === "final_answer");
   const last = finals[finals.length - 1];
@@ -222,13 +230,20 @@ export function analyseEpisode(result: EpisodeResult, query: QueryRecord, GT: Re
   const toolValues: string[] = [];
   const blockerOutputs: Array<{ at: number; value: string; datatype: string; step: number; tool: string }> = [];
   result.trace.forEach((e, i) => {
-    const failed = (e.action === "call_tool" && !e.tool_result) || (e.action === "retrieve_tools" && !e.retrieval_result) || e.action === "others";
+    const failed =
+      (e.action === "call_tool" && !e.tool_result) || (e.action === "retrieve_tools" && !e.retrieval_result) || e.action === "others";
     const tr = e.tool_result;
     const signal = failed || (tr !== undefined && tr.output_provenance === "untrusted");
     if (tr && tr.output_value !== null) toolValues.push(normAns(tr.output_value));
     if (tr && tr.tool_type.startsWith("blocker")) {
       const name = (e.request as { name?: unknown } | undefined)?.name;
-      blockerOutputs.push({ at: i, value: pystr(tr.output_value), datatype: tr.output_datatype, step: e.step_id, tool: typeof name === "string" ? name : "" });
+      blockerOutputs.push({
+        at: i,
+        value: pystr(tr.output_value),
+        datatype: tr.output_datatype,
+        step: e.step_id,
+        tool: typeof name === "string" ? name : "",
+      });
     }
     if (tr && tr.output_provenance === "trusted" && !held.has(tr.output_datatype)) {
       held.add(tr.output_datatype);
@@ -252,7 +267,8 @@ export function analyseEpisode(result: EpisodeResult, query: QueryRecord, GT: Re
     else if (firstSignal >= 0 && progressAfterSignal > 0) failure = "weak_recovery";
     else failure = "irrecoverable_drift";
     if (formatEnd) termination = "format_error";
-    else if (reason === "exceeded_max_steps" || reason === "exceeded_max_retrieval_errors" || reason === "exceeded_max_tool_call_errors") termination = "search_exhaustion";
+    else if (reason === "exceeded_max_steps" || reason === "exceeded_max_retrieval_errors" || reason === "exceeded_max_tool_call_errors")
+      termination = "search_exhaustion";
     else {
       const ans = normAns(result.final_answer);
       termination = ans !== "" && toolValues.some((v) => v !== "" && ans.includes(v)) ? "wrong_tool_value" : "surrender";
@@ -260,10 +276,17 @@ export function analyseEpisode(result: EpisodeResult, query: QueryRecord, GT: Re
   }
   const follow = { unused: 0, searchReused: 0, valueReused: 0 };
   const uses: BlockerUse[] = [];
-  const label: Record<keyof typeof follow, BlockerFollowUp> = { unused: "unused", searchReused: "search_reused", valueReused: "value_reused" };
+  const label: Record<keyof typeof follow, BlockerFollowUp> = {
+    unused: "unused",
+    searchReused: "search_reused",
+    valueReused: "value_reused",
+  };
   for (const b of blockerOutputs) {
     let kind: "unused" | "searchReused" | "valueReused" = "unused";
-    const words = b.datatype.toLowerCase().split("_").filter((w) => w.length > 2);
+    const words = b.datatype
+      .toLowerCase()
+      .split("_")
+      .filter((w) => w.length > 2);
     for (const e of result.trace.slice(b.at + 1)) {
       if (e.action === "call_tool" && e.request && typeof e.request === "object") {
         const args = (e.request as { arguments?: Record<string, unknown> }).arguments ?? {};
@@ -274,7 +297,9 @@ export function analyseEpisode(result: EpisodeResult, query: QueryRecord, GT: Re
       }
       if (e.action === "retrieve_tools" && e.parse_ok && e.request && typeof e.request === "object") {
         const r = e.request as { output_information?: unknown; input_information?: unknown };
-        const phrases = [r.output_information, ...(Array.isArray(r.input_information) ? r.input_information : [])].filter((p): p is string => typeof p === "string").map((p) => p.toLowerCase());
+        const phrases = [r.output_information, ...(Array.isArray(r.input_information) ? r.input_information : [])]
+          .filter((p): p is string => typeof p === "string")
+          .map((p) => p.toLowerCase());
         const hitValue = phrases.some((p) => b.value !== "" && p.includes(b.value.toLowerCase()));
         const hitWords = words.length > 0 && phrases.some((p) => words.every((w) => p.includes(w)));
         if (hitValue || hitWords) kind = "searchReused";
@@ -282,7 +307,14 @@ export function analyseEpisode(result: EpisodeResult, query: QueryRecord, GT: Re
     }
     follow[kind]++;
     const t = ctx?.toolByName.get(b.tool);
-    uses.push({ step: b.step, tool: b.tool, replaces: t?.baseline_tool_name ?? null, blockerType: t?.noise_type ?? null, outputDatatype: b.datatype, followUp: label[kind] });
+    uses.push({
+      step: b.step,
+      tool: b.tool,
+      replaces: t?.baseline_tool_name ?? null,
+      blockerType: t?.noise_type ?? null,
+      outputDatatype: b.datatype,
+      followUp: label[kind],
+    });
   }
   return { progress, failure, termination, blockerFollowUp: follow, blockerUses: uses };
 }
@@ -349,7 +381,16 @@ export function aggregateMetrics(allRows: ReadonlyArray<Record<string, number | 
     progressCallShare: calls === 0 ? null : sum("progressCalls") / calls,
   };
   const failed = n - sum("success");
-  for (const k of ["fail_no_traction", "fail_irrecoverable_drift", "fail_weak_recovery", "fail_format_error", "term_surrender", "term_wrong_tool_value", "term_search_exhaustion", "term_format_error"]) {
+  for (const k of [
+    "fail_no_traction",
+    "fail_irrecoverable_drift",
+    "fail_weak_recovery",
+    "fail_format_error",
+    "term_surrender",
+    "term_wrong_tool_value",
+    "term_search_exhaustion",
+    "term_format_error",
+  ]) {
     out[`${k}_share`] = failed === 0 ? null : sum(k) / failed;
   }
   if (rows.length < allRows.length) out["unevaluated"] = allRows.length - rows.length;

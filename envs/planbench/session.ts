@@ -85,7 +85,9 @@ export class PlanBenchSession {
       lastAction: o ? o.entry.action : "none",
       feedback: o?.feedback ?? "",
       tools: o?.listed?.map(visibleTool) ?? [],
-      toolResult: call ? { name: String((o!.entry.request as { name?: unknown }).name), success: call.success, output: plainOutput(call.output_value) } : null,
+      toolResult: call
+        ? { name: String((o!.entry.request as { name?: unknown }).name), success: call.success, output: plainOutput(call.output_value) }
+        : null,
       error: o ? (o.entry.error_kind ?? (o.entry.action === "others" ? "label_error" : null)) : null,
     };
   }
@@ -130,7 +132,9 @@ export class PlanBenchSession {
       blockedTools: ep.plan.blockedTools,
       remainingPathIndices: ep.plan.remainingPathIndices,
       heldDatatypes: [...ep.currentDatatypes],
-      lastMatched: e?.matched_information ? { output: e.matched_information.output_information ?? null, inputs: e.matched_information.input_information ?? [] } : null,
+      lastMatched: e?.matched_information
+        ? { output: e.matched_information.output_information ?? null, inputs: e.matched_information.input_information ?? [] }
+        : null,
     };
   }
 }

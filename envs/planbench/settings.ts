@@ -130,7 +130,10 @@ export function loadPreset(setting: SettingName): PlanBenchSettings {
 }
 
 export function listPresetFiles(): string[] {
-  return readdirSync(presetDir()).filter((f) => f.endsWith(".json")).map((f) => f.replace(/\.json$/, "")).sort();
+  return readdirSync(presetDir())
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => f.replace(/\.json$/, ""))
+    .sort();
 }
 
 /** Deep-merge plain objects (arrays and scalars replace). */

@@ -151,7 +151,10 @@ const episode = z.strictObject({
   trace: z.array(traceEntry),
   result: result.nullable(),
   lastPreShuffle: names,
-  toolIds: z.array(z.tuple([z.string(), z.string()])).min(1).optional(),
+  toolIds: z
+    .array(z.tuple([z.string(), z.string()]))
+    .min(1)
+    .optional(),
 });
 
 const lastOutcome = z.strictObject({

@@ -21,28 +21,48 @@ const range = (from: number, n: number, stride = 1): number[] => Array.from({ le
 
 export const DISCRETE_FAMILIES: DiscreteFamilyCase[] = [
   {
-    id: "Demo-v0", options: { fault: "transient" }, policy: "careful",
-    replaySeeds: range(0, 4), reachSeeds: range(0, 10), minReachable: 0.99,
+    id: "Demo-v0",
+    options: { fault: "transient" },
+    policy: "careful",
+    replaySeeds: range(0, 4),
+    reachSeeds: range(0, 10),
+    minReachable: 0.99,
   },
   {
-    id: "Demo-v0", options: { fault: "implicit" }, policy: "careful",
-    replaySeeds: range(0, 3), reachSeeds: range(0, 10), minReachable: 0.99,
+    id: "Demo-v0",
+    options: { fault: "implicit" },
+    policy: "careful",
+    replaySeeds: range(0, 3),
+    reachSeeds: range(0, 10),
+    minReachable: 0.99,
   },
   { id: "ToolMaze-v0", options: {}, policy: "oracle", replaySeeds: range(0, 4), reachSeeds: range(0, 40, 50), minReachable: 0.99 },
   { id: "ToolMaze-v1", options: {}, policy: "oracle", replaySeeds: range(7, 3), reachSeeds: range(7, 15, 133), minReachable: 0.99 },
   // Scenario i with `cycle`; the sample strides over every category.
   {
-    id: "FailingTools-v0", options: { cycle: true }, policy: "oracle",
-    replaySeeds: range(0, 3, 97), reachSeeds: range(1, 48, 6), minReachable: 0.45,
+    id: "FailingTools-v0",
+    options: { cycle: true },
+    policy: "oracle",
+    replaySeeds: range(0, 3, 97),
+    reachSeeds: range(1, 48, 6),
+    minReachable: 0.45,
   },
   {
-    id: "ToolMisuseBench-v0", options: {}, policy: "oracle",
-    replaySeeds: range(0, 3, 31), reachSeeds: range(0, 50, 20), minReachable: 0.85,
+    id: "ToolMisuseBench-v0",
+    options: {},
+    policy: "oracle",
+    replaySeeds: range(0, 3, 31),
+    reachSeeds: range(0, 50, 20),
+    minReachable: 0.85,
   },
   // The built-in world (always present), query i with `cycle`; K = 256 as in the full sweep (99.7%; the official
   // subset, when ../shared holds it, is sampled in test/discrete/planbench.test.ts).
   {
-    id: "PlanBenchXL-v0", options: { world: "builtin", cycle: true, maxCandidates: 256 }, policy: "oracle",
-    replaySeeds: range(0, 3, 17), reachSeeds: range(3, 30, 11), minReachable: 0.95,
+    id: "PlanBenchXL-v0",
+    options: { world: "builtin", cycle: true, maxCandidates: 256 },
+    policy: "oracle",
+    replaySeeds: range(0, 3, 17),
+    reachSeeds: range(3, 30, 11),
+    minReachable: 0.95,
   },
 ];

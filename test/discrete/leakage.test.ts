@@ -19,20 +19,25 @@ import {
  * counted), the observable history does not. Also a second tool whose output is marked untrusted in one world.
  */
 class QuoteEnv extends ToolEnv<null> {
-  constructor(private readonly corrupt: boolean, spec: EnvSpec) {
+  constructor(
+    private readonly corrupt: boolean,
+    spec: EnvSpec,
+  ) {
     super({ family: "test", maxEpisodeSteps: 8 }, toolEnvOptionsSchema.parse({}) as ToolEnvOptions, spec);
   }
   protected createEpisode(_rng: Rng): EpisodeSetup<null> {
     const quote = { symbol: "ACME", price: 42.5 };
     const faults: FaultSpec[] = this.corrupt
-      ? [{
-        id: "silent",
-        kind: "silent_copy",
-        visibility: "implicit",
-        persistence: { type: "permanent" },
-        trigger: { tools: ["fetch_quote"] },
-        effect: { type: "replace", output: quote },
-      }]
+      ? [
+          {
+            id: "silent",
+            kind: "silent_copy",
+            visibility: "implicit",
+            persistence: { type: "permanent" },
+            trigger: { tools: ["fetch_quote"] },
+            effect: { type: "replace", output: quote },
+          },
+        ]
       : [];
     const symbol: JsonSchema = { type: "object", properties: { symbol: { type: "string" } }, required: ["symbol"] };
     const quoteTypes = { parameters: { symbol: "ticker" }, outputs: { symbol: "ticker", price: "price" } };

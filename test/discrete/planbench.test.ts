@@ -28,10 +28,21 @@ describe("PlanBench-XL discrete mode", () => {
   });
 
   it("offers an unmarked input's literal to every input datatype (the record does not say which it is)", () => {
-    const q = { query_id: "q", task_id: "t", query_text: "the attempt `dla_1` at $118.00", correct_answer: "x",
-      input_datatypes: ["delivery_attempt_id", "unit_price"], target_datatype: "account_number" };
-    expect(queryParameters(q).filter((p) => p.target === undefined).map((p) => [p.type, p.value])).toEqual([
-      ["delivery_attempt_id", "dla_1"], ["unit_price", "dla_1"],
+    const q = {
+      query_id: "q",
+      task_id: "t",
+      query_text: "the attempt `dla_1` at $118.00",
+      correct_answer: "x",
+      input_datatypes: ["delivery_attempt_id", "unit_price"],
+      target_datatype: "account_number",
+    };
+    expect(
+      queryParameters(q)
+        .filter((p) => p.target === undefined)
+        .map((p) => [p.type, p.value]),
+    ).toEqual([
+      ["delivery_attempt_id", "dla_1"],
+      ["unit_price", "dla_1"],
     ]);
   });
 

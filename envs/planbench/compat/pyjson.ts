@@ -58,14 +58,30 @@ export function parsePyJson(text: string): PyValue {
         const e = text[i + 1];
         i += 2;
         switch (e) {
-          case '"': out += '"'; break;
-          case "\\": out += "\\"; break;
-          case "/": out += "/"; break;
-          case "b": out += "\b"; break;
-          case "f": out += "\f"; break;
-          case "n": out += "\n"; break;
-          case "r": out += "\r"; break;
-          case "t": out += "\t"; break;
+          case '"':
+            out += '"';
+            break;
+          case "\\":
+            out += "\\";
+            break;
+          case "/":
+            out += "/";
+            break;
+          case "b":
+            out += "\b";
+            break;
+          case "f":
+            out += "\f";
+            break;
+          case "n":
+            out += "\n";
+            break;
+          case "r":
+            out += "\r";
+            break;
+          case "t":
+            out += "\t";
+            break;
           case "u": {
             const hex = text.slice(i, i + 4);
             if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail("bad \\u escape");

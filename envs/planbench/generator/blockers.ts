@@ -14,8 +14,27 @@ import { renderTool, type RenderedTool } from "./tools.js";
 
 export const BLOCKER_NOISE_TYPES = ["explicit failures", "implicit failures", "semantic misleading"] as const;
 
-const EXPLICIT_ERRORS = ["error: This endpoint is currently unavailable.", "error: Service temporarily unavailable.", "error: Upstream system unavailable."];
-const GARBAGE = ["########", "???", "-0.01", "2026-13-41T25:61:00Z", "[##%$**]", "N/A-0000", "{{value}}", "***", "0000-00-00", "~~~~", "null_ref#0", "-42", "2026-00-00", "%%%ERR%%%"];
+const EXPLICIT_ERRORS = [
+  "error: This endpoint is currently unavailable.",
+  "error: Service temporarily unavailable.",
+  "error: Upstream system unavailable.",
+];
+const GARBAGE = [
+  "########",
+  "???",
+  "-0.01",
+  "2026-13-41T25:61:00Z",
+  "[##%$**]",
+  "N/A-0000",
+  "{{value}}",
+  "***",
+  "0000-00-00",
+  "~~~~",
+  "null_ref#0",
+  "-42",
+  "2026-00-00",
+  "%%%ERR%%%",
+];
 
 /** The invented output concept of a semantic blocker (never one of the domain's datatypes). */
 export function decoyConcept(out: DomainDatatype, domain: Domain, rng: Rng): { name: string; label: string } {
@@ -40,7 +59,12 @@ export function renderBlockers(domain: Domain, baseline: readonly RenderedTool[]
       if (type === "semantic misleading") {
         const decoy = decoyConcept(o, domain, r);
         const system = r.pick(domain.decoys.systems);
-        const fake: DomainDatatype = { ...o, name: decoy.name, aliases: [decoy.label, `${decoy.label} code`], description: `The ${decoy.label}.` };
+        const fake: DomainDatatype = {
+          ...o,
+          name: decoy.name,
+          aliases: [decoy.label, `${decoy.label} code`],
+          description: `The ${decoy.label}.`,
+        };
         const t = renderTool(
           r,
           domain,
@@ -54,7 +78,14 @@ export function renderBlockers(domain: Domain, baseline: readonly RenderedTool[]
         out.push({ ...t, noise_type: type, return_value: `${word}-${r.pick(["a", "b", "c", "n", "x"])}${r.range(1, 97)}`, ...link });
         continue;
       }
-      const t = renderTool(r, domain, { inputs: b.input_datatypes, output: o }, names, (inL) => genuineDescription(r, inL, o, composite), {});
+      const t = renderTool(
+        r,
+        domain,
+        { inputs: b.input_datatypes, output: o },
+        names,
+        (inL) => genuineDescription(r, inL, o, composite),
+        {},
+      );
       out.push({ ...t, noise_type: type, return_value: type === "explicit failures" ? r.pick(EXPLICIT_ERRORS) : r.pick(GARBAGE), ...link });
     }
   });

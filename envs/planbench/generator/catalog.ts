@@ -113,7 +113,13 @@ export interface SearchResult {
  * With `maxSets`, the search stops with `"too_many"` once more than that many candidate
  * sets exist (a caller that drops such tasks anyway saves the rest of the enumeration).
  */
-export function minimalToolSets(g: ToolGraph, inputs: readonly string[], target: string, budget = 1_000_000, maxSets = Infinity): SearchResult | "too_many" | null {
+export function minimalToolSets(
+  g: ToolGraph,
+  inputs: readonly string[],
+  target: string,
+  budget = 1_000_000,
+  maxSets = Infinity,
+): SearchResult | "too_many" | null {
   const have = new Set(inputs);
   if (have.has(target)) return { sets: [], nodes: 0 };
   const reach = g.forward(inputs);
@@ -179,10 +185,11 @@ export function minimalToolSets(g: ToolGraph, inputs: readonly string[], target:
     for (const p of prods[d]!) {
       // Acyclicity: no input of p may (transitively, via assigned producers) need d.
       let cyc = false;
-      for (const x of tools[p]!.ins) if (dependsOn(x, d)) {
-        cyc = true;
-        break;
-      }
+      for (const x of tools[p]!.ins)
+        if (dependsOn(x, d)) {
+          cyc = true;
+          break;
+        }
       if (cyc) continue;
       assign[d] = p;
       const len = pend.length;
@@ -206,7 +213,15 @@ export function minimalToolSets(g: ToolGraph, inputs: readonly string[], target:
 /** Is the set inclusion-minimal? (closure is monotone, so dropping any single tool must break it) */
 export function isMinimal(g: ToolGraph, inputs: readonly string[], target: string, set: readonly string[]): boolean {
   if (!sufficient(g, inputs, target, set)) return false;
-  return set.every((_, i) => !sufficient(g, inputs, target, set.filter((__, j) => j !== i)));
+  return set.every(
+    (_, i) =>
+      !sufficient(
+        g,
+        inputs,
+        target,
+        set.filter((__, j) => j !== i),
+      ),
+  );
 }
 
 /** Dependency DAG of a set: u -> v when u's output is an input of v (inputs come from the task). */
@@ -222,7 +237,12 @@ function deps(g: ToolGraph, set: readonly string[], inputs: ReadonlySet<string>)
 }
 
 /** One legal ordering (first available tool by name at each step) and the number of orderings. */
-export function legalOrderings(g: ToolGraph, inputs: readonly string[], set: readonly string[], withCount = true): { order: string[]; count: number } {
+export function legalOrderings(
+  g: ToolGraph,
+  inputs: readonly string[],
+  set: readonly string[],
+  withCount = true,
+): { order: string[]; count: number } {
   const sorted = [...set].sort();
   const need = deps(g, sorted, new Set(inputs));
   const n = sorted.length;

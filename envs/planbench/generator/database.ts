@@ -70,7 +70,10 @@ class ValueFactory {
         return this.unique(dt.name, () => `${r.pick(pools["first"]!)} ${r.pick(pools["last"]!)}`);
       case "email": {
         const name = String(ctx[spec.of] ?? "user");
-        const base = name.toLowerCase().replace(/[^a-z0-9]+/g, ".").replace(/^\.|\.$/g, "");
+        const base = name
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, ".")
+          .replace(/^\.|\.$/g, "");
         return this.unique(dt.name, () => `${base}${r.range(2, 98)}@example.net`);
       }
       case "phone":
@@ -103,7 +106,8 @@ class ValueFactory {
         const epoch = this.domain.database.epoch;
         const prev = spec.after !== undefined ? ctx[spec.after] : undefined;
         return this.unique(dt.name, () => {
-          if (typeof prev === "string") return isoMinutes(epoch, minutesOf(epoch, prev) + r.range(spec.minMinutes ?? 1, spec.maxMinutes ?? 600));
+          if (typeof prev === "string")
+            return isoMinutes(epoch, minutesOf(epoch, prev) + r.range(spec.minMinutes ?? 1, spec.maxMinutes ?? 600));
           return isoMinutes(epoch, r.int(this.domain.database.windowDays * 24 * 60));
         });
       }
@@ -148,13 +152,17 @@ class KeyGuard {
       const vals = draw();
       const all = { ...ctx, ...vals };
       // A key whose inputs are not all set yet (a later entity's field, a null group) is not checkable here.
-      const tuples = keys.map((k) => (k.inputs.every((d) => all[d] !== null && all[d] !== undefined) ? JSON.stringify(k.inputs.map((d) => pystr(all[d]!))) : null));
+      const tuples = keys.map((k) =>
+        k.inputs.every((d) => all[d] !== null && all[d] !== undefined) ? JSON.stringify(k.inputs.map((d) => pystr(all[d]!))) : null,
+      );
       if (keys.some((k, i) => tuples[i] !== null && k.seen.has(tuples[i]!))) continue;
       keys.forEach((k, i) => tuples[i] !== null && k.seen.add(tuples[i]!));
       return vals;
     }
     const k = keys[0]!;
-    throw new Error(`database: cannot draw a record of "${entity}" with a fresh key (${k.inputs.join(", ")}) -> ${this.domain.keys[k.index]!.output}; widen the value spaces of keys.${k.index} in the domain file`);
+    throw new Error(
+      `database: cannot draw a record of "${entity}" with a fresh key (${k.inputs.join(", ")}) -> ${this.domain.keys[k.index]!.output}; widen the value spaces of keys.${k.index} in the domain file`,
+    );
   }
 }
 

@@ -27,7 +27,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 /** Hash of everything that determines the output for a domain file (code + schema + version). */
 function fingerprint(file: string): string {
   const h = createHash("sha256").update(GENERATOR_VERSION);
-  for (const f of readdirSync(here).filter((x) => /\.(ts|js)$/.test(x)).sort()) h.update(f).update(readFileSync(path.join(here, f)));
+  for (const f of readdirSync(here)
+    .filter((x) => /\.(ts|js)$/.test(x))
+    .sort())
+    h.update(f).update(readFileSync(path.join(here, f)));
   h.update(readFileSync(file));
   return h.digest("hex").slice(0, 16);
 }
@@ -79,7 +82,8 @@ export function builtinRelease(seed = 42, domain = "retail"): PlanBenchRelease {
 }
 
 registerGenerator("planbench-xl", {
-  description: "PlanBench-XL built-in world in the official release format (retail: 60 datatypes, 185 tools + noisy/blocker siblings, cases, tasks, complete path catalog)",
+  description:
+    "PlanBench-XL built-in world in the official release format (retail: 60 datatypes, 185 tools + noisy/blocker siblings, cases, tasks, complete path catalog)",
   flags: { domain: `domain schema: a shipped name (${listDomains().join(", ")}) or a path to a domain JSON file (default retail)` },
   run({ outDir, seed, options, progress }) {
     const world = generatePlanBenchWorld({ seed, outDir, domain: options?.["domain"] ?? "retail", progress });

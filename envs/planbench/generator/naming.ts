@@ -82,7 +82,9 @@ export function visibleName(
   for (let attempt = 0; attempt < 200; attempt++) {
     const short = attempt >= 60;
     const pickAlias = (aliases: readonly string[]): string =>
-      short ? [...aliases].sort((a, b) => a.length - b.length || (a < b ? -1 : 1))[rng.int(Math.min(2, aliases.length))]! : rng.pick(aliases);
+      short
+        ? [...aliases].sort((a, b) => a.length - b.length || (a < b ? -1 : 1))[rng.int(Math.min(2, aliases.length))]!
+        : rng.pick(aliases);
     const outAlias = pickAlias(output.aliases);
     const inAliases = inputs.map((d) => pickAlias(d.aliases));
     const variant = attempt >= 20 || rng.bool(opts.variantRate ?? 0.6) ? rng.pick(variants) : null;

@@ -52,8 +52,16 @@ export const CAVEATS: Record<GeneratedNoiseType, string[]> = {
   ],
 };
 
-const DEPRECATED_ERRORS = ["error: This endpoint has been retired.", "error: Endpoint no longer supported.", "error: Legacy route disabled."];
-const GATED_ERRORS = ["error: Lookup unavailable for this record's conditions.", "error: Request refused by access gate.", "error: This tool only runs under special conditions."];
+const DEPRECATED_ERRORS = [
+  "error: This endpoint has been retired.",
+  "error: Endpoint no longer supported.",
+  "error: Legacy route disabled.",
+];
+const GATED_ERRORS = [
+  "error: Lookup unavailable for this record's conditions.",
+  "error: Request refused by access gate.",
+  "error: This tool only runs under special conditions.",
+];
 const LEADS = ["Given {in},", "From {in},", "Using {in},", "Starting from {in},"];
 const VERBS = ["returns", "looks up", "resolves", "reports"];
 
@@ -90,7 +98,13 @@ export function noisyReturn(type: GeneratedNoiseType, out: DomainDatatype, domai
 }
 
 /** Five siblings per baseline tool, in baseline order then `NOISE_TYPES` order. */
-export function renderNoisy(domain: Domain, baseline: readonly RenderedTool[], db: GeneratedDatabase, rng: Rng, names: Set<string>): RenderedTool[] {
+export function renderNoisy(
+  domain: Domain,
+  baseline: readonly RenderedTool[],
+  db: GeneratedDatabase,
+  rng: Rng,
+  names: Set<string>,
+): RenderedTool[] {
   const dt = new Map(domain.datatypes.map((d) => [d.name, d]));
   const out: RenderedTool[] = [];
   baseline.forEach((b, i) => {

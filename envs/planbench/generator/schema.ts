@@ -23,8 +23,22 @@ export const ValueSpecSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("money"), min: z.number().positive(), max: z.number().positive() }).strict(),
   z.object({ kind: z.literal("int"), min: z.number().int(), max: z.number().int() }).strict(),
   z.object({ kind: z.literal("digits"), length: z.number().int().min(1).max(12) }).strict(),
-  z.object({ kind: z.literal("code"), prefix: z.string(), length: z.number().int().min(3).max(16), alphabet: z.string().min(2).optional() }).strict(),
-  z.object({ kind: z.literal("time"), after: ident.optional(), minMinutes: z.number().int().nonnegative().optional(), maxMinutes: z.number().int().positive().optional() }).strict(),
+  z
+    .object({
+      kind: z.literal("code"),
+      prefix: z.string(),
+      length: z.number().int().min(3).max(16),
+      alphabet: z.string().min(2).optional(),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal("time"),
+      after: ident.optional(),
+      minMinutes: z.number().int().nonnegative().optional(),
+      maxMinutes: z.number().int().positive().optional(),
+    })
+    .strict(),
   z.object({ kind: z.literal("copy"), from: ident }).strict(),
   z.object({ kind: z.literal("mul"), of: z.tuple([ident, ident]) }).strict(),
 ]);
@@ -137,10 +151,14 @@ function crossCheck(d: Domain, file: string): void {
       if (!ents.has(p)) fail(`entities.${i}.parents.${k}`, `parent "${p}" must be an entity declared earlier`);
     });
     if (e.scope === "shared" && e.parents.length > 1) fail(`entities.${i}.parents`, "a shared entity has at most one parent");
-    if (e.scope === "shared" && e.parents.length === 0 && e.count === undefined) fail(`entities.${i}.count`, "required for a shared entity without parent");
-    if (e.scope === "shared" && e.parents.length === 1 && e.perParent === undefined) fail(`entities.${i}.perParent`, "required for a shared entity with a parent");
-    if (e.scope === "shared" && e.parents.some((p) => d.entities[ents.get(p)!]!.scope !== "shared")) fail(`entities.${i}.parents`, "a shared entity cannot have a per-case parent");
-    if (e.nullGroup !== undefined && !d.nullGroups.some((g) => g.name === e.nullGroup)) fail(`entities.${i}.nullGroup`, `unknown null group "${e.nullGroup}"`);
+    if (e.scope === "shared" && e.parents.length === 0 && e.count === undefined)
+      fail(`entities.${i}.count`, "required for a shared entity without parent");
+    if (e.scope === "shared" && e.parents.length === 1 && e.perParent === undefined)
+      fail(`entities.${i}.perParent`, "required for a shared entity with a parent");
+    if (e.scope === "shared" && e.parents.some((p) => d.entities[ents.get(p)!]!.scope !== "shared"))
+      fail(`entities.${i}.parents`, "a shared entity cannot have a per-case parent");
+    if (e.nullGroup !== undefined && !d.nullGroups.some((g) => g.name === e.nullGroup))
+      fail(`entities.${i}.nullGroup`, `unknown null group "${e.nullGroup}"`);
     ents.set(e.name, i);
   });
   const dts = new Map<string, number>();
@@ -158,21 +176,34 @@ function crossCheck(d: Domain, file: string): void {
   });
   d.entities.forEach((e, i) => {
     const idx = dts.get(e.id);
-    if (idx === undefined || d.datatypes[idx]!.entity !== e.name) fail(`entities.${i}.id`, `"${e.id}" must be a datatype of entity "${e.name}"`);
+    if (idx === undefined || d.datatypes[idx]!.entity !== e.name)
+      fail(`entities.${i}.id`, `"${e.id}" must be a datatype of entity "${e.name}"`);
     if (d.datatypes[idx!]!.value.kind !== "id") fail(`entities.${i}.id`, `"${e.id}" must have value kind "id"`);
   });
   d.datatypes.forEach((t, i) => {
     const v = t.value;
-    const refs = v.kind === "email" ? [v.of] : v.kind === "copy" ? [v.from] : v.kind === "mul" ? [...v.of] : v.kind === "time" && v.after ? [v.after] : [];
+    const refs =
+      v.kind === "email"
+        ? [v.of]
+        : v.kind === "copy"
+          ? [v.from]
+          : v.kind === "mul"
+            ? [...v.of]
+            : v.kind === "time" && v.after
+              ? [v.after]
+              : [];
     refs.forEach((r) => {
       if (!dts.has(r)) fail(`datatypes.${i}.value`, `refers to unknown datatype "${r}"`);
     });
     if (v.kind === "pool" && !(v.pool in d.pools)) fail(`datatypes.${i}.value.pool`, `unknown pool "${v.pool}"`);
     if (v.kind === "money" && v.max <= v.min) fail(`datatypes.${i}.value.max`, "must exceed min");
     if (v.kind === "int" && v.max < v.min) fail(`datatypes.${i}.value.max`, "must be >= min");
-    if ((v.kind === "id" || v.kind === "phone" || v.kind === "code") && t.value_type !== "string") fail(`datatypes.${i}.value_type`, `value kind "${v.kind}" needs value_type string`);
+    if ((v.kind === "id" || v.kind === "phone" || v.kind === "code") && t.value_type !== "string")
+      fail(`datatypes.${i}.value_type`, `value kind "${v.kind}" needs value_type string`);
   });
-  for (const p of ["first", "last", "street", "city"]) if (d.datatypes.some((t) => t.value.kind === "person" || t.value.kind === "address") && !(p in d.pools)) fail(`pools.${p}`, "required by person/address values");
+  for (const p of ["first", "last", "street", "city"])
+    if (d.datatypes.some((t) => t.value.kind === "person" || t.value.kind === "address") && !(p in d.pools))
+      fail(`pools.${p}`, "required by person/address values");
   d.keys.forEach((k, i) => {
     [...k.inputs, k.output].forEach((n, j) => {
       if (!dts.has(n)) fail(`keys.${i}.${j < k.inputs.length ? `inputs.${j}` : "output"}`, `unknown datatype "${n}"`);
@@ -197,7 +228,12 @@ export const DOMAINS_DIR = path.join(CONFIGS_DIR, "planbench", "domains");
 
 /** Names of the shipped domains (the JSON files in configs/planbench/domains). */
 export function listDomains(): string[] {
-  return existsSync(DOMAINS_DIR) ? readdirSync(DOMAINS_DIR).filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -5)).sort() : [];
+  return existsSync(DOMAINS_DIR)
+    ? readdirSync(DOMAINS_DIR)
+        .filter((f) => f.endsWith(".json"))
+        .map((f) => f.slice(0, -5))
+        .sort()
+    : [];
 }
 
 /** Is `s` a path to a domain file rather than a shipped domain's name? */
@@ -216,7 +252,12 @@ export function domainFile(nameOrPath: string): string {
     return file;
   }
   const known = listDomains();
-  if (!known.includes(nameOrPath)) throw new DomainSchemaError(nameOrPath, null, `unknown domain "${nameOrPath}"; known domains: ${known.join(", ") || "(none)"} (or give a path to a domain .json file)`);
+  if (!known.includes(nameOrPath))
+    throw new DomainSchemaError(
+      nameOrPath,
+      null,
+      `unknown domain "${nameOrPath}"; known domains: ${known.join(", ") || "(none)"} (or give a path to a domain .json file)`,
+    );
   return path.join(DOMAINS_DIR, `${nameOrPath}.json`);
 }
 

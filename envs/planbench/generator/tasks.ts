@@ -138,18 +138,41 @@ export function composeQuery(domain: Domain, r: Rng, inputs: readonly string[], 
   const label = (d: string): string => r.pick(domain.datatypes.find((x) => x.name === d)!.aliases);
   const vars: Record<string, string> = { t: label(target), a: label(inputs[0]!), va: String(row[inputs[0]!]) };
   if (inputs.length === 2) Object.assign(vars, { b: label(inputs[1]!), vb: String(row[inputs[1]!]) });
-  return [r.pick(ph.openings), fill(r.pick(inputs.length === 1 ? ph.clueOne : ph.clueTwo), vars), r.pick(ph.motivations), fill(r.pick(ph.questions), vars)].join(" ");
+  return [
+    r.pick(ph.openings),
+    fill(r.pick(inputs.length === 1 ? ph.clueOne : ph.clueTwo), vars),
+    r.pick(ph.motivations),
+    fill(r.pick(ph.questions), vars),
+  ].join(" ");
 }
 
 /** Generate tasks + queries + catalog. `inputCandidates` are the datatypes tasks may start from. */
-export function generateTasks(domain: Domain, g: ToolGraph, db: GeneratedDatabase, rng: Rng): { tasks: GeneratedTask[]; stats: Record<string, number> } {
+export function generateTasks(
+  domain: Domain,
+  g: ToolGraph,
+  db: GeneratedDatabase,
+  rng: Rng,
+): { tasks: GeneratedTask[]; stats: Record<string, number> } {
   const gen = domain.generation;
   const dtOrder = new Map(domain.datatypes.map((d, i) => [d.name, i]));
   const plain = [...g.tools.values()];
-  const singleStarts = domain.datatypes.filter((d) => d.value_type !== "number" && plain.some((t) => t.inputs.length === 1 && t.inputs[0] === d.name)).map((d) => d.name);
-  const anyStarts = domain.datatypes.filter((d) => d.value_type !== "number" && plain.some((t) => t.inputs.includes(d.name))).map((d) => d.name);
+  const singleStarts = domain.datatypes
+    .filter((d) => d.value_type !== "number" && plain.some((t) => t.inputs.length === 1 && t.inputs[0] === d.name))
+    .map((d) => d.name);
+  const anyStarts = domain.datatypes
+    .filter((d) => d.value_type !== "number" && plain.some((t) => t.inputs.includes(d.name)))
+    .map((d) => d.name);
   const exec = new CaseIndex(db.ids.map((id, i) => ({ id, values: db.rows[i]! })));
-  const stats: Record<string, number> = { searched: 0, intractable: 0, tooManySets: 0, lengthOut: 0, lowGain: 0, noCase: 0, shortcut: 0, accepted: 0 };
+  const stats: Record<string, number> = {
+    searched: 0,
+    intractable: 0,
+    tooManySets: 0,
+    lengthOut: 0,
+    lowGain: 0,
+    noCase: 0,
+    shortcut: 0,
+    accepted: 0,
+  };
 
   const singleFrom = new Map<string, string[]>();
   for (const t of plain) if (t.inputs.length === 1) singleFrom.set(t.inputs[0]!, [...(singleFrom.get(t.inputs[0]!) ?? []), t.output]);
@@ -163,10 +186,11 @@ export function generateTasks(domain: Domain, g: ToolGraph, db: GeneratedDatabas
     const queue = [...inputs];
     while (queue.length) {
       const d = queue.shift()!;
-      for (const o of singleFrom.get(d) ?? []) if (!dist.has(o)) {
-        dist.set(o, dist.get(d)! + 1);
-        queue.push(o);
-      }
+      for (const o of singleFrom.get(d) ?? [])
+        if (!dist.has(o)) {
+          dist.set(o, dist.get(d)! + 1);
+          queue.push(o);
+        }
     }
     distCache.set(key, dist);
     return dist;
@@ -260,7 +284,8 @@ export function generateTasks(domain: Domain, g: ToolGraph, db: GeneratedDatabas
   const chosen: Accepted[] = [];
   // Short solutions dominate naturally; cap the two shortest lengths so long tasks (L* 8–9) are represented.
   const perSteps = new Map<number, number>();
-  const stepCap = (steps: number): number => (steps === gen.minSteps ? Math.ceil(gen.tasks * 0.4) : steps === gen.minSteps + 1 ? Math.ceil(gen.tasks * 0.3) : gen.tasks);
+  const stepCap = (steps: number): number =>
+    steps === gen.minSteps ? Math.ceil(gen.tasks * 0.4) : steps === gen.minSteps + 1 ? Math.ceil(gen.tasks * 0.3) : gen.tasks;
   const tryAdd = (inputs: string[], target: string): void => {
     if ((perTarget.get(target) ?? 0) >= cap) return;
     const c = evaluate(inputs, target);
@@ -311,7 +336,14 @@ export function generateTasks(domain: Domain, g: ToolGraph, db: GeneratedDatabas
     const friendly = shortestSets.filter((s) => s.tool_set.every((n) => g.tools.get(n)!.inputs.length <= 2));
     const path = r.pick(friendly.length ? friendly : shortestSets).tool_set;
     const text = c.text;
-    const task: Record<string, unknown> = { input_datatypes: c.inputs, num_inputs: c.inputs.length, target_datatype: c.target, one_available_path: path, steps: path.length, task_id: taskId };
+    const task: Record<string, unknown> = {
+      input_datatypes: c.inputs,
+      num_inputs: c.inputs.length,
+      target_datatype: c.target,
+      one_available_path: path,
+      steps: path.length,
+      task_id: taskId,
+    };
     let inputType = "single_input";
     if (c.inputs.length === 2) {
       const u = usefulness(g, c.inputs, c.sets);

@@ -52,10 +52,11 @@ export function closure(start: Iterable<string>, tools: readonly { inputs: reado
   let changed = true;
   while (changed) {
     changed = false;
-    for (const t of tools) if (!held.has(t.output) && t.inputs.every((d) => held.has(d))) {
-      held.add(t.output);
-      changed = true;
-    }
+    for (const t of tools)
+      if (!held.has(t.output) && t.inputs.every((d) => held.has(d))) {
+        held.add(t.output);
+        changed = true;
+      }
   }
   return held;
 }
@@ -147,7 +148,9 @@ function composites(domain: Domain, rng: Rng, plain: readonly ToolSpec[], db: Ge
     let target = used[0]!.output;
     const hops = r.int(3);
     for (let h = 0; h < hops; h++) {
-      const next = (from.get(target) ?? []).filter((t) => !used.includes(t) && !leaves.includes(t.output) && !used.some((u) => u.output === t.output));
+      const next = (from.get(target) ?? []).filter(
+        (t) => !used.includes(t) && !leaves.includes(t.output) && !used.some((u) => u.output === t.output),
+      );
       if (!next.length) break;
       const t = r.pick(next);
       used.push(t);
@@ -158,7 +161,15 @@ function composites(domain: Domain, rng: Rng, plain: readonly ToolSpec[], db: Ge
     if (taken.has(sig(spec))) continue;
     if (!closure(leaves, plain).has(target)) continue;
     // Every input must matter: no proper subset reaches the output with the plain tools.
-    if (leaves.some((l) => closure(leaves.filter((x) => x !== l), plain).has(target))) continue;
+    if (
+      leaves.some((l) =>
+        closure(
+          leaves.filter((x) => x !== l),
+          plain,
+        ).has(target),
+      )
+    )
+      continue;
     if (!isFunctional(db.rows, leaves, target)) continue;
     spec.sequence = topoOrder(used, new Set(leaves));
     taken.add(sig(spec));
@@ -208,7 +219,10 @@ export function renderTool(
 ): RenderedTool {
   const dt = new Map(domain.datatypes.map((d) => [d.name, d]));
   const ins = io.inputs.map((n) => dt.get(n)!);
-  const named = visibleName(rng, ins, io.output, domain.variants, names, { variantRate: opts.variantRate ?? 0.6, suffix: opts.suffix ?? "" });
+  const named = visibleName(rng, ins, io.output, domain.variants, names, {
+    variantRate: opts.variantRate ?? 0.6,
+    suffix: opts.suffix ?? "",
+  });
   const surf = surfaceArguments(rng, ins);
   const properties: Record<string, unknown> = {};
   surf.forEach((s, i) => {
@@ -230,7 +244,12 @@ export function renderTool(
     strict: true,
     input_datatypes: [...io.inputs],
     output_datatype: outName,
-    surface_output: { name: snakeOut(named.outAlias), label: named.outAlias, type: surfaceType(io.output), description: io.output.description },
+    surface_output: {
+      name: snakeOut(named.outAlias),
+      label: named.outAlias,
+      type: surfaceType(io.output),
+      description: io.output.description,
+    },
     surface_argument_to_datatype: s2d,
     datatype_to_surface_argument: d2s,
     internal_tool_name: internalName(io.inputs, outName, variant),
@@ -238,7 +257,10 @@ export function renderTool(
 }
 
 function snakeOut(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+  return s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
 }
 
 /** Render the baseline tools; composite sequences refer to the names of the folded tools. */
@@ -249,7 +271,9 @@ export function renderBaseline(domain: Domain, specs: readonly ToolSpec[], rng: 
     const r = rng.derive(i);
     const out = dt.get(s.output)!;
     const composite = s.kind === "composite";
-    const tool = renderTool(r, domain, { inputs: s.inputs, output: out }, names, (inL) => genuineDescription(r, inL, out, composite), { variantRate: composite ? 0.2 : 0.6 });
+    const tool = renderTool(r, domain, { inputs: s.inputs, output: out }, names, (inL) => genuineDescription(r, inL, out, composite), {
+      variantRate: composite ? 0.2 : 0.6,
+    });
     nameBySig.set(sig(s), tool.name);
     if (composite) {
       tool["num_inputs"] = s.inputs.length;

@@ -49,14 +49,24 @@ function datatypeRecords(domain: Domain, db: GeneratedDatabase): { records: Data
   const { entityOf } = entityIndex(domain);
   const records: Datatype[] = domain.datatypes.map((d) => {
     const example = db.rows.map((r) => r[d.name]).find((v) => v !== null && v !== undefined) ?? null;
-    return { name: d.name, category: entityOf.get(d.name)!.category, value_type: d.value_type, description: d.description, example: example as PyValue, aliases: [...d.aliases] };
+    return {
+      name: d.name,
+      category: entityOf.get(d.name)!.category,
+      value_type: d.value_type,
+      description: d.description,
+      example: example as PyValue,
+      aliases: [...d.aliases],
+    };
   });
   const retr = new HashingRetriever(records, []);
   let dropped = 0;
   for (const r of records) {
     const keep = r.aliases.filter((a) => retr.match(a).dt === r.name);
     dropped += r.aliases.length - keep.length;
-    if (keep.length < 5) throw new Error(`generator: datatype "${r.name}" keeps only ${keep.length} aliases that retrieve it (need >= 5); edit the domain file`);
+    if (keep.length < 5)
+      throw new Error(
+        `generator: datatype "${r.name}" keeps only ${keep.length} aliases that retrieve it (need >= 5); edit the domain file`,
+      );
     r.aliases = keep;
   }
   return { records, droppedAliases: dropped };
@@ -118,7 +128,9 @@ export function generatePlanBenchWorld(opts: GenerateWorldOptions = {}): Generat
   const summary =
     `PlanBench-XL built-in world "${domain.domain}" (seed ${seed}): ${records.length} datatypes, ${baseline.length} executable tools (${composites} composite), ` +
     `${noisy.length} noisy, ${blockers.length} blockers, ${db.rows.length} cases, ${tasks.length} tasks, ${pathSets} catalog path sets; ` +
-    `L* histogram ${Object.entries(hist).map(([k, v]) => `${k}:${v}`).join(" ")}`;
+    `L* histogram ${Object.entries(hist)
+      .map(([k, v]) => `${k}:${v}`)
+      .join(" ")}`;
   stage(3, "files");
   if (opts.outDir) writeWorld(opts.outDir, files);
   stage(4, "done");

@@ -138,7 +138,13 @@ export function augmentNoisy(primariesIn: readonly ToolRecord[], idx: SiblingInd
 }
 
 /** The seed string of the final shuffle (Python sorted-key JSON). */
-export function shuffleSeedMaterial(globalSeed: number, taskId: string, queryId: string, request: RetrievalRequest, tools: readonly ToolRecord[]): string {
+export function shuffleSeedMaterial(
+  globalSeed: number,
+  taskId: string,
+  queryId: string,
+  request: RetrievalRequest,
+  tools: readonly ToolRecord[],
+): string {
   return pyJsonDumps(
     {
       global_seed: globalSeed,
@@ -152,7 +158,13 @@ export function shuffleSeedMaterial(globalSeed: number, taskId: string, queryId:
 }
 
 /** Final seeded shuffle of the visible list (lists of length ≤ 1 are returned as they are). */
-export function shuffleTools(globalSeed: number, taskId: string, queryId: string, request: RetrievalRequest, tools: readonly ToolRecord[]): ToolRecord[] {
+export function shuffleTools(
+  globalSeed: number,
+  taskId: string,
+  queryId: string,
+  request: RetrievalRequest,
+  tools: readonly ToolRecord[],
+): ToolRecord[] {
   if (tools.length <= 1) return tools.slice();
   const seed = blake2bInt(shuffleSeedMaterial(globalSeed, taskId, queryId, request, tools), 16);
   return new PyRandom(seed).shuffle(tools.slice());

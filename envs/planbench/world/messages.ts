@@ -43,8 +43,7 @@ export function retrieveInterfaceError(): string {
 
 export function callJsonError(attempt: number, max: number): string {
   return (
-    `The content of <tool_call> must be a JSON object with a string "name" and an object "arguments" ` +
-    `(attempt ${attempt} of ${max}).`
+    `The content of <tool_call> must be a JSON object with a string "name" and an object "arguments" ` + `(attempt ${attempt} of ${max}).`
   );
 }
 
@@ -69,7 +68,12 @@ export function pyStrRepr(s: string): string {
     else if (ch === "\n") out += "\\n";
     else if (ch === "\r") out += "\\r";
     else if (ch !== " " && PY_NON_PRINTABLE.test(ch)) {
-      out += c < 0x100 ? `\\x${c.toString(16).padStart(2, "0")}` : c < 0x10000 ? `\\u${c.toString(16).padStart(4, "0")}` : `\\U${c.toString(16).padStart(8, "0")}`;
+      out +=
+        c < 0x100
+          ? `\\x${c.toString(16).padStart(2, "0")}`
+          : c < 0x10000
+            ? `\\u${c.toString(16).padStart(4, "0")}`
+            : `\\U${c.toString(16).padStart(8, "0")}`;
     } else out += ch;
   }
   return out + quote;
@@ -111,7 +115,9 @@ export function callResult(payload: unknown): string {
 }
 
 export function noResultText(args: Record<string, unknown>): string {
-  const pairs = Object.entries(args).map(([k, v]) => `${k}=${pyJsonDumps(v)}`).join(", ");
+  const pairs = Object.entries(args)
+    .map(([k, v]) => `${k}=${pyJsonDumps(v)}`)
+    .join(", ");
   return `Error: no result exists for the provided input(s): ${pairs}.`;
 }
 

@@ -19,7 +19,8 @@ function pyIgnoreCase(literal: string): string {
 }
 const TAG_RE = new Map(TAGS.map((t) => [t, new RegExp(`<${pyIgnoreCase(t)}>([\\s\\S]*?)</${pyIgnoreCase(t)}>`, "g")]));
 
-const STRIP = /^[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/gu;
+const STRIP =
+  /^[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/gu;
 /** Python `str.strip()`. */
 export function pyStrip(s: string): string {
   return s.replace(STRIP, "");
@@ -77,7 +78,10 @@ export function isCallPayload(o: JsonObj): boolean {
 const META_TOOLS: readonly MetaTool[] = ["by_output_info", "by_inputs", "by_io_info"];
 
 function normList(v: PyValue[]): string[] {
-  return v.filter((x): x is string => typeof x === "string").map(collapseWs).filter((x) => x.length > 0);
+  return v
+    .filter((x): x is string => typeof x === "string")
+    .map(collapseWs)
+    .filter((x) => x.length > 0);
 }
 
 /** Validate and normalise a retrieval request; null = the "wrong interface" branch. */

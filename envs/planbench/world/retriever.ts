@@ -127,7 +127,10 @@ export class HashingRetriever {
     this.names = datatypes.map((d) => d.name);
     for (const d of datatypes) {
       const list = normalizeAliases([d.name, d.name.replaceAll("_", " "), ...d.aliases, d.description]);
-      this.aliases.set(d.name, list.map((text) => ({ text, vec: encode(text) })));
+      this.aliases.set(
+        d.name,
+        list.map((text) => ({ text, vec: encode(text) })),
+      );
     }
   }
 
@@ -136,10 +139,11 @@ export class HashingRetriever {
     const q = this.queryVecs(phrase);
     const target = this.aliases.get(datatype) ?? [];
     let best = 0;
-    for (const a of q) for (const b of target) {
-      const s = similarity(a, b.vec);
-      if (s > best) best = s;
-    }
+    for (const a of q)
+      for (const b of target) {
+        const s = similarity(a, b.vec);
+        if (s > best) best = s;
+      }
     return best;
   }
 
@@ -209,7 +213,6 @@ export class HashingRetriever {
   }
 }
 
-export const NOTE_NO_TWO_INPUT =
-  "Nothing matches that pair of inputs directly. Ask with a broader or a different description.";
+export const NOTE_NO_TWO_INPUT = "Nothing matches that pair of inputs directly. Ask with a broader or a different description.";
 export const NOTE_NO_DIRECT =
   "No single tool takes that input and produces that output directly; the information may still be reachable in several steps through intermediate information.";

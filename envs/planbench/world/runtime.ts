@@ -18,7 +18,15 @@ import type { PlanBenchSettings } from "../settings.js";
 import { augmentNoisy, replaceBlocked, shuffleTools, type SiblingIndex } from "./augment.js";
 import type { CaseIndex, ExecutionResult } from "./executor.js";
 import * as msg from "./messages.js";
-import { extractAction, isCallPayload, parseCallPayload, parseRetrievePayload, pyStrip, validateRetrieveRequest, type JsonObj } from "./parsing.js";
+import {
+  extractAction,
+  isCallPayload,
+  parseCallPayload,
+  parseRetrievePayload,
+  pyStrip,
+  validateRetrieveRequest,
+  type JsonObj,
+} from "./parsing.js";
 import type { HashingRetriever, RetrievalRequest } from "./retriever.js";
 
 /** Everything shared by the episodes of one world (release + indexes + settings). */
@@ -279,7 +287,13 @@ export class PlanBenchEpisode {
     const req = validateRetrieveRequest(payload, this.world.release.domain);
     if (!req) {
       this.retrievalErrors++;
-      const entry: TraceEntry = { step_id: stepId, action: "retrieve_tools", parse_ok: true, request: payload, error_kind: "invalid_request" };
+      const entry: TraceEntry = {
+        step_id: stepId,
+        action: "retrieve_tools",
+        parse_ok: true,
+        request: payload,
+        error_kind: "invalid_request",
+      };
       this.trace.push(entry);
       return this.retrievalCap(entry, msg.retrieveInterfaceError());
     }
@@ -359,7 +373,10 @@ export class PlanBenchEpisode {
     this.lastRetrieval = res;
     let primaries = res.tools;
     if (w.settings.blocker.enable_block) primaries = replaceBlocked(primaries, this.plan.replacements, w.siblings);
-    const mixed = augmentNoisy(primaries, w.siblings, req.domain, { mode: w.settings.noise.mode, maxTotalTools: w.settings.noise.max_total_tools });
+    const mixed = augmentNoisy(primaries, w.siblings, req.domain, {
+      mode: w.settings.noise.mode,
+      maxTotalTools: w.settings.noise.max_total_tools,
+    });
     this.lastPreShuffle = mixed;
     return shuffleTools(w.settings.blocker.seed, this.query.task_id, this.query.query_id, req, mixed);
   }
@@ -418,7 +435,10 @@ export class PlanBenchEpisode {
       const entry: TraceEntry = { step_id: c.stepId, action: "call_tool", parse_ok: false, raw_output: c.raw, error_kind: "invalid_json" };
       return this.callCap(entry, msg.callJsonError(this.callErrors, this.world.settings.runtime.max_call_errors));
     }
-    return this.callCap({ step_id: c.stepId, action: "call_tool", parse_ok: true, request: c.request, error_kind: "not_retrieved" }, msg.toolNotRetrieved());
+    return this.callCap(
+      { step_id: c.stepId, action: "call_tool", parse_ok: true, request: c.request, error_kind: "not_retrieved" },
+      msg.toolNotRetrieved(),
+    );
   }
 
   /** The argument rules of a retrieved tool: exact parameter keys, no untrusted or missing input (null: all hold). */
@@ -474,7 +494,14 @@ export class PlanBenchEpisode {
     const ex = this.world.cases.execute(tool, this.canonicalArgs(tool, c.args));
     const request = c.request;
     if (ex.ambiguous) {
-      const entry: TraceEntry = { step_id: c.stepId, action: "call_tool", parse_ok: true, request, internal_error_type: "ambiguous_lookup", error_kind: "ambiguous_lookup" };
+      const entry: TraceEntry = {
+        step_id: c.stepId,
+        action: "call_tool",
+        parse_ok: true,
+        request,
+        internal_error_type: "ambiguous_lookup",
+        error_kind: "ambiguous_lookup",
+      };
       if (this.compat === "official") {
         this.trace.push(entry);
         this.finish(null, "unevaluated_runtime_error");
@@ -504,9 +531,18 @@ export class PlanBenchEpisode {
     let feedback: string;
     if (ex.toolType === "baseline" && ex.outputValue === null) {
       const text = msg.noResultText(c.args);
-      feedback = msg.noResult(c.args, { feedback_type: "tool_call_error", request, error: text, tool_result: { success: false, output_value: null } });
+      feedback = msg.noResult(c.args, {
+        feedback_type: "tool_call_error",
+        request,
+        error: text,
+        tool_result: { success: false, output_value: null },
+      });
     } else {
-      feedback = msg.callResult({ feedback_type: "tool_call_result", request, tool_result: { success: ex.success, output_value: ex.outputValue } });
+      feedback = msg.callResult({
+        feedback_type: "tool_call_result",
+        request,
+        tool_result: { success: ex.success, output_value: ex.outputValue },
+      });
     }
     return { entry, feedback, done: false, execution: ex };
   }
@@ -562,7 +598,12 @@ export class PlanBenchEpisode {
       datatype_check_passed: j.datatypeCheck,
     };
     const ok = j.datatypeCheck && j.answerCorrect;
-    if (rt.enable_incorrect_final_answer_feedback && !ok && this.feedbackCount < rt.incorrect_final_answer_feedback_budget && this.stepCount < rt.max_steps) {
+    if (
+      rt.enable_incorrect_final_answer_feedback &&
+      !ok &&
+      this.feedbackCount < rt.incorrect_final_answer_feedback_budget &&
+      this.stepCount < rt.max_steps
+    ) {
       this.feedbackCount++;
       entry.incorrect_final_answer_feedback_sent = true;
       entry.incorrect_final_answer_feedback_count = this.feedbackCount;

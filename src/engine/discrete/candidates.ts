@@ -265,7 +265,10 @@ function toolCalls(tool: SeenTool, ep: ObservableEpisode, held: readonly HeldVal
   if (lists.some((l) => l.options.length === 0 && required.includes(l.name))) return [];
   const out: Candidate[] = [];
   // Each value fits its parameter and only schema properties are bound, so the call is well-formed as a whole.
-  for (const c of product(lists.filter((l) => l.options.length > 0), limits.perTool)) {
+  for (const c of product(
+    lists.filter((l) => l.options.length > 0),
+    limits.perTool,
+  )) {
     out.push({ kind: "tool_call", action: { type: "tool_call", name: tool.name, arguments: c.args }, name: tool.name, sources: c.sources });
   }
   return out;

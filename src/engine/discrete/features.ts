@@ -99,8 +99,12 @@ function signature(t: SeenTool): string {
 function computeSignature(t: SeenTool): string {
   const s = t.semantics;
   if (s && (s.outputs || s.parameters)) {
-    const outs = Object.values(s.outputs ?? {}).sort().join(",");
-    const ins = Object.values(s.parameters ?? {}).sort().join(",");
+    const outs = Object.values(s.outputs ?? {})
+      .sort()
+      .join(",");
+    const ins = Object.values(s.parameters ?? {})
+      .sort()
+      .join(",");
     return `o:${outs}|p:${ins}`;
   }
   return `s:${stableStringify(t.parameters as unknown as JsonValue)}`;
@@ -168,8 +172,18 @@ function keysOf(ep: ObservableEpisode, c: SeenCall): CallKeys {
 
 function history(ep: ObservableEpisode): History {
   const h: History = {
-    toolCount: new Map(), toolLast: new Map(), callCount: new Map(), callLast: new Map(), callOk: new Set(), callFailed: new Set(),
-    failedSignatures: new Map(), contradicted: new Set(), suspicious: new Set(), usedInFailedCall: new Set(), errors: 0, retries: 0,
+    toolCount: new Map(),
+    toolLast: new Map(),
+    callCount: new Map(),
+    callLast: new Map(),
+    callOk: new Set(),
+    callFailed: new Set(),
+    failedSignatures: new Map(),
+    contradicted: new Set(),
+    suspicious: new Set(),
+    usedInFailedCall: new Set(),
+    errors: 0,
+    retries: 0,
   };
   const visible = new Map(ep.tools.map((t) => [t.name, t]));
   const sigOf = (name: string): string | null => {

@@ -44,7 +44,10 @@ export const actionModeOptionsSchema = z
  * action space samples from the tools visible now); Gymnasium's description is a plain Discrete(K).
  */
 export class MaskedDiscrete extends Discrete {
-  constructor(n: number, private readonly currentMask: () => Uint8Array | null) {
+  constructor(
+    n: number,
+    private readonly currentMask: () => Uint8Array | null,
+  ) {
     super(n);
   }
   /**
