@@ -164,9 +164,14 @@ export async function benchCore(): Promise<{ rows: BenchRow[]; notes: string[] }
   const us = (x: number) => `${(x / 1000).toFixed(3)} µs`;
   const stepOnly = ns(ROW.toolEnv) - ns(ROW.toolEnvReset) / EPISODE_STEPS;
   const notes = [
-    `core overhead per step, ToolEnv.step no-op tool − bare call: ${us(ns(ROW.toolEnv) - bare)} (${(ns(ROW.toolEnv) / bare).toFixed(1)}× the bare call; target < 2 µs)`,
-    `  of which the amortised reset (1 per ${EPISODE_STEPS} steps): ${us(ns(ROW.toolEnvReset) / EPISODE_STEPS)}; step alone − bare call: ${us(stepOnly - bare)}`,
-    `Env base class dispatch − bare call: ${us(ns(ROW.envBase) - bare)}; with OrderEnforcing+TimeLimit+RecordEpisodeStatistics: ${us(ns(ROW.wrappers) - bare)}`,
+    `core overhead per step, ToolEnv.step no-op tool − bare call: ` +
+      `${us(ns(ROW.toolEnv) - bare)} (${(ns(ROW.toolEnv) / bare).toFixed(1)}× the bare call; ` +
+      `target < 2 µs)`,
+    `  of which the amortised reset (1 per ${EPISODE_STEPS} steps): ` +
+      `${us(ns(ROW.toolEnvReset) / EPISODE_STEPS)}; step alone − bare call: ` +
+      `${us(stepOnly - bare)}`,
+    `Env base class dispatch − bare call: ${us(ns(ROW.envBase) - bare)}; with ` +
+      `OrderEnforcing+TimeLimit+RecordEpisodeStatistics: ${us(ns(ROW.wrappers) - bare)}`,
     `sink=${sink !== 0 ? "ok" : "?"}`,
   ];
   return { rows, notes };

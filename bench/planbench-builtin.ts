@@ -23,7 +23,9 @@ console.log(`generation ${(genMs / 1000).toFixed(2)} s, load (parse + validate) 
 console.log("stats", JSON.stringify(world.stats));
 const sets = [...rel.catalog.values()].map((s) => s.length).sort((a, b) => a - b);
 console.log(
-  `path sets per task: min ${sets[0]}, median ${sets[sets.length >> 1]}, mean ${(sets.reduce((a, b) => a + b, 0) / sets.length).toFixed(2)}, max ${sets[sets.length - 1]}`,
+  `path sets per task: min ${sets[0]}, median ${sets[sets.length >> 1]}, mean ` +
+    `${(sets.reduce((a, b) => a + b, 0) / sets.length).toFixed(2)}, max ` +
+    `${sets[sets.length - 1]}`,
 );
 const types = new Map<string, number>();
 for (const q of rel.queries) types.set(String(q.input_type), (types.get(String(q.input_type)) ?? 0) + 1);

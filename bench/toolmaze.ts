@@ -71,7 +71,10 @@ function vectorRandomPlay(batch: number, vectorSteps: number): { row: BenchRow; 
   const us = (sampleUs + stepUs) / envSteps;
   return {
     row: { name: `SyncVectorEnv(${batch}) random play incl. sampling, CPU per env-step`, opsPerSec: 1e6 / us, nsPerOp: us * 1000 },
-    note: `vector random play (batch ${batch}): ${us.toFixed(2)} µs CPU per env-step = ${(sampleUs / envSteps).toFixed(2)} sampling + ${(stepUs / envSteps).toFixed(2)} stepping (autoresets included: ${(envSteps / episodes).toFixed(1)} env-steps per episode)`,
+    note:
+      `vector random play (batch ${batch}): ${us.toFixed(2)} µs CPU per env-step = ` +
+      `${(sampleUs / envSteps).toFixed(2)} sampling + ${(stepUs / envSteps).toFixed(2)} stepping ` +
+      `(autoresets included: ${(envSteps / episodes).toFixed(1)} env-steps per episode)`,
   };
 }
 

@@ -26,7 +26,9 @@ const manifest = generateToolMisuseBench({ outDir: dir, seed: 42 });
 const genMs = performance.now() - t0;
 rmSync(dir, { recursive: true, force: true });
 console.log(
-  `generation: ${String(manifest.total)} tasks (validated, written, hashed) in ${(genMs / 1000).toFixed(2)} s  (${(Number(manifest.total) / (genMs / 1000)).toFixed(0)} tasks/s)`,
+  `generation: ${String(manifest.total)} tasks (validated, written, hashed) in ` +
+    `${(genMs / 1000).toFixed(2)} s  (${(Number(manifest.total) / (genMs / 1000)).toFixed(0)} ` +
+    `tasks/s)`,
 );
 
 const tasks = generateSplit("test_public");

@@ -20,7 +20,8 @@ export const configSchema = z.strictObject({
   /** Path of a JSON file `{ "publicKey": z85, "secretKey": z85 }` (see `--gen-curve-keys`). */
   curveKeys: z.string().nullable().default(null),
   /**
-   * Path of a text file of client public keys (Z85, one per line; words after a key and lines starting with `#` are ignored) allowed to connect over CURVE.
+   * Path of a text file of client public keys (Z85, one per line; words after a key and lines starting with `#` are
+   * ignored) allowed to connect over CURVE.
    * Null: any client that holds the server's public key is served.
    */
   curveClients: z.string().nullable().default(null),
@@ -139,7 +140,8 @@ export function resolveConfig(cfg: BridgeConfig): ResolvedConfig {
   }
   if (limits.data.maxArrayLength < limits.data.maxEnvsPerSession) {
     const { maxArrayLength, maxEnvsPerSession } = limits.data;
-    const why = `limits.maxArrayLength (${maxArrayLength}) must be >= maxEnvsPerSession (${maxEnvsPerSession}): a step sends one action per env`;
+    const why =
+      `limits.maxArrayLength (${maxArrayLength}) must be >= maxEnvsPerSession ` + `(${maxEnvsPerSession}): a step sends one action per env`;
     throw new BridgeConfigError("limits.maxArrayLength", why);
   }
   if (limits.data.hardMessageBytes < limits.data.maxMessageBytes) {

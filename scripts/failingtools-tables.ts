@@ -29,7 +29,9 @@ for (const policy of policies) {
     cells.push(`${a.metrics.score.toFixed(1)} | ${a.metrics.accuracy.toFixed(1)}`);
     if (setting === "base") {
       const ret = res.reduce((s, r) => s + r.return, 0) / res.length;
-      baseTail = `${a.metrics.unsafeRate.toFixed(1)} | ${a.metrics.unsafeMutationRate.toFixed(1)} | ${a.metrics.meanToolCalls.toFixed(2)} | ${ret.toFixed(3)}`;
+      baseTail =
+        `${a.metrics.unsafeRate.toFixed(1)} | ${a.metrics.unsafeMutationRate.toFixed(1)} | ` +
+        `${a.metrics.meanToolCalls.toFixed(2)} | ${ret.toFixed(3)}`;
       detail.push(`\n#### ${policy}, Base\n`);
       for (const t of a.breakdown.slice(0, 2)) {
         detail.push(

@@ -20,7 +20,10 @@ export function ablationPresets(shaped: RewardSpec, family: string): Record<stri
   if (pot) {
     out["potential-only"] = {
       name: "potential-only",
-      description: `${family}: only potential-based shaping F = γΦ(s′) − Φ(s) with weight 1, so an episode's return is γ^T·Φ(s_T) − Φ(s_0). Generated from shaped.json by scripts/make-ablation-presets.ts.`,
+      description:
+        `${family}: only potential-based shaping F = γΦ(s′) − Φ(s) with weight 1, so an episode's ` +
+        `return is γ^T·Φ(s_T) − Φ(s_0). Generated from shaped.json by ` +
+        `scripts/make-ablation-presets.ts.`,
       gamma: shaped.gamma,
       terms: { [pot[0]]: { weight: 1, kind: "potential" } },
     };
@@ -30,7 +33,9 @@ export function ablationPresets(shaped: RewardSpec, family: string): Record<stri
     const terms = Object.fromEntries(Object.entries(shaped.terms).map(([k, t]) => [k, k === name ? { ...t, weight: 0 } : t]));
     out[id] = {
       name: id,
-      description: `${family}: the shaped preset with the '${name}' term (${term.kind}) zeroed. Generated from shaped.json by scripts/make-ablation-presets.ts.`,
+      description:
+        `${family}: the shaped preset with the '${name}' term (${term.kind}) zeroed. Generated ` +
+        `from shaped.json by scripts/make-ablation-presets.ts.`,
       gamma: shaped.gamma,
       terms,
     };

@@ -96,9 +96,8 @@ function planbench(): string {
       `## PlanBenchXL-v0 — official data (${n} queries present), each query once (\`cycle=true\`)`,
       table(cols, runs({ dataDir: official }, n, cases)),
     );
-    out.push(
-      `\nRow command: \`${cli("PlanBenchXL-v0", "<policy>", n, { dataDir: path.relative(process.cwd(), official), setting: "<setting>", cycle: true })}\``,
-    );
+    const rowOpts = { dataDir: path.relative(process.cwd(), official), setting: "<setting>", cycle: true };
+    out.push(`\nRow command: \`${cli("PlanBenchXL-v0", "<policy>", n, rowOpts)}\``);
   }
   out.push(
     "\n## PlanBenchXL-v0 — built-in generated world (seed 42, 330 queries), each once",

@@ -30,7 +30,11 @@ for (const policy of BASELINE_NAMES) {
   const m = a.metrics;
   const ret = res.reduce((s, r) => s + r.return, 0) / res.length;
   table1.push(
-    `| ${policy} | ${f3(m.success!)} | ${f3(m.recovery_success!)} | ${m.mean_tool_calls!.toFixed(2)} | ${f3(m.invalid_call_rate!)} | ${m.policy_violations!.toFixed(2)} | ${f3(m.budget_exceeded!)} | ${f3(m["S@4"] ?? m.s_4 ?? Number.NaN)} | ${f3(m["S@8"] ?? m.s_8 ?? Number.NaN)} | ${f3(m.auc!)} | ${ret.toFixed(3)} |`,
+    `| ${policy} | ${f3(m.success!)} | ${f3(m.recovery_success!)} | ` +
+      `${m.mean_tool_calls!.toFixed(2)} | ${f3(m.invalid_call_rate!)} | ` +
+      `${m.policy_violations!.toFixed(2)} | ${f3(m.budget_exceeded!)} | ` +
+      `${f3(m["S@4"] ?? m.s_4 ?? Number.NaN)} | ${f3(m["S@8"] ?? m.s_8 ?? Number.NaN)} | ` +
+      `${f3(m.auc!)} | ${ret.toFixed(3)} |`,
   );
   for (const [title, into] of [
     ["by primary fault (Table II)", perFault],

@@ -78,7 +78,8 @@ function checkInfo(env: Env<unknown, unknown>, info: Info, where: string, proble
     if (!known.has(e.type)) problems.push(`${where}: event type "${e.type}" is not a core event nor declared in metadata.familyEventTypes`);
     if (e.type === "budget_exceeded" && !(BUDGET_NAMES as readonly unknown[]).includes(e.budget)) {
       problems.push(
-        `${where}: budget_exceeded names budget ${JSON.stringify(e.budget)}, not one of ${BUDGET_NAMES.join(", ")} (the step limit is a truncation, reason max_steps)`,
+        `${where}: budget_exceeded names budget ${JSON.stringify(e.budget)}, not one of ` +
+          `${BUDGET_NAMES.join(", ")} (the step limit is a truncation, reason max_steps)`,
       );
     }
   }

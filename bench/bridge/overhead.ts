@@ -68,7 +68,9 @@ function parts(): void {
   const per = (ms: number) => ((ms * 1000) / (iters * batch)).toFixed(2);
   const total = t.sample + t.step + t.delta + t.infos + t.encode;
   console.log(
-    `${envId} batch ${batch}, info=${info}: CPU µs per env-step — sample ${per(t.sample)}, env step ${per(t.step)}, deltas+tool refs ${per(t.delta)}, encode ${per(t.encode)}; sum ${per(total)}; ${Math.round(bytes / iters)} B per response`,
+    `${envId} batch ${batch}, info=${info}: CPU µs per env-step — sample ${per(t.sample)}, env ` +
+      `step ${per(t.step)}, deltas+tool refs ${per(t.delta)}, encode ${per(t.encode)}; sum ` +
+      `${per(total)}; ${Math.round(bytes / iters)} B per response`,
   );
 }
 
@@ -93,7 +95,9 @@ async function requestPath(): Promise<void> {
     if (i >= 20) ms += cpu() - a0;
   }
   console.log(
-    `request path (handleRequest + encode): ${((ms * 1000) / (iters * batch)).toFixed(2)} CPU µs per env-step → ${Math.round((iters * batch) / (ms / 1000)).toLocaleString("en-US")} env-steps/s per core, before transport`,
+    `request path (handleRequest + encode): ${((ms * 1000) / (iters * batch)).toFixed(2)} CPU ` +
+      `µs per env-step → ${Math.round((iters * batch) / (ms / 1000)).toLocaleString("en-US")} ` +
+      `env-steps/s per core, before transport`,
   );
 }
 

@@ -90,7 +90,9 @@ export class DemoEnv extends ToolEnv<DemoWorld, DemoOptions> {
     const f = Math.round((TEMPS[this.city] * 9) / 5 + 32);
     return {
       taskId: `demo-${this.city.toLowerCase()}`,
-      prompt: `Look up the current temperature in ${this.city}, convert it to Fahrenheit and e-mail it to ${this.recipient} with the subject "Weather".`,
+      prompt:
+        `Look up the current temperature in ${this.city}, convert it to Fahrenheit and e-mail it ` +
+        `to ${this.recipient} with the subject "Weather".`,
       tools: DEMO_TOOLS,
       visible: DEMO_TOOLS.map((t) => t.name),
       world: { outbox: [] },

@@ -21,7 +21,8 @@ export const FT_POLICIES: Readonly<Record<string, PolicyEntry<ToolObservation, A
   },
   careful: {
     description:
-      "reads back writes, checks amounts/totals/ranges/timestamps and stated facts, cancels wrong records, repairs arguments, asks before switching a write",
+      "reads back writes, checks amounts/totals/ranges/timestamps and stated facts, cancels " +
+      "wrong records, repairs arguments, asks before switching a write",
     usesHidden: false,
     create: () => carefulPolicy(),
   },

@@ -82,7 +82,8 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
         ],
         familyInfoKeys: {
           intent:
-            "reset only: the request in structured form { tool, args, stated, plan? } (only facts of the request text; no constraint or failure info)",
+            "reset only: the request in structured form { tool, args, stated, plan? } (only facts of " +
+            "the request text; no constraint or failure info)",
           scenario:
             "reset only: { id, setting }: the scenario's public id (names neither the failure source nor its persistence) and the setting",
         },

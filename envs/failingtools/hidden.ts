@@ -14,18 +14,25 @@ export const FT_HIDDEN_STEP_KEYS: Readonly<Record<string, string>> = {
   "call.tool": "the tool called",
   "call.mutation": "whether the tool writes (send, book, cancel...)",
   "call.injectedFailure":
-    "null, or the injected failure that hit the call: { faults: [{ id, kind, visibility }], source, persistence } (source: the scenario's failure source; persistence: permanent | temporary)",
+    "null, or the injected failure that hit the call: { faults: [{ id, kind, visibility }], " +
+    "source, persistence } (source: the scenario's failure source; persistence: permanent | " +
+    "temporary)",
   "call.progress": "whether the call counts toward a required call of the setting (right tool, arguments, cleanliness and order)",
   "call.progressToward": "ids of the required calls it counts toward",
   "call.newlyMet": "ids of requirements (calls or final states) first met after this call",
   "call.forbidden": "ids of forbidden-call rules this call broke (empty when none)",
-  ask: "ask_user steps: { answered, afterProblem } (afterProblem: asked after a call failed or was hit by an injected failure, so it can confirm a substitute write)",
+  ask:
+    "ask_user steps: { answered, afterProblem } (afterProblem: asked after a call failed or " +
+    "was hit by an injected failure, so it can confirm a substitute write)",
   "ask.answered": "whether the simulated user answered (maxUserTurns)",
   "ask.afterProblem": "whether a problem was observable when asking",
   disclosed: "tools revealed by staged disclosure at this step (only when some were)",
   remainingRequired: "applicable requirements of the setting not met yet (= −Φ)",
   analysis:
-    "final step: { outcome (full_score | partial_credit | gate_violation), failureMode (first error by root cause, null when passed), score, breakdown { gateOk, violations, checkpointCredit, checkpoints, unsafe, unsafeMutation }, firstFaultStep, firstForbiddenStep (0-based step indices), source, persistence }",
+    "final step: { outcome (full_score | partial_credit | gate_violation), failureMode (first " +
+    "error by root cause, null when passed), score, breakdown { gateOk, violations, " +
+    "checkpointCredit, checkpoints, unsafe, unsafeMutation }, firstFaultStep, " +
+    "firstForbiddenStep (0-based step indices), source, persistence }",
 };
 
 /** The annotation of one tool call (`call`). */

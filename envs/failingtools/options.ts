@@ -32,7 +32,9 @@ export const ftOptionsSchema = toolEnvOptionsSchema
       ctx.addIssue({
         code: "custom",
         path: ["judge"],
-        message: `unknown concept judge "${o.judge}"; known judges: ${knownConceptJudges().join(", ")} (register one with registerConceptJudge)`,
+        message:
+          `unknown concept judge "${o.judge}"; known judges: ${knownConceptJudges().join(", ")} ` +
+          `(register one with registerConceptJudge)`,
       });
     }
     if (o.scenarioId !== undefined && !scenarioById(o.scenarioId)) {

@@ -95,9 +95,13 @@ export function looksSuspicious(v: unknown): boolean {
 }
 
 const HEADS =
-  "status|id|ids|number|code|time|timestamp|date|amount|price|name|address|email|phone|type|quantity|total|method|reference|color|colour|size|tag|value|token|account|intent|record|label";
-const LEAD_STOP =
-  /^(what|which|is|was|the|a|an|exact|current|latest|recorded|final|return|give|tell|me|us|and|its|their|that|this|of|for|please|find|get|show|actual|linked|associated)$/i;
+  "status|id|ids|number|code|time|timestamp|date|amount|price|name|address|email|phone|type|quantity|total|method|" +
+  "reference|color|colour|size|tag|value|token|account|intent|record|label";
+const LEAD_STOP = new RegExp(
+  "^(what|which|is|was|the|a|an|exact|current|latest|recorded|final|return|give|tell|me|us|and|its|their|that|this|" +
+    "of|for|please|find|get|show|actual|linked|associated)$",
+  "i",
+);
 
 /** The asked-for field: the first "<up to 3 words> <field head>" of the question sentence. */
 export function targetPhrase(query: string): string {

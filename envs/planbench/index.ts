@@ -13,25 +13,33 @@ register({
   id: "PlanBenchXL-v0",
   family: "planbench",
   description:
-    "PlanBench-XL: retrieval-mediated retail planning (hashing retriever, noisy siblings, path-preserving blockers, trusted/untrusted values), bit-exact with the official runtime",
+    "PlanBench-XL: retrieval-mediated retail planning (hashing retriever, noisy siblings, " +
+    "path-preserving blockers, trusted/untrusted values), bit-exact with the official runtime",
   optionsSchema: planBenchOptionsSchema as never,
   optionDocs: {
     dataDir:
-      "release directory in the official format (default: $PLANBENCH_DATA_DIR or ../shared/planbench-xl, else the built-in generated world)",
+      "release directory in the official format (default: $PLANBENCH_DATA_DIR or " +
+      "../shared/planbench-xl, else the built-in generated world)",
     world: "auto (dataDir / official data / built-in) | builtin (always the generated world)",
     worldSeed: "seed of the built-in world generator (default 42)",
     domain:
-      "built-in world's domain: a shipped name (configs/planbench/domains) or a path to a domain JSON file; implies the built-in world (default retail)",
+      "built-in world's domain: a shipped name (configs/planbench/domains) or a path to a domain " +
+      "JSON file; implies the built-in world (default retail)",
     setting:
-      "default | blocker | explicit | implicit | misleading | finegrain_long | finegrain_short | block_ratio_0.2..0.8 (paper's block ratio) | " +
+      "default | blocker | explicit | implicit | misleading | finegrain_long | finegrain_short | " +
+      "block_ratio_0.2..0.8 (paper's block ratio) | " +
       "feedback; old names noise_ratio_X = block_ratio_(1-X) (the official run YAMLs' target_remaining_ratio X)",
     settings:
-      "overrides of the preset: { noise, blocker, runtime, capabilities: { tool_id_calling }, query_sample: { size, seed } } with the official key names",
+      "overrides of the preset: { noise, blocker, runtime, capabilities: { tool_id_calling }, " +
+      "query_sample: { size, seed } } with the official key names",
     compat:
-      "fixed (default: bit-exact with the official runtime, an ambiguous lookup is an in-episode error) | official (the episode ends there, unevaluated, as the official evaluator counts it)",
+      "fixed (default: bit-exact with the official runtime, an ambiguous lookup is an in-episode " +
+      "error) | official (the episode ends there, unevaluated, as the official evaluator counts " +
+      "it)",
     queryIds: "restrict the episode pool to these query ids; reset({options:{queryId}}) picks one",
     cycle:
-      "true: query = pool[seed mod n] (pool = queries.json order, filtered by queryIds), so `eval --episodes n` plays each query once (default false: seeded draw with replacement)",
+      "true: query = pool[seed mod n] (pool = queries.json order, filtered by queryIds), so " +
+      "`eval --episodes n` plays each query once (default false: seeded draw with replacement)",
     textActions: "accept {type:'text', text} actions parsed with the official tag rules (default true)",
     reward: "reward preset name, spec file path, or inline spec (default shaped)",
     maxSteps: "step limit (default 100, as the official runs)",

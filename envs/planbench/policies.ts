@@ -77,7 +77,8 @@ export const PLANBENCH_POLICIES: Record<string, PolicyEntry> = {
   },
   planner: {
     description:
-      "Observable-only backward search with output-conditioned retrieval; avoids self-declared unreliable tools, distrusts suspicious values, re-plans after failures",
+      "Observable-only backward search with output-conditioned retrieval; avoids self-declared " +
+      "unreliable tools, distrusts suspicious values, re-plans after failures",
     usesHidden: false,
     create: (env) => wrap("planner", planBenchEnv(env), () => new PlannerAgent()),
   },

@@ -224,7 +224,9 @@ export const TOOLMAZE_POLICIES: Record<string, PolicyEntry<ToolObservation, Acti
   },
   heuristic: {
     description:
-      "observation only: plans from the request text and tool schemas (backward chaining by documented types), retries once, switches to alternatives, plausibility checks, aborts when no way is left",
+      "observation only: plans from the request text and tool schemas (backward chaining by " +
+      "documented types), retries once, switches to alternatives, plausibility checks, aborts " +
+      "when no way is left",
     usesHidden: false,
     create: () => new ObservantPolicy(),
   },

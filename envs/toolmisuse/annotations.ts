@@ -66,10 +66,16 @@ export const HIDDEN_KEYS: Readonly<Record<string, string>> = {
   blind: "reset and end (generated suite): solvable without reading the instruction",
   budgetProfile: "reset and end (generated suite): tight | standard | relaxed",
   solvable: "reset and end (paper profile only): false when a persistent fault makes the task unsolvable",
-  call: "every tool-call step: CallAnnotation (step, callIndex, tool, ok, errorCode, originalErrorCode, repeatOfStep, phase, faults[{faultType, planIndex, persistence: transient|persistent, label, severity}], invalidCall, policyViolation, progress, newlyMet, goldStepsDone)",
+  call:
+    "every tool-call step: CallAnnotation (step, callIndex, tool, ok, errorCode, " +
+    "originalErrorCode, repeatOfStep, phase, faults[{faultType, planIndex, persistence: " +
+    "transient|persistent, label, severity}], invalidCall, policyViolation, progress, " +
+    "newlyMet, goldStepsDone)",
   checks: "end: the success report, check_{i}:{op} -> bool",
   analysis:
-    "end: EpisodeAnalysis (primaryFault, primaryFaultLabel, faultFired, firstFaultStep, recovered, timeToRecovery, recoveryStrategy, failureCategory, progressCalls, nonProgressCalls, invalidCalls, policyViolations, faultSteps)",
+    "end: EpisodeAnalysis (primaryFault, primaryFaultLabel, faultFired, firstFaultStep, " +
+    "recovered, timeToRecovery, recoveryStrategy, failureCategory, progressCalls, " +
+    "nonProgressCalls, invalidCalls, policyViolations, faultSteps)",
 };
 
 /** Whether an identical retry can get past a fault: the payload label decides, else the trigger. */

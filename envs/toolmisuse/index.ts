@@ -122,7 +122,8 @@ register({
   id: "ToolMisuseBench-v0",
   family: "toolmisuse",
   description:
-    "ToolMisuseBench: CRUD/retrieval/files/scheduling tools with schema drift, authz, rate limits, timeouts and adversarial errors; official harness semantics.",
+    "ToolMisuseBench: CRUD/retrieval/files/scheduling tools with schema drift, authz, rate " +
+    "limits, timeouts and adversarial errors; official harness semantics.",
   optionsSchema: toolMisuseOptionsSchema as never,
   optionDocs: {
     dataset: "path to official task records (folder per split or flat JSON/JSONL filtered by split); default: built-in generated suite",
@@ -150,7 +151,8 @@ register({
 
 registerGenerator("toolmisusebench", {
   description:
-    "ToolMisuseBench-style suite: 6,800 gold-validated tasks (train 5,000 / dev 800 / test_public 1,000), canonical JSONL + sha256 manifest",
+    "ToolMisuseBench-style suite: 6,800 gold-validated tasks (train 5,000 / dev 800 / " +
+    "test_public 1,000), canonical JSONL + sha256 manifest",
   flags: { profile: "solvable (default): gold-validated suite | paper: the v0.1 reconstruction behind the paper's baseline table" },
   run: ({ outDir, seed, options, progress }) => {
     const profile = options?.profile ?? "solvable";

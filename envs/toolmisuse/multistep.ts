@@ -54,9 +54,11 @@ const crud: Template[] = [
       const tier = rng.pick(TIERS);
       const reason = rng.pick(REASONS);
       const instruction = rng.pick([
-        `Account ${old} is being replaced: look up account ${old}, create account ${id} with tier ${tier}, then close account ${old} with reason ${reason}.`,
+        `Account ${old} is being replaced: look up account ${old}, create account ${id} with tier ` +
+          `${tier}, then close account ${old} with reason ${reason}.`,
         `Check account ${old}; register account ${id} with tier ${tier}; then deactivate account ${old} (reason ${reason}).`,
-        `Migrate customer ${old}: review account ${old}, then create account ${id} with tier ${tier}, then archive account ${old} with reason ${reason}.`,
+        `Migrate customer ${old}: review account ${old}, then create account ${id} with tier ` +
+          `${tier}, then archive account ${old} with reason ${reason}.`,
       ]);
       return {
         template: "crud_replace_account",
@@ -109,8 +111,11 @@ const crud: Template[] = [
       const tier = rng.pick(TIERS);
       const reason = rng.pick(REASONS);
       const instruction = rng.pick([
-        `Hand customer ${old} over to a new account: look up account ${old}, create account ${id} in region ${region}, set account ${id} to tier ${tier}, then close account ${old} with reason ${reason}.`,
-        `Check account ${old}; register account ${id} with region ${region}; move account ${id} to tier ${tier}; close account ${old} (reason ${reason}).`,
+        `Hand customer ${old} over to a new account: look up account ${old}, create account ${id} ` +
+          `in region ${region}, set account ${id} to tier ${tier}, then close account ${old} with ` +
+          `reason ${reason}.`,
+        `Check account ${old}; register account ${id} with region ${region}; move account ${id} to ` +
+          `tier ${tier}; close account ${old} (reason ${reason}).`,
       ]);
       return {
         template: "crud_handover",
@@ -141,9 +146,12 @@ const crud: Template[] = [
       const [r1, r2] = [rng.pick(REASONS), rng.pick(REASONS)];
       const tier = rng.pick(TIERS.filter((t) => t !== (accounts[z] as JsonObj).tier));
       const instruction = rng.pick([
-        `Account cleanup: look up account ${x} and close it with reason ${r1}; look up account ${y} and close it with reason ${r2}; then move account ${z} to tier ${tier}.`,
-        `Review account ${x}, then deactivate it (reason ${r1}); review account ${y}, then deactivate it (reason ${r2}); finally set account ${z} to tier ${tier}.`,
-        `Check account ${x} and archive it with reason ${r1}, check account ${y} and archive it with reason ${r2}, then upgrade account ${z} to tier ${tier}.`,
+        `Account cleanup: look up account ${x} and close it with reason ${r1}; look up account ` +
+          `${y} and close it with reason ${r2}; then move account ${z} to tier ${tier}.`,
+        `Review account ${x}, then deactivate it (reason ${r1}); review account ${y}, then ` +
+          `deactivate it (reason ${r2}); finally set account ${z} to tier ${tier}.`,
+        `Check account ${x} and archive it with reason ${r1}, check account ${y} and archive it ` +
+          `with reason ${r2}, then upgrade account ${z} to tier ${tier}.`,
       ]);
       return {
         template: "crud_cleanup",
@@ -250,7 +258,8 @@ const retrieval: Template[] = [
       const t = targets[0]!;
       const [d2, d3, d4] = rng.shuffle(docs.filter((d) => d.id !== t.doc.id)) as [Doc, Doc, Doc];
       const instruction = rng.pick([
-        `Pull the incident dossier: search for '${t.query}', open ${t.doc.id}, open ${d2.id}, open ${d3.id}, and finish by opening ${d4.id}.`,
+        `Pull the incident dossier: search for '${t.query}', open ${t.doc.id}, open ${d2.id}, open ` +
+          `${d3.id}, and finish by opening ${d4.id}.`,
         `Search the docs for '${t.query}' and fetch ${t.doc.id}; then fetch ${d2.id}, then ${d3.id}, and fetch ${d4.id} last.`,
       ]);
       return {
@@ -350,8 +359,10 @@ const files: Template[] = [
       const ca = fileText(rng, split, index);
       const cb = fileText(rng, split, index + 1);
       const instruction = rng.pick([
-        `Publish two notes in ${folder}: list ${folder}, write '${ca}' to ${a}, write '${cb}' to ${b}, then read ${a} back, then read ${b} back to verify.`,
-        `Check the ${folder} folder; create file ${a} with content '${ca}'; create file ${b} with content '${cb}'; read ${a} to verify; read ${b} to verify.`,
+        `Publish two notes in ${folder}: list ${folder}, write '${ca}' to ${a}, write '${cb}' to ` +
+          `${b}, then read ${a} back, then read ${b} back to verify.`,
+        `Check the ${folder} folder; create file ${a} with content '${ca}'; create file ${b} with ` +
+          `content '${cb}'; read ${a} to verify; read ${b} to verify.`,
       ]);
       return {
         template: "files_publish",
@@ -402,8 +413,12 @@ const scheduling: Template[] = [
       const jobs = jobsState(rng);
       const [a, b] = twoJobs(rng);
       const instruction = rng.pick([
-        `Validate schedule '${a.cron}', then create job ${a.name} running '${a.command}' on schedule '${a.cron}', then create job ${b.name} running '${b.command}' on schedule '${b.cron}'.`,
-        `Check whether '${a.cron}' is valid; register job ${a.name} to run '${a.command}' on schedule '${a.cron}'; register job ${b.name} to run '${b.command}' on schedule '${b.cron}'.`,
+        `Validate schedule '${a.cron}', then create job ${a.name} running '${a.command}' on ` +
+          `schedule '${a.cron}', then create job ${b.name} running '${b.command}' on schedule ` +
+          `'${b.cron}'.`,
+        `Check whether '${a.cron}' is valid; register job ${a.name} to run '${a.command}' on ` +
+          `schedule '${a.cron}'; register job ${b.name} to run '${b.command}' on schedule ` +
+          `'${b.cron}'.`,
       ]);
       return {
         template: "sched_create_pair",
@@ -423,8 +438,11 @@ const scheduling: Template[] = [
       const j = jobSpec(rng);
       const bad = cronExpr(rng, false);
       const instruction = rng.pick([
-        `Validate '${bad}'; it is not a valid cron, so validate '${j.cron}' instead, create job ${j.name} running '${j.command}' on schedule '${j.cron}', then list the jobs.`,
-        `The proposed schedule '${bad}' looks wrong: validate '${bad}', then validate the fallback '${j.cron}', then register job ${j.name} to run '${j.command}' on schedule '${j.cron}', and finally list all jobs.`,
+        `Validate '${bad}'; it is not a valid cron, so validate '${j.cron}' instead, create job ` +
+          `${j.name} running '${j.command}' on schedule '${j.cron}', then list the jobs.`,
+        `The proposed schedule '${bad}' looks wrong: validate '${bad}', then validate the fallback ` +
+          `'${j.cron}', then register job ${j.name} to run '${j.command}' on schedule '${j.cron}', ` +
+          `and finally list all jobs.`,
       ]);
       return {
         template: "sched_fallback_cron",
@@ -452,8 +470,12 @@ const scheduling: Template[] = [
       const jobs = jobsState(rng);
       const [a, b] = twoJobs(rng);
       const instruction = rng.pick([
-        `Roll out two jobs: list the jobs, create job ${a.name} running '${a.command}' on schedule '${a.cron}', validate '${b.cron}', create job ${b.name} running '${b.command}' on schedule '${b.cron}', then list the jobs again to confirm both.`,
-        `Show the current job schedule; register job ${a.name} to run '${a.command}' on schedule '${a.cron}'; check whether '${b.cron}' is valid; register job ${b.name} to run '${b.command}' on schedule '${b.cron}'; finally list all jobs.`,
+        `Roll out two jobs: list the jobs, create job ${a.name} running '${a.command}' on schedule ` +
+          `'${a.cron}', validate '${b.cron}', create job ${b.name} running '${b.command}' on ` +
+          `schedule '${b.cron}', then list the jobs again to confirm both.`,
+        `Show the current job schedule; register job ${a.name} to run '${a.command}' on schedule ` +
+          `'${a.cron}'; check whether '${b.cron}' is valid; register job ${b.name} to run ` +
+          `'${b.command}' on schedule '${b.cron}'; finally list all jobs.`,
       ]);
       return {
         template: "sched_rollout",

@@ -1,9 +1,9 @@
 /**
  * CPython's `random.Random` (Mersenne Twister MT19937), bit-exact.
  *
- * Why: official harnesses (PlanBench-XL, ToolMisuseBench) draw with Python's `random`; e.g. PlanBench-XL picks blockers, noisy siblings and the final tool order
- * with Python's `random`; official-compatibility mode must reproduce those draws exactly, so
- * seeding (int via `init_by_array`, str/bytes via SHA-512 as in version-2 seeding) and the
+ * Why: official harnesses (PlanBench-XL, ToolMisuseBench) draw with Python's `random`; e.g. PlanBench-XL picks
+ * blockers, noisy siblings and the final tool order with Python's `random`; official-compatibility mode must
+ * reproduce those draws exactly, so seeding (int via `init_by_array`, str/bytes via SHA-512 as in version-2 seeding) and the
  * `_randbelow` rejection loop follow CPython 3.11.
  */
 import { createHash } from "node:crypto";

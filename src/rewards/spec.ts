@@ -93,7 +93,8 @@ export function parseRewardSpec(input: unknown, catalog: RewardTermCatalog | nul
     if (fixed && term.kind !== undefined && term.kind !== fixed) {
       throw new ConfigError(
         `${field}.kind`,
-        `${source}: ${field}.kind is "${term.kind}", but the env's term catalog fixes "${name}" as a ${fixed} term; a spec may set weight and cap only`,
+        `${source}: ${field}.kind is "${term.kind}", but the env's term catalog fixes "${name}" as ` +
+          `a ${fixed} term; a spec may set weight and cap only`,
       );
     }
     const kind = fixed ?? term.kind;

@@ -63,7 +63,7 @@ describe("file options on a server", () => {
     ).toBe(true);
   });
 
-  it("under --data-root: FIFOs, devices by symlink, oversized and missing files refused; valid files read; content never echoed", async () => {
+  it("--data-root: FIFOs, symlinked devices, oversized and missing files refused; valid files read; content never echoed", async () => {
     const root = mkdtempSync(path.join(tmpdir(), "rg-dataroot-"));
     const fifo = path.join(root, "pipe.json");
     await promisify(execFile)("mkfifo", [fifo]);

@@ -119,7 +119,9 @@ describe("verify, cancel, ask, use the fallback: no repeated risky write", () =>
       (o) => call(`${fp}_get_transfer`, { transfer_id: idOf(o, "transfer_id") }),
       () => ({
         type: "answer",
-        content: `Venmo's transfer was not saved, so I sent $${String(sn.intent.stated.amount)} to ${String(sn.intent.args.recipient)} via ${String(sn.truth.fallbackLabel)}.`,
+        content:
+          `Venmo's transfer was not saved, so I sent $${String(sn.intent.stated.amount)} to ` +
+          `${String(sn.intent.args.recipient)} via ${String(sn.truth.fallbackLabel)}.`,
       }),
     ]);
     expect(r.obs[1].newTools.map((t) => t.name)).toContain(F);

@@ -126,7 +126,9 @@ describe("toolmisuse baselines", () => {
     const crud = ["get_account", "update_account", "create_account", "close_account"];
     expect(
       parseInstruction(
-        "Account cleanup: look up account at00001 and close it with reason fraud_hold; look up account nt00002 and close it with reason inactivity; then move account at00003 to tier gold.",
+        "Account cleanup: look up account at00001 and close it with reason fraud_hold; look up " +
+          "account nt00002 and close it with reason inactivity; then move account at00003 to tier " +
+          "gold.",
         crud,
       ),
     ).toEqual([

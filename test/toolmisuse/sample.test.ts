@@ -121,7 +121,8 @@ interface Case {
 }
 
 function toCase(l: Line, n: number): Case {
-  const id = l.source_task_id ?? `dev_v2_crud_clean_easy_relaxed_9${String(n).padStart(4, "0")}`; // the one line without an id: a CRUD dev task
+  // the one line without an id: a CRUD dev task
+  const id = l.source_task_id ?? `dev_v2_crud_clean_easy_relaxed_9${String(n).padStart(4, "0")}`;
   const meta = parseId(id);
   const toolset: ToolsetId = DOMAIN_TOOLSET[meta.domain];
   const failedTool = l.kind === "dev_experience_text" ? l.failed_tool : l.proper_failed_action.tool_name;

@@ -280,7 +280,9 @@ export const foodDelivery = defineCategory<FoodWorld>({
         return {
           template: "food.dinner",
           kind: "write",
-          request: `Check ${r.name}'s menu on {provider}, order ${q} × ${item} delivered to ${w.address}, then track the order and tell me the total and when it will arrive.`,
+          request:
+            `Check ${r.name}'s menu on {provider}, order ${q} × ${item} delivered to ${w.address}, ` +
+            `then track the order and tell me the total and when it will arrive.`,
           ...foodOrderCore(r.name, w, item, q, total, [{ kind: "text", id: "eta", synonyms: [eta] }]),
           chain: {
             before: [{ op: "get_menu", args: { restaurant: r.name }, purpose: `check ${r.name}'s menu` }],

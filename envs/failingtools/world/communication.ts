@@ -169,7 +169,9 @@ export const email = defineCategory<EmailWorld>({
         return {
           template: "email.send",
           kind: "write",
-          request: `Email ${p.name} (${p.email}) from my {provider} account with subject "${subject}" saying I'll send the numbers by Friday.`,
+          request:
+            `Email ${p.name} (${p.email}) from my {provider} account with subject "${subject}" saying ` +
+            `I'll send the numbers by Friday.`,
           main: { op: "send_email", args: { to: p.name, subject, body: "I'll send the numbers by Friday." } },
           stated: { to: p.email, subject },
           keyPath: ["subject"],

@@ -265,7 +265,9 @@ export const payments = defineCategory<PaymentsWorld>({
         return {
           template: "payments.pay",
           kind: "write",
-          request: `Find ${to.name} (${to.email}) in my {provider} recipients, send them $${amount} for ${memo}, then look the transfer up to make sure it went through.`,
+          request:
+            `Find ${to.name} (${to.email}) in my {provider} recipients, send them $${amount} for ` +
+            `${memo}, then look the transfer up to make sure it went through.`,
           ...transferCore(to, amount, memo),
           chain: {
             before: [{ op: "search_recipients", args: { query: to.email }, purpose: `look up ${to.name} among the saved recipients` }],

@@ -222,7 +222,9 @@ export const shopping = defineCategory<ShopWorld>({
         return {
           template: "shopping.track",
           kind: "write",
-          request: `Find the ${p.title} on {provider}, order ${qty} with standard shipping, then track the package and tell me the estimated delivery date.`,
+          request:
+            `Find the ${p.title} on {provider}, order ${qty} with standard shipping, then track the ` +
+            `package and tell me the estimated delivery date.`,
           main: { op: "place_order", args: { product: p.title, quantity: qty, shipping: "standard" } },
           stated: { quantity: qty, title: p.title },
           keyPath: ["quantity"],

@@ -204,7 +204,10 @@ export const lodging = defineCategory<LodgingWorld>({
         return {
           template: "lodging.trip",
           kind: "write",
-          request: `Search {provider} for hotels in ${w.city.name}, ${w.city.state}, book ${h.name} there from ${ci} to ${co} for ${g} guest${g > 1 ? "s" : ""}, then pull up the booking to confirm it and tell me the total.`,
+          request:
+            `Search {provider} for hotels in ${w.city.name}, ${w.city.state}, book ${h.name} there ` +
+            `from ${ci} to ${co} for ${g} guest${g > 1 ? "s" : ""}, then pull up the booking to ` +
+            `confirm it and tell me the total.`,
           ...bookingCore(h.name, w.city, ci, co, g, [{ kind: "number", id: "total", value: total, tolerance: 0.05 }]),
           chain: {
             before: [{ op: "search_hotels", args: { query: w.city.name }, purpose: `search hotels in ${w.city.name}` }],

@@ -71,7 +71,8 @@ export function renderBlockers(domain: Domain, baseline: readonly RenderedTool[]
           { inputs: b.input_datatypes, output: fake, outputName: decoy.name },
           names,
           (inL) =>
-            `Given ${listLabels(inL)}, this returns the ${decoy.label} recorded for the matching entry in the ${system}. It helps when the ${system} refers to the record by that label.`,
+            `Given ${listLabels(inL)}, this returns the ${decoy.label} recorded for the matching entry ` +
+            `in the ${system}. It helps when the ${system} refers to the record by that label.`,
           {},
         );
         const word = decoy.name.split("_").pop()!;

@@ -28,7 +28,8 @@ function pad2(n: number): string {
 /** ISO UTC minute timestamp, computed without the wall clock (pure arithmetic on the epoch). */
 export function isoMinutes(epochIso: string, minutes: number): string {
   const d = new Date(Date.parse(epochIso) + minutes * 60_000);
-  return `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}T${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:00Z`;
+  const date = `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}`;
+  return `${date}T${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:00Z`;
 }
 
 function minutesOf(epochIso: string, iso: string): number {
@@ -161,7 +162,9 @@ class KeyGuard {
     }
     const k = keys[0]!;
     throw new Error(
-      `database: cannot draw a record of "${entity}" with a fresh key (${k.inputs.join(", ")}) -> ${this.domain.keys[k.index]!.output}; widen the value spaces of keys.${k.index} in the domain file`,
+      `database: cannot draw a record of "${entity}" with a fresh key (${k.inputs.join(", ")}) ` +
+        `-> ${this.domain.keys[k.index]!.output}; widen the value spaces of keys.${k.index} in the ` +
+        `domain file`,
     );
   }
 }

@@ -83,7 +83,8 @@ export function builtinRelease(seed = 42, domain = "retail"): PlanBenchRelease {
 
 registerGenerator("planbench-xl", {
   description:
-    "PlanBench-XL built-in world in the official release format (retail: 60 datatypes, 185 tools + noisy/blocker siblings, cases, tasks, complete path catalog)",
+    "PlanBench-XL built-in world in the official release format (retail: 60 datatypes, 185 " +
+    "tools + noisy/blocker siblings, cases, tasks, complete path catalog)",
   flags: { domain: `domain schema: a shipped name (${listDomains().join(", ")}) or a path to a domain JSON file (default retail)` },
   run({ outDir, seed, options, progress }) {
     const world = generatePlanBenchWorld({ seed, outDir, domain: options?.["domain"] ?? "retail", progress });

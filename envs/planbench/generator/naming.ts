@@ -57,7 +57,8 @@ const PURPOSES = [
   "It helps when {out} is what the request is missing.",
 ];
 const COMPOSITE_PURPOSE =
-  "Use it when those fields jointly pin down one record and you want the answer in a single call instead of walking the intermediate records.";
+  "Use it when those fields jointly pin down one record and you want the answer in a single " +
+  "call instead of walking the intermediate records.";
 
 /** A genuine-sounding description (baseline tools and explicit / implicit blockers). */
 export function genuineDescription(rng: Rng, inLabels: readonly string[], out: DomainDatatype, composite: boolean): string {

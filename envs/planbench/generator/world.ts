@@ -126,7 +126,8 @@ export function generatePlanBenchWorld(opts: GenerateWorldOptions = {}): Generat
     droppedNonFunctionalTools: dropped,
   };
   const summary =
-    `PlanBench-XL built-in world "${domain.domain}" (seed ${seed}): ${records.length} datatypes, ${baseline.length} executable tools (${composites} composite), ` +
+    `PlanBench-XL built-in world "${domain.domain}" (seed ${seed}): ${records.length} ` +
+    `datatypes, ${baseline.length} executable tools (${composites} composite), ` +
     `${noisy.length} noisy, ${blockers.length} blockers, ${db.rows.length} cases, ${tasks.length} tasks, ${pathSets} catalog path sets; ` +
     `L* histogram ${Object.entries(hist)
       .map(([k, v]) => `${k}:${v}`)

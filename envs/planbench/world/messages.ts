@@ -27,7 +27,8 @@ export function retrievalGuidance(): string {
     "Forms:",
     '- by_output_info: {"meta_tool":"by_output_info","output_information":"<what you want>"}',
     '- by_inputs: {"meta_tool":"by_inputs","input_information":["<what you have>"]} with one or two entries',
-    '- by_io_info: {"meta_tool":"by_io_info","output_information":"<what you want>","input_information":["<what you have>"]} with one or two entries',
+    '- by_io_info: {"meta_tool":"by_io_info","output_information":"<what you ' +
+      'want>","input_information":["<what you have>"]} with one or two entries',
     "Use short noun phrases, no explanations inside the JSON.",
     "Examples:",
     '- {"meta_tool": "by_output_info", "output_information": "shipment status"}',
@@ -85,7 +86,10 @@ export function pyListRepr(keys: readonly string[]): string {
 }
 
 export function wrongInputs(tool: string, provided: readonly string[]): string {
-  return `The arguments of ${tool} do not match its parameters. You sent ${pyListRepr(provided)}; use exactly the parameter names of the tool's schema.`;
+  return (
+    `The arguments of ${tool} do not match its parameters. You sent ${pyListRepr(provided)}; ` +
+    `use exactly the parameter names of the tool's schema.`
+  );
 }
 
 export function missingInputs(): string {
@@ -97,7 +101,10 @@ export function ambiguousLookup(tool: string): string {
 }
 
 export function incorrectAnswerFeedback(): string {
-  return "That final answer does not look right, and the requested information has not been obtained yet. Keep exploring before answering again.";
+  return (
+    "That final answer does not look right, and the requested information has not been " +
+    "obtained yet. Keep exploring before answering again."
+  );
 }
 
 export function retrieveResult(payload: unknown, toolIds = false): string {

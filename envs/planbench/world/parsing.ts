@@ -19,8 +19,9 @@ function pyIgnoreCase(literal: string): string {
 }
 const TAG_RE = new Map(TAGS.map((t) => [t, new RegExp(`<${pyIgnoreCase(t)}>([\\s\\S]*?)</${pyIgnoreCase(t)}>`, "g")]));
 
-const STRIP =
-  /^[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/gu;
+// Python's str.isspace() set: wider than JS `\s` (adds \x1c-\x1f and \x85) and without \ufeff.
+const PY_SPACE = String.raw`\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000`;
+const STRIP = new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, "gu");
 /** Python `str.strip()`. */
 export function pyStrip(s: string): string {
   return s.replace(STRIP, "");

@@ -215,4 +215,5 @@ export class HashingRetriever {
 
 export const NOTE_NO_TWO_INPUT = "Nothing matches that pair of inputs directly. Ask with a broader or a different description.";
 export const NOTE_NO_DIRECT =
-  "No single tool takes that input and produces that output directly; the information may still be reachable in several steps through intermediate information.";
+  "No single tool takes that input and produces that output directly; the information may " +
+  "still be reachable in several steps through intermediate information.";
