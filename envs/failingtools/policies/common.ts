@@ -6,6 +6,8 @@ export interface Intent {
   tool: string;
   args: JsonObject;
   stated: JsonObject;
+  /** Multi-step requests only (scenario intents carry it when the request needs several calls). */
+  plan?: PlanStep[];
 }
 
 export const opOf = (tool: string): string => tool.slice(tool.indexOf("_") + 1);
@@ -118,7 +120,7 @@ export interface PlanStep {
 }
 
 export function planFrom(intent: Intent): PlanStep[] | null {
-  const p = (intent as unknown as { plan?: PlanStep[] }).plan;
+  const p = intent.plan;
   return Array.isArray(p) && p.length > 0 ? p : null;
 }
 
