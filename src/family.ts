@@ -58,6 +58,7 @@ export type { ToolObservation } from "./engine/observation.js";
 export type { HistoryEntry } from "./engine/render.js";
 export type { ToolSchema } from "./core/spaces/toolCall.js";
 export type { CheckedToolEnvState } from "./engine/stateSchema.js";
+export { trustedSnapshotPart } from "./engine/stateSchema.js";
 
 // Core contracts and utilities.
 export type { Env, EnvSpec, Info, ResetArgs, StepResult } from "./core/env.js";

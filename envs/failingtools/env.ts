@@ -1,6 +1,5 @@
 import { z } from "zod";
 import {
-  type Action,
   type CallRecord,
   type CallReport,
   asJson,
@@ -25,6 +24,7 @@ import {
   ToolEnv,
   type ToolObservation,
   type ToolResetInfo,
+  trustedSnapshotPart,
 } from "../../src/family.js";
 import { analyzeRun } from "./analyze.js";
 import type { ConceptJudge } from "./concepts.js";
@@ -89,7 +89,7 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
         },
         extraActionKinds: {
           ask_user: {
-            schema: askUserSchema as unknown as z.ZodType<Action>,
+            schema: askUserSchema,
             sample: () => ({ type: "ask_user", question: "Should I go ahead?" }),
             weight: 0.02,
           },
@@ -141,9 +141,9 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
     this.asks = 0;
     this.score = null;
     const inject = this.setting !== "clean";
-    const world = cloneJson(s.world as unknown as JsonValue) as unknown as FtState;
+    const world = cloneJson(s.world);
     if (inject) for (const fr of s.faultRows) world.services[fr.provider].tables[fr.table].push(cloneJson(fr.row));
-    const tools = [...providerTools(s.primary), ...providerTools(s.fallback)] as unknown as ToolDefinition<FtState>[];
+    const tools: ToolDefinition<FtState>[] = [...providerTools(s.primary), ...providerTools(s.fallback)];
     return {
       taskId: s.publicId,
       prompt: harnessPrompt(this.options.harness ?? "H1", s.request),
@@ -186,13 +186,13 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
 
   protected override restoreFamilyState(state: JsonValue): void {
     const f = state as JsonObject;
-    this.messages = f.messages as unknown as RunMessage[];
-    this.hits = f.hits as unknown as ForbiddenHit[];
+    this.messages = trustedSnapshotPart<RunMessage[]>(f.messages);
+    this.hits = trustedSnapshotPart<ForbiddenHit[]>(f.hits);
     this.badActive = f.badActive as boolean[];
     this.revealed = f.revealed as boolean[];
     this.satisfied = new Set(f.satisfied as string[]);
     this.asks = f.asks as number;
-    this.score = f.score as unknown as FtScore | null;
+    this.score = trustedSnapshotPart<FtScore | null>(f.score);
   }
 
   /** The concept judge of the `judge` option. */

@@ -11,6 +11,7 @@ import {
   type Rng,
   type HistoryEntry,
   type EpisodeEvent,
+  eventsOfType,
   type TerminationReason,
   type CallRecord as EngineCall,
   type CallReport,
@@ -20,9 +21,11 @@ import {
   type StepContext,
   type StepReport,
   type TaskParameter,
+  toJsonObject,
   ToolEnv,
   toolEnvOptionsSchema,
 } from "../../src/family.js";
+import "./events.js";
 import { buildProfile, type FaultProfile } from "./faults.js";
 import {
   alternativeTools,
@@ -374,8 +377,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     let a = this.announced;
     if (!a || a.history !== history || a.seen > history.length) a = this.announced = { history, seen: 0, slots: new Set() };
     for (; a.seen < history.length; a.seen++) {
-      for (const e of history[a.seen]!.events)
-        if (e.type === "toolmaze:alternative_path") a.slots.add((e as unknown as { slot: number }).slot);
+      for (const e of eventsOfType(history[a.seen]!.events, "toolmaze:alternative_path")) a.slots.add(e.slot);
     }
     return a.slots;
   }
@@ -489,7 +491,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     const termination: Termination = end.kind !== "limit" ? end.kind : reason === "max_steps" ? "truncated" : "budget";
     const s = this.finalScore(termination);
     return {
-      ...(s as unknown as JsonObject),
+      ...toJsonObject(s, "metrics"),
       strategies: s.strategies.join("+"),
       recovered: s.recovered,
       sStarLength: this.task.sStar.length,

@@ -130,7 +130,9 @@ export function asJson<T>(value: T & JsonData<T>): JsonValue {
   return value as unknown as JsonValue;
 }
 
-/** `asJson` for objects. */
+/** `asJson` for objects (a TypeError if `value` is an array, which the type `object` lets through). */
 export function asJsonObject<T extends object>(value: T & JsonData<T>): JsonObject {
-  return value as unknown as JsonObject;
+  const v = asJson<T>(value);
+  if (!isJsonObject(v)) throw new TypeError("asJsonObject: expected a JSON object, got an array");
+  return v;
 }

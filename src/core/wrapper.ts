@@ -2,6 +2,15 @@ import { Env, type EnvMetadata, type EnvSpec, type Info, type ResetArgs, type St
 import type { Space } from "./spaces/space.js";
 
 /**
+ * A value passed through unchanged between the wrapper's types and the inner env's. They are the same types unless a
+ * subclass changes them (`Wrapper<Obs, Act, InnerObs, InnerAct>`), and such a subclass overrides every member that
+ * converts; the compiler cannot see that pairing, so the one cast of the forwarding boundary lives here.
+ */
+function forwarded<T>(value: unknown): T {
+  return value as unknown as T;
+}
+
+/**
  * Base class for wrappers (Gymnasium's `Wrapper`): forwards everything to the inner env; subclasses override what
  * they change. Wrappers compose: `new TimeLimit(new RecordEpisodeStatistics(env), 50)`.
  */
@@ -10,10 +19,10 @@ export class Wrapper<Obs, Act, InnerObs = Obs, InnerAct = Act> extends Env<Obs, 
     super();
   }
   get observationSpace(): Space<Obs> {
-    return this.env.observationSpace as unknown as Space<Obs>;
+    return forwarded<Space<Obs>>(this.env.observationSpace);
   }
   get actionSpace(): Space<Act> {
-    return this.env.actionSpace as unknown as Space<Act>;
+    return forwarded<Space<Act>>(this.env.actionSpace);
   }
   get spec(): EnvSpec {
     return this.env.spec;
@@ -22,13 +31,13 @@ export class Wrapper<Obs, Act, InnerObs = Obs, InnerAct = Act> extends Env<Obs, 
     return this.env.metadata;
   }
   reset(args?: ResetArgs): [Obs, Info] {
-    return this.env.reset(args) as unknown as [Obs, Info];
+    return forwarded<[Obs, Info]>(this.env.reset(args));
   }
   step(action: Act): StepResult<Obs> {
-    return this.env.step(action as unknown as InnerAct) as unknown as StepResult<Obs>;
+    return forwarded<StepResult<Obs>>(this.env.step(forwarded<InnerAct>(action)));
   }
   override checkAction(action: Act): void {
-    this.env.checkAction(action as unknown as InnerAct);
+    this.env.checkAction(forwarded<InnerAct>(action));
   }
   override render(): string {
     return this.env.render();
@@ -40,7 +49,7 @@ export class Wrapper<Obs, Act, InnerObs = Obs, InnerAct = Act> extends Env<Obs, 
     return this.env.limitEpisodeSteps(maxSteps);
   }
   override get unwrapped(): Env<Obs, Act> {
-    return this.env.unwrapped as unknown as Env<Obs, Act>;
+    return forwarded<Env<Obs, Act>>(this.env.unwrapped);
   }
   /**
    * An outer wrapper (TimeLimit) ended the episode that this wrapper and the envs inside it still consider running.

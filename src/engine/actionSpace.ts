@@ -47,7 +47,7 @@ export class ToolActionSpace extends Space<Action> {
     private readonly normalize?: (x: unknown) => unknown,
   ) {
     super();
-    this.kinds = { ...(CORE_ACTION_SCHEMAS as unknown as Record<string, z.ZodType<Action>>) };
+    this.kinds = { ...CORE_ACTION_SCHEMAS };
     for (const [name, kind] of Object.entries(extraKinds)) this.kinds[name] = kind.schema;
   }
 

@@ -25,7 +25,7 @@ export interface FamilyAction {
 export type CoreAction = ToolCallAction | AnswerAction | AbortAction;
 export type Action = CoreAction | FamilyAction;
 
-const jsonObject = z.record(z.string(), z.json()) as unknown as z.ZodType<JsonObject>;
+const jsonObject: z.ZodType<JsonObject> = z.record(z.string(), z.json());
 
 export const toolCallActionSchema = z
   .object({ type: z.literal("tool_call"), name: z.string().min(1), arguments: jsonObject.default({}) })

@@ -47,7 +47,8 @@ export function noToolCallMessage(parseError: string | null): string {
  * from a recorded trajectory (whose JSON lines sort keys) is byte-identical to the one played live.
  */
 export function chatTurn(h: Pick<HistoryEntry, "step" | "action" | "response">): ChatMessage[] {
-  const a = h.action as unknown as JsonValue;
+  // Recorded trajectories may hold anything an agent sent, so the action is inspected as untyped data.
+  const a: unknown = h.action;
   if (!isJsonObject(a) || a.type === ASSISTANT_TEXT_ACTION || typeof a.type !== "string") {
     const content = isJsonObject(a) ? (typeof a.content === "string" ? a.content : "") : stableStringify(a);
     const parseError = isJsonObject(a) && typeof a.parseError === "string" ? a.parseError : null;

@@ -85,6 +85,16 @@ export const toolEnvStateSchema = z
 
 export type CheckedToolEnvState = z.output<typeof toolEnvStateSchema>;
 
+/**
+ * A part of a parsed snapshot whose type the engine cannot check (the family's world, actions and events): the
+ * snapshot schema checked its JSON structure, the family's `worldSchema`/shape checks the rest. The one cast of the
+ * snapshot boundary lives here so that every caller names what it trusts.
+ */
+export function trustedSnapshotPart<T>(value: JsonValue | { readonly type: string }[] | { readonly type: string }): T {
+  // The family's types are not expressible to zod here; the structural checks above stand in for them.
+  return value as unknown as T;
+}
+
 /** Parses a snapshot; a StateError names the first bad field (and how many there were). */
 export function parseToolEnvState(state: unknown): CheckedToolEnvState {
   const r = toolEnvStateSchema.safeParse(state);

@@ -1,8 +1,8 @@
 import { type EnvMetadata, type EnvSpec, Env, parseResetArgs, type ResetArgs, type StepResult } from "../core/env.js";
 import { ActionError, ResetNeededError, StateError } from "../core/errors.js";
 import { make } from "../core/registry.js";
-import { cloneJson, type JsonObject, type JsonValue, stableStringify } from "../core/json.js";
-import { Rng, type RngState } from "../core/rng.js";
+import { asJson, cloneJson, type JsonObject, type JsonValue, stableStringify, toJsonObject, toJsonValue } from "../core/json.js";
+import { Rng } from "../core/rng.js";
 import { ToolActionSpace } from "./actionSpace.js";
 import { ToolCallSpace, type ToolSchema } from "../core/spaces/toolCall.js";
 import type { Space } from "../core/spaces/space.js";
@@ -12,7 +12,7 @@ import type { RewardSpec } from "../rewards/spec.js";
 import type { Action, FamilyAction, ToolCallAction } from "./actions.js";
 import type { EpisodeEvent, TerminationReason } from "./events.js";
 import { episodeStepLimit, remainingBudgets } from "./budgets.js";
-import { type CallRecord, type EpisodeData, ToolEpisode } from "./episode.js";
+import { type CallRecord, ToolEpisode } from "./episode.js";
 import {
   type CallReport,
   CORE_INFO_KEYS,
@@ -52,6 +52,7 @@ import {
   checkWorldShape,
   parseToolEnvState,
   TOOL_ENV_STATE_VERSION,
+  trustedSnapshotPart,
 } from "./stateSchema.js";
 import { CORE_TERMS, coreRawTerms } from "./terms.js";
 import { type ToolDefinition, toolSchemaOf } from "./tool.js";
@@ -314,24 +315,25 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
    */
   getState(): ToolEnvState {
     if (!this.episode || !this.setup) throw new StateError("state", "getState() before reset()");
-    return cloneJson({
+    return {
       kind: "recovery-gym/tool-env-state",
       version: TOOL_ENV_STATE_VERSION,
       envId: this.spec.id,
-      options: this.spec.entryOptions,
+      options: toJsonObject(this.spec.entryOptions, "state.options"),
       rngPath: this.rng.path,
-      resetOptions: this.resetOptions,
+      resetOptions: cloneJson(this.resetOptions),
       stepCount: this.stepCount,
       done: this.done,
-      data: this.episode.data as unknown as JsonValue,
-      faultRngs: this.episode.rngStates() as unknown as JsonValue,
-      reward: this.computer.getState() as unknown as JsonValue,
-      history: this.history as unknown as JsonValue,
-      lastVisible: this.lastVisible,
+      // The world type S is the family's own: whether it is JSON data is checked here, at run time.
+      data: toJsonValue(this.episode.data, "state.data"),
+      faultRngs: asJson(this.episode.rngStates()),
+      reward: asJson(this.computer.getState()),
+      history: toJsonValue(this.history, "state.history"),
+      lastVisible: [...this.lastVisible],
       lastSeed: this.lastSeed,
       unseededResets: this.unseededResets,
-      family: this.familyState(),
-    } as unknown as JsonObject) as unknown as ToolEnvState;
+      family: cloneJson(this.familyState()),
+    };
   }
 
   /**
@@ -343,7 +345,8 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     if (!state || (state as { kind?: unknown }).kind !== "recovery-gym/tool-env-state") {
       throw new StateError("state", "not a tool-env state (missing kind)");
     }
-    const s = cloneJson(parseToolEnvState(state) as unknown as JsonObject) as unknown as CheckedToolEnvState;
+    // zod's output is a fresh copy: nothing of the caller's snapshot is shared with the env.
+    const s = parseToolEnvState(state);
     if (s.envId !== this.spec.id) throw new StateError("state.envId", `state belongs to ${s.envId}, this env is ${this.spec.id}`);
     if (stableStringify(s.options) !== stableStringify(this.spec.entryOptions)) {
       throw new StateError("state.options", "state was made with different env options");
@@ -372,7 +375,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
       setup.tools.map((t) => t.name),
       faultIds,
       engine,
-      setup.world as unknown as JsonValue,
+      toJsonValue(setup.world, "world"),
     );
     if (this.config.worldSchema) checkWorldSchema(this.config.worldSchema, s.data.world);
     // createEpisode just set the family's runtime up for this episode: its snapshot is the reference shape.
@@ -380,8 +383,8 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     if (this.config.familyStateSchema) checkWorldSchema(this.config.familyStateSchema, s.family, "state.family");
     this.checkFamilyState(s);
     const episode = this.newEpisode(setup, engine);
-    episode.data = s.data as unknown as EpisodeData<S>;
-    episode.restoreRngStates(s.faultRngs as unknown as Record<string, RngState>);
+    episode.data = { ...s.data, world: trustedSnapshotPart<S>(s.data.world) };
+    episode.restoreRngStates(s.faultRngs);
     this.rng = rng;
     this.resetOptions = s.resetOptions;
     this.setup = setup;
@@ -389,7 +392,11 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     this.computer.setState(s.reward);
     this.stepCount = s.stepCount;
     this.done = s.done;
-    this.history = s.history as unknown as HistoryEntry[];
+    this.history = s.history.map((h) => ({
+      ...h,
+      action: trustedSnapshotPart<Action>(h.action),
+      events: trustedSnapshotPart<EpisodeEvent[]>(h.events),
+    }));
     this.lastVisible = s.lastVisible;
     this.lastSeed = s.lastSeed;
     this.unseededResets = s.unseededResets;
@@ -412,9 +419,14 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
 
   /** A new, independent env continuing from this exact point (same id and options). */
   fork(): this {
-    const copy = make(this.spec.id, this.spec.entryOptions) as unknown as this;
+    const copy = make(this.spec.id, this.spec.entryOptions);
+    if (!this.isSameKind(copy)) throw new StateError("state", `make("${this.spec.id}") did not build a ${this.constructor.name}`);
     copy.setState(this.getState());
     return copy;
+  }
+
+  private isSameKind(env: unknown): env is this {
+    return typeof env === "object" && env !== null && Object.getPrototypeOf(env) === Object.getPrototypeOf(this);
   }
 
   // ---- helpers for families, wrappers and baselines -----------------------------------------------------------

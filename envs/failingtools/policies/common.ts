@@ -1,4 +1,12 @@
-import { type Action, type Info, type JsonObject, type JsonValue, toJsonObject, type ToolObservation } from "../../../src/family.js";
+import {
+  type Action,
+  type Info,
+  isJsonObject,
+  type JsonObject,
+  type JsonValue,
+  toJsonObject,
+  type ToolObservation,
+} from "../../../src/family.js";
 
 /** Helpers shared by the heuristic policies: they read tool names, schemas and responses only. */
 
@@ -6,14 +14,36 @@ export interface Intent {
   tool: string;
   args: JsonObject;
   stated: JsonObject;
+  /** Multi-step requests only (scenario intents carry it when the request needs several calls). */
+  plan?: PlanStep[];
 }
 
 export const opOf = (tool: string): string => tool.slice(tool.indexOf("_") + 1);
 export const providerOf = (tool: string): string => tool.slice(0, tool.indexOf("_"));
 
+/** `info.intent` of a reset, or null when the env sent none; a TypeError when it is not an intent's shape. */
 export function intentFrom(info: Info): Intent | null {
-  const i = info.intent as JsonObject | undefined;
-  return i ? (i as unknown as Intent) : null;
+  const i = info.intent;
+  if (!i) return null;
+  if (!isIntent(i)) throw new TypeError("info.intent: expected { tool, args, stated, plan? }");
+  return i;
+}
+
+function isIntent(x: unknown): x is Intent {
+  if (!isJsonObject(x) || typeof x.tool !== "string" || !isJsonObject(x.args) || !isJsonObject(x.stated)) return false;
+  return x.plan === undefined || (Array.isArray(x.plan) && x.plan.every(isPlanStep));
+}
+
+function isPlanStep(x: unknown): x is PlanStep {
+  if (!isJsonObject(x) || typeof x.tool !== "string" || !isJsonObject(x.args) || !Array.isArray(x.bind)) return false;
+  return x.bind.every(
+    (b) =>
+      isJsonObject(b) &&
+      typeof b.arg === "string" &&
+      typeof b.from === "number" &&
+      typeof b.field === "string" &&
+      (b.where === undefined || isJsonObject(b.where)),
+  );
 }
 
 /** Keeps what the agent has seen of the tools: names and descriptions (for provider labels and parameters). */
@@ -118,7 +148,7 @@ export interface PlanStep {
 }
 
 export function planFrom(intent: Intent): PlanStep[] | null {
-  const p = (intent as unknown as { plan?: PlanStep[] }).plan;
+  const p = intent.plan;
   return Array.isArray(p) && p.length > 0 ? p : null;
 }
 

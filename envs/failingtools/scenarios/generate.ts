@@ -1,4 +1,4 @@
-import { hash32, type JsonObject, type JsonValue, Rng, toJsonValue } from "../../../src/family.js";
+import { cloneJson, hash32, type JsonObject, type JsonValue, Rng, toJsonValue } from "../../../src/family.js";
 import { DISCLOSURE } from "../concepts.js";
 import { buildFaults } from "../faults.js";
 import type { ChainBind, TaskChain } from "../world/category.js";
@@ -611,16 +611,22 @@ function buildOne(
   return parseScenario(scenario);
 }
 
+/** A copy of a bound argument, without an absent `where` (as JSON data has no undefined members). */
+function bindOf(b: ChainBind): PlanStep["bind"][number] {
+  const { arg, from, field } = b;
+  return b.where === undefined ? { arg, from, field } : { arg, from, field, where: cloneJson(b.where) };
+}
+
 /** The request as an ordered plan on the primary provider; bound arguments come from earlier outputs. */
 function planOf(chain: TaskChain, provider: string, M: string, mainArgs: JsonObject): PlanStep[] {
   const step = (op: string, args: JsonObject, bind: ChainBind[] | undefined): PlanStep => ({
     tool: toolName(provider, op),
     args,
-    bind: (bind ?? []).map((b) => toJsonValue(b)),
+    bind: (bind ?? []).map(bindOf),
   });
   return [
     ...chain.before.map((st) => step(st.op, st.args, st.bind)),
-    { tool: M, args: mainArgs, bind: chain.mainBind.map((b) => toJsonValue(b)) },
+    { tool: M, args: mainArgs, bind: chain.mainBind.map(bindOf) },
     ...chain.after.map((st) => step(st.op, st.args, st.bind)),
   ];
 }

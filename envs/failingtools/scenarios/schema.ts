@@ -160,7 +160,7 @@ export const planStepSchema = z.object({
   args: jsonObject,
   bind: z.array(
     z.object({ arg: z.string(), from: z.number().int().nonnegative(), field: z.string(), where: jsonObject.optional() }).strict(),
-  ) as unknown as z.ZodType<JsonValue[]>,
+  ),
 });
 export type PlanStep = z.infer<typeof planStepSchema>;
 
