@@ -7,8 +7,7 @@
  * release's datatype vocabulary (the names the retriever and the tool documentation speak), and the responses the
  * agent received. Never the task's solution path, the blocked tools or the database.
  */
-import type { Action, JsonValue, TaskParameter, ToolSemantics } from "../../src/family.js";
-import type { ObservableEpisode } from "../../src/engine/discrete/source.js";
+import type { Action, JsonValue, ObservableEpisode, TaskParameter, ToolSemantics } from "../../src/family.js";
 import { looksSuspicious } from "./baselines.js";
 import type { PlanBenchRelease, QueryRecord, ToolRecord } from "./dataset.js";
 
