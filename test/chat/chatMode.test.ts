@@ -19,6 +19,8 @@ import {
   type ToolStepInfo,
 } from "../../src/index.js";
 import { familyActionTools, trajectoryToChat } from "../../src/cli/commands/export.js";
+import type { Policy } from "../../src/core/registry.js";
+import { episodeSteps } from "../../src/episodeLoop.js";
 
 const dir = mkdtempSync(join(tmpdir(), "rg-chat-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -42,20 +44,15 @@ function asToolCall(action: Action, id: string): AssistantMessage {
   return { role: "assistant", content: null, tool_calls: [call] };
 }
 
-/** The policy's episode on the structured env: its actions and final metrics. */
+/** The policy's episode on the structured env (the one episode loop): its actions and final metrics. */
 function oracleEpisode(id: string, policy: string, options: Record<string, unknown>, seed: number) {
   const env = make<unknown, Action, ToolStepInfo, ToolResetInfo>(id, options);
-  const p = policyEntry(id, policy).create(env as Env<unknown, unknown>, episodePolicyRng(seed, policy));
-  let [obs, info] = env.reset({ seed }) as [unknown, Record<string, unknown>];
-  p.reset?.(obs, info);
+  const p = policyEntry(id, policy).create(env as Env<unknown, unknown>, episodePolicyRng(seed, policy)) as Policy<unknown, Action>;
   const actions: Action[] = [];
-  for (;;) {
-    const action = p.act(obs, info) as Action;
-    actions.push(action);
-    const [o, , terminated, truncated, i] = env.step(action);
-    obs = o;
-    info = i;
-    if (terminated || truncated) break;
+  let info: Record<string, unknown> = {};
+  for (const step of episodeSteps(env as Env<unknown, Action>, p, seed, { maxSteps: Number.POSITIVE_INFINITY })) {
+    actions.push(step.action);
+    info = step.info;
   }
   env.close();
   return { actions, metrics: info.metrics, success: info.success, reason: info.terminationReason };

@@ -3,6 +3,8 @@
  * and prints, per item and seed, the policy's actions on the structured env (in-process) and how the episode
  * ended (metrics, success, termination reason), for a stand-in model to replay as tool calls over the bridge.
  */
+import type { Policy } from "../../../src/core/registry.js";
+import { episodeSteps } from "../../../src/episodeLoop.js";
 import { type Action, type Env, episodePolicyRng, make, policyEntry } from "../../../src/index.js";
 
 interface Item {
@@ -20,16 +22,11 @@ process.stdin.on("end", () => {
     it.seeds.map((seed) => {
       const env = make(it.env_id, it.options ?? {}) as Env<unknown, Action>;
       const policy = policyEntry(it.env_id, it.policy).create(env as Env<unknown, unknown>, episodePolicyRng(seed, it.policy));
-      let [obs, info] = env.reset({ seed }) as [unknown, Record<string, unknown>];
-      policy.reset?.(obs, info);
       const actions: unknown[] = [];
-      for (;;) {
-        const action = policy.act(obs, info) as Action;
-        actions.push(action);
-        const [o, , terminated, truncated, i] = env.step(action);
-        obs = o;
-        info = i;
-        if (terminated || truncated) break;
+      let info: Record<string, unknown> = {};
+      for (const step of episodeSteps(env, policy as Policy<unknown, Action>, seed, { maxSteps: Number.POSITIVE_INFINITY })) {
+        actions.push(step.action);
+        info = step.info;
       }
       env.close();
       return { seed, actions, metrics: info.metrics, success: info.success, terminationReason: info.terminationReason };
