@@ -28,6 +28,7 @@ export {
 } from "./core/registry.js";
 export type { BreakdownTable } from "./core/registry.js";
 export { checkEnv, CheckEnvError, type CheckEnvOptions } from "./checker.js";
+export { episodeSteps, type EpisodeLoopOptions, type PlayedStep } from "./episodeLoop.js";
 export { LIBRARY_VERSION } from "./core/version.js";
 
 export * from "./engine/actions.js";

@@ -3,9 +3,15 @@
  * and prints, per item and seed, the policy's actions on the structured env (in-process) and how the episode
  * ended (metrics, success, termination reason), for a stand-in model to replay as tool calls over the bridge.
  */
-import type { Policy } from "../../../src/core/registry.js";
-import { episodeSteps } from "../../../src/episodeLoop.js";
-import { type Action, type Env, episodePolicyRng, make, policyEntry } from "../../../src/index.js";
+import {
+  type Action,
+  type Env,
+  episodePolicyRng,
+  episodeSteps,
+  make,
+  type Policy,
+  policyEntry,
+} from "../../../src/index.js";
 
 interface Item {
   env_id: string;
