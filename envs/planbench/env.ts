@@ -109,7 +109,8 @@ interface EpisodeTruth {
 
 export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
   readonly release: PlanBenchRelease;
-  readonly world: PlanBenchWorld;
+  /** The world new episodes run in; `limitEpisodeSteps` swaps it for one with a lower runtime step limit. */
+  private runtimeWorld: PlanBenchWorld;
   session: PlanBenchSession | null = null;
   private truth: EpisodeTruth | null = null;
   private readonly calls: PlanBenchCalls;
@@ -169,10 +170,29 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
       spec,
     );
     this.release = release;
-    this.world = createWorld(release, settings);
+    this.runtimeWorld = createWorld(release, settings);
     this.calls = new PlanBenchCalls(release);
     this.faults = decoyFaults(release, settings.blocker.enable_block);
     this.queryPool();
+  }
+
+  get world(): PlanBenchWorld {
+    return this.runtimeWorld;
+  }
+
+  /**
+   * The official runtime judges its own step limit (`runtime.max_steps`: `exceeded_max_steps`, whether a wrong
+   * answer still gets feedback, the termination style the scorer reads), so an outer TimeLimit lowers that limit
+   * too; the episode then ends exactly as under the option `maxSteps`.
+   */
+  override limitEpisodeSteps(maxSteps: number): boolean {
+    super.limitEpisodeSteps(maxSteps);
+    const w = this.runtimeWorld;
+    if (maxSteps < w.settings.runtime.max_steps) {
+      // Blocker plans depend on the blocker settings only, so the world's plan cache (planFor) stays valid.
+      this.runtimeWorld = { ...w, settings: mergeSettings(w.settings, { runtime: { max_steps: maxSteps } }) };
+    }
+    return true;
   }
 
   private pool: readonly QueryRecord[] | null = null;

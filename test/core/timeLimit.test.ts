@@ -54,11 +54,7 @@ function play(
 
 describe("TimeLimit", () => {
   for (const { id } of listEnvs()) {
-    // PlanBench-XL's official runtime keeps its own max_steps (settings.runtime.max_steps, which judges
-    // `exceeded_max_steps` and the termination style); the engine's limit does not reach it yet. Known gap: this
-    // test fails there until the family lowers its runtime limit in `limitEpisodeSteps` (then drop `fails`).
-    const test = id.startsWith("PlanBenchXL") ? it.fails : it;
-    test(`${id}: the final step under TimeLimit(${LIMIT}) equals the env's own maxSteps=${LIMIT} (success, metrics, hidden)`, () => {
+    it(`${id}: the final step under TimeLimit(${LIMIT}) equals the env's own maxSteps=${LIMIT} (success, metrics, hidden)`, () => {
       const own = make<ToolObservation, Action>(id, { maxSteps: LIMIT });
       const inner = make<ToolObservation, Action>(id);
       const wrapped = new TimeLimit(inner, LIMIT);
@@ -84,6 +80,21 @@ describe("TimeLimit", () => {
   it("passes checkEnv around a family env, with a limit below the env's own", () => {
     expect(() => checkEnv(new TimeLimit(make("Demo-v0"), 2))).not.toThrow();
     expect(() => checkEnv(new TimeLimit(make("FailingTools-v0"), 4))).not.toThrow();
+    expect(() => checkEnv(new TimeLimit(make("PlanBenchXL-v0"), 3))).not.toThrow();
+  });
+
+  it("PlanBench-XL's official runtime ends at the lowered limit (exceeded_max_steps), never at a raised one", () => {
+    const search: Action = { type: "retrieve", meta_tool: "by_output_info", output_information: "no such datatype" };
+    for (const [env, steps] of [
+      [new TimeLimit(make<ToolObservation, Action>("PlanBenchXL-v0"), 2), 2],
+      [new TimeLimit(make<ToolObservation, Action>("PlanBenchXL-v0", { maxSteps: 2 }), 5), 2],
+    ] as const) {
+      env.reset({ seed: 3 });
+      let last: Info = {};
+      for (let i = 0; i < steps; i++) last = env.step(search)[4];
+      expect(last["terminationReason"]).toBe("max_steps");
+      expect(last["metrics"]).toMatchObject({ officialFailure: "exceeded_max_steps" });
+    }
   });
 
   it("a higher limit than the env's own leaves the env's limit in force", () => {
