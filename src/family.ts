@@ -76,7 +76,7 @@ export {
   type JsonObject,
   type JsonValue,
 } from "./core/json.js";
-export { hash32, Rng, type RngState } from "./core/rng.js";
+export { FNV_OFFSET, FNV_PRIME, fnv1aUpdate, hash32, Rng, type RngState } from "./core/rng.js";
 export type { Trajectory } from "./core/trajectory.js";
 export { mean } from "./metrics/stats.js";
 

@@ -8,13 +8,13 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { asJson, asJsonObject, Rng } from "../../src/family.js";
+import { asJsonObject, Rng, stableStringify } from "../../src/family.js";
 import { parseTaskRecord, type Split, type TaskRecord } from "./dataset.js";
 import { runEpisode, type OfficialAgent } from "./runner.js";
 import { planFaults } from "./faultplan.js";
 import { checkSuccess } from "./scorer.js";
 import { DOMAIN_TOOLSET, officialSchemas } from "./world/toolsets.js";
-import type { Json, JsonObj, OfficialAction, OfficialObservation } from "./world/types.js";
+import type { JsonObj, OfficialAction, OfficialObservation } from "./world/types.js";
 import { isObj } from "./world/types.js";
 import { generatePaperSplit, PAPER_GENERATOR_VERSION } from "./paper.js";
 import { GEN_DOMAINS, TEMPLATES, type Draft, type GenDomain, type GenRng, type PlanStep } from "./templates.js";
@@ -126,7 +126,7 @@ export class ReplayAgent implements OfficialAgent {
 // ------------------------------------------------------------------ gold summary format
 /** One line per call: `tool_name {json args}`; parseable back into actions. */
 export function formatGoldSummary(actions: readonly OfficialAction[]): string {
-  return actions.map((a) => `${a.tool_name} ${JSON.stringify(canonical(a.args))}`).join("\n");
+  return actions.map((a) => `${a.tool_name} ${stableStringify(a.args)}`).join("\n");
 }
 
 export function parseGoldSummary(s: string | null): OfficialAction[] | null {
@@ -320,19 +320,8 @@ export function generateSplitUncached(split: Split, seed = DEFAULT_SEED, size = 
 }
 
 // ------------------------------------------------------------------ canonical output
-/** Recursively sorted keys, so bytes do not depend on construction order. */
-export function canonical(x: Json | undefined): Json {
-  if (Array.isArray(x)) return x.map((v) => canonical(v));
-  if (isObj(x)) {
-    const out: JsonObj = {};
-    for (const k of Object.keys(x).sort()) out[k] = canonical(x[k]);
-    return out;
-  }
-  return x === undefined ? null : x;
-}
-
 export function toCanonicalJsonl(tasks: readonly GeneratedTask[]): string {
-  return tasks.map((t) => JSON.stringify(canonical(asJson(t.record)))).join("\n") + "\n";
+  return `${tasks.map((t) => stableStringify(t.record)).join("\n")}\n`;
 }
 
 /** Share of distinct values (the paper's uniqueness figures). */
@@ -370,7 +359,7 @@ export function summarizeSplit(tasks: readonly GeneratedTask[], file: string, te
     bytes: Buffer.byteLength(text, "utf8"),
     sha256: createHash("sha256").update(text).digest("hex"),
     instruction_uniqueness: uniqueness(tasks.map((t) => t.record.instruction)),
-    initial_state_uniqueness: uniqueness(tasks.map((t) => JSON.stringify(canonical(t.record.initial_state)))),
+    initial_state_uniqueness: uniqueness(tasks.map((t) => stableStringify(t.record.initial_state))),
     by_domain: countBy(tasks, (t) => t.record.domain),
     by_fault_class: countBy(tasks, (t) => t.faultClass),
     by_difficulty: countBy(tasks, (t) => t.record.difficulty),
@@ -426,13 +415,16 @@ export function generateToolMisuseBench(opts: GenerateOptions): JsonObj {
     splits[split] = summarizeSplit(tasks, rel, text);
     if (profile === "paper") splits[split].unsolvable = tasks.filter((t) => t.solvable === false).length;
   }
-  const manifest = canonical({
-    generator: profile === "paper" ? PAPER_GENERATOR_VERSION : GENERATOR_VERSION,
-    seed,
-    format: "ToolMisuseBench task record (official schema), canonical JSONL with sorted keys",
-    splits: asJsonObject(splits),
-    total: Object.values(splits).reduce((a, s) => a + s.count, 0),
-  }) as JsonObj;
+  // Sorted keys, pretty-printed: the manifest is read by people and diffed between runs.
+  const manifest = JSON.parse(
+    stableStringify({
+      generator: profile === "paper" ? PAPER_GENERATOR_VERSION : GENERATOR_VERSION,
+      seed,
+      format: "ToolMisuseBench task record (official schema), canonical JSONL with sorted keys",
+      splits: asJsonObject(splits),
+      total: Object.values(splits).reduce((a, s) => a + s.count, 0),
+    }),
+  ) as JsonObj;
   writeFileSync(path.join(opts.outDir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
   opts.progress?.(order.length, order.length, "done");
   return manifest;

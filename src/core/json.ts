@@ -46,7 +46,12 @@ export function cloneJson<T extends JsonValue | undefined>(value: T): T {
   return out as T;
 }
 
-/** Key-order-independent JSON text: equal data gives equal bytes, which hashing and determinism tests rely on. */
+/**
+ * The library's one canonical JSON writer: key-order-independent text (keys sorted by UTF-16 code units), so equal
+ * data gives equal bytes, which hashing, determinism tests and generated data sets rely on. `undefined` members are
+ * left out (a top-level or array `undefined` is `null`), non-finite numbers are written as strings (`"NaN"`), typed
+ * arrays as arrays of their numbers.
+ */
 export function stableStringify(value: unknown): string {
   return jsonText(value, false, false);
 }
@@ -61,7 +66,10 @@ export function recordStringify(value: unknown): string {
   return jsonText(value, false, true);
 }
 
-/** `keepOrder`: keep this subtree's key order; `recordArguments`: keep it below every `arguments` key. */
+/**
+ * `keepOrder`: keep this subtree's key order; `recordArguments`: keep it below every `arguments` key. Built in place
+ * (no per-level arrays): ToolMaze's simulators hash every call's arguments through it.
+ */
 function jsonText(value: unknown, keepOrder: boolean, recordArguments: boolean): string {
   if (value === undefined) return "null";
   if (value === null || typeof value !== "object") {
@@ -70,12 +78,38 @@ function jsonText(value: unknown, keepOrder: boolean, recordArguments: boolean):
   }
   // A DataView has no elements to list (as Array.from saw it).
   if (ArrayBuffer.isView(value)) return jsonText(isTypedArray(value) ? Array.from<number | bigint>(value) : [], keepOrder, recordArguments);
-  if (Array.isArray(value)) return `[${value.map((v) => jsonText(v, keepOrder, recordArguments)).join(",")}]`;
+  if (Array.isArray(value)) {
+    let s = "[";
+    // A hole writes nothing between its commas, as map + join did.
+    for (let i = 0; i < value.length; i++) s += (i > 0 ? "," : "") + (i in value ? jsonText(value[i], keepOrder, recordArguments) : "");
+    return `${s}]`;
+  }
   const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined);
-  if (!keepOrder) keys.sort();
-  const text = (k: string) => jsonText(obj[k], keepOrder || (recordArguments && k === "arguments"), recordArguments);
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${text(k)}`).join(",")}}`;
+  const keys = Object.keys(obj);
+  if (!keepOrder) sortKeys(keys);
+  let s = "{";
+  let first = true;
+  for (const k of keys) {
+    const v = obj[k];
+    if (v === undefined) continue;
+    s += `${first ? "" : ","}${JSON.stringify(k)}:${jsonText(v, keepOrder || (recordArguments && k === "arguments"), recordArguments)}`;
+    first = false;
+  }
+  return `${s}}`;
+}
+
+/** Default sort order (UTF-16 code units); most objects written are small, so sort those in place by insertion. */
+function sortKeys(keys: string[]): void {
+  if (keys.length > 16) {
+    keys.sort();
+    return;
+  }
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i];
+    let j = i - 1;
+    for (; j >= 0 && keys[j] > k; j--) keys[j + 1] = keys[j];
+    keys[j + 1] = k;
+  }
 }
 
 /** Structural equality for plain data (typed arrays compare element-wise). */

@@ -112,12 +112,26 @@ export class Rng {
   }
 }
 
-/** A stable 32-bit hash of a string (FNV-1a), for deterministic per-key seeds. */
-export function hash32(text: string): number {
-  let h = 0x811c9dc5;
+/** FNV-1a's offset basis: the state `fnv1aUpdate` starts from. */
+export const FNV_OFFSET = 0x811c9dc5;
+/** FNV-1a's 32-bit prime (for callers that feed characters themselves). */
+export const FNV_PRIME = 0x01000193;
+
+/**
+ * The library's one string hash, in parts: FNV-1a over `text`'s UTF-16 code units, continuing from `state`, so
+ * `fnv1aUpdate(fnv1aUpdate(FNV_OFFSET, a), b)` equals `fnv1aUpdate(FNV_OFFSET, a + b)` without building `a + b`.
+ * The result is a signed 32-bit state; `>>> 0` makes it the unsigned hash.
+ */
+export function fnv1aUpdate(state: number, text: string): number {
+  let h = state;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+    h = Math.imul(h, FNV_PRIME);
   }
-  return h >>> 0;
+  return h;
+}
+
+/** A stable 32-bit hash of a string (FNV-1a), for deterministic per-key seeds. */
+export function hash32(text: string): number {
+  return fnv1aUpdate(FNV_OFFSET, text) >>> 0;
 }

@@ -11,7 +11,7 @@ import { buildProfile } from "../../envs/toolmaze/faults.js";
 import { analyseCalls, type CallRecord, minRemainingCalls, scoreEpisode, slotSolutions } from "../../envs/toolmaze/scorer.js";
 import { alternativeTools, downstreamPositions, downstreamTools } from "../../envs/toolmaze/task/facts.js";
 import { CANONICAL_INSTANCES, CANONICAL_SEED, canonicalInstance, canonicalTasks } from "../../envs/toolmaze/tasks.js";
-import { canonicalJson, fnv1a, sub } from "../../envs/toolmaze/world/hash.js";
+import { fnv1a, sub } from "../../envs/toolmaze/world/hash.js";
 import { fieldType } from "../../envs/toolmaze/world/types.js";
 
 type AnyEnv = ReturnType<typeof make> & ToolMazeEnv;
@@ -173,46 +173,7 @@ describe("ToolMaze caches are invisible", () => {
   });
 
   it("response hashes equal hashing the joined text", () => {
-    /** The string-building forms the simulators used before hashing in parts. */
-    const canonicalText = (value: unknown): string => {
-      if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-      if (Array.isArray(value)) return `[${value.map(canonicalText).join(",")}]`;
-      const obj = value as Record<string, unknown>;
-      return `{${Object.keys(obj)
-        .sort()
-        .map((k) => `${JSON.stringify(k)}:${canonicalText(obj[k])}`)
-        .join(",")}}`;
-    };
     const rng = new Rng("hash");
-    const scalars: unknown[] = [
-      0,
-      -0,
-      1,
-      -1,
-      0.5,
-      1e21,
-      2 ** 32,
-      4294967295,
-      NaN,
-      "",
-      'a"b\\c',
-      "\u0001\n",
-      "é☃\ud800",
-      true,
-      false,
-      null,
-      undefined,
-    ];
-    const value = (depth: number): unknown => {
-      if (depth > 2 || rng.bool(0.5)) return rng.pick(scalars);
-      if (rng.bool(0.4)) return Array.from({ length: rng.int(4) }, () => value(depth + 1));
-      return Object.fromEntries(
-        Array.from({ length: rng.int(20) }, () => [rng.pick(["b", "a", "10", "2", "é", "Z", "aa", `k${rng.int(30)}`]), value(depth + 1)]),
-      );
-    };
-    // eslint-disable-next-line no-sparse-arrays
-    for (const v of [[1, , 3], { x: [undefined] }, ...Array.from({ length: 400 }, () => value(0))])
-      expect(canonicalJson(v)).toBe(canonicalText(v));
     const numbers = [0, -0, 1, 9, 10, 999999999, 1000000000, 4294967295, 4294967296, -5, 2.5, NaN, Infinity];
     for (let i = 0; i < 300; i++) numbers.push(rng.int(2 ** 31) * 2 + rng.int(2), rng.int(1000));
     for (const h of numbers)

@@ -2,7 +2,10 @@
  * Deterministic hashing for simulated tool outputs. Tool responses must be a pure function of
  * (capability, arguments, episode state) so that the same call yields the same bytes on every machine;
  * a string hash (not a random stream) gives exactly that without threading an Rng through simulators.
+ * The hash is the library's FNV-1a (`fnv1aUpdate`) plus a final avalanche (`fnvDigest`).
  */
+import { FNV_OFFSET, FNV_PRIME, fnv1aUpdate } from "../../../src/family.js";
+
 export function fnv1a(text: string): number {
   return fnvDigest(fnvUpdate(FNV_START, text));
 }
@@ -11,15 +14,8 @@ export function fnv1a(text: string): number {
  * The hash in parts, for hot paths that would otherwise build a string only to hash it: `fnvDigest(fnvUpdate(
  * fnvUpdate(FNV_START, a), b))` equals `fnv1a(a + b)`.
  */
-export const FNV_START = 0x811c9dc5;
-export function fnvUpdate(state: number, text: string): number {
-  let h = state;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h;
-}
+export const FNV_START = FNV_OFFSET;
+export const fnvUpdate = fnv1aUpdate;
 
 /** Feeds the decimal text of `n` (what `${n}` gives), without making the string when n is a uint32. */
 function fnvUpdateNumber(state: number, n: number): number {
@@ -29,7 +25,7 @@ function fnvUpdateNumber(state: number, n: number): number {
   let h = state;
   for (; p >= 1; p /= 10) {
     h ^= 48 + (Math.floor(n / p) % 10);
-    h = Math.imul(h, 0x01000193);
+    h = Math.imul(h, FNV_PRIME);
   }
   return h;
 }
@@ -54,32 +50,6 @@ export function unit(h: number): number {
 export function sub(h: number, part: string | number): number {
   const x = fnvUpdate(fnvUpdateNumber(FNV_START, h), ":");
   return fnvDigest(typeof part === "number" ? fnvUpdateNumber(x, part) : fnvUpdate(x, part));
-}
-
-/** Canonical JSON (sorted keys) so argument order never changes a hash. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  // Every simulated call hashes its arguments: build the text in place (same bytes as join-based assembly).
-  if (Array.isArray(value)) {
-    let s = "[";
-    // A hole contributes nothing, as in Array.prototype.map + join.
-    for (let i = 0; i < value.length; i++) s += (i > 0 ? "," : "") + (i in value ? canonicalJson(value[i]) : "");
-    return `${s}]`;
-  }
-  const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj);
-  // Default sort order (UTF-16 code units); argument objects are small, so sort them in place by insertion.
-  if (keys.length > 16) keys.sort();
-  else
-    for (let i = 1; i < keys.length; i++) {
-      const k = keys[i]!;
-      let j = i - 1;
-      for (; j >= 0 && keys[j]! > k; j--) keys[j + 1] = keys[j]!;
-      keys[j + 1] = k;
-    }
-  let s = "{";
-  for (let i = 0; i < keys.length; i++) s += `${i > 0 ? "," : ""}${JSON.stringify(keys[i])}:${canonicalJson(obj[keys[i]!])}`;
-  return `${s}}`;
 }
 
 const ALNUM = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";

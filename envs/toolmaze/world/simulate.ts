@@ -3,8 +3,9 @@
  * field values come from a hash of the canonical arguments, so the same call returns the same bytes on
  * every run and machine, and all members of an alternative group agree on the data they return.
  */
+import { stableStringify } from "../../../src/family.js";
 import type { ToolSpec } from "./corpus.js";
-import { canonicalJson, code, FNV_START, fnv1a, fnvDigest, fnvUpdate, sub } from "./hash.js";
+import { code, FNV_START, fnv1a, fnvDigest, fnvUpdate, sub } from "./hash.js";
 import type { WorldState } from "./state.js";
 import { type FieldType, fieldType, type Scalar, TIME } from "./types.js";
 
@@ -115,7 +116,8 @@ function validateArgs(tool: ToolSpec, args: Record<string, unknown>): SimError |
 function withWindowEnd(tool: ToolSpec, out: ToolOutput, args: Record<string, unknown>): ToolOutput {
   const { endField, startField } = toolFields(tool);
   if (endField === undefined || startField === undefined || typeof out[startField] !== "string") return out;
-  const minutes = typeof args.duration === "number" ? args.duration : 60 * (2 + (fnv1a(`${tool.group}|${canonicalJson(args)}|window`) % 5));
+  const minutes =
+    typeof args.duration === "number" ? args.duration : 60 * (2 + (fnv1a(`${tool.group}|${stableStringify(args)}|window`) % 5));
   return { ...out, [endField]: new Date(Date.parse(out[startField] as string) + minutes * 60_000).toISOString().replace(".000Z", "Z") };
 }
 
@@ -129,7 +131,7 @@ export function statelessOutputs(tool: ToolSpec, args: Record<string, unknown>):
 
 function genOutputs(tool: ToolSpec, args: Record<string, unknown>): ToolOutput {
   const fields = toolFields(tool);
-  const h = fnvDigest(fnvUpdate(fields.hashPrefix, canonicalJson(args))); // fnv1a(`${group}|${canonicalJson(args)}`)
+  const h = fnvDigest(fnvUpdate(fields.hashPrefix, stableStringify(args))); // fnv1a(`${group}|${stableStringify(args)}`)
   const out: ToolOutput = {};
   const outputs = fields.outputs;
   for (const { field, typeId, type } of outputs) out[field] = type.gen(sub(h, typeId));
@@ -177,7 +179,7 @@ function simulateRaw(tool: ToolSpec, args: Record<string, unknown>, state: World
       if (Number.isNaN(Date.parse(start)) || Date.parse(start) < TIME.NOW_MS) {
         return { ok: false, error: errorBody(tool, 400, "start must be a future ISO timestamp", { field: "start" }) };
       }
-      const key = canonicalJson(args);
+      const key = stableStringify(args);
       if (state.bookedSlots.includes(start)) {
         // Idempotent replay of the same booking (as with an idempotency key); any other booking conflicts.
         if (state.bookingArgs[start] === key) return { ok: true, output: out };
@@ -207,7 +209,7 @@ function simulateRaw(tool: ToolSpec, args: Record<string, unknown>, state: World
       const lines = state.carts[cartId];
       if (!lines || lines.length === 0) return { ok: false, error: errorBody(tool, 404, `cart ${cartId} not found or empty`) };
       const total = Math.round(lines.reduce((s, l) => s + l.quantity * l.unit_price, 0) * 100) / 100;
-      const orderId = `ord_${code(fnv1a(`order|${canonicalJson(lines)}`), 10)}`;
+      const orderId = `ord_${code(fnv1a(`order|${stableStringify(lines)}`), 10)}`;
       delete state.carts[cartId];
       state.orders[cartId] = { order_id: orderId, charged: total };
       return { ok: true, output: { order_id: orderId, charged: total } };
