@@ -20,8 +20,9 @@ export interface EpisodeBudgets {
  *   as a failed call with the `exceeded` error (error source `budget`), which the agent sees like any other.
  *
  * `retries`:
- * - `"retry_events"` (default): a detected `retry` event is charged; when the count passes the budget, the
- *   episode ends after that call, whose response is unchanged.
+ * - `"retry_events"` (default): a detected `retry` event is charged when the earlier call visibly failed (an error
+ *   response; a retry after a silent fault is not charged, since the remaining budget is observable); when the
+ *   count passes the budget, the episode ends after that call, whose response is unchanged.
  * - `"errors"` (ToolMisuseBench's harness): every failed call (other than a budget refusal) is charged; the call
  *   that passes the budget has its error replaced by `retryExceeded(limit, error)` (the record keeps the replaced
  *   response in `overflowed`).

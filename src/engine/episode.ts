@@ -568,7 +568,10 @@ export class ToolEpisode<S> {
     this.groupFn ??= (tool) => this.tools.get(tool)?.meta?.group;
     const { retry, alternativeSwitch } = recoveryPatterns(calls, record.tool, record.index, this.groupFn, this.patternRules);
     if (retry) {
-      if (this.budgetRules.retries === "retry_events") this.data.retries += 1;
+      // The retry budget is observable (and ends the episode): charge only a retry the agent can see, after an error
+      // response. A retry after a silent fault is still an event (rewards, metrics) but costs nothing, or the
+      // remaining budget would reveal the fault.
+      if (this.budgetRules.retries === "retry_events" && !calls[retry.ofCallIndex - 1].ok) this.data.retries += 1;
       events.push(retry);
     }
     if (alternativeSwitch) events.push(alternativeSwitch);

@@ -36,8 +36,8 @@ export interface ObservableEpisode {
   step: number;
   maxSteps: number;
   /**
-   * The remaining tool-call budget and the budgets' sizes (null: unlimited). Not the remaining retry budget: the
-   * engine counts a call after a silent fault as a retry, which the agent cannot see.
+   * The remaining tool-call budget and the budgets' sizes (null: unlimited). The features count retries from the
+   * agent's own history (`retries_used`), not from the engine's retry budget.
    */
   budget: { toolCalls: number | null; toolCallLimit: number | null; retryLimit: number | null };
   /** The family's observable plausibility check of a response value (ToolEnvConfig.suspiciousValue). */
