@@ -7,7 +7,7 @@
  * Run: npx tsx scripts/toolmaze-jaccard.ts [--env v0|v1] [--check]
  */
 import { formatTable } from "../src/metrics/table.js";
-import { canonicalTasks, COMPLEXITIES, meanPairwiseJaccard } from "../envs/toolmaze/tasks.js";
+import { canonicalTasks, capabilityStructure, COMPLEXITIES, meanPairwiseJaccard } from "../envs/toolmaze/tasks.js";
 import { taskTools } from "../envs/toolmaze/task/model.js";
 import { TOOLMAZE_VERSIONS, type ToolMazeVersion } from "../envs/toolmaze/version.js";
 import { DOMAINS } from "../envs/toolmaze/world/catalog.js";
@@ -17,17 +17,6 @@ const at = args.indexOf("--env");
 const version = (at >= 0 ? args[at + 1]!.replace(/^ToolMaze-/, "") : "v1") as ToolMazeVersion;
 if (!TOOLMAZE_VERSIONS.includes(version)) throw new Error(`--env: expected one of ${TOOLMAZE_VERSIONS.join(", ")}, got ${version}`);
 const tasks = canonicalTasks(version);
-/** Capability structure of a task: its capabilities and which capabilities feed each (providers ignored). */
-const structure = (t: (typeof tasks)[number]): string =>
-  t.positions
-    .map(
-      (p) =>
-        `${p.cap}<${Object.values(p.bindings)
-          .flatMap((b) => (b.kind === "bound" ? [b.from.map((f) => t.positions[f]!.cap).join("|")] : []))
-          .join(",")}`,
-    )
-    .sort()
-    .join(";");
 const strataMix = (ts: typeof tasks): string => {
   const n = new Map<string, number>();
   for (const t of ts) {
@@ -58,7 +47,7 @@ const rows = COMPLEXITIES.map((c) => {
     ts.length,
     Math.round(j * 10000) / 10000,
     j <= 0.06 ? "ok" : "FAIL",
-    new Set(ts.map(structure)).size,
+    new Set(ts.map(capabilityStructure)).size,
     avg((t) => taskTools(t).length),
     avg((t) => t.sStar.length),
     avg((t) => t.solutions.length),

@@ -41,6 +41,22 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   return union === 0 ? 0 : inter / union;
 }
 
+/**
+ * Capability structure of a task: its capabilities and which capabilities feed each (providers ignored), as one
+ * string, so the number of distinct structures in a suite measures its structural variety.
+ */
+export function capabilityStructure(t: Task): string {
+  return t.positions
+    .map(
+      (p) =>
+        `${p.cap}<${Object.values(p.bindings)
+          .flatMap((b) => (b.kind === "bound" ? [b.from.map((f) => t.positions[f]!.cap).join("|")] : []))
+          .join(",")}`,
+    )
+    .sort()
+    .join(";");
+}
+
 /** Mean pairwise Jaccard similarity of task tool sets. */
 export function meanPairwiseJaccard(tasks: readonly Task[]): number {
   const sets = tasks.map((t) => new Set(taskTools(t)));

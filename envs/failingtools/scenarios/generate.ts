@@ -389,15 +389,19 @@ function buildOne(
   if (chain) {
     const mainIdx = chain.before.length;
     const preTools: string[] = [];
-    chain.before.forEach((st, i) => {
-      const tools = [toolName(primary.id, st.op), toolName(fallback.id, st.op)];
-      preTools.push(...tools);
-      const stepArgs = argRequirements(
+    /** A chain step's tools (on either provider) and the arguments the request fixes for it. */
+    const stepCall = (st: (typeof chain.before)[number]) => ({
+      tools: [toolName(primary.id, st.op), toolName(fallback.id, st.op)],
+      stepArgs: argRequirements(
         request,
         st.args,
         (st.bind ?? []).map((b) => b.arg),
         null,
-      );
+      ),
+    });
+    chain.before.forEach((st, i) => {
+      const { tools, stepArgs } = stepCall(st);
+      preTools.push(...tools);
       required.push({
         kind: "call",
         id: `step_before_${i}`,
@@ -446,13 +450,7 @@ function buildOne(
       });
     }
     chain.after.forEach((st, j) => {
-      const tools = [toolName(primary.id, st.op), toolName(fallback.id, st.op)];
-      const stepArgs = argRequirements(
-        request,
-        st.args,
-        (st.bind ?? []).map((b) => b.arg),
-        null,
-      );
+      const { tools, stepArgs } = stepCall(st);
       required.push({
         kind: "call",
         id: `step_after_${j}`,

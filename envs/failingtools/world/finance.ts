@@ -1,4 +1,4 @@
-import type { JsonObject } from "../../../src/family.js";
+import type { JsonObject, JsonValue } from "../../../src/family.js";
 import { defineCategory, type ProviderRuntime, recordWrite, searchOp, type WriteTaskCore } from "./category.js";
 import { asNum, asStr, fail, int, nextId, num, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
 import { lookAlike, money, people, type Person } from "./pools.js";
@@ -12,6 +12,9 @@ interface PaymentsWorld {
 }
 
 const recipientView = (r: JsonObject): JsonObject => pick(r, ["recipient_id", "name", "email", "phone"]);
+/** The one saved recipient a name, e-mail or phone number names (both money-moving tools take one). */
+const resolveRecipient = (rt: ProviderRuntime, query: JsonValue | undefined) =>
+  resolveOne(table(rt.st, "recipients"), asStr(query), "recipient_id", ["name", "email", "phone"], "recipient", recipientView);
 
 function balanceOf(rt: ProviderRuntime): { ledger: number; pending: number } {
   return { ledger: asNum(rt.st.ledger_balance), pending: asNum(rt.st.pending) };
@@ -87,14 +90,7 @@ export const payments = defineCategory<PaymentsWorld>({
       ),
       mutates: true,
       run: (a, rt) => {
-        const who = resolveOne(
-          table(rt.st, "recipients"),
-          asStr(a.recipient),
-          "recipient_id",
-          ["name", "email", "phone"],
-          "recipient",
-          recipientView,
-        );
+        const who = resolveRecipient(rt, a.recipient);
         if (!who.ok) return who.result;
         const amount = round2(asNum(a.amount));
         const b = balanceOf(rt);
@@ -155,14 +151,7 @@ export const payments = defineCategory<PaymentsWorld>({
       ),
       mutates: true,
       run: (a, rt) => {
-        const who = resolveOne(
-          table(rt.st, "recipients"),
-          asStr(a.recipient),
-          "recipient_id",
-          ["name", "email", "phone"],
-          "recipient",
-          recipientView,
-        );
+        const who = resolveRecipient(rt, a.recipient);
         if (!who.ok) return who.result;
         const rec: JsonObject = {
           request_id: nextId(rt.st, rt.prov.idPrefix, "req"),
