@@ -14,16 +14,10 @@ import {
   stableStringify,
 } from "../../src/index.js";
 import { pairsCommand } from "../../src/cli/commands/pairs.js";
-import { cli } from "./dataCommands.js";
+import { cli, readJsonl as jsonl } from "./dataCommands.js";
 
 const dir = mkdtempSync(join(tmpdir(), "rg-cli-pairs-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const jsonl = (path: string) =>
-  readFileSync(path, "utf8")
-    .trim()
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
 
 describe("reward-analysis commands: ablate and pairs", () => {
   it("ablate prints every preset and writes CSV (with the recovery metrics) and SVG", async () => {

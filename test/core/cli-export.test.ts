@@ -4,16 +4,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readTrajectories } from "../../src/index.js";
 import { failure } from "../helpers/cli.js";
-import { cli, interruptedCopy, writeJsonl } from "./dataCommands.js";
+import { cli, interruptedCopy, readJsonl as jsonl, writeJsonl } from "./dataCommands.js";
 
 const dir = mkdtempSync(join(tmpdir(), "rg-cli-export-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const jsonl = (path: string) =>
-  readFileSync(path, "utf8")
-    .trim()
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
 
 describe("data commands: export", () => {
   // The collected file these tests read: 5 careful episodes (seeds 0..4) with a permanent fault, all successes.
