@@ -2,7 +2,7 @@
 as in-process, and the Gymnasium adapter gives Dict(Box, MultiBinary) + Discrete(K) with action_masks()."""
 import pytest
 
-from test_trajectories import _canon, inprocess_rollouts, traj_hash
+from test_trajectories import _canon, bridge_rollout, inprocess_rollouts, traj_hash
 
 DISCRETE_IDS = ["Demo-v0", "ToolMaze-v0", "ToolMaze-v1", "FailingTools-v0", "ToolMisuseBench-v0", "PlanBenchXL-v0"]
 
@@ -16,18 +16,6 @@ def _plain(x):
     if isinstance(x, (list, tuple)):
         return [_plain(v) for v in x]
     return x
-
-
-def _bridge_rollout(client, env_id, num_envs, seed, steps, options):
-    vec = client.make_vec(env_id, num_envs, seed=seed, **options)
-    obs, infos = vec.reset()
-    out = {"reset": {"observations": obs, "infos": infos}, "steps": []}
-    for _ in range(steps):
-        o, r, te, tr, inf, acts = vec.step_random()
-        out["steps"].append({"actions": acts, "observations": o, "rewards": r, "terminated": te, "truncated": tr,
-                             "infos": inf})
-    vec.close()
-    return _plain(out)
 
 
 def test_discrete_make_options_pass_through(client):
@@ -47,9 +35,9 @@ def test_discrete_bridge_equals_inprocess(client, repo_root):
              for i, e in enumerate(DISCRETE_IDS)]
     ref = inprocess_rollouts(repo_root, items)
     for it, want in zip(items, ref):
-        got = _bridge_rollout(client, it["env_id"], it["num_envs"], it["seed"], it["steps"], {"action_mode": "discrete"})
+        got = _plain(bridge_rollout(client, it["env_id"], it["num_envs"], it["seed"], it["steps"], action_mode="discrete"))
         assert traj_hash(got) == traj_hash(_canon(want)), it["env_id"]
-    other = _bridge_rollout(client, DISCRETE_IDS[0], 3, 999, 25, {"action_mode": "discrete"})
+    other = _plain(bridge_rollout(client, DISCRETE_IDS[0], 3, 999, 25, action_mode="discrete"))
     assert traj_hash(other) != traj_hash(_canon(ref[0]))
 
 

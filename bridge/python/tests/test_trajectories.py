@@ -21,8 +21,8 @@ def traj_hash(t):
     return hashlib.sha256(json.dumps(_canon(t), sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-def bridge_rollout(client, env_id, num_envs, seed, steps):
-    vec = client.make_vec(env_id, num_envs, seed=seed)
+def bridge_rollout(client, env_id, num_envs, seed, steps, **options):
+    vec = client.make_vec(env_id, num_envs, seed=seed, **options)
     obs, infos = vec.reset()
     out = {"reset": {"observations": obs, "infos": infos}, "steps": []}
     for _ in range(steps):
