@@ -456,7 +456,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
       suspicious: this.config.suspiciousValue,
       familyKinds: this.config.extraActionKinds ?? {},
       step: this.stepCount,
-      maxSteps: this.maxSteps,
+      maxSteps: this.stepLimit,
       budgets: this.episode.budgets,
       lastResponse: last,
       done: this.done,
@@ -492,7 +492,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
       removedTools: removed,
       response,
       step: this.stepCount,
-      budget: remainingBudgets(episode.budgets, this.maxSteps, {
+      budget: remainingBudgets(episode.budgets, this.stepLimit, {
         steps: this.stepCount,
         calls: episode.data.calls.length,
         retries: episode.data.retries,

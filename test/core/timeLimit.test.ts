@@ -34,8 +34,8 @@ function play(
   env: Env<ToolObservation, Action>,
   toolEnv: ToolEnv<unknown>,
   seed: number,
-): { rewards: number[]; infos: Info[]; last: [boolean, boolean] } {
-  env.reset({ seed });
+): { observations: ToolObservation[]; rewards: number[]; infos: Info[]; last: [boolean, boolean] } {
+  const observations = [env.reset({ seed })[0]];
   const rng = new Rng(seed).derive("timelimit-test");
   const rewards: number[] = [];
   const infos: Info[] = [];
@@ -45,16 +45,17 @@ function play(
       toolEnv.toolCallSpace.tools().length > 0
         ? { type: "tool_call", ...toolEnv.toolCallSpace.sample(rng) }
         : toolEnv.actionSpace.sample(rng);
-    const [, reward, terminated, truncated, info] = env.step(action);
+    const [obs, reward, terminated, truncated, info] = env.step(action);
+    observations.push(obs);
     rewards.push(reward);
     infos.push(info);
-    if (terminated || truncated) return { rewards, infos, last: [terminated, truncated] };
+    if (terminated || truncated) return { observations, rewards, infos, last: [terminated, truncated] };
   }
 }
 
 describe("TimeLimit", () => {
   for (const { id } of listEnvs()) {
-    it(`${id}: the final step under TimeLimit(${LIMIT}) equals the env's own maxSteps=${LIMIT} (success, metrics, hidden)`, () => {
+    it(`${id}: the final step under TimeLimit(${LIMIT}) equals the env's own maxSteps=${LIMIT} (observations, success, metrics, hidden)`, () => {
       const own = make<ToolObservation, Action>(id, { maxSteps: LIMIT });
       const inner = make<ToolObservation, Action>(id);
       const wrapped = new TimeLimit(inner, LIMIT);
@@ -62,6 +63,8 @@ describe("TimeLimit", () => {
         const a = play(own, toolEnvOf(own), seed);
         const b = play(wrapped, toolEnvOf(inner), seed);
         expect(b.infos).toEqual(a.infos);
+        // The lowered limit is the env's own: the observed step budget counts down to it.
+        expect(b.observations).toEqual(a.observations);
         expect(b.rewards).toEqual(a.rewards);
         expect(b.last).toEqual(a.last);
         const final = b.infos.at(-1)!;
