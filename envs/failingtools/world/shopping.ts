@@ -1,5 +1,5 @@
 import type { JsonObject } from "../../../src/family.js";
-import { cancelOp, defineCategory, getOp, recordWrite, searchOp } from "./category.js";
+import { cancelOp, defineCategory, getOp, recordWrite, searchOp, type TaskSpec } from "./category.js";
 import { addDays, asNum, asStr, dateOf, enm, fail, int, nextId, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
 
 /* ------------------------------------------------------------------ shopping: Amazon / Target */
@@ -32,6 +32,19 @@ function renewedTwin(p: { title: string; list: number }): JsonObject {
     price,
     rating: 3.4,
     in_stock: true,
+  };
+}
+
+/** The shopping look-alike: the renewed twin of the new product asked for, told apart by its `condition`. */
+function renewedAmbiguity(p: { title: string; list: number }): NonNullable<TaskSpec["ambiguity"]> {
+  return {
+    arg: "product",
+    table: "products",
+    idField: "product_id",
+    decoy: renewedTwin(p),
+    truth: { title: p.title, condition: "new" },
+    shownPath: ["condition"],
+    decoyShown: "renewed",
   };
 }
 
@@ -159,15 +172,7 @@ export const shopping = defineCategory<ShopWorld>({
             staleValue: round2(price + 20),
             staleConcept: { kind: "number", id: "stale_price", value: round2(price + 20), tolerance: 0.01 },
           },
-          ambiguity: {
-            arg: "product",
-            table: "products",
-            idField: "product_id",
-            decoy: renewedTwin(p),
-            truth: { title: p.title, condition: "new" },
-            shownPath: ["condition"],
-            decoyShown: "renewed",
-          },
+          ambiguity: renewedAmbiguity(p),
         };
       },
     },
@@ -200,15 +205,7 @@ export const shopping = defineCategory<ShopWorld>({
             { title: p.title, condition: "new", quantity: qty, status: "ordered" },
             { verify: "get_order", cancel: "cancel_order" },
           ),
-          ambiguity: {
-            arg: "product",
-            table: "products",
-            idField: "product_id",
-            decoy: renewedTwin(p),
-            truth: { title: p.title, condition: "new" },
-            shownPath: ["condition"],
-            decoyShown: "renewed",
-          },
+          ambiguity: renewedAmbiguity(p),
         };
       },
     },
