@@ -55,7 +55,7 @@ function play(
 
 describe("TimeLimit", () => {
   for (const { id } of listEnvs()) {
-    it(`${id}: the final step under TimeLimit(${LIMIT}) equals the env's own maxSteps=${LIMIT} (observations, success, metrics, hidden)`, () => {
+    it(`${id}: the final step under TimeLimit(${LIMIT}) equals maxSteps=${LIMIT} (observations, success, metrics, hidden)`, () => {
       const own = make<ToolObservation, Action>(id, { maxSteps: LIMIT });
       const inner = make<ToolObservation, Action>(id);
       const wrapped = new TimeLimit(inner, LIMIT);
