@@ -16,7 +16,7 @@ import { emptyDictionary } from "./dictionary.js";
 import type { CoreEvent, EpisodeEvent, FaultPersistenceType, ToolErrorSource } from "./events.js";
 import { type CorruptionFn, type FaultSpec, type FaultState, faultFires, initialFaultState } from "./faults.js";
 import { type Taint, ValueProvenance } from "./ledger.js";
-import { DEFAULT_PATTERN_RULES, type PatternRules, recoveryPatterns } from "./patterns.js";
+import { DEFAULT_PATTERN_RULES, type PatternRules, type RecoveryPatterns, recoveryPatternsInto } from "./patterns.js";
 import type { CallPipeline, StageCall, StageOutcome } from "./pipeline.js";
 
 export type { CallPipeline, FamilyFaultStage, StageCall, StageOutcome } from "./pipeline.js";
@@ -105,16 +105,19 @@ function callRngOf(rng: Rng, index: number): () => Rng {
 }
 
 /**
- * Name -> tool of a tool list. A family that hands every episode the same list (PlanBench-XL's ~1,700 tools) gets
- * the same read-only map back instead of a rebuild per reset.
+ * Name -> tool of a tool list. A family that hands every episode the same large list (PlanBench-XL's ~1,700 tools)
+ * gets the same read-only map back instead of a rebuild per reset. Small lists are indexed afresh: a WeakMap entry
+ * per reset of a family that builds its list per episode cost more (insertion and GC of the entries) than the map.
  */
+const INDEX_CACHE_MIN = 64;
 const toolIndexes = new WeakMap<readonly ToolDefinition<never>[], ReadonlyMap<string, ToolDefinition<never>>>();
 function toolIndex<S>(list: readonly ToolDefinition<S>[]): ReadonlyMap<string, ToolDefinition<S>> {
-  const cached = toolIndexes.get(list) as ReadonlyMap<string, ToolDefinition<S>> | undefined;
+  const cacheable = list.length >= INDEX_CACHE_MIN;
+  const cached = cacheable ? (toolIndexes.get(list) as ReadonlyMap<string, ToolDefinition<S>> | undefined) : undefined;
   if (cached) return cached;
   const tools = new Map<string, ToolDefinition<S>>();
   for (const t of list) tools.set(t.name, t);
-  toolIndexes.set(list, tools);
+  if (cacheable) toolIndexes.set(list, tools);
   return tools;
 }
 
@@ -561,12 +564,21 @@ export class ToolEpisode<S> {
   // Made on first use, not as an arrow class field: under tsx (keepNames) every field arrow costs a
   // defineProperty('name') per episode, which was a fifth of a canonical ToolMaze reset.
   private groupFn: ((tool: string) => string | undefined) | null = null;
+  /** Scratch result of the pattern detection (read right away, never kept). */
+  private readonly patterns: RecoveryPatterns = { retry: null, alternativeSwitch: null };
 
   /** Retry, alternative-switch and read-back events, from the call history alone. */
   private detectPatterns(record: CallRecord, events: EpisodeEvent[]): void {
     const calls = this.data.calls;
     this.groupFn ??= (tool) => this.tools.get(tool)?.meta?.group;
-    const { retry, alternativeSwitch } = recoveryPatterns(calls, record.tool, record.index, this.groupFn, this.patternRules);
+    const { retry, alternativeSwitch } = recoveryPatternsInto(
+      this.patterns,
+      calls,
+      record.tool,
+      record.index,
+      this.groupFn,
+      this.patternRules,
+    );
     if (retry) {
       if (this.budgetRules.retries === "retry_events") this.data.retries += 1;
       events.push(retry);

@@ -58,6 +58,10 @@ import { CORE_TERMS, coreRawTerms } from "./terms.js";
 import { type ToolDefinition, toolSchemaOf } from "./tool.js";
 import { type ObservableEpisode, projectEpisode } from "./discrete/source.js";
 
+// The default hooks' answers, shared: they run on every call / step and the engine only reads them.
+const NO_CALL_REPORT: CallReport = Object.freeze({});
+const NO_STEP_REPORT: StepReport = Object.freeze({});
+
 /** `info.terminationReason` of an episode that ended without success. */
 function reasonOf(end: EpisodeEnd): TerminationReason {
   return end.kind === "answer" ? "answered" : end.kind === "abort" ? "aborted" : end.reason;
@@ -129,7 +133,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
   protected abstract createEpisode(rng: Rng, options: JsonObject): EpisodeSetup<S>;
   /** The family's events after a recorded tool call, and whether its own rules end the episode there. */
   protected onCall(_record: CallRecord, _events: readonly EpisodeEvent[]): CallReport {
-    return {};
+    return NO_CALL_REPORT;
   }
   /** Family-specific actions (beyond tool_call / answer / abort). */
   protected onFamilyAction(action: FamilyAction): FamilyActionResult {
@@ -144,7 +148,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
   }
   /** The family's raw reward terms of a step (added to the core ones) and its `info.hidden` annotation. */
   protected stepReport(_step: StepContext): StepReport {
-    return {};
+    return NO_STEP_REPORT;
   }
   /** Φ(s): minus the optimal number of calls still needed. Null: no potential. */
   protected potential(): number | null {
@@ -263,8 +267,8 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
     const reason: TerminationReason | null = success ? "success" : end === null ? null : reasonOf(end);
     const raw = coreRawTerms(events, ended, success);
     const report = this.stepReport({ events, ended, success, end, hidden: this.options.hiddenInfo });
-    const family = report.rawTerms ?? {};
-    for (const k in family) raw[k] = (raw[k] ?? 0) + family[k];
+    const family = report.rawTerms;
+    if (family) for (const k in family) raw[k] = (raw[k] ?? 0) + family[k];
     const phi = this.potential();
     const { reward, terms } = this.computer.step(raw, phi);
     this.history.push({ step: this.stepCount, action: parsed ?? action, response, events, reward });
@@ -492,11 +496,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
       removedTools: removed,
       response,
       step: this.stepCount,
-      budget: remainingBudgets(episode.budgets, this.maxSteps, {
-        steps: this.stepCount,
-        calls: episode.data.calls.length,
-        retries: episode.data.retries,
-      }),
+      budget: remainingBudgets(episode.budgets, this.maxSteps, this.stepCount, episode.data.calls.length, episode.data.retries),
     };
   }
 }
