@@ -31,10 +31,12 @@ export class RecordEpisodeStatistics<Obs, Act> extends Wrapper<Obs, Act> {
     return this.env.reset(args);
   }
   override step(action: Act): StepResult<Obs> {
-    const [obs, reward, terminated, truncated, info] = this.env.step(action);
+    const res = this.env.step(action);
+    const [obs, reward, terminated, truncated, info] = res;
     this.ret += reward;
     this.len += 1;
-    if (!(terminated || truncated)) return [obs, reward, terminated, truncated, info];
+    // Mid-episode the inner result is passed on as is (no copy of the tuple per step).
+    if (!(terminated || truncated)) return res;
     const episode: EpisodeStatistics = { r: this.ret, l: this.len, t: (performance.now() - this.start) / 1000 };
     this.returnQueue.push(this.ret);
     this.lengthQueue.push(this.len);

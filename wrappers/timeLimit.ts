@@ -35,14 +35,16 @@ export class TimeLimit<Obs, Act> extends Wrapper<Obs, Act> {
   }
   override step(action: Act): StepResult<Obs> {
     if (this.truncatedHere) throw new ResetNeededError("step() called after the episode ended (TimeLimit); call reset() first");
-    const [obs, reward, terminated, truncated, info] = this.env.step(action);
-    if (this.enforcedByEnv) return [obs, reward, terminated, truncated, info];
+    const res = this.env.step(action);
+    // The inner result is passed on as is unless this wrapper truncates: no copy of the tuple per step.
+    if (this.enforcedByEnv) return res;
     this.elapsed += 1;
+    const [obs, reward, terminated, truncated, info] = res;
     if (!terminated && !truncated && this.elapsed >= this.maxEpisodeSteps) {
       this.truncatedHere = true;
       this.episodeTruncated("max_steps");
       return [obs, reward, false, true, { ...info, terminationReason: "max_steps" }];
     }
-    return [obs, reward, terminated, truncated, info];
+    return res;
   }
 }

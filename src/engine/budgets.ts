@@ -69,16 +69,19 @@ export function episodeStepLimit(maxSteps: number, budgets: ResolvedBudgets): nu
   return budgets.steps === null ? maxSteps : Math.min(maxSteps, budgets.steps);
 }
 
-/** What is left of each budget (the observation's `budget`). */
+/** What is left of each budget (the observation's `budget`), given the steps, calls and retries used so far. */
 export function remainingBudgets(
   budgets: ResolvedBudgets,
   maxSteps: number,
-  used: { steps: number; calls: number; retries: number },
+  steps: number,
+  calls: number,
+  retries: number,
 ): { steps: number; toolCalls: number | null; retries: number | null } {
-  const steps = budgets.steps === null ? maxSteps - used.steps : Math.min(Math.max(0, budgets.steps - used.steps), maxSteps - used.steps);
+  // Positional counts rather than a `used` object: this runs on every observation.
+  const left = budgets.steps === null ? maxSteps - steps : Math.min(Math.max(0, budgets.steps - steps), maxSteps - steps);
   return {
-    steps,
-    toolCalls: budgets.toolCalls === null ? null : Math.max(0, budgets.toolCalls - used.calls),
-    retries: budgets.retries === null ? null : Math.max(0, budgets.retries - used.retries),
+    steps: left,
+    toolCalls: budgets.toolCalls === null ? null : Math.max(0, budgets.toolCalls - calls),
+    retries: budgets.retries === null ? null : Math.max(0, budgets.retries - retries),
   };
 }

@@ -31,6 +31,12 @@ function failed(c: PatternCall, faultCounts: boolean): boolean {
 export type RetryEvent = Extract<CoreEvent, { type: "retry" }>;
 export type AlternativeSwitchEvent = Extract<CoreEvent, { type: "alternative_switch" }>;
 
+/** What `recoveryPatterns` found for one call. */
+export interface RecoveryPatterns {
+  retry: RetryEvent | null;
+  alternativeSwitch: AlternativeSwitchEvent | null;
+}
+
 /**
  * Retry and alternative-switch detection, for every family: `calls` are the earlier calls in order, `tool` and
  * `index` the new one, `groupOf` the tool's alternative group (`meta.group`).
@@ -41,7 +47,19 @@ export function recoveryPatterns(
   index: number,
   groupOf: (tool: string) => string | undefined,
   rules: PatternRules = DEFAULT_PATTERN_RULES,
-): { retry: RetryEvent | null; alternativeSwitch: AlternativeSwitchEvent | null } {
+): RecoveryPatterns {
+  return recoveryPatternsInto({ retry: null, alternativeSwitch: null }, calls, tool, index, groupOf, rules);
+}
+
+/** `recoveryPatterns` written into `out` (the engine reuses one object: this runs on every tool call). */
+export function recoveryPatternsInto(
+  out: RecoveryPatterns,
+  calls: readonly PatternCall[],
+  tool: string,
+  index: number,
+  groupOf: (tool: string) => string | undefined,
+  rules: PatternRules,
+): RecoveryPatterns {
   const faultCounts = rules.failure === "error_or_fault";
   let prevSame: PatternCall | undefined;
   for (let i = calls.length - 1; i >= 0; i--) {
@@ -76,5 +94,7 @@ export function recoveryPatterns(
       alternativeSwitch = { type: "alternative_switch", from: from.tool, to: tool, group, callIndex: index, afterFault };
     }
   }
-  return { retry, alternativeSwitch };
+  out.retry = retry;
+  out.alternativeSwitch = alternativeSwitch;
+  return out;
 }

@@ -1,0 +1,181 @@
+/**
+ * The fault stage of the engine's default call pipeline: which fault specs fire on a call (each with its own
+ * probability stream), faults that pre-empt the simulator (`error`, `replace`), the simulator, then corrupting
+ * faults and decoys, and the `fault_injected` events. ToolEpisode.call (episode.ts) runs it once a call is valid.
+ */
+import type { JsonObject, JsonValue } from "../core/json.js";
+import { cloneJson } from "../core/json.js";
+import { Rng, type RngState } from "../core/rng.js";
+import { type CallRecord, callRngOf, type EpisodeData, errorResponse, STRENGTH } from "./callRecord.js";
+import type { EpisodeEvent, FaultPersistenceType, ToolErrorSource } from "./events.js";
+import { type CorruptionFn, type FaultSpec, faultFires } from "./faults.js";
+import type { Taint } from "./ledger.js";
+import type { ToolDefinition, ToolErrorPayload } from "./tool.js";
+
+/** One episode's fault specs and the state of their probability streams. */
+export class FaultStage<S> {
+  private faultRngs = new Map<string, Rng>();
+
+  constructor(
+    private readonly faults: readonly FaultSpec[],
+    private readonly corruptions: Readonly<Record<string, CorruptionFn<S>>>,
+    private readonly rng: Rng,
+  ) {}
+
+  /** States of the per-fault probability streams (the only engine streams that advance with use). */
+  rngStates(): Record<string, RngState> {
+    const out: Record<string, RngState> = {};
+    for (const [id, r] of [...this.faultRngs.entries()].sort(([a], [b]) => a.localeCompare(b))) out[id] = r.getState();
+    return out;
+  }
+
+  restoreRngStates(states: Record<string, RngState>): void {
+    this.faultRngs = new Map(Object.entries(states).map(([id, st]) => [id, Rng.fromState(st)]));
+  }
+
+  private draws: Map<string, () => number> | null = null;
+  /** The `prob` draw of fault `id` (one function per fault: the stream itself is derived on the first draw). */
+  private drawOf(id: string): () => number {
+    const draws = (this.draws ??= new Map());
+    let draw = draws.get(id);
+    if (!draw) draws.set(id, (draw = () => this.faultRng(id).random()));
+    return draw;
+  }
+
+  private faultRng(id: string): Rng {
+    let r = this.faultRngs.get(id);
+    if (!r) {
+      r = this.rng.derive(`fault:${id}`);
+      this.faultRngs.set(id, r);
+    }
+    return r;
+  }
+
+  private errorResponses: Map<ToolErrorPayload, JsonValue> | null = null;
+  /** This episode's own copy of a shared fault's error response (see FaultEffect `perEpisodeResponse`). */
+  private episodeErrorResponse(error: ToolErrorPayload): JsonValue {
+    const responses = (this.errorResponses ??= new Map());
+    let response = responses.get(error);
+    if (response === undefined) {
+      response = cloneJson(errorResponse(error));
+      responses.set(error, response);
+    }
+    return response;
+  }
+
+  /** Applies a family's named corruption transform to a call's output (null when the simulator was skipped). */
+  private transform(
+    def: ToolDefinition<S>,
+    args: JsonObject,
+    index: number,
+    name: string,
+    output: JsonValue | null,
+    params: JsonObject | undefined,
+    world: S,
+  ): JsonValue {
+    const fn = this.corruptions[name];
+    if (!fn) throw new Error(`fault transform "${name}" is not registered`);
+    return fn({ tool: def.name, args, output, params: params ?? {}, state: world, rng: this.rng.derive(`corrupt:${index}`) });
+  }
+
+  /** Runs a valid call through the faults and the simulator; `data` is the episode's (fault states, world). */
+  run(
+    def: ToolDefinition<S>,
+    args: JsonObject,
+    index: number,
+    step: number,
+    data: EpisodeData<S>,
+    events: EpisodeEvent[],
+  ): { record: CallRecord; error: ToolErrorPayload | null } {
+    // Hot path (every tool call): no per-call arrays or named closures unless a fault fires.
+    let fired: FaultSpec[] | null = null;
+    if (this.faults.length > 0) {
+      const call = { tool: def.name, meta: def.meta, args, callIndex: index };
+      for (const f of this.faults) {
+        if (faultFires(f, data.faultStates[f.id], call, this.drawOf(f.id))) (fired ??= []).push(f);
+      }
+    }
+    let ok: boolean;
+    let response: JsonValue;
+    let errorSource: ToolErrorSource | null = null;
+    let taint: Taint = "clean";
+    let error: ToolErrorPayload | null = null;
+    const pre = fired === null ? undefined : fired.find((f) => f.effect.type !== "corrupt" && f.effect.type !== "decoy");
+    if (pre) {
+      const eff = pre.effect;
+      if (eff.type === "error") {
+        ok = false;
+        error = eff.errorByTool?.[def.name] ?? eff.error;
+        response = eff.perEpisodeResponse ? this.episodeErrorResponse(error) : errorResponse(error);
+        errorSource = "fault";
+      } else if (eff.type === "replace") {
+        ok = true;
+        response = eff.transform
+          ? this.transform(def, args, index, eff.transform, null, eff.params, data.world)
+          : cloneJson(eff.output ?? null);
+        taint = "corrupted";
+      } else throw new Error(`fault "${pre.id}": a "${eff.type}" effect is applied by its family, not by the default call pipeline`);
+    } else {
+      const out = def.run(args, { state: data.world, callIndex: index, step, rng: callRngOf(this.rng, index) });
+      ok = out.ok;
+      if (out.ok) {
+        response = out.output;
+        if (out.taint) taint = out.taint;
+      } else {
+        error = out.error;
+        response = errorResponse(error);
+        errorSource = "simulator";
+      }
+    }
+    if (fired === null)
+      return {
+        record: { index, step, tool: def.name, arguments: args, ok, response, errorSource, faults: [], taint, faultPersistence: null },
+        error,
+      };
+    const applied: FaultSpec[] = pre ? [pre] : [];
+    if (!pre) {
+      // A decoy answered by itself: whatever it said is the fault's doing, success or failure.
+      for (const f of fired) {
+        if (f.effect.type !== "decoy") continue;
+        applied.push(f);
+        taint = "untrusted";
+        if (!ok) errorSource = "fault";
+      }
+    }
+    if (ok) {
+      for (const f of fired) {
+        if (f.effect.type !== "corrupt") continue;
+        response = this.transform(def, args, index, f.effect.transform, response, f.effect.params, data.world);
+        taint = "corrupted";
+        applied.push(f);
+      }
+    }
+    for (const f of applied) {
+      events.push({
+        type: "fault_injected",
+        tool: def.name,
+        callIndex: index,
+        faultId: f.id,
+        kind: f.kind,
+        visibility: f.visibility,
+        persistence: f.persistence.type,
+      });
+    }
+    let persistence: FaultPersistenceType | null = null;
+    for (const f of applied)
+      if (persistence === null || STRENGTH[f.persistence.type] > STRENGTH[persistence]) persistence = f.persistence.type;
+    const record = {
+      index,
+      step,
+      tool: def.name,
+      arguments: args,
+      ok,
+      response,
+      errorSource,
+      faults: applied.map((f) => f.id),
+      taint,
+      faultPersistence: persistence,
+    };
+    return { record, error };
+  }
+}

@@ -1,0 +1,384 @@
+import { type EnvMetadata, type EnvSpec, Env, parseResetArgs, type ResetArgs, type StepResult } from "../core/env.js";
+import { ActionError, ResetNeededError } from "../core/errors.js";
+import type { JsonObject, JsonValue } from "../core/json.js";
+import { Rng } from "../core/rng.js";
+import { ToolActionSpace } from "./actionSpace.js";
+import { ToolCallSpace, type ToolSchema } from "../core/spaces/toolCall.js";
+import type { Space } from "../core/spaces/space.js";
+import { RewardComputer } from "../rewards/compute.js";
+import { resolveRewardSpec } from "../rewards/presets.js";
+import type { RewardSpec } from "../rewards/spec.js";
+import type { Action, FamilyAction, ToolCallAction } from "./actions.js";
+import type { EpisodeEvent, TerminationReason } from "./events.js";
+import { episodeStepLimit, remainingBudgets } from "./budgets.js";
+import { type CallRecord, ToolEpisode } from "./episode.js";
+import {
+  type CallReport,
+  CORE_INFO_KEYS,
+  type EpisodeEnd,
+  type EpisodeSetup,
+  type FamilyActionResult,
+  type StepContext,
+  type StepReport,
+  type ToolEnvConfig,
+  type ToolEnvOptions,
+  type ToolResetInfo,
+  type ToolStepInfo,
+} from "./toolEnvContract.js";
+
+import { type ToolObservation, toolObservationSpace } from "./observation.js";
+import { renderEpisode, type HistoryEntry } from "./render.js";
+import { CORE_TERMS, coreRawTerms } from "./terms.js";
+import { type ToolDefinition, toolSchemaOf } from "./tool.js";
+import { type ObservableEpisode, projectEpisode } from "./discrete/source.js";
+
+// The default hooks' answers, shared: they run on every call / step and the engine only reads them.
+const NO_CALL_REPORT: CallReport = Object.freeze({});
+const NO_STEP_REPORT: StepReport = Object.freeze({});
+
+type RewardState = ReturnType<RewardComputer["getState"]>;
+
+/** The runtime's own fields of a `ToolEnvState` snapshot. */
+export interface RuntimeSnapshot {
+  rngPath: string;
+  resetOptions: JsonObject;
+  reward: RewardState;
+  lastVisible: string[];
+  lastSeed: number;
+  unseededResets: number;
+}
+
+/** `info.terminationReason` of an episode that ended without success. */
+function reasonOf(end: EpisodeEnd): TerminationReason {
+  return end.kind === "answer" ? "answered" : end.kind === "abort" ? "aborted" : end.reason;
+}
+
+/**
+ * The running part of the tool-episode env: the family hooks, reset and step (the call pipeline, budgets, events,
+ * rewards, observations and the Gymnasium contract). Families subclass `ToolEnv` (toolEnv.ts), which adds
+ * snapshots and counterfactual replay on top of this class.
+ */
+export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOptions> extends Env<
+  ToolObservation,
+  Action,
+  ToolStepInfo,
+  ToolResetInfo
+> {
+  readonly observationSpace: Space<ToolObservation>;
+  readonly actionSpace: ToolActionSpace;
+  /** Calls valid against the tools visible now (a dynamic space, for samplers and validation). */
+  readonly toolCallSpace: ToolCallSpace;
+  readonly metadata: EnvMetadata;
+  readonly rewardSpec: RewardSpec;
+  readonly maxSteps: number;
+  /** Where episodes truncate: maxSteps, or an outer TimeLimit's lower limit (`limitEpisodeSteps`). */
+  private stepLimit: number;
+
+  protected episode: ToolEpisode<S> | null = null;
+  protected setup: EpisodeSetup<S> | null = null;
+  protected rng: Rng = new Rng(0);
+  protected stepCount = 0;
+  protected done = false;
+  protected history: HistoryEntry[] = [];
+  private readonly computer: RewardComputer;
+  private lastSeed = 0;
+  private resetOptions: JsonObject = {};
+  private unseededResets = 0;
+  private lastVisible: string[] = [];
+
+  constructor(
+    protected readonly config: ToolEnvConfig,
+    protected readonly options: O,
+    readonly spec: EnvSpec,
+  ) {
+    super();
+    this.maxSteps = options.maxSteps ?? config.maxEpisodeSteps;
+    this.stepLimit = this.maxSteps;
+    this.toolCallSpace = new ToolCallSpace(() => (this.episode ? this.episode.visibleToolsView() : []));
+    this.actionSpace = new ToolActionSpace(this.toolCallSpace, { ...(config.extraActionKinds ?? {}) }, undefined, config.normalizeAction);
+    this.observationSpace = toolObservationSpace(this.maxSteps);
+    this.rewardSpec = resolveRewardSpec(options.reward as string | object, config.family, this.knownTerms());
+    this.computer = new RewardComputer(this.rewardSpec);
+    this.metadata = {
+      renderModes: ["ansi"],
+      family: config.family,
+      infoKeys: { ...CORE_INFO_KEYS, ...(config.familyInfoKeys ?? {}) },
+      familyEventTypes: config.familyEventTypes ?? [],
+      rewardTerms: { ...CORE_TERMS, ...(config.familyTerms ?? {}) },
+    };
+  }
+
+  knownTerms(): string[] {
+    return [...Object.keys(CORE_TERMS), ...Object.keys(this.config.familyTerms ?? {})];
+  }
+
+  // ---- hooks for families (the contract: src/engine/toolEnvContract.ts) ------------------------------------
+
+  /** Builds one episode's task, tools, world, faults, budgets and pipeline options from the episode's root stream. */
+  protected abstract createEpisode(rng: Rng, options: JsonObject): EpisodeSetup<S>;
+  /** The family's events after a recorded tool call, and whether its own rules end the episode there. */
+  protected onCall(_record: CallRecord, _events: readonly EpisodeEvent[]): CallReport {
+    return NO_CALL_REPORT;
+  }
+  /** Family-specific actions (beyond tool_call / answer / abort). */
+  protected onFamilyAction(action: FamilyAction): FamilyActionResult {
+    return { response: { error: { code: "unsupported_action", message: `action type "${action.type}" is not supported` } }, events: [] };
+  }
+  /**
+   * Success of the episode, once, when it ends. Default: an answer or an abort is not a success; any other end
+   * keeps the verdict it came with (`end.success`).
+   */
+  protected judge(_end: EpisodeEnd): boolean | null {
+    return null;
+  }
+  /** The family's raw reward terms of a step (added to the core ones) and its `info.hidden` annotation. */
+  protected stepReport(_step: StepContext): StepReport {
+    return NO_STEP_REPORT;
+  }
+  /** Φ(s): minus the optimal number of calls still needed. Null: no potential. */
+  protected potential(): number | null {
+    return null;
+  }
+  /** Per-episode metric values, computed when the episode ends. */
+  protected episodeMetrics(_success: boolean, _reason: TerminationReason, _end: EpisodeEnd): JsonObject {
+    return {};
+  }
+
+  /** Runs one tool call through the engine's pipeline (budgets included), then the family's `onCall`. */
+  private toolCall(call: ToolCallAction, events: EpisodeEvent[]): { response: JsonValue; end: CallReport["end"] | null } {
+    const r = (this.episode as ToolEpisode<S>).call(call.name, call.arguments, this.stepCount);
+    for (const e of r.events) events.push(e);
+    let end: CallReport["end"] | null = null;
+    if (r.record) {
+      const report = this.onCall(r.record, r.events);
+      if (report.events) for (const e of report.events) events.push(e);
+      if (report.end) end = report.end;
+    }
+    if (r.end !== null) {
+      events.push(r.end.event);
+      if (end === null) end = { reason: r.end.reason, success: false };
+    }
+    return { response: r.response, end };
+  }
+
+  // ---- Gymnasium API ------------------------------------------------------------------------------------------
+
+  /**
+   * Starts an episode. With a seed, the episode is a pure function of (options, seed, actions); without one, the
+   * env continues a deterministic sequence from the last seed given (0 if none), so unseeded runs still replay.
+   */
+  reset(resetArgs: ResetArgs = {}): [ToolObservation, ToolResetInfo] {
+    const args = parseResetArgs(resetArgs);
+    if (args.seed !== undefined) {
+      this.lastSeed = args.seed;
+      this.unseededResets = 0;
+      this.rng = new Rng(args.seed);
+    } else {
+      this.unseededResets += 1;
+      this.rng = new Rng(this.lastSeed).derive(`next:${this.unseededResets}`);
+    }
+    this.resetOptions = args.options ?? {};
+    const setup = this.createEpisode(this.rng, this.resetOptions);
+    this.setup = setup;
+    this.episode = this.newEpisode(setup, this.rng.derive("engine"));
+    this.stepCount = 0;
+    this.done = false;
+    this.history = [];
+    this.lastVisible = [];
+    const phi = this.potential();
+    this.computer.reset(phi);
+    const info: ToolResetInfo = { taskId: setup.taskId, step: 0, phi };
+    if (this.options.hiddenInfo) info.hidden = setup.hidden ?? {};
+    return [this.observe(null), info];
+  }
+
+  /** The parse of the action last passed to `checkAction`, reused by the `step` that follows (no double parse). */
+  private checked: { action: unknown; parsed: Action } | null = null;
+
+  override checkAction(action: Action): void {
+    // With `invalidAction: "penalize"` a malformed action is an in-episode event, never an error.
+    if (this.options.invalidAction === "raise") this.checked = { action, parsed: this.actionSpace.parse(action) };
+  }
+
+  step(action: Action): StepResult<ToolObservation, ToolStepInfo> {
+    if (!this.episode || !this.setup) throw new ResetNeededError("step() called before reset()");
+    if (this.done) throw new ResetNeededError("step() called after the episode ended; call reset() first");
+    let parsed: Action | null = null;
+    const events: EpisodeEvent[] = [];
+    const checked = this.checked;
+    this.checked = null;
+    try {
+      parsed = checked !== null && checked.action === action ? checked.parsed : this.actionSpace.parse(action);
+    } catch (e) {
+      if (this.options.invalidAction === "raise" || !(e instanceof ActionError)) throw e;
+      events.push({ type: "invalid_action", field: e.field, message: e.message });
+    }
+    this.stepCount += 1;
+    let response: JsonValue = null;
+    let end: EpisodeEnd | null = null;
+    let success = false;
+    if (parsed === null) {
+      response = { error: { code: "invalid_action", message: (events[0] as { message: string }).message } };
+    } else if (parsed.type === "tool_call" && this.config.familyToolCalls !== true) {
+      const r = this.toolCall(parsed as ToolCallAction, events);
+      response = r.response;
+      if (r.end) end = { kind: "limit", reason: r.end.reason, success: r.end.success };
+    } else if (parsed.type === "answer") {
+      const content = (parsed as { content: string }).content;
+      const answer: EpisodeEnd = { kind: "answer", content };
+      end = answer;
+      success = this.judge(answer) ?? false;
+      events.push({ type: "answered", content, correct: success });
+      response = null;
+    } else if (parsed.type === "abort") {
+      const reason = (parsed as { reason?: string }).reason ?? null;
+      const abort: EpisodeEnd = { kind: "abort", reason };
+      end = abort;
+      success = this.judge(abort) ?? false;
+      events.push({ type: "aborted", reason });
+    } else {
+      const r = this.onFamilyAction(parsed as FamilyAction);
+      events.push(...r.events);
+      response = r.response;
+      if (r.terminal) end = { kind: "limit", reason: r.terminal, success: r.success ?? false };
+    }
+    const terminated = end !== null;
+    const truncated = !terminated && this.stepCount >= episodeStepLimit(this.stepLimit, (this.episode as ToolEpisode<S>).budgets);
+    if (truncated) end = { kind: "limit", reason: "max_steps", success: false };
+    const ended = end !== null;
+    if (end !== null && end.kind === "limit") success = this.judge(end) ?? end.success;
+    if (success) events.push({ type: "success" });
+    this.done = ended;
+    const reason: TerminationReason | null = success ? "success" : end === null ? null : reasonOf(end);
+    const raw = coreRawTerms(events, ended, success);
+    const report = this.stepReport({ events, ended, success, end, hidden: this.options.hiddenInfo });
+    const family = report.rawTerms;
+    if (family) for (const k in family) raw[k] = (raw[k] ?? 0) + family[k];
+    const phi = this.potential();
+    const { reward, terms } = this.computer.step(raw, phi);
+    this.history.push({ step: this.stepCount, action: parsed ?? action, response, events, reward });
+    const info: ToolStepInfo = { events, rewardTerms: terms, rawTerms: raw, phi, taskId: this.setup.taskId, step: this.stepCount };
+    if (this.options.hiddenInfo) {
+      const stepHidden = report.hidden ?? null;
+      if (ended) {
+        info.hidden = { ...(this.setup.hidden ?? {}), ...(stepHidden ?? {}) };
+        // The merge above can hide the step's own annotation (keys equal to the ground truth's); keep it apart.
+        if (stepHidden) info.hiddenStep = stepHidden;
+      } else if (stepHidden) info.hidden = stepHidden;
+    }
+    if (end !== null) {
+      const why = reason as TerminationReason; // set whenever the episode ended
+      info.terminationReason = why;
+      info.success = success;
+      info.metrics = this.episodeMetrics(success, why, end);
+    }
+    return [this.observe(response), reward, terminated, truncated, info];
+  }
+
+  override limitEpisodeSteps(maxSteps: number): boolean {
+    this.stepLimit = Math.min(this.stepLimit, maxSteps);
+    return true;
+  }
+
+  override render(): string {
+    if (!this.setup) return "(no episode: call reset())";
+    return renderEpisode(this.spec.id, this.setup.taskId, this.setup.prompt, this.history, this.done);
+  }
+
+  /** The engine's episode for a family's setup (reset, and the replay layer's setState). */
+  protected newEpisode(setup: EpisodeSetup<S>, rng: Rng): ToolEpisode<S> {
+    const { tools, visible, world, faults, budgets, pipeline } = setup;
+    const { corruptions } = setup;
+    const { valueProvenance } = this.config;
+    return new ToolEpisode<S>({ tools, visible, world, faults, corruptions, rng, valueProvenance, budgets, pipeline });
+  }
+
+  /** This layer's part of a snapshot (the replay layer, toolEnv.ts, writes and validates the rest). */
+  protected runtimeSnapshot(): RuntimeSnapshot {
+    return {
+      rngPath: this.rng.path,
+      resetOptions: this.resetOptions,
+      reward: this.computer.getState(),
+      lastVisible: this.lastVisible,
+      lastSeed: this.lastSeed,
+      unseededResets: this.unseededResets,
+    };
+  }
+
+  /** Restores this layer's part of a snapshot that the replay layer has checked (see `runtimeSnapshot`). */
+  protected restoreRuntime(rng: Rng, r: Omit<RuntimeSnapshot, "rngPath">): void {
+    this.rng = rng;
+    this.resetOptions = r.resetOptions;
+    this.computer.setState(r.reward);
+    this.lastVisible = r.lastVisible;
+    this.lastSeed = r.lastSeed;
+    this.unseededResets = r.unseededResets;
+  }
+
+  // ---- helpers for families, wrappers and baselines -----------------------------------------------------------
+
+  /** Schemas of the tools visible now. */
+  visibleToolSchemas(): ToolSchema[] {
+    return this.episode ? this.episode.visibleTools().map(toolSchemaOf) : [];
+  }
+  /** Every event of the episode's finished steps, in order (derived from the history, so never out of sync). */
+  protected episodeEvents(): EpisodeEvent[] {
+    return this.history.flatMap((h) => h.events);
+  }
+  /** The episode's steps so far (actions, responses, events, rewards), for chat rendering and recorders. */
+  episodeHistory(): readonly HistoryEntry[] {
+    return this.history;
+  }
+  /** What an agent has observed of the episode (no ground truth), for the discrete action mode; null before reset. */
+  observableEpisode(): ObservableEpisode | null {
+    if (!this.episode || !this.setup) return null;
+    const last = this.history.length ? this.history[this.history.length - 1].response : null;
+    return projectEpisode({
+      parameters: this.setup.parameters,
+      visible: this.episode.visibleToolsView(),
+      definitions: this.episode.tools,
+      history: this.history,
+      callCount: this.episode.data.calls.length,
+      suspicious: this.config.suspiciousValue,
+      familyKinds: this.config.extraActionKinds ?? {},
+      step: this.stepCount,
+      maxSteps: this.stepLimit,
+      budgets: this.episode.budgets,
+      lastResponse: last,
+      done: this.done,
+    });
+  }
+  taskPrompt(): string {
+    return this.setup?.prompt ?? "";
+  }
+  isDone(): boolean {
+    return this.done;
+  }
+
+  protected observe(response: JsonValue): ToolObservation {
+    const episode = this.episode as ToolEpisode<S>;
+    const visible = episode.data.visible;
+    const prev = this.lastVisible;
+    let newNames: string[] = [];
+    let removed: string[] = [];
+    // Fast path: the visible set rarely changes between steps.
+    let changed = prev.length !== visible.length;
+    for (let i = 0; i < visible.length && !changed; i++) changed = prev[i] !== visible[i];
+    if (changed) {
+      const before = new Set(prev);
+      const now = new Set(visible);
+      newNames = visible.filter((n) => !before.has(n));
+      removed = prev.filter((n) => !now.has(n));
+      this.lastVisible = visible.slice();
+    }
+    return {
+      task: (this.setup as EpisodeSetup<S>).prompt,
+      visibleTools: visible.slice(),
+      newTools: newNames.map((n) => toolSchemaOf(episode.tools.get(n) as ToolDefinition<S>)),
+      removedTools: removed,
+      response,
+      step: this.stepCount,
+      budget: remainingBudgets(episode.budgets, this.stepLimit, this.stepCount, episode.data.calls.length, episode.data.retries),
+    };
+  }
+}
