@@ -306,11 +306,17 @@ function idOf(c: Candidate): number {
   return id;
 }
 
-/** A tool-call candidate's call key and argument value keys (candidates persist across steps through the memo). */
-const candidateKeys = new WeakMap<Candidate, { call: string; argValues: string[] }>();
-function keysOfCandidate(c: Candidate, args: Record<string, JsonValue>): { call: string; argValues: string[] } {
-  let k = candidateKeys.get(c);
-  if (!k) candidateKeys.set(c, (k = { call: callKey(c.name, args), argValues: Object.values(args).map(valueKey) }));
+/** A tool-call candidate's call key and argument value keys, computed once (candidates persist through the memo). */
+const candidateCallKeys = new WeakMap<Candidate, string>();
+const candidateArgKeys = new WeakMap<Candidate, string[]>();
+function callKeyOfCandidate(c: Candidate, args: Record<string, JsonValue>): string {
+  let k = candidateCallKeys.get(c);
+  if (k === undefined) candidateCallKeys.set(c, (k = callKey(c.name, args)));
+  return k;
+}
+function argKeysOfCandidate(c: Candidate, args: Record<string, JsonValue>): string[] {
+  let k = candidateArgKeys.get(c);
+  if (k === undefined) candidateArgKeys.set(c, (k = Object.values(args).map(valueKey)));
   return k;
 }
 
@@ -356,19 +362,20 @@ export function encodeFeatures(
     for (let b = 0; b < 8; b++) out[o + 5 + b] = (id >>> b) & 1;
     if (c.kind === "tool_call") {
       const args = (c.action as { arguments: Record<string, JsonValue> }).arguments;
-      const keys = keysOfCandidate(c, args);
-      const key = keys.call;
-      out[o + 13] = sat(h.toolCount.get(c.name) ?? 0, 4);
-      out[o + 14] = sat(h.callCount.get(key) ?? 0, 4);
+      const toolCount = h.toolCount.get(c.name) ?? 0;
+      // A call of a tool never called was never made: its key (JSON text of the arguments) is not even needed.
+      const key = toolCount > 0 ? callKeyOfCandidate(c, args) : null;
+      out[o + 13] = sat(toolCount, 4);
+      out[o + 14] = key === null ? 0 : sat(h.callCount.get(key) ?? 0, 4);
       out[o + 15 + (h.toolLast.get(c.name) ?? 0)] = 1;
       const tool = visible.get(c.name);
       const failed = tool ? failedSigs.get(signature(tool)) : undefined;
       out[o + 19] = failed && (failed.size > 1 || !failed.has(c.name)) ? 1 : 0;
-      out[o + 21] = h.usedInFailedCall.size > 0 && keys.argValues.some((v) => h.usedInFailedCall.has(v)) ? 1 : 0;
+      out[o + 21] = h.usedInFailedCall.size > 0 && argKeysOfCandidate(c, args).some((v) => h.usedInFailedCall.has(v)) ? 1 : 0;
       out[o + 24] = 1;
       out[o + 25] = lastCall !== null && lastCall.tool === c.name && !lastCall.ok ? 1 : 0;
-      out[o + 26] = h.callFailed.has(key) ? 1 : 0;
-      out[o + 27] = h.callOk.has(key) ? 1 : 0;
+      out[o + 26] = key !== null && h.callFailed.has(key) ? 1 : 0;
+      out[o + 27] = key !== null && h.callOk.has(key) ? 1 : 0;
     }
     out[o + 20] = fromFlagged(h.contradicted, c.sources) ? 1 : 0;
     out[o + 28] = fromFlagged(h.suspicious, c.sources) ? 1 : 0;
