@@ -120,6 +120,8 @@ interface ToolEntry {
   epoch: number;
   heldLength: number;
   args: ArgumentSpec[];
+  /** Per argument, the types of the task parameters that declare it by type only. */
+  declared: Set<string>[];
   /** A template fills one of the arguments: every new held value may change the calls. */
   templated: boolean;
   list: Candidate[];
@@ -141,7 +143,7 @@ const scalarVerdicts = new WeakMap<JsonSchema, Map<string, boolean>>();
  * ranges); a structure is only type-checked, because families with their own validation (ToolMisuseBench) accept
  * any object for a bare `{ type: "object" }`, which the engine's validator reads as an empty object.
  */
-function fits(prop: JsonSchema, value: JsonValue): boolean {
+function fits(prop: JsonSchema, value: JsonValue, key = valueKey(value)): boolean {
   if (value !== null && typeof value === "object") {
     const t = prop.type;
     const want = Array.isArray(value) ? "array" : "object";
@@ -150,7 +152,6 @@ function fits(prop: JsonSchema, value: JsonValue): boolean {
   // A scalar's verdict depends only on the schema and the value (its key names both type and text): ask once.
   let verdicts = scalarVerdicts.get(prop);
   if (!verdicts) scalarVerdicts.set(prop, (verdicts = new Map()));
-  const key = valueKey(value);
   let ok = verdicts.get(key);
   if (ok === undefined) {
     let s = singleSchemas.get(prop);
@@ -253,11 +254,18 @@ function declaresTypeOnly(arg: ArgumentSpec, p: TaskParameter): boolean {
 
 /**
  * Does held value `h` enter `arg`'s options directly (templates aside)? The memo's test for whether a new held value
- * can change a tool's calls; it mirrors the two held-value loops of `argumentOptions`.
+ * can change a tool's calls; it mirrors the two held-value loops of `argumentOptions`. `declared`: the types of the
+ * task parameters that declare `arg` by type only (`declaredTypes`).
  */
-function readsHeld(arg: ArgumentSpec, ep: ObservableEpisode, h: HeldValue): boolean {
-  for (const p of ep.parameters) if (declaresTypeOnly(arg, p) && h.type === p.type) return true;
+function readsHeld(arg: ArgumentSpec, declared: ReadonlySet<string>, ep: ObservableEpisode, h: HeldValue): boolean {
+  if (h.type !== null && declared.has(h.type)) return true;
   return !ownedElsewhere(ep, h, arg.target) && fillsByName(arg, h);
+}
+
+function declaredTypes(arg: ArgumentSpec, ep: ObservableEpisode): Set<string> {
+  const out = new Set<string>();
+  for (const p of ep.parameters) if (declaresTypeOnly(arg, p)) out.add(p.type as string);
+  return out;
 }
 
 /** Does a template fill `arg`? Its fillings then depend on every held value. */
@@ -299,9 +307,18 @@ function argumentOptions(arg: ArgumentSpec, ep: ObservableEpisode, held: readonl
   if (prop?.type === "boolean" && options.length === 0) options.push({ value: false, source: SCHEMA }, { value: true, source: SCHEMA });
   // A count the task leaves open (a search's `top_k`) is a choice among a few small values, after any it names.
   if (prop?.type === "integer" && prop.enum === undefined) for (const v of FREE_INTEGERS) options.push({ value: v, source: SCHEMA });
-  const unique = uniqueByValue(options);
-  const fitting = prop ? unique.filter((o) => fits(prop, o.value)) : unique;
-  return fitting.slice(0, limit);
+  // Distinct values that fit the schema, the first `limit` of them (one key per value serves both tests).
+  const seen = new Set<string>();
+  const out: Option[] = [];
+  for (const o of options) {
+    const key = valueKey(o.value);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (prop && !fits(prop, o.value, key)) continue;
+    out.push(o);
+    if (out.length >= limit) break;
+  }
+  return out;
 }
 
 /**
@@ -391,15 +408,21 @@ function toolCalls(
   if (e && e.epoch === memo.epoch) {
     if (e.heldLength === held.length) return e.list;
     let changed = e.templated;
-    for (let i = e.heldLength; i < held.length && !changed; i++) changed = e.args.some((arg) => readsHeld(arg, ep, held[i]));
+    for (let i = e.heldLength; i < held.length && !changed; i++)
+      changed = e.args.some((arg, a) => readsHeld(arg, e.declared[a], ep, held[i]));
     if (!changed) {
       e.heldLength = held.length;
       return e.list;
     }
   }
-  const args = e && e.epoch === memo.epoch ? e.args : argumentsOf(tool, ep);
+  if (e && e.epoch === memo.epoch) {
+    e.heldLength = held.length;
+    return (e.list = buildToolCalls(tool, e.args, ep, held, limits));
+  }
+  const args = argumentsOf(tool, ep);
   const list = buildToolCalls(tool, args, ep, held, limits);
-  memo.tools.set(tool, { epoch: memo.epoch, heldLength: held.length, args, templated: args.some((a) => templated(a, ep)), list });
+  const declared = args.map((a) => declaredTypes(a, ep));
+  memo.tools.set(tool, { epoch: memo.epoch, heldLength: held.length, args, declared, templated: args.some((a) => templated(a, ep)), list });
   return list;
 }
 
