@@ -98,6 +98,15 @@ export class CandidateMemo {
   readonly tools = new Map<SeenTool, ToolEntry>();
   limits: CandidateLimits | null = null;
 
+  private lastAdded: AddedValues | null = null;
+
+  /** A summary of the held values from index `from` on (tools last built at the same point share it), or null. */
+  added(held: readonly HeldValue[], from: number): AddedValues | null {
+    const last = this.lastAdded;
+    if (last && last.from === from && last.to === held.length) return last;
+    return (this.lastAdded = addedValues(held, from));
+  }
+
   /** The held values of `ep` (as `heldValues(ep)`), reading only the calls the last step added. */
   sync(ep: ObservableEpisode, limits: CandidateLimits): HeldValue[] {
     const { from, restarted } = this.cursor.advance(ep);
@@ -106,6 +115,7 @@ export class CandidateMemo {
       this.limits = limits;
       this.tools.clear();
       this.held = taskValues(ep);
+      this.lastAdded = null;
     }
     const calls = ep.calls;
     for (let i = from; i < calls.length; i++) {
@@ -252,14 +262,38 @@ function declaresTypeOnly(arg: ArgumentSpec, p: TaskParameter): boolean {
   return p.target === arg.target && p.name === arg.name && p.value === undefined && p.template === undefined && p.type !== undefined;
 }
 
+/** The types and names of held values added since some point of an episode (response values only). */
+interface AddedValues {
+  from: number;
+  to: number;
+  types: Set<string>;
+  untypedNames: Set<string>;
+  names: Set<string>;
+}
+
+function addedValues(held: readonly HeldValue[], from: number): AddedValues | null {
+  const out: AddedValues = { from, to: held.length, types: new Set(), untypedNames: new Set(), names: new Set() };
+  for (let i = from; i < held.length; i++) {
+    const h = held[i];
+    // A task value never arrives within an episode; if one did, the caller rebuilds rather than trust the summary.
+    if (h.source.kind === "task") return null;
+    if (h.type !== null) out.types.add(h.type);
+    else out.untypedNames.add(h.name);
+    out.names.add(h.name);
+  }
+  return out;
+}
+
 /**
- * Does held value `h` enter `arg`'s options directly (templates aside)? The memo's test for whether a new held value
- * can change a tool's calls; it mirrors the two held-value loops of `argumentOptions`. `declared`: the types of the
- * task parameters that declare `arg` by type only (`declaredTypes`).
+ * Can one of the `added` held values enter `arg`'s options directly (templates aside)? The memo's test for whether
+ * new held values can change a tool's calls; it mirrors the two held-value loops of `argumentOptions` for response
+ * values (which no task parameter owns). `declared`: the types of the task parameters that declare `arg` by type
+ * only (`declaredTypes`).
  */
-function readsHeld(arg: ArgumentSpec, declared: ReadonlySet<string>, ep: ObservableEpisode, h: HeldValue): boolean {
-  if (h.type !== null && declared.has(h.type)) return true;
-  return !ownedElsewhere(ep, h, arg.target) && fillsByName(arg, h);
+function readsAdded(arg: ArgumentSpec, declared: ReadonlySet<string>, added: AddedValues): boolean {
+  for (const t of declared) if (added.types.has(t)) return true;
+  if (arg.type !== null) return added.types.has(arg.type) || added.untypedNames.has(arg.name);
+  return added.names.has(arg.name) || added.names.has(`${arg.name}_id`);
 }
 
 function declaredTypes(arg: ArgumentSpec, ep: ObservableEpisode): Set<string> {
@@ -407,10 +441,8 @@ function toolCalls(
   const e = memo.tools.get(tool);
   if (e && e.epoch === memo.epoch) {
     if (e.heldLength === held.length) return e.list;
-    let changed = e.templated;
-    for (let i = e.heldLength; i < held.length && !changed; i++)
-      changed = e.args.some((arg, a) => readsHeld(arg, e.declared[a], ep, held[i]));
-    if (!changed) {
+    const added = e.templated ? null : memo.added(held, e.heldLength);
+    if (added && !e.args.some((arg, a) => readsAdded(arg, e.declared[a], added))) {
       e.heldLength = held.length;
       return e.list;
     }
