@@ -3,18 +3,10 @@ import type { JsonSchema } from "../../core/jsonSchema.js";
 import { argumentIssues } from "../../core/spaces/toolCall.js";
 import type { Action } from "../actions.js";
 import type { TaskParameter } from "../parameters.js";
-import { EpisodeCursor, type ObservableEpisode, type SeenCall, type SeenTool } from "./source.js";
+import { type AddedValues, type HeldValue, HeldMemo, heldValues, type ValueSource, valueKey } from "./held.js";
+import type { ObservableEpisode, SeenTool } from "./source.js";
 
-/** Where an argument value came from: the task's parameters, or the response of call `call` (0-based). */
-export type ValueSource = { kind: "task" } | { kind: "response"; call: number; field: string } | { kind: "schema" };
-
-/** A value the agent holds: a task parameter or a response field, with its semantic type when documented. */
-export interface HeldValue {
-  name: string;
-  type: string | null;
-  value: JsonValue;
-  source: ValueSource;
-}
+export { type HeldValue, heldValues, type ValueSource, valueKey } from "./held.js";
 
 export type CandidateKind = "tool_call" | "answer" | "abort" | "family";
 
@@ -39,95 +31,33 @@ export interface CandidateLimits {
   answers: number;
 }
 
-/** The response fields of a call worth binding: scalars, up to depth 3, the first 16 items of each array. */
-function walk(v: JsonValue, path: string, key: string, out: { path: string; key: string; value: JsonValue }[], depth: number): void {
-  if (v === null || depth > 3) return;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length && i < 16; i++) walk(v[i], `${path}[]`, key, out, depth + 1);
-    return;
-  }
-  if (typeof v === "object") {
-    for (const k of Object.keys(v)) walk(v[k], path ? `${path}.${k}` : k, k, out, depth + 1);
-    return;
-  }
-  if (path) out.push({ path, key, value: v });
-}
-
 const DEFAULT_ANSWER = "Done.";
-
-/** The values of one call's response (none for a failed call), in walk order. */
-function responseValues(ep: ObservableEpisode, c: SeenCall, i: number): HeldValue[] {
-  if (!c.ok) return [];
-  const fields: { path: string; key: string; value: JsonValue }[] = [];
-  walk(c.response, "", "", fields, 0);
-  const outputs = ep.semanticsOf(c.tool)?.outputs;
-  return fields.map((f) => ({
-    name: f.key,
-    type: outputs?.[f.path] ?? null,
-    value: f.value,
-    source: { kind: "response", call: i, field: f.path },
-  }));
-}
-
-/** The task's own held values: its parameters, then the providers' labels of the visible tools. */
-function taskValues(ep: ObservableEpisode): HeldValue[] {
-  const out: HeldValue[] = [];
-  for (const p of ep.parameters) {
-    if (p.value !== undefined && (p.target === undefined || p.target !== "answer")) {
-      out.push({ name: p.name, type: p.type ?? null, value: p.value, source: { kind: "task" } });
-    }
-  }
-  for (const t of ep.tools) {
-    const label = t.semantics?.label;
-    if (label !== undefined) out.push({ name: "provider_label", type: "provider_label", value: label, source: { kind: "task" } });
-  }
-  return out;
-}
 
 /**
  * What one env's discrete mode remembers from step to step (an optional argument of `candidates`: results are the
- * same with or without it). Held values only grow within an episode — the task's, then each call's response — so
- * each call's values are read once, and a tool's calls are rebuilt only when a new held value could fill one of its
- * arguments.
+ * same with or without it): the held values (read once per call), and each tool's calls, rebuilt only when a new
+ * held value could fill one of its arguments.
  */
 export class CandidateMemo {
-  private readonly cursor = new EpisodeCursor();
-  /** Bumped when the held values change other than by appending (a new episode). */
-  epoch = 0;
-  held: HeldValue[] = [];
+  readonly held = new HeldMemo();
   readonly tools = new Map<SeenTool, ToolEntry>();
-  limits: CandidateLimits | null = null;
+  private epoch = -1;
+  private limits: CandidateLimits | null = null;
 
-  private lastAdded: AddedValues | null = null;
-
-  /** A summary of the held values from index `from` on (tools last built at the same point share it), or null. */
-  added(held: readonly HeldValue[], from: number): AddedValues | null {
-    const last = this.lastAdded;
-    if (last && last.from === from && last.to === held.length) return last;
-    return (this.lastAdded = addedValues(held, from));
-  }
-
-  /** The held values of `ep` (as `heldValues(ep)`), reading only the calls the last step added. */
+  /** The held values of `ep`; forgets the tools' calls when the episode or the limits changed. */
   sync(ep: ObservableEpisode, limits: CandidateLimits): HeldValue[] {
-    const { from, restarted } = this.cursor.advance(ep);
-    if (restarted || limits !== this.limits) {
-      this.epoch++;
+    const held = this.held.sync(ep);
+    if (this.held.epoch !== this.epoch || limits !== this.limits) {
+      this.epoch = this.held.epoch;
       this.limits = limits;
       this.tools.clear();
-      this.held = taskValues(ep);
-      this.lastAdded = null;
     }
-    const calls = ep.calls;
-    for (let i = from; i < calls.length; i++) {
-      for (const v of responseValues(ep, calls[i], i)) this.held.push(v);
-    }
-    return this.held;
+    return held;
   }
 }
 
-/** A tool's calls as last built, and the held values they were built from (the first `heldLength` of an epoch). */
+/** A tool's calls as last built in this episode, and the held values they were built from (the first `heldLength`). */
 interface ToolEntry {
-  epoch: number;
   heldLength: number;
   args: ArgumentSpec[];
   /** Per argument, the types of the task parameters that declare it by type only. */
@@ -135,15 +65,6 @@ interface ToolEntry {
   /** A template fills one of the arguments: every new held value may change the calls. */
   templated: boolean;
   list: Candidate[];
-}
-
-/** Every value the agent holds, in a fixed order: task parameters first, then response fields in call order. */
-export function heldValues(ep: ObservableEpisode): HeldValue[] {
-  const out = taskValues(ep);
-  ep.calls.forEach((c, i) => {
-    for (const v of responseValues(ep, c, i)) out.push(v);
-  });
-  return out;
 }
 
 const singleSchemas = new WeakMap<JsonSchema, JsonSchema>();
@@ -202,12 +123,6 @@ function fillTemplate(template: string, held: readonly HeldValue[], cap: number)
   return acc;
 }
 
-/** A value's identity as text: cheap for scalars (the common case), canonical JSON for structures. */
-export function valueKey(v: JsonValue): string {
-  if (v === null || typeof v !== "object") return `${typeof v}:${String(v)}`;
-  return `j:${stableStringify(v)}`;
-}
-
 function uniqueByValue<T extends { value: JsonValue }>(values: readonly T[]): T[] {
   const seen = new Set<string>();
   const out: T[] = [];
@@ -260,28 +175,6 @@ function fillsByName(arg: ArgumentSpec, h: HeldValue): boolean {
 /** A task parameter declared for `arg` that names only the semantic type of the held values it takes. */
 function declaresTypeOnly(arg: ArgumentSpec, p: TaskParameter): boolean {
   return p.target === arg.target && p.name === arg.name && p.value === undefined && p.template === undefined && p.type !== undefined;
-}
-
-/** The types and names of held values added since some point of an episode (response values only). */
-interface AddedValues {
-  from: number;
-  to: number;
-  types: Set<string>;
-  untypedNames: Set<string>;
-  names: Set<string>;
-}
-
-function addedValues(held: readonly HeldValue[], from: number): AddedValues | null {
-  const out: AddedValues = { from, to: held.length, types: new Set(), untypedNames: new Set(), names: new Set() };
-  for (let i = from; i < held.length; i++) {
-    const h = held[i];
-    // A task value never arrives within an episode; if one did, the caller rebuilds rather than trust the summary.
-    if (h.source.kind === "task") return null;
-    if (h.type !== null) out.types.add(h.type);
-    else out.untypedNames.add(h.name);
-    out.names.add(h.name);
-  }
-  return out;
 }
 
 /**
@@ -439,22 +332,17 @@ function toolCalls(
 ): Candidate[] {
   if (!memo) return buildToolCalls(tool, argumentsOf(tool, ep), ep, held, limits);
   const e = memo.tools.get(tool);
-  if (e && e.epoch === memo.epoch) {
+  if (e) {
     if (e.heldLength === held.length) return e.list;
-    const added = e.templated ? null : memo.added(held, e.heldLength);
-    if (added && !e.args.some((arg, a) => readsAdded(arg, e.declared[a], added))) {
-      e.heldLength = held.length;
-      return e.list;
-    }
-  }
-  if (e && e.epoch === memo.epoch) {
+    const added = e.templated ? null : memo.held.added(e.heldLength);
+    const same = added !== null && !e.args.some((arg, a) => readsAdded(arg, e.declared[a], added));
     e.heldLength = held.length;
-    return (e.list = buildToolCalls(tool, e.args, ep, held, limits));
+    return same ? e.list : (e.list = buildToolCalls(tool, e.args, ep, held, limits));
   }
   const args = argumentsOf(tool, ep);
   const list = buildToolCalls(tool, args, ep, held, limits);
   const declared = args.map((a) => declaredTypes(a, ep));
-  memo.tools.set(tool, { epoch: memo.epoch, heldLength: held.length, args, declared, templated: args.some((a) => templated(a, ep)), list });
+  memo.tools.set(tool, { heldLength: held.length, args, declared, templated: args.some((a) => templated(a, ep)), list });
   return list;
 }
 
