@@ -5,7 +5,7 @@
  * trajectories, so the difference is what the discrete layer costs: candidates, features, mask) and the rest. Then,
  * side by side, the same workload over the bridge with the numpy client (bench/bridge/run.ts --discrete-only).
  *
- *   npm run bench -- discrete          (or: node --import tsx bench/discrete.ts [--seconds 3] [--batch 256] [--no-bridge])
+ *   npm run bench -- discrete   (or: node --import tsx bench/discrete.ts [--seconds 3] [--bridge-seconds 10] [--batch 256] [--no-bridge])
  */
 import { spawnSync } from "node:child_process";
 import path from "node:path";
@@ -18,6 +18,8 @@ const arg = (name: string, dflt: string): string => {
   return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : dflt;
 };
 const seconds = Number(arg("seconds", "3"));
+// Wall-clock seconds per bridge cell: long enough that JIT warm-up and new tasks' setup do not dominate at ~1k/s.
+const bridgeSeconds = arg("bridge-seconds", "10");
 const batch = Number(arg("batch", "256"));
 const id = "ToolMaze-v0";
 
@@ -95,7 +97,7 @@ console.log(
 
 if (!argv.includes("--no-bridge")) {
   const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-  const res = spawnSync(process.execPath, ["--import", "tsx", "bench/bridge/run.ts", "--discrete-only", "--seconds", String(seconds)], {
+  const res = spawnSync(process.execPath, ["--import", "tsx", "bench/bridge/run.ts", "--discrete-only", "--seconds", bridgeSeconds], {
     cwd: repo,
     stdio: "inherit",
   });
