@@ -317,12 +317,17 @@ async function main(): Promise<void> {
     console.log(`\n== ${id} discrete mode (issue 13): random valid actions, batch ${batch}, numpy client, packed observations ==`);
     let local: InProcessSpeed;
     try {
+      // First passes, untimed, warm both sides up (JIT, the canonical suite's task levels): the cells at ~1k
+      // env-steps/s are short enough that a cold start would otherwise weigh on whichever runs first.
+      inProcess(id, batch, 2, opts, true);
       local = inProcess(id, batch, Number(seconds), opts, true);
     } catch (e) {
       console.log(`skipped: this build has no discrete mode (${(e as Error).message.split("\n")[0]})`);
       return;
     }
     const cell = ["--mode", "throughput", "--echo", echo.endpoint, "--seconds", seconds, "--batches", String(batch), "--masked"];
+    const warm = ["--mode", "throughput", "--seconds", "2", "--batches", String(batch), "--masked", "--numpy"];
+    await py(id, warm, undefined, JSON.stringify(opts));
     const [row] = await py(id, [...cell, "--numpy"], undefined, JSON.stringify(opts));
     // The same workload with per-env maps (delta encoding, lists): what packing saves, side by side.
     const [plain] = await py(id, cell, undefined, JSON.stringify(opts));
