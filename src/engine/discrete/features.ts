@@ -296,16 +296,6 @@ function fromFlagged(flagged: ReadonlySet<string>, sources: readonly ValueSource
 
 const KIND_SLOT: Readonly<Record<Candidate["kind"], number>> = { tool_call: 0, answer: 1, abort: 2, family: 3 };
 
-const ids = new Map<string, Map<string, number>>();
-/** The stable hash of a candidate's kind and tool (or action type), computed once per pair. */
-function idOf(c: Candidate): number {
-  let byName = ids.get(c.kind);
-  if (!byName) ids.set(c.kind, (byName = new Map()));
-  let id = byName.get(c.name);
-  if (id === undefined) byName.set(c.name, (id = hash32(`${c.kind}:${c.name}`)));
-  return id;
-}
-
 /** A tool-call candidate's call key and argument value keys, computed once (candidates persist through the memo). */
 const candidateCallKeys = new WeakMap<Candidate, string>();
 const candidateArgKeys = new WeakMap<Candidate, string[]>();
@@ -358,7 +348,7 @@ export function encodeFeatures(
     const o = GLOBAL_SIZE + i * CANDIDATE_SIZE;
     out[o] = 1;
     out[o + 1 + KIND_SLOT[c.kind]] = 1;
-    const id = idOf(c);
+    const id = hash32(`${c.kind}:${c.name}`);
     for (let b = 0; b < 8; b++) out[o + 5 + b] = (id >>> b) & 1;
     if (c.kind === "tool_call") {
       const args = (c.action as { arguments: Record<string, JsonValue> }).arguments;
