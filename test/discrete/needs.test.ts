@@ -129,6 +129,29 @@ describe("still-needed features (needs.ts)", () => {
     expect(features(episode([f, c], params, tools)).global.all_goals_done).toBe(1);
   });
 
+  it("flags a call binding one value to two arguments, and an argument from the last response", () => {
+    const tools = [
+      tool("rates", { ticker: "ticker" }, { base: "currency_code", quote: "currency_code" }),
+      tool("convert", { from: "currency_code", to: "currency_code" }, { rate: "fx_rate" }),
+    ];
+    const ep = episode([call("rates", { ticker: "TSLA" }, true, { base: "CAD", quote: "EUR" })], TICKER, tools);
+    const list = candidates(ep, LIMITS).filter((c) => c.name === "convert");
+    const out = encodeFeatures(ep, list, LIMITS.maxCandidates);
+    const at = (i: number, name: (typeof CANDIDATE_FEATURES)[number]) =>
+      out[GLOBAL_FEATURES.length + i * CANDIDATE_FEATURES.length + CANDIDATE_FEATURES.indexOf(name)];
+    const args = list.map((c) => Object.values((c.action as { arguments: JsonObject }).arguments).join(">"));
+    expect(args).toEqual(expect.arrayContaining(["CAD>CAD", "CAD>EUR", "EUR>CAD", "EUR>EUR"]));
+    args.forEach((a, i) => {
+      expect(at(i, "arguments_repeat_a_value")).toBe(a === "CAD>CAD" || a === "EUR>EUR" ? 1 : 0);
+      expect(at(i, "argument_from_last_response")).toBe(1);
+    });
+    // One call later the values come from an older response.
+    const later = episode([...ep.calls, call("rates", { ticker: "TSLA" }, false, { error: "down" })], TICKER, tools);
+    const list2 = candidates(later, LIMITS).filter((c) => c.name === "convert");
+    const out2 = encodeFeatures(later, list2, LIMITS.maxCandidates);
+    expect(out2[GLOBAL_FEATURES.length + CANDIDATE_FEATURES.indexOf("argument_from_last_response")]).toBe(0);
+  });
+
   it("tools without documented types give zeros", () => {
     const untyped: SeenTool[] = [{ name: "lookup", parameters: { type: "object", properties: {} }, semantics: null }];
     const { global, slot } = features(episode([], TICKER, untyped));

@@ -14,9 +14,11 @@
  *   depth 0. On 200 held-out ToolMaze tasks this set holds every true final step in 194 and 0.35 extra tools on
  *   average (a reachable sink off the task's path); the policy weighs it with the other features.
  * Backward chaining over the documented types then gives each tool its depth: a tool that outputs a type a depth-d
- * tool needs and nobody holds yet is at depth d + 1.
+ * tool needs and nobody holds yet is at depth d + 1. Two binding checks of a chain step close the list (one value
+ * bound to two arguments; an argument from the last response), seen in the trained policy's failures.
  */
-import type { Candidate } from "./candidates.js";
+import type { JsonValue } from "../../core/json.js";
+import { type Candidate, valueKey } from "./candidates.js";
 import type { ObservableEpisode, SeenCall, SeenTool } from "./source.js";
 
 /** Global "needs" features, appended to features.ts's GLOBAL_FEATURES (docs/DISCRETE.md documents them). */
@@ -30,6 +32,8 @@ export const NEEDS_CANDIDATE_FEATURES = [
   "chain_depth_2_plus",
   "output_already_held",
   "output_feeds_no_tool",
+  "arguments_repeat_a_value",
+  "argument_from_last_response",
 ] as const;
 
 /** Deeper chains than this are not followed (ToolMaze's deepest plans are shorter; the cap bounds the work). */
@@ -217,5 +221,10 @@ export function encodeNeeds(
       out[o + 4] = [...types.outs].every((x) => n.held.has(x)) ? 1 : 0;
       out[o + 5] = n.sinks.has(c.name) ? 1 : 0;
     }
+    // A chain step takes distinct values (a conversion from CAD to CAD, a flight from KRK to KRK is a binding slip)
+    // and usually the value the last step returned.
+    const values = Object.values((c.action as { arguments: Record<string, JsonValue> }).arguments).map(valueKey);
+    out[o + 6] = new Set(values).size < values.length ? 1 : 0;
+    out[o + 7] = c.sources.some((s) => s.kind === "response" && s.call === ep.calls.length - 1) ? 1 : 0;
   }
 }
