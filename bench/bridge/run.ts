@@ -7,6 +7,7 @@
  *   node --import tsx bench/bridge/run.ts [--envs ToolMaze-v0,Demo-v0] [--seconds 3] [--total 1000000] [--info all|none]
  *                                          [--workers 1] [--options '{"complexity":"C1"}'] [--batches 1,8,64,256]
  * With --workers N > 1 the Python client shards each vector env over all N worker processes. `--env X` is `--envs X`.
+ * `--discrete-only`: only issue 13's ToolMaze discrete row (bench/discrete.ts runs it so).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
@@ -29,7 +30,8 @@ const arg = (name: string, dflt: string): string => {
 };
 /** One env per family by default: the side-by-side table `npm run bench` prints. */
 const FAMILY_ENVS = "ToolMaze-v0,FailingTools-v0,PlanBenchXL-v0,ToolMisuseBench-v0,Demo-v0";
-const envIds = arg("envs", arg("env", FAMILY_ENVS)).split(",").filter(Boolean);
+const discreteOnly = argv.includes("--discrete-only");
+const envIds = discreteOnly ? [] : arg("envs", arg("env", FAMILY_ENVS)).split(",").filter(Boolean);
 const seconds = arg("seconds", "2");
 const total = arg("total", "0");
 const info = arg("info", "none");
@@ -271,6 +273,10 @@ async function main(): Promise<void> {
       const out = path.join(repo, "bench/results", `bridge-${envId}-${info}-w${workers}.json`);
       writeFileSync(out, JSON.stringify({ envId, info, workers, rows, ...soakInfo }, null, 2));
       console.log(`results: ${path.relative(repo, out)}`);
+    }
+    if (discreteOnly) {
+      await discreteRow();
+      return;
     }
     console.log(
       "\n== bridge vs in-process, side by side (overhead: server CPU µs per env-step beyond the env's own; " +

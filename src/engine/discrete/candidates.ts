@@ -3,7 +3,7 @@ import type { JsonSchema } from "../../core/jsonSchema.js";
 import { argumentIssues } from "../../core/spaces/toolCall.js";
 import type { Action } from "../actions.js";
 import type { TaskParameter } from "../parameters.js";
-import type { ObservableEpisode, SeenTool } from "./source.js";
+import { EpisodeCursor, type ObservableEpisode, type SeenCall, type SeenTool } from "./source.js";
 
 /** Where an argument value came from: the task's parameters, or the response of call `call` (0-based). */
 export type ValueSource = { kind: "task" } | { kind: "response"; call: number; field: string } | { kind: "schema" };
@@ -55,8 +55,22 @@ function walk(v: JsonValue, path: string, key: string, out: { path: string; key:
 
 const DEFAULT_ANSWER = "Done.";
 
-/** Every value the agent holds, in a fixed order: task parameters first, then response fields in call order. */
-export function heldValues(ep: ObservableEpisode): HeldValue[] {
+/** The values of one call's response (none for a failed call), in walk order. */
+function responseValues(ep: ObservableEpisode, c: SeenCall, i: number): HeldValue[] {
+  if (!c.ok) return [];
+  const fields: { path: string; key: string; value: JsonValue }[] = [];
+  walk(c.response, "", "", fields, 0);
+  const outputs = ep.semanticsOf(c.tool)?.outputs;
+  return fields.map((f) => ({
+    name: f.key,
+    type: outputs?.[f.path] ?? null,
+    value: f.value,
+    source: { kind: "response", call: i, field: f.path },
+  }));
+}
+
+/** The task's own held values: its parameters, then the providers' labels of the visible tools. */
+function taskValues(ep: ObservableEpisode): HeldValue[] {
   const out: HeldValue[] = [];
   for (const p of ep.parameters) {
     if (p.value !== undefined && (p.target === undefined || p.target !== "answer")) {
@@ -67,33 +81,94 @@ export function heldValues(ep: ObservableEpisode): HeldValue[] {
     const label = t.semantics?.label;
     if (label !== undefined) out.push({ name: "provider_label", type: "provider_label", value: label, source: { kind: "task" } });
   }
-  ep.calls.forEach((c, i) => {
-    if (!c.ok) return;
-    const fields: { path: string; key: string; value: JsonValue }[] = [];
-    walk(c.response, "", "", fields, 0);
-    const outputs = ep.semanticsOf(c.tool)?.outputs;
-    for (const f of fields) {
-      out.push({ name: f.key, type: outputs?.[f.path] ?? null, value: f.value, source: { kind: "response", call: i, field: f.path } });
+  return out;
+}
+
+/**
+ * What one env's discrete mode remembers from step to step (an optional argument of `candidates`: results are the
+ * same with or without it). Held values only grow within an episode — the task's, then each call's response — so
+ * each call's values are read once, and a tool's calls are rebuilt only when a new held value could fill one of its
+ * arguments.
+ */
+export class CandidateMemo {
+  private readonly cursor = new EpisodeCursor();
+  /** Bumped when the held values change other than by appending (a new episode). */
+  epoch = 0;
+  held: HeldValue[] = [];
+  readonly tools = new Map<SeenTool, ToolEntry>();
+  limits: CandidateLimits | null = null;
+
+  private lastAdded: AddedValues | null = null;
+
+  /** A summary of the held values from index `from` on (tools last built at the same point share it), or null. */
+  added(held: readonly HeldValue[], from: number): AddedValues | null {
+    const last = this.lastAdded;
+    if (last && last.from === from && last.to === held.length) return last;
+    return (this.lastAdded = addedValues(held, from));
+  }
+
+  /** The held values of `ep` (as `heldValues(ep)`), reading only the calls the last step added. */
+  sync(ep: ObservableEpisode, limits: CandidateLimits): HeldValue[] {
+    const { from, restarted } = this.cursor.advance(ep);
+    if (restarted || limits !== this.limits) {
+      this.epoch++;
+      this.limits = limits;
+      this.tools.clear();
+      this.held = taskValues(ep);
+      this.lastAdded = null;
     }
+    const calls = ep.calls;
+    for (let i = from; i < calls.length; i++) {
+      for (const v of responseValues(ep, calls[i], i)) this.held.push(v);
+    }
+    return this.held;
+  }
+}
+
+/** A tool's calls as last built, and the held values they were built from (the first `heldLength` of an epoch). */
+interface ToolEntry {
+  epoch: number;
+  heldLength: number;
+  args: ArgumentSpec[];
+  /** Per argument, the types of the task parameters that declare it by type only. */
+  declared: Set<string>[];
+  /** A template fills one of the arguments: every new held value may change the calls. */
+  templated: boolean;
+  list: Candidate[];
+}
+
+/** Every value the agent holds, in a fixed order: task parameters first, then response fields in call order. */
+export function heldValues(ep: ObservableEpisode): HeldValue[] {
+  const out = taskValues(ep);
+  ep.calls.forEach((c, i) => {
+    for (const v of responseValues(ep, c, i)) out.push(v);
   });
   return out;
 }
 
 const singleSchemas = new WeakMap<JsonSchema, JsonSchema>();
+const scalarVerdicts = new WeakMap<JsonSchema, Map<string, boolean>>();
 /**
  * Does `value` fit the parameter's schema? Scalars go through the engine's validator (types, patterns, formats,
  * ranges); a structure is only type-checked, because families with their own validation (ToolMisuseBench) accept
  * any object for a bare `{ type: "object" }`, which the engine's validator reads as an empty object.
  */
-function fits(prop: JsonSchema, value: JsonValue): boolean {
+function fits(prop: JsonSchema, value: JsonValue, key = valueKey(value)): boolean {
   if (value !== null && typeof value === "object") {
     const t = prop.type;
     const want = Array.isArray(value) ? "array" : "object";
     return t === undefined || t === want || (Array.isArray(t) && t.includes(want));
   }
-  let s = singleSchemas.get(prop);
-  if (!s) singleSchemas.set(prop, (s = { type: "object", properties: { v: prop }, required: ["v"] }));
-  return argumentIssues(s, { v: value }) === null;
+  // A scalar's verdict depends only on the schema and the value (its key names both type and text): ask once.
+  let verdicts = scalarVerdicts.get(prop);
+  if (!verdicts) scalarVerdicts.set(prop, (verdicts = new Map()));
+  let ok = verdicts.get(key);
+  if (ok === undefined) {
+    let s = singleSchemas.get(prop);
+    if (!s) singleSchemas.set(prop, (s = { type: "object", properties: { v: prop }, required: ["v"] }));
+    verdicts.set(key, (ok = argumentIssues(s, { v: value }) === null));
+  }
+  return ok;
 }
 
 /** Counts for a required integer the task and the responses say nothing about (a `top_k`, a `limit`). */
@@ -169,22 +244,82 @@ function ownedElsewhere(ep: ObservableEpisode, h: HeldValue, target: string): bo
   );
 }
 
-function argumentOptions(
-  name: string,
-  type: string | null,
-  target: string,
-  prop: JsonSchema | undefined,
-  ep: ObservableEpisode,
-  held: readonly HeldValue[],
-  limit: number,
-): Option[] {
+/** One argument to fill: its name, documented semantic type, owner (a tool or family action type) and schema. */
+interface ArgumentSpec {
+  name: string;
+  type: string | null;
+  target: string;
+  prop: JsonSchema | undefined;
+}
+
+/** Does held value `h` fill `arg` by its semantic type (or, untyped, by its name)? */
+function fillsByName(arg: ArgumentSpec, h: HeldValue): boolean {
+  return arg.type !== null ? h.type === arg.type || (h.type === null && h.name === arg.name) : nameMatches(h.name, arg.name);
+}
+
+/** A task parameter declared for `arg` that names only the semantic type of the held values it takes. */
+function declaresTypeOnly(arg: ArgumentSpec, p: TaskParameter): boolean {
+  return p.target === arg.target && p.name === arg.name && p.value === undefined && p.template === undefined && p.type !== undefined;
+}
+
+/** The types and names of held values added since some point of an episode (response values only). */
+interface AddedValues {
+  from: number;
+  to: number;
+  types: Set<string>;
+  untypedNames: Set<string>;
+  names: Set<string>;
+}
+
+function addedValues(held: readonly HeldValue[], from: number): AddedValues | null {
+  const out: AddedValues = { from, to: held.length, types: new Set(), untypedNames: new Set(), names: new Set() };
+  for (let i = from; i < held.length; i++) {
+    const h = held[i];
+    // A task value never arrives within an episode; if one did, the caller rebuilds rather than trust the summary.
+    if (h.source.kind === "task") return null;
+    if (h.type !== null) out.types.add(h.type);
+    else out.untypedNames.add(h.name);
+    out.names.add(h.name);
+  }
+  return out;
+}
+
+/**
+ * Can one of the `added` held values enter `arg`'s options directly (templates aside)? The memo's test for whether
+ * new held values can change a tool's calls; it mirrors the two held-value loops of `argumentOptions` for response
+ * values (which no task parameter owns). `declared`: the types of the task parameters that declare `arg` by type
+ * only (`declaredTypes`).
+ */
+function readsAdded(arg: ArgumentSpec, declared: ReadonlySet<string>, added: AddedValues): boolean {
+  for (const t of declared) if (added.types.has(t)) return true;
+  if (arg.type !== null) return added.types.has(arg.type) || added.untypedNames.has(arg.name);
+  return added.names.has(arg.name) || added.names.has(`${arg.name}_id`);
+}
+
+function declaredTypes(arg: ArgumentSpec, ep: ObservableEpisode): Set<string> {
+  const out = new Set<string>();
+  for (const p of ep.parameters) if (declaresTypeOnly(arg, p)) out.add(p.type as string);
+  return out;
+}
+
+/** Does a template fill `arg`? Its fillings then depend on every held value. */
+function templated(arg: ArgumentSpec, ep: ObservableEpisode): boolean {
+  return ep.parameters.some(
+    (p) =>
+      p.template !== undefined &&
+      ((p.target === arg.target && p.name === arg.name) ||
+        (p.target === undefined && ((arg.type !== null && p.type === arg.type) || p.name === arg.name))),
+  );
+}
+
+function argumentOptions(arg: ArgumentSpec, ep: ObservableEpisode, held: readonly HeldValue[], limit: number): Option[] {
+  const { name, type, target, prop } = arg;
   const options: Option[] = [];
-  const explicit = (p: TaskParameter) => p.target === target && p.name === name;
   for (const p of ep.parameters) {
-    if (!explicit(p)) continue;
+    if (p.target !== target || p.name !== name) continue;
     if (p.value !== undefined) options.push({ value: p.value, source: TASK });
     if (p.template !== undefined) options.push(...templateOptions(p.template, held, limit));
-    if (p.value === undefined && p.template === undefined && p.type !== undefined) {
+    if (declaresTypeOnly(arg, p)) {
       for (const h of held) if (h.type === p.type) options.push({ value: h.value, source: h.source });
     }
   }
@@ -193,9 +328,7 @@ function argumentOptions(
     if ((type !== null && p.type === type) || p.name === name) options.push(...templateOptions(p.template, held, limit));
   }
   for (const h of held) {
-    if (ownedElsewhere(ep, h, target)) continue;
-    const fitsName = type !== null ? h.type === type || (h.type === null && h.name === name) : nameMatches(h.name, name);
-    if (fitsName) options.push({ value: h.value, source: h.source });
+    if (!ownedElsewhere(ep, h, target) && fillsByName(arg, h)) options.push({ value: h.value, source: h.source });
   }
   // An undocumented free-text argument nothing else fills (a search `query`) takes the task's own terms.
   if (type === null && prop?.type === "string" && !prop.enum && options.length === 0) {
@@ -208,9 +341,18 @@ function argumentOptions(
   if (prop?.type === "boolean" && options.length === 0) options.push({ value: false, source: SCHEMA }, { value: true, source: SCHEMA });
   // A count the task leaves open (a search's `top_k`) is a choice among a few small values, after any it names.
   if (prop?.type === "integer" && prop.enum === undefined) for (const v of FREE_INTEGERS) options.push({ value: v, source: SCHEMA });
-  const unique = uniqueByValue(options);
-  const fitting = prop ? unique.filter((o) => fits(prop, o.value)) : unique;
-  return fitting.slice(0, limit);
+  // Distinct values that fit the schema, the first `limit` of them (one key per value serves both tests).
+  const seen = new Set<string>();
+  const out: Option[] = [];
+  for (const o of options) {
+    const key = valueKey(o.value);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (prop && !fits(prop, o.value, key)) continue;
+    out.push(o);
+    if (out.length >= limit) break;
+  }
+  return out;
 }
 
 /**
@@ -247,8 +389,8 @@ function product(lists: { name: string; options: Option[] }[], cap: number): { a
   });
 }
 
-/** Tool calls with every required argument (and every optional one the task names) bound. */
-function toolCalls(tool: SeenTool, ep: ObservableEpisode, held: readonly HeldValue[], limits: CandidateLimits): Candidate[] {
+/** The arguments a tool's calls bind: every required one, then every optional one the task names (sorted). */
+function argumentsOf(tool: SeenTool, ep: ObservableEpisode): ArgumentSpec[] {
   const props = tool.parameters.properties ?? {};
   const required = tool.parameters.required ?? [];
   // Optional parameters are bound when the task names them (for this tool, or for any tool), as a request that
@@ -258,10 +400,19 @@ function toolCalls(tool: SeenTool, ep: ObservableEpisode, held: readonly HeldVal
     .filter((p) => p.value !== undefined && !required.includes(p.name) && p.name in props)
     .map((p) => p.name);
   const names = [...required, ...[...new Set(named)].sort()];
-  const lists = names.map((name) => ({
-    name,
-    options: argumentOptions(name, tool.semantics?.parameters?.[name] ?? null, tool.name, props[name], ep, held, limits.perArgument),
-  }));
+  return names.map((name) => ({ name, type: tool.semantics?.parameters?.[name] ?? null, target: tool.name, prop: props[name] }));
+}
+
+/** Tool calls with every required argument (and every optional one the task names) bound. */
+function buildToolCalls(
+  tool: SeenTool,
+  args: readonly ArgumentSpec[],
+  ep: ObservableEpisode,
+  held: readonly HeldValue[],
+  limits: CandidateLimits,
+): Candidate[] {
+  const required = tool.parameters.required ?? [];
+  const lists = args.map((arg) => ({ name: arg.name, options: argumentOptions(arg, ep, held, limits.perArgument) }));
   if (lists.some((l) => l.options.length === 0 && required.includes(l.name))) return [];
   const out: Candidate[] = [];
   // Each value fits its parameter and only schema properties are bound, so the call is well-formed as a whole.
@@ -272,6 +423,39 @@ function toolCalls(tool: SeenTool, ep: ObservableEpisode, held: readonly HeldVal
     out.push({ kind: "tool_call", action: { type: "tool_call", name: tool.name, arguments: c.args }, name: tool.name, sources: c.sources });
   }
   return out;
+}
+
+/**
+ * A tool's calls, from the memo when no held value added since they were built can fill one of its arguments (and
+ * no template fills one): the calls are then the same, and keeping the same objects lets the features reuse what
+ * they computed for them.
+ */
+function toolCalls(
+  tool: SeenTool,
+  ep: ObservableEpisode,
+  held: readonly HeldValue[],
+  limits: CandidateLimits,
+  memo?: CandidateMemo,
+): Candidate[] {
+  if (!memo) return buildToolCalls(tool, argumentsOf(tool, ep), ep, held, limits);
+  const e = memo.tools.get(tool);
+  if (e && e.epoch === memo.epoch) {
+    if (e.heldLength === held.length) return e.list;
+    const added = e.templated ? null : memo.added(held, e.heldLength);
+    if (added && !e.args.some((arg, a) => readsAdded(arg, e.declared[a], added))) {
+      e.heldLength = held.length;
+      return e.list;
+    }
+  }
+  if (e && e.epoch === memo.epoch) {
+    e.heldLength = held.length;
+    return (e.list = buildToolCalls(tool, e.args, ep, held, limits));
+  }
+  const args = argumentsOf(tool, ep);
+  const list = buildToolCalls(tool, args, ep, held, limits);
+  const declared = args.map((a) => declaredTypes(a, ep));
+  memo.tools.set(tool, { epoch: memo.epoch, heldLength: held.length, args, declared, templated: args.some((a) => templated(a, ep)), list });
+  return list;
 }
 
 function answers(ep: ObservableEpisode, held: readonly HeldValue[], limits: CandidateLimits): Candidate[] {
@@ -306,7 +490,10 @@ function familyActions(ep: ObservableEpisode, held: readonly HeldValue[], limits
       continue;
     }
     const fields = [...new Set(ep.parameters.filter((p) => p.target === type).map((p) => p.name))];
-    const lists = fields.map((name) => ({ name, options: argumentOptions(name, null, type, undefined, ep, held, limits.perArgument) }));
+    const lists = fields.map((name) => ({
+      name,
+      options: argumentOptions({ name, type: null, target: type, prop: undefined }, ep, held, limits.perArgument),
+    }));
     for (const c of product(lists, limits.perTool)) {
       const action = { type, ...c.args } as Action;
       if (kind.schema.safeParse(action).success) out.push({ kind: "family", action, name: type, sources: c.sources });
@@ -318,16 +505,16 @@ function familyActions(ep: ObservableEpisode, held: readonly HeldValue[], limits
 /**
  * The step's candidate list, in a fixed order: abort, answers, family actions, then tool calls (visible tools in
  * their visible order, argument combinations in held-value order), without duplicates, cut at K. A pure function
- * of the observable episode.
+ * of the observable episode (`memo`, one per env, only saves work).
  */
-export function candidates(ep: ObservableEpisode, limits: CandidateLimits): Candidate[] {
-  const held = heldValues(ep);
+export function candidates(ep: ObservableEpisode, limits: CandidateLimits, memo?: CandidateMemo): Candidate[] {
+  const held = memo ? memo.sync(ep, limits) : heldValues(ep);
   const all: Candidate[] = [{ kind: "abort", action: { type: "abort" }, name: "abort", sources: [] }];
   const said = answers(ep, held, limits);
   const calls: Candidate[] = [];
   for (const t of ep.tools) {
     if (calls.length >= limits.maxCandidates) break;
-    calls.push(...toolCalls(t, ep, held, limits));
+    for (const c of toolCalls(t, ep, held, limits, memo)) calls.push(c);
   }
   all.push(...said, ...familyActions(ep, held, limits, limits.maxCandidates - 1 - said.length - calls.length), ...calls);
   // Kinds never collide and each argument's values are unique, so only messages can repeat (two templates giving

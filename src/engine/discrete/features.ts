@@ -2,7 +2,7 @@ import { type JsonValue, stableStringify } from "../../core/json.js";
 import { hash32 } from "../../core/rng.js";
 import { type Candidate, type ValueSource, valueKey } from "./candidates.js";
 import { encodeNeeds, NEEDS_CANDIDATE_FEATURES, NEEDS_GLOBAL_FEATURES } from "./needs.js";
-import type { ObservableEpisode, SeenCall, SeenTool } from "./source.js";
+import { EpisodeCursor, type ObservableEpisode, type SeenCall, type SeenTool } from "./source.js";
 
 /** Global features, in order (docs/DISCRETE.md documents them; a test keeps the two in sync). */
 export const GLOBAL_FEATURES = [
@@ -113,21 +113,43 @@ function computeSignature(t: SeenTool): string {
   return `s:${stableStringify(t.parameters as unknown as JsonValue)}`;
 }
 
-/** Per-episode facts derived once per step from the observable history. */
+/** Per-episode facts of the observable history; a FeatureMemo extends them call by call. */
 interface History {
   toolCount: Map<string, number>;
   toolLast: Map<string, Outcome>;
   callCount: Map<string, number>;
-  callLast: Map<string, Outcome>;
   callOk: Set<string>;
   callFailed: Set<string>;
-  failedSignatures: Map<string, Set<string>>;
+  /** `${call index}\u0000${top-level field}` of responses another response contradicts. */
   contradicted: Set<string>;
+  /** The calls with a contradicted field (global feature contradictions_seen). */
+  contradictedCalls: Set<number>;
   /** `${call index}\u0000${top-level field}` of responses whose value looked implausible. */
   suspicious: Set<string>;
   usedInFailedCall: Set<string>;
   errors: number;
   retries: number;
+  /** Per (tool signature, arguments, field): the first value seen, every source, and whether a value differed. */
+  values: Map<string, { value: string; sources: { source: string; call: number }[]; contradicted: boolean }>;
+  previous: SeenCall | null;
+}
+
+function emptyHistory(): History {
+  return {
+    toolCount: new Map(),
+    toolLast: new Map(),
+    callCount: new Map(),
+    callOk: new Set(),
+    callFailed: new Set(),
+    contradicted: new Set(),
+    contradictedCalls: new Set(),
+    suspicious: new Set(),
+    usedInFailedCall: new Set(),
+    errors: 0,
+    retries: 0,
+    values: new Map(),
+    previous: null,
+  };
 }
 
 const callKey = (tool: string, args: JsonValue): string => `${tool}\u0000${stableStringify(args)}`;
@@ -173,96 +195,158 @@ function keysOf(ep: ObservableEpisode, c: SeenCall): CallKeys {
   return k;
 }
 
-function history(ep: ObservableEpisode): History {
-  const h: History = {
-    toolCount: new Map(),
-    toolLast: new Map(),
-    callCount: new Map(),
-    callLast: new Map(),
-    callOk: new Set(),
-    callFailed: new Set(),
-    failedSignatures: new Map(),
-    contradicted: new Set(),
-    suspicious: new Set(),
-    usedInFailedCall: new Set(),
-    errors: 0,
-    retries: 0,
-  };
-  const visible = new Map(ep.tools.map((t) => [t.name, t]));
-  const sigOf = (name: string): string | null => {
-    const t = visible.get(name);
-    if (t) return signature(t);
-    const s = ep.semanticsOf(name);
-    return s ? signature({ name, parameters: {}, semantics: s }) : null;
-  };
-  // Values seen per (tool signature, arguments, field): more than one distinct value means a contradiction.
-  const values = new Map<string, { value: string; source: string }[]>();
-  let prev: SeenCall | null = null;
-  ep.calls.forEach((c, i) => {
-    const o = outcomeOf(c);
-    const k = keysOf(ep, c);
-    for (const f of k.suspicious) h.suspicious.add(`${i}\u0000${f}`);
-    const key = k.call;
-    h.toolCount.set(c.tool, (h.toolCount.get(c.tool) ?? 0) + 1);
-    h.toolLast.set(c.tool, o);
-    h.callCount.set(key, (h.callCount.get(key) ?? 0) + 1);
-    h.callLast.set(key, o);
-    if (o === 1) h.callOk.add(key);
+/** The signature of a tool the episode defines (visible: as listed; else by its documented types), or null. */
+function signatureOf(ep: ObservableEpisode, visible: ReadonlyMap<string, SeenTool>, name: string): string | null {
+  const t = visible.get(name);
+  if (t) return signature(t);
+  const s = ep.semanticsOf(name);
+  return s ? signature({ name, parameters: {}, semantics: s }) : null;
+}
+
+function flagContradicted(h: History, entry: { source: string; call: number }): void {
+  h.contradicted.add(entry.source);
+  h.contradictedCalls.add(entry.call);
+}
+
+/** Adds call `i` (`c`) to the history facts. */
+function addCall(h: History, ep: ObservableEpisode, visible: ReadonlyMap<string, SeenTool>, c: SeenCall, i: number): void {
+  const o = outcomeOf(c);
+  const k = keysOf(ep, c);
+  for (const f of k.suspicious) h.suspicious.add(`${i}\u0000${f}`);
+  const key = k.call;
+  h.toolCount.set(c.tool, (h.toolCount.get(c.tool) ?? 0) + 1);
+  h.toolLast.set(c.tool, o);
+  h.callCount.set(key, (h.callCount.get(key) ?? 0) + 1);
+  if (o === 1) h.callOk.add(key);
+  else {
+    h.errors += 1;
+    h.callFailed.add(key);
+  }
+  const prev = h.previous;
+  if (prev && prev.tool === c.tool && !prev.ok) h.retries += 1;
+  h.previous = c;
+  if (o === 3) for (const v of k.argValues) h.usedInFailedCall.add(v);
+  if (k.fields.length === 0) return;
+  // Values seen per (tool signature, arguments, field): more than one distinct value means a contradiction, which
+  // flags every response that gave a value for that slot, earlier ones included.
+  const sig = signatureOf(ep, visible, c.tool) ?? c.tool;
+  const outputs = ep.semanticsOf(c.tool)?.outputs;
+  for (const [field, value] of k.fields) {
+    const slot = `${sig}\u0000${k.args}\u0000${outputs?.[field] ?? field}`;
+    const entry = { source: `${i}\u0000${field}`, call: i };
+    const seen = h.values.get(slot);
+    if (!seen) h.values.set(slot, { value, sources: [entry], contradicted: false });
     else {
-      h.errors += 1;
-      h.callFailed.add(key);
-    }
-    if (prev && prev.tool === c.tool && !prev.ok) h.retries += 1;
-    prev = c;
-    if (o === 3) for (const v of k.argValues) h.usedInFailedCall.add(v);
-    if (k.fields.length > 0) {
-      const sig = sigOf(c.tool) ?? c.tool;
-      const outputs = ep.semanticsOf(c.tool)?.outputs;
-      for (const [field, value] of k.fields) {
-        const slot = `${sig}\u0000${k.args}\u0000${outputs?.[field] ?? field}`;
-        const list = values.get(slot) ?? [];
-        list.push({ value, source: `${i}\u0000${field}` });
-        values.set(slot, list);
+      seen.sources.push(entry);
+      if (seen.contradicted) flagContradicted(h, entry);
+      else if (seen.value !== value) {
+        seen.contradicted = true;
+        for (const e of seen.sources) flagContradicted(h, e);
       }
     }
-  });
-  for (const list of values.values()) {
-    if (new Set(list.map((x) => x.value)).size > 1) for (const x of list) h.contradicted.add(x.source);
   }
-  for (const [tool, o] of h.toolLast) {
-    if (o === 1) continue;
-    const sig = sigOf(tool);
-    if (sig === null) continue;
-    const set = h.failedSignatures.get(sig) ?? new Set<string>();
-    set.add(tool);
-    h.failedSignatures.set(sig, set);
+}
+
+/**
+ * What one env's features remember from step to step (an optional argument of `encodeFeatures`: results are the
+ * same with or without it): the history facts, extended by the calls the last step added instead of rebuilt.
+ */
+export class FeatureMemo {
+  private readonly cursor = new EpisodeCursor();
+  private facts = emptyHistory();
+
+  history(ep: ObservableEpisode, visible: ReadonlyMap<string, SeenTool>): History {
+    const { from, restarted } = this.cursor.advance(ep);
+    if (restarted) this.facts = emptyHistory();
+    for (let i = from; i < ep.calls.length; i++) addCall(this.facts, ep, visible, ep.calls[i], i);
+    return this.facts;
   }
+}
+
+function history(ep: ObservableEpisode, visible: ReadonlyMap<string, SeenTool>): History {
+  const h = emptyHistory();
+  ep.calls.forEach((c, i) => addCall(h, ep, visible, c, i));
   return h;
 }
 
+/** Per signature, the visible-or-defined tools of that signature whose last call failed. */
+function failedSignatures(h: History, ep: ObservableEpisode, visible: ReadonlyMap<string, SeenTool>): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const [tool, o] of h.toolLast) {
+    if (o === 1) continue;
+    const sig = signatureOf(ep, visible, tool);
+    if (sig === null) continue;
+    const set = out.get(sig) ?? new Set<string>();
+    set.add(tool);
+    out.set(sig, set);
+  }
+  return out;
+}
+
+/** The top-level field of a response path (`items[].id` -> `items`, `a.b` -> `a`). */
+function topField(path: string): string {
+  for (let i = 0; i < path.length; i++) {
+    const ch = path.charCodeAt(i);
+    if (ch === 46 || ch === 91) return path.slice(0, i); // "." or "["
+  }
+  return path;
+}
+
 function fromFlagged(flagged: ReadonlySet<string>, sources: readonly ValueSource[]): boolean {
-  return sources.some((s) => s.kind === "response" && flagged.has(`${s.call}\u0000${s.field.split(/[.[]/)[0]}`));
+  if (flagged.size === 0) return false;
+  return sources.some((s) => s.kind === "response" && flagged.has(`${s.call}\u0000${topField(s.field)}`));
+}
+
+const KIND_SLOT: Readonly<Record<Candidate["kind"], number>> = { tool_call: 0, answer: 1, abort: 2, family: 3 };
+
+const ids = new Map<string, Map<string, number>>();
+/** The stable hash of a candidate's kind and tool (or action type), computed once per pair. */
+function idOf(c: Candidate): number {
+  let byName = ids.get(c.kind);
+  if (!byName) ids.set(c.kind, (byName = new Map()));
+  let id = byName.get(c.name);
+  if (id === undefined) byName.set(c.name, (id = hash32(`${c.kind}:${c.name}`)));
+  return id;
+}
+
+/** A tool-call candidate's call key and argument value keys, computed once (candidates persist through the memo). */
+const candidateCallKeys = new WeakMap<Candidate, string>();
+const candidateArgKeys = new WeakMap<Candidate, string[]>();
+function callKeyOfCandidate(c: Candidate, args: Record<string, JsonValue>): string {
+  let k = candidateCallKeys.get(c);
+  if (k === undefined) candidateCallKeys.set(c, (k = callKey(c.name, args)));
+  return k;
+}
+function argKeysOfCandidate(c: Candidate, args: Record<string, JsonValue>): string[] {
+  let k = candidateArgKeys.get(c);
+  if (k === undefined) candidateArgKeys.set(c, (k = Object.values(args).map(valueKey)));
+  return k;
 }
 
 /**
  * The observation vector: global features, then CANDIDATE_SIZE features for each of the K slots (zeros for
- * unused slots). Every value is in [0, 1] and a function of the observable episode and the candidate list alone.
+ * unused slots). Every value is in [0, 1] and a function of the observable episode and the candidate list alone
+ * (`memo`, one per env, only saves work). Without `out`, a fresh (zeroed) array.
  */
 export function encodeFeatures(
   ep: ObservableEpisode,
   list: readonly Candidate[],
   maxCandidates: number,
-  out = new Float32Array(featureSize(maxCandidates)),
+  out?: Float32Array,
+  memo?: FeatureMemo,
 ): Float32Array {
-  out.fill(0);
-  const h = history(ep);
+  if (out) out.fill(0);
+  else out = new Float32Array(featureSize(maxCandidates));
+  const visible = new Map<string, SeenTool>();
+  for (const t of ep.tools) visible.set(t.name, t);
+  const h = memo ? memo.history(ep, visible) : history(ep, visible);
   const calls = ep.calls;
   const last = calls.length ? outcomeOf(calls[calls.length - 1]) : 0;
   const sat = (x: number, scale: number) => Math.min(1, x / scale);
   out[0] = ep.maxSteps > 0 ? ep.step / ep.maxSteps : 0;
   out[1 + last] = 1;
   out[5] = sat(h.errors, 5);
-  out[6] = sat(new Set([...h.contradicted].map((s) => s.split("\u0000")[0])).size, 5);
+  out[6] = sat(h.contradictedCalls.size, 5);
   const { toolCalls, toolCallLimit } = ep.budget;
   out[7] = toolCallLimit === null || toolCalls === null ? 1 : toolCalls / Math.max(1, toolCallLimit);
   out[8] = ep.maxSteps > 0 ? (ep.maxSteps - ep.step) / ep.maxSteps : 0;
@@ -270,34 +354,36 @@ export function encodeFeatures(
   out[10] = list.length / maxCandidates;
   out[11] = ep.maxSteps > 0 ? sat(calls.length, ep.maxSteps) : 0;
   out[12] = calls.length > 0 && keysOf(ep, calls[calls.length - 1]).suspicious.length > 0 ? 1 : 0;
-  const visible = new Map(ep.tools.map((t) => [t.name, t]));
+  const failedSigs = failedSignatures(h, ep, visible);
   const lastCall = calls.length ? calls[calls.length - 1] : null;
   for (let i = 0; i < list.length && i < maxCandidates; i++) {
     const c = list[i];
     const o = GLOBAL_SIZE + i * CANDIDATE_SIZE;
     out[o] = 1;
-    out[o + 1 + ["tool_call", "answer", "abort", "family"].indexOf(c.kind)] = 1;
-    const id = hash32(`${c.kind}:${c.name}`);
+    out[o + 1 + KIND_SLOT[c.kind]] = 1;
+    const id = idOf(c);
     for (let b = 0; b < 8; b++) out[o + 5 + b] = (id >>> b) & 1;
     if (c.kind === "tool_call") {
       const args = (c.action as { arguments: Record<string, JsonValue> }).arguments;
-      const key = callKey(c.name, args);
-      out[o + 13] = sat(h.toolCount.get(c.name) ?? 0, 4);
-      out[o + 14] = sat(h.callCount.get(key) ?? 0, 4);
+      const toolCount = h.toolCount.get(c.name) ?? 0;
+      // A call of a tool never called was never made: its key (JSON text of the arguments) is not even needed.
+      const key = toolCount > 0 ? callKeyOfCandidate(c, args) : null;
+      out[o + 13] = sat(toolCount, 4);
+      out[o + 14] = key === null ? 0 : sat(h.callCount.get(key) ?? 0, 4);
       out[o + 15 + (h.toolLast.get(c.name) ?? 0)] = 1;
       const tool = visible.get(c.name);
-      const sig = tool ? signature(tool) : null;
-      const failed = sig === null ? undefined : h.failedSignatures.get(sig);
-      out[o + 19] = failed && [...failed].some((t) => t !== c.name) ? 1 : 0;
-      out[o + 21] = Object.values(args).some((v) => h.usedInFailedCall.has(valueKey(v))) ? 1 : 0;
+      const failed = tool ? failedSigs.get(signature(tool)) : undefined;
+      out[o + 19] = failed && (failed.size > 1 || !failed.has(c.name)) ? 1 : 0;
+      out[o + 21] = h.usedInFailedCall.size > 0 && argKeysOfCandidate(c, args).some((v) => h.usedInFailedCall.has(v)) ? 1 : 0;
       out[o + 24] = 1;
       out[o + 25] = lastCall !== null && lastCall.tool === c.name && !lastCall.ok ? 1 : 0;
-      out[o + 26] = h.callFailed.has(key) ? 1 : 0;
-      out[o + 27] = h.callOk.has(key) ? 1 : 0;
+      out[o + 26] = key !== null && h.callFailed.has(key) ? 1 : 0;
+      out[o + 27] = key !== null && h.callOk.has(key) ? 1 : 0;
     }
     out[o + 20] = fromFlagged(h.contradicted, c.sources) ? 1 : 0;
     out[o + 28] = fromFlagged(h.suspicious, c.sources) ? 1 : 0;
-    const fromResponses = c.sources.filter((s) => s.kind === "response").length;
+    let fromResponses = 0;
+    for (const src of c.sources) if (src.kind === "response") fromResponses++;
     out[o + 22] = c.sources.length > 0 && fromResponses === 0 ? 1 : 0;
     out[o + 23] = c.sources.length > 0 ? fromResponses / c.sources.length : 0;
   }

@@ -12,8 +12,8 @@ import type { Space } from "../../core/spaces/space.js";
 import type { Action } from "../actions.js";
 import type { ToolObservation } from "../observation.js";
 import { ToolEnv, type ToolEnvState, type ToolResetInfo, type ToolStepInfo } from "../toolEnv.js";
-import { type Candidate, candidates } from "./candidates.js";
-import { encodeFeatures, featureSize } from "./features.js";
+import { type Candidate, CandidateMemo, type CandidateLimits, candidates } from "./candidates.js";
+import { encodeFeatures, FeatureMemo, featureSize } from "./features.js";
 import type { ObservableEpisode } from "./source.js";
 
 /** Default K (`maxCandidates`): enough for every family's largest step in the suites (see docs/DISCRETE.md). */
@@ -87,6 +87,10 @@ export class DiscreteToolEnv extends Env<DiscreteObservation, number, ToolStepIn
   private list: Candidate[] = [];
   private mask: Uint8Array | null = null;
   private lastStructured: ToolObservation | null = null;
+  private readonly limits: CandidateLimits;
+  /** What the candidates of the last step leave to the next (the step's work is then only what changed). */
+  private readonly candidateMemo = new CandidateMemo();
+  private readonly featureMemo = new FeatureMemo();
 
   constructor(
     /** The structured tool env underneath. */
@@ -96,6 +100,8 @@ export class DiscreteToolEnv extends Env<DiscreteObservation, number, ToolStepIn
   ) {
     super();
     this.maxCandidates = maxCandidates;
+    const k = maxCandidates;
+    this.limits = { maxCandidates: k, perTool: Math.max(4, k >> 2), perArgument: 8, answers: Math.max(2, k >> 1) };
     const f = featureSize(maxCandidates);
     const space = new Dict({ observation: new Box(0, 1, [f], "float32"), action_mask: new MultiBinary(maxCandidates) });
     this.observationSpace = space as unknown as Space<DiscreteObservation>;
@@ -126,12 +132,11 @@ export class DiscreteToolEnv extends Env<DiscreteObservation, number, ToolStepIn
 
   private observe(): DiscreteObservation {
     const ep = this.episodeView();
-    const k = this.maxCandidates;
-    this.list = candidates(ep, { maxCandidates: k, perTool: Math.max(4, k >> 2), perArgument: 8, answers: Math.max(2, k >> 1) });
+    this.list = candidates(ep, this.limits, this.candidateMemo);
     const mask = new Uint8Array(this.maxCandidates);
     for (let i = 0; i < this.list.length; i++) mask[i] = 1;
     this.mask = mask;
-    return { observation: encodeFeatures(ep, this.list, this.maxCandidates), action_mask: mask };
+    return { observation: encodeFeatures(ep, this.list, this.maxCandidates, undefined, this.featureMemo), action_mask: mask };
   }
 
   /** The structured action slot `index` stands for now; throws an ActionError for a non-integer or out-of-range index. */

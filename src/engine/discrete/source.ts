@@ -72,6 +72,8 @@ function seen(h: HistoryEntry): SeenCall | null {
 }
 
 const NOTHING_SUSPICIOUS = (): boolean => false;
+/** One object for every episode without parameters, so a memo sees the same parameters from step to step. */
+const NO_PARAMETERS: readonly TaskParameter[] = Object.freeze([]);
 
 const seenTools = new WeakMap<ToolDefinition<unknown>, SeenTool>();
 function seenTool(t: ToolDefinition<unknown>): SeenTool {
@@ -98,7 +100,7 @@ export function projectEpisode(args: {
 }): ObservableEpisode {
   const { toolCalls, retries } = args.budgets;
   return {
-    parameters: args.parameters ?? [],
+    parameters: args.parameters ?? NO_PARAMETERS,
     tools: args.visible.map(seenTool),
     semanticsOf: (tool) => args.definitions.get(tool)?.semantics ?? null,
     calls: args.history.map(seen).filter((c): c is SeenCall => c !== null),
@@ -114,4 +116,44 @@ export function projectEpisode(args: {
     suspicious: args.suspicious ?? NOTHING_SUSPICIOUS,
     done: args.done,
   };
+}
+
+/**
+ * Tracks how far a memo has read an episode, so the discrete mode's per-step work only touches what the last step
+ * added. A step continues the memo's episode when its calls extend the ones read (the last one read is the same
+ * object: a history entry, hence its SeenCall, belongs to one episode, after the same predecessors), its visible
+ * tools are the same objects in the same order, and its parameters are the same object; anything else is a new
+ * episode (a reset, a `setState`, a fork) and the memo starts over.
+ */
+export class EpisodeCursor {
+  private read = 0;
+  private last: SeenCall | null = null;
+  private tools: readonly SeenTool[] = [];
+  private parameters: readonly TaskParameter[] | null = null;
+
+  /**
+   * The index of the first call of `ep` not read yet (0 when the memo must start over: `restarted` is then true).
+   * Marks every call of `ep` as read.
+   */
+  advance(ep: ObservableEpisode): { from: number; restarted: boolean } {
+    const calls = ep.calls;
+    const continues =
+      this.parameters === ep.parameters &&
+      calls.length >= this.read &&
+      (this.read === 0 || calls[this.read - 1] === this.last) &&
+      sameItems(this.tools, ep.tools);
+    const from = continues ? this.read : 0;
+    this.read = calls.length;
+    this.last = calls.length > 0 ? calls[calls.length - 1] : null;
+    this.tools = ep.tools;
+    this.parameters = ep.parameters;
+    return { from, restarted: !continues };
+  }
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
