@@ -288,7 +288,7 @@ class SlotAgent(Agent):
 
 def make_agent(cfg: Config, n_features: int, n_actions: int, reporter: Optional[Reporter] = None) -> Agent:
     """The network of `--arch`. The slot layout's G comes from --global-features, else from the library (the report
-    helper), else F mod K (exact while G < K, as with the defaults: G = 12, K = 64). Ray actors have no helper: with
+    helper), else F mod K (exact while G < K, as with the defaults: G = 17, K = 64). Ray actors have no helper: with
     K <= G pass --global-features, or their copy of the network will not take the trainer's weights."""
     if cfg.arch == "flat":
         return Agent(n_features, n_actions, cfg.hidden)
