@@ -288,7 +288,7 @@ class SlotAgent(Agent):
 
 def make_agent(cfg: Config, n_features: int, n_actions: int, reporter: Optional[Reporter] = None) -> Agent:
     """The network of `--arch`. The slot layout's G comes from --global-features, else from the library (the report
-    helper), else F mod K (exact while G < K, as with the defaults: G = 12, K = 64). Ray actors have no helper: with
+    helper), else F mod K (exact while G < K, as with the defaults: G = 17, K = 64). Ray actors have no helper: with
     K <= G pass --global-features, or their copy of the network will not take the trainer's weights."""
     if cfg.arch == "flat":
         return Agent(n_features, n_actions, cfg.hidden)
@@ -596,9 +596,24 @@ def write_curve(path: str, rows: List[Row]) -> List[str]:
     return eval_keys
 
 
+def code_version() -> Dict[str, Any]:
+    """The checkout the run used (its config.json records it, so a reported result names its code): the commit and
+    the files that differed from it. Empty outside a git checkout."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    try:
+        head = subprocess.run(["git", "-C", root, "rev-parse", "HEAD"], capture_output=True, text=True, check=True)
+        status = subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=no"],
+                                capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return {}
+    return {"commit": head.stdout.strip(), "modified": [line[3:] for line in status.stdout.splitlines()]}
+
+
 def main(argv: List[str]) -> int:
     cfg = parse_args(argv)
     os.makedirs(cfg.out, exist_ok=True)
+    # Read before training: commits made while a long run trains are not its code.
+    code = code_version()
     rollouts = None
     if cfg.ray:
         from ppo_ray import RayRollouts  # Ray is needed only then
@@ -622,7 +637,7 @@ def main(argv: List[str]) -> int:
                          title=f"PPO (masked) on {cfg.env}, seed {cfg.seed}")
         torch.save(agent.state_dict(), os.path.join(cfg.out, "agent.pt"))
         with open(os.path.join(cfg.out, "config.json"), "w") as f:
-            f.write(json.dumps(asdict(cfg), indent=2) + "\n")
+            f.write(json.dumps({**asdict(cfg), "code": code}, indent=2) + "\n")
         headline = {k: v for k, v in report["eval"]["metrics"].items() if k in LOGGED_METRICS + ("RC",)}
         print(f"ppo_masked: {len(rows)} updates, {rows[-1].env_steps if rows else 0} env steps; held-out "
               f"{cfg.eval_episodes} episodes from seed {cfg.eval_seed}: {json.dumps(headline)}; wrote {cfg.out}", file=sys.stderr)

@@ -50,7 +50,7 @@ def test_the_command_line_writes_curve_and_eval(ppo, address, tmp_path, repo_roo
     assert list(report) == ["env", "options", "policy", "episodes", "seed", "metrics", "breakdown"]
     assert report["episodes"] == 5 and report["seed"] == 500 and report["policy"] == "ppo_masked"
     assert report["options"]["actionMode"] == "discrete" and report["options"]["fault"] == "transient"
-    # K = 8 < G = 12 global features: the slot layout comes from the library, not from F mod K.
+    # K = 8 < G = 17 global features: the slot layout comes from the library, not from F mod K.
     assert report["options"]["maxCandidates"] == 8
 
 

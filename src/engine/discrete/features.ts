@@ -1,6 +1,7 @@
 import { type JsonValue, stableStringify } from "../../core/json.js";
 import { hash32 } from "../../core/rng.js";
 import { type Candidate, type ValueSource, valueKey } from "./candidates.js";
+import { encodeNeeds, NEEDS_CANDIDATE_FEATURES, NEEDS_GLOBAL_FEATURES } from "./needs.js";
 import { EpisodeCursor, type ObservableEpisode, type SeenCall, type SeenTool } from "./source.js";
 
 /** Global features, in order (docs/DISCRETE.md documents them; a test keeps the two in sync). */
@@ -18,6 +19,7 @@ export const GLOBAL_FEATURES = [
   "candidates_valid",
   "calls_made",
   "last_response_suspicious",
+  ...NEEDS_GLOBAL_FEATURES,
 ] as const;
 
 /** Features of each candidate slot, in order. */
@@ -51,6 +53,7 @@ export const CANDIDATE_FEATURES = [
   "same_call_failed_before",
   "same_call_succeeded_before",
   "argument_from_suspicious_response",
+  ...NEEDS_CANDIDATE_FEATURES,
 ] as const;
 
 export const GLOBAL_SIZE = GLOBAL_FEATURES.length;
@@ -374,5 +377,9 @@ export function encodeFeatures(
     out[o + 22] = c.sources.length > 0 && fromResponses === 0 ? 1 : 0;
     out[o + 23] = c.sources.length > 0 ? fromResponses / c.sources.length : 0;
   }
+  // The "still needed" features (needs.ts) follow the ones above, in globals and in every slot.
+  const needsAt = GLOBAL_SIZE - NEEDS_GLOBAL_FEATURES.length;
+  const slotNeedsAt = CANDIDATE_SIZE - NEEDS_CANDIDATE_FEATURES.length;
+  encodeNeeds(ep, list, maxCandidates, out, needsAt, (i) => GLOBAL_SIZE + i * CANDIDATE_SIZE + slotNeedsAt);
   return out;
 }
