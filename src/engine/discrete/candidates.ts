@@ -104,22 +104,36 @@ function textOf(v: JsonValue): string {
 }
 
 /**
+ * Views a hole may take of a held value (`{start:time}`): a report states a clock time as people write it, while the
+ * response holds an ISO date-time ("10:00", not "2026-06-19T10:00:00Z"). Undefined: the value has no such view.
+ */
+const VIEWS: Readonly<Record<string, (v: JsonValue) => JsonValue | undefined>> = {
+  time: (v) => (typeof v === "string" ? /^\d{4}-\d\d-\d\dT(\d\d:\d\d)/.exec(v)?.[1] : undefined),
+};
+
+/**
  * Fillings of a template's `{type}` holes with held values: the most recent values first (a report states what was
  * read last), distinct values for a repeated hole ("I used {provider_label} because {provider_label} failed").
  */
 function fillTemplate(template: string, held: readonly HeldValue[], cap: number): { text: string; sources: ValueSource[] }[] {
-  const holes = [...template.matchAll(/\{([A-Za-z0-9_.-]+)\}/g)].map((m) => m[1]);
+  const holes = [...template.matchAll(/\{([A-Za-z0-9_.-]+)(?::([a-z]+))?\}/g)].map((m) => ({
+    hole: m[0],
+    type: m[1],
+    view: VIEWS[m[2] ?? ""],
+  }));
   const recent = [...held].reverse();
   let acc: { text: string; sources: ValueSource[]; used: string[] }[] = [{ text: template, sources: [], used: [] }];
-  for (const hole of holes) {
-    const options = uniqueByValue(recent.filter((h) => h.type === hole || (h.type === null && h.name === hole)));
+  for (const { hole, type, view } of holes) {
+    const matching = recent.filter((h) => h.type === type || (h.type === null && h.name === type));
+    const viewed = view ? matching.flatMap((h) => ((v) => (v === undefined ? [] : [{ ...h, value: v }]))(view(h.value))) : matching;
+    const options = uniqueByValue(viewed);
     const next: typeof acc = [];
     for (const a of acc) {
       for (const o of options) {
         if (next.length >= cap) break;
         const key = `${hole}\u0000${valueKey(o.value)}`;
         if (a.used.includes(key)) continue;
-        next.push({ text: a.text.replace(`{${hole}}`, textOf(o.value)), sources: [...a.sources, o.source], used: [...a.used, key] });
+        next.push({ text: a.text.replace(hole, textOf(o.value)), sources: [...a.sources, o.source], used: [...a.used, key] });
       }
     }
     acc = next;
@@ -161,6 +175,17 @@ function templateOptions(template: string, held: readonly HeldValue[], cap: numb
   return fillTemplate(template, held, cap).map((t) => ({ value: t.text, source: t.sources.find((s) => s.kind === "response") ?? TASK }));
 }
 
+/**
+ * A response value of another service than the target's: tools that document a service label (`semantics.label`)
+ * pass their own records' ids, which another service does not know (a counterpart's `ex_htl_71` on Airbnb).
+ */
+function fromOtherService(ep: ObservableEpisode, h: HeldValue, target: string): boolean {
+  if (h.source.kind !== "response") return false;
+  const mine = ep.semanticsOf(target)?.label;
+  const theirs = ep.semanticsOf(ep.calls[h.source.call].tool)?.label;
+  return mine !== undefined && theirs !== undefined && mine !== theirs;
+}
+
 /** A held task value that another tool's explicit parameter owns (it should not fill this one by name). */
 function ownedElsewhere(ep: ObservableEpisode, h: HeldValue, target: string): boolean {
   if (h.source.kind !== "task") return false;
@@ -193,7 +218,7 @@ function argumentOptions(
     if ((type !== null && p.type === type) || p.name === name) options.push(...templateOptions(p.template, held, limit));
   }
   for (const h of held) {
-    if (ownedElsewhere(ep, h, target)) continue;
+    if (ownedElsewhere(ep, h, target) || fromOtherService(ep, h, target)) continue;
     const fitsName = type !== null ? h.type === type || (h.type === null && h.name === name) : nameMatches(h.name, name);
     if (fitsName) options.push({ value: h.value, source: h.source });
   }
@@ -206,8 +231,11 @@ function argumentOptions(
   // The schema's own choices only when nothing held fits: a task that names a value should not list every other one.
   if (prop?.enum && options.length === 0) for (const v of prop.enum) options.push({ value: v, source: SCHEMA });
   if (prop?.type === "boolean" && options.length === 0) options.push({ value: false, source: SCHEMA }, { value: true, source: SCHEMA });
-  // A count the task leaves open (a search's `top_k`) is a choice among a few small values, after any it names.
-  if (prop?.type === "integer" && prop.enum === undefined) for (const v of FREE_INTEGERS) options.push({ value: v, source: SCHEMA });
+  // A count the task leaves open (a search's `top_k`) is a choice among a few small values, after any held one; a
+  // count the task names (buy 12 shares) is not open, and listing 1–10 beside it only crowds other tools out at K.
+  const named = options.some((o) => o.source.kind === "task");
+  if (prop?.type === "integer" && prop.enum === undefined && !named)
+    for (const v of FREE_INTEGERS) options.push({ value: v, source: SCHEMA });
   const unique = uniqueByValue(options);
   const fitting = prop ? unique.filter((o) => fits(prop, o.value)) : unique;
   return fitting.slice(0, limit);
