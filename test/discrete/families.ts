@@ -45,7 +45,7 @@ export const DISCRETE_FAMILIES: DiscreteFamilyCase[] = [
     policy: "oracle",
     replaySeeds: range(0, 3, 97),
     reachSeeds: range(1, 48, 6),
-    minReachable: 0.45,
+    minReachable: 0.99,
   },
   {
     id: "ToolMisuseBench-v0",
