@@ -22,7 +22,10 @@ export type CandidateKind = "tool_call" | "answer" | "abort" | "family";
 export interface Candidate {
   kind: CandidateKind;
   action: Action;
-  /** The tool called (tool_call), or the family action type. */
+  /**
+   * The tool called (tool_call), the family action type, or an answer's format (`answer` and the index of the
+   * declared answer parameter it fills): the features' id bits tell a report from a refusal.
+   */
   name: string;
   sources: ValueSource[];
 }
@@ -232,8 +235,9 @@ function argumentOptions(
   if (prop?.enum && options.length === 0) for (const v of prop.enum) options.push({ value: v, source: SCHEMA });
   if (prop?.type === "boolean" && options.length === 0) options.push({ value: false, source: SCHEMA }, { value: true, source: SCHEMA });
   // A count the task leaves open (a search's `top_k`) is a choice among a few small values, after any held one; a
-  // count the task names (buy 12 shares) is not open, and listing 1–10 beside it only crowds other tools out at K.
-  const named = options.some((o) => o.source.kind === "task");
+  // count the request states as a whole (buy 12 shares) is not open, and listing 1–10 beside it only crowds other
+  // tools out at K. A count stated for one tool may be for one of its calls only ("a top 1 search" after a search).
+  const named = ep.parameters.some((p) => p.target === undefined && p.name === name && typeof p.value === "number");
   if (prop?.type === "integer" && prop.enum === undefined && !named)
     for (const v of FREE_INTEGERS) options.push({ value: v, source: SCHEMA });
   const unique = uniqueByValue(options);
@@ -306,7 +310,8 @@ function answers(ep: ObservableEpisode, held: readonly HeldValue[], limits: Cand
   const declared = ep.parameters.filter((p) => p.target === "answer");
   if (declared.length === 0) return [{ kind: "answer", action: { type: "answer", content: DEFAULT_ANSWER }, name: "answer", sources: [] }];
   // One list per declared answer, interleaved, so the cap keeps every format's best fillings.
-  const lists: Option[][] = declared.map((p) => {
+  // Each option carries its format's index, so formats keep distinct ids after the interleaving.
+  const lists: (Option & { format: number })[][] = declared.map((p, format) => {
     const list: Option[] = [];
     if (p.value !== undefined) list.push({ value: textOf(p.value), source: TASK });
     if (p.template !== undefined) list.push(...templateOptions(p.template, held, limits.perTool));
@@ -314,13 +319,18 @@ function answers(ep: ObservableEpisode, held: readonly HeldValue[], limits: Cand
       const fitting = held.filter((h) => (p.type !== undefined ? h.type === p.type : h.name === p.name));
       for (const h of fitting) list.push({ value: textOf(h.value), source: h.source });
     }
-    return list;
+    return list.map((o) => ({ ...o, format }));
   });
-  const out: Option[] = [];
+  const out: (Option & { format: number })[] = [];
   for (let i = 0; lists.some((l) => i < l.length); i++) for (const l of lists) if (i < l.length) out.push(l[i]);
   return uniqueByValue(out)
     .slice(0, limits.answers)
-    .map((o) => ({ kind: "answer", action: { type: "answer", content: o.value as string }, name: "answer", sources: [o.source] }));
+    .map((o) => ({
+      kind: "answer",
+      action: { type: "answer", content: o.value as string },
+      name: declared.length > 1 ? `answer:${o.format}` : "answer",
+      sources: [o.source],
+    }));
 }
 
 function familyActions(ep: ObservableEpisode, held: readonly HeldValue[], limits: CandidateLimits, free: number): Candidate[] {
