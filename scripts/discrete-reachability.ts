@@ -8,6 +8,7 @@
  *   npx tsx scripts/discrete-reachability.ts toolmaze-v0     # named suites only
  *   npx tsx scripts/discrete-reachability.ts --json out.json # also write the numbers
  *   PB_K=128 npx tsx scripts/discrete-reachability.ts planbench-builtin planbench   # PlanBench-XL at another K
+ *   npx tsx scripts/discrete-reachability.ts --min 0.99      # exit 1 when a suite is below 99% (the issue's bar)
  */
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -24,10 +25,10 @@ interface Suite {
 }
 
 /**
- * K of the PlanBench-XL suites (env PB_K, default 256): a retrieval names one of the vocabulary's ~56 datatypes, so a
- * step lists far more requests than other families' steps list calls.
+ * K of the PlanBench-XL suites (env PB_K; default: the env's own default, 256): a retrieval names one of the
+ * vocabulary's ~56 datatypes, so a step lists far more requests than other families' steps list calls.
  */
-const PB_K = Number(process.env["PB_K"] ?? 256);
+const PB_K: Record<string, number> = process.env["PB_K"] ? { maxCandidates: Number(process.env["PB_K"]) } : {};
 
 const SUITES: Suite[] = [
   { name: "demo", id: "Demo-v0", options: { fault: "transient" }, policy: "careful", seeds: 100 },
@@ -45,13 +46,13 @@ const SUITES: Suite[] = [
   {
     name: "planbench-builtin",
     id: "PlanBenchXL-v0",
-    options: { world: "builtin", cycle: true, maxCandidates: PB_K },
+    options: { world: "builtin", cycle: true, ...PB_K },
     policy: "oracle",
     seeds: -1,
   },
   // The official subset, when ../shared holds it.
   ...(defaultDataDir()
-    ? [{ name: "planbench", id: "PlanBenchXL-v0", options: { cycle: true, maxCandidates: PB_K }, policy: "oracle", seeds: -1 }]
+    ? [{ name: "planbench", id: "PlanBenchXL-v0", options: { cycle: true, ...PB_K }, policy: "oracle", seeds: -1 }]
     : []),
 ];
 
@@ -87,7 +88,11 @@ function reason(u: Unreachable, options: Record<string, unknown>, id: string, in
   return "tool_call: values observed but not combined (matching or cap)";
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { json: { type: "string" }, limit: { type: "string" } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { json: { type: "string" }, limit: { type: "string" }, min: { type: "string" } },
+});
+const below: string[] = [];
 const wanted = positionals.length ? SUITES.filter((s) => positionals.includes(s.name)) : SUITES;
 const report: Record<string, JsonValue> = {};
 for (const suite of wanted) {
@@ -125,5 +130,10 @@ for (const suite of wanted) {
   const exceptions = Object.fromEntries(reasons);
   const row = { id: suite.id, policy: suite.policy, tasks: n, exact, equivalent, reachable, success, exceptions };
   report[suite.name] = row as unknown as JsonValue;
+  if (values.min !== undefined && reachable / n < Number(values.min)) below.push(`${suite.name} ${((100 * reachable) / n).toFixed(1)}%`);
 }
 if (values.json) writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);
+if (below.length > 0) {
+  console.error(`below ${values.min}: ${below.join(", ")}`);
+  process.exitCode = 1;
+}

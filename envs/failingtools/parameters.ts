@@ -3,10 +3,30 @@ import type { Scenario } from "./scenarios/schema.js";
 import type { Concept } from "./world/index.js";
 
 /**
- * Where a reported fact comes from: the request field that states it (a review's `rating` reported as `stars`),
- * else the response field of the fact's own name (`high_f`). Only the field's name enters the format.
+ * Asked facts that the template's documented response states under another name than the fact's, per template:
+ * a count as `result_count`, a pick-up date as the slot's `slot_start`, a clock time as the `time` view of an ISO
+ * `start` (`{start:time}`, see the engine's template views). API documentation, the same for every scenario of the
+ * template and every provider of its category, so it says nothing about a scenario's failure.
+ */
+const REPORTED_AS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  "email.unread": { unread: "result_count" },
+  "calendar.when": { start_time: "start:time" },
+  "calendar.create": { date: "start" },
+  "grocery.slots": { time: "start:time" },
+  "grocery.order": { date: "slot_start", product: "name" },
+  "grocery.pickup": { date: "slot_start" },
+  "shopping.track": { delivery: "estimated_delivery" },
+  "rides.estimate": { fare: "estimate" },
+};
+
+/**
+ * Where a reported fact comes from: the response field the template documents for it (REPORTED_AS), else the
+ * request field that states it (a review's `rating` reported as `stars`), else the response field of the fact's own
+ * name (`high_f`). Only the field's name enters the format.
  */
 function holeOf(c: Concept, s: Scenario): string {
+  const documented = REPORTED_AS[s.template]?.[c.id];
+  if (documented !== undefined) return documented;
   const fields = { ...s.intent.stated, ...s.intent.args };
   for (const [k, v] of Object.entries(fields)) {
     if (k === c.id) return k;

@@ -211,7 +211,11 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
       world: structuredClone(task.initial_state),
       budgets,
       pipeline,
-      parameters: goldParameters(task.instruction, gold),
+      parameters: goldParameters(
+        task.instruction,
+        gold,
+        tools.map((t) => t.name),
+      ),
       // A deep copy: the task objects are cached per process and must not be mutable through info.
       hidden: structuredClone({
         taskIndex: index,

@@ -75,6 +75,11 @@ export interface EnvEntry {
    * episode (ToolMaze pins the unperturbed instance of the same base task).
    */
   noFaultOptions?: JsonObject | ((options: JsonObject, resetInfo: Info) => JsonObject);
+  /**
+   * The discrete action mode's default K (`maxCandidates`) on this env, when its steps list more candidates than
+   * the engine's default allows (documented in docs/DISCRETE.md).
+   */
+  discreteCandidates?: number;
 }
 
 const REGISTRY = new Map<string, EnvEntry>();

@@ -37,4 +37,9 @@ export interface ToolSemantics {
    * `provider_label` while the tool is visible, so messages can name the services the agent can see.
    */
   label?: string;
+  /**
+   * The service-independent operation (`get_forecast`) that counterpart services' tools share: the discrete
+   * features identify a tool by it, so what a policy learns of one service's tool carries over to the others.
+   */
+  operation?: string;
 }

@@ -27,7 +27,9 @@ import {
  * The oracle reads `info.hidden` (the scenario's truth and fault plan) and takes a shortest safe path: precise
  * arguments where names are ambiguous or rejected, read-back after every write, cancel what is wrong, retry
  * temporary faults, switch (after asking) on permanent ones, and refuse when nothing reliable is left.
- * Its purpose is to prove every scenario solvable, not to be a fair agent.
+ * Its purpose is to prove every scenario solvable, not to be a fair agent; but it only ever sends values an agent
+ * could hold by then: a precise identifier is the one the request states (an e-mail), or else the provider's own
+ * search is called first, so the id it passes comes from a response (the discrete mode's reachability relies on it).
  */
 
 interface Truth {
@@ -83,7 +85,7 @@ export function oraclePolicy(): Policy<ToolObservation, Action> {
   let source = "";
   let permanent = false;
   let setting = "base";
-  let phase: "start" | "pre" | "main" | "verify" | "cancel" | "ask" | "post" = "start";
+  let phase: "start" | "lookup" | "pre" | "main" | "verify" | "cancel" | "ask" | "post" = "start";
   let plan: PlanStep[] | null = null;
   let mainIdx = 0;
   let si = 0;
@@ -92,14 +94,37 @@ export function oraclePolicy(): Policy<ToolObservation, Action> {
   let asked = false;
   let issues = false;
   let last: { tool: string; id: string } | null = null;
+  /** Providers whose records the oracle has looked up (ids are per provider). */
+  const lookedUp = new Set<string>();
 
+  /** The precise value of the key argument on provider `which`, or null when the name the user gave will do. */
+  const precise = (which: "M" | "F"): JsonValue | null => {
+    if (!t.keyArg || setting === "clean" || (source !== "schema_mismatch" && source !== "disambiguation_failure")) return null;
+    const stated = intent.stated[t.keyArg];
+    if (typeof stated === "string" && stated !== intent.args[t.keyArg]) return stated;
+    return which === "M" ? t.precise.primary : t.precise.fallback;
+  };
   const args = (which: "M" | "F"): JsonObject => {
     const a = cloneJson(intent.args);
-    if (t.keyArg && setting !== "clean" && (source === "schema_mismatch" || source === "disambiguation_failure")) {
-      const p = which === "M" ? t.precise.primary : t.precise.fallback;
-      if (p !== null) a[t.keyArg] = p;
-    }
+    const p = precise(which);
+    if (t.keyArg && p !== null) a[t.keyArg] = p;
     return a;
+  };
+  /**
+   * The provider's search for the name the user gave, when the main call needs a precise id the request does not
+   * state and no lookup of this provider has run; null otherwise (a chain's own lookups find its records).
+   */
+  const lookup = (): Action | null => {
+    const p = precise(current);
+    const tool = current === "M" ? t.M : t.F;
+    if (p === null || !t.keyArg || (plan && mainIdx > 0) || lookedUp.has(providerOf(tool))) return null;
+    if (Object.values(intent.stated).includes(p)) return null;
+    const search = book.searcher(tool);
+    if (!search) return null;
+    lookedUp.add(providerOf(tool));
+    phase = "lookup";
+    const req = book.required(search);
+    return call(search, req.length === 1 ? { [req[0]]: String(intent.args[t.keyArg]) } : {});
   };
   const prov = (): string => providerOf(current === "M" ? t.M : t.F);
   const mainCall = (): Action => {
@@ -115,6 +140,11 @@ export function oraclePolicy(): Policy<ToolObservation, Action> {
   };
   /** The main call, preceded on a provider new to this episode by the plan's lookups (ids are per provider). */
   const startMain = (): Action => {
+    const l = lookup();
+    if (l) return l;
+    return chainOrMain();
+  };
+  const chainOrMain = (): Action => {
     if (!plan || mainIdx === 0) return mainCall();
     phase = "pre";
     si = 0;
@@ -163,6 +193,7 @@ export function oraclePolicy(): Policy<ToolObservation, Action> {
       asked = false;
       issues = false;
       last = null;
+      lookedUp.clear();
     },
     act(obs: ToolObservation): Action {
       book.observe(obs);
@@ -170,6 +201,8 @@ export function oraclePolicy(): Policy<ToolObservation, Action> {
       switch (phase) {
         case "start":
           return startMain();
+        case "lookup":
+          return chainOrMain();
         case "ask":
           current = "F";
           return startMain();

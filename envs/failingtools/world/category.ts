@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue, Rng } from "../../../src/family.js";
+import type { JsonObject, JsonValue, Rng, ToolSemantics } from "../../../src/family.js";
 import { type City, TWIN_STATE } from "./pools.js";
 import { asStr, type CategoryId, type DomainId, type FtState, obj, ok, type ProviderState, str, table, type ToolResult } from "./kit.js";
 
@@ -25,6 +25,8 @@ export interface OpDef {
   parameters: JsonObject;
   mutates: boolean;
   verifies?: string[];
+  /** Documented semantic types of parameters and response fields (the discrete mode matches values by them). */
+  semantics?: Pick<ToolSemantics, "parameters" | "outputs">;
   run(args: JsonObject, rt: ProviderRuntime): ToolResult;
 }
 

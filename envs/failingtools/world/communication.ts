@@ -27,6 +27,7 @@ export const email = defineCategory<EmailWorld>({
       op: "search_contacts",
       description: "Find contacts by name or email.",
       parameters: obj({ query: str("Name or email fragment") }, ["query"]),
+      semantics: { outputs: { "contacts[].email": "email_address" } },
       mutates: false,
       run: (a, rt) => {
         const q = asStr(a.query).toLowerCase();
@@ -49,6 +50,7 @@ export const email = defineCategory<EmailWorld>({
         },
         ["folder"],
       ),
+      semantics: { parameters: { from: "email_address" } },
       mutates: false,
       verifies: ["send_email", "unsend_message"],
       run: (a, rt) => {

@@ -55,7 +55,7 @@ export function providerTools(providerId: string): FtTool[] {
     description: `[${provider.label}] ${op.description}`,
     parameters: op.parameters,
     // The label the description shows, for messages that name a service (the discrete mode's held values).
-    semantics: { label: provider.label },
+    semantics: { ...op.semantics, label: provider.label, operation: op.op },
     meta: {
       provider: provider.id,
       category: cat.id,

@@ -14,7 +14,10 @@ export type CandidateKind = "tool_call" | "answer" | "abort" | "family";
 export interface Candidate {
   kind: CandidateKind;
   action: Action;
-  /** The tool called (tool_call), or the family action type. */
+  /**
+   * The tool called (tool_call), the family action type, or an answer's format (`answer` and the index of the
+   * declared answer parameter it fills): the features' id bits tell a report from a refusal.
+   */
   name: string;
   sources: ValueSource[];
 }
@@ -100,22 +103,36 @@ function textOf(v: JsonValue): string {
 }
 
 /**
+ * Views a hole may take of a held value (`{start:time}`): a report states a clock time as people write it, while the
+ * response holds an ISO date-time ("10:00", not "2026-06-19T10:00:00Z"). Undefined: the value has no such view.
+ */
+const VIEWS: Readonly<Record<string, (v: JsonValue) => JsonValue | undefined>> = {
+  time: (v) => (typeof v === "string" ? /^\d{4}-\d\d-\d\dT(\d\d:\d\d)/.exec(v)?.[1] : undefined),
+};
+
+/**
  * Fillings of a template's `{type}` holes with held values: the most recent values first (a report states what was
  * read last), distinct values for a repeated hole ("I used {provider_label} because {provider_label} failed").
  */
 function fillTemplate(template: string, held: readonly HeldValue[], cap: number): { text: string; sources: ValueSource[] }[] {
-  const holes = [...template.matchAll(/\{([A-Za-z0-9_.-]+)\}/g)].map((m) => m[1]);
+  const holes = [...template.matchAll(/\{([A-Za-z0-9_.-]+)(?::([a-z]+))?\}/g)].map((m) => ({
+    hole: m[0],
+    type: m[1],
+    view: VIEWS[m[2] ?? ""],
+  }));
   const recent = [...held].reverse();
   let acc: { text: string; sources: ValueSource[]; used: string[] }[] = [{ text: template, sources: [], used: [] }];
-  for (const hole of holes) {
-    const options = uniqueByValue(recent.filter((h) => h.type === hole || (h.type === null && h.name === hole)));
+  for (const { hole, type, view } of holes) {
+    const matching = recent.filter((h) => h.type === type || (h.type === null && h.name === type));
+    const viewed = view ? matching.flatMap((h) => ((v) => (v === undefined ? [] : [{ ...h, value: v }]))(view(h.value))) : matching;
+    const options = uniqueByValue(viewed);
     const next: typeof acc = [];
     for (const a of acc) {
       for (const o of options) {
         if (next.length >= cap) break;
         const key = `${hole}\u0000${valueKey(o.value)}`;
         if (a.used.includes(key)) continue;
-        next.push({ text: a.text.replace(`{${hole}}`, textOf(o.value)), sources: [...a.sources, o.source], used: [...a.used, key] });
+        next.push({ text: a.text.replace(hole, textOf(o.value)), sources: [...a.sources, o.source], used: [...a.used, key] });
       }
     }
     acc = next;
@@ -149,6 +166,17 @@ const SCHEMA: ValueSource = { kind: "schema" };
 /** A template's fillings as options (sourced by their first response value, if any). */
 function templateOptions(template: string, held: readonly HeldValue[], cap: number): Option[] {
   return fillTemplate(template, held, cap).map((t) => ({ value: t.text, source: t.sources.find((s) => s.kind === "response") ?? TASK }));
+}
+
+/**
+ * A response value of another service than the target's: tools that document a service label (`semantics.label`)
+ * pass their own records' ids, which another service does not know (a counterpart's `ex_htl_71` on Airbnb).
+ */
+function fromOtherService(ep: ObservableEpisode, h: HeldValue, target: string): boolean {
+  if (h.source.kind !== "response") return false;
+  const mine = ep.semanticsOf(target)?.label;
+  const theirs = ep.semanticsOf(ep.calls[h.source.call].tool)?.label;
+  return mine !== undefined && theirs !== undefined && mine !== theirs;
 }
 
 /** A held task value that another tool's explicit parameter owns (it should not fill this one by name). */
@@ -221,7 +249,9 @@ function argumentOptions(arg: ArgumentSpec, ep: ObservableEpisode, held: readonl
     if ((type !== null && p.type === type) || p.name === name) options.push(...templateOptions(p.template, held, limit));
   }
   for (const h of held) {
-    if (!ownedElsewhere(ep, h, target) && fillsByName(arg, h)) options.push({ value: h.value, source: h.source });
+    if (!ownedElsewhere(ep, h, target) && !fromOtherService(ep, h, target) && fillsByName(arg, h)) {
+      options.push({ value: h.value, source: h.source });
+    }
   }
   // An undocumented free-text argument nothing else fills (a search `query`) takes the task's own terms.
   if (type === null && prop?.type === "string" && !prop.enum && options.length === 0) {
@@ -232,8 +262,13 @@ function argumentOptions(arg: ArgumentSpec, ep: ObservableEpisode, held: readonl
   // The schema's own choices only when nothing held fits: a task that names a value should not list every other one.
   if (prop?.enum && options.length === 0) for (const v of prop.enum) options.push({ value: v, source: SCHEMA });
   if (prop?.type === "boolean" && options.length === 0) options.push({ value: false, source: SCHEMA }, { value: true, source: SCHEMA });
-  // A count the task leaves open (a search's `top_k`) is a choice among a few small values, after any it names.
-  if (prop?.type === "integer" && prop.enum === undefined) for (const v of FREE_INTEGERS) options.push({ value: v, source: SCHEMA });
+  // A count the task leaves open (a search's `top_k`) is a choice among a few small values, after any held one; a
+  // count the request states as a whole (buy 12 shares) is not open, and listing 1–10 beside it only crowds other
+  // tools out at K. A count stated for one tool may be for one of its calls only ("a top 1 search" after a search).
+  const named = ep.parameters.some((p) => p.target === undefined && p.name === name && typeof p.value === "number");
+  if (prop?.type === "integer" && prop.enum === undefined && !named) {
+    for (const v of FREE_INTEGERS) options.push({ value: v, source: SCHEMA });
+  }
   // Distinct values that fit the schema, the first `limit` of them (one key per value serves both tests).
   const seen = new Set<string>();
   const out: Option[] = [];
@@ -350,7 +385,8 @@ function answers(ep: ObservableEpisode, held: readonly HeldValue[], limits: Cand
   const declared = ep.parameters.filter((p) => p.target === "answer");
   if (declared.length === 0) return [{ kind: "answer", action: { type: "answer", content: DEFAULT_ANSWER }, name: "answer", sources: [] }];
   // One list per declared answer, interleaved, so the cap keeps every format's best fillings.
-  const lists: Option[][] = declared.map((p) => {
+  // Each option carries its format's index, so formats keep distinct ids after the interleaving.
+  const lists: (Option & { format: number })[][] = declared.map((p, format) => {
     const list: Option[] = [];
     if (p.value !== undefined) list.push({ value: textOf(p.value), source: TASK });
     if (p.template !== undefined) list.push(...templateOptions(p.template, held, limits.perTool));
@@ -358,13 +394,18 @@ function answers(ep: ObservableEpisode, held: readonly HeldValue[], limits: Cand
       const fitting = held.filter((h) => (p.type !== undefined ? h.type === p.type : h.name === p.name));
       for (const h of fitting) list.push({ value: textOf(h.value), source: h.source });
     }
-    return list;
+    return list.map((o) => ({ ...o, format }));
   });
-  const out: Option[] = [];
+  const out: (Option & { format: number })[] = [];
   for (let i = 0; lists.some((l) => i < l.length); i++) for (const l of lists) if (i < l.length) out.push(l[i]);
   return uniqueByValue(out)
     .slice(0, limits.answers)
-    .map((o) => ({ kind: "answer", action: { type: "answer", content: o.value as string }, name: "answer", sources: [o.source] }));
+    .map((o) => ({
+      kind: "answer",
+      action: { type: "answer", content: o.value as string },
+      name: declared.length > 1 ? `answer:${o.format}` : "answer",
+      sources: [o.source],
+    }));
 }
 
 function familyActions(ep: ObservableEpisode, held: readonly HeldValue[], limits: CandidateLimits, free: number): Candidate[] {

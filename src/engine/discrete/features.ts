@@ -351,7 +351,7 @@ export function encodeFeatures(
     const o = GLOBAL_SIZE + i * CANDIDATE_SIZE;
     out[o] = 1;
     out[o + 1 + KIND_SLOT[c.kind]] = 1;
-    const id = hash32(`${c.kind}:${c.name}`);
+    const id = hash32(`${c.kind}:${(c.kind === "tool_call" && ep.semanticsOf(c.name)?.operation) || c.name}`);
     for (let b = 0; b < 8; b++) out[o + 5 + b] = (id >>> b) & 1;
     if (c.kind === "tool_call") {
       const args = (c.action as { arguments: Record<string, JsonValue> }).arguments;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { Env, type EnvMetadata, type EnvSpec, type ResetArgs, type StepResult } from "../../core/env.js";
 import { ActionError, OptionsError, StateError } from "../../core/errors.js";
 import type { JsonObject } from "../../core/json.js";
-import { registerMakeLayer } from "../../core/registry.js";
+import { registerMakeLayer, registryEntry } from "../../core/registry.js";
 import type { Rng } from "../../core/rng.js";
 import { Box } from "../../core/spaces/box.js";
 import { Dict } from "../../core/spaces/composite.js";
@@ -35,7 +35,7 @@ export const actionModeOptionsSchema = z
   })
   .strict()
   .transform((o): JsonObject => {
-    if (o.actionMode === "discrete") return { actionMode: o.actionMode, maxCandidates: o.maxCandidates ?? DEFAULT_MAX_CANDIDATES };
+    // The default K depends on the env (EnvEntry.discreteCandidates), so `apply` fills it in.
     return o.maxCandidates === undefined ? { actionMode: o.actionMode } : { actionMode: o.actionMode, maxCandidates: o.maxCandidates };
   });
 
@@ -198,11 +198,12 @@ registerMakeLayer({
   schema: actionModeOptionsSchema,
   docs: {
     actionMode: "structured | discrete (default structured): discrete = Discrete(K) over the step's candidate actions, with a mask",
-    maxCandidates: `discrete mode: K, the number of candidate slots (default ${DEFAULT_MAX_CANDIDATES})`,
+    maxCandidates: `discrete mode: K, the number of candidate slots (default ${DEFAULT_MAX_CANDIDATES}; PlanBenchXL-v0: 256)`,
   },
   apply(env, options, spec) {
     if (options.actionMode !== "discrete") return env;
     if (!(env instanceof ToolEnv)) throw new OptionsError("actionMode", `${spec.id} is not a tool env: the discrete action mode needs one`);
-    return new DiscreteToolEnv(env, options.maxCandidates as number, spec);
+    const k = (options.maxCandidates as number | undefined) ?? registryEntry(spec.id).discreteCandidates ?? DEFAULT_MAX_CANDIDATES;
+    return new DiscreteToolEnv(env, k, { ...spec, entryOptions: { ...spec.entryOptions, maxCandidates: k } });
   },
 });

@@ -25,8 +25,10 @@ export interface DrivenEpisode {
   indices: number[];
   actions: Action[];
   /**
-   * Steps where the policy's message (an answer or a family action made only of text, e.g. `ask_user`) had no
-   * identical candidate but one with exactly the same outcome (reward terms, success, metrics, event types).
+   * Steps where the policy's message (an answer or a family action made only of text, e.g. `ask_user`) or free
+   * choice (a tool call with an argument value the agent never held: "a search of your choice") had no identical
+   * candidate but one of the same kind (and tool) with exactly the same outcome (reward terms, success, metrics,
+   * event types).
    */
   equivalent: number[];
   /** Set when the policy asked for an action that was no candidate (the episode stops there). */
@@ -68,7 +70,7 @@ export function driveDiscrete(id: string, options: Record<string, unknown>, poli
   for (let t = 0; t < maxSteps; t++) {
     const action = p.act(env.structuredObservation(), info) as Action;
     let index = candidateIndexOf(env, action);
-    if (index < 0 && isMessage(action)) {
+    if (index < 0 && (isMessage(action) || isFreeChoice(env, action))) {
       probe ??= makeDiscrete(id, options);
       index = equivalentMessageIndex(env, probe, action);
       if (index >= 0) out.equivalent.push(t);
@@ -98,6 +100,24 @@ function isMessage(a: Action): boolean {
   return Object.entries(a).every(([k, v]) => k === "type" || typeof v === "string");
 }
 
+/**
+ * A tool call with an argument value that is neither a task parameter nor part of a response the agent received
+ * (scalars and structures, at any depth): the policy chose it freely, as an instruction may leave a value open.
+ */
+function isFreeChoice(env: DiscreteToolEnv, a: Action): boolean {
+  if (a.type !== "tool_call") return false;
+  const ep = env.inner.observableEpisode();
+  if (!ep) return false;
+  const held = new Set<string>();
+  const collect = (v: JsonValue): void => {
+    if (v !== null && typeof v === "object") for (const x of Object.values(v)) collect(x);
+    held.add(stableStringify(v));
+  };
+  for (const p of ep.parameters) if (p.value !== undefined) collect(p.value);
+  for (const c of ep.calls) if (c.ok) collect(c.response);
+  return Object.values(a.arguments ?? {}).some((v) => !held.has(stableStringify(v)));
+}
+
 /** What a step did, without the message's own words. */
 function outcomeKey(step: ReturnType<DiscreteToolEnv["inner"]["step"]>): string {
   const [, reward, terminated, truncated, info] = step;
@@ -113,7 +133,8 @@ function equivalentMessageIndex(env: DiscreteToolEnv, probe: DiscreteToolEnv, ac
   const want = outcomeKey(probe.inner.step(action));
   const list = env.candidateActions();
   for (let i = 0; i < list.length; i++) {
-    if (list[i].type !== action.type) continue;
+    const c = list[i];
+    if (c.type !== action.type || (c.type === "tool_call" && action.type === "tool_call" && c.name !== action.name)) continue;
     probe.setState(state);
     if (outcomeKey(probe.inner.step(list[i])) === want) return i;
   }
