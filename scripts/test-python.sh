@@ -10,19 +10,9 @@ if [[ "${SKIP_PYTHON_TESTS:-0}" == "1" ]]; then
   exit 0
 fi
 PYTHON="$PY" bash scripts/ensure-python-deps.sh
-GYM_DIR="$(PYTHON="$PY" bash scripts/ensure-gymnasium.sh)"
-if [[ -n "$GYM_DIR" ]]; then export PYTHONPATH="$GYM_DIR${PYTHONPATH:+:$PYTHONPATH}"; fi
-# TRL (with torch, transformers, datasets) stays off PYTHONPATH: only test_trl.py's subprocess uses it.
-export RG_TRL_PATH
-RG_TRL_PATH="$(PYTHON="$PY" bash scripts/ensure-trl.sh)"
-# PyTorch for the PPO smoke test (test_ppo_smoke.py skips without it).
-TORCH_DIR="$(PYTHON="$PY" bash scripts/ensure-torch.sh)"
-if [[ -n "$TORCH_DIR" ]]; then export PYTHONPATH="$TORCH_DIR${PYTHONPATH:+:$PYTHONPATH}"; fi
-# Ray for recovery_gym.ray and the distributed trainer (test_ray.py, test_ppo_ray.py skip without it).
-RAY_DIR="$(PYTHON="$PY" bash scripts/ensure-ray.sh)"
-if [[ -n "$RAY_DIR" ]]; then export PYTHONPATH="$RAY_DIR${PYTHONPATH:+:$PYTHONPATH}"; fi
 TMP="$(mktemp -d)"
 READY="$TMP/ready.json"
+# The server starts (seconds of tsx compiling) while the optional extras are checked, or installed on a fresh machine.
 node --import tsx bridge/main.ts --endpoint 'tcp://127.0.0.1:*' --workers 2 --ready-file "$READY" --quiet &
 SERVER_PID=$!
 stop_server() {
@@ -33,6 +23,23 @@ stop_server() {
   return "$code"
 }
 trap 'stop_server >/dev/null 2>&1 || true' EXIT
+# The extras are settled side by side (torch before TRL, which shares it); each ensure script prints the directory to
+# put on PYTHONPATH, or nothing when the tests that need it will skip.
+PIDS=()
+PYTHON="$PY" bash scripts/ensure-gymnasium.sh >"$TMP/gymnasium.path" & PIDS+=($!)
+{ PYTHON="$PY" bash scripts/ensure-torch.sh >"$TMP/torch.path"; PYTHON="$PY" bash scripts/ensure-trl.sh >"$TMP/trl.path"; } &
+PIDS+=($!)
+PYTHON="$PY" bash scripts/ensure-ray.sh >"$TMP/ray.path" & PIDS+=($!)
+wait "${PIDS[@]}"
+# TRL (with torch, transformers, datasets) stays off PYTHONPATH: only test_trl.py's subprocess uses it.
+export RG_TRL_PATH
+RG_TRL_PATH="$(cat "$TMP/trl.path")"
+# gymnasium for the adapter test, PyTorch for the PPO smoke test, Ray for recovery_gym.ray and the distributed
+# trainer: the tests that need one skip without it.
+for extra in gymnasium torch ray; do
+  DIR="$(cat "$TMP/$extra.path")"
+  if [[ -n "$DIR" ]]; then export PYTHONPATH="$DIR${PYTHONPATH:+:$PYTHONPATH}"; fi
+done
 for _ in $(seq 1 300); do
   [[ -s "$READY" ]] && break
   if ! kill -0 "$SERVER_PID" 2>/dev/null; then echo "test-python: server failed to start" >&2; exit 1; fi

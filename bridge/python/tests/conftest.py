@@ -24,11 +24,17 @@ def address(endpoints):
     return endpoints[0]
 
 
+# A hang guard, not a speed check: a family's first make/reset in a server worker loads the family and builds its
+# caches, which once took over 30 s with npm test's other parts beside it on a loaded 2-core machine.
+# Tests that expect a timeout make their own client with a short one.
+TIMEOUT = 120
+
+
 @pytest.fixture()
 def client(address):
     from recovery_gym import Client
 
-    with Client(address, timeout=30) as c:
+    with Client(address, timeout=TIMEOUT) as c:
         yield c
 
 
@@ -36,7 +42,7 @@ def client(address):
 def env_ids(address):
     from recovery_gym import Client
 
-    with Client(address, timeout=30) as c:
+    with Client(address, timeout=TIMEOUT) as c:
         return c.env_ids()
 
 
