@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { JsonObject, JsonValue, TaskParameter, ToolSemantics } from "../../src/index.js";
+import type { JsonObject, JsonValue, ToolSemantics } from "../../src/index.js";
 import { type Candidate, candidates } from "../../src/engine/discrete/candidates.js";
-import type { ObservableEpisode, SeenCall, SeenTool } from "../../src/engine/discrete/source.js";
+import type { SeenTool } from "../../src/engine/discrete/source.js";
+import { observableEpisode } from "../helpers/observableEpisode.js";
 import { DiscreteToolEnv } from "../../src/engine/discrete/mode.js";
 import { make } from "../../src/index.js";
 
@@ -16,22 +17,7 @@ function tool(name: string, properties: JsonObject, required: string[], semantic
   return { name, parameters: { type: "object", properties, required } as never, semantics };
 }
 
-function episode(parameters: TaskParameter[], tools: SeenTool[], calls: SeenCall[] = []): ObservableEpisode {
-  const byName = new Map(tools.map((t) => [t.name, t.semantics]));
-  return {
-    parameters,
-    tools,
-    calls,
-    semanticsOf: (t) => byName.get(t) ?? null,
-    familyKinds: {},
-    step: calls.length,
-    maxSteps: 20,
-    budget: { toolCalls: null, toolCallLimit: null, retryLimit: null },
-    suspicious: () => false,
-    lastResponse: null,
-    done: false,
-  };
-}
+const episode = observableEpisode;
 
 const callsOf = (list: Candidate[], name: string): JsonValue[] =>
   list.filter((c) => c.kind === "tool_call" && c.name === name).map((c) => (c.action as { arguments: JsonValue }).arguments);

@@ -5,6 +5,7 @@ import { candidates } from "../../src/engine/discrete/candidates.js";
 import { CANDIDATE_FEATURES, encodeFeatures, GLOBAL_FEATURES } from "../../src/engine/discrete/features.js";
 import { needsOf } from "../../src/engine/discrete/needs.js";
 import type { ObservableEpisode, SeenCall, SeenTool } from "../../src/engine/discrete/source.js";
+import { observableEpisode } from "../helpers/observableEpisode.js";
 
 /** A tool with typed required parameters and typed outputs (the shape ToolMaze documents). */
 function tool(name: string, ins: Record<string, string>, outs: Record<string, string>): SeenTool {
@@ -27,20 +28,7 @@ const TOOLS: SeenTool[] = [
 ];
 
 function episode(calls: SeenCall[], parameters: TaskParameter[], tools: SeenTool[] = TOOLS): ObservableEpisode {
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  return {
-    parameters,
-    tools,
-    calls,
-    semanticsOf: (name) => byName.get(name)?.semantics ?? null,
-    familyKinds: {},
-    step: calls.length,
-    maxSteps: 20,
-    budget: { toolCalls: null, toolCallLimit: null, retryLimit: null },
-    suspicious: () => false,
-    lastResponse: null,
-    done: false,
-  };
+  return observableEpisode(parameters, tools, calls);
 }
 
 const TICKER: TaskParameter[] = [
