@@ -22,7 +22,7 @@ export interface CallRecord {
   response: JsonValue;
   errorSource: ToolErrorSource | null;
   /** Ids of faults that fired on this call. */
-  faults: string[];
+  faults: readonly string[];
   taint: Taint;
   /** Strongest persistence among fired faults, for retry/switch bookkeeping. */
   faultPersistence: FaultPersistenceType | null;
@@ -73,6 +73,67 @@ export function schemaError(def: ToolDefinition<unknown>, args: JsonObject): Too
   if (!issues) return null;
   const message = issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`).join("; ");
   return { code: "invalid_arguments", status: 400, message };
+}
+
+/** The `faults` of a call no fault fired on: one shared frozen array (records are read, never edited). */
+export const NO_FAULTS: readonly string[] = Object.freeze([]);
+
+/**
+ * Records are built by a constructor, not an object literal: they live until the episode resets, so V8's
+ * allocation-site pretenuring tenured the literal's site and every scavenge then promoted them (no-op step +70% in
+ * bench/core.ts); `new` carries no allocation site. Instances hold only the CallRecord fields, in this order.
+ */
+class CallRecordData implements CallRecord {
+  index: number;
+  step: number;
+  tool: string;
+  arguments: JsonObject;
+  ok: boolean;
+  response: JsonValue;
+  errorSource: ToolErrorSource | null;
+  faults: readonly string[];
+  taint: Taint;
+  faultPersistence: FaultPersistenceType | null;
+  declare overflowed?: JsonValue;
+  constructor(
+    index: number,
+    step: number,
+    tool: string,
+    args: JsonObject,
+    ok: boolean,
+    response: JsonValue,
+    errorSource: ToolErrorSource | null,
+    faults: readonly string[],
+    taint: Taint,
+    faultPersistence: FaultPersistenceType | null,
+  ) {
+    this.index = index;
+    this.step = step;
+    this.tool = tool;
+    this.arguments = args;
+    this.ok = ok;
+    this.response = response;
+    this.errorSource = errorSource;
+    this.faults = faults;
+    this.taint = taint;
+    this.faultPersistence = faultPersistence;
+  }
+}
+
+/** A new call record (see CallRecordData for why it is not a literal). */
+export function newCallRecord(
+  index: number,
+  step: number,
+  tool: string,
+  args: JsonObject,
+  ok: boolean,
+  response: JsonValue,
+  errorSource: ToolErrorSource | null,
+  faults: readonly string[],
+  taint: Taint,
+  faultPersistence: FaultPersistenceType | null,
+): CallRecord {
+  return new CallRecordData(index, step, tool, args, ok, response, errorSource, faults, taint, faultPersistence);
 }
 
 /** Order of fault persistence, for the strongest among the faults fired on a call. */

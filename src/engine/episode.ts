@@ -11,7 +11,16 @@ import {
   resolveBudgets,
   retryBudgetOverflowed,
 } from "./budgets.js";
-import { type BudgetEnd, type CallRecord, type CallResult, type EpisodeData, errorResponse, schemaError } from "./callRecord.js";
+import {
+  type BudgetEnd,
+  type CallRecord,
+  type CallResult,
+  type EpisodeData,
+  errorResponse,
+  NO_FAULTS,
+  newCallRecord,
+  schemaError,
+} from "./callRecord.js";
 import { emptyDictionary } from "./dictionary.js";
 import type { EpisodeEvent, ToolErrorSource } from "./events.js";
 import { type CorruptionFn, type FaultSpec, type FaultState, initialFaultState } from "./faults.js";
@@ -167,18 +176,7 @@ export class ToolEpisode<S> {
   ): CallRecord {
     const respond = this.pipeline?.respond;
     const response = respond ? respond({ tool, args, callIndex: index }, { ok: false, error, source }) : errorResponse(error);
-    return {
-      index,
-      step,
-      tool,
-      arguments: args,
-      ok: false,
-      response,
-      errorSource: source,
-      faults: [],
-      taint: "clean",
-      faultPersistence: null,
-    };
+    return newCallRecord(index, step, tool, args, false, response, source, NO_FAULTS, "clean", null);
   }
 
   private staged: StagedEpisode<S> | null = null;

@@ -6,7 +6,7 @@
 import type { JsonObject, JsonValue } from "../core/json.js";
 import { cloneJson } from "../core/json.js";
 import { Rng, type RngState } from "../core/rng.js";
-import { type CallRecord, callRngOf, type EpisodeData, errorResponse, STRENGTH } from "./callRecord.js";
+import { type CallRecord, callRngOf, type EpisodeData, errorResponse, NO_FAULTS, newCallRecord, STRENGTH } from "./callRecord.js";
 import type { EpisodeEvent, FaultPersistenceType, ToolErrorSource } from "./events.js";
 import { type CorruptionFn, type FaultSpec, faultFires } from "./faults.js";
 import type { Taint } from "./ledger.js";
@@ -129,7 +129,7 @@ export class FaultStage<S> {
     }
     if (fired === null)
       return {
-        record: { index, step, tool: def.name, arguments: args, ok, response, errorSource, faults: [], taint, faultPersistence: null },
+        record: newCallRecord(index, step, def.name, args, ok, response, errorSource, NO_FAULTS, taint, null),
         error,
       };
     const applied: FaultSpec[] = pre ? [pre] : [];
@@ -164,18 +164,8 @@ export class FaultStage<S> {
     let persistence: FaultPersistenceType | null = null;
     for (const f of applied)
       if (persistence === null || STRENGTH[f.persistence.type] > STRENGTH[persistence]) persistence = f.persistence.type;
-    const record = {
-      index,
-      step,
-      tool: def.name,
-      arguments: args,
-      ok,
-      response,
-      errorSource,
-      faults: applied.map((f) => f.id),
-      taint,
-      faultPersistence: persistence,
-    };
+    const faultIds = applied.map((f) => f.id);
+    const record = newCallRecord(index, step, def.name, args, ok, response, errorSource, faultIds, taint, persistence);
     return { record, error };
   }
 }

@@ -6,7 +6,7 @@
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { Rng } from "../core/rng.js";
 import type { BudgetRules, ResolvedBudgets } from "./budgets.js";
-import { type CallRecord, callRngOf, type EpisodeData, errorResponse, STRENGTH, schemaError } from "./callRecord.js";
+import { type CallRecord, callRngOf, type EpisodeData, errorResponse, newCallRecord, STRENGTH, schemaError } from "./callRecord.js";
 import type { EpisodeEvent, FaultPersistenceType } from "./events.js";
 import type { FaultSpec } from "./faults.js";
 import type { Taint, ValueProvenance } from "./ledger.js";
@@ -103,18 +103,9 @@ export function runStaged<S>(
       events.push({ type: "poisoned_value_reused", tool, callIndex: index, argument, sourceCallIndex, taint: t });
     }
   }
-  const record: CallRecord = {
-    index,
-    step,
-    tool,
-    arguments: args,
-    ok: outcome.ok,
-    response: respond(outcome),
-    errorSource: outcome.ok ? null : outcome.source,
-    faults: ids,
-    taint: outcome.ok ? taint : "clean",
-    faultPersistence: persistence,
-  };
+  const errorSource = outcome.ok ? null : outcome.source;
+  const recordTaint = outcome.ok ? taint : "clean";
+  const record = newCallRecord(index, step, tool, args, outcome.ok, respond(outcome), errorSource, ids, recordTaint, persistence);
   if (overflowed !== undefined) record.overflowed = overflowed;
   return { record, error: outcome.ok ? null : outcome.error };
 }
