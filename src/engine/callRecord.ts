@@ -83,7 +83,7 @@ export const NO_FAULTS: readonly string[] = Object.freeze([]);
  * allocation-site pretenuring tenured the literal's site and every scavenge then promoted them (no-op step +70% in
  * bench/core.ts); `new` carries no allocation site. Instances hold only the CallRecord fields, in this order.
  */
-class CallRecordData implements CallRecord {
+export class CallRecordData implements CallRecord {
   index: number;
   step: number;
   tool: string;
@@ -118,22 +118,6 @@ class CallRecordData implements CallRecord {
     this.taint = taint;
     this.faultPersistence = faultPersistence;
   }
-}
-
-/** A new call record (see CallRecordData for why it is not a literal). */
-export function newCallRecord(
-  index: number,
-  step: number,
-  tool: string,
-  args: JsonObject,
-  ok: boolean,
-  response: JsonValue,
-  errorSource: ToolErrorSource | null,
-  faults: readonly string[],
-  taint: Taint,
-  faultPersistence: FaultPersistenceType | null,
-): CallRecord {
-  return new CallRecordData(index, step, tool, args, ok, response, errorSource, faults, taint, faultPersistence);
 }
 
 /** Order of fault persistence, for the strongest among the faults fired on a call. */

@@ -18,7 +18,7 @@ import {
   type EpisodeData,
   errorResponse,
   NO_FAULTS,
-  newCallRecord,
+  CallRecordData,
   schemaError,
 } from "./callRecord.js";
 import { emptyDictionary } from "./dictionary.js";
@@ -176,7 +176,7 @@ export class ToolEpisode<S> {
   ): CallRecord {
     const respond = this.pipeline?.respond;
     const response = respond ? respond({ tool, args, callIndex: index }, { ok: false, error, source }) : errorResponse(error);
-    return newCallRecord(index, step, tool, args, false, response, source, NO_FAULTS, "clean", null);
+    return new CallRecordData(index, step, tool, args, false, response, source, NO_FAULTS, "clean", null);
   }
 
   private staged: StagedEpisode<S> | null = null;

@@ -6,7 +6,7 @@
 import type { JsonObject, JsonValue } from "../core/json.js";
 import { cloneJson } from "../core/json.js";
 import { Rng, type RngState } from "../core/rng.js";
-import { type CallRecord, callRngOf, type EpisodeData, errorResponse, NO_FAULTS, newCallRecord, STRENGTH } from "./callRecord.js";
+import { type CallRecord, callRngOf, type EpisodeData, errorResponse, NO_FAULTS, CallRecordData, STRENGTH } from "./callRecord.js";
 import type { EpisodeEvent, FaultPersistenceType, ToolErrorSource } from "./events.js";
 import { type CorruptionFn, type FaultSpec, faultFires } from "./faults.js";
 import type { Taint } from "./ledger.js";
@@ -129,7 +129,7 @@ export class FaultStage<S> {
     }
     if (fired === null)
       return {
-        record: newCallRecord(index, step, def.name, args, ok, response, errorSource, NO_FAULTS, taint, null),
+        record: new CallRecordData(index, step, def.name, args, ok, response, errorSource, NO_FAULTS, taint, null),
         error,
       };
     const applied: FaultSpec[] = pre ? [pre] : [];
@@ -165,7 +165,7 @@ export class FaultStage<S> {
     for (const f of applied)
       if (persistence === null || STRENGTH[f.persistence.type] > STRENGTH[persistence]) persistence = f.persistence.type;
     const faultIds = applied.map((f) => f.id);
-    const record = newCallRecord(index, step, def.name, args, ok, response, errorSource, faultIds, taint, persistence);
+    const record = new CallRecordData(index, step, def.name, args, ok, response, errorSource, faultIds, taint, persistence);
     return { record, error };
   }
 }

@@ -6,7 +6,7 @@
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { Rng } from "../core/rng.js";
 import type { BudgetRules, ResolvedBudgets } from "./budgets.js";
-import { type CallRecord, callRngOf, type EpisodeData, errorResponse, newCallRecord, STRENGTH, schemaError } from "./callRecord.js";
+import { type CallRecord, callRngOf, type EpisodeData, errorResponse, CallRecordData, STRENGTH, schemaError } from "./callRecord.js";
 import type { EpisodeEvent, FaultPersistenceType } from "./events.js";
 import type { FaultSpec } from "./faults.js";
 import type { Taint, ValueProvenance } from "./ledger.js";
@@ -105,7 +105,7 @@ export function runStaged<S>(
   }
   const errorSource = outcome.ok ? null : outcome.source;
   const recordTaint = outcome.ok ? taint : "clean";
-  const record = newCallRecord(index, step, tool, args, outcome.ok, respond(outcome), errorSource, ids, recordTaint, persistence);
+  const record = new CallRecordData(index, step, tool, args, outcome.ok, respond(outcome), errorSource, ids, recordTaint, persistence);
   if (overflowed !== undefined) record.overflowed = overflowed;
   return { record, error: outcome.ok ? null : outcome.error };
 }
