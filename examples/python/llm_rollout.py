@@ -24,6 +24,7 @@ from typing import Any, Dict, List
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bridge", "python"))
 
 from recovery_gym.chat import ChatEnv, rollout, summarize  # noqa: E402
+from recovery_gym.options import parse_option_pairs  # noqa: E402
 
 
 def _value_for(schema: Dict[str, Any]) -> Any:
@@ -90,13 +91,10 @@ def main() -> None:
     ap.add_argument("--out", help="append finished episodes to this JSONL file (resumable)")
     args = ap.parse_args()
 
-    options: Dict[str, Any] = {}
-    for kv in args.opt:
-        key, _, raw = kv.partition("=")
-        try:
-            options[key] = json.loads(raw)
-        except ValueError:
-            options[key] = raw
+    try:
+        options: Dict[str, Any] = parse_option_pairs(args.opt)
+    except ValueError as e:
+        ap.error(str(e))
     if args.chat_parser:
         options["chat_parser"] = args.chat_parser
     if args.base_url:

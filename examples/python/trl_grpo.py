@@ -16,7 +16,6 @@ a tiny randomly initialised Qwen3 model and an in-memory tokenizer with TRL's Qw
 trainer probes the environment, and the script prints the tools and the first prompt it would train on.
 """
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -25,6 +24,7 @@ from typing import Any, Dict
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bridge", "python"))
 
 from recovery_gym.trl import dataset, environment_factory  # noqa: E402
+from recovery_gym.options import parse_option_pairs  # noqa: E402
 
 
 def as_dataset(rows):
@@ -73,13 +73,10 @@ def main() -> None:
     args = ap.parse_args()
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
 
-    options: Dict[str, Any] = {}
-    for kv in args.opt:
-        key, _, raw = kv.partition("=")
-        try:
-            options[key] = json.loads(raw)
-        except ValueError:
-            options[key] = raw
+    try:
+        options: Dict[str, Any] = parse_option_pairs(args.opt)
+    except ValueError as e:
+        ap.error(str(e))
 
     from trl import GRPOConfig, GRPOTrainer
 

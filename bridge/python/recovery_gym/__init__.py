@@ -25,6 +25,7 @@ from .errors import (
     ValidationError,
     error_from_response,
 )
+from .options import parse_option_pairs, parse_option_value
 from .sharded import ShardedVectorEnv, discover_endpoints, make_vec, merge_infos, split_counts
 
 from ._version import __version__
@@ -35,5 +36,5 @@ __all__ = [
     "BridgeError", "BridgeTimeout", "ProtocolError", "InvalidMessageError", "UnsupportedVersionError",
     "UnknownOpError", "ValidationError", "UnknownEnvError", "UnknownSessionError", "SessionLostError", "CapacityReachedError",
     "MessageTooLargeError", "EnvError", "ShuttingDownError", "InternalError", "error_from_response",
-    "SeedError", "SEED_RULE",
+    "SeedError", "SEED_RULE", "parse_option_pairs", "parse_option_value",
 ]
