@@ -113,6 +113,43 @@ describe("request features (requests.ts)", () => {
     expect(slots(observableEpisode(PARAMS, TOOLS, [phone, mail, sent, failed])).global.requests_pending).toBe(0.5);
   });
 
+  it("follows the request's order: the next step, a step that skips ahead, the value of the step named before", () => {
+    const tools = [
+      tool("search", "search_products", { query: "product_query" }, { list_price: "currency_amount", product_id: "product_id" }),
+      tool("details", "product_details", { product_id: "product_id" }, { price: "currency_amount" }),
+      tool("convert", "convert_price", { amount: "currency_amount", currency: "currency_code" }, { converted: "converted_amount" }),
+    ];
+    const params: TaskParameter[] = [
+      { name: "query", type: "product_query", value: "robot vacuum" },
+      { name: "currency", type: "currency_code", value: "EUR" },
+      {
+        name: "request_1",
+        target: "request",
+        request: { steps: ["search_products", "product_details", "convert_price"], goal: "convert_price", values: ["robot vacuum", "EUR"] },
+      },
+    ];
+    const atReset = slots(observableEpisode(params, tools)).slot;
+    expect(atReset.get("search(robot vacuum)")).toMatchObject({ next_step_of_request: 1, step_skips_ahead: 0 });
+    const found = call("search", { query: "robot vacuum" }, true, { list_price: "175.48", product_id: "prd_1" });
+    const afterSearch = slots(observableEpisode(params, tools, [found])).slot;
+    expect(afterSearch.get("details(prd_1)")).toMatchObject({ next_step_of_request: 1, argument_from_previous_step: 1 });
+    // Converting the search's list price skips the details step the request names in between.
+    expect(afterSearch.get("convert(175.48,EUR)")).toMatchObject({
+      next_step_of_request: 0,
+      step_skips_ahead: 1,
+      argument_from_previous_step: 0,
+    });
+    const detailed = call("details", { product_id: "prd_1" }, true, { price: "179.9" });
+    const afterDetails = slots(observableEpisode(params, tools, [found, detailed])).slot;
+    expect(afterDetails.get("convert(179.9,EUR)")).toMatchObject({
+      next_step_of_request: 1,
+      step_skips_ahead: 0,
+      argument_from_previous_step: 1,
+    });
+    expect(afterDetails.get("convert(175.48,EUR)")).toMatchObject({ next_step_of_request: 1, argument_from_previous_step: 0 });
+    expect(afterDetails.get("search(robot vacuum)")).toMatchObject({ next_step_of_request: 0, step_skips_ahead: 0 });
+  });
+
   it("the needs features take the stated goals instead of every reachable sink", () => {
     const n = needsOf(observableEpisode(PARAMS, TOOLS));
     // `notes` is a reachable sink too, but no request asks for it.

@@ -25,6 +25,9 @@ export const REQUEST_CANDIDATE_FEATURES = [
   "argument_from_other_request",
   "task_value_of_same_request",
   "task_value_of_other_request",
+  "next_step_of_request",
+  "step_skips_ahead",
+  "argument_from_previous_step",
 ] as const;
 
 /** The requests a step knows of, and which are done (exported for tests). */
@@ -32,6 +35,8 @@ export interface RequestState {
   requests: readonly TaskRequest[];
   /** Per request: a tool of its goal operation was called successfully. */
   done: readonly boolean[];
+  /** Operations some tool of which was called successfully. */
+  succeeded: ReadonlySet<string>;
   /** Operation -> the requests that name it. */
   byOperation: ReadonlyMap<string, readonly number[]>;
   /** Value key -> the requests that quote it. */
@@ -72,17 +77,10 @@ function operationOf(ep: ObservableEpisode, tool: string): string {
 /** The requests of the observable episode and which are done. */
 export function requestState(ep: ObservableEpisode): RequestState {
   const { requests, byOperation, byValue } = indexOf(ep);
-  const done = requests.map(() => false);
-  if (requests.length > 0) {
-    for (const c of ep.calls) {
-      if (!c.ok) continue;
-      const op = operationOf(ep, c.tool);
-      requests.forEach((r, i) => {
-        if (r.goal === op) done[i] = true;
-      });
-    }
-  }
-  return { requests, done, byOperation, byValue };
+  const succeeded = new Set<string>();
+  if (requests.length > 0) for (const c of ep.calls) if (c.ok) succeeded.add(operationOf(ep, c.tool));
+  const done = requests.map((r) => succeeded.has(r.goal));
+  return { requests, done, succeeded, byOperation, byValue };
 }
 
 const overlaps = (a: readonly number[], b: readonly number[]): boolean => a.some((x) => b.includes(x));
@@ -151,5 +149,32 @@ export function encodeRequests(
     out[o + 5] = other ? 1 : 0;
     out[o + 6] = taskSame ? 1 : 0;
     out[o + 7] = taskOther ? 1 : 0;
+    // The request's order: its next step is the first one not done yet, and a step takes the value the step the
+    // request names just before it returned ("check the price, then change that amount": the price, not another
+    // amount held earlier).
+    let next = false;
+    let skips = false;
+    const previous = new Set<string>();
+    for (const j of mine) {
+      if (s.done[j]) continue;
+      const steps = s.requests[j].steps;
+      const k = steps.indexOf(op);
+      if (k < 0) continue;
+      const firstOpen = steps.findIndex((x) => !s.succeeded.has(x));
+      if (firstOpen === k) next = true;
+      else if (firstOpen >= 0 && firstOpen < k) skips = true;
+      if (k > 0) previous.add(steps[k - 1]);
+    }
+    out[o + 8] = next ? 1 : 0;
+    out[o + 9] = skips ? 1 : 0;
+    if (previous.size > 0) {
+      for (const src of sources) {
+        const call = src.kind === "response" ? ep.calls[src.call] : undefined;
+        if (call && previous.has(operationOf(ep, call.tool))) {
+          out[o + 10] = 1;
+          break;
+        }
+      }
+    }
   }
 }
