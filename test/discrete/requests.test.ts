@@ -150,6 +150,20 @@ describe("request features (requests.ts)", () => {
     expect(afterDetails.get("search(robot vacuum)")).toMatchObject({ next_step_of_request: 0, step_skips_ahead: 0 });
   });
 
+  it("a final step that answered an implausible value leaves its request pending and says so", () => {
+    const phone = call("phones", { person: "Tom Becker" }, true, { phone: "+48 600 100 200" });
+    const leaked = call("texter", { to: "+48 600 100 200", body: "On my way." }, true, { sms_id: "Traceback (most recent call last)" });
+    const ep = {
+      ...observableEpisode(PARAMS, TOOLS, [phone, leaked]),
+      suspicious: (_f: string, v: JsonValue) => String(v).startsWith("Traceback"),
+    };
+    const { global, slot } = slots(ep);
+    expect(global).toMatchObject({ requests_pending: 1, request_goal_suspicious: 1 });
+    expect(slot.get("texter_b(+48 600 100 200,On my way.)")).toMatchObject({ completes_pending_request: 1, completes_done_request: 0 });
+    const clean = call("texter_b", { to: "+48 600 100 200", body: "On my way." }, true, { sms_id: "s-2" });
+    expect(slots({ ...ep, calls: [phone, leaked, clean] }).global).toMatchObject({ requests_pending: 0.5, request_goal_suspicious: 0 });
+  });
+
   it("the needs features take the stated goals instead of every reachable sink", () => {
     const n = needsOf(observableEpisode(PARAMS, TOOLS));
     // `notes` is a reachable sink too, but no request asks for it.
@@ -162,7 +176,7 @@ describe("request features (requests.ts)", () => {
 
   it("tasks that state no requests give zeros", () => {
     const { global, slot } = slots(observableEpisode(PARAMS.slice(0, 4), TOOLS));
-    expect(global).toMatchObject({ requests_known: 0, requests_pending: 0 });
+    expect(global).toMatchObject({ requests_known: 0, requests_pending: 0, request_goal_suspicious: 0 });
     for (const s of slot.values()) expect(s.step_of_no_request + s.completes_pending_request + s.task_value_of_other_request).toBe(0);
   });
 

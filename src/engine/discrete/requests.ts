@@ -10,10 +10,10 @@
 import type { JsonValue } from "../../core/json.js";
 import type { TaskRequest } from "../parameters.js";
 import { type Candidate, valueKey } from "./candidates.js";
-import type { ObservableEpisode } from "./source.js";
+import type { ObservableEpisode, SeenCall } from "./source.js";
 
 /** Global request features, appended to features.ts's GLOBAL_FEATURES (docs/DISCRETE.md documents them). */
-export const REQUEST_GLOBAL_FEATURES = ["requests_known", "requests_pending"] as const;
+export const REQUEST_GLOBAL_FEATURES = ["requests_known", "requests_pending", "request_goal_suspicious"] as const;
 
 /** Per-candidate request features, appended to features.ts's CANDIDATE_FEATURES. */
 export const REQUEST_CANDIDATE_FEATURES = [
@@ -35,8 +35,10 @@ export interface RequestState {
   requests: readonly TaskRequest[];
   /** Per request: a tool of its goal operation was called successfully. */
   done: readonly boolean[];
-  /** Operations some tool of which was called successfully. */
+  /** Operations some tool of which was called successfully, with a response the plausibility check passed. */
   succeeded: ReadonlySet<string>;
+  /** Goal operations of pending requests whose last call answered a value the plausibility check flags. */
+  suspiciousGoals: ReadonlySet<string>;
   /** Operation -> the requests that name it. */
   byOperation: ReadonlyMap<string, readonly number[]>;
   /** Value key -> the requests that quote it. */
@@ -78,9 +80,43 @@ function operationOf(ep: ObservableEpisode, tool: string): string {
 export function requestState(ep: ObservableEpisode): RequestState {
   const { requests, byOperation, byValue } = indexOf(ep);
   const succeeded = new Set<string>();
-  if (requests.length > 0) for (const c of ep.calls) if (c.ok) succeeded.add(operationOf(ep, c.tool));
+  const lastSuspicious = new Map<string, boolean>();
+  if (requests.length > 0) {
+    for (const c of ep.calls) {
+      if (!c.ok) continue;
+      const op = operationOf(ep, c.tool);
+      // A final step that answered an implausible value (a leaked trace as a message id) is not done: a retry, an
+      // alternative or an abort is.
+      const bad = suspicious(ep, c);
+      lastSuspicious.set(op, bad);
+      if (!bad) succeeded.add(op);
+    }
+  }
   const done = requests.map((r) => succeeded.has(r.goal));
-  return { requests, done, succeeded, byOperation, byValue };
+  const suspiciousGoals = new Set<string>();
+  requests.forEach((r, i) => {
+    if (!done[i] && lastSuspicious.get(r.goal)) suspiciousGoals.add(r.goal);
+  });
+  return { requests, done, succeeded, suspiciousGoals, byOperation, byValue };
+}
+
+const suspiciousCalls = new WeakMap<SeenCall, boolean>();
+/** Does an ok response hold a value the family's plausibility check flags (scalars up to depth 3)? */
+function suspicious(ep: ObservableEpisode, c: SeenCall): boolean {
+  let x = suspiciousCalls.get(c);
+  if (x === undefined) {
+    const outputs = ep.semanticsOf(c.tool)?.outputs;
+    const bad = (key: string, path: string, v: JsonValue, depth: number): boolean => {
+      if (v === null || depth > 3) return false;
+      if (Array.isArray(v)) return v.some((y) => bad(key, `${path}[]`, y, depth + 1));
+      if (typeof v === "object") return Object.entries(v).some(([k, y]) => bad(k, path ? `${path}.${k}` : k, y, depth + 1));
+      return ep.suspicious(key, v, outputs?.[path] ?? null);
+    };
+    const r = c.response;
+    x = r !== null && typeof r === "object" && !Array.isArray(r) && bad("", "", r, -1);
+    suspiciousCalls.set(c, x);
+  }
+  return x;
 }
 
 const overlaps = (a: readonly number[], b: readonly number[]): boolean => a.some((x) => b.includes(x));
@@ -102,6 +138,7 @@ export function encodeRequests(
   if (n === 0) return;
   out[globalAt] = 1;
   out[globalAt + 1] = s.done.filter((d) => !d).length / n;
+  out[globalAt + 2] = s.suspiciousGoals.size > 0 ? 1 : 0;
   const NONE: readonly number[] = [];
   for (let i = 0; i < list.length && i < maxCandidates; i++) {
     const c = list[i];
