@@ -24,7 +24,7 @@ export {
 } from "./engine/toolEnv.js";
 export type { Action, FamilyAction, ToolCallAction } from "./engine/actions.js";
 export type { ToolDefinition, ToolErrorPayload, ToolOutcome } from "./engine/tool.js";
-export type { TaskParameter, ToolSemantics } from "./engine/parameters.js";
+export type { TaskParameter, TaskRequest, ToolSemantics } from "./engine/parameters.js";
 export type { ObservableEpisode } from "./engine/discrete/source.js";
 export {
   faultFires,

@@ -90,7 +90,7 @@ export {
 } from "./engine/chat/parsers.js";
 export { actionToolSchemas, CORE_ACTION_TOOLS } from "./engine/chat/tools.js";
 export { CORE_TERMS } from "./engine/terms.js";
-export type { TaskParameter, ToolSemantics } from "./engine/parameters.js";
+export type { TaskParameter, TaskRequest, ToolSemantics } from "./engine/parameters.js";
 export {
   DiscreteToolEnv,
   MaskedDiscrete,

@@ -38,6 +38,7 @@ import {
   type Termination,
 } from "./scorer.js";
 import { CANONICAL_INSTANCES, canonicalInstance, COMPLEXITIES, PERTURBATIONS, type Perturbation, sampleTask, type Task } from "./tasks.js";
+import { requestParameters } from "./requests.js";
 import { type ToolMazeVersion, type VersionProfile, versionProfile } from "./version.js";
 import { DOMAINS } from "./world/catalog.js";
 import { corpus } from "./world/corpus.js";
@@ -119,7 +120,8 @@ const NO_CALLS: readonly EngineCall[] = [];
 const parameterCache = new WeakMap<Task, TaskParameter[]>();
 /**
  * The literals the task text quotes, as typed data (each position's literal bindings, typed as its tools document
- * the parameter), plus the answer the scorer accepts (it judges the calls made, not the answer's wording).
+ * the parameter), each request as data (requests.ts), plus the answer the scorer accepts (it judges the calls made,
+ * not the answer's wording).
  */
 function taskParameters(task: Task): TaskParameter[] {
   let out = parameterCache.get(task);
@@ -136,6 +138,7 @@ function taskParameters(task: Task): TaskParameter[] {
       out.push({ name, type: types[name], value: b.value });
     }
   }
+  out.push(...requestParameters(task));
   out.push({ name: "content", target: "answer", value: "All requested steps are complete." });
   if (!task.id.startsWith("smp-")) parameterCache.set(task, out);
   return out;

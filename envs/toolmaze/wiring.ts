@@ -39,8 +39,9 @@ export function toolDefinition(spec: ToolSpec): ToolDefinition<WorldState> {
       description: spec.description,
       parameters: { ...spec.parameters },
       meta: { group: spec.group, category: spec.category, domain: spec.domain, mutates: spec.category === "action" },
-      // The documented field types (the description states them too), for binding arguments by meaning.
-      semantics: { parameters: spec.paramTypes, outputs: spec.outputTypes },
+      // The documented field types (the description states them too), for binding arguments by meaning; the operation
+      // is the capability every provider of it documents with the same summary.
+      semantics: { parameters: spec.paramTypes, outputs: spec.outputTypes, operation: spec.group },
       run: (args, ctx) => {
         const r = simulate(spec, args, ctx.state);
         return r.ok ? { ok: true, output: r.output } : { ok: false, error: providerError(r.error) };

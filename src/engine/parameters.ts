@@ -21,6 +21,22 @@ export interface TaskParameter {
    * the parameter only declares that `name` of `target` takes held values of `type`.
    */
   template?: string;
+  /**
+   * With `target: "request"`: one request of the task as the prompt states it, as data (no value, type or
+   * template): the operations it names (`ToolSemantics.operation`), the one whose success completes it, and the
+   * literal values it quotes. The discrete mode's request features (discrete/requests.ts) read it.
+   */
+  request?: TaskRequest;
+}
+
+/** One request of a task (several in a multi-request task), restating its prompt: never how to solve it. */
+export interface TaskRequest {
+  /** The operations the request names, in the order it names them. */
+  steps: readonly string[];
+  /** The operation whose successful call completes the request (one of `steps`). */
+  goal: string;
+  /** The literal values the request quotes. */
+  values: readonly JsonValue[];
 }
 
 /**

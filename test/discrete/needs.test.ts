@@ -158,7 +158,7 @@ describe("still-needed features (needs.ts)", () => {
       const goals = needsOf(env.inner.observableEpisode() as ObservableEpisode).goals;
       if (task.slots.every((s) => task.positions[s.goal].members.every((m) => goals.has(m)))) found += 1;
     }
-    // 194 / 200 on seeds 100000..100199 (docs/DISCRETE.md).
+    // 200 / 200 on seeds 100000..100199 since ToolMaze states its requests (docs/DISCRETE.md; 194 before).
     expect(found / seeds).toBeGreaterThanOrEqual(0.9);
   });
 });

@@ -2,6 +2,7 @@ import { type JsonValue, stableStringify } from "../../core/json.js";
 import { hash32 } from "../../core/rng.js";
 import { type Candidate, type ValueSource, valueKey } from "./candidates.js";
 import { encodeNeeds, NEEDS_CANDIDATE_FEATURES, NEEDS_GLOBAL_FEATURES } from "./needs.js";
+import { encodeRequests, REQUEST_CANDIDATE_FEATURES, REQUEST_GLOBAL_FEATURES } from "./requests.js";
 import { EpisodeCursor, type ObservableEpisode, type SeenCall, type SeenTool } from "./source.js";
 
 /** Global features, in order (docs/DISCRETE.md documents them; a test keeps the two in sync). */
@@ -20,6 +21,7 @@ export const GLOBAL_FEATURES = [
   "calls_made",
   "last_response_suspicious",
   ...NEEDS_GLOBAL_FEATURES,
+  ...REQUEST_GLOBAL_FEATURES,
 ] as const;
 
 /** Features of each candidate slot, in order. */
@@ -54,10 +56,16 @@ export const CANDIDATE_FEATURES = [
   "same_call_succeeded_before",
   "argument_from_suspicious_response",
   ...NEEDS_CANDIDATE_FEATURES,
+  ...REQUEST_CANDIDATE_FEATURES,
 ] as const;
 
 export const GLOBAL_SIZE = GLOBAL_FEATURES.length;
 export const CANDIDATE_SIZE = CANDIDATE_FEATURES.length;
+
+const NEEDS_AT = GLOBAL_FEATURES.indexOf(NEEDS_GLOBAL_FEATURES[0]);
+const SLOT_NEEDS_AT = CANDIDATE_FEATURES.indexOf(NEEDS_CANDIDATE_FEATURES[0]);
+const REQUESTS_AT = GLOBAL_FEATURES.indexOf(REQUEST_GLOBAL_FEATURES[0]);
+const SLOT_REQUESTS_AT = CANDIDATE_FEATURES.indexOf(REQUEST_CANDIDATE_FEATURES[0]);
 
 /** The observation length F for K candidate slots. */
 export function featureSize(maxCandidates: number): number {
@@ -377,9 +385,9 @@ export function encodeFeatures(
     out[o + 22] = c.sources.length > 0 && fromResponses === 0 ? 1 : 0;
     out[o + 23] = c.sources.length > 0 ? fromResponses / c.sources.length : 0;
   }
-  // The "still needed" features (needs.ts) follow the ones above, in globals and in every slot.
-  const needsAt = GLOBAL_SIZE - NEEDS_GLOBAL_FEATURES.length;
-  const slotNeedsAt = CANDIDATE_SIZE - NEEDS_CANDIDATE_FEATURES.length;
-  encodeNeeds(ep, list, maxCandidates, out, needsAt, (i) => GLOBAL_SIZE + i * CANDIDATE_SIZE + slotNeedsAt);
+  // The "still needed" features (needs.ts), then the request features (requests.ts), follow the ones above, in
+  // globals and in every slot.
+  encodeNeeds(ep, list, maxCandidates, out, NEEDS_AT, (i) => GLOBAL_SIZE + i * CANDIDATE_SIZE + SLOT_NEEDS_AT);
+  encodeRequests(ep, list, maxCandidates, out, REQUESTS_AT, (i) => GLOBAL_SIZE + i * CANDIDATE_SIZE + SLOT_REQUESTS_AT);
   return out;
 }

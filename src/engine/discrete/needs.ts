@@ -12,7 +12,8 @@
  *   take a value no task parameter gives (one only another tool produces), whose inputs are all obtainable from
  *   what is held, and whose outputs no other visible tool takes (sinks). Those not yet called successfully are at
  *   depth 0. On 200 held-out ToolMaze tasks this set holds every true final step in 194 and 0.35 extra tools on
- *   average (a reachable sink off the task's path); the policy weighs it with the other features.
+ *   average (a reachable sink off the task's path); the policy weighs it with the other features. A family that
+ *   states its requests as data (`TaskParameter.request`) names the final operations itself: those are the goals.
  * Backward chaining over the documented types then gives each tool its depth: a tool that outputs a type a depth-d
  * tool needs and nobody holds yet is at depth d + 1. Two binding checks of a chain step close the list (one value
  * bound to two arguments; an argument from the last response), seen in the trained policy's failures.
@@ -110,6 +111,13 @@ function answerTypes(ep: ObservableEpisode): Set<string> {
   return out;
 }
 
+/** The final operations of the requests the task states as data (`TaskParameter.request`), or null: none stated. */
+function requestGoals(ep: ObservableEpisode): ReadonlySet<string> | null {
+  let goals: Set<string> | null = null;
+  for (const p of ep.parameters) if (p.target === "request" && p.request) (goals ??= new Set()).add(p.request.goal);
+  return goals;
+}
+
 /** The backward chaining of one step, from the observable episode alone. */
 export function needsOf(ep: ObservableEpisode): Needs {
   const held = new Set<string>();
@@ -163,11 +171,16 @@ export function needsOf(ep: ObservableEpisode): Needs {
     }
     for (const type of answer) if (!held.has(type)) needed.push({ type, depth: -1 });
   } else {
+    // Requests stated as data name their final operations: those are the goals, not every reachable sink.
+    const requested = requestGoals(ep);
+    const doneOps = new Set<string>();
+    if (requested) for (const c of ep.calls) if (c.ok) doneOps.add(ep.semanticsOf(c.tool)?.operation ?? c.tool);
     for (const t of reachable) {
+      const op = requested ? (ep.semanticsOf(t.name)?.operation ?? t.name) : "";
       const needsProduced = [...t.ins].some((x) => !taskTypes.has(x));
-      if (!sinks.has(t.name) || !needsProduced) continue;
+      if (requested ? !requested.has(op) : !sinks.has(t.name) || !needsProduced) continue;
       goals.add(t.name);
-      if (!succeeded.has(t.name)) {
+      if (requested ? !doneOps.has(op) : !succeeded.has(t.name)) {
         pending.add(t.name);
         depth.set(t.name, 0);
         for (const x of t.ins) if (!held.has(x)) needed.push({ type: x, depth: 0 });

@@ -1,0 +1,217 @@
+/**
+ * Request features: which of the task's requests a candidate serves. A multi-request task (ToolMaze C4) exposes many
+ * tools and several goals; the needs features alone cannot tell which final steps the *user* asked for, nor which
+ * request a held value belongs to, and the trained policy spread its calls over reachable chains nobody asked for
+ * and bound one request's values into another's call (docs/TRAINING.md). A family that states its requests as data
+ * (`TaskParameter.request`: the operations a request names, its final one, the literals it quotes) gets these; the
+ * rest get zeros. Everything follows from those parameters, the tools' documented operations and which calls the
+ * agent saw succeed — never from hidden truth.
+ */
+import type { JsonValue } from "../../core/json.js";
+import type { TaskRequest } from "../parameters.js";
+import { type Candidate, valueKey } from "./candidates.js";
+import type { ObservableEpisode, SeenCall } from "./source.js";
+
+/** Global request features, appended to features.ts's GLOBAL_FEATURES (docs/DISCRETE.md documents them). */
+export const REQUEST_GLOBAL_FEATURES = ["requests_known", "requests_pending", "request_goal_suspicious"] as const;
+
+/** Per-candidate request features, appended to features.ts's CANDIDATE_FEATURES. */
+export const REQUEST_CANDIDATE_FEATURES = [
+  "completes_pending_request",
+  "completes_done_request",
+  "step_of_pending_request",
+  "step_of_no_request",
+  "argument_from_same_request",
+  "argument_from_other_request",
+  "task_value_of_same_request",
+  "task_value_of_other_request",
+  "next_step_of_request",
+  "step_skips_ahead",
+  "argument_from_previous_step",
+] as const;
+
+/** The requests a step knows of, and which are done (exported for tests). */
+export interface RequestState {
+  requests: readonly TaskRequest[];
+  /** Per request: a tool of its goal operation was called successfully. */
+  done: readonly boolean[];
+  /** Operations some tool of which was called successfully, with a response the plausibility check passed. */
+  succeeded: ReadonlySet<string>;
+  /** Goal operations of pending requests whose last call answered a value the plausibility check flags. */
+  suspiciousGoals: ReadonlySet<string>;
+  /** Operation -> the requests that name it. */
+  byOperation: ReadonlyMap<string, readonly number[]>;
+  /** Value key -> the requests that quote it. */
+  byValue: ReadonlyMap<string, readonly number[]>;
+}
+
+const cache = new WeakMap<
+  readonly unknown[],
+  { requests: TaskRequest[]; byOperation: Map<string, number[]>; byValue: Map<string, number[]> }
+>();
+
+function indexOf(ep: ObservableEpisode) {
+  let x = cache.get(ep.parameters);
+  if (!x) {
+    const requests = ep.parameters.flatMap((p) => (p.target === "request" && p.request ? [p.request] : []));
+    const byOperation = new Map<string, number[]>();
+    const byValue = new Map<string, number[]>();
+    const add = <K>(m: Map<K, number[]>, k: K, i: number) => {
+      const list = m.get(k) ?? [];
+      if (!list.includes(i)) list.push(i);
+      m.set(k, list);
+    };
+    requests.forEach((r, i) => {
+      for (const op of r.steps) add(byOperation, op, i);
+      add(byOperation, r.goal, i);
+      for (const v of r.values) add(byValue, valueKey(v), i);
+    });
+    cache.set(ep.parameters, (x = { requests, byOperation, byValue }));
+  }
+  return x;
+}
+
+/** The operation a tool documents (its own name when it documents none). */
+function operationOf(ep: ObservableEpisode, tool: string): string {
+  return ep.semanticsOf(tool)?.operation ?? tool;
+}
+
+/** The requests of the observable episode and which are done. */
+export function requestState(ep: ObservableEpisode): RequestState {
+  const { requests, byOperation, byValue } = indexOf(ep);
+  const succeeded = new Set<string>();
+  const lastSuspicious = new Map<string, boolean>();
+  if (requests.length > 0) {
+    for (const c of ep.calls) {
+      if (!c.ok) continue;
+      const op = operationOf(ep, c.tool);
+      // A final step that answered an implausible value (a leaked trace as a message id) is not done: a retry, an
+      // alternative or an abort is.
+      const bad = suspicious(ep, c);
+      lastSuspicious.set(op, bad);
+      if (!bad) succeeded.add(op);
+    }
+  }
+  const done = requests.map((r) => succeeded.has(r.goal));
+  const suspiciousGoals = new Set<string>();
+  requests.forEach((r, i) => {
+    if (!done[i] && lastSuspicious.get(r.goal)) suspiciousGoals.add(r.goal);
+  });
+  return { requests, done, succeeded, suspiciousGoals, byOperation, byValue };
+}
+
+const suspiciousCalls = new WeakMap<SeenCall, boolean>();
+/** Does an ok response hold a value the family's plausibility check flags (scalars up to depth 3)? */
+function suspicious(ep: ObservableEpisode, c: SeenCall): boolean {
+  let x = suspiciousCalls.get(c);
+  if (x === undefined) {
+    const outputs = ep.semanticsOf(c.tool)?.outputs;
+    const bad = (key: string, path: string, v: JsonValue, depth: number): boolean => {
+      if (v === null || depth > 3) return false;
+      if (Array.isArray(v)) return v.some((y) => bad(key, `${path}[]`, y, depth + 1));
+      if (typeof v === "object") return Object.entries(v).some(([k, y]) => bad(k, path ? `${path}.${k}` : k, y, depth + 1));
+      return ep.suspicious(key, v, outputs?.[path] ?? null);
+    };
+    const r = c.response;
+    x = r !== null && typeof r === "object" && !Array.isArray(r) && bad("", "", r, -1);
+    suspiciousCalls.set(c, x);
+  }
+  return x;
+}
+
+const overlaps = (a: readonly number[], b: readonly number[]): boolean => a.some((x) => b.includes(x));
+
+/**
+ * Writes the request features: globals at `globalAt`, each tool-call candidate's at `slotAt(i)`. Values in [0, 1];
+ * all zero when the task states no requests.
+ */
+export function encodeRequests(
+  ep: ObservableEpisode,
+  list: readonly Candidate[],
+  maxCandidates: number,
+  out: Float32Array,
+  globalAt: number,
+  slotAt: (i: number) => number,
+): void {
+  const s = requestState(ep);
+  const n = s.requests.length;
+  if (n === 0) return;
+  out[globalAt] = 1;
+  out[globalAt + 1] = s.done.filter((d) => !d).length / n;
+  out[globalAt + 2] = s.suspiciousGoals.size > 0 ? 1 : 0;
+  const NONE: readonly number[] = [];
+  for (let i = 0; i < list.length && i < maxCandidates; i++) {
+    const c = list[i];
+    if (c.kind !== "tool_call") continue;
+    const o = slotAt(i);
+    const op = operationOf(ep, c.name);
+    const mine = s.byOperation.get(op) ?? NONE;
+    let completesPending = false;
+    let completesDone = false;
+    s.requests.forEach((r, j) => {
+      if (r.goal !== op) return;
+      if (s.done[j]) completesDone = true;
+      else completesPending = true;
+    });
+    out[o] = completesPending ? 1 : 0;
+    out[o + 1] = completesDone && !completesPending ? 1 : 0;
+    out[o + 2] = mine.some((j) => !s.done[j]) ? 1 : 0;
+    out[o + 3] = mine.length === 0 ? 1 : 0;
+    if (mine.length === 0) continue;
+    // Which request a bound value belongs to: a response of a tool that request names, a literal it quotes.
+    let same = false;
+    let other = false;
+    let taskSame = false;
+    let taskOther = false;
+    const args = (c.action as { arguments: Record<string, JsonValue> }).arguments;
+    const sources = c.sources;
+    for (const src of sources) {
+      if (src.kind !== "response") continue;
+      const call = ep.calls[src.call];
+      if (!call) continue;
+      const theirs = s.byOperation.get(operationOf(ep, call.tool)) ?? NONE;
+      if (theirs.length === 0) continue;
+      if (overlaps(mine, theirs)) same = true;
+      else other = true;
+    }
+    if (sources.some((src) => src.kind === "task")) {
+      for (const v of Object.values(args)) {
+        const theirs = s.byValue.get(valueKey(v));
+        if (!theirs) continue;
+        if (overlaps(mine, theirs)) taskSame = true;
+        else taskOther = true;
+      }
+    }
+    out[o + 4] = same ? 1 : 0;
+    out[o + 5] = other ? 1 : 0;
+    out[o + 6] = taskSame ? 1 : 0;
+    out[o + 7] = taskOther ? 1 : 0;
+    // The request's order: its next step is the first one not done yet, and a step takes the value the step the
+    // request names just before it returned ("check the price, then change that amount": the price, not another
+    // amount held earlier).
+    let next = false;
+    let skips = false;
+    const previous = new Set<string>();
+    for (const j of mine) {
+      if (s.done[j]) continue;
+      const steps = s.requests[j].steps;
+      const k = steps.indexOf(op);
+      if (k < 0) continue;
+      const firstOpen = steps.findIndex((x) => !s.succeeded.has(x));
+      if (firstOpen === k) next = true;
+      else if (firstOpen >= 0 && firstOpen < k) skips = true;
+      if (k > 0) previous.add(steps[k - 1]);
+    }
+    out[o + 8] = next ? 1 : 0;
+    out[o + 9] = skips ? 1 : 0;
+    if (previous.size > 0) {
+      for (const src of sources) {
+        const call = src.kind === "response" ? ep.calls[src.call] : undefined;
+        if (call && previous.has(operationOf(ep, call.tool))) {
+          out[o + 10] = 1;
+          break;
+        }
+      }
+    }
+  }
+}
