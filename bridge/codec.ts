@@ -97,14 +97,18 @@ export function toWire(value: unknown): unknown {
   }
   const src = value as Record<string, unknown>;
   let out: Record<string, unknown> | null = null;
-  const keys = Object.keys(src);
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i];
+  // for-in over own keys rather than Object.keys: every map of every response passes here, and for-in allocates
+  // no key array. The keys before the first changed value are copied by a second (rare) walk up to it.
+  for (const k in src) {
+    if (!Object.hasOwn(src, k)) continue;
     const v = src[k];
     const w = toWire(v);
     if (w !== v && out === null) {
       out = {};
-      for (let j = 0; j < i; j++) out[keys[j]] = src[keys[j]];
+      for (const j in src) {
+        if (j === k) break;
+        if (Object.hasOwn(src, j)) out[j] = src[j];
+      }
     }
     if (out !== null) out[k] = w;
   }

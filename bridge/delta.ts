@@ -35,16 +35,20 @@ export function deepEqual(a: unknown, b: unknown): boolean {
     for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
     return true;
   }
-  const ka = Object.keys(a as object);
-  const kb = Object.keys(b as object);
-  if (ka.length !== kb.length) return false;
   const ra = a as Record<string, unknown>;
   const rb = b as Record<string, unknown>;
-  for (const k of ka) {
+  // for-in over own keys, not Object.keys: this runs for every changed observation value of every env-step, and
+  // for-in allocates no key arrays (inherited keys are skipped, so it visits exactly what Object.keys lists).
+  let na = 0;
+  for (const k in ra) {
+    if (!Object.hasOwn(ra, k)) continue;
+    na++;
     if (!Object.hasOwn(rb, k)) return false;
     if (!deepEqual(ra[k], rb[k])) return false;
   }
-  return true;
+  let nb = 0;
+  for (const k in rb) if (Object.hasOwn(rb, k)) nb++;
+  return na === nb;
 }
 
 /**
@@ -60,7 +64,8 @@ export function encodeDelta(prev: unknown, next: unknown): WireObs {
   // Counting the keys both have tells whether any of prev's disappeared without a second pass (the usual case:
   // an env's observations all have the same keys).
   let shared = 0;
-  for (const k of Object.keys(next)) {
+  for (const k in next) {
+    if (!Object.hasOwn(next, k)) continue;
     const v = next[k];
     if (!Object.hasOwn(prev, k)) s[k] = v;
     else {
@@ -68,10 +73,11 @@ export function encodeDelta(prev: unknown, next: unknown): WireObs {
       if (!deepEqual(prev[k], v)) s[k] = v;
     }
   }
-  const prevKeys = Object.keys(prev);
-  if (shared === prevKeys.length) return { s };
+  let prevCount = 0;
+  for (const k in prev) if (Object.hasOwn(prev, k)) prevCount++;
+  if (shared === prevCount) return { s };
   const d: string[] = [];
-  for (const k of prevKeys) if (!Object.hasOwn(next, k)) d.push(k);
+  for (const k of Object.keys(prev)) if (!Object.hasOwn(next, k)) d.push(k);
   return { s, d };
 }
 

@@ -26,6 +26,13 @@ export function downstreamPositions(task: Task, pos: number): Set<number> {
 
 /** Per-slot solution lists (cached on the task object identity). */
 const slotSolCache = new WeakMap<Task, string[][][]>();
+/**
+ * Records the per-slot lists the generator already enumerated for `task` (the same `enumerateSlot` calls
+ * `slotSolutions` would make), so a sampled reset enumerates them once rather than twice.
+ */
+export function rememberSlotSolutions(task: Task, perSlot: string[][][]): void {
+  slotSolCache.set(task, perSlot);
+}
 export function slotSolutions(task: Task): string[][][] {
   let s = slotSolCache.get(task);
   if (!s) {

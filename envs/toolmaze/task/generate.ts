@@ -9,6 +9,7 @@ import { corpus } from "../world/corpus.js";
 import { fieldType, type Scalar } from "../world/types.js";
 import type { Stratum } from "../version.js";
 import type { Binding, Complexity, Position, RngLike, SlotInfo, Task } from "./model.js";
+import { rememberSlotSolutions } from "./facts.js";
 import { enumerateSolutions, validateTask } from "./solve.js";
 import { capFits } from "./strata.js";
 import { composeText } from "./text.js";
@@ -345,12 +346,12 @@ export function generateTask(rng: RngLike, complexity: Complexity, domain: Domai
     if (!ok) continue;
     const problems = validateTask(b, gen.crossDomain ? domain : undefined);
     if (problems.length > 0) throw new TaskGenerationError(`invalid task ${id}: ${problems.join("; ")}`);
-    const { all } = enumerateSolutions(
+    const { all, perSlot } = enumerateSolutions(
       b.positions,
       b.slots.map((s) => s.goal),
     );
     const slotsPositions = b.slots.map((s) => b.positions.filter((p) => p.slot === s.slot));
-    return {
+    const task: Task = {
       id,
       complexity,
       domain,
@@ -361,6 +362,8 @@ export function generateTask(rng: RngLike, complexity: Complexity, domain: Domai
       sStar: all[0]!,
       ...(gen.strata ? { strata: gen.strata.slice(0, b.slots.length) } : {}),
     };
+    rememberSlotSolutions(task, perSlot);
+    return task;
   }
   throw new TaskGenerationError(`could not build a ${complexity} task in ${domain}`);
 }

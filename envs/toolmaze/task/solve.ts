@@ -233,53 +233,84 @@ export function slotCost(
  * chains) interleave freely: the count is the multinomial of their sizes times each part's own count (bitmask DP).
  */
 export function countOrderings(positions: readonly Position[], solution: readonly string[]): number {
+  // Runs for every listed solution on every sampled reset (the hidden truth's `orderings`), so it allocates little:
+  // plain loops and typed arrays instead of per-call maps, closures and spread copies.
   const n = solution.length;
-  const index = new Map(solution.map((t, i) => [t, i]));
   const posOf = positionIndex(positions);
   // needs[i]: for each bound parameter of tool i, the bitmask of chosen providers (any one suffices).
-  const needs = solution.map((t) =>
-    Object.values(posOf.get(t)!.bindings).flatMap((b) => {
-      if (b.kind !== "bound") return [];
+  const needs: number[][] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const list: number[] = [];
+    for (const b of Object.values(posOf.get(solution[i]!)!.bindings)) {
+      if (b.kind !== "bound") continue;
       let mask = 0;
-      for (const f of b.from) for (const m of positions[f]!.members) if (index.has(m)) mask |= 1 << index.get(m)!;
-      return [mask];
-    }),
-  );
+      for (const f of b.from) {
+        for (const m of positions[f]!.members) {
+          // The last index, as a name -> index map built from the solution would give.
+          const j = solution.lastIndexOf(m);
+          if (j >= 0) mask |= 1 << j;
+        }
+      }
+      list.push(mask);
+    }
+    needs[i] = list;
+  }
   // Connected parts of the dependency graph (union-find).
-  const part = solution.map((_, i) => i);
+  const part = new Int32Array(n);
+  for (let i = 0; i < n; i++) part[i] = i;
   const root = (i: number): number => (part[i] === i ? i : (part[i] = root(part[i]!)));
-  needs.forEach((ms, i) =>
-    ms.forEach((m) => {
-      for (let j = 0; j < n; j++) if (m & (1 << j)) part[root(i)] = root(j);
-    }),
-  );
+  for (let i = 0; i < n; i++) for (const m of needs[i]!) for (let j = 0; j < n; j++) if (m & (1 << j)) part[root(i)] = root(j);
+  // Parts in order of their first tool, members ascending (the order the product below is taken in).
   const groups = new Map<number, number[]>();
-  for (let i = 0; i < n; i++) groups.set(root(i), [...(groups.get(root(i)) ?? []), i]);
+  for (let i = 0; i < n; i++) {
+    const r = root(i);
+    const g = groups.get(r);
+    if (g) g.push(i);
+    else groups.set(r, [i]);
+  }
   let total = 1;
   let placed = 0;
   for (const members of groups.values()) {
-    // Local bit positions within the part; ways[mask] = orders of the tools in `mask` (-1 = not computed yet).
-    const local = new Map(members.map((g, k) => [g, k]));
-    const toLocal = (m: number): number => members.reduce((acc, g) => (m & (1 << g) ? acc | (1 << local.get(g)!) : acc), 0);
-    const req = members.map((g) => needs[g]!.map(toLocal));
-    const ways = new Float64Array(1 << members.length).fill(-1);
-    ways[0] = 1;
-    const count = (mask: number): number => {
-      if (ways[mask]! >= 0) return ways[mask]!;
-      let w = 0;
-      // Orders of `mask` = sum over its possible last tools (whose needs the rest already meets).
-      for (let k = 0; k < members.length; k++) {
-        if (!(mask & (1 << k))) continue;
-        const rest = mask & ~(1 << k);
-        if (req[k]!.every((m) => (m & rest) !== 0)) w += count(rest);
+    const size = members.length;
+    // req[k]: the part-local masks of member k's needs; ways[mask] = orders of the tools in `mask` (-1 = unknown).
+    const req: number[][] = new Array(size);
+    for (let k = 0; k < size; k++) {
+      const global = needs[members[k]!]!;
+      const local: number[] = new Array(global.length);
+      for (let q = 0; q < global.length; q++) {
+        let acc = 0;
+        for (let l = 0; l < size; l++) if (global[q]! & (1 << members[l]!)) acc |= 1 << l;
+        local[q] = acc;
       }
-      ways[mask] = w;
-      return w;
-    };
-    total *= count((1 << members.length) - 1) * binomial(placed + members.length, members.length);
-    placed += members.length;
+      req[k] = local;
+    }
+    const ways = new Float64Array(1 << size).fill(-1);
+    ways[0] = 1;
+    total *= countWays((1 << size) - 1, size, req, ways) * binomial(placed + size, size);
+    placed += size;
   }
   return total;
+}
+
+/** Orders of the tools in `mask` = the sum over its possible last tools (whose needs the rest already meets). */
+function countWays(mask: number, size: number, req: readonly (readonly number[])[], ways: Float64Array): number {
+  if (ways[mask]! >= 0) return ways[mask]!;
+  let w = 0;
+  for (let k = 0; k < size; k++) {
+    if (!(mask & (1 << k))) continue;
+    const rest = mask & ~(1 << k);
+    const needsK = req[k]!;
+    let met = true;
+    for (let q = 0; q < needsK.length; q++) {
+      if ((needsK[q]! & rest) === 0) {
+        met = false;
+        break;
+      }
+    }
+    if (met) w += countWays(rest, size, req, ways);
+  }
+  ways[mask] = w;
+  return w;
 }
 
 const positionIndexCache = new WeakMap<readonly Position[], Map<string, Position>>();
