@@ -11,7 +11,7 @@ import {
   type Rng,
   type HistoryEntry,
   type EpisodeEvent,
-  eventsOfType,
+  type FamilyEventRegistry,
   type TerminationReason,
   type CallRecord as EngineCall,
   type CallReport,
@@ -116,6 +116,11 @@ interface Tracked {
   phiAt: { clean: number; victims: number };
 }
 const NO_CALLS: readonly EngineCall[] = [];
+type AlternativePath = { type: "toolmaze:alternative_path" } & FamilyEventRegistry["toolmaze:alternative_path"];
+/** `eventsOfType(…, "toolmaze:alternative_path")` one event at a time (no array per history entry). */
+const isAlternativePath = (e: EpisodeEvent): e is AlternativePath => e.type === "toolmaze:alternative_path";
+/** The report of a call without family events, shared (the engine only reads reports). */
+const NO_REPORT: CallReport = Object.freeze({});
 
 const parameterCache = new WeakMap<Task, TaskParameter[]>();
 /**
@@ -380,7 +385,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     let a = this.announced;
     if (!a || a.history !== history || a.seen > history.length) a = this.announced = { history, seen: 0, slots: new Set() };
     for (; a.seen < history.length; a.seen++) {
-      for (const e of eventsOfType(history[a.seen]!.events, "toolmaze:alternative_path")) a.slots.add(e.slot);
+      for (const e of history[a.seen]!.events) if (isAlternativePath(e)) a.slots.add(e.slot);
     }
     return a.slots;
   }
@@ -393,24 +398,29 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
    * `poisonedUses` / `unsafeActions` all come from one analysis.
    */
   protected override onCall(record: EngineCall): CallReport {
-    const events = this.pathEvents(record);
+    // Most calls report nothing: no event array or report object is built for them.
+    let events = this.pathEvents(record);
     const { analysis } = this.track();
     const calls = this.episode?.data.calls ?? NO_CALLS;
-    for (const { argument, sourceCallIndex } of analysis.poisonedArgs[calls.length - 1] ?? []) {
-      events.push({
-        type: "poisoned_value_reused",
-        tool: record.tool,
-        callIndex: record.index,
-        argument,
-        sourceCallIndex,
-        taint: "corrupted",
-      });
+    const poisoned = analysis.poisonedArgs[calls.length - 1];
+    if (poisoned !== undefined) {
+      for (const { argument, sourceCallIndex } of poisoned) {
+        (events ??= []).push({
+          type: "poisoned_value_reused",
+          tool: record.tool,
+          callIndex: record.index,
+          argument,
+          sourceCallIndex,
+          taint: "corrupted",
+        });
+      }
     }
-    return { events };
+    return events === null ? NO_REPORT : { events };
   }
 
-  private pathEvents(record: EngineCall): EpisodeEvent[] {
-    const out: EpisodeEvent[] = [];
+  /** Forbidden-call and alternative-path events of a call, or null when it has none. */
+  private pathEvents(record: EngineCall): EpisodeEvent[] | null {
+    let out: EpisodeEvent[] | null = null;
     const t = this.track();
     const victims = t.victims;
     // A fault without a victim (no member of its group called yet) announces nothing.
@@ -425,7 +435,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       if (victim === undefined || (record.faults.includes(f.id) && record.tool === victim && (t.firstHit.get(f.id) ?? -1) === record.index))
         continue;
       if (unsolvable && f.persistence === "permanent" && downstreamTools(this.task, f.position).has(record.tool)) {
-        out.push({
+        (out ??= []).push({
           type: "forbidden_call",
           tool: record.tool,
           callIndex: record.index,
@@ -435,7 +445,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       }
       if (!announced.has(f.slot) && !announcedNow?.includes(f.slot) && alternativeTools(this.task, f.slot, victim).has(record.tool)) {
         (announcedNow ??= []).push(f.slot);
-        out.push({ type: "toolmaze:alternative_path", slot: f.slot, from: victim, to: record.tool, callIndex: record.index });
+        (out ??= []).push({ type: "toolmaze:alternative_path", slot: f.slot, from: victim, to: record.tool, callIndex: record.index });
       }
     }
     return out;

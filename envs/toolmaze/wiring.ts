@@ -44,7 +44,8 @@ export function toolDefinition(spec: ToolSpec): ToolDefinition<WorldState> {
       semantics: { parameters: spec.paramTypes, outputs: spec.outputTypes, operation: spec.group },
       run: (args, ctx) => {
         const r = simulate(spec, args, ctx.state);
-        return r.ok ? { ok: true, output: r.output } : { ok: false, error: providerError(r.error) };
+        // A success is already a ToolOutcome (same fields): handed on, not re-wrapped.
+        return r.ok ? r : { ok: false, error: providerError(r.error) };
       },
     };
     definitions.set(spec.name, def);

@@ -123,11 +123,47 @@ export function jsonEquals(a: unknown, b: unknown): boolean {
  * symbols, bigints, typed arrays) is a TypeError naming its path.
  */
 export function toJsonValue(value: unknown, path = "$"): JsonValue {
+  // Most values are JSON data (episode metrics at every episode end): copy them without building a path per member,
+  // and walk again with paths only to name the offending one.
+  try {
+    return copyJson(value);
+  } catch (e) {
+    if (e !== NOT_JSON) throw e;
+  }
+  return checkedJsonValue(value, path);
+}
+
+const NOT_JSON = new TypeError("not JSON data");
+
+/** `toJsonValue` without paths: throws NOT_JSON at the first member that is not JSON data. */
+function copyJson(value: unknown): JsonValue {
   if (value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "number") return value;
-  if (Array.isArray(value)) return Array.from(value, (v: unknown, i) => (v === undefined ? null : toJsonValue(v, `${path}[${i}]`)));
+  if (Array.isArray(value)) {
+    const out: JsonValue[] = [];
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      out.push(v === undefined ? null : copyJson(v));
+    }
+    return out;
+  }
   if (typeof value === "object" && !ArrayBuffer.isView(value)) {
     const out: JsonObject = {};
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = toJsonValue(v, `${path}.${k}`);
+    for (const k in value) {
+      if (!Object.hasOwn(value, k)) continue;
+      const v: unknown = (value as Record<string, unknown>)[k];
+      if (v !== undefined) out[k] = copyJson(v);
+    }
+    return out;
+  }
+  throw NOT_JSON;
+}
+
+function checkedJsonValue(value: unknown, path: string): JsonValue {
+  if (value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "number") return value;
+  if (Array.isArray(value)) return Array.from(value, (v: unknown, i) => (v === undefined ? null : checkedJsonValue(v, `${path}[${i}]`)));
+  if (typeof value === "object" && !ArrayBuffer.isView(value)) {
+    const out: JsonObject = {};
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = checkedJsonValue(v, `${path}.${k}`);
     return out;
   }
   throw new TypeError(`${path}: a ${ArrayBuffer.isView(value) ? "typed array" : typeof value} is not JSON data`);

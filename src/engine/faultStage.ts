@@ -78,6 +78,7 @@ export class FaultStage<S> {
     return fn({ tool: def.name, args, output, params: params ?? {}, state: world, rng: this.rng.derive(`corrupt:${index}`) });
   }
 
+  private scratchCall: Parameters<typeof faultFires>[2] | null = null;
   /** Runs a valid call through the faults and the simulator; `data` is the episode's (fault states, world). */
   run(
     def: ToolDefinition<S>,
@@ -90,7 +91,12 @@ export class FaultStage<S> {
     // Hot path (every tool call): no per-call arrays or named closures unless a fault fires.
     let fired: FaultSpec[] | null = null;
     if (this.faults.length > 0) {
-      const call = { tool: def.name, meta: def.meta, args, callIndex: index };
+      // faultFires only reads the call: one scratch object per episode, refilled per call.
+      const call = (this.scratchCall ??= { tool: def.name, meta: def.meta, args, callIndex: index });
+      call.tool = def.name;
+      call.meta = def.meta;
+      call.args = args;
+      call.callIndex = index;
       for (const f of this.faults) {
         if (faultFires(f, data.faultStates[f.id], call, this.drawOf(f.id))) (fired ??= []).push(f);
       }

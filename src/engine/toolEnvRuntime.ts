@@ -145,9 +145,16 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
   }
 
   /** Runs one tool call through the engine's pipeline (budgets included), then the family's `onCall`. */
-  private toolCall(call: ToolCallAction, events: EpisodeEvent[]): { response: JsonValue; end: CallReport["end"] | null } {
+  private toolCall(
+    call: ToolCallAction,
+    stepEvents: EpisodeEvent[],
+  ): { response: JsonValue; end: CallReport["end"] | null; events: EpisodeEvent[] } {
     const r = (this.episode as ToolEpisode<S>).call(call.name, call.arguments, this.stepCount);
-    for (const e of r.events) events.push(e);
+    // The step's events so far (usually none) then the call's: an empty list is replaced by the call's own array
+    // rather than copied into (the family's onCall below reads it first; nothing else holds it).
+    let events = stepEvents;
+    if (events.length === 0) events = r.events;
+    else for (const e of r.events) events.push(e);
     let end: CallReport["end"] | null = null;
     if (r.record) {
       const report = this.onCall(r.record, r.events);
@@ -158,7 +165,7 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
       events.push(r.end.event);
       if (end === null) end = { reason: r.end.reason, success: false };
     }
-    return { response: r.response, end };
+    return { response: r.response, end, events };
   }
 
   // ---- Gymnasium API ------------------------------------------------------------------------------------------
@@ -204,7 +211,7 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     if (!this.episode || !this.setup) throw new ResetNeededError("step() called before reset()");
     if (this.done) throw new ResetNeededError("step() called after the episode ended; call reset() first");
     let parsed: Action | null = null;
-    const events: EpisodeEvent[] = [];
+    let events: EpisodeEvent[] = [];
     const checked = this.checked;
     this.checked = null;
     try {
@@ -221,6 +228,7 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
       response = { error: { code: "invalid_action", message: (events[0] as { message: string }).message } };
     } else if (parsed.type === "tool_call" && this.config.familyToolCalls !== true) {
       const r = this.toolCall(parsed as ToolCallAction, events);
+      events = r.events;
       response = r.response;
       if (r.end) end = { kind: "limit", reason: r.end.reason, success: r.end.success };
     } else if (parsed.type === "answer") {
@@ -359,22 +367,22 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     const episode = this.episode as ToolEpisode<S>;
     const visible = episode.data.visible;
     const prev = this.lastVisible;
-    let newNames: string[] = [];
+    let newTools: ToolSchema[] = [];
     let removed: string[] = [];
-    // Fast path: the visible set rarely changes between steps.
+    // Fast path: the visible set rarely changes between steps (then the two lists are just fresh empty arrays).
     let changed = prev.length !== visible.length;
     for (let i = 0; i < visible.length && !changed; i++) changed = prev[i] !== visible[i];
     if (changed) {
       const before = new Set(prev);
       const now = new Set(visible);
-      newNames = visible.filter((n) => !before.has(n));
+      newTools = visible.filter((n) => !before.has(n)).map((n) => toolSchemaOf(episode.tools.get(n) as ToolDefinition<S>));
       removed = prev.filter((n) => !now.has(n));
       this.lastVisible = visible.slice();
     }
     return {
       task: (this.setup as EpisodeSetup<S>).prompt,
       visibleTools: visible.slice(),
-      newTools: newNames.map((n) => toolSchemaOf(episode.tools.get(n) as ToolDefinition<S>)),
+      newTools,
       removedTools: removed,
       response,
       step: this.stepCount,

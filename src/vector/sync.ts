@@ -6,8 +6,8 @@ import { EnvSlot } from "./slot.js";
 import {
   type AutoresetMode,
   type BatchedInfo,
+  batchActionError,
   batchInfos,
-  checkBatchAction,
   parseAutoresetMode,
   seedsFor,
   type VectorEnv,
@@ -68,7 +68,13 @@ export class SyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<Ob
     const truncated: boolean[] = [];
     const infos: Info[] = [];
     // Every action is checked before any env steps: a malformed one refuses the whole batch, none half-stepped.
-    for (let i = 0; i < this.numEnvs; i++) checkBatchAction(i, () => this.slots[i].check(actions[i]));
+    for (let i = 0; i < this.numEnvs; i++) {
+      try {
+        this.slots[i].check(actions[i]);
+      } catch (e) {
+        throw batchActionError(i, e);
+      }
+    }
     for (let i = 0; i < this.numEnvs; i++) {
       const r = this.slots[i].step(actions[i]);
       this.lastObs[i] = r.obs;

@@ -135,8 +135,13 @@ export function checkBatchAction(i: number, check: () => void): void {
   try {
     check();
   } catch (e) {
-    if (!(e instanceof ActionError)) throw e;
-    const rest = e.field.replace(/^action\.?/, "");
-    throw new ActionError(rest ? `actions.${i}.${rest}` : `actions.${i}`, `env ${i}: ${e.message}`, { ...e.details, env: i });
+    throw batchActionError(i, e);
   }
+}
+
+/** What `checkBatchAction` throws for env i's error `e` (for loops that catch it themselves, without a closure per env). */
+export function batchActionError(i: number, e: unknown): unknown {
+  if (!(e instanceof ActionError)) return e;
+  const rest = e.field.replace(/^action\.?/, "");
+  return new ActionError(rest ? `actions.${i}.${rest}` : `actions.${i}`, `env ${i}: ${e.message}`, { ...e.details, env: i });
 }

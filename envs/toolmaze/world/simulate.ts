@@ -137,7 +137,14 @@ function genOutputs(tool: ToolSpec, args: Record<string, unknown>): ToolOutput {
   for (const { field, typeId, type } of outputs) out[field] = type.gen(sub(h, typeId));
   // Free-text outputs echo their subject (and a translation its target language), so text reads coherently and
   // text derived from a corrupted input visibly carries the corruption forward.
-  const subject = Object.values(args).find((v): v is string => typeof v === "string");
+  let subject: string | undefined;
+  for (const k in args) {
+    const v = args[k];
+    if (Object.hasOwn(args, k) && typeof v === "string") {
+      subject = v;
+      break;
+    }
+  }
   for (const { field, typeId } of outputs) {
     if (typeId === "summary_text" && subject !== undefined)
       out[field] = `Summary (${subject.slice(0, 60)}): ${String(out[field]).replace(/^Summary: /, "")}`;
