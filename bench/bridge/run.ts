@@ -331,9 +331,8 @@ async function main(): Promise<void> {
     );
     const two = cells[1]!;
     const verdict = two.stepsPerS >= 150_000 ? "met" : `missed by ${fmt(150_000 / two.stepsPerS, 2)}×`;
-    console.log(
-      `target ≥ 150,000 env-steps/s with 2 workers × 2 sessions: ${verdict}; scaling 2×2 / 1×1 = ${fmt(two.stepsPerS / cells[0]!.stepsPerS, 2)}`,
-    );
+    const scaling = fmt(two.stepsPerS / cells[0]!.stepsPerS, 2);
+    console.log(`target ≥ 150,000 env-steps/s with 2 workers × 2 sessions: ${verdict}; scaling 2×2 / 1×1 = ${scaling}`);
     mkdirSync(path.join(repo, "bench/results"), { recursive: true });
     writeFileSync(path.join(repo, "bench/results", `bridge-${id}-scaling.json`), JSON.stringify({ id, batch, cells }, null, 2));
   }
