@@ -7,7 +7,8 @@
  *   node --import tsx bench/bridge/run.ts [--envs ToolMaze-v0,Demo-v0] [--seconds 3] [--total 1000000] [--info all|none]
  *                                          [--workers 1] [--options '{"complexity":"C1"}'] [--batches 1,8,64,256]
  * With --workers N > 1 the Python client shards each vector env over all N worker processes. `--env X` is `--envs X`.
- * `--discrete-only`: only issue 13's ToolMaze discrete row (bench/discrete.ts runs it so).
+ * `--discrete-only`: only issue 13's ToolMaze discrete row (bench/discrete.ts runs it so). `--scaling-only`: only issue
+ * 19's Demo-v0 row, 2 workers × 2 client sessions beside 1 × 1 (`--no-scaling` skips it in a full run).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
@@ -21,6 +22,7 @@ import { createCoreBackend } from "../../bridge/coreBackend.js";
 import { makeVec, Rng } from "../../src/index.js";
 import { envActionSpace } from "../../bridge/backend.js";
 import { ProgressBar } from "../../src/cli/progress.js";
+import { scalingCells } from "./scaling.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const argv = process.argv.slice(2);
@@ -31,7 +33,8 @@ const arg = (name: string, dflt: string): string => {
 /** One env per family by default: the side-by-side table `npm run bench` prints. */
 const FAMILY_ENVS = "ToolMaze-v0,FailingTools-v0,PlanBenchXL-v0,ToolMisuseBench-v0,Demo-v0";
 const discreteOnly = argv.includes("--discrete-only");
-const envIds = discreteOnly ? [] : arg("envs", arg("env", FAMILY_ENVS)).split(",").filter(Boolean);
+const scalingOnly = argv.includes("--scaling-only");
+const envIds = discreteOnly || scalingOnly ? [] : arg("envs", arg("env", FAMILY_ENVS)).split(",").filter(Boolean);
 const seconds = arg("seconds", "2");
 const total = arg("total", "0");
 const info = arg("info", "none");
@@ -278,6 +281,10 @@ async function main(): Promise<void> {
       await discreteRow();
       return;
     }
+    if (scalingOnly) {
+      await scalingRow();
+      return;
+    }
     console.log(
       "\n== bridge vs in-process, side by side (overhead: server CPU µs per env-step beyond the env's own; " +
         "echo: raw zeromq + msgpack, same bytes) ==",
@@ -296,12 +303,38 @@ async function main(): Promise<void> {
       summary,
     );
     if (Number(total) === 0) console.log("(RSS soak skipped; pass --total 1000000 to run it)");
+    if (!argv.includes("--no-scaling")) await scalingRow();
     if (!argv.includes("--no-discrete")) await discreteRow();
   } finally {
     echo.close();
     server.kill("SIGTERM");
     const code = await serverExit;
     if (code !== 0) console.error(`server exited with ${code} after SIGTERM`);
+  }
+
+  /** Issue 19's row: Demo-v0 at batch 256, 2 workers × 2 client sessions beside 1 worker × 1 session. */
+  async function scalingRow(): Promise<void> {
+    const id = "Demo-v0";
+    const batch = 256;
+    console.log(`\n== ${id}, batch ${batch}: 2 workers × 2 client sessions beside 1 worker × 1 session (issue 19) ==`);
+    const cells = await scalingCells({ repo, python: PY, envId: id, batch, seconds: Number(seconds) * 2 });
+    printTable(
+      ["workers × sessions", "env-steps/s", "per session", "server CPU µs/env-step", "client CPU µs/env-step", "2-core ceiling"],
+      cells.map((c) => [
+        `${c.sessions} × ${c.sessions}`,
+        fmt(c.stepsPerS),
+        c.perSession.map((x) => fmt(x)).join(" + "),
+        fmt(c.serverCpuUs, 2),
+        fmt(c.clientCpuUs, 2),
+        fmt(2e6 / (c.serverCpuUs + c.clientCpuUs)),
+      ]),
+    );
+    const two = cells[1]!;
+    const verdict = two.stepsPerS >= 150_000 ? "met" : `missed by ${fmt(150_000 / two.stepsPerS, 2)}×`;
+    const scaling = fmt(two.stepsPerS / cells[0]!.stepsPerS, 2);
+    console.log(`target ≥ 150,000 env-steps/s with 2 workers × 2 sessions: ${verdict}; scaling 2×2 / 1×1 = ${scaling}`);
+    mkdirSync(path.join(repo, "bench/results"), { recursive: true });
+    writeFileSync(path.join(repo, "bench/results", `bridge-${id}-scaling.json`), JSON.stringify({ id, batch, cells }, null, 2));
   }
 
   /**

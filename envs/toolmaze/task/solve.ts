@@ -23,29 +23,41 @@ function preference(positions: readonly Position[], choice: Choice): number {
 /** Enumerate minimal solutions of one slot, shortest then most-preferred first. */
 export function enumerateSlot(positions: readonly Position[], goal: number): string[][] {
   const found = new Map<string, Choice>();
+  // Every sampled reset enumerates its task's slots, so the per-position provider lists and the cartesian products
+  // of bound parameters are built once per call instead of once per visit.
+  const combosOf: (number[][] | undefined)[] = new Array(positions.length);
+  const combosAt = (pos: number): number[][] => {
+    let combos = combosOf[pos];
+    if (combos) return combos;
+    // Cartesian product over bound parameters of the provider position chosen for each.
+    combos = [[]];
+    for (const b of Object.values(positions[pos]!.bindings)) {
+      if (b.kind !== "bound") continue;
+      const acc: number[][] = [];
+      for (const c of combos) for (const f of b.from) acc.push([...c, f]);
+      combos = acc;
+    }
+    combosOf[pos] = combos;
+    return combos;
+  };
   const expand = (chosen: Choice, pending: number[]): void => {
     if (found.size >= MAX_PER_SLOT * 4) return;
     if (pending.length === 0) {
-      const key = [...chosen.entries()]
-        .sort((a, b) => a[0] - b[0])
-        .map(([p, t]) => `${p}:${t}`)
-        .join(",");
+      // Positions in ascending order, as sorting the entries would give.
+      let key = "";
+      for (let p = 0; p < positions.length; p++) {
+        const t = chosen.get(p);
+        if (t !== undefined) key += key === "" ? `${p}:${t}` : `,${p}:${t}`;
+      }
       if (!found.has(key)) found.set(key, new Map(chosen));
       return;
     }
     const [pos, ...rest] = pending as [number, ...number[]];
     if (chosen.has(pos)) return expand(chosen, rest);
     const p = positions[pos]!;
-    const bound = Object.values(p.bindings).filter((b) => b.kind === "bound");
+    const combos = combosAt(pos);
     for (const member of p.members) {
       const next = new Map(chosen).set(pos, member);
-      // Cartesian product over bound parameters of the provider position chosen for each.
-      const combos: number[][] = [[]];
-      for (const b of bound) {
-        const acc: number[][] = [];
-        for (const c of combos) for (const f of (b as { from: readonly number[] }).from) acc.push([...c, f]);
-        combos.splice(0, combos.length, ...acc);
-      }
       for (const combo of combos) {
         const add = combo.filter((f) => !next.has(f) && !rest.includes(f));
         expand(next, [...rest, ...new Set(add)]);
