@@ -45,6 +45,9 @@ export interface CandidateLimits {
 export class CandidateMemo {
   readonly held = new HeldMemo();
   readonly tools = new Map<SeenTool, ToolEntry>();
+  /** This episode's abort candidate and its answers with the held-value count they were built from. */
+  abort: Candidate | null = null;
+  answers: { heldLength: number; readsHeld: boolean; list: Candidate[] } | null = null;
   private epoch = -1;
   private limits: CandidateLimits | null = null;
 
@@ -55,6 +58,8 @@ export class CandidateMemo {
       this.epoch = this.held.epoch;
       this.limits = limits;
       this.tools.clear();
+      this.abort = null;
+      this.answers = null;
     }
     return held;
   }
@@ -121,6 +126,22 @@ function toolCalls(
   return list;
 }
 
+const abortCandidate = (): Candidate => ({ kind: "abort", action: { type: "abort" }, name: "abort", sources: [] });
+
+/**
+ * The answers, from the memo while the held values they may read are the same (a task whose declared answers are
+ * all fixed values, or that declares none, has the same answers all episode): the same objects, as for tool calls.
+ */
+function memoAnswers(ep: ObservableEpisode, held: readonly HeldValue[], limits: CandidateLimits, memo?: CandidateMemo): Candidate[] {
+  if (!memo) return answers(ep, held, limits);
+  const e = memo.answers;
+  if (e && (!e.readsHeld || e.heldLength === held.length)) return e.list;
+  const readsHeld = ep.parameters.some((p) => p.target === "answer" && (p.template !== undefined || p.value === undefined));
+  const list = answers(ep, held, limits);
+  memo.answers = { heldLength: held.length, readsHeld, list };
+  return list;
+}
+
 function familyActions(ep: ObservableEpisode, held: readonly HeldValue[], limits: CandidateLimits, free: number): Candidate[] {
   const out: Candidate[] = [];
   for (const [type, kind] of Object.entries(ep.familyKinds)) {
@@ -151,20 +172,22 @@ function familyActions(ep: ObservableEpisode, held: readonly HeldValue[], limits
  */
 export function candidates(ep: ObservableEpisode, limits: CandidateLimits, memo?: CandidateMemo): Candidate[] {
   const held = memo ? memo.sync(ep, limits) : heldValues(ep);
-  const all: Candidate[] = [{ kind: "abort", action: { type: "abort" }, name: "abort", sources: [] }];
-  const said = answers(ep, held, limits);
+  const all: Candidate[] = [memo ? (memo.abort ??= abortCandidate()) : abortCandidate()];
+  const said = memoAnswers(ep, held, limits, memo);
   const calls: Candidate[] = [];
   for (const t of ep.tools) {
     if (calls.length >= limits.maxCandidates) break;
     for (const c of toolCalls(t, ep, held, limits, memo)) calls.push(c);
   }
-  all.push(...said, ...familyActions(ep, held, limits, limits.maxCandidates - 1 - said.length - calls.length), ...calls);
+  const family = familyActions(ep, held, limits, limits.maxCandidates - 1 - said.length - calls.length);
+  all.push(...said, ...family, ...calls);
   // Kinds never collide and each argument's values are unique, so only messages can repeat (two templates giving
-  // one text): compare those.
+  // one text): compare those, when there are two or more.
+  const messages = said.length + family.length > 1;
   const seen = new Set<string>();
   const out: Candidate[] = [];
   for (const c of all) {
-    if (c.kind === "answer" || c.kind === "family") {
+    if (messages && (c.kind === "answer" || c.kind === "family")) {
       const key = stableStringify(c.action as unknown as JsonValue);
       if (seen.has(key)) continue;
       seen.add(key);
