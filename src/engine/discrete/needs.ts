@@ -136,6 +136,17 @@ function toolSetOf(list: readonly SeenTool[]): { tools: ToolTypes[]; sinks: Read
   return x;
 }
 
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && allIn(a, b);
+}
+
+/**
+ * The last chaining per tool list (one per env while its visible set is unchanged). Calls reach the chaining only
+ * through the types held and the tools that succeeded, so a step that changed neither (a failed call, a repeat)
+ * has the same needs.
+ */
+const lastNeeds = new WeakMap<readonly SeenTool[], { parameters: ObservableEpisode["parameters"]; succeeded: Set<string>; needs: Needs }>();
+
 /** The backward chaining of one step, from the observable episode alone. */
 export function needsOf(ep: ObservableEpisode): Needs {
   const held = new Set<string>();
@@ -152,6 +163,10 @@ export function needsOf(ep: ObservableEpisode): Needs {
     if (!c.ok) continue;
     succeeded.add(c.tool);
     for (const type of typesHeldBy(ep, c)) held.add(type);
+  }
+  const last = lastNeeds.get(ep.tools);
+  if (last && last.parameters === ep.parameters && sameSet(last.succeeded, succeeded) && sameSet(last.needs.held, held)) {
+    return last.needs;
   }
   const { tools, sinks } = toolSetOf(ep.tools);
   // Types obtainable from what is held by calls whose inputs are obtainable.
@@ -206,7 +221,9 @@ export function needsOf(ep: ObservableEpisode): Needs {
       for (const x of t.ins) if (!held.has(x) && !unheld.has(x)) needed.push({ type: x, depth: d + 1 });
     }
   }
-  return { goals, pending, depth, unheld, held, sinks };
+  const needs = { goals, pending, depth, unheld, held, sinks };
+  lastNeeds.set(ep.tools, { parameters: ep.parameters, succeeded, needs });
+  return needs;
 }
 
 const repeats = new WeakMap<Candidate, boolean>();
