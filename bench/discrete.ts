@@ -5,7 +5,8 @@
  * trajectories, so the difference is what the discrete layer costs: candidates, features, mask) and the rest. Then,
  * side by side, the same workload over the bridge with the numpy client (bench/bridge/run.ts --discrete-only).
  *
- *   npm run bench -- discrete   (or: node --import tsx bench/discrete.ts [--seconds 3] [--bridge-seconds 10] [--batch 256] [--no-bridge])
+ *   npm run bench -- discrete
+ *   node --import tsx bench/discrete.ts [--seconds 3] [--rounds 3] [--bridge-seconds 10] [--batch 256] [--no-bridge]
  */
 import { spawnSync } from "node:child_process";
 import path from "node:path";
@@ -21,6 +22,7 @@ const seconds = Number(arg("seconds", "3"));
 // Wall-clock seconds per bridge cell: long enough that JIT warm-up and new tasks' setup do not dominate at ~1k/s.
 const bridgeSeconds = arg("bridge-seconds", "10");
 const batch = Number(arg("batch", "256"));
+const rounds = Math.max(1, Number(arg("rounds", "3")));
 const id = "ToolMaze-v0";
 
 const cpuUs = (): number => {
@@ -43,8 +45,11 @@ interface Run {
   wallMs: number;
 }
 
-/** The discrete vector env under random valid play, recording each step's structured actions for the replay. */
-function discreteRun(): Run & { warmup: Action[][]; actions: Action[][]; k: number; f: number } {
+/**
+ * The discrete vector env under random valid play, recording each step's structured actions for the replay: for
+ * `seconds` of CPU time, or exactly `vectorSteps` steps when given.
+ */
+function discreteRun(vectorSteps?: number): Run & { warmup: Action[][]; actions: Action[][]; k: number; f: number } {
   const env = makeVec(id, batch, { actionMode: "discrete" }) as SyncVectorEnv;
   const discrete = env.envs.map((e) => e.unwrapped as unknown as DiscreteToolEnv);
   const rng = new Rng(1).derive("bench-discrete");
@@ -60,7 +65,8 @@ function discreteRun(): Run & { warmup: Action[][]; actions: Action[][]; k: numb
   const c0 = cpuUs();
   const t0 = performance.now();
   // CPU time, not wall clock, bounds the run: the machine is shared, and a busy neighbour should not shorten it.
-  while (cpuUs() - c0 < seconds * 1e6 || actions.length < 20) step(actions);
+  if (vectorSteps !== undefined) while (actions.length < vectorSteps) step(actions);
+  else while (cpuUs() - c0 < seconds * 1e6 || actions.length < 20) step(actions);
   const run = { vectorSteps: actions.length, cpuUs: cpuUs() - c0, wallMs: performance.now() - t0 };
   env.close();
   return { ...run, warmup, actions, k: discrete[0].maxCandidates, f: obs[0].observation.length };
@@ -79,17 +85,32 @@ function structuredReplay(warmup: Action[][], actions: Action[][]): Run {
   return run;
 }
 
-const d = discreteRun();
-const s = structuredReplay(d.warmup, d.actions);
+// An untimed first pass with the same seed, then the timed pass over exactly the same steps: ToolMaze caches each
+// canonical instance on first use (process-wide), so without it the discrete run would pay for building the
+// instances and the structured replay after it would not, and that cost would be billed to the discrete layer.
+// Then `rounds` timed passes of each, keeping the least CPU time: neighbours' jobs on a shared machine only add to it.
+const first = discreteRun();
+let d = discreteRun(first.vectorSteps);
+let s = structuredReplay(d.warmup, d.actions);
+for (let r = 1; r < rounds; r++) {
+  const d2 = discreteRun(first.vectorSteps);
+  if (d2.cpuUs < d.cpuUs) d = d2;
+  const s2 = structuredReplay(d.warmup, d.actions);
+  if (s2.cpuUs < s.cpuUs) s = s2;
+}
 const envSteps = d.vectorSteps * batch;
 const perStep = d.cpuUs / envSteps;
 const inner = s.cpuUs / envSteps;
 const fmt = (x: number, digits = 0) => x.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
-console.log(`${id} discrete mode, K = ${d.k}, F = ${d.f}: SyncVectorEnv(${batch}), random valid actions, ${fmt(envSteps)} env-steps`);
+console.log(
+  `${id} discrete mode, K = ${d.k}, F = ${d.f}: SyncVectorEnv(${batch}), random valid actions, ${fmt(envSteps)} env-steps, ` +
+    `least CPU time of ${rounds} rounds`,
+);
 console.log(
   `in process: ${fmt(envSteps / (d.wallMs / 1000))} env-steps/s wall clock; ${fmt(perStep, 1)} CPU µs per env-step ` +
     `(${fmt(1e6 / perStep)} env-steps/s per core, ${fmt(2e6 / perStep)} on 2 cores)`,
 );
+console.log(`  bytes per env-step of a packed observation: ${fmt(d.f * 4 + d.k)} (float32 features ${fmt(d.f * 4)} + mask ${fmt(d.k)})`);
 console.log(
   `  the structured tool env underneath (same actions replayed in the default mode): ${fmt(inner, 1)} µs; ` +
     `the discrete layer (candidates, features, mask, action mapping): ${fmt(perStep - inner, 1)} µs`,

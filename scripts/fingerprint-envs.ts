@@ -186,6 +186,32 @@ const SECTIONS: Section[] = [
   },
   { name: "toolmaze-v1-heuristic", run: (d) => `${policyPlay(d, "ToolMaze-v1", "heuristic", 2000)} steps, 2000 episodes` },
   { name: "toolmaze-v1-oracle", run: (d) => `${policyPlay(d, "ToolMaze-v1", "oracle", 2000)} steps, 2000 episodes` },
+  // The discrete mode's observations (features, masks) of random valid play: trajectories alone would not show a
+  // feature that changed, since a random policy never reads them.
+  {
+    name: "toolmaze-discrete",
+    run: (d) => {
+      const a = vecPlay(d, { envId: "ToolMaze-v0", options: { actionMode: "discrete" }, numEnvs: 16, seed: 0, episodes: 200 });
+      const b = vecPlay(d, {
+        envId: "ToolMaze-v0",
+        options: { actionMode: "discrete", suite: "sampled" },
+        numEnvs: 8,
+        seed: 5,
+        episodes: 60,
+      });
+      return `${a.episodes + b.episodes} episodes (canonical + sampled suite)`;
+    },
+  },
+  {
+    name: "discrete-families",
+    run: (d) => {
+      let steps = 0;
+      for (const envId of ["Demo-v0", "FailingTools-v0", "ToolMisuseBench-v0"]) {
+        steps += vecPlay(d, { envId, options: { actionMode: "discrete" }, numEnvs: 8, seed: 11, steps: 60 }).envSteps;
+      }
+      return `${steps} random valid env-steps (Demo, Failing Tools, ToolMisuseBench)`;
+    },
+  },
   ...["Demo-v0", "FailingTools-v0", "PlanBenchXL-v0", "ToolMisuseBench-v0"].map(
     (envId): Section => ({
       name: envId.replace(/-v0$/, "").toLowerCase(),

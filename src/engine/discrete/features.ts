@@ -3,7 +3,7 @@ import { hash32 } from "../../core/rng.js";
 import { type Candidate, type ValueSource, valueKey } from "./candidates.js";
 import { encodeNeeds, NEEDS_CANDIDATE_FEATURES, NEEDS_GLOBAL_FEATURES } from "./needs.js";
 import { encodeRequests, REQUEST_CANDIDATE_FEATURES, REQUEST_GLOBAL_FEATURES } from "./requests.js";
-import { EpisodeCursor, type ObservableEpisode, type SeenCall, type SeenTool } from "./source.js";
+import { EpisodeCursor, type ObservableEpisode, type SeenCall, type SeenTool, visibleByName } from "./source.js";
 
 /** Global features, in order (docs/DISCRETE.md documents them; a test keeps the two in sync). */
 export const GLOBAL_FEATURES = [
@@ -262,12 +262,21 @@ function addCall(h: History, ep: ObservableEpisode, visible: ReadonlyMap<string,
 export class FeatureMemo {
   private readonly cursor = new EpisodeCursor();
   private facts = emptyHistory();
+  private failed: Map<string, Set<string>> | null = null;
 
   history(ep: ObservableEpisode, visible: ReadonlyMap<string, SeenTool>): History {
     const { from, restarted } = this.cursor.advance(ep);
     if (restarted) this.facts = emptyHistory();
+    // The failed signatures follow from the facts and the visible tools, which the cursor saw unchanged unless it
+    // restarted: recomputed only when a call was added.
+    if (restarted || from < ep.calls.length) this.failed = null;
     for (let i = from; i < ep.calls.length; i++) addCall(this.facts, ep, visible, ep.calls[i], i);
     return this.facts;
+  }
+
+  failedSignatures(ep: ObservableEpisode, visible: ReadonlyMap<string, SeenTool>): Map<string, Set<string>> {
+    this.failed ??= failedSignatures(this.facts, ep, visible);
+    return this.failed;
   }
 }
 
@@ -300,25 +309,45 @@ function topField(path: string): string {
   return path;
 }
 
-function fromFlagged(flagged: ReadonlySet<string>, sources: readonly ValueSource[]): boolean {
+/** `${call}\u0000${top-level field}` of each response source of a candidate: the keys of History's flagged sets. */
+function responseKeys(sources: readonly ValueSource[]): string[] {
+  const out: string[] = [];
+  for (const s of sources) if (s.kind === "response") out.push(`${s.call}\u0000${topField(s.field)}`);
+  return out;
+}
+
+function fromFlagged(flagged: ReadonlySet<string>, keys: readonly string[]): boolean {
   if (flagged.size === 0) return false;
-  return sources.some((s) => s.kind === "response" && flagged.has(`${s.call}\u0000${topField(s.field)}`));
+  for (const k of keys) if (flagged.has(k)) return true;
+  return false;
 }
 
 const KIND_SLOT: Readonly<Record<Candidate["kind"], number>> = { tool_call: 0, answer: 1, abort: 2, family: 3 };
 
-/** A tool-call candidate's call key and argument value keys, computed once (candidates persist through the memo). */
-const candidateCallKeys = new WeakMap<Candidate, string>();
-const candidateArgKeys = new WeakMap<Candidate, string[]>();
-function callKeyOfCandidate(c: Candidate, args: Record<string, JsonValue>): string {
-  let k = candidateCallKeys.get(c);
-  if (k === undefined) candidateCallKeys.set(c, (k = callKey(c.name, args)));
-  return k;
+/**
+ * What a candidate's slot holds whatever the history: its id bits (hashed from its kind and operation or name) and
+ * the counts of its value sources. Computed once per candidate object (tool calls persist through the memo; a
+ * candidate belongs to one episode, whose tools' documented operations do not change).
+ */
+interface SlotStatics {
+  id: number;
+  fromResponses: number;
+  /** The flagged-set keys of its response sources (fromFlagged). */
+  responseKeys: string[];
+  /** A tool call's key (tool and canonical arguments) and argument value keys, built when first needed. */
+  callKey: string | null;
+  argKeys: string[] | null;
 }
-function argKeysOfCandidate(c: Candidate, args: Record<string, JsonValue>): string[] {
-  let k = candidateArgKeys.get(c);
-  if (k === undefined) candidateArgKeys.set(c, (k = Object.values(args).map(valueKey)));
-  return k;
+const slotStatics = new WeakMap<Candidate, SlotStatics>();
+function staticsOf(ep: ObservableEpisode, c: Candidate): SlotStatics {
+  let x = slotStatics.get(c);
+  if (x === undefined) {
+    let fromResponses = 0;
+    for (const src of c.sources) if (src.kind === "response") fromResponses++;
+    const id = hash32(`${c.kind}:${(c.kind === "tool_call" && ep.semanticsOf(c.name)?.operation) || c.name}`);
+    slotStatics.set(c, (x = { id, fromResponses, responseKeys: responseKeys(c.sources), callKey: null, argKeys: null }));
+  }
+  return x;
 }
 
 /**
@@ -335,8 +364,7 @@ export function encodeFeatures(
 ): Float32Array {
   if (out) out.fill(0);
   else out = new Float32Array(featureSize(maxCandidates));
-  const visible = new Map<string, SeenTool>();
-  for (const t of ep.tools) visible.set(t.name, t);
+  const visible = visibleByName(ep.tools);
   const h = memo ? memo.history(ep, visible) : history(ep, visible);
   const calls = ep.calls;
   const last = calls.length ? outcomeOf(calls[calls.length - 1]) : 0;
@@ -352,36 +380,51 @@ export function encodeFeatures(
   out[10] = list.length / maxCandidates;
   out[11] = ep.maxSteps > 0 ? sat(calls.length, ep.maxSteps) : 0;
   out[12] = calls.length > 0 && keysOf(ep, calls[calls.length - 1]).suspicious.length > 0 ? 1 : 0;
-  const failedSigs = failedSignatures(h, ep, visible);
+  const failedSigs = memo ? memo.failedSignatures(ep, visible) : failedSignatures(h, ep, visible);
   const lastCall = calls.length ? calls[calls.length - 1] : null;
+  // A tool's calls are listed together: its tool-level facts are looked up once per run of its candidates.
+  let toolName: string | null = null;
+  let toolCount = 0;
+  let toolLast: Outcome = 0;
+  let alternative = 0;
+  let retry = 0;
   for (let i = 0; i < list.length && i < maxCandidates; i++) {
     const c = list[i];
     const o = GLOBAL_SIZE + i * CANDIDATE_SIZE;
     out[o] = 1;
     out[o + 1 + KIND_SLOT[c.kind]] = 1;
-    const id = hash32(`${c.kind}:${(c.kind === "tool_call" && ep.semanticsOf(c.name)?.operation) || c.name}`);
+    const st = staticsOf(ep, c);
+    const id = st.id;
     for (let b = 0; b < 8; b++) out[o + 5 + b] = (id >>> b) & 1;
     if (c.kind === "tool_call") {
       const args = (c.action as { arguments: Record<string, JsonValue> }).arguments;
-      const toolCount = h.toolCount.get(c.name) ?? 0;
+      if (c.name !== toolName) {
+        toolName = c.name;
+        toolCount = h.toolCount.get(c.name) ?? 0;
+        toolLast = h.toolLast.get(c.name) ?? 0;
+        const tool = visible.get(c.name);
+        const failed = tool ? failedSigs.get(signature(tool)) : undefined;
+        alternative = failed && (failed.size > 1 || !failed.has(c.name)) ? 1 : 0;
+        retry = lastCall !== null && lastCall.tool === c.name && !lastCall.ok ? 1 : 0;
+      }
       // A call of a tool never called was never made: its key (JSON text of the arguments) is not even needed.
-      const key = toolCount > 0 ? callKeyOfCandidate(c, args) : null;
+      const key = toolCount > 0 ? (st.callKey ??= callKey(c.name, args)) : null;
       out[o + 13] = sat(toolCount, 4);
       out[o + 14] = key === null ? 0 : sat(h.callCount.get(key) ?? 0, 4);
-      out[o + 15 + (h.toolLast.get(c.name) ?? 0)] = 1;
-      const tool = visible.get(c.name);
-      const failed = tool ? failedSigs.get(signature(tool)) : undefined;
-      out[o + 19] = failed && (failed.size > 1 || !failed.has(c.name)) ? 1 : 0;
-      out[o + 21] = h.usedInFailedCall.size > 0 && argKeysOfCandidate(c, args).some((v) => h.usedInFailedCall.has(v)) ? 1 : 0;
+      out[o + 15 + toolLast] = 1;
+      out[o + 19] = alternative;
+      if (h.usedInFailedCall.size > 0) {
+        st.argKeys ??= Object.values(args).map(valueKey);
+        out[o + 21] = st.argKeys.some((v) => h.usedInFailedCall.has(v)) ? 1 : 0;
+      }
       out[o + 24] = 1;
-      out[o + 25] = lastCall !== null && lastCall.tool === c.name && !lastCall.ok ? 1 : 0;
+      out[o + 25] = retry;
       out[o + 26] = key !== null && h.callFailed.has(key) ? 1 : 0;
       out[o + 27] = key !== null && h.callOk.has(key) ? 1 : 0;
     }
-    out[o + 20] = fromFlagged(h.contradicted, c.sources) ? 1 : 0;
-    out[o + 28] = fromFlagged(h.suspicious, c.sources) ? 1 : 0;
-    let fromResponses = 0;
-    for (const src of c.sources) if (src.kind === "response") fromResponses++;
+    out[o + 20] = fromFlagged(h.contradicted, st.responseKeys) ? 1 : 0;
+    out[o + 28] = fromFlagged(h.suspicious, st.responseKeys) ? 1 : 0;
+    const fromResponses = st.fromResponses;
     out[o + 22] = c.sources.length > 0 && fromResponses === 0 ? 1 : 0;
     out[o + 23] = c.sources.length > 0 ? fromResponses / c.sources.length : 0;
   }

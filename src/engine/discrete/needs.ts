@@ -20,7 +20,7 @@
  */
 import type { JsonValue } from "../../core/json.js";
 import { type Candidate, valueKey } from "./candidates.js";
-import type { ObservableEpisode, SeenCall, SeenTool } from "./source.js";
+import { type ObservableEpisode, type SeenCall, type SeenTool, visibleByName } from "./source.js";
 
 /** Global "needs" features, appended to features.ts's GLOBAL_FEATURES (docs/DISCRETE.md documents them). */
 export const NEEDS_GLOBAL_FEATURES = ["goals_known", "goals_pending", "all_goals_done", "needed_types_unheld"] as const;
@@ -118,6 +118,43 @@ function requestGoals(ep: ObservableEpisode): ReadonlySet<string> | null {
   return goals;
 }
 
+function allIn(xs: ReadonlySet<string>, set: ReadonlySet<string>): boolean {
+  for (const x of xs) if (!set.has(x)) return false;
+  return true;
+}
+
+function someIn(xs: ReadonlySet<string>, set: ReadonlySet<string>): boolean {
+  for (const x of xs) if (set.has(x)) return true;
+  return false;
+}
+
+/** The typed visible tools and the sinks among them: per tool list (the same list while the visible set is unchanged). */
+const toolSets = new WeakMap<readonly SeenTool[], { tools: ToolTypes[]; sinks: ReadonlySet<string> }>();
+function toolSetOf(list: readonly SeenTool[]): { tools: ToolTypes[]; sinks: ReadonlySet<string> } {
+  let x = toolSets.get(list);
+  if (x === undefined) {
+    const tools = list.map(typesOf).filter((t): t is ToolTypes => t !== null);
+    const sinks = new Set<string>();
+    for (const t of tools) {
+      const feeds = tools.some((u) => u !== t && someIn(t.outs, u.ins));
+      if (!feeds) sinks.add(t.name);
+    }
+    toolSets.set(list, (x = { tools, sinks }));
+  }
+  return x;
+}
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && allIn(a, b);
+}
+
+/**
+ * The last chaining per tool list (one per env while its visible set is unchanged). Calls reach the chaining only
+ * through the types held and the tools that succeeded, so a step that changed neither (a failed call, a repeat)
+ * has the same needs.
+ */
+const lastNeeds = new WeakMap<readonly SeenTool[], { parameters: ObservableEpisode["parameters"]; succeeded: Set<string>; needs: Needs }>();
+
 /** The backward chaining of one step, from the observable episode alone. */
 export function needsOf(ep: ObservableEpisode): Needs {
   const held = new Set<string>();
@@ -135,13 +172,17 @@ export function needsOf(ep: ObservableEpisode): Needs {
     succeeded.add(c.tool);
     for (const type of typesHeldBy(ep, c)) held.add(type);
   }
-  const tools = ep.tools.map(typesOf).filter((t): t is ToolTypes => t !== null);
+  const last = lastNeeds.get(ep.tools);
+  if (last && last.parameters === ep.parameters && sameSet(last.succeeded, succeeded) && sameSet(last.needs.held, held)) {
+    return last.needs;
+  }
+  const { tools, sinks } = toolSetOf(ep.tools);
   // Types obtainable from what is held by calls whose inputs are obtainable.
   const obtainable = new Set(held);
   for (let grew = true; grew; ) {
     grew = false;
     for (const t of tools) {
-      if (![...t.ins].every((x) => obtainable.has(x))) continue;
+      if (!allIn(t.ins, obtainable)) continue;
       for (const o of t.outs) {
         if (obtainable.has(o)) continue;
         obtainable.add(o);
@@ -149,12 +190,7 @@ export function needsOf(ep: ObservableEpisode): Needs {
       }
     }
   }
-  const reachable = tools.filter((t) => [...t.ins].every((x) => obtainable.has(x)));
-  const sinks = new Set<string>();
-  for (const t of tools) {
-    const feeds = tools.some((u) => u !== t && [...t.outs].some((o) => u.ins.has(o)));
-    if (!feeds) sinks.add(t.name);
-  }
+  const reachable = tools.filter((t) => allIn(t.ins, obtainable));
   const goals = new Set<string>();
   const pending = new Set<string>();
   const depth = new Map<string, number>();
@@ -165,7 +201,7 @@ export function needsOf(ep: ObservableEpisode): Needs {
   for (const type of taskTypes) answer.delete(type);
   if (answer.size > 0) {
     for (const t of reachable) {
-      if (![...t.outs].some((o) => answer.has(o))) continue;
+      if (!someIn(t.outs, answer)) continue;
       goals.add(t.name);
       if ([...t.outs].some((o) => answer.has(o) && !held.has(o))) pending.add(t.name);
     }
@@ -177,7 +213,7 @@ export function needsOf(ep: ObservableEpisode): Needs {
     if (requested) for (const c of ep.calls) if (c.ok) doneOps.add(ep.semanticsOf(c.tool)?.operation ?? c.tool);
     for (const t of reachable) {
       const op = requested ? (ep.semanticsOf(t.name)?.operation ?? t.name) : "";
-      const needsProduced = [...t.ins].some((x) => !taskTypes.has(x));
+      const needsProduced = !allIn(t.ins, taskTypes);
       if (requested ? !requested.has(op) : !sinks.has(t.name) || !needsProduced) continue;
       goals.add(t.name);
       if (requested ? !doneOps.has(op) : !succeeded.has(t.name)) {
@@ -198,7 +234,20 @@ export function needsOf(ep: ObservableEpisode): Needs {
       for (const x of t.ins) if (!held.has(x) && !unheld.has(x)) needed.push({ type: x, depth: d + 1 });
     }
   }
-  return { goals, pending, depth, unheld, held, sinks };
+  const needs = { goals, pending, depth, unheld, held, sinks };
+  lastNeeds.set(ep.tools, { parameters: ep.parameters, succeeded, needs });
+  return needs;
+}
+
+const repeats = new WeakMap<Candidate, boolean>();
+/** Do two of a tool call's arguments hold the same value? Once per candidate (its arguments never change). */
+function repeatsAValue(c: Candidate): boolean {
+  let x = repeats.get(c);
+  if (x === undefined) {
+    const values = Object.values((c.action as { arguments: Record<string, JsonValue> }).arguments).map(valueKey);
+    repeats.set(c, (x = new Set(values).size < values.length));
+  }
+  return x;
 }
 
 /**
@@ -218,7 +267,7 @@ export function encodeNeeds(
   out[globalAt + 1] = n.goals.size > 0 ? n.pending.size / n.goals.size : 0;
   out[globalAt + 2] = n.goals.size > 0 && n.pending.size === 0 ? 1 : 0;
   out[globalAt + 3] = Math.min(1, n.unheld.size / 4);
-  const visible = new Map(ep.tools.map((t) => [t.name, t]));
+  const visible = visibleByName(ep.tools);
   for (let i = 0; i < list.length && i < maxCandidates; i++) {
     const c = list[i];
     if (c.kind !== "tool_call") continue;
@@ -231,13 +280,12 @@ export function encodeNeeds(
     const tool = visible.get(c.name);
     const types = tool ? typesOf(tool) : null;
     if (types && types.outs.size > 0) {
-      out[o + 4] = [...types.outs].every((x) => n.held.has(x)) ? 1 : 0;
+      out[o + 4] = allIn(types.outs, n.held) ? 1 : 0;
       out[o + 5] = n.sinks.has(c.name) ? 1 : 0;
     }
     // A chain step takes distinct values (a conversion from CAD to CAD, a flight from KRK to KRK is a binding slip)
     // and usually the value the last step returned.
-    const values = Object.values((c.action as { arguments: Record<string, JsonValue> }).arguments).map(valueKey);
-    out[o + 6] = new Set(values).size < values.length ? 1 : 0;
+    out[o + 6] = repeatsAValue(c) ? 1 : 0;
     out[o + 7] = c.sources.some((s) => s.kind === "response" && s.call === ep.calls.length - 1) ? 1 : 0;
   }
 }

@@ -82,6 +82,49 @@ function seenTool(t: ToolDefinition<unknown>): SeenTool {
   return s;
 }
 
+/**
+ * The visible tools as SeenTools, the same array for as long as the engine's visible array is the same object (it
+ * is, until the visible set changes): per-step readers then key their caches on `ep.tools` itself.
+ */
+const toolLists = new WeakMap<readonly ToolDefinition<unknown>[], readonly SeenTool[]>();
+function seenToolList(visible: readonly ToolDefinition<unknown>[]): readonly SeenTool[] {
+  let tools = toolLists.get(visible);
+  if (!tools) toolLists.set(visible, (tools = visible.map(seenTool)));
+  return tools;
+}
+
+/** The visible tools by name, one map per tool list (the episode view keeps the same list while the set is unchanged). */
+const visibleMaps = new WeakMap<readonly SeenTool[], Map<string, SeenTool>>();
+export function visibleByName(tools: readonly SeenTool[]): ReadonlyMap<string, SeenTool> {
+  let m = visibleMaps.get(tools);
+  if (!m) {
+    m = new Map();
+    for (const t of tools) m.set(t.name, t);
+    visibleMaps.set(tools, m);
+  }
+  return m;
+}
+
+/**
+ * The tool calls of a step history, extending what the last projection of the same history array read (a step
+ * appends one entry; anything else — a cleared or replaced history — reads it again). A fresh array every time:
+ * an episode view handed out earlier must not grow under its reader.
+ */
+const callLists = new WeakMap<readonly HistoryEntry[], { read: number; last: HistoryEntry | null; calls: SeenCall[] }>();
+function seenCallList(history: readonly HistoryEntry[]): SeenCall[] {
+  let e = callLists.get(history);
+  if (!e || e.read > history.length || (e.read > 0 && history[e.read - 1] !== e.last)) {
+    callLists.set(history, (e = { read: 0, last: null, calls: [] }));
+  }
+  for (let i = e.read; i < history.length; i++) {
+    const c = seen(history[i]);
+    if (c !== null) e.calls.push(c);
+  }
+  e.read = history.length;
+  e.last = history.length > 0 ? history[history.length - 1] : null;
+  return e.calls.slice();
+}
+
 /** Projects a ToolEnv's state onto what the agent observed (called by `ToolEnv.observableEpisode`). */
 export function projectEpisode(args: {
   parameters: readonly TaskParameter[] | undefined;
@@ -101,9 +144,9 @@ export function projectEpisode(args: {
   const { toolCalls, retries } = args.budgets;
   return {
     parameters: args.parameters ?? NO_PARAMETERS,
-    tools: args.visible.map(seenTool),
+    tools: seenToolList(args.visible),
     semanticsOf: (tool) => args.definitions.get(tool)?.semantics ?? null,
-    calls: args.history.map(seen).filter((c): c is SeenCall => c !== null),
+    calls: seenCallList(args.history),
     familyKinds: args.familyKinds,
     step: args.step,
     maxSteps: args.maxSteps,
