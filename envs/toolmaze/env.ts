@@ -530,14 +530,14 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   protected override episodeMetrics(_success: boolean, reason: TerminationReason, end: EpisodeEnd): JsonObject {
     const termination: Termination = end.kind !== "limit" ? end.kind : reason === "max_steps" ? "truncated" : "budget";
     const s = this.finalScore(termination);
-    return {
-      ...toJsonObject(s, "metrics"),
-      strategies: s.strategies.join("+"),
-      recovered: s.recovered,
-      sStarLength: this.task.sStar.length,
-      instanceIndex: this.instanceIndex,
-      taskId: this.task.id,
-    } as JsonObject;
+    // Written into the fresh copy rather than spread into another object: the keys keep the same order.
+    const metrics = toJsonObject(s, "metrics");
+    metrics.strategies = s.strategies.join("+");
+    metrics.recovered = s.recovered;
+    metrics.sStarLength = this.task.sStar.length;
+    metrics.instanceIndex = this.instanceIndex;
+    metrics.taskId = this.task.id;
+    return metrics;
   }
 }
 
