@@ -114,7 +114,20 @@ interface Tracked {
    */
   phi: number;
   phiAt: { clean: number; victims: number };
+  /** `pathEvents`' view of the faults that have a victim, as of `victims.size === pathsAt` (see `faultPaths`). */
+  paths: readonly FaultPath[];
+  pathsAt: number;
 }
+
+/** A fault with a victim, with the tool sets `pathEvents` tests every call against (cached per task). */
+interface FaultPath {
+  readonly fault: FaultProfile["faults"][number];
+  readonly victim: string;
+  /** Tools downstream of the fault's position when a call to them is forbidden (unsolvable, permanent), else null. */
+  readonly forbidden: ReadonlySet<string> | null;
+  readonly alternatives: ReadonlySet<string>;
+}
+const NO_PATHS: readonly FaultPath[] = [];
 const NO_CALLS: readonly EngineCall[] = [];
 type AlternativePath = { type: "toolmaze:alternative_path" } & FamilyEventRegistry["toolmaze:alternative_path"];
 /** `eventsOfType(…, "toolmaze:alternative_path")` one event at a time (no array per history entry). */
@@ -332,6 +345,8 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
         firstHit: new Map(),
         phi: this.facts.phi0,
         phiAt: { clean: 0, victims: 0 },
+        paths: NO_PATHS,
+        pathsAt: 0,
       };
       this.tracked = t;
     }
@@ -422,19 +437,16 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   private pathEvents(record: EngineCall): EpisodeEvent[] | null {
     let out: EpisodeEvent[] | null = null;
     const t = this.track();
-    const victims = t.victims;
     // A fault without a victim (no member of its group called yet) announces nothing.
-    if (victims.size === 0) return out;
-    const unsolvable = this.unsolvable;
+    if (t.victims.size === 0) return out;
     // Slots whose alternative path was already announced (derived from the event history: no hidden mutable state),
-    // plus the ones announced now (this step's events only join the history after the hook returns).
-    const announced = this.announcedSlots();
+    // plus the ones announced now (this step's events only join the history after the hook returns). Read only when
+    // a call goes onto an alternative path.
+    let announced: Set<number> | null = null;
     let announcedNow: number[] | null = null;
-    for (const f of this.profile.faults) {
-      const victim = victims.get(f.slot);
-      if (victim === undefined || (record.faults.includes(f.id) && record.tool === victim && (t.firstHit.get(f.id) ?? -1) === record.index))
-        continue;
-      if (unsolvable && f.persistence === "permanent" && downstreamTools(this.task, f.position).has(record.tool)) {
+    for (const { fault: f, victim, forbidden, alternatives } of this.faultPaths(t)) {
+      if (record.faults.includes(f.id) && record.tool === victim && (t.firstHit.get(f.id) ?? -1) === record.index) continue;
+      if (forbidden !== null && forbidden.has(record.tool)) {
         (out ??= []).push({
           type: "forbidden_call",
           tool: record.tool,
@@ -443,12 +455,30 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
           mutation: corpus().tool(record.tool).category === "action",
         });
       }
-      if (!announced.has(f.slot) && !announcedNow?.includes(f.slot) && alternativeTools(this.task, f.slot, victim).has(record.tool)) {
+      if (alternatives.has(record.tool) && !(announced ??= this.announcedSlots()).has(f.slot) && !announcedNow?.includes(f.slot)) {
         (announcedNow ??= []).push(f.slot);
         (out ??= []).push({ type: "toolmaze:alternative_path", slot: f.slot, from: victim, to: record.tool, callIndex: record.index });
       }
     }
     return out;
+  }
+
+  /**
+   * The profile's faults that have a victim, in profile order, with their tool sets: rebuilt only when a fault meets
+   * its first victim (victims are set once per slot and never change), not looked up per fault on every call.
+   */
+  private faultPaths(t: Tracked): readonly FaultPath[] {
+    if (t.pathsAt === t.victims.size) return t.paths;
+    const paths: FaultPath[] = [];
+    for (const fault of this.profile.faults) {
+      const victim = t.victims.get(fault.slot);
+      if (victim === undefined) continue;
+      const forbidden = this.unsolvable && fault.persistence === "permanent" ? downstreamTools(this.task, fault.position) : null;
+      paths.push({ fault, victim, forbidden, alternatives: alternativeTools(this.task, fault.slot, victim) });
+    }
+    t.paths = paths;
+    t.pathsAt = t.victims.size;
+    return paths;
   }
 
   protected override stepReport(step: StepContext): StepReport {
@@ -503,14 +533,14 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   protected override episodeMetrics(_success: boolean, reason: TerminationReason, end: EpisodeEnd): JsonObject {
     const termination: Termination = end.kind !== "limit" ? end.kind : reason === "max_steps" ? "truncated" : "budget";
     const s = this.finalScore(termination);
-    return {
-      ...toJsonObject(s, "metrics"),
-      strategies: s.strategies.join("+"),
-      recovered: s.recovered,
-      sStarLength: this.task.sStar.length,
-      instanceIndex: this.instanceIndex,
-      taskId: this.task.id,
-    } as JsonObject;
+    // Written into the fresh copy rather than spread into another object: the keys keep the same order.
+    const metrics = toJsonObject(s, "metrics");
+    metrics.strategies = s.strategies.join("+");
+    metrics.recovered = s.recovered;
+    metrics.sStarLength = this.task.sStar.length;
+    metrics.instanceIndex = this.instanceIndex;
+    metrics.taskId = this.task.id;
+    return metrics;
   }
 }
 

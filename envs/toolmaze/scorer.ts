@@ -230,13 +230,14 @@ export class CallAnalysis {
     const pos = this.index.posOf.get(call.tool);
     let clean = pos !== undefined && call.ok && !call.perturbed && !usesPoison && call.output !== undefined;
     if (clean) {
+      // The checks are pure: the first binding that fails decides (random play fails most calls at the first one).
       for (const b of this.index.bindings[pos!]!) {
         const v = norm(call.args[b.param]);
-        if (b.literal !== undefined) {
-          if (v !== b.literal) clean = false;
-          continue;
-        }
-        if (!b.from.some((f) => f.field !== undefined && (this.cleanValues?.get(f.pos)?.get(f.field)?.has(v) ?? false))) clean = false;
+        clean =
+          b.literal !== undefined
+            ? v === b.literal
+            : b.from.some((f) => f.field !== undefined && (this.cleanValues?.get(f.pos)?.get(f.field)?.has(v) ?? false));
+        if (!clean) break;
       }
     }
     this.cleanFlags.push(clean);
