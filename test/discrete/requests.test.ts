@@ -175,6 +175,23 @@ describe("request features (requests.ts)", () => {
     expect(slots(observableEpisode(PARAMS, [...TOOLS, alt], [down("phones"), down("phones")])).global.request_blocked).toBe(0);
   });
 
+  it("flags a task literal bound to an argument the task names it for otherwise (KRK is the destination)", () => {
+    const tools = [
+      tool("airport", "resolve_airport", { city: "city" }, { iata: "iata_code" }),
+      tool("flights", "search_flights", { origin: "iata_code", destination: "iata_code" }, { offer: "flight_offer_id" }),
+    ];
+    const params: TaskParameter[] = [
+      { name: "city", type: "city", value: "Dublin" },
+      { name: "destination", type: "iata_code", value: "KRK" },
+    ];
+    const found = call("airport", { city: "Dublin" }, true, { iata: "DUB" });
+    const { slot } = slots(observableEpisode(params, tools, [found]));
+    expect(slot.get("flights(DUB,KRK)")?.task_value_named_for_other_argument).toBe(0);
+    expect(slot.get("flights(KRK,DUB)")?.task_value_named_for_other_argument).toBe(1);
+    // A literal bound to the argument it is named for is never flagged.
+    expect(slot.get("airport(Dublin)")?.task_value_named_for_other_argument).toBe(0);
+  });
+
   it("the needs features take the stated goals instead of every reachable sink", () => {
     const n = needsOf(observableEpisode(PARAMS, TOOLS));
     // `notes` is a reachable sink too, but no request asks for it.

@@ -28,6 +28,7 @@ export const REQUEST_CANDIDATE_FEATURES = [
   "next_step_of_request",
   "step_skips_ahead",
   "argument_from_previous_step",
+  "task_value_named_for_other_argument",
 ] as const;
 
 /** The requests a step knows of, and which are done (exported for tests). */
@@ -47,10 +48,14 @@ export interface RequestState {
   byValue: ReadonlyMap<string, readonly number[]>;
 }
 
-const cache = new WeakMap<
-  readonly unknown[],
-  { requests: TaskRequest[]; byOperation: Map<string, number[]>; byValue: Map<string, number[]> }
->();
+interface ParameterIndex {
+  requests: TaskRequest[];
+  byOperation: Map<string, number[]>;
+  byValue: Map<string, number[]>;
+  /** Value key of a task literal -> the argument names the task gives it for. */
+  namesByValue: Map<string, Set<string>>;
+}
+const cache = new WeakMap<readonly unknown[], ParameterIndex>();
 
 function indexOf(ep: ObservableEpisode) {
   let x = cache.get(ep.parameters);
@@ -68,7 +73,15 @@ function indexOf(ep: ObservableEpisode) {
       add(byOperation, r.goal, i);
       for (const v of r.values) add(byValue, valueKey(v), i);
     });
-    cache.set(ep.parameters, (x = { requests, byOperation, byValue }));
+    const namesByValue = new Map<string, Set<string>>();
+    for (const p of ep.parameters) {
+      if (p.value === undefined || p.target === "answer" || p.target === "request") continue;
+      const k = valueKey(p.value);
+      const names = namesByValue.get(k) ?? new Set<string>();
+      names.add(p.name);
+      namesByValue.set(k, names);
+    }
+    cache.set(ep.parameters, (x = { requests, byOperation, byValue, namesByValue }));
   }
   return x;
 }
@@ -143,7 +156,7 @@ const overlaps = (a: readonly number[], b: readonly number[]): boolean => a.some
 
 /**
  * Writes the request features: globals at `globalAt`, each tool-call candidate's at `slotAt(i)`. Values in [0, 1];
- * all zero when the task states no requests.
+ * all zero when the task states no requests, but for `task_value_named_for_other_argument`.
  */
 export function encodeRequests(
   ep: ObservableEpisode,
@@ -153,6 +166,25 @@ export function encodeRequests(
   globalAt: number,
   slotAt: (i: number) => number,
 ): void {
+  // Any task: a literal bound to an argument the task names it for otherwise ("from that airport to KRK": KRK is the
+  // destination, not the origin). Candidates keep their arguments' sources in argument order.
+  const { namesByValue } = indexOf(ep);
+  if (namesByValue.size > 0) {
+    for (let i = 0; i < list.length && i < maxCandidates; i++) {
+      const c = list[i];
+      if (c.kind !== "tool_call") continue;
+      const args = (c.action as { arguments: Record<string, JsonValue> }).arguments;
+      const names = Object.keys(args);
+      for (let k = 0; k < names.length && k < c.sources.length; k++) {
+        if (c.sources[k].kind !== "task") continue;
+        const named = namesByValue.get(valueKey(args[names[k]]));
+        if (named && !named.has(names[k])) {
+          out[slotAt(i) + 11] = 1;
+          break;
+        }
+      }
+    }
+  }
   const s = requestState(ep);
   const n = s.requests.length;
   if (n === 0) return;
