@@ -44,7 +44,9 @@ SAMPLED_SUITE_ENVS = ("ToolMaze-",)
 # Hyperparameters that won on an env (docs/TRAINING.md), used when the command line does not set them, so the
 # README's command reproduces the reported runs. Other envs keep the dataclass defaults.
 ENV_DEFAULTS: Dict[str, Dict[str, Any]] = {
-    "ToolMaze-": {"lr": 2e-3, "ent_coef": 0.003},
+    # Two PPO epochs instead of four: the same held-out score at equal env steps in paired 5-minute runs, half the
+    # learner's CPU, so about 40% more env steps in the same wall time on a loaded machine.
+    "ToolMaze-": {"lr": 2e-3, "ent_coef": 0.003, "update_epochs": 2},
 }
 
 

@@ -164,6 +164,34 @@ describe("request features (requests.ts)", () => {
     expect(slots({ ...ep, calls: [phone, leaked, clean] }).global).toMatchObject({ requests_pending: 0.5, request_goal_suspicious: 0 });
   });
 
+  it("a request is blocked when a step's tools are spent (two bad calls each) and nothing else returns its types", () => {
+    const down = (t: string) => call(t, { person: "Tom Becker" }, false, { error: { status: 404 } });
+    const one = slots(observableEpisode(PARAMS, TOOLS, [down("phones")])).global;
+    expect(one.request_blocked).toBe(0);
+    const two = slots(observableEpisode(PARAMS, TOOLS, [down("phones"), down("phones")])).global;
+    expect(two.request_blocked).toBe(1);
+    // Another visible tool that returns a phone number is a way around.
+    const alt = tool("okta", "user_phone", { person: "person_name" }, { mobile: "phone_number" });
+    expect(slots(observableEpisode(PARAMS, [...TOOLS, alt], [down("phones"), down("phones")])).global.request_blocked).toBe(0);
+  });
+
+  it("flags a task literal bound to an argument the task names it for otherwise (KRK is the destination)", () => {
+    const tools = [
+      tool("airport", "resolve_airport", { city: "city" }, { iata: "iata_code" }),
+      tool("flights", "search_flights", { origin: "iata_code", destination: "iata_code" }, { offer: "flight_offer_id" }),
+    ];
+    const params: TaskParameter[] = [
+      { name: "city", type: "city", value: "Dublin" },
+      { name: "destination", type: "iata_code", value: "KRK" },
+    ];
+    const found = call("airport", { city: "Dublin" }, true, { iata: "DUB" });
+    const { slot } = slots(observableEpisode(params, tools, [found]));
+    expect(slot.get("flights(DUB,KRK)")?.task_value_named_for_other_argument).toBe(0);
+    expect(slot.get("flights(KRK,DUB)")?.task_value_named_for_other_argument).toBe(1);
+    // A literal bound to the argument it is named for is never flagged.
+    expect(slot.get("airport(Dublin)")?.task_value_named_for_other_argument).toBe(0);
+  });
+
   it("the needs features take the stated goals instead of every reachable sink", () => {
     const n = needsOf(observableEpisode(PARAMS, TOOLS));
     // `notes` is a reachable sink too, but no request asks for it.
@@ -176,7 +204,7 @@ describe("request features (requests.ts)", () => {
 
   it("tasks that state no requests give zeros", () => {
     const { global, slot } = slots(observableEpisode(PARAMS.slice(0, 4), TOOLS));
-    expect(global).toMatchObject({ requests_known: 0, requests_pending: 0, request_goal_suspicious: 0 });
+    expect(global).toMatchObject({ requests_known: 0, requests_pending: 0, request_goal_suspicious: 0, request_blocked: 0 });
     for (const s of slot.values()) expect(s.step_of_no_request + s.completes_pending_request + s.task_value_of_other_request).toBe(0);
   });
 

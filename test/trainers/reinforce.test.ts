@@ -8,7 +8,7 @@ const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.lengt
 describe("train-reinforce (TypeScript twin of ppo_masked.py)", () => {
   it("improves return and success on Demo-v0 within a few seconds, and its greedy policy solves held-out seeds", () => {
     const evalSeeds = Array.from({ length: 8 }, (_, i) => 9_000 + i);
-    const config = { env: "Demo-v0", options: { fault: "permanent" }, episodes: 480, seed: 2, evalSeeds };
+    const config = { env: "Demo-v0", options: { fault: "permanent" }, episodes: 480, seed: 1, evalSeeds };
     const t0 = performance.now();
     const { curve, heldOut } = trainReinforce(config);
     const seconds = (performance.now() - t0) / 1000;

@@ -74,9 +74,9 @@ def test_toolmaze_defaults_are_the_reported_hyperparameters(ppo):
     base = ["--minutes", "1", "--seed", "1", "--eval-seed", "10", "--eval-episodes", "2", "--out", "x"]
     # The README's command (no hyperparameter flags) trains ToolMaze with the values docs/TRAINING.md reports ...
     cfg = ppo.parse_args(["--env", "ToolMaze-v0", *base])
-    assert (cfg.lr, cfg.ent_coef) == (2e-3, 0.003)
+    assert (cfg.lr, cfg.ent_coef, cfg.update_epochs) == (2e-3, 0.003, 2)
     # ... a flag still wins, in either spelling, and other envs keep the dataclass defaults.
     cfg = ppo.parse_args(["--env", "ToolMaze-v0", "--lr=1e-3", *base])
     assert (cfg.lr, cfg.ent_coef) == (1e-3, 0.003)
     cfg = ppo.parse_args(["--env", "Demo-v0", *base])
-    assert (cfg.lr, cfg.ent_coef) == (ppo.Config.lr, ppo.Config.ent_coef)
+    assert (cfg.lr, cfg.ent_coef, cfg.update_epochs) == (ppo.Config.lr, ppo.Config.ent_coef, ppo.Config.update_epochs)

@@ -13,7 +13,7 @@ import { type Candidate, valueKey } from "./candidates.js";
 import type { ObservableEpisode, SeenCall } from "./source.js";
 
 /** Global request features, appended to features.ts's GLOBAL_FEATURES (docs/DISCRETE.md documents them). */
-export const REQUEST_GLOBAL_FEATURES = ["requests_known", "requests_pending", "request_goal_suspicious"] as const;
+export const REQUEST_GLOBAL_FEATURES = ["requests_known", "requests_pending", "request_goal_suspicious", "request_blocked"] as const;
 
 /** Per-candidate request features, appended to features.ts's CANDIDATE_FEATURES. */
 export const REQUEST_CANDIDATE_FEATURES = [
@@ -28,6 +28,7 @@ export const REQUEST_CANDIDATE_FEATURES = [
   "next_step_of_request",
   "step_skips_ahead",
   "argument_from_previous_step",
+  "task_value_named_for_other_argument",
 ] as const;
 
 /** The requests a step knows of, and which are done (exported for tests). */
@@ -39,16 +40,22 @@ export interface RequestState {
   succeeded: ReadonlySet<string>;
   /** Goal operations of pending requests whose last call answered a value the plausibility check flags. */
   suspiciousGoals: ReadonlySet<string>;
+  /** Per request: pending, and a step not done yet has no usable tool left (below). */
+  blocked: readonly boolean[];
   /** Operation -> the requests that name it. */
   byOperation: ReadonlyMap<string, readonly number[]>;
   /** Value key -> the requests that quote it. */
   byValue: ReadonlyMap<string, readonly number[]>;
 }
 
-const cache = new WeakMap<
-  readonly unknown[],
-  { requests: TaskRequest[]; byOperation: Map<string, number[]>; byValue: Map<string, number[]> }
->();
+interface ParameterIndex {
+  requests: TaskRequest[];
+  byOperation: Map<string, number[]>;
+  byValue: Map<string, number[]>;
+  /** Value key of a task literal -> the argument names the task gives it for. */
+  namesByValue: Map<string, Set<string>>;
+}
+const cache = new WeakMap<readonly unknown[], ParameterIndex>();
 
 function indexOf(ep: ObservableEpisode) {
   let x = cache.get(ep.parameters);
@@ -66,7 +73,15 @@ function indexOf(ep: ObservableEpisode) {
       add(byOperation, r.goal, i);
       for (const v of r.values) add(byValue, valueKey(v), i);
     });
-    cache.set(ep.parameters, (x = { requests, byOperation, byValue }));
+    const namesByValue = new Map<string, Set<string>>();
+    for (const p of ep.parameters) {
+      if (p.value === undefined || p.target === "answer" || p.target === "request") continue;
+      const k = valueKey(p.value);
+      const names = namesByValue.get(k) ?? new Set<string>();
+      names.add(p.name);
+      namesByValue.set(k, names);
+    }
+    cache.set(ep.parameters, (x = { requests, byOperation, byValue, namesByValue }));
   }
   return x;
 }
@@ -81,13 +96,15 @@ export function requestState(ep: ObservableEpisode): RequestState {
   const { requests, byOperation, byValue } = indexOf(ep);
   const succeeded = new Set<string>();
   const lastSuspicious = new Map<string, boolean>();
+  const badCalls = new Map<string, number>();
   if (requests.length > 0) {
     for (const c of ep.calls) {
-      if (!c.ok) continue;
-      const op = operationOf(ep, c.tool);
       // A final step that answered an implausible value (a leaked trace as a message id) is not done: a retry, an
       // alternative or an abort is.
-      const bad = suspicious(ep, c);
+      const bad = !c.ok || suspicious(ep, c);
+      if (bad) badCalls.set(c.tool, (badCalls.get(c.tool) ?? 0) + 1);
+      if (!c.ok) continue;
+      const op = operationOf(ep, c.tool);
       lastSuspicious.set(op, bad);
       if (!bad) succeeded.add(op);
     }
@@ -97,7 +114,23 @@ export function requestState(ep: ObservableEpisode): RequestState {
   requests.forEach((r, i) => {
     if (!done[i] && lastSuspicious.get(r.goal)) suspiciousGoals.add(r.goal);
   });
-  return { requests, done, succeeded, suspiciousGoals, byOperation, byValue };
+  // A tool that failed or answered implausibly twice is spent (one retry is the usual recovery). A step is stuck
+  // when every visible tool of its operation is spent and no other unspent visible tool returns one of their
+  // documented types (an alternative route): then abort is what is left for that request.
+  const spent = (tool: string) => (badCalls.get(tool) ?? 0) >= 2;
+  const blocked = requests.map((r, i) => {
+    if (done[i] || badCalls.size === 0) return false;
+    return r.steps.some((op) => {
+      if (succeeded.has(op)) return false;
+      const own = ep.tools.filter((t) => operationOf(ep, t.name) === op);
+      if (own.length === 0 || !own.every((t) => spent(t.name))) return false;
+      const types = new Set(own.flatMap((t) => Object.values(t.semantics?.outputs ?? {})));
+      return !ep.tools.some(
+        (t) => operationOf(ep, t.name) !== op && !spent(t.name) && Object.values(t.semantics?.outputs ?? {}).some((x) => types.has(x)),
+      );
+    });
+  });
+  return { requests, done, succeeded, suspiciousGoals, blocked, byOperation, byValue };
 }
 
 const suspiciousCalls = new WeakMap<SeenCall, boolean>();
@@ -123,7 +156,7 @@ const overlaps = (a: readonly number[], b: readonly number[]): boolean => a.some
 
 /**
  * Writes the request features: globals at `globalAt`, each tool-call candidate's at `slotAt(i)`. Values in [0, 1];
- * all zero when the task states no requests.
+ * all zero when the task states no requests, but for `task_value_named_for_other_argument`.
  */
 export function encodeRequests(
   ep: ObservableEpisode,
@@ -133,12 +166,32 @@ export function encodeRequests(
   globalAt: number,
   slotAt: (i: number) => number,
 ): void {
+  // Any task: a literal bound to an argument the task names it for otherwise ("from that airport to KRK": KRK is the
+  // destination, not the origin). Candidates keep their arguments' sources in argument order.
+  const { namesByValue } = indexOf(ep);
+  if (namesByValue.size > 0) {
+    for (let i = 0; i < list.length && i < maxCandidates; i++) {
+      const c = list[i];
+      if (c.kind !== "tool_call") continue;
+      const args = (c.action as { arguments: Record<string, JsonValue> }).arguments;
+      const names = Object.keys(args);
+      for (let k = 0; k < names.length && k < c.sources.length; k++) {
+        if (c.sources[k].kind !== "task") continue;
+        const named = namesByValue.get(valueKey(args[names[k]]));
+        if (named && !named.has(names[k])) {
+          out[slotAt(i) + 11] = 1;
+          break;
+        }
+      }
+    }
+  }
   const s = requestState(ep);
   const n = s.requests.length;
   if (n === 0) return;
   out[globalAt] = 1;
   out[globalAt + 1] = s.done.filter((d) => !d).length / n;
   out[globalAt + 2] = s.suspiciousGoals.size > 0 ? 1 : 0;
+  out[globalAt + 3] = s.blocked.some((b) => b) ? 1 : 0;
   const NONE: readonly number[] = [];
   for (let i = 0; i < list.length && i < maxCandidates; i++) {
     const c = list[i];
