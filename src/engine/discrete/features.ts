@@ -1,8 +1,10 @@
 import { type JsonValue, stableStringify } from "../../core/json.js";
 import { hash32 } from "../../core/rng.js";
 import { type Candidate, type ValueSource, valueKey } from "./candidates.js";
+import { encodeFamilyFeatures, FAMILY_CANDIDATE_FEATURES } from "./familyFeatures.js";
 import { encodeNeeds, NEEDS_CANDIDATE_FEATURES, NEEDS_GLOBAL_FEATURES } from "./needs.js";
 import { EpisodeCursor, type ObservableEpisode, type SeenCall, type SeenTool } from "./source.js";
+import { encodeVerify, VERIFY_CANDIDATE_FEATURES, VERIFY_GLOBAL_FEATURES } from "./verify.js";
 
 /** Global features, in order (docs/DISCRETE.md documents them; a test keeps the two in sync). */
 export const GLOBAL_FEATURES = [
@@ -20,6 +22,7 @@ export const GLOBAL_FEATURES = [
   "calls_made",
   "last_response_suspicious",
   ...NEEDS_GLOBAL_FEATURES,
+  ...VERIFY_GLOBAL_FEATURES,
 ] as const;
 
 /** Features of each candidate slot, in order. */
@@ -54,6 +57,8 @@ export const CANDIDATE_FEATURES = [
   "same_call_succeeded_before",
   "argument_from_suspicious_response",
   ...NEEDS_CANDIDATE_FEATURES,
+  ...VERIFY_CANDIDATE_FEATURES,
+  ...FAMILY_CANDIDATE_FEATURES,
 ] as const;
 
 export const GLOBAL_SIZE = GLOBAL_FEATURES.length;
@@ -377,9 +382,15 @@ export function encodeFeatures(
     out[o + 22] = c.sources.length > 0 && fromResponses === 0 ? 1 : 0;
     out[o + 23] = c.sources.length > 0 ? fromResponses / c.sources.length : 0;
   }
-  // The "still needed" features (needs.ts) follow the ones above, in globals and in every slot.
-  const needsAt = GLOBAL_SIZE - NEEDS_GLOBAL_FEATURES.length;
-  const slotNeedsAt = CANDIDATE_SIZE - NEEDS_CANDIDATE_FEATURES.length;
-  encodeNeeds(ep, list, maxCandidates, out, needsAt, (i) => GLOBAL_SIZE + i * CANDIDATE_SIZE + slotNeedsAt);
+  // Then the "still needed" (needs.ts), "still to verify" (verify.ts) and family features, in that order.
+  const verifyAt = GLOBAL_SIZE - VERIFY_GLOBAL_FEATURES.length;
+  const needsAt = verifyAt - NEEDS_GLOBAL_FEATURES.length;
+  const slotFamilyAt = CANDIDATE_SIZE - FAMILY_CANDIDATE_FEATURES.length;
+  const slotVerifyAt = slotFamilyAt - VERIFY_CANDIDATE_FEATURES.length;
+  const slotNeedsAt = slotVerifyAt - NEEDS_CANDIDATE_FEATURES.length;
+  const slot = (at: number) => (i: number) => GLOBAL_SIZE + i * CANDIDATE_SIZE + at;
+  encodeNeeds(ep, list, maxCandidates, out, needsAt, slot(slotNeedsAt));
+  encodeVerify(ep, list, maxCandidates, out, verifyAt, slot(slotVerifyAt));
+  encodeFamilyFeatures(ep, list, maxCandidates, out, slot(slotFamilyAt));
   return out;
 }
