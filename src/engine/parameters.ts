@@ -49,4 +49,9 @@ export interface ToolSemantics {
   writes?: boolean;
   /** Operations (`operation`) whose effect this tool reads back: a `get_order` confirms a `place_order`. */
   confirms?: readonly string[];
+  /**
+   * The tool's own documentation warns that it is not authoritative (a legacy endpoint, a cache, a preview value):
+   * PlanBench-XL's noisy tools say so in their descriptions. A feature of the tool's calls (`documented_caveat`).
+   */
+  caveat?: boolean;
 }

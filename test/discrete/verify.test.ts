@@ -19,6 +19,7 @@ const TOOLS: SeenTool[] = [
   tool("pay_list", [], { ...PAY, operation: "list", confirms: ["send", "cancel"] }),
   tool("pay_cancel", ["transfer_id"], { ...PAY, operation: "cancel", writes: true }),
   tool("pay_balance", [], { ...PAY, operation: "balance" }),
+  tool("pay_legacy_balance", [], { ...PAY, operation: "balance", caveat: true }),
 ];
 const TASK: TaskParameter[] = [
   { name: "recipient", value: "Ann" },
@@ -59,6 +60,8 @@ describe("still-to-verify features (verify.ts)", () => {
     expect(f.slot.get("pay_list({})")!["would_read_back_write"]).toBe(1);
     // A read that documents no confirmation, and a read-back naming another value, are no read-backs.
     expect(f.slot.get("pay_balance({})")!["would_read_back_write"]).toBe(0);
+    expect(f.slot.get("pay_balance({})")!["documented_caveat"]).toBe(0);
+    expect(f.slot.get("pay_legacy_balance({})")!["documented_caveat"]).toBe(1);
     expect(f.slot.get('pay_get({"transfer_id":"Ann"})')?.["would_read_back_write"] ?? 0).toBe(0);
     expect(f.slot.get('pay_cancel({"transfer_id":"tx_1"})')!["undoes_write"]).toBe(1);
     expect(f.slot.get('pay_cancel({"transfer_id":"tx_1"})')!["is_write"]).toBe(1);

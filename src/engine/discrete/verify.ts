@@ -12,7 +12,7 @@
  * receipt, the write is confirmed; when it names the receipt and fails for a reason that is not transient-looking,
  * or succeeds without it, the write did not persist. A write tool that names an earlier write's receipt undoes it (a
  * cancellation). The read-back record (or the receipt) contradicts the task when a field the task states has another
- * value there.
+ * value there. Last, whether a tool's documentation itself warns that it is not authoritative (`semantics.caveat`).
  */
 import type { JsonObject, JsonValue } from "../../core/json.js";
 import { type Candidate, valueKey } from "./candidates.js";
@@ -38,6 +38,7 @@ export const VERIFY_CANDIDATE_FEATURES = [
   "repeats_write",
   "answer_while_write_unsettled",
   "argument_from_inconsistent_response",
+  "documented_caveat",
 ] as const;
 
 type WriteStatus = "unverified" | "confirmed" | "missing" | "undone";
@@ -218,6 +219,7 @@ export function encodeVerify(
     if (c.kind !== "tool_call") continue;
     const sem = ep.semanticsOf(c.name);
     if (!sem) continue;
+    if (sem.caveat) out[o + 6] = 1;
     const args = argumentKeys((c.action as { arguments: JsonObject }).arguments);
     const namesReceipt = (w: Write) => [...w.receipt.values()].some((k) => args.has(k));
     if (sem.writes) {
