@@ -70,6 +70,7 @@ describe("PlanBench-XL retrieval features", () => {
     const empty: SeenAction = {
       action: retrieve("refund_id", ["order_id"]),
       response: { action: "retrieve_tools", listed: [] } as JsonValue,
+      afterCalls: 1,
     };
     const ep = episode(tools, [made], [empty]);
     expect(named(ep, retrieve("refund_id", ["order_id"]))).toMatchObject({
@@ -81,6 +82,7 @@ describe("PlanBench-XL retrieval features", () => {
     const full: SeenAction = {
       action: retrieve("refund_id", ["order_id"]),
       response: { action: "retrieve_tools", listed: ["x"] } as JsonValue,
+      afterCalls: 1,
     };
     expect(named(episode(tools, [made], [empty, full]), retrieve("refund_id", ["order_id"]))).toMatchObject({
       times_issued: 1,

@@ -135,6 +135,32 @@ describe("still-to-verify features (verify.ts)", () => {
   });
 });
 
+describe("binding and switching features (verify.ts)", () => {
+  it("an id argument bound to a value no response returned; a write on another service than the latest write's", () => {
+    const stated = { ...observableEpisode([...TASK, { name: "transfer_id", value: "tx_77" }], TOOLS, [SEND]), inconsistent: () => false };
+    const s = features(stated);
+    expect(s.slot.get('pay_get({"transfer_id":"tx_77"})')!["id_argument_unseen"]).toBe(1);
+    expect(s.slot.get('pay_get({"transfer_id":"tx_1"})')!["id_argument_unseen"]).toBe(0);
+    const f = features(episode([SEND]));
+    expect(f.slot.get("pay_balance({})")!["id_argument_unseen"]).toBe(0);
+    expect(f.slot.get('pay_send({"recipient":"Ann","amount":20})')!["write_on_other_service"]).toBe(0);
+    const other: SeenTool[] = [...TOOLS, tool("cash_send", ["recipient", "amount"], { label: "Cash", operation: "send", writes: true })];
+    const ep = { ...observableEpisode(TASK, other, [SEND]), inconsistent: () => false };
+    const list = candidates(ep, LIMITS);
+    const out = encodeFeatures(ep, list, LIMITS.maxCandidates);
+    const i = list.findIndex((c) => c.name === "cash_send");
+    expect(out[GLOBAL_FEATURES.length + i * CANDIDATE_FEATURES.length + CANDIDATE_FEATURES.indexOf("write_on_other_service")]).toBe(1);
+  });
+
+  it("a family action (a question) after the latest write", () => {
+    const ask = { action: { type: "ask_user", question: "Shall I use Cash instead?" } as never, response: { user: "yes" }, afterCalls: 1 };
+    const before = { ...ask, afterCalls: 0 };
+    expect(features({ ...episode([SEND]), actions: [ask] }).global["family_action_since_write"]).toBe(1);
+    expect(features({ ...episode([SEND]), actions: [before] }).global["family_action_since_write"]).toBe(0);
+    expect(features({ ...episode([]), actions: [ask] }).global["family_action_since_write"]).toBe(0);
+  });
+});
+
 describe("Failing Tools documents its writes and read-backs", () => {
   it("the oracle's read-back after a write is the candidate flagged would_read_back_write", () => {
     // Seed 2: a PayPal transfer; the oracle searches the recipient, sends, reads the transfer back, answers.

@@ -18,6 +18,8 @@ export interface SeenCall {
 export interface SeenAction {
   action: Action;
   response: JsonValue;
+  /** Tool calls made before it. */
+  afterCalls: number;
 }
 
 /** A visible tool as the agent knows it: schema and documented semantic types, never `meta`. */
@@ -89,10 +91,15 @@ const NO_ACTIONS: readonly SeenAction[] = Object.freeze([]);
 const seenActionOf = new WeakMap<HistoryEntry, SeenAction>();
 function seenActions(history: readonly HistoryEntry[]): readonly SeenAction[] {
   let out: SeenAction[] | null = null;
+  let calls = 0;
   for (const h of history) {
+    if (seen(h) !== null) {
+      calls++;
+      continue;
+    }
     if ((h.action as { type?: unknown }).type === "tool_call") continue;
     let s = seenActionOf.get(h);
-    if (!s) seenActionOf.set(h, (s = { action: h.action, response: h.response }));
+    if (!s) seenActionOf.set(h, (s = { action: h.action, response: h.response, afterCalls: calls }));
     (out ??= []).push(s);
   }
   return out ?? NO_ACTIONS;

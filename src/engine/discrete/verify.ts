@@ -28,6 +28,7 @@ export const VERIFY_GLOBAL_FEATURES = [
   "write_confirmed",
   "last_response_inconsistent",
   "inconsistent_responses_seen",
+  "family_action_since_write",
 ] as const;
 
 /** Per-candidate features, appended after the "needs" ones. */
@@ -39,11 +40,15 @@ export const VERIFY_CANDIDATE_FEATURES = [
   "answer_while_write_unsettled",
   "argument_from_inconsistent_response",
   "documented_caveat",
+  "id_argument_unseen",
+  "write_on_other_service",
 ] as const;
 
 type WriteStatus = "unverified" | "confirmed" | "missing" | "undone";
 
 interface Write {
+  /** The index of its call. */
+  call: number;
   op: string;
   label: string | undefined;
   /** Receipt fields and their value keys. */
@@ -151,6 +156,7 @@ export function verificationOf(ep: ObservableEpisode): Verification {
         }
       }
       writes.push({
+        call: i,
         op: sem.operation ?? c.tool,
         label: sem.label,
         receipt,
@@ -179,6 +185,27 @@ export function verificationOf(ep: ObservableEpisode): Verification {
     }
   });
   return { writes, inconsistent };
+}
+
+const callValues = new WeakMap<SeenCall, readonly string[]>();
+/** Value keys of every scalar a successful response returned (up to depth 4). */
+function responseValues(ep: ObservableEpisode): Set<string> {
+  const out = new Set<string>();
+  for (const c of ep.calls) {
+    let keys = callValues.get(c);
+    if (!keys) {
+      const found: string[] = [];
+      const walk = (v: JsonValue, depth: number): void => {
+        if (v === null || depth > 4) return;
+        if (typeof v !== "object") found.push(valueKey(v));
+        else for (const x of Array.isArray(v) ? v : Object.values(v)) walk(x, depth + 1);
+      };
+      if (c.ok) walk(c.response, 0);
+      callValues.set(c, (keys = found));
+    }
+    for (const k of keys) out.add(k);
+  }
+  return out;
 }
 
 /** A visible tool of the write's service reads it back. */
@@ -211,6 +238,9 @@ export function encodeVerify(
   out[globalAt + 5] = latest?.status === "confirmed" && !latest.contradicts ? 1 : 0;
   out[globalAt + 6] = v.inconsistent.has(ep.calls.length - 1) ? 1 : 0;
   out[globalAt + 7] = Math.min(1, v.inconsistent.size / 3);
+  // A question to the user (any family action) after the latest write: Failing Tools asks before moving a write.
+  out[globalAt + 8] = latest !== null && ep.actions.some((a) => a.afterCalls > latest.call) ? 1 : 0;
+  let returned: Set<string> | null = null;
   for (let i = 0; i < list.length && i < maxCandidates; i++) {
     const c = list[i];
     const o = slotAt(i);
@@ -220,6 +250,15 @@ export function encodeVerify(
     const sem = ep.semanticsOf(c.name);
     if (!sem) continue;
     if (sem.caveat) out[o + 6] = 1;
+    const bound = (c.action as { arguments: JsonObject }).arguments;
+    for (const [name, value] of Object.entries(bound)) {
+      if (!ID_FIELD.test(name) || value === null || typeof value === "object") continue;
+      returned ??= responseValues(ep);
+      if (!returned.has(valueKey(value))) {
+        out[o + 7] = 1;
+        break;
+      }
+    }
     const args = argumentKeys((c.action as { arguments: JsonObject }).arguments);
     const namesReceipt = (w: Write) => [...w.receipt.values()].some((k) => args.has(k));
     if (sem.writes) {
@@ -227,6 +266,7 @@ export function encodeVerify(
       const same = v.writes.filter((w) => w.label === sem.label);
       if (same.some((w) => w.status !== "undone" && namesReceipt(w))) out[o + 2] = 1;
       else if (v.writes.some((w) => w.op === (sem.operation ?? c.name))) out[o + 3] = 1;
+      if (latest !== null && latest.label !== sem.label) out[o + 8] = 1;
     }
     if (latest && open && latest.label === sem.label && (sem.confirms ?? []).includes(latest.op)) {
       // A read-back names the receipt, or takes no receipt field at all (a list of the service's records).
