@@ -25,7 +25,7 @@ export {
 export type { Action, FamilyAction, ToolCallAction } from "./engine/actions.js";
 export type { ToolDefinition, ToolErrorPayload, ToolOutcome } from "./engine/tool.js";
 export type { TaskParameter, TaskRequest, ToolSemantics } from "./engine/parameters.js";
-export type { ObservableEpisode } from "./engine/discrete/source.js";
+export type { ObservableEpisode, SeenAction } from "./engine/discrete/source.js";
 export {
   faultFires,
   initialFaultState,

@@ -40,6 +40,7 @@ import { countRecords, type FtScore, requirementMet, scoreRun } from "./scorer.j
 import { type FtState, providerTools } from "./world/index.js";
 import { harnessPrompt } from "./harness.js";
 import { ftParameters } from "./parameters.js";
+import { inspect } from "./policies/careful.js";
 
 export { ftOptionsSchema, type FtOptions } from "./options.js";
 
@@ -87,6 +88,9 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
           scenario:
             "reset only: { id, setting }: the scenario's public id (names neither the failure source nor its persistence) and the setting",
         },
+        // The careful baseline's checks of one response (totals, ranges, staleness warnings): observable, and what
+        // the discrete features need to tell a corrupted or stale answer from a good one.
+        inconsistentResponse: (r) => inspect(r).length > 0,
         extraActionKinds: {
           ask_user: {
             schema: askUserSchema,

@@ -7,8 +7,8 @@
  * release's datatype vocabulary (the names the retriever and the tool documentation speak), and the responses the
  * agent received. Never the task's solution path, the blocked tools or the database.
  */
-import type { Action, JsonValue, ObservableEpisode, TaskParameter, ToolSemantics } from "../../src/family.js";
-import { looksSuspicious } from "./baselines.js";
+import type { Action, JsonValue, ObservableEpisode, SeenAction, TaskParameter, ToolSemantics } from "../../src/family.js";
+import { admitsUnreliability, looksSuspicious } from "./baselines.js";
 import type { PlanBenchRelease, QueryRecord, ToolRecord } from "./dataset.js";
 
 /** The response field of a call reply that holds the tool's output (see `replyOf` in calls.ts). */
@@ -16,7 +16,9 @@ export const OUTPUT_FIELD = "toolResult.output";
 
 /** A tool's documented datatypes: each surface argument's input datatype and the output's datatype. */
 export function toolSemantics(t: ToolRecord): ToolSemantics {
-  return { parameters: { ...t.surface_argument_to_datatype }, outputs: { [OUTPUT_FIELD]: t.output_datatype } };
+  const documented = { parameters: { ...t.surface_argument_to_datatype }, outputs: { [OUTPUT_FIELD]: t.output_datatype } };
+  // The description is what the agent reads; the observable planner skips the tools whose description says this.
+  return admitsUnreliability(t.description) ? { ...documented, caveat: true } : documented;
 }
 
 /**
@@ -140,4 +142,102 @@ export function retrieveCandidates(vocabulary: readonly string[]): (ep: Observab
 /** The release's datatype vocabulary, in file order. */
 export function datatypeVocabulary(release: PlanBenchRelease): string[] {
   return release.datatypes.map((d) => d.name);
+}
+
+/** The family features of a retrieval, in order (docs/DISCRETE.md, PlanBench-XL's table). */
+export const RETRIEVAL_FEATURES = [
+  "asks_for_answer",
+  "asks_for_needed_input",
+  "asks_for_unlisted_need",
+  "output_already_held",
+  "output_tool_listed",
+  "uses_newest_held",
+  "times_issued",
+  "issued_listed_nothing",
+] as const;
+
+interface Request {
+  output: string;
+  inputs: readonly string[];
+}
+
+function requestOf(a: Action): Request | null {
+  const r = a as { type?: unknown; output_information?: unknown; input_information?: unknown };
+  if (r.type !== "retrieve" || typeof r.output_information !== "string") return null;
+  const inputs = Array.isArray(r.input_information) ? r.input_information.filter((x): x is string => typeof x === "string") : [];
+  return { output: r.output_information, inputs };
+}
+
+const requestKey = (r: Request): string => `${r.output}\u0000${r.inputs.join("\u0000")}`;
+
+/** Per request key: how often it was issued and whether any issue listed a tool. */
+const issuedMemo = new WeakMap<readonly SeenAction[], Map<string, { times: number; listed: boolean }>>();
+function issued(ep: ObservableEpisode): Map<string, { times: number; listed: boolean }> {
+  let m = issuedMemo.get(ep.actions);
+  if (!m) {
+    m = new Map();
+    for (const a of ep.actions) {
+      const r = requestOf(a.action);
+      if (!r) continue;
+      const resp = a.response as { listed?: unknown } | null;
+      const listed = resp !== null && typeof resp === "object" && Array.isArray(resp.listed) && resp.listed.length > 0;
+      const e = m.get(requestKey(r)) ?? { times: 0, listed: false };
+      m.set(requestKey(r), { times: e.times + 1, listed: e.listed || listed });
+    }
+    issuedMemo.set(ep.actions, m);
+  }
+  return m;
+}
+
+/**
+ * Datatypes still needed, backward from the asked-for one over the listed tools: the target while not held, then
+ * every input not held of a listed tool that outputs a needed datatype. The target itself is not in the set.
+ */
+function neededInputs(ep: ObservableEpisode, held: readonly string[], target: string | undefined): Set<string> {
+  const needed = new Set<string>();
+  if (target === undefined || held.includes(target)) return needed;
+  const frontier = [target];
+  const seen = new Set(frontier);
+  while (frontier.length > 0) {
+    const want = frontier.pop()!;
+    for (const t of ep.tools) {
+      if (t.semantics?.outputs?.[OUTPUT_FIELD] !== want) continue;
+      for (const d of Object.values(t.semantics.parameters ?? {})) {
+        if (held.includes(d) || seen.has(d)) continue;
+        seen.add(d);
+        needed.add(d);
+        frontier.push(d);
+      }
+    }
+  }
+  return needed;
+}
+
+/**
+ * The family features of a retrieval candidate (`ActionKind.features`): what makes one request differ from another
+ * for a per-slot scorer. Observable only: the asked-for datatype, the datatypes held, the listed tools' documented
+ * datatypes and the agent's earlier retrievals and what they listed.
+ */
+export function retrievalFeatures(ep: ObservableEpisode, action: Action): number[] {
+  const r = requestOf(action);
+  if (!r) return [];
+  const held = heldDatatypes(ep);
+  const target = ep.parameters.find((p) => p.target === "answer")?.type;
+  const given = new Set(ep.parameters.filter((p) => p.target === undefined && p.type !== undefined).map((p) => p.type!));
+  const newest = held.length > given.size ? [held[held.length - 1]!] : [...given];
+  const listed = ep.tools.some((t) => t.semantics?.outputs?.[OUTPUT_FIELD] === r.output);
+  const before = issued(ep).get(requestKey(r));
+  const answer = r.output === target && !held.includes(r.output);
+  const needed = neededInputs(ep, held, target).has(r.output);
+  return [
+    answer ? 1 : 0,
+    needed ? 1 : 0,
+    // The backward chain's frontier: a datatype still needed that no listed tool outputs yet.
+    (answer || needed) && !listed ? 1 : 0,
+    held.includes(r.output) ? 1 : 0,
+    listed ? 1 : 0,
+    r.inputs.some((d) => newest.includes(d)) ? 1 : 0,
+    before ? Math.min(1, before.times / 2) : 0,
+    before && !before.listed ? 1 : 0,
+  ];
 }

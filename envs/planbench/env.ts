@@ -33,7 +33,7 @@ import {
   ToolEnv,
 } from "../../src/family.js";
 import { calledName, decoyFaults, PlanBenchCalls, replyOf } from "./calls.js";
-import { datatypeVocabulary, queryParameters, retrieveCandidates, suspiciousOutput } from "./discrete.js";
+import { datatypeVocabulary, queryParameters, retrievalFeatures, retrieveCandidates, suspiciousOutput } from "./discrete.js";
 import { FAMILY_EVENT_TYPES } from "./events.js";
 import { loadRelease, type PlanBenchRelease, type QueryRecord } from "./dataset.js";
 import { analyseEpisode, groundTruthDatatypes, scoreEpisode } from "./scorer.js";
@@ -141,6 +141,7 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
         weight: 0.3,
         sample: (rng: Rng) => ({ type: "retrieve", meta_tool: "by_output_info", output_information: rng.pick(release.datatypes).name }),
         candidates: retrieveCandidates(datatypeVocabulary(release)),
+        features: retrievalFeatures,
       },
       text: { schema: TextActionSchema },
       final_answer: { schema: FinalAnswerActionSchema },

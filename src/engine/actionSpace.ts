@@ -30,6 +30,12 @@ export interface ActionKind {
    * mode binds the kind's fields from the task's parameters (docs/DISCRETE.md).
    */
   candidates?: (ep: ObservableEpisode, cap: number) => Action[];
+  /**
+   * The discrete mode's family features of one candidate of this kind (values in [0, 1], at most
+   * `FAMILY_CANDIDATE_FEATURES.length`): what tells one structured request from another (PlanBench-XL: whether a
+   * retrieval asks for a datatype still needed). A pure function of the observable episode.
+   */
+  features?: (ep: ObservableEpisode, action: Action) => readonly number[];
 }
 
 /**

@@ -58,4 +58,16 @@ export interface ToolSemantics {
    * features identify a tool by it, so what a policy learns of one service's tool carries over to the others.
    */
   operation?: string;
+  /**
+   * The tool changes the service's state (sends, books, places, cancels). Documentation, the same for every task:
+   * the discrete features track whether such a write was read back (`writes.ts`).
+   */
+  writes?: boolean;
+  /** Operations (`operation`) whose effect this tool reads back: a `get_order` confirms a `place_order`. */
+  confirms?: readonly string[];
+  /**
+   * The tool's own documentation warns that it is not authoritative (a legacy endpoint, a cache, a preview value):
+   * PlanBench-XL's noisy tools say so in their descriptions. A feature of the tool's calls (`documented_caveat`).
+   */
+  caveat?: boolean;
 }

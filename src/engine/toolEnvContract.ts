@@ -135,6 +135,12 @@ export interface ToolEnvConfig {
    */
   suspiciousValue?: (field: string, value: JsonValue, type: string | null) => boolean;
   /**
+   * Observable consistency of one whole response: fields that contradict each other (a total that does not add up,
+   * a price outside the day's range, a cache's staleness warning), what a careful agent checks across a record's
+   * fields. The discrete mode's features flag such responses and values taken from them. Default: none.
+   */
+  inconsistentResponse?: (response: JsonValue) => boolean;
+  /**
    * The exact shape of the family's world (zod), checked by `setState` before a snapshot's world is used. Without
    * it, the world is only checked against the episode's initial world (see src/engine/stateSchema.ts).
    */

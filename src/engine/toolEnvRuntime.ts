@@ -348,6 +348,7 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
       history: this.history,
       callCount: this.episode.data.calls.length,
       suspicious: this.config.suspiciousValue,
+      inconsistent: this.config.inconsistentResponse,
       familyKinds: this.config.extraActionKinds ?? {},
       step: this.stepCount,
       maxSteps: this.stepLimit,

@@ -54,8 +54,15 @@ export function providerTools(providerId: string): FtTool[] {
     name: toolName(provider.id, op.op),
     description: `[${provider.label}] ${op.description}`,
     parameters: op.parameters,
-    // The label the description shows, for messages that name a service (the discrete mode's held values).
-    semantics: { ...op.semantics, label: provider.label, operation: op.op },
+    // The label the description shows, for messages that name a service (the discrete mode's held values); whether
+    // the operation writes and which writes it reads back are API documentation, the same in every scenario.
+    semantics: {
+      ...op.semantics,
+      label: provider.label,
+      operation: op.op,
+      ...(op.mutates ? { writes: true } : {}),
+      ...(op.verifies ? { confirms: op.verifies } : {}),
+    },
     meta: {
       provider: provider.id,
       category: cat.id,

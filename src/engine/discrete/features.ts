@@ -1,9 +1,11 @@
 import { type JsonValue, stableStringify } from "../../core/json.js";
 import { hash32 } from "../../core/rng.js";
 import { type Candidate, type ValueSource, valueKey } from "./candidates.js";
+import { encodeFamilyFeatures, FAMILY_CANDIDATE_FEATURES } from "./familyFeatures.js";
 import { encodeNeeds, NEEDS_CANDIDATE_FEATURES, NEEDS_GLOBAL_FEATURES } from "./needs.js";
 import { encodeRequests, REQUEST_CANDIDATE_FEATURES, REQUEST_GLOBAL_FEATURES } from "./requests.js";
 import { EpisodeCursor, type ObservableEpisode, type SeenCall, type SeenTool, visibleByName } from "./source.js";
+import { encodeVerify, VERIFY_CANDIDATE_FEATURES, VERIFY_GLOBAL_FEATURES } from "./verify.js";
 
 /** Global features, in order (docs/DISCRETE.md documents them; a test keeps the two in sync). */
 export const GLOBAL_FEATURES = [
@@ -22,6 +24,7 @@ export const GLOBAL_FEATURES = [
   "last_response_suspicious",
   ...NEEDS_GLOBAL_FEATURES,
   ...REQUEST_GLOBAL_FEATURES,
+  ...VERIFY_GLOBAL_FEATURES,
 ] as const;
 
 /** Features of each candidate slot, in order. */
@@ -57,6 +60,8 @@ export const CANDIDATE_FEATURES = [
   "argument_from_suspicious_response",
   ...NEEDS_CANDIDATE_FEATURES,
   ...REQUEST_CANDIDATE_FEATURES,
+  ...VERIFY_CANDIDATE_FEATURES,
+  ...FAMILY_CANDIDATE_FEATURES,
 ] as const;
 
 export const GLOBAL_SIZE = GLOBAL_FEATURES.length;
@@ -66,6 +71,9 @@ const NEEDS_AT = GLOBAL_FEATURES.indexOf(NEEDS_GLOBAL_FEATURES[0]);
 const SLOT_NEEDS_AT = CANDIDATE_FEATURES.indexOf(NEEDS_CANDIDATE_FEATURES[0]);
 const REQUESTS_AT = GLOBAL_FEATURES.indexOf(REQUEST_GLOBAL_FEATURES[0]);
 const SLOT_REQUESTS_AT = CANDIDATE_FEATURES.indexOf(REQUEST_CANDIDATE_FEATURES[0]);
+const VERIFY_AT = GLOBAL_FEATURES.indexOf(VERIFY_GLOBAL_FEATURES[0]);
+const SLOT_VERIFY_AT = CANDIDATE_FEATURES.indexOf(VERIFY_CANDIDATE_FEATURES[0]);
+const SLOT_FAMILY_AT = CANDIDATE_FEATURES.indexOf(FAMILY_CANDIDATE_FEATURES[0]);
 
 /** The observation length F for K candidate slots. */
 export function featureSize(maxCandidates: number): number {
@@ -428,9 +436,12 @@ export function encodeFeatures(
     out[o + 22] = c.sources.length > 0 && fromResponses === 0 ? 1 : 0;
     out[o + 23] = c.sources.length > 0 ? fromResponses / c.sources.length : 0;
   }
-  // The "still needed" features (needs.ts), then the request features (requests.ts), follow the ones above, in
-  // globals and in every slot.
-  encodeNeeds(ep, list, maxCandidates, out, NEEDS_AT, (i) => GLOBAL_SIZE + i * CANDIDATE_SIZE + SLOT_NEEDS_AT);
-  encodeRequests(ep, list, maxCandidates, out, REQUESTS_AT, (i) => GLOBAL_SIZE + i * CANDIDATE_SIZE + SLOT_REQUESTS_AT);
+  // Then the "still needed" (needs.ts), request (requests.ts), "still to verify" (verify.ts) and family features,
+  // in that order, in globals and in every slot.
+  const slot = (at: number) => (i: number) => GLOBAL_SIZE + i * CANDIDATE_SIZE + at;
+  encodeNeeds(ep, list, maxCandidates, out, NEEDS_AT, slot(SLOT_NEEDS_AT));
+  encodeRequests(ep, list, maxCandidates, out, REQUESTS_AT, slot(SLOT_REQUESTS_AT));
+  encodeVerify(ep, list, maxCandidates, out, VERIFY_AT, slot(SLOT_VERIFY_AT));
+  encodeFamilyFeatures(ep, list, maxCandidates, out, slot(SLOT_FAMILY_AT));
   return out;
 }

@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from "../../core/json.js";
 import type { JsonSchema } from "../../core/jsonSchema.js";
+import type { Action } from "../actions.js";
 import type { ActionKind } from "../actionSpace.js";
 import type { HistoryEntry } from "../render.js";
 import type { TaskParameter, ToolSemantics } from "../parameters.js";
@@ -11,6 +12,14 @@ export interface SeenCall {
   arguments: JsonObject;
   ok: boolean;
   response: JsonValue;
+}
+
+/** A step that was no tool call (an answer, a family action such as a retrieval), as the agent saw it. */
+export interface SeenAction {
+  action: Action;
+  response: JsonValue;
+  /** Tool calls made before it. */
+  afterCalls: number;
 }
 
 /** A visible tool as the agent knows it: schema and documented semantic types, never `meta`. */
@@ -29,6 +38,8 @@ export interface ObservableEpisode {
   parameters: readonly TaskParameter[];
   tools: readonly SeenTool[];
   calls: readonly SeenCall[];
+  /** The steps that were no tool call, in order (retrievals, questions, answers). */
+  actions: readonly SeenAction[];
   /** The documented semantic types of a tool (any tool the episode defines; null when it documents none). */
   semanticsOf(tool: string): ToolSemantics | null;
   /** Family action kinds (beyond tool_call / answer / abort) and their schemas. */
@@ -42,6 +53,8 @@ export interface ObservableEpisode {
   budget: { toolCalls: number | null; toolCallLimit: number | null; retryLimit: number | null };
   /** The family's observable plausibility check of a response value (ToolEnvConfig.suspiciousValue). */
   suspicious(field: string, value: JsonValue, type: string | null): boolean;
+  /** The family's observable consistency check of a whole response (ToolEnvConfig.inconsistentResponse). */
+  inconsistent(response: JsonValue): boolean;
   /** The response of the last step (family actions and answers included), null after reset. */
   lastResponse: JsonValue;
   done: boolean;
@@ -72,6 +85,25 @@ function seen(h: HistoryEntry): SeenCall | null {
 }
 
 const NOTHING_SUSPICIOUS = (): boolean => false;
+const NOTHING_INCONSISTENT = (): boolean => false;
+const NO_ACTIONS: readonly SeenAction[] = Object.freeze([]);
+
+const seenActionOf = new WeakMap<HistoryEntry, SeenAction>();
+function seenActions(history: readonly HistoryEntry[]): readonly SeenAction[] {
+  let out: SeenAction[] | null = null;
+  let calls = 0;
+  for (const h of history) {
+    if (seen(h) !== null) {
+      calls++;
+      continue;
+    }
+    if ((h.action as { type?: unknown }).type === "tool_call") continue;
+    let s = seenActionOf.get(h);
+    if (!s) seenActionOf.set(h, (s = { action: h.action, response: h.response, afterCalls: calls }));
+    (out ??= []).push(s);
+  }
+  return out ?? NO_ACTIONS;
+}
 /** One object for every episode without parameters, so a memo sees the same parameters from step to step. */
 const NO_PARAMETERS: readonly TaskParameter[] = Object.freeze([]);
 
@@ -140,6 +172,7 @@ export function projectEpisode(args: {
   lastResponse: JsonValue;
   done: boolean;
   suspicious?: (field: string, value: JsonValue, type: string | null) => boolean;
+  inconsistent?: (response: JsonValue) => boolean;
 }): ObservableEpisode {
   const { toolCalls, retries } = args.budgets;
   return {
@@ -147,6 +180,7 @@ export function projectEpisode(args: {
     tools: seenToolList(args.visible),
     semanticsOf: (tool) => args.definitions.get(tool)?.semantics ?? null,
     calls: seenCallList(args.history),
+    actions: seenActions(args.history),
     familyKinds: args.familyKinds,
     step: args.step,
     maxSteps: args.maxSteps,
@@ -157,6 +191,7 @@ export function projectEpisode(args: {
     },
     lastResponse: args.lastResponse,
     suspicious: args.suspicious ?? NOTHING_SUSPICIOUS,
+    inconsistent: args.inconsistent ?? NOTHING_INCONSISTENT,
     done: args.done,
   };
 }
