@@ -80,14 +80,6 @@ export function runCli(args: readonly string[], options: Omit<RunOptions, "input
   return runMain(args, { cwd: options.cwd ?? repoRoot, env: cliEnv(options.env) });
 }
 
-/**
- * Runs the recovery-gym CLI in a child (`node bin/recovery-gym.js ...args`, sources forced), for tests of what only a
- * process shows: stdin, exit after the command's last handle closes, the bin script itself.
- */
-export function spawnCli(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
-  return run(process.execPath, cliArgv(args), { ...options, env: cliEnv(options.env) });
-}
-
 /** Runs a TypeScript script through tsx (`node --import tsx ...args`), e.g. `execNode(["scripts/x.ts", "--check"])`. */
 export function execNode(args: readonly string[], options?: RunOptions): Promise<RunResult> {
   return run(process.execPath, ["--import", "tsx", ...args], options);

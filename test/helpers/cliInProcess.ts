@@ -1,12 +1,12 @@
 // The recovery-gym CLI run inside the vitest worker: `main(argv)` of the TypeScript sources, with stdout and stderr
 // captured, as the bin script would run it in a child. A child costs about a CPU-second of node start-up and
-// tsx compiling before the command does anything, some fifty times over in the suite; tests that exercise the process
-// boundary itself (signals, `serve`, stdin, the bin's dist/source choice) still start one (`spawnCli`, cli.ts).
+// tsx compiling before the command does anything, some fifty times over in the suite; tests of the process boundary
+// itself (signals, `serve`, the bin's dist/source choice) still start one with cliArgv and cliEnv (cli.ts). No stdin.
 //
 // What a command may change in this process is put back after each run, so the next test sees what a fresh child
 // would: the output streams, process.env, the working directory, process.exitCode, the env registry. Signal
-// handlers a command leaves installed are removed and fail the run: in a real process they would make Ctrl-C
-// ineffective once the command had returned.
+// handlers a command leaves installed are removed and fail the run: commands must dispose what they install
+// (src/cli/signals.ts), and a child that exits would hide the leak.
 import { registrySnapshot, restoreRegistry } from "../../src/core/registry.js";
 import type { RunResult } from "./cli.js";
 
@@ -25,7 +25,7 @@ let queue: Promise<unknown> = Promise.resolve();
 
 /** Runs `recovery-gym ...args` in this process; resolves like a child's run (a thrown error is exit 1 and a stack). */
 export function runMain(args: readonly string[], options: InProcessOptions): Promise<RunResult> {
-  if (args[0] === "serve") throw new Error("runCli: `serve` runs until signalled; start it in a child (spawnCli or cliArgv)");
+  if (args[0] === "serve") throw new Error("runCli: `serve` runs until signalled; start it in a child (cliArgv, cliEnv)");
   const result = queue.then(() => runOnce(args, options));
   queue = result.catch(() => {});
   return result;
