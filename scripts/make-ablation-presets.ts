@@ -43,7 +43,8 @@ export function ablationPresets(shaped: RewardSpec, family: string): Record<stri
   return out;
 }
 
-function main(argv: string[]): number {
+/** The command line without the process: exit status for `argv` (tests call it in process). */
+export function main(argv: readonly string[]): number {
   const family = argv.find((a) => !a.startsWith("--"));
   const check = argv.includes("--check");
   if (!family) {

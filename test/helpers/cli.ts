@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { runMain } from "./cliInProcess.js";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const BIN = path.join(repoRoot, "bin/recovery-gym.js");
@@ -71,9 +72,12 @@ export function cliEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv 
   return { ...env, RECOVERY_GYM_FROM_SOURCE: "1" };
 }
 
-/** Runs the recovery-gym CLI from the TypeScript sources (`node bin/recovery-gym.js ...args`, sources forced). */
-export function runCli(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
-  return run(process.execPath, cliArgv(args), { ...options, env: cliEnv(options.env) });
+/**
+ * Runs the recovery-gym CLI from the TypeScript sources in this process (`main(args)`, output captured; see
+ * cliInProcess.ts): what `node bin/recovery-gym.js ...args` prints and exits with, without starting node and tsx.
+ */
+export function runCli(args: readonly string[], options: Omit<RunOptions, "input" | "timeoutMs"> = {}): Promise<RunResult> {
+  return runMain(args, { cwd: options.cwd ?? repoRoot, env: cliEnv(options.env) });
 }
 
 /** Runs a TypeScript script through tsx (`node --import tsx ...args`), e.g. `execNode(["scripts/x.ts", "--check"])`. */
