@@ -5,7 +5,7 @@ import { candidates } from "../../src/engine/discrete/candidates.js";
 import { CANDIDATE_FEATURES, encodeFeatures, GLOBAL_FEATURES } from "../../src/engine/discrete/features.js";
 import { needsOf } from "../../src/engine/discrete/needs.js";
 import type { ObservableEpisode, SeenCall, SeenTool } from "../../src/engine/discrete/source.js";
-import { observableEpisode } from "../helpers/observableEpisode.js";
+import { namedFeatures, observableEpisode } from "../helpers/observableEpisode.js";
 
 /** A tool with typed required parameters and typed outputs (the shape ToolMaze documents). */
 function tool(name: string, ins: Record<string, string>, outs: Record<string, string>): SeenTool {
@@ -39,15 +39,7 @@ const call = (t: string, args: JsonObject, ok: boolean, response: JsonValue): Se
 
 const LIMITS = { maxCandidates: 16, perTool: 4, perArgument: 8, answers: 8 };
 /** The named features of every slot of an episode's encoded observation, by tool (or kind) name. */
-function features(ep: ObservableEpisode): { global: Record<string, number>; slot: Map<string, Record<string, number>> } {
-  const list = candidates(ep, LIMITS);
-  const out = encodeFeatures(ep, list, LIMITS.maxCandidates);
-  const g = GLOBAL_FEATURES.length;
-  const c = CANDIDATE_FEATURES.length;
-  const global = Object.fromEntries(GLOBAL_FEATURES.map((n, i) => [n, out[i]]));
-  const slot = new Map(list.map((cand, i) => [cand.name, Object.fromEntries(CANDIDATE_FEATURES.map((n, j) => [n, out[g + i * c + j]]))]));
-  return { global, slot };
-}
+const features = (ep: ObservableEpisode) => namedFeatures(ep, LIMITS, (cand) => cand.name);
 
 describe("still-needed features (needs.ts)", () => {
   it("finds the final step without a typed answer: an obtainable sink that needs a produced value", () => {

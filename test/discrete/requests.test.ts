@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Task } from "../../envs/toolmaze/task/model.js";
 import { type DiscreteToolEnv, type JsonObject, type JsonValue, make, type TaskParameter } from "../../src/index.js";
-import { candidates } from "../../src/engine/discrete/candidates.js";
-import { CANDIDATE_FEATURES, encodeFeatures, GLOBAL_FEATURES } from "../../src/engine/discrete/features.js";
 import { needsOf } from "../../src/engine/discrete/needs.js";
 import type { ObservableEpisode, SeenCall, SeenTool } from "../../src/engine/discrete/source.js";
-import { observableEpisode } from "../helpers/observableEpisode.js";
+import { namedFeatures, observableEpisode } from "../helpers/observableEpisode.js";
 
 /** A typed tool of a documented operation (two services' tools may share one). */
 function tool(name: string, operation: string, ins: Record<string, string>, outs: Record<string, string>): SeenTool {
@@ -50,22 +48,13 @@ const PARAMS: TaskParameter[] = [
 const LIMITS = { maxCandidates: 64, perTool: 8, perArgument: 8, answers: 4 };
 const call = (t: string, args: JsonObject, ok: boolean, response: JsonValue): SeenCall => ({ tool: t, arguments: args, ok, response });
 
-type Named = Record<(typeof CANDIDATE_FEATURES)[number], number>;
 /** Each candidate's named features, keyed by `tool(arg values)`. */
-function slots(ep: ObservableEpisode): { global: Record<string, number>; slot: Map<string, Named> } {
-  const list = candidates(ep, LIMITS);
-  const out = encodeFeatures(ep, list, LIMITS.maxCandidates);
-  const g = GLOBAL_FEATURES.length;
-  const c = CANDIDATE_FEATURES.length;
-  const key = (i: number) => {
-    const a = list[i].action as { arguments?: JsonObject };
-    return `${list[i].name}(${Object.values(a.arguments ?? {}).join(",")})`;
-  };
-  const slot = new Map(
-    list.map((_, i) => [key(i), Object.fromEntries(CANDIDATE_FEATURES.map((n, j) => [n, out[g + i * c + j]])) as Named]),
+const slots = (ep: ObservableEpisode) =>
+  namedFeatures(
+    ep,
+    LIMITS,
+    (cand) => `${cand.name}(${Object.values((cand.action as { arguments?: JsonObject }).arguments ?? {}).join(",")})`,
   );
-  return { global: Object.fromEntries(GLOBAL_FEATURES.map((n, i) => [n, out[i]])), slot };
-}
 
 describe("request features (requests.ts)", () => {
   it("marks the tools that complete a pending request and those no request names", () => {

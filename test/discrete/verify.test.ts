@@ -5,7 +5,7 @@ import { CANDIDATE_FEATURES, encodeFeatures, GLOBAL_FEATURES } from "../../src/e
 import type { ObservableEpisode, SeenCall, SeenTool } from "../../src/engine/discrete/source.js";
 import { verificationOf } from "../../src/engine/discrete/verify.js";
 import { candidateIndexOf } from "../../src/engine/discrete/replay.js";
-import { observableEpisode } from "../helpers/observableEpisode.js";
+import { namedFeatures, observableEpisode } from "../helpers/observableEpisode.js";
 
 /** A payment service: a write, its read-back by id, a list read-back, a cancellation, and an unrelated read. */
 function tool(name: string, required: string[], semantics: SeenTool["semantics"]): SeenTool {
@@ -35,19 +35,10 @@ function episode(calls: SeenCall[], inconsistent: (r: JsonValue) => boolean = ()
 
 const LIMITS = { maxCandidates: 24, perTool: 4, perArgument: 8, answers: 8 };
 /** Named globals, and each slot's named features keyed by `tool(arguments)` or the answer's kind. */
-function features(ep: ObservableEpisode): { global: Record<string, number>; slot: Map<string, Record<string, number>> } {
-  const list = candidates(ep, LIMITS);
-  const out = encodeFeatures(ep, list, LIMITS.maxCandidates);
-  const g = GLOBAL_FEATURES.length;
-  const c = CANDIDATE_FEATURES.length;
-  const global = Object.fromEntries(GLOBAL_FEATURES.map((n, i) => [n, out[i]]));
-  const key = (i: number) => {
-    const a = list[i].action as { arguments?: JsonObject };
-    return list[i].kind === "tool_call" ? `${list[i].name}(${JSON.stringify(a.arguments)})` : list[i].kind;
-  };
-  const slot = new Map(list.map((_, i) => [key(i), Object.fromEntries(CANDIDATE_FEATURES.map((n, j) => [n, out[g + i * c + j]]))]));
-  return { global, slot };
-}
+const features = (ep: ObservableEpisode) =>
+  namedFeatures(ep, LIMITS, (cand) =>
+    cand.kind === "tool_call" ? `${cand.name}(${JSON.stringify((cand.action as { arguments?: JsonObject }).arguments)})` : cand.kind,
+  );
 
 describe("still-to-verify features (verify.ts)", () => {
   it("a write is unverified until a read-back finds its receipt; answers meanwhile are flagged", () => {

@@ -6,6 +6,7 @@
  */
 import type { Candidate } from "./candidates.js";
 import type { ObservableEpisode } from "./source.js";
+import type { FeatureGroup, FeatureTarget } from "./featureGroup.js";
 
 /** Per-candidate family features, appended last (docs/DISCRETE.md: each family's table says what they mean). */
 export const FAMILY_CANDIDATE_FEATURES = [
@@ -20,13 +21,8 @@ export const FAMILY_CANDIDATE_FEATURES = [
 ] as const;
 
 /** Writes each family candidate's features at `slotAt(i)`; values are clamped to [0, 1], extra ones dropped. */
-export function encodeFamilyFeatures(
-  ep: ObservableEpisode,
-  list: readonly Candidate[],
-  maxCandidates: number,
-  out: Float32Array,
-  slotAt: (i: number) => number,
-): void {
+function encodeFamilyFeatures(ep: ObservableEpisode, list: readonly Candidate[], maxCandidates: number, at: FeatureTarget): void {
+  const { out, slotAt } = at;
   for (let i = 0; i < list.length && i < maxCandidates; i++) {
     const c = list[i];
     if (c.kind !== "family") continue;
@@ -41,3 +37,6 @@ export function encodeFamilyFeatures(
     }
   }
 }
+
+/** The group as features.ts appends it. */
+export const FAMILY: FeatureGroup = { globals: [], candidates: FAMILY_CANDIDATE_FEATURES, encode: encodeFamilyFeatures };

@@ -1,11 +1,12 @@
 import { type JsonValue, stableStringify } from "../../core/json.js";
 import { hash32 } from "../../core/rng.js";
 import { type Candidate, type ValueSource, valueKey } from "./candidates.js";
-import { encodeFamilyFeatures, FAMILY_CANDIDATE_FEATURES } from "./familyFeatures.js";
-import { encodeNeeds, NEEDS_CANDIDATE_FEATURES, NEEDS_GLOBAL_FEATURES } from "./needs.js";
-import { encodeRequests, REQUEST_CANDIDATE_FEATURES, REQUEST_GLOBAL_FEATURES } from "./requests.js";
+import { FAMILY, FAMILY_CANDIDATE_FEATURES } from "./familyFeatures.js";
+import type { FeatureGroup } from "./featureGroup.js";
+import { NEEDS, NEEDS_CANDIDATE_FEATURES, NEEDS_GLOBAL_FEATURES } from "./needs.js";
+import { REQUEST_CANDIDATE_FEATURES, REQUEST_GLOBAL_FEATURES, REQUESTS } from "./requests.js";
 import { EpisodeCursor, type ObservableEpisode, type SeenCall, type SeenTool, visibleByName } from "./source.js";
-import { encodeVerify, VERIFY_CANDIDATE_FEATURES, VERIFY_GLOBAL_FEATURES } from "./verify.js";
+import { VERIFY, VERIFY_CANDIDATE_FEATURES, VERIFY_GLOBAL_FEATURES } from "./verify.js";
 
 /** Global features, in order (docs/DISCRETE.md documents them; a test keeps the two in sync). */
 export const GLOBAL_FEATURES = [
@@ -64,16 +65,18 @@ export const CANDIDATE_FEATURES = [
   ...FAMILY_CANDIDATE_FEATURES,
 ] as const;
 
+type GlobalFeature = (typeof GLOBAL_FEATURES)[number];
+type CandidateFeature = (typeof CANDIDATE_FEATURES)[number];
+
 export const GLOBAL_SIZE = GLOBAL_FEATURES.length;
 export const CANDIDATE_SIZE = CANDIDATE_FEATURES.length;
 
-const NEEDS_AT = GLOBAL_FEATURES.indexOf(NEEDS_GLOBAL_FEATURES[0]);
-const SLOT_NEEDS_AT = CANDIDATE_FEATURES.indexOf(NEEDS_CANDIDATE_FEATURES[0]);
-const REQUESTS_AT = GLOBAL_FEATURES.indexOf(REQUEST_GLOBAL_FEATURES[0]);
-const SLOT_REQUESTS_AT = CANDIDATE_FEATURES.indexOf(REQUEST_CANDIDATE_FEATURES[0]);
-const VERIFY_AT = GLOBAL_FEATURES.indexOf(VERIFY_GLOBAL_FEATURES[0]);
-const SLOT_VERIFY_AT = CANDIDATE_FEATURES.indexOf(VERIFY_CANDIDATE_FEATURES[0]);
-const SLOT_FAMILY_AT = CANDIDATE_FEATURES.indexOf(FAMILY_CANDIDATE_FEATURES[0]);
+/** The appended groups, in the order their names are spread into the lists above, each with its offsets. */
+const GROUPS = [NEEDS, REQUESTS, VERIFY, FAMILY].map((group: FeatureGroup) => ({
+  group,
+  globalAt: group.globals.length > 0 ? GLOBAL_FEATURES.indexOf(group.globals[0] as GlobalFeature) : -1,
+  slotAt: CANDIDATE_FEATURES.indexOf(group.candidates[0] as CandidateFeature),
+}));
 
 /** The observation length F for K candidate slots. */
 export function featureSize(maxCandidates: number): number {
@@ -438,10 +441,8 @@ export function encodeFeatures(
   }
   // Then the "still needed" (needs.ts), request (requests.ts), "still to verify" (verify.ts) and family features,
   // in that order, in globals and in every slot.
-  const slot = (at: number) => (i: number) => GLOBAL_SIZE + i * CANDIDATE_SIZE + at;
-  encodeNeeds(ep, list, maxCandidates, out, NEEDS_AT, slot(SLOT_NEEDS_AT));
-  encodeRequests(ep, list, maxCandidates, out, REQUESTS_AT, slot(SLOT_REQUESTS_AT));
-  encodeVerify(ep, list, maxCandidates, out, VERIFY_AT, slot(SLOT_VERIFY_AT));
-  encodeFamilyFeatures(ep, list, maxCandidates, out, slot(SLOT_FAMILY_AT));
+  for (const { group, globalAt, slotAt } of GROUPS) {
+    group.encode(ep, list, maxCandidates, { out, globalAt, slotAt: (i) => GLOBAL_SIZE + i * CANDIDATE_SIZE + slotAt });
+  }
   return out;
 }

@@ -21,6 +21,7 @@
 import type { JsonValue } from "../../core/json.js";
 import { type Candidate, valueKey } from "./candidates.js";
 import { type ObservableEpisode, type SeenCall, type SeenTool, visibleByName } from "./source.js";
+import type { FeatureGroup, FeatureTarget } from "./featureGroup.js";
 
 /** Global "needs" features, appended to features.ts's GLOBAL_FEATURES (docs/DISCRETE.md documents them). */
 export const NEEDS_GLOBAL_FEATURES = ["goals_known", "goals_pending", "all_goals_done", "needed_types_unheld"] as const;
@@ -254,14 +255,8 @@ function repeatsAValue(c: Candidate): boolean {
  * Writes the needs features: globals at `globalAt`, each candidate slot's at `slotAt(i)`. Values in [0, 1]; only
  * tool calls get candidate features (an answer's readiness is the globals' `all_goals_done`).
  */
-export function encodeNeeds(
-  ep: ObservableEpisode,
-  list: readonly Candidate[],
-  maxCandidates: number,
-  out: Float32Array,
-  globalAt: number,
-  slotAt: (i: number) => number,
-): void {
+function encodeNeeds(ep: ObservableEpisode, list: readonly Candidate[], maxCandidates: number, at: FeatureTarget): void {
+  const { out, globalAt, slotAt } = at;
   const n = needsOf(ep);
   out[globalAt] = n.goals.size > 0 ? 1 : 0;
   out[globalAt + 1] = n.goals.size > 0 ? n.pending.size / n.goals.size : 0;
@@ -289,3 +284,6 @@ export function encodeNeeds(
     out[o + 7] = c.sources.some((s) => s.kind === "response" && s.call === ep.calls.length - 1) ? 1 : 0;
   }
 }
+
+/** The group as features.ts appends it. */
+export const NEEDS: FeatureGroup = { globals: NEEDS_GLOBAL_FEATURES, candidates: NEEDS_CANDIDATE_FEATURES, encode: encodeNeeds };

@@ -11,6 +11,7 @@ import type { JsonValue } from "../../core/json.js";
 import type { TaskRequest } from "../parameters.js";
 import { type Candidate, valueKey } from "./candidates.js";
 import type { ObservableEpisode, SeenCall } from "./source.js";
+import type { FeatureGroup, FeatureTarget } from "./featureGroup.js";
 
 /** Global request features, appended to features.ts's GLOBAL_FEATURES (docs/DISCRETE.md documents them). */
 export const REQUEST_GLOBAL_FEATURES = ["requests_known", "requests_pending", "request_goal_suspicious", "request_blocked"] as const;
@@ -158,14 +159,8 @@ const overlaps = (a: readonly number[], b: readonly number[]): boolean => a.some
  * Writes the request features: globals at `globalAt`, each tool-call candidate's at `slotAt(i)`. Values in [0, 1];
  * all zero when the task states no requests, but for `task_value_named_for_other_argument`.
  */
-export function encodeRequests(
-  ep: ObservableEpisode,
-  list: readonly Candidate[],
-  maxCandidates: number,
-  out: Float32Array,
-  globalAt: number,
-  slotAt: (i: number) => number,
-): void {
+function encodeRequests(ep: ObservableEpisode, list: readonly Candidate[], maxCandidates: number, at: FeatureTarget): void {
+  const { out, globalAt, slotAt } = at;
   // Any task: a literal bound to an argument the task names it for otherwise ("from that airport to KRK": KRK is the
   // destination, not the origin). Candidates keep their arguments' sources in argument order.
   const { namesByValue } = indexOf(ep);
@@ -268,3 +263,6 @@ export function encodeRequests(
     }
   }
 }
+
+/** The group as features.ts appends it. */
+export const REQUESTS: FeatureGroup = { globals: REQUEST_GLOBAL_FEATURES, candidates: REQUEST_CANDIDATE_FEATURES, encode: encodeRequests };

@@ -17,6 +17,7 @@
 import type { JsonObject, JsonValue } from "../../core/json.js";
 import { type Candidate, valueKey } from "./candidates.js";
 import type { ObservableEpisode, SeenCall } from "./source.js";
+import type { FeatureGroup, FeatureTarget } from "./featureGroup.js";
 
 /** Global features, appended after the "needs" globals (docs/DISCRETE.md documents them). */
 export const VERIFY_GLOBAL_FEATURES = [
@@ -217,14 +218,8 @@ function verifiable(ep: ObservableEpisode, w: Write): boolean {
  * Writes the features: globals at `globalAt`, each candidate slot's at `slotAt(i)`. Values in [0, 1]. The write
  * features read the latest write (the one a policy acts on: an earlier one was confirmed, undone or redone).
  */
-export function encodeVerify(
-  ep: ObservableEpisode,
-  list: readonly Candidate[],
-  maxCandidates: number,
-  out: Float32Array,
-  globalAt: number,
-  slotAt: (i: number) => number,
-): void {
+function encodeVerify(ep: ObservableEpisode, list: readonly Candidate[], maxCandidates: number, at: FeatureTarget): void {
+  const { out, globalAt, slotAt } = at;
   const v = verificationOf(ep);
   const latest = v.writes.length > 0 ? v.writes[v.writes.length - 1] : null;
   const unverified = latest !== null && latest.status === "unverified" && verifiable(ep, latest);
@@ -276,3 +271,6 @@ export function encodeVerify(
     }
   }
 }
+
+/** The group as features.ts appends it. */
+export const VERIFY: FeatureGroup = { globals: VERIFY_GLOBAL_FEATURES, candidates: VERIFY_CANDIDATE_FEATURES, encode: encodeVerify };
