@@ -86,14 +86,6 @@ class Config:
     rollout_workers: int = 1
 
 
-def parse_opt_value(raw: str) -> Any:
-    """As `recovery-gym --opt`: JSON when it parses (numbers, booleans, objects), else the raw string."""
-    try:
-        return json.loads(raw)
-    except ValueError:
-        return raw
-
-
 def parse_args(argv: List[str]) -> Config:
     p = argparse.ArgumentParser(prog="npm run train --", description=__doc__.split("\n\n")[0])
     p.add_argument("--env", required=True)
@@ -119,13 +111,10 @@ def parse_args(argv: List[str]) -> Config:
                    help="gather rollouts with --rollout-workers Ray actors (examples/python/ppo_ray.py)")
     a = p.parse_args(argv)
     def pairs(flag: str, items: List[str]) -> Dict[str, Any]:
-        out: Dict[str, Any] = {}
-        for kv in items:
-            if "=" not in kv:
-                p.error(f"{flag} needs key=value (got {kv!r})")
-            k, v = kv.split("=", 1)
-            out[k] = parse_opt_value(v)
-        return out
+        try:
+            return rg.parse_option_pairs(items, flag)
+        except ValueError as err:
+            p.error(str(err))
 
     if a.eval_seed < 1:
         p.error("--eval-seed must be >= 1: training seeds are drawn from [0, E)")

@@ -80,3 +80,13 @@ def test_toolmaze_defaults_are_the_reported_hyperparameters(ppo):
     assert (cfg.lr, cfg.ent_coef) == (1e-3, 0.003)
     cfg = ppo.parse_args(["--env", "Demo-v0", *base])
     assert (cfg.lr, cfg.ent_coef, cfg.update_epochs) == (ppo.Config.lr, ppo.Config.ent_coef, ppo.Config.update_epochs)
+
+
+def test_opt_flags_parse_like_the_cli(ppo, capsys):
+    base = ["--env", "Demo-v0", "--minutes", "1", "--seed", "1", "--eval-seed", "10", "--eval-episodes", "2", "--out", "x"]
+    cfg = ppo.parse_args([*base, "--opt", "max_steps=20", "--opt", "fault=P3", "--eval-opt", "suite=canonical"])
+    assert cfg.opts == {"max_steps": 20, "fault": "P3"}
+    assert cfg.eval_opts == {"suite": "canonical"}
+    with pytest.raises(SystemExit):
+        ppo.parse_args([*base, "--eval-opt", "suite"])
+    assert "--eval-opt needs KEY=VALUE (got 'suite')" in capsys.readouterr().err
