@@ -10,7 +10,7 @@
  * `--discrete-only`: only issue 13's ToolMaze discrete row (bench/discrete.ts runs it so). `--scaling-only`: only issue
  * 19's Demo-v0 row, 2 workers × 2 client sessions beside 1 × 1 (`--no-scaling` skips it in a full run).
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -419,7 +419,18 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e: unknown) => {
-  console.error(e);
-  process.exitCode = 1;
-});
+// The workers run with a 64 MiB young generation (bridge/config.ts, `semiSpaceMb`); the in-process cells must run with
+// the same, or the overhead column compares the bridge against another GC setting (ToolMaze-v0, quiet: 22 vs 12 CPU µs
+// per env-step). Without the flag, this script runs itself again with it.
+const SEMI_SPACE = "--max-semi-space-size=64";
+if (process.execArgv.some((a) => a.startsWith("--max-semi-space-size"))) {
+  main().catch((e: unknown) => {
+    console.error(e);
+    process.exitCode = 1;
+  });
+} else {
+  const child = spawnSync(process.execPath, [...process.execArgv, SEMI_SPACE, fileURLToPath(import.meta.url), ...argv], {
+    stdio: "inherit",
+  });
+  process.exitCode = child.status ?? 1;
+}
