@@ -362,14 +362,15 @@ async function main(): Promise<void> {
     const warm = ["--mode", "throughput", "--seconds", "2", "--batches", String(batch), "--masked", "--numpy"];
     await py(id, warm, undefined, JSON.stringify(opts));
     const [row] = await py(id, [...cell, "--numpy"], undefined, JSON.stringify(opts));
-    // The same workload with per-env maps (delta encoding, lists): what packing saves, side by side.
+    // The same workload with per-env maps (lists, the client's default encoding): what packing saves, side by side.
     const [plain] = await py(id, cell, undefined, JSON.stringify(opts));
     const b = row.bridge as Record<string, number>;
     const e = row.echo as Record<string, number>;
     const p = plain.bridge as Record<string, number>;
     console.log(`in-process (SyncVectorEnv): ${fmt(local.stepsPerS)} env-steps/s (${fmt(local.cpuUs, 2)} CPU µs per env-step)`);
     console.log(
-      `over the bridge, per-env maps (delta, lists): ${fmt(p.steps_per_s)} env-steps/s; server ${fmt(p.server_cpu_us, 2)} + ` +
+      `over the bridge, per-env maps (lists; column deltas on a minor-5 server): ${fmt(p.steps_per_s)} env-steps/s; ` +
+        `server ${fmt(p.server_cpu_us, 2)} + ` +
         `client ${fmt(p.client_cpu_us, 2)} CPU µs per env-step; ${fmt(plain.response_bytes as number)} B per batch`,
     );
     const target = b.steps_per_s >= 1e5 ? "met" : `missed by ${fmt(1e5 / b.steps_per_s, 1)}×`;
