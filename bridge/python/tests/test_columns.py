@@ -73,3 +73,24 @@ def test_columns_session_equals_delta_session(client, env_ids):
         for step in cols[1:]:
             assert all(isinstance(r, float) for r in step[1])
             assert all(isinstance(t, bool) for t in step[2] + step[3])
+
+
+def test_columns_session_with_numpy_scalars(client):
+    if client.server_info.get("minor", 0) < 5:
+        pytest.skip("needs protocol minor 5")
+    import numpy as np
+
+    cols = client.make_vec("Demo-v0", 3, seed=5, obs_encoding="columns", use_numpy=True)
+    delta = client.make_vec("Demo-v0", 3, seed=5, obs_encoding="delta", use_numpy=True)
+    try:
+        assert cols._encoding == "columns"
+        assert cols.reset()[0] == delta.reset()[0]
+        for _ in range(20):
+            o1, r1, te1, tr1, _, a1 = cols.step_random()
+            o2, r2, te2, tr2, _, a2 = delta.step_random()
+            assert o1 == o2 and a1 == a2
+            assert r1.dtype == np.float64 and te1.dtype == np.bool_ and tr1.dtype == np.bool_
+            assert r1.tolist() == r2.tolist() and te1.tolist() == te2.tolist() and tr1.tolist() == tr2.tolist()
+    finally:
+        cols.close()
+        delta.close()
