@@ -3,6 +3,7 @@
  * (or a promise of it when the env is asynchronous). Errors are thrown and turned into responses by the server.
  */
 import { type Backend, envActionSpace, type VecResetResult, type VecStepResult } from "./backend.js";
+import { encodeColumns } from "./columns.js";
 import { encodeDelta } from "./delta.js";
 import { layoutJson, packBatch, packScalars } from "./packed.js";
 import { assertPlainPayload } from "./payload.js";
@@ -237,39 +238,50 @@ function step(ctx: HandlerContext, req: Requests["step"]): Result | Promise<Resu
   if (s.resets === 0) {
     throw new BridgeError("ENV_ERROR", "step before reset: call 'reset' on this session first", { field: "reset", session: s.handle });
   }
-  return withSession(s, () =>
-    then(s.env.step(actions), ([obs, rewards, terminated, truncated, infos]: VecStepResult): Result => {
-      s.steps++;
-      let observations: unknown[] | Record<string, Uint8Array>;
-      if (s.packed) {
-        observations = packBatch(s.packed, obs);
-      } else if (s.obsEncoding === "delta") {
-        const prev = s.lastObs ?? [];
-        const refs = s.toolRefs;
-        observations = obs.map((o, i) => {
-          const wire = encodeDelta(prev[i], o);
-          if (refs === null) return wire;
-          // compact() returns its argument when no schema was replaced (most steps): then nothing is copied.
-          if ("f" in wire) return { f: refs.compact(wire.f) };
-          const s = refs.compact(wire.s) as Record<string, unknown>;
-          return s === wire.s ? wire : { ...wire, s };
-        });
-      } else {
-        observations = compactTools(s, obs);
-      }
-      if (!s.packed) s.lastObs = obs.slice();
-      // A packed session is read by a numpy client: the per-env scalars go columnar too (float64 / uint8 bytes).
-      const out: Result = {
-        observations,
-        rewards: s.packed ? packScalars(Float64Array, rewards) : Array.from(rewards),
-        terminated: s.packed ? packScalars(Uint8Array, terminated) : Array.from(terminated),
-        truncated: s.packed ? packScalars(Uint8Array, truncated) : Array.from(truncated),
-        infos: filterInfos(s, infos),
-      };
-      if (req.sample) out.actions = actions;
-      return out;
-    }),
-  );
+  return withSession(s, () => then(s.env.step(actions), (out: VecStepResult): Result => stepResult(s, out, req.sample ? actions : null)));
+}
+
+/** The `step` result: observations in the session's encoding, the per-env scalars, infos, sampled actions. */
+function stepResult(s: Session, [obs, rewards, terminated, truncated, infos]: VecStepResult, sampled: unknown[] | null): Result {
+  s.steps++;
+  if (s.packed || s.actionNames !== null) {
+    // Packed and column sessions: the per-env scalars go columnar too (float64 / uint8 bytes).
+    const out: Result = {
+      observations: s.packed ? packBatch(s.packed, obs) : encodeColumns(s.lastObs, obs, s.toolRefs),
+      rewards: packScalars(Float64Array, rewards),
+      terminated: packScalars(Uint8Array, terminated),
+      truncated: packScalars(Uint8Array, truncated),
+      infos: filterInfos(s, infos),
+    };
+    if (!s.packed) s.lastObs = obs.slice();
+    if (sampled !== null) out.actions = s.actionNames !== null ? s.actionNames.encode(sampled) : sampled;
+    return out;
+  }
+  let observations: unknown[];
+  if (s.obsEncoding === "delta") {
+    const prev = s.lastObs ?? [];
+    const refs = s.toolRefs;
+    observations = obs.map((o, i) => {
+      const wire = encodeDelta(prev[i], o);
+      if (refs === null) return wire;
+      // compact() returns its argument when no schema was replaced (most steps): then nothing is copied.
+      if ("f" in wire) return { f: refs.compact(wire.f) };
+      const s = refs.compact(wire.s) as Record<string, unknown>;
+      return s === wire.s ? wire : { ...wire, s };
+    });
+  } else {
+    observations = compactTools(s, obs);
+  }
+  s.lastObs = obs.slice();
+  const out: Result = {
+    observations,
+    rewards: Array.from(rewards),
+    terminated: Array.from(terminated),
+    truncated: Array.from(truncated),
+    infos: filterInfos(s, infos),
+  };
+  if (sampled !== null) out.actions = sampled;
+  return out;
 }
 
 /** Full observations with already-sent tool schemas as names, when the session uses tool references. */

@@ -7,7 +7,7 @@ import { z } from "zod";
 /** Major version: bumped only for incompatible changes. Clients negotiate it with `hello`. */
 export const PROTOCOL_VERSION = 1;
 /** Minor version: bumped for additive changes (new ops, new optional request fields, new result fields). */
-export const PROTOCOL_MINOR = 4;
+export const PROTOCOL_MINOR = 5;
 export const SUPPORTED_VERSIONS: readonly number[] = [PROTOCOL_VERSION];
 
 export const ERROR_CODES = [
@@ -74,7 +74,7 @@ export const requestSchemas = {
     seed: seedInt.nullable().optional(),
     autoreset_mode: z.enum(AUTORESET_MODES).optional(),
     // "packed" (minor 4): one binary array per observation key per batch; "auto": packed when the space allows, else delta.
-    obs_encoding: z.enum(["full", "delta", "packed", "auto"]).default("delta"),
+    obs_encoding: z.enum(["full", "delta", "packed", "auto", "columns"]).default("delta"),
     tool_refs: z.boolean().default(false),
     info_keys: z.array(z.string()).max(256).nullable().optional(),
     record: z.boolean().optional(),

@@ -8,6 +8,7 @@ import path from "node:path";
 import type { AutoresetMode, Backend, SamplerRng, VecEnvLike } from "./backend.js";
 import { type PackedField, packedLayout } from "./packed.js";
 import { BridgeError, type Limits } from "./protocol.js";
+import { ActionNameTable } from "./columns.js";
 import { ToolRefEncoder } from "./toolRefs.js";
 
 export interface Session {
@@ -16,11 +17,13 @@ export interface Session {
   readonly envId: string;
   readonly numEnvs: number;
   readonly env: VecEnvLike;
-  readonly obsEncoding: "full" | "delta" | "packed";
+  readonly obsEncoding: "full" | "delta" | "packed" | "columns";
   /** The per-key layout of packed observations (`obsEncoding` "packed"), else null. */
   readonly packed: readonly PackedField[] | null;
   /** Set when the client asked for tool references (`tool_refs`): schemas already sent travel as names. */
   readonly toolRefs: ToolRefEncoder | null;
+  /** Column sessions: the tool names of server-sampled actions already sent, by index. */
+  readonly actionNames: ActionNameTable | null;
   readonly infoKeys: ReadonlySet<string> | null;
   readonly autoresetMode: AutoresetMode;
   /** Seed given to `make`; used by the first `reset` that has none, and for the action sampler. */
@@ -44,7 +47,7 @@ export interface NewSession {
   options: Record<string, unknown>;
   autoresetMode: AutoresetMode | undefined;
   /** "auto": packed when the observation space allows it, else delta. */
-  obsEncoding: "full" | "delta" | "packed" | "auto";
+  obsEncoding: "full" | "delta" | "packed" | "auto" | "columns";
   toolRefs: boolean;
   infoKeys: string[] | null;
   seed: number | null;
@@ -129,6 +132,7 @@ export class SessionManager {
     const recordPath = req.record && dir ? (i: number) => path.join(dir, `${req.envId}-${handle}-${i}.jsonl`) : undefined;
     const env = this.backend.makeVec(req.envId, req.numEnvs, req.options, req.autoresetMode, recordPath);
     const packed = this.resolvePacking(req.obsEncoding, env);
+    const encoding = packed ? "packed" : req.obsEncoding === "full" || req.obsEncoding === "columns" ? req.obsEncoding : "delta";
     const meta = (env.metadata ?? {}) as { autoresetMode?: AutoresetMode; autoreset_mode?: AutoresetMode };
     const session: Session = {
       handle,
@@ -136,9 +140,10 @@ export class SessionManager {
       envId: req.envId,
       numEnvs: env.numEnvs,
       env,
-      obsEncoding: packed ? "packed" : req.obsEncoding === "full" ? "full" : "delta",
+      obsEncoding: encoding,
       packed,
       toolRefs: req.toolRefs ? new ToolRefEncoder() : null,
+      actionNames: encoding === "columns" ? new ActionNameTable() : null,
       infoKeys: req.infoKeys ? new Set(req.infoKeys) : null,
       autoresetMode: meta.autoresetMode ?? meta.autoreset_mode ?? req.autoresetMode ?? "NextStep",
       makeSeed: req.seed,

@@ -29,6 +29,12 @@ export class ToolRefEncoder {
     if (!isPlainObject(obs)) return obs;
     const tools = obs.newTools;
     if (!Array.isArray(tools) || tools.length === 0) return obs;
+    const out = this.compactList(tools);
+    return out === tools ? obs : { ...obs, newTools: out };
+  }
+
+  /** One `newTools` list with already-sent schemas replaced by their names; the same list when none was. */
+  compactList(tools: readonly unknown[]): readonly unknown[] {
     let out: unknown[] | null = null;
     for (let i = 0; i < tools.length; i++) {
       const tool: unknown = tools[i];
@@ -43,7 +49,7 @@ export class ToolRefEncoder {
       if (wire !== tool && out === null) out = tools.slice(0, i);
       if (out !== null) out.push(wire);
     }
-    return out === null ? obs : { ...obs, newTools: out };
+    return out ?? tools;
   }
 }
 
@@ -54,7 +60,12 @@ export class ToolRefDecoder {
   /** Replaces names in `obs.newTools` by the schemas received earlier; learns the full schemas it sees. */
   expand(obs: unknown): unknown {
     if (!isPlainObject(obs) || !Array.isArray(obs.newTools)) return obs;
-    const tools = obs.newTools.map((tool: unknown) => {
+    return { ...obs, newTools: this.expandList(obs.newTools) };
+  }
+
+  /** One `newTools` list with names replaced by the schemas received earlier. */
+  expandList(list: readonly unknown[]): unknown[] {
+    return list.map((tool: unknown) => {
       if (typeof tool === "string") {
         const schema = this.known.get(tool);
         if (schema === undefined) throw new Error(`tool reference '${tool}' names no schema received on this session`);
@@ -64,6 +75,5 @@ export class ToolRefDecoder {
       if (name !== null) this.known.set(name, tool);
       return tool;
     });
-    return { ...obs, newTools: tools };
   }
 }

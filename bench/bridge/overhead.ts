@@ -1,12 +1,13 @@
 /**
  * Where a bridge step's server time goes, without sockets. Part by part: server-side sampling, the vector env's
  * step, observation deltas with tool references, info filtering and msgpack encoding; then the real request path
- * (`handleRequest("step", { sample: true })` + encoding the response) end to end. CPU µs per env-step, so a busy
- * machine disturbs it little.
+ * (`handleRequest("step", { sample: true })` + encoding the response) end to end; then the bridge alone (recorded
+ * steps replayed through the request path, see replay.ts) with per-env and column deltas. CPU µs per env-step, so a
+ * busy machine disturbs it little.
  *
  *   node --import tsx bench/bridge/overhead.ts [--env ToolMaze-v0] [--batch 256] [--iters 200] [--info none|all]
  */
-import { envActionSpace } from "../../bridge/backend.js";
+import { envActionSpace, type VecEnvLike } from "../../bridge/backend.js";
 import { encode } from "../../bridge/codec.js";
 import { createCoreBackend } from "../../bridge/coreBackend.js";
 import { encodeDelta } from "../../bridge/delta.js";
@@ -15,6 +16,7 @@ import { limitsSchema } from "../../bridge/protocol.js";
 import { SessionManager } from "../../bridge/sessions.js";
 import { ToolRefEncoder } from "../../bridge/toolRefs.js";
 import { makeVec } from "../../src/index.js";
+import { record, replayTiming } from "./replay.js";
 
 const argv = process.argv.slice(2);
 const arg = (n: string, d: string) => (argv.indexOf(`--${n}`) >= 0 ? argv[argv.indexOf(`--${n}`) + 1] : d);
@@ -101,5 +103,22 @@ async function requestPath(): Promise<void> {
   );
 }
 
+/** The bridge's own work alone (bench/bridge/replay.ts): recorded env steps replayed through the request path. */
+function replayed(): void {
+  // The library's vector env, seen through the bridge's narrow interface (as coreBackend hands it to the bridge).
+  const env = makeVec(envId, batch, {}) as unknown as VecEnvLike;
+  const rec = record(backend, env, iters);
+  const make = info === "all" ? { info_keys: null } : {};
+  for (const enc of ["delta", "columns"]) {
+    const t = replayTiming(backend, rec, 15, { ...make, obs_encoding: enc });
+    console.log(
+      `bridge alone, ${enc} (recorded steps replayed, least of 15 rounds): handler ${t.handle.toFixed(2)} + encode ` +
+        `${t.encode.toFixed(2)} = ${(t.handle + t.encode).toFixed(2)} CPU µs per env-step; ${Math.round(t.bytes)} B per response`,
+    );
+  }
+  env.close();
+}
+
 parts();
 await requestPath();
+replayed();

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { BridgeClient } from "../../bridge/client.js";
 import { encode } from "../../bridge/codec.js";
 import { createCoreBackend } from "../../bridge/coreBackend.js";
+import { ActionNameDecoder, applyColumns, type ColumnActions, type ColumnObs } from "../../bridge/columns.js";
 import { applyDelta, type WireObs } from "../../bridge/delta.js";
 import { BridgeServer } from "../../bridge/server.js";
 import { type AutoresetMode, listEnvs, makeVec, Rng, stableStringify } from "../../src/index.js";
@@ -65,6 +66,7 @@ async function overBridge(
   const r = await client.request<{ observations: unknown[]; infos: unknown }>("reset", { session });
   let obs = r.observations;
   const out: unknown[] = [];
+  const names = new ActionNameDecoder();
   for (let t = 0; t < steps; t++) {
     const s = await client.request<{
       actions: unknown[];
@@ -74,6 +76,15 @@ async function overBridge(
       truncated: boolean[];
       infos: unknown;
     }>("step", { session, sample: true });
+    if (encoding === "columns") {
+      // Column sessions send columns, binary scalars and tool indices: rebuilt here as a client would.
+      obs = applyColumns(obs, s.observations as ColumnObs);
+      const flags = (b: unknown) => Array.from(b as Uint8Array, (x) => x === 1);
+      const rewards = Array.from(new Float64Array(new Uint8Array(s.rewards as unknown as Uint8Array).buffer));
+      const actions = names.decode(s.actions as unknown as ColumnActions);
+      out.push({ actions, obs, rewards, terminated: flags(s.terminated), truncated: flags(s.truncated), infos: s.infos });
+      continue;
+    }
     obs = encoding === "delta" ? obs.map((o, i) => applyDelta(o, s.observations[i] as WireObs)) : s.observations;
     out.push({ actions: s.actions, obs, rewards: s.rewards, terminated: s.terminated, truncated: s.truncated, infos: s.infos });
   }
@@ -93,12 +104,14 @@ describe("bridge over the library", () => {
       const want = hash(inProcess(id, 3, 5, 40));
       expect(hash(await overBridge(client, id, 3, 5, 40)), id).toBe(want);
       expect(hash(await overBridge(client, id, 3, 5, 40, "full")), id).toBe(want);
+      expect(hash(await overBridge(client, id, 3, 5, 40, "columns")), id).toBe(want);
     }
     expect(hash(await overBridge(client, "Demo-v0", 3, 6, 40))).not.toBe(hash(inProcess("Demo-v0", 3, 5, 40)));
     // SameStep autoreset (final_obs / final_info in infos) matches too
     const same = hash(inProcess("Demo-v0", 3, 5, 40, "SameStep"));
     expect(same).not.toBe(hash(inProcess("Demo-v0", 3, 5, 40)));
     expect(hash(await overBridge(client, "Demo-v0", 3, 5, 40, "delta", "SameStep"))).toBe(same);
+    expect(hash(await overBridge(client, "Demo-v0", 3, 5, 40, "columns", "SameStep"))).toBe(same);
   });
 
   it("reset with a mask and per-env seeds resets only the masked envs, as in-process", async () => {

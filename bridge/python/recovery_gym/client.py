@@ -241,8 +241,9 @@ class Client:
                  record: bool = False, tool_refs: Optional[bool] = None, **options: Any) -> "RemoteVectorEnv":
         """A batched env of ``num_envs`` copies on this server (Gymnasium 1.x vector semantics).
 
-        ``obs_encoding`` defaults to ``"delta"``, and with ``use_numpy`` to ``"auto"``: a Dict of Box / MultiBinary /
-        Discrete observations then arrives packed, one numpy array per key per batch."""
+        ``obs_encoding`` defaults to ``"columns"`` (``"delta"`` on servers older than protocol minor 5), and with
+        ``use_numpy`` to ``"auto"``: a Dict of Box / MultiBinary / Discrete observations then arrives packed, one numpy
+        array per key per batch. Every encoding gives the same observations."""
         from .env import RemoteVectorEnv
 
         return RemoteVectorEnv(self, env_id, num_envs, options, seed=seed, autoreset_mode=autoreset_mode,

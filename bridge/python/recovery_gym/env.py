@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import sys
+from array import array
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -55,6 +57,14 @@ def expand_tool_refs(obs: Any, known: Dict[str, Any]) -> Any:
     tools = obs.get("newTools")
     if not tools:
         return obs
+    obs["newTools"] = expand_tool_list(tools, known)
+    return obs
+
+
+def expand_tool_list(tools: Any, known: Dict[str, Any]) -> Any:
+    """One ``newTools`` list with tool names replaced by the schemas received earlier (see ``expand_tool_refs``)."""
+    if not isinstance(tools, list) or not tools:
+        return tools
     out = []
     for t in tools:
         if isinstance(t, str):
@@ -68,8 +78,65 @@ def expand_tool_refs(obs: Any, known: Dict[str, Any]) -> Any:
             if isinstance(t, dict) and isinstance(t.get("name"), str):
                 known[t["name"]] = t
             out.append(t)
-    obs["newTools"] = out
-    return obs
+    return out
+
+
+def apply_columns(prev: List[Any], wire: Dict[str, Any], tools: Optional[Dict[str, Any]]) -> List[Any]:
+    """Rebuilds a batch of observations from the previous ones and column deltas (``obs_encoding="columns"``):
+    ``f`` whole observations first, then per key ``s`` new values, ``p`` patches merged into map values, ``d`` keys
+    removed; each column is ``[envs, values]`` (``envs`` nil: every env in order). Tool references are expanded in
+    the server's order: the whole observations, then the ``newTools`` column."""
+    # Nearly every env changes on every step (counters), so copying every map up front is the cheap path.
+    out = [dict(o) if isinstance(o, dict) else o for o in prev]
+    f = wire.get("f")
+    if f:
+        envs, vals = f
+        if tools is not None:
+            vals = [expand_tool_refs(v, tools) for v in vals]
+        for e, v in zip(range(len(vals)) if envs is None else envs, vals):
+            out[e] = v
+    for k, (envs, vals) in (wire.get("s") or {}).items():
+        if tools is not None and k == "newTools":
+            vals = [expand_tool_list(v, tools) for v in vals]
+        for e, v in zip(range(len(vals)) if envs is None else envs, vals):
+            out[e][k] = v
+    for k, (envs, vals) in (wire.get("p") or {}).items():
+        for e, v in zip(range(len(vals)) if envs is None else envs, vals):
+            o = out[e]
+            o[k] = {**o[k], **v}
+    for k, envs in (wire.get("d") or {}).items():
+        for e in envs:
+            out[e].pop(k, None)
+    return out
+
+
+def decode_actions(wire: Dict[str, Any], names: List[str]) -> List[Any]:
+    """Server-sampled actions of a column session: ``tool[i]`` indexes the session's tool-name table (extended by
+    ``names``), ``args[i]`` holds the call's arguments, or the whole action where ``tool[i]`` is -1."""
+    new = wire.get("names")
+    if new:
+        names.extend(new)
+    n = len(names)
+    out: List[Any] = []
+    for t, a in zip(wire["tool"], wire["args"]):
+        if t < 0:
+            out.append(a)
+        elif t < n:
+            out.append({"type": "tool_call", "name": names[t], "arguments": a})
+        else:
+            from .errors import ProtocolError
+
+            raise ProtocolError(f"action tool index {t} names no tool received on this session")
+    return out
+
+
+def unpack_floats(data: bytes) -> List[float]:
+    """A binary column of little-endian float64 values as Python floats."""
+    arr = array("d")
+    arr.frombytes(data)
+    if sys.byteorder == "big":
+        arr.byteswap()
+    return arr.tolist()
 
 
 def unbatch_info(infos: Dict[str, Any], i: int) -> Dict[str, Any]:
@@ -130,7 +197,7 @@ class RemoteVectorEnv(BatchedSpaces):
         self.env_id = env_id
         minor = client.server_info.get("minor", 0)
         if obs_encoding is None:
-            obs_encoding = "auto" if use_numpy and minor >= 4 else "delta"
+            obs_encoding = "auto" if use_numpy and minor >= 4 else "columns" if minor >= 5 and not use_numpy else "delta"
         if obs_encoding in ("packed", "auto") and not use_numpy:
             raise ValueError(f"obs_encoding={obs_encoding!r} delivers numpy arrays: pass use_numpy=True")
         fields: Dict[str, Any] = {"env_id": env_id, "num_envs": int(num_envs), "options": camel_options(options),
@@ -167,6 +234,8 @@ class RemoteVectorEnv(BatchedSpaces):
         # Schemas received on this session, by tool name (None: the session does not use tool references).
         self._tools: Optional[Dict[str, Any]] = {} if made.get("tool_refs") else None
         self._obs: List[Any] = [None] * self.num_envs
+        # Column sessions: the tool names of server-sampled actions, by the index the server sends.
+        self._action_names: List[str] = []
         self._pending_step: Optional[int] = None
         self._sampler_seed: Optional[int] = None
         self._closed = False
@@ -221,6 +290,8 @@ class RemoteVectorEnv(BatchedSpaces):
         r = self.client.recv(rid)
         if self._layout is not None:
             return self._packed_step(r)
+        if self._encoding == "columns":
+            return self._columns_step(r)
         tools = self._tools
         if self._encoding == "delta":
             wires = r["observations"]
@@ -247,6 +318,23 @@ class RemoteVectorEnv(BatchedSpaces):
         out = (list(self._obs), rewards, terminated, truncated, r["infos"])
         if "actions" in r:
             return out + (r["actions"],)
+        return out
+
+    def _columns_step(self, r: Dict[str, Any]) -> Tuple[Any, ...]:
+        self._obs = apply_columns(self._obs, r["observations"], self._tools)
+        if self.use_numpy:
+            import numpy as np
+
+            rewards: Any = np.frombuffer(bytearray(r["rewards"]), dtype="<f8")
+            terminated: Any = np.frombuffer(bytearray(r["terminated"]), dtype=np.uint8).view(np.bool_)
+            truncated: Any = np.frombuffer(bytearray(r["truncated"]), dtype=np.uint8).view(np.bool_)
+        else:
+            rewards = unpack_floats(r["rewards"])
+            terminated = [b != 0 for b in r["terminated"]]
+            truncated = [b != 0 for b in r["truncated"]]
+        out = (list(self._obs), rewards, terminated, truncated, r["infos"])
+        if "actions" in r:
+            return out + (decode_actions(r["actions"], self._action_names),)
         return out
 
     def _packed_step(self, r: Dict[str, Any]) -> Tuple[Any, ...]:
