@@ -50,6 +50,7 @@ import {
   canonicalHidden,
   canonicalProfile,
   canonicalView,
+  deepFreezeJson,
   type ProfileFacts,
   profileFacts,
 } from "./instanceCache.js";
@@ -270,11 +271,12 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       faults: facts.faults,
       corruptions: CORRUPTIONS,
       parameters: taskParameters(task),
-      // Read only with option hiddenInfo (ToolEnv puts it in info.hidden).
+      // Read only with option hiddenInfo (ToolEnv puts it in info.hidden): deep-frozen on both suites, so callers
+      // see one contract (read-only) whether or not the object is shared with other episodes.
       hidden: !this.options.hiddenInfo
         ? undefined
         : sampled
-          ? this.hiddenTruth(perturbation, index)
+          ? deepFreezeJson(this.hiddenTruth(perturbation, index))
           : canonicalHidden(this.profile, () => this.hiddenTruth(perturbation, index)),
     };
   }
