@@ -10,6 +10,7 @@
 import { type JsonObject, type JsonValue, Rng, type FaultSpec, type ToolDefinition } from "../../src/family.js";
 import { buildProfile, type FaultProfile, type SlotFault } from "./faults.js";
 import { isUnsolvable, minRemainingCalls } from "./scorer.js";
+import { Memo } from "./task/memo.js";
 import { CANONICAL_INSTANCES, canonicalInstance, type Perturbation, stratifiedInstanceIndex, type Task } from "./tasks.js";
 import { type ToolMazeVersion, versionProfile } from "./version.js";
 import { decoyDefinition, distractorPool, faultSpecs, isDecoy, toolDefinition } from "./wiring.js";
@@ -39,7 +40,8 @@ export interface ProfileFacts {
   /** Engine fault specs, shared by the profile's episodes (explicit faults copy their responses per episode). */
   readonly faults: readonly FaultSpec[];
 }
-const facts = new WeakMap<FaultProfile, ProfileFacts>();
+// Sampled profiles too (one per sampled reset): a Memo, not a WeakMap (see task/memo.ts).
+const facts = new Memo<FaultProfile, ProfileFacts>("profileFacts");
 /** Unsolvable flag, fault lookup, initial potential and engine fault specs of a profile (cached on its identity). */
 export function profileFacts(task: Task, profile: FaultProfile): ProfileFacts {
   let f = facts.get(profile);

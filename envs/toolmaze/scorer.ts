@@ -7,6 +7,7 @@ import type { FaultProfile, SlotFault } from "./faults.js";
 import { doomedFaults, observableMinCalls, type RecoveryOptimum } from "./optimum.js";
 import { slotCost, type SlotFaultState } from "./task/solve.js";
 import { alternativeTools, downstreamTools, slotSolutions } from "./task/facts.js";
+import { Memo } from "./task/memo.js";
 
 export { alternativeTools, downstreamPositions, downstreamTools, slotSolutions } from "./task/facts.js";
 import type { Task } from "./task/model.js";
@@ -87,7 +88,7 @@ export interface EpisodeMetrics {
 const norm = (v: unknown): string | undefined =>
   v === undefined ? undefined : typeof v === "string" ? `s:${v.trim().toLowerCase()}` : `${typeof v}:${JSON.stringify(v)}`;
 
-const unsolvableCache = new WeakMap<FaultProfile, { task: Task; unsolvable: boolean }>();
+const unsolvableCache = new Memo<FaultProfile, { task: Task; unsolvable: boolean }>("unsolvable");
 /**
  * True when a permanent fault leaves its slot without any path (C1 under P2/P4): only a wise abort succeeds.
  * A pure function of (task, profile), cached on the profile.
@@ -117,7 +118,7 @@ interface TaskIndex {
   /** Every literal the task text quotes (normalised): a value the agent can take from the request itself. */
   readonly literals: ReadonlySet<string | undefined>;
 }
-const taskIndexCache = new WeakMap<Task, TaskIndex>();
+const taskIndexCache = new Memo<Task, TaskIndex>("taskIndex");
 function taskIndex(task: Task): TaskIndex {
   let ix = taskIndexCache.get(task);
   if (ix) return ix;

@@ -6,6 +6,7 @@
 import type { JsonObject, CorruptionFn, FaultSpec, ToolDefinition, ToolErrorPayload } from "../../src/family.js";
 import { corruptValue, type CorruptionSpec, type FaultProfile } from "./faults.js";
 import type { CorruptionClass } from "./task/strata.js";
+import { Memo } from "./task/memo.js";
 import { countOrderings } from "./task/solve.js";
 import type { Task } from "./tasks.js";
 import { corpus, type ToolSpec } from "./world/corpus.js";
@@ -55,7 +56,7 @@ export function toolDefinition(spec: ToolSpec): ToolDefinition<WorldState> {
 
 /** Solutions listed in `info.hidden.solutions` (shortest first); `solutionCount` gives the full number. */
 export const HIDDEN_SOLUTIONS = 32;
-const orderingCache = new WeakMap<Task, number[]>();
+const orderingCache = new Memo<Task, number[]>("orderingCounts");
 /** Legal orderings of each listed solution (pure function of the task, cached on its identity). */
 export function orderingCounts(task: Task): number[] {
   let counts = orderingCache.get(task);
