@@ -285,6 +285,8 @@ export function slotCost(
   return { cost: best, path: bestPath };
 }
 
+let orderScratch = new Float64Array(1 << 10);
+
 /**
  * Number of legal call orders of one solution (a tool set): permutations in which every tool comes after, for each
  * of its bound parameters, at least one chosen provider of that parameter. Independent parts (parallel slots, side
@@ -342,7 +344,11 @@ export function countOrderings(positions: readonly Position[], solution: readonl
       }
       req[k] = local;
     }
-    const ways = new Float64Array(1 << size).fill(-1);
+    // One scratch table for every part and call (a C4 solution's part needs up to 2^size entries: most of what a
+    // sampled reset's hidden truth allocated), grown on demand and reset over the part's range only.
+    if (orderScratch.length < 1 << size) orderScratch = new Float64Array(1 << size);
+    const ways = orderScratch;
+    ways.fill(-1, 0, 1 << size);
     ways[0] = 1;
     total *= countWays((1 << size) - 1, size, req, ways) * binomial(placed + size, size);
     placed += size;
