@@ -104,11 +104,13 @@ export function canonicalView(task: Task, base: number, distractors: number, ver
 }
 
 /**
- * Freezes a JSON value and everything in it, in place. ToolMaze's hidden truth is handed out as is (a copy per
- * reset was a third of a canonical reset), so it is frozen instead: an edit throws rather than reaching the cache.
+ * Freezes a JSON value and everything in it, in place (an object already frozen is taken as frozen throughout).
+ * ToolMaze's hidden truth is handed out as is (a copy per reset was a third of a canonical reset), so it is frozen
+ * instead: an edit throws rather than reaching the cache.
  */
 export function deepFreezeJson<T extends JsonValue>(value: T): T {
-  if (typeof value !== "object" || value === null) return value;
+  // A frozen object is one of ours, frozen whole (the hidden truth shares its task-level parts between instances).
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
   Object.freeze(value);
   if (Array.isArray(value)) for (let i = 0; i < value.length; i++) deepFreezeJson(value[i]!);
   else for (const k in value) deepFreezeJson((value as JsonObject)[k]!);
