@@ -18,6 +18,13 @@ describe("ToolMaze Memo (derived values stored on their key)", () => {
     expect(memo.get({ ...a })).toBeUndefined();
   });
 
+  it("does not refuse a frozen key: nothing is stored, the caller recomputes", () => {
+    const memo = new Memo<{ id: string }, number>("frozen");
+    const key = Object.freeze({ id: "f" });
+    expect(() => memo.set(key, 1)).not.toThrow();
+    expect(memo.get(key)).toBeUndefined();
+  });
+
   it("keeps the memos of two caches apart", () => {
     const one = new Memo<object, string>("same");
     const two = new Memo<object, string>("same");

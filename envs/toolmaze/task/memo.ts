@@ -24,6 +24,8 @@ export class Memo<K extends object, V> {
     const holder = key as Record<symbol, V | undefined>;
     // Writable data property (a field, not a constant in the hidden class): every key of a shape shares one map.
     if (this.slot in holder) holder[this.slot] = value;
-    else Object.defineProperty(key, this.slot, { value, writable: true, enumerable: false, configurable: false });
+    // A frozen (or sealed) key cannot hold a memo: its value is recomputed on every call rather than refused.
+    else if (Object.isExtensible(key))
+      Object.defineProperty(key, this.slot, { value, writable: true, enumerable: false, configurable: false });
   }
 }
