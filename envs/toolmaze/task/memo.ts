@@ -8,24 +8,33 @@
  * reset run copy and promote ~1 MB (2–4 ms pauses, the p99 tail of the reset). A property of the key is reachable only
  * through the key, so it dies with it. The property is non-enumerable: spreads, `Object.keys`, JSON and deep
  * equality do not see it, and a copy of the object (`{ ...task }`) starts with an empty memo.
+ *
+ * Every memo of a key shares one property (an array indexed by memo), so a key gains one hidden-class transition
+ * whichever memos fill in whatever order: code reading `task.positions` elsewhere stays monomorphic.
  */
-export class Memo<K extends object, V> {
-  private readonly slot: symbol;
+const MEMO: unique symbol = Symbol("toolmaze.memo");
+type Holder = { [MEMO]?: unknown[] };
+let memos = 0;
 
-  constructor(name: string) {
-    this.slot = Symbol(name);
-  }
+export class Memo<K extends object, V> {
+  private readonly index = memos++;
+
+  /** `name` says what the memo holds (for debugging). */
+  constructor(readonly name: string) {}
 
   get(key: K): V | undefined {
-    return (key as Record<symbol, V | undefined>)[this.slot];
+    return (key as Holder)[MEMO]?.[this.index] as V | undefined;
   }
 
   set(key: K, value: V): void {
-    const holder = key as Record<symbol, V | undefined>;
-    // Writable data property (a field, not a constant in the hidden class): every key of a shape shares one map.
-    if (this.slot in holder) holder[this.slot] = value;
-    // A frozen (or sealed) key cannot hold a memo: its value is recomputed on every call rather than refused.
-    else if (Object.isExtensible(key))
-      Object.defineProperty(key, this.slot, { value, writable: true, enumerable: false, configurable: false });
+    let slots = (key as Holder)[MEMO];
+    if (slots === undefined) {
+      // A frozen (or sealed) key cannot hold a memo: its value is recomputed on every call rather than refused.
+      if (!Object.isExtensible(key)) return;
+      slots = [];
+      // Writable data property (a field, not a constant in the hidden class): every key of a shape shares one map.
+      Object.defineProperty(key, MEMO, { value: slots, writable: true, enumerable: false, configurable: false });
+    }
+    slots[this.index] = value;
   }
 }
