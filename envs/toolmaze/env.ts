@@ -187,22 +187,23 @@ function taskTruth(t: Task): TaskTruth {
     orderings: deepFreezeJson(orderingCounts(t)),
     slots: deepFreezeJson(t.slots.map((s) => ({ slot: s.slot, goal: s.goal, pattern: s.pattern }))),
     positions: deepFreezeJson(
-      t.positions.map(
-        (p): JsonObject => ({
+      t.positions.map((p): JsonObject => {
+        // Built per sampled reset: a loop rather than Object.fromEntries over mapped entries (same keys, same order).
+        const bindings: JsonObject = {};
+        for (const k in p.bindings) {
+          const b = p.bindings[k]!;
+          bindings[k] = b.kind === "literal" ? { literal: b.value } : { type: b.type, from: [...b.from] };
+        }
+        return {
           index: p.index,
           group: p.cap,
           category: p.category,
           slot: p.slot,
           members: [...p.members],
           route: p.route ? `${p.route.id}#${p.route.branch}` : null,
-          bindings: Object.fromEntries(
-            Object.entries(p.bindings).map(([k, b]): [string, JsonObject] => [
-              k,
-              b.kind === "literal" ? { literal: b.value } : { type: b.type, from: [...b.from] },
-            ]),
-          ),
-        }),
-      ),
+          bindings,
+        };
+      }),
     ),
   };
   taskTruths.set(t, tt);
