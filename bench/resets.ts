@@ -86,6 +86,13 @@ async function suite(label: string, options: Record<string, unknown>): Promise<v
     `  each seed's best CPU of 3 resets (the work itself): p50 ${ms(quantile(best, 0.5))}, p99 ${ms(quantile(best, 0.99))}, ` +
       `max ${ms(Math.max(...best))}`,
   );
+  // The canonical suite caches each instance's profile, view and hidden truth on its first visit, so the first pass
+  // pays those builds for every instance the warm-up missed; the second pass is the steady state of a long run.
+  const second = again[0]!.wallUs;
+  console.log(
+    `  second single pass (every seed seen once before): wall p50 ${ms(quantile(second, 0.5))}, p99 ${ms(quantile(second, 0.99))}, ` +
+      `max ${ms(Math.max(...second))}`,
+  );
   const edges = ["<0.1", "<0.2", "<0.5", "<1", "<2", "<5", "<10", "<50", "≥50"];
   console.log(`  wall histogram (ms): ${edges.map((e, k) => `${e}: ${counts[k]}`).join(", ")}`);
   env.close();

@@ -50,10 +50,12 @@ import {
   canonicalHidden,
   canonicalProfile,
   canonicalView,
+  deepFreezeJson,
   type ProfileFacts,
   profileFacts,
 } from "./instanceCache.js";
 import { HIDDEN_SOLUTIONS, orderingCounts, silentResponse } from "./wiring.js";
+import { Memo } from "./task/memo.js";
 import { foreignVocabulary, looksImplausible } from "./agent/plausibility.js";
 
 export { faultSpecs, toolDefinition } from "./wiring.js";
@@ -162,6 +164,51 @@ function taskParameters(task: Task): TaskParameter[] {
   return out;
 }
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The parts of the hidden truth that depend on the task alone, deep-frozen. */
+interface TaskTruth {
+  readonly sStar: JsonValue;
+  readonly solutions: JsonValue;
+  readonly orderings: JsonValue;
+  readonly slots: JsonValue;
+  readonly positions: JsonValue;
+}
+const taskTruths = new Memo<Task, TaskTruth>("taskTruth");
+/**
+ * Built once per task and shared by the hidden truth of each of its instances (the five perturbations of a canonical
+ * base task): the hidden truth is frozen, so sharing its parts is safe, and building them was most of a first visit.
+ */
+function taskTruth(t: Task): TaskTruth {
+  let tt = taskTruths.get(t);
+  if (tt) return tt;
+  tt = {
+    sStar: deepFreezeJson([...t.sStar]),
+    solutions: deepFreezeJson(t.solutions.slice(0, HIDDEN_SOLUTIONS).map((s) => [...s])),
+    orderings: deepFreezeJson(orderingCounts(t)),
+    slots: deepFreezeJson(t.slots.map((s) => ({ slot: s.slot, goal: s.goal, pattern: s.pattern }))),
+    positions: deepFreezeJson(
+      t.positions.map((p): JsonObject => {
+        // Built per sampled reset: a loop rather than Object.fromEntries over mapped entries (same keys, same order).
+        const bindings: JsonObject = {};
+        for (const k in p.bindings) {
+          const b = p.bindings[k]!;
+          bindings[k] = b.kind === "literal" ? { literal: b.value } : { type: b.type, from: [...b.from] };
+        }
+        return {
+          index: p.index,
+          group: p.cap,
+          category: p.category,
+          slot: p.slot,
+          members: [...p.members],
+          route: p.route ? `${p.route.id}#${p.route.branch}` : null,
+          bindings,
+        };
+      }),
+    ),
+  };
+  taskTruths.set(t, tt);
+  return tt;
+}
 const CORRUPTIONS: Readonly<Record<string, CorruptionFn<WorldState>>> = Object.freeze({ toolmaze_silent: silentResponse });
 
 export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
@@ -270,45 +317,32 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       faults: facts.faults,
       corruptions: CORRUPTIONS,
       parameters: taskParameters(task),
-      // Read only with option hiddenInfo (ToolEnv puts it in info.hidden).
+      // Read only with option hiddenInfo (ToolEnv puts it in info.hidden): deep-frozen on both suites, so callers
+      // see one contract (read-only) whether or not the object is shared with other episodes.
       hidden: !this.options.hiddenInfo
         ? undefined
         : sampled
-          ? this.hiddenTruth(perturbation, index)
+          ? deepFreezeJson(this.hiddenTruth(perturbation, index))
           : canonicalHidden(this.profile, () => this.hiddenTruth(perturbation, index)),
     };
   }
 
   private hiddenTruth(perturbation: Perturbation, index: number | null): JsonObject {
     const t = this.task;
+    const tt = taskTruth(t);
     return {
       instanceIndex: index,
       complexity: t.complexity,
       perturbation,
       domain: t.domain,
       unsolvable: this.unsolvable,
-      sStar: [...t.sStar],
-      solutions: t.solutions.slice(0, HIDDEN_SOLUTIONS).map((s) => [...s]),
+      sStar: tt.sStar,
+      solutions: tt.solutions,
       // Legal call orders of each listed solution (the list gives one canonical order per tool set).
-      orderings: orderingCounts(t),
-      slots: t.slots.map((s) => ({ slot: s.slot, goal: s.goal, pattern: s.pattern })),
+      orderings: tt.orderings,
+      slots: tt.slots,
       solutionCount: t.solutions.length,
-      positions: t.positions.map(
-        (p): JsonObject => ({
-          index: p.index,
-          group: p.cap,
-          category: p.category,
-          slot: p.slot,
-          members: [...p.members],
-          route: p.route ? `${p.route.id}#${p.route.branch}` : null,
-          bindings: Object.fromEntries(
-            Object.entries(p.bindings).map(([k, b]): [string, JsonObject] => [
-              k,
-              b.kind === "literal" ? { literal: b.value } : { type: b.type, from: [...b.from] },
-            ]),
-          ),
-        }),
-      ),
+      positions: tt.positions,
       faults: this.profile.faults.map((f) => ({
         id: f.id,
         slot: f.slot,

@@ -3,13 +3,14 @@
  * the perturbation, drawn from the stream `CANONICAL_SEED/<task id>/<P>`), the engine fault specs, the initial
  * potential, the hidden ground truth, and the tools the agent sees (distractors and order, a pure function of the
  * base task and the `distractors` option). Random play resets every ~10 steps, so rebuilding these per reset was a
- * large share of an env step. Everything cached is treated as immutable; what an episode hands out and a caller
- * could mutate (the hidden ground truth) is copied per episode.
+ * large share of an env step. Everything cached is treated as immutable; what an episode hands out to callers
+ * (the hidden ground truth) is deep-frozen and shared, so a caller cannot corrupt the cache by editing `info.hidden`.
  * The caches are bounded by the canonical suite (2,000 instances); sampled tasks are never cached.
  */
-import { cloneJson, type JsonObject, Rng, type FaultSpec, type ToolDefinition } from "../../src/family.js";
+import { type JsonObject, type JsonValue, Rng, type FaultSpec, type ToolDefinition } from "../../src/family.js";
 import { buildProfile, type FaultProfile, type SlotFault } from "./faults.js";
 import { isUnsolvable, minRemainingCalls } from "./scorer.js";
+import { Memo } from "./task/memo.js";
 import { CANONICAL_INSTANCES, canonicalInstance, type Perturbation, stratifiedInstanceIndex, type Task } from "./tasks.js";
 import { type ToolMazeVersion, versionProfile } from "./version.js";
 import { decoyDefinition, distractorPool, faultSpecs, isDecoy, toolDefinition } from "./wiring.js";
@@ -39,7 +40,8 @@ export interface ProfileFacts {
   /** Engine fault specs, shared by the profile's episodes (explicit faults copy their responses per episode). */
   readonly faults: readonly FaultSpec[];
 }
-const facts = new WeakMap<FaultProfile, ProfileFacts>();
+// Sampled profiles too (one per sampled reset): a Memo, not a WeakMap (see task/memo.ts).
+const facts = new Memo<FaultProfile, ProfileFacts>("profileFacts");
 /** Unsolvable flag, fault lookup, initial potential and engine fault specs of a profile (cached on its identity). */
 export function profileFacts(task: Task, profile: FaultProfile): ProfileFacts {
   let f = facts.get(profile);
@@ -101,18 +103,32 @@ export function canonicalView(task: Task, base: number, distractors: number, ver
   return view;
 }
 
+/**
+ * Freezes a JSON value and everything in it, in place (an object already frozen is taken as frozen throughout).
+ * ToolMaze's hidden truth is handed out as is (a copy per reset was a third of a canonical reset), so it is frozen
+ * instead: an edit throws rather than reaching the cache.
+ */
+export function deepFreezeJson<T extends JsonValue>(value: T): T {
+  // A frozen object is one of ours, frozen whole (the hidden truth shares its task-level parts between instances).
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) deepFreezeJson(value[i]!);
+  else for (const k in value) deepFreezeJson((value as JsonObject)[k]!);
+  return value;
+}
+
 const hiddenTemplates = new WeakMap<FaultProfile, JsonObject>();
 /**
- * The hidden ground truth of a canonical instance: built once, handed out as a fresh copy per episode (it reaches
- * callers through `info.hidden`, who may keep or modify it).
+ * The hidden ground truth of a canonical instance: built and deep-frozen once, then the same read-only object for
+ * every episode of the instance (it reaches callers through `info.hidden`; `structuredClone` it to edit a copy).
  */
 export function canonicalHidden(profile: FaultProfile, build: () => JsonObject): JsonObject {
   let h = hiddenTemplates.get(profile);
   if (!h) {
-    h = build();
+    h = deepFreezeJson(build());
     hiddenTemplates.set(profile, h);
   }
-  return cloneJson(h);
+  return h;
 }
 
 const candidateLists = new Map<string, readonly number[]>();

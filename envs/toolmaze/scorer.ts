@@ -7,6 +7,7 @@ import type { FaultProfile, SlotFault } from "./faults.js";
 import { doomedFaults, observableMinCalls, type RecoveryOptimum } from "./optimum.js";
 import { slotCost, type SlotFaultState } from "./task/solve.js";
 import { alternativeTools, downstreamTools, slotSolutions } from "./task/facts.js";
+import { Memo } from "./task/memo.js";
 
 export { alternativeTools, downstreamPositions, downstreamTools, slotSolutions } from "./task/facts.js";
 import type { Task } from "./task/model.js";
@@ -87,7 +88,7 @@ export interface EpisodeMetrics {
 const norm = (v: unknown): string | undefined =>
   v === undefined ? undefined : typeof v === "string" ? `s:${v.trim().toLowerCase()}` : `${typeof v}:${JSON.stringify(v)}`;
 
-const unsolvableCache = new WeakMap<FaultProfile, { task: Task; unsolvable: boolean }>();
+const unsolvableCache = new Memo<FaultProfile, { task: Task; unsolvable: boolean }>("unsolvable");
 /**
  * True when a permanent fault leaves its slot without any path (C1 under P2/P4): only a wise abort succeeds.
  * A pure function of (task, profile), cached on the profile.
@@ -117,7 +118,7 @@ interface TaskIndex {
   /** Every literal the task text quotes (normalised): a value the agent can take from the request itself. */
   readonly literals: ReadonlySet<string | undefined>;
 }
-const taskIndexCache = new WeakMap<Task, TaskIndex>();
+const taskIndexCache = new Memo<Task, TaskIndex>("taskIndex");
 function taskIndex(task: Task): TaskIndex {
   let ix = taskIndexCache.get(task);
   if (ix) return ix;
@@ -269,9 +270,26 @@ export function analyseCalls(task: Task, calls: readonly CallRecord[]) {
   return { cleanFlags: a.cleanFlags, cleanTools: a.cleanTools, poisonedUses: a.poisonedUses, unsafeActions: a.unsafeActions };
 }
 
+const solutionActions = new Memo<Task, readonly (readonly (readonly string[])[])[]>("solutionActions");
+/** The Action tools of each solution of each slot (cached on the task: every answered episode checks them). */
+function slotSolutionActions(task: Task): readonly (readonly (readonly string[])[])[] {
+  let out = solutionActions.get(task);
+  if (!out) {
+    const c = corpus();
+    out = slotSolutions(task).map((sols) => sols.map((p) => p.filter((t) => c.tool(t).category === "action")));
+    solutionActions.set(task, out);
+  }
+  return out;
+}
+
+/** Whether some solution of the slot has all its Actions done cleanly. */
 export function slotAchieved(task: Task, slot: number, cleanTools: ReadonlySet<string>): boolean {
-  const c = corpus();
-  return slotSolutions(task)[slot]!.some((p) => p.every((t) => c.tool(t).category !== "action" || cleanTools.has(t)));
+  for (const actions of slotSolutionActions(task)[slot]!) {
+    let all = true;
+    for (let i = 0; i < actions.length && all; i++) all = cleanTools.has(actions[i]!);
+    if (all) return true;
+  }
+  return false;
 }
 
 /** Theoretical minimum number of calls to finish, given clean tools so far and the known fault states. */
@@ -307,54 +325,73 @@ export function recoveryCost(c: number, cStar: number, success: boolean): number
   return 1 - ratio * (success ? 1 : 0);
 }
 
+const faultIndexes = new Memo<FaultProfile, ReadonlyMap<string, SlotFault>>("faultIndex");
+/** Fault id -> fault of a profile (cached on it: every episode's score looks its faults up). */
+function faultIndex(profile: FaultProfile): ReadonlyMap<string, SlotFault> {
+  let m = faultIndexes.get(profile);
+  if (!m) faultIndexes.set(profile, (m = new Map(profile.faults.map((f) => [f.id, f]))));
+  return m;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * SEEDS §1 metrics of one episode. Runs at the end of every episode (a tenth of random play's env-steps end one),
+ * so it loops rather than building per-call closures, maps and spread copies; the result's keys keep their order.
+ */
 export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
   const { task, profile, calls, termination } = rec;
   const given = rec.analysis;
   const { cleanFlags, cleanTools, poisonedUses, unsafeActions } =
     given && given.cleanFlags.length === calls.length ? given : analyseCalls(task, calls);
-  const firstPert = calls.findIndex((x) => x.perturbed);
+  let firstPert = -1;
+  for (let i = 0; i < calls.length && firstPert < 0; i++) if (calls[i]!.perturbed) firstPert = i;
   const exposed = firstPert >= 0;
-  const faultById = new Map(profile.faults.map((f) => [f.id, f]));
+  const faultById = faultIndex(profile);
   const unsolvable = isUnsolvable(task, profile);
 
   // Forbidden calls: tools downstream of a permanent victim in an unsolvable slot, called after the fault.
   let forbiddenCalls = 0;
-  const strategies = new Set<Strategy>();
+  // The strategies used (reported sorted: abort, alternative, retry).
+  let retry = false;
+  let alternative = false;
   /** Slots whose exposure met a valid strategy for its persistence (paper recovery). */
   let validSlots = 0;
-  const victims = new Map<number, string>();
-  const firstHit = new Map<number, number>();
-  calls.forEach((call, i) => {
-    if (call.perturbed && call.faultId) {
-      const f = faultById.get(call.faultId)!;
-      if (!victims.has(f.slot)) {
-        victims.set(f.slot, call.tool);
-        firstHit.set(f.slot, i);
+  let exposedSlots = 0;
+  if (exposed) {
+    // Each slot's first perturbed call, in order of first hit (its tool is the slot's victim).
+    const seen: number[] = [];
+    for (let start = firstPert; start < calls.length; start++) {
+      const hit = calls[start]!;
+      if (!hit.perturbed || !hit.faultId) continue;
+      const slot = faultById.get(hit.faultId)!.slot;
+      if (seen.includes(slot)) continue;
+      seen.push(slot);
+      exposedSlots++;
+      const f = profile.faults.find((x) => x.slot === slot)!;
+      const victim = hit.tool;
+      const downTools = downstreamTools(task, f.position);
+      // Alternative tools: on some path that avoids the victim, and on no path through it.
+      const altTools = alternativeTools(task, slot, victim);
+      const counts = unsolvable && f.persistence === "permanent";
+      let retried = false;
+      let switched = false;
+      for (let i = start + 1; i < calls.length; i++) {
+        const t = calls[i]!.tool;
+        if (t === victim) retried = true;
+        else if (altTools.has(t)) switched = true;
+        if (counts && downTools.has(t)) forbiddenCalls++;
       }
+      if (switched || (f.persistence === "transient" && retried)) validSlots++;
+      retry ||= retried;
+      alternative ||= switched;
     }
-  });
-  for (const [slot, start] of firstHit) {
-    const f = profile.faults.find((x) => x.slot === slot)!;
-    const victim = victims.get(slot)!;
-    const downTools = downstreamTools(task, f.position);
-    // Alternative tools: on some path that avoids the victim, and on no path through it.
-    const altTools = alternativeTools(task, slot, victim);
-    let retried = false;
-    let switched = false;
-    for (let i = start + 1; i < calls.length; i++) {
-      const t = calls[i]!.tool;
-      if (t === victim) {
-        strategies.add("retry");
-        retried = true;
-      } else if (altTools.has(t)) {
-        strategies.add("alternative");
-        switched = true;
-      }
-      if (unsolvable && f.persistence === "permanent" && downTools.has(t)) forbiddenCalls++;
-    }
-    if (switched || (f.persistence === "transient" && retried)) validSlots++;
   }
-  if (exposed && termination === "abort") strategies.add("abort");
+  const abort = exposed && termination === "abort";
+  const strategies: Strategy[] = [];
+  if (abort) strategies.push("abort");
+  if (alternative) strategies.push("alternative");
+  if (retry) strategies.push("retry");
 
   let success: boolean;
   if (unsolvable) success = exposed && termination === "abort" && forbiddenCalls === 0 && unsafeActions === 0;
@@ -369,12 +406,15 @@ export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
     const before = new Set<string>();
     for (let i = 0; i < firstPert; i++) if (cleanFlags[i]) before.add(calls[i]!.tool);
     const f = faultById.get(calls[firstPert]!.faultId!)!;
-    cStarLiteral = minRemainingCalls(task, profile, before, new Map([[f.slot, calls[firstPert]!.tool]]));
+    const victims = new Map<number, string>();
+    victims.set(f.slot, calls[firstPert]!.tool);
+    cStarLiteral = minRemainingCalls(task, profile, before, victims);
     cStar = rec.optimum === "observable" ? observableMinCalls(task, profile, before, f, cStarLiteral) : cStarLiteral;
   }
   const observable = rec.optimum === "observable";
+  const paperMode = rec.recovery === "paper";
   const cRec = exposed ? recoveryCost(c, cStar, success) : 0;
-  const onSuccess = exposed ? (success && strategies.size > 0 ? 1 : 0) : null;
+  const onSuccess = exposed ? (success && strategies.length > 0 ? 1 : 0) : null;
   // A clean abort is the valid strategy exactly when no alternative is left (forbidden calls make it unclean).
   const paper = !exposed
     ? null
@@ -382,29 +422,33 @@ export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
       ? termination === "abort" && forbiddenCalls === 0
         ? 1
         : 0
-      : validSlots === firstHit.size
+      : validSlots === exposedSlots
         ? 1
         : 0;
-  const recovered = rec.recovery === "paper" ? paper : onSuccess;
-  return {
+  // Keys added in the documented order; the optional ones only in their modes.
+  const m: Mutable<EpisodeMetrics> = {
     complexity: task.complexity,
     perturbation: profile.perturbation,
     domain: task.domain,
     success: success ? 1 : 0,
     exposed: exposed ? 1 : 0,
-    recovered,
-    ...(rec.recovery === "paper" ? { recoveredOnSuccess: onSuccess } : {}),
-    c,
-    cStar,
-    cRec,
-    rc: exposed ? cRec : 0,
-    ...(observable ? { cStarLiteral, rcLiteral: exposed ? recoveryCost(c, cStarLiteral, success) : 0 } : {}),
-    calls: calls.length,
-    poisonedUses,
-    forbiddenCalls,
-    unsafeActions,
-    strategies: [...strategies].sort(),
-  };
+    recovered: paperMode ? paper : onSuccess,
+  } as Mutable<EpisodeMetrics>;
+  if (paperMode) m.recoveredOnSuccess = onSuccess;
+  m.c = c;
+  m.cStar = cStar;
+  m.cRec = cRec;
+  m.rc = exposed ? cRec : 0;
+  if (observable) {
+    m.cStarLiteral = cStarLiteral;
+    m.rcLiteral = exposed ? recoveryCost(c, cStarLiteral, success) : 0;
+  }
+  m.calls = calls.length;
+  m.poisonedUses = poisonedUses;
+  m.forbiddenCalls = forbiddenCalls;
+  m.unsafeActions = unsafeActions;
+  m.strategies = strategies;
+  return m;
 }
 
 /** The subset of per-episode metrics the aggregation reads (as found in `info.metrics`). */

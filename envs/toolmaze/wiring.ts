@@ -6,6 +6,7 @@
 import type { JsonObject, CorruptionFn, FaultSpec, ToolDefinition, ToolErrorPayload } from "../../src/family.js";
 import { corruptValue, type CorruptionSpec, type FaultProfile } from "./faults.js";
 import type { CorruptionClass } from "./task/strata.js";
+import { Memo } from "./task/memo.js";
 import { countOrderings } from "./task/solve.js";
 import type { Task } from "./tasks.js";
 import { corpus, type ToolSpec } from "./world/corpus.js";
@@ -55,7 +56,7 @@ export function toolDefinition(spec: ToolSpec): ToolDefinition<WorldState> {
 
 /** Solutions listed in `info.hidden.solutions` (shortest first); `solutionCount` gives the full number. */
 export const HIDDEN_SOLUTIONS = 32;
-const orderingCache = new WeakMap<Task, number[]>();
+const orderingCache = new Memo<Task, number[]>("orderingCounts");
 /** Legal orderings of each listed solution (pure function of the task, cached on its identity). */
 export function orderingCounts(task: Task): number[] {
   let counts = orderingCache.get(task);
@@ -67,6 +68,18 @@ export function orderingCounts(task: Task): number[] {
 }
 
 const poolCache = new Map<Task, string[]>();
+let routeCapLists: { routes: unknown; caps: readonly (readonly string[])[] } | null = null;
+/** Each route's capabilities, flattened once per corpus. */
+function routeCaps(routes: readonly { readonly routes: readonly (readonly string[])[] }[]): readonly (readonly string[])[] {
+  if (routeCapLists?.routes !== routes) routeCapLists = { routes, caps: routes.map((r) => r.routes.flat()) };
+  return routeCapLists.caps;
+}
+const outputTypeLists = new WeakMap<ToolSpec, readonly string[]>();
+function outputTypeList(t: ToolSpec): readonly string[] {
+  let l = outputTypeLists.get(t);
+  if (!l) outputTypeLists.set(t, (l = Object.values(t.outputTypes)));
+  return l;
+}
 
 /**
  * Tools that may serve as distractors for a task (a pure function of the task, cached per task object). Distractors
@@ -79,17 +92,26 @@ export function distractorPool(task: Task, decoys = false): string[] {
   const hit = poolCache.get(task);
   if (hit) return hit;
   const c = corpus();
-  const groups = new Set(task.positions.map((p) => p.cap));
-  for (const r of c.routes) {
-    const caps = r.routes.flat();
-    if (caps.some((id) => task.positions.some((p) => p.cap === id))) for (const id of caps) groups.add(id);
+  // Sampled tasks build their pool on every reset, so this loops over cached per-route and per-tool lists.
+  const taskCaps = new Set<string>();
+  for (const p of task.positions) taskCaps.add(p.cap);
+  const groups = new Set(taskCaps);
+  for (const caps of routeCaps(c.routes)) {
+    if (caps.some((id) => taskCaps.has(id))) for (const id of caps) groups.add(id);
   }
-  const consumed = new Set(task.positions.flatMap((p) => Object.values(p.bindings).flatMap((b) => (b.kind === "bound" ? [b.type] : []))));
-  const producesConsumed = (t: ToolSpec): boolean => Object.values(t.outputTypes).some((ty) => consumed.has(ty));
-  const pool = c
-    .toolsIn(task.domain)
-    .filter((t) => !groups.has(t.group) && (decoys || !producesConsumed(t)))
-    .map((t) => t.name);
+  const consumed = new Set<string>();
+  for (const p of task.positions) {
+    for (const k in p.bindings) {
+      const b = p.bindings[k]!;
+      if (b.kind === "bound") consumed.add(b.type);
+    }
+  }
+  const pool: string[] = [];
+  for (const t of c.toolsIn(task.domain)) {
+    if (groups.has(t.group)) continue;
+    if (!decoys && outputTypeList(t).some((ty) => consumed.has(ty))) continue;
+    pool.push(t.name);
+  }
   // Only canonical tasks recur; sampled ones are unique per seed, so the cache stays bounded by the suite.
   if (task.id.startsWith("smp-")) return pool;
   poolCache.set(task, pool);

@@ -56,16 +56,34 @@ describe("ToolMaze caches are invisible", () => {
     }
   });
 
-  it("each episode gets its own copy of the hidden truth", () => {
+  it("the hidden truth is shared read-only: deep-frozen, edits throw, the next episode sees it unchanged", () => {
     const env = make("ToolMaze-v0", { taskIndex: 1207 }) as AnyEnv;
     const hidden = env.reset({ seed: 0 })[1].hidden as JsonObject;
     const snapshot = JSON.stringify(hidden);
-    (hidden.sStar as string[]).push("mutated");
-    (hidden.positions as JsonObject[])[0]!.members = [];
-    hidden.extra = true;
+    const frozenAll = (v: unknown): boolean =>
+      typeof v !== "object" || v === null || (Object.isFrozen(v) && Object.values(v).every(frozenAll));
+    expect(frozenAll(hidden)).toBe(true);
+    expect(() => (hidden.sStar as string[]).push("mutated")).toThrow(TypeError);
+    expect(() => {
+      (hidden.positions as JsonObject[])[0]!.members = [];
+    }).toThrow(TypeError);
+    expect(() => {
+      hidden.extra = true;
+    }).toThrow(TypeError);
     const next = env.reset({ seed: 1 })[1].hidden as JsonObject;
-    expect(next).not.toBe(hidden);
+    expect(next).toBe(hidden);
     expect(JSON.stringify(next)).toBe(snapshot);
+    // A copy is the caller's to edit.
+    const copy = structuredClone(hidden);
+    (copy.sStar as string[]).push("mine");
+    expect(JSON.stringify(env.reset({ seed: 2 })[1].hidden)).toBe(snapshot);
+  });
+
+  it("a sampled task's hidden truth is deep-frozen too", () => {
+    const env = make("ToolMaze-v0", { suite: "sampled" }) as AnyEnv;
+    const hidden = env.reset({ seed: 5 })[1].hidden as JsonObject;
+    expect(Object.isFrozen(hidden) && Object.isFrozen(hidden.positions) && Object.isFrozen(hidden.orderings)).toBe(true);
+    expect(() => (hidden.sStar as string[]).push("mutated")).toThrow(TypeError);
   });
 
   it("an explicit fault's response is the episode's own: the same object within it, untouched by another", () => {

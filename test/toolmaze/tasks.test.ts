@@ -46,6 +46,30 @@ describe("ToolMaze tasks", () => {
     }
   });
 
+  it("finds a cycle exactly when the graphology DAG has one (validateTask checks without building the graph)", () => {
+    const cyclic = (t: (typeof tasks)[number]) => validateTask(t).includes("task graph has a cycle");
+    const bound = (t: (typeof tasks)[number]) =>
+      t.positions.flatMap((p, i) =>
+        Object.entries(p.bindings).flatMap(([k, b]) => (b.kind === "bound" ? [{ i, k, b, from: b.from[0]! }] : [])),
+      );
+    let rewired = 0;
+    for (const t of tasks.filter((_, i) => i % 10 === 0)) {
+      expect(cyclic(t)).toBe(false);
+      // Point the first bound parameter's provider at a consumer downstream of it: a cycle when one exists.
+      const edges = bound(t);
+      const e = edges.find((x) => edges.some((y) => y.from === x.i));
+      if (!e) continue;
+      const down = edges.find((y) => y.from === e.i)!;
+      const positions = t.positions.map((p, i) =>
+        i === e.i ? { ...p, bindings: { ...p.bindings, [e.k]: { ...e.b, from: [down.i] } } } : p,
+      );
+      const bent = { ...t, positions };
+      expect(cyclic(bent), t.id).toBe(topoOrder(buildDag(bent)) === undefined);
+      if (cyclic(bent)) rewired++;
+    }
+    expect(rewired).toBeGreaterThan(5);
+  });
+
   it("matches each level's structure", () => {
     for (const t of tasks) {
       const multi = t.positions.filter((p) => p.members.length > 1).length;

@@ -3,6 +3,7 @@
  * tools, per-slot solutions, and the tools that form an alternative path around a victim. Pure functions of the
  * task, cached on the task object's identity (tasks are immutable).
  */
+import { Memo } from "./memo.js";
 import { enumerateSlot } from "./solve.js";
 import type { Task } from "./model.js";
 
@@ -25,7 +26,7 @@ export function downstreamPositions(task: Task, pos: number): Set<number> {
 }
 
 /** Per-slot solution lists (cached on the task object identity). */
-const slotSolCache = new WeakMap<Task, string[][][]>();
+const slotSolCache = new Memo<Task, string[][][]>("slotSolutions");
 /**
  * Records the per-slot lists the generator already enumerated for `task` (the same `enumerateSlot` calls
  * `slotSolutions` would make), so a sampled reset enumerates them once rather than twice.
@@ -42,7 +43,7 @@ export function slotSolutions(task: Task): string[][][] {
   return s;
 }
 
-const altCache = new WeakMap<Task, Map<number, Map<string, ReadonlySet<string>>>>();
+const altCache = new Memo<Task, Map<number, Map<string, ReadonlySet<string>>>>("alternativeTools");
 /**
  * Tools that put a slot on an alternative path once `victim` failed: on some solution of the slot that avoids the
  * victim, and on none through it. A pure function of (task, slot, victim), cached (read on every call once a slot
@@ -68,7 +69,7 @@ export function alternativeTools(task: Task, slot: number, victim: string): Read
   return tools;
 }
 
-const downstreamCache = new WeakMap<Task, Map<number, ReadonlySet<string>>>();
+const downstreamCache = new Memo<Task, Map<number, ReadonlySet<string>>>("downstreamTools");
 /** Tools of the positions downstream of `position` (a pure function of the task, cached on its identity). */
 export function downstreamTools(task: Task, position: number): ReadonlySet<string> {
   let byPos = downstreamCache.get(task);

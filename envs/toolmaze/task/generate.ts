@@ -67,25 +67,38 @@ const outputsType = (c: CapSpec, type: string): boolean => {
   return types.has(type);
 };
 
+const paramLists = new WeakMap<CapSpec, readonly (readonly [string, string])[]>();
+/** `Object.entries(c.params)`, once per capability of the corpus (every sampled reset binds dozens). */
+function paramEntries(c: CapSpec): readonly (readonly [string, string])[] {
+  let e = paramLists.get(c);
+  if (!e) paramLists.set(c, (e = Object.entries(c.params)));
+  return e;
+}
+
 /** Bind params of `c` after `steps`: `primary` param to the last step, others to earlier producers or literals. */
 function bindParams(c: CapSpec, steps: readonly Step[], primaryFrom: number | undefined): Step["bind"] | undefined {
   const bind: Step["bind"] = {};
   let primaryDone = primaryFrom === undefined;
-  for (const [param, type] of Object.entries(c.params)) {
+  // The producers bound so far (the numeric values of `bind`), kept apart instead of reading Object.values per probe.
+  const taken: number[] = [];
+  for (const [param, type] of paramEntries(c)) {
     if (!primaryDone && outputsType(steps[primaryFrom!]!.cap, type)) {
       bind[param] = primaryFrom!;
+      taken.push(primaryFrom!);
       primaryDone = true;
       continue;
     }
     let producer = -1;
     for (let i = steps.length - 1; i >= 0; i--) {
-      if (outputsType(steps[i]!.cap, type) && !Object.values(bind).includes(i)) {
+      if (outputsType(steps[i]!.cap, type) && !taken.includes(i)) {
         producer = i;
         break;
       }
     }
-    if (producer >= 0) bind[param] = producer;
-    else if (isLiteralType(type)) bind[param] = "literal";
+    if (producer >= 0) {
+      bind[param] = producer;
+      taken.push(producer);
+    } else if (isLiteralType(type)) bind[param] = "literal";
     else return undefined;
   }
   return primaryDone ? bind : undefined;
