@@ -3,7 +3,7 @@ import { ActionError, describeZodIssues } from "../core/errors.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../core/json.js";
 import type { Rng } from "../core/rng.js";
 import { Space, type SpaceJson } from "../core/spaces/space.js";
-import type { ToolCallSpace } from "../core/spaces/toolCall.js";
+import { sampleArguments, type ToolCallSpace } from "../core/spaces/toolCall.js";
 import { type Action, CORE_ACTION_SCHEMAS } from "./actions.js";
 import type { ObservableEpisode } from "./discrete/source.js";
 
@@ -108,18 +108,26 @@ export class ToolActionSpace extends Space<Action> {
     }
   }
 
+  /** `sample`'s kinds and their weights with and without visible tools, built once (kinds are fixed per space). */
+  private sampling: { names: string[]; withTools: number[]; withoutTools: number[] } | null = null;
+
   sample(rng: Rng = this.stream()): Action {
-    const names = ["tool_call", "answer", "abort", ...Object.keys(this.extraKinds)];
-    const weights = [
-      this.toolCalls.tools().length > 0 ? this.sampleWeights.tool_call : 0,
-      this.sampleWeights.answer,
-      this.sampleWeights.abort,
-      ...Object.values(this.extraKinds).map((k) => (k.sample ? (k.weight ?? 0) : 0)),
-    ];
-    const kind = names[rng.weighted(weights)];
+    let s = this.sampling;
+    if (s === null) {
+      const extra = Object.values(this.extraKinds).map((k) => (k.sample ? (k.weight ?? 0) : 0));
+      const { tool_call, answer, abort } = this.sampleWeights;
+      s = this.sampling = {
+        names: ["tool_call", "answer", "abort", ...Object.keys(this.extraKinds)],
+        withTools: [tool_call, answer, abort, ...extra],
+        withoutTools: [0, answer, abort, ...extra],
+      };
+    }
+    const tools = this.toolCalls.tools();
+    const kind = s.names[rng.weighted(tools.length > 0 ? s.withTools : s.withoutTools)];
     if (kind === "tool_call") {
-      const call = this.toolCalls.sample(rng);
-      return { type: "tool_call", name: call.name, arguments: call.arguments };
+      // ToolCallSpace.sample's draws (tool, then arguments), without its intermediate call object.
+      const tool = rng.pick(tools);
+      return { type: "tool_call", name: tool.name, arguments: sampleArguments(tool.parameters, rng) };
     }
     if (kind === "answer") return { type: "answer", content: `answer-${rng.int(1000)}` };
     if (kind === "abort") return { type: "abort", reason: "random" };
