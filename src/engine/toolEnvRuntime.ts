@@ -199,12 +199,16 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     return [this.observe(null), info];
   }
 
-  /** The parse of the action last passed to `checkAction`, reused by the `step` that follows (no double parse). */
-  private checked: { action: unknown; parsed: Action } | null = null;
+  /** The action last passed to `checkAction` and its parse, reused by the `step` that follows (no double parse). */
+  private checkedAction: unknown = undefined;
+  private checkedParse: Action | null = null;
 
   override checkAction(action: Action): void {
     // With `invalidAction: "penalize"` a malformed action is an in-episode event, never an error.
-    if (this.options.invalidAction === "raise") this.checked = { action, parsed: this.actionSpace.parse(action) };
+    if (this.options.invalidAction !== "raise") return;
+    this.checkedParse = null; // a throwing parse leaves nothing to reuse
+    this.checkedParse = this.actionSpace.parse(action);
+    this.checkedAction = action;
   }
 
   step(action: Action): StepResult<ToolObservation, ToolStepInfo> {
@@ -212,10 +216,12 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     if (this.done) throw new ResetNeededError("step() called after the episode ended; call reset() first");
     let parsed: Action | null = null;
     let events: EpisodeEvent[] = [];
-    const checked = this.checked;
-    this.checked = null;
+    const checked = this.checkedParse;
+    this.checkedParse = null;
     try {
-      parsed = checked !== null && checked.action === action ? checked.parsed : this.actionSpace.parse(action);
+      const reuse = checked !== null && this.checkedAction === action;
+      this.checkedAction = undefined;
+      parsed = reuse ? checked : this.actionSpace.parse(action);
     } catch (e) {
       if (this.options.invalidAction === "raise" || !(e instanceof ActionError)) throw e;
       events.push({ type: "invalid_action", field: e.field, message: e.message });
