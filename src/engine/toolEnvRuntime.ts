@@ -35,6 +35,9 @@ import { type ObservableEpisode, projectEpisode } from "./discrete/source.js";
 // The default hooks' answers, shared: they run on every call / step and the engine only reads them.
 const NO_CALL_REPORT: CallReport = Object.freeze({});
 const NO_STEP_REPORT: StepReport = Object.freeze({});
+// An observation's lists when the visible set did not change (frozen, so sharing them is safe).
+const NO_TOOLS: readonly ToolSchema[] = Object.freeze([]);
+const NO_NAMES: readonly string[] = Object.freeze([]);
 
 type RewardState = ReturnType<RewardComputer["getState"]>;
 
@@ -43,7 +46,7 @@ export interface RuntimeSnapshot {
   rngPath: string;
   resetOptions: JsonObject;
   reward: RewardState;
-  lastVisible: string[];
+  lastVisible: readonly string[];
   lastSeed: number;
   unseededResets: number;
 }
@@ -84,7 +87,8 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
   private lastSeed = 0;
   private resetOptions: JsonObject = {};
   private unseededResets = 0;
-  private lastVisible: string[] = [];
+  /** The visible names of the last observation, frozen: handed out as `visibleTools` while they stay the same. */
+  private lastVisible: readonly string[] = NO_NAMES;
 
   constructor(
     protected readonly config: ToolEnvConfig,
@@ -191,7 +195,7 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     this.stepCount = 0;
     this.done = false;
     this.history = [];
-    this.lastVisible = [];
+    this.lastVisible = NO_NAMES;
     const phi = this.potential();
     this.computer.reset(phi);
     const info: ToolResetInfo = { taskId: setup.taskId, step: 0, phi };
@@ -324,7 +328,7 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     this.rng = rng;
     this.resetOptions = r.resetOptions;
     this.computer.setState(r.reward);
-    this.lastVisible = r.lastVisible;
+    this.lastVisible = Object.freeze(r.lastVisible.slice());
     this.lastSeed = r.lastSeed;
     this.unseededResets = r.unseededResets;
   }
@@ -374,21 +378,21 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     const episode = this.episode as ToolEpisode<S>;
     const visible = episode.data.visible;
     const prev = this.lastVisible;
-    let newTools: ToolSchema[] = [];
-    let removed: string[] = [];
-    // Fast path: the visible set rarely changes between steps (then the two lists are just fresh empty arrays).
+    let newTools: readonly ToolSchema[] = NO_TOOLS;
+    let removed: readonly string[] = NO_NAMES;
+    // Fast path: the visible set rarely changes between steps; then the observation reuses the frozen lists.
     let changed = prev.length !== visible.length;
     for (let i = 0; i < visible.length && !changed; i++) changed = prev[i] !== visible[i];
     if (changed) {
       const before = new Set(prev);
       const now = new Set(visible);
-      newTools = visible.filter((n) => !before.has(n)).map((n) => toolSchemaOf(episode.tools.get(n) as ToolDefinition<S>));
-      removed = prev.filter((n) => !now.has(n));
-      this.lastVisible = visible.slice();
+      newTools = Object.freeze(visible.filter((n) => !before.has(n)).map((n) => toolSchemaOf(episode.tools.get(n) as ToolDefinition<S>)));
+      removed = Object.freeze(prev.filter((n) => !now.has(n)));
+      this.lastVisible = Object.freeze(visible.slice());
     }
     return {
       task: (this.setup as EpisodeSetup<S>).prompt,
-      visibleTools: visible.slice(),
+      visibleTools: this.lastVisible,
       newTools,
       removedTools: removed,
       response,
