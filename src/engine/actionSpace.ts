@@ -18,6 +18,28 @@ function isPlainJson(v: JsonValue, depth: number): boolean {
   return true;
 }
 
+/** Weights of `ToolActionSpace.sample`'s kinds with their sum, taken once. */
+interface KindWeights {
+  readonly weights: readonly number[];
+  readonly total: number;
+}
+
+function kindWeights(weights: number[]): KindWeights {
+  let total = 0;
+  for (const w of weights) total += w; // left to right from 0, as Rng.weighted sums
+  return { weights, total };
+}
+
+/** `rng.weighted(weights)`, draw for draw, with the sum taken once instead of on every call. */
+function pickWeighted({ weights, total }: KindWeights, rng: Rng): number {
+  let r = rng.random() * total;
+  for (let i = 0; i < weights.length; i++) {
+    r -= weights[i];
+    if (r < 0) return i;
+  }
+  return weights.length - 1;
+}
+
 /** A family's extra action kind: its zod schema and an optional sampler for random policies. */
 export interface ActionKind {
   schema: z.ZodType<Action>;
@@ -109,7 +131,7 @@ export class ToolActionSpace extends Space<Action> {
   }
 
   /** `sample`'s kinds and their weights with and without visible tools, built once (kinds are fixed per space). */
-  private sampling: { names: string[]; withTools: number[]; withoutTools: number[] } | null = null;
+  private sampling: { names: string[]; withTools: KindWeights; withoutTools: KindWeights } | null = null;
 
   sample(rng: Rng = this.stream()): Action {
     let s = this.sampling;
@@ -118,12 +140,12 @@ export class ToolActionSpace extends Space<Action> {
       const { tool_call, answer, abort } = this.sampleWeights;
       s = this.sampling = {
         names: ["tool_call", "answer", "abort", ...Object.keys(this.extraKinds)],
-        withTools: [tool_call, answer, abort, ...extra],
-        withoutTools: [0, answer, abort, ...extra],
+        withTools: kindWeights([tool_call, answer, abort, ...extra]),
+        withoutTools: kindWeights([0, answer, abort, ...extra]),
       };
     }
     const tools = this.toolCalls.tools();
-    const kind = s.names[rng.weighted(tools.length > 0 ? s.withTools : s.withoutTools)];
+    const kind = s.names[pickWeighted(tools.length > 0 ? s.withTools : s.withoutTools, rng)];
     if (kind === "tool_call") {
       // ToolCallSpace.sample's draws (tool, then arguments), without its intermediate call object.
       const tool = rng.pick(tools);

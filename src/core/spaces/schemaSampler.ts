@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from "../json.js";
 import { type JsonSchema, sampleFromJsonSchema, WORDS } from "../jsonSchema.js";
+import { sampleFromPattern } from "../patternSample.js";
 import type { Rng } from "../rng.js";
 
 /** Draws one value for a schema: `sampleFromJsonSchema(schema, rng)`, compiled. */
@@ -36,10 +37,8 @@ export function compileSchemaSampler(schema: JsonSchema, depth = 0): SchemaSampl
     return (rng) => values[rng.int(values.length)];
   }
   const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : ["string"];
-  // The interpreter's own error (an empty type list) and its formats and patterns stay its business.
-  const specialString =
-    schema.format === "date-time" || schema.format === "date" || schema.format === "email" || schema.pattern !== undefined;
-  if (types.length === 0 || (specialString && types.includes("string"))) return interpret;
+  // An empty type list is the interpreter's error to throw (at sampling time, as before).
+  if (types.length === 0) return interpret;
   const leaves = types.map((t) => compileLeaf(schema, t, depth));
   if (leaves.length === 1) {
     const leaf = leaves[0];
@@ -77,13 +76,25 @@ function compileLeaf(schema: JsonSchema, type: string, depth: number): SchemaSam
       };
     }
     case "string": {
+      const words = WORDS;
+      const format = schema.format;
+      // Formats first, then a pattern, then words: the interpreter's order, with its draws.
+      if (format === "date-time") return (rng) => `2026-0${rng.range(1, 9)}-1${rng.range(0, 9)}T1${rng.range(0, 9)}:00:00Z`;
+      if (format === "date") return (rng) => `2026-0${rng.range(1, 9)}-1${rng.range(0, 9)}`;
+      if (format === "email") return (rng) => `${words[rng.int(words.length)]}@example.com`;
       const min = schema.minLength ?? 0;
       const max = schema.maxLength;
-      const words = WORDS;
-      return (rng) => {
+      const fromWords: SchemaSampler = (rng) => {
         let s = words[rng.int(words.length)];
         while (s.length < min) s += words[rng.int(words.length)];
         return max === undefined ? s : s.slice(0, max);
+      };
+      const pattern = schema.pattern;
+      if (pattern === undefined) return fromWords;
+      const longest = max ?? Number.POSITIVE_INFINITY;
+      return (rng) => {
+        const s = sampleFromPattern(pattern, rng);
+        return s !== null && s.length >= min && s.length <= longest ? s : fromWords(rng);
       };
     }
     case "array": {
