@@ -17,7 +17,8 @@ export interface BudgetView {
  *
  * The three lists are frozen: while the visible set stays the same, every observation hands out the same
  * `visibleTools` array (and shared empty `newTools` / `removedTools`), so a step copies no list and a consumer can
- * tell "unchanged" by identity. Copy a list (`slice()`) to edit it.
+ * tell "unchanged" by identity. Copy a list (`slice()`) to edit it. The schemas in `newTools` are frozen too, one
+ * per tool definition, and every episode that shows the tool hands out the same object.
  */
 export interface ToolObservation {
   /** The task prompt (constant during an episode). */

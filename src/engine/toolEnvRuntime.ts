@@ -39,6 +39,17 @@ const NO_STEP_REPORT: StepReport = Object.freeze({});
 const NO_TOOLS: readonly ToolSchema[] = Object.freeze([]);
 const NO_NAMES: readonly string[] = Object.freeze([]);
 
+const schemaViews = new WeakMap<ToolSchema, ToolSchema>();
+/**
+ * The agent-facing schema of a tool definition, made once per definition and frozen: every episode that shows the
+ * tool hands out the same object (a bridge session then recognises an already-sent schema by identity).
+ */
+function schemaView(tool: ToolSchema): ToolSchema {
+  let view = schemaViews.get(tool);
+  if (view === undefined) schemaViews.set(tool, (view = Object.freeze(toolSchemaOf(tool))));
+  return view;
+}
+
 type RewardState = ReturnType<RewardComputer["getState"]>;
 
 /** The runtime's own fields of a `ToolEnvState` snapshot. */
@@ -384,10 +395,18 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     let changed = prev.length !== visible.length;
     for (let i = 0; i < visible.length && !changed; i++) changed = prev[i] !== visible[i];
     if (changed) {
-      const before = new Set(prev);
-      const now = new Set(visible);
-      newTools = Object.freeze(visible.filter((n) => !before.has(n)).map((n) => toolSchemaOf(episode.tools.get(n) as ToolDefinition<S>)));
-      removed = Object.freeze(prev.filter((n) => !now.has(n)));
+      const tools = episode.tools;
+      if (prev.length === 0) {
+        // A new episode (every reset): every visible tool is new and nothing was removed.
+        const all: ToolSchema[] = [];
+        for (const n of visible) all.push(schemaView(tools.get(n) as ToolDefinition<S>));
+        newTools = Object.freeze(all);
+      } else {
+        const before = new Set(prev);
+        const now = new Set(visible);
+        newTools = Object.freeze(visible.filter((n) => !before.has(n)).map((n) => schemaView(tools.get(n) as ToolDefinition<S>)));
+        removed = Object.freeze(prev.filter((n) => !now.has(n)));
+      }
       this.lastVisible = Object.freeze(visible.slice());
     }
     return {

@@ -19,6 +19,14 @@ describe("observation lists", () => {
     expect(next.visibleTools).not.toBe(first.visibleTools);
     expect(next.visibleTools).toEqual(first.visibleTools);
     expect(next.newTools.length).toBe(next.visibleTools.length);
+    // Schema views are made once per tool definition, frozen, and handed out again by every episode.
+    for (let i = 0; i < next.newTools.length; i++) {
+      expect(next.newTools[i]).toBe(first.newTools[i]);
+      expect(Object.isFrozen(next.newTools[i])).toBe(true);
+    }
+    expect(() => {
+      (next.newTools[0] as { name: string }).name = "renamed";
+    }).toThrow(TypeError);
   });
 
   it("come fresh and frozen when the visible set changes (PlanBench-XL retrieval reveals tools)", () => {
