@@ -139,8 +139,22 @@ export class DemoEnv extends ToolEnv<DemoWorld, DemoOptions> {
       : NO_REPORT;
   }
 
+  /** Φ of the last `potential()`: the episode and its call count it was computed for (calls are append-only). */
+  private phiMemo: { episode: object | null; calls: number; phi: number } = { episode: null, calls: -1, phi: 0 };
+
   /** Φ = −(calls still needed): forecast, convert, send. */
   protected override potential(): number {
+    // Only a recorded call (a send included) changes Φ, so steps without one reuse it.
+    const memo = this.phiMemo;
+    const episode = this.episode;
+    const count = episode ? episode.data.calls.length : 0;
+    if (episode !== null && memo.episode === episode && memo.calls === count) return memo.phi;
+    const phi = this.computePotential();
+    if (episode !== null) this.phiMemo = { episode, calls: count, phi };
+    return phi;
+  }
+
+  private computePotential(): number {
     const calls = this.episode?.data.calls ?? [];
     // Runs every step: one pass over the calls, no closures (under tsx a named closure costs a `__name` call).
     let forecast = false;
