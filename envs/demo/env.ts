@@ -139,19 +139,23 @@ export class DemoEnv extends ToolEnv<DemoWorld, DemoOptions> {
       : NO_REPORT;
   }
 
-  /** Φ of the last `potential()`: the episode and its call count it was computed for (calls are append-only). */
-  private phiMemo: { episode: object | null; calls: number; phi: number } = { episode: null, calls: -1, phi: 0 };
+  /** Φ of the last `potential()`, with the episode and call count it was computed for (calls are append-only). */
+  private phiEpisode: object | null = null;
+  private phiCalls = -1;
+  private phiValue = 0;
 
   /** Φ = −(calls still needed): forecast, convert, send. */
   protected override potential(): number {
-    // Only a recorded call (a send included) changes Φ, so steps without one reuse it.
-    const memo = this.phiMemo;
+    // Only a recorded call (a send included) changes Φ, so a step without one (answer, abort) reuses it.
     const episode = this.episode;
-    const count = episode ? episode.data.calls.length : 0;
-    if (episode !== null && memo.episode === episode && memo.calls === count) return memo.phi;
-    const phi = this.computePotential();
-    if (episode !== null) this.phiMemo = { episode, calls: count, phi };
-    return phi;
+    if (episode === null) return this.computePotential();
+    const count = episode.data.calls.length;
+    if (this.phiEpisode !== episode || this.phiCalls !== count) {
+      this.phiValue = this.computePotential();
+      this.phiEpisode = episode;
+      this.phiCalls = count;
+    }
+    return this.phiValue;
   }
 
   private computePotential(): number {
