@@ -109,7 +109,7 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     super();
     this.maxSteps = options.maxSteps ?? config.maxEpisodeSteps;
     this.stepLimit = this.maxSteps;
-    this.toolCallSpace = new ToolCallSpace(() => (this.episode ? this.episode.visibleToolsView() : []));
+    this.toolCallSpace = new ToolCallSpace(() => this.toolsNow());
     this.actionSpace = new ToolActionSpace(this.toolCallSpace, { ...(config.extraActionKinds ?? {}) }, undefined, config.normalizeAction);
     this.observationSpace = toolObservationSpace(this.maxSteps);
     this.rewardSpec = resolveRewardSpec(options.reward as string | object, config.family, this.knownTerms());
@@ -212,6 +212,25 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     const info: ToolResetInfo = { taskId: setup.taskId, step: 0, phi };
     if (this.options.hiddenInfo) info.hidden = setup.hidden ?? {};
     return [this.observe(null), info];
+  }
+
+  /**
+   * The visible tools as the action space last read them, for `toolsSeenOf`. Still right while the visible names
+   * are those of the last observation: `observe` drops it when they change, so a sampler reading the tools after
+   * every step skips the episode's name-by-name comparison (cold memory by then, in a vector of envs).
+   */
+  private toolsSeen: readonly ToolDefinition<S>[] | null = null;
+  private toolsSeenOf: ToolEpisode<S> | null = null;
+
+  private toolsNow(): readonly ToolSchema[] {
+    const episode = this.episode;
+    if (episode === null) return NO_TOOLS;
+    let tools = this.toolsSeen;
+    if (tools === null || this.toolsSeenOf !== episode) {
+      tools = this.toolsSeen = episode.visibleToolsView();
+      this.toolsSeenOf = episode;
+    }
+    return tools;
   }
 
   /** The action last passed to `checkAction` and its parse, reused by the `step` that follows (no double parse). */
@@ -395,6 +414,7 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     let changed = prev.length !== visible.length;
     for (let i = 0; i < visible.length && !changed; i++) changed = prev[i] !== visible[i];
     if (changed) {
+      this.toolsSeen = null;
       const tools = episode.tools;
       if (prev.length === 0) {
         // A new episode (every reset): every visible tool is new and nothing was removed.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Action, make, type ToolObservation } from "../../src/index.js";
+import { type Action, make, Rng, type ToolObservation } from "../../src/index.js";
 
 describe("observation lists", () => {
   it("are frozen and shared while the visible set is unchanged (no copy per step)", () => {
@@ -32,11 +32,21 @@ describe("observation lists", () => {
   it("come fresh and frozen when the visible set changes (PlanBench-XL retrieval reveals tools)", () => {
     const env = make<ToolObservation, Action>("PlanBenchXL-v0");
     const [obs] = env.reset({ seed: 0 });
+    const rng = new Rng(4);
+    // Read the (empty) tool list through the action space first: what it remembers must not outlive the change.
+    for (let i = 0; i < 20; i++) expect((env.actionSpace.sample(rng) as Action).type).not.toBe("tool_call");
     const text = '<retrieve_tools>{"meta_tool":"by_output_info","output_information":"shipment"}</retrieve_tools>';
     const [after] = env.step({ type: "text", text } as unknown as Action);
     expect(after.visibleTools).not.toBe(obs.visibleTools);
     expect(after.visibleTools.length).toBeGreaterThan(obs.visibleTools.length);
     expect(after.newTools.map((t) => t.name)).toEqual(after.visibleTools.filter((n) => !obs.visibleTools.includes(n)));
     for (const list of [after.visibleTools, after.newTools, after.removedTools]) expect(Object.isFrozen(list)).toBe(true);
+    const called = new Set<string>();
+    for (let i = 0; i < 200; i++) {
+      const a = env.actionSpace.sample(rng) as Action;
+      if (a.type === "tool_call") called.add(String(a.name));
+    }
+    expect(called.size).toBeGreaterThan(1);
+    for (const name of called) expect(after.visibleTools).toContain(name);
   });
 });
