@@ -83,6 +83,23 @@ describe("vector env infoKeys", () => {
     }
   });
 
+  it("works the same in the async vector env (batched in the caller's thread)", () => {
+    const sync = makeVec("Demo-v0", 4, {}, { infoKeys: ["step"] });
+    const async = makeVec("Demo-v0", 4, {}, { mode: "async", workers: 2, infoKeys: ["step"] });
+    try {
+      expect(async.reset({ seed: 3 })).toEqual(sync.reset({ seed: 3 }));
+      const rng = new Rng(2);
+      for (let k = 0; k < 5; k++) {
+        const actions = sync.actionSpace.sample(rng) as unknown[];
+        const [, , , , infos] = async.step(actions);
+        expect(infos).toEqual(sync.step(actions)[4]);
+        expect(Object.keys(infos)).toEqual(["step", "_step"]);
+      }
+    } finally {
+      async.close();
+    }
+  });
+
   it("is validated: a bad list is an OptionsError naming infoKeys", () => {
     expect(() => makeVec("Demo-v0", 2, {}, { infoKeys: "events" as never })).toThrow(OptionsError);
     expect(() => makeVec("Demo-v0", 2, {}, { infoKeys: "events" as never })).toThrow(/infoKeys/);
