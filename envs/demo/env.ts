@@ -54,6 +54,9 @@ function faultsFor(kind: DemoOptions["fault"]): FaultSpec[] {
   ];
 }
 
+/** The hooks' empty answer, shared (they run on every call and step; the engine only reads it). */
+const NO_REPORT: CallReport & StepReport = Object.freeze({});
+
 /** The demo's one corruption: an implicit fault that reports a physically impossible temperature. */
 const CORRUPTIONS: Readonly<Record<string, CorruptionFn<DemoWorld>>> = {
   below_absolute_zero: ({ output }) => ({ ...(output as JsonObject), temperature_c: -300 }),
@@ -126,24 +129,48 @@ export class DemoEnv extends ToolEnv<DemoWorld, DemoOptions> {
   }
 
   protected override onCall(record: CallRecord): CallReport {
-    if (record.tool !== "send_email" || !record.ok) return {};
+    if (record.tool !== "send_email" || !record.ok) return NO_REPORT;
     return { events: [{ type: "demo:email_sent", correct: this.sentCorrect() }] };
   }
 
   protected override stepReport(step: StepContext): StepReport {
-    return step.events.some((e) => e.type === "demo:email_sent" && e.correct === true) ? { rawTerms: { sent_correct_email: 1 } } : {};
+    return step.events.some((e) => e.type === "demo:email_sent" && e.correct === true)
+      ? { rawTerms: { sent_correct_email: 1 } }
+      : NO_REPORT;
   }
+
+  /** Φ of the last `potential()`, with the episode and call count it was computed for (calls are append-only). */
+  private phiEpisode: object | null = null;
+  private phiCalls = -1;
+  private phiValue = 0;
 
   /** Φ = −(calls still needed): forecast, convert, send. */
   protected override potential(): number {
+    // Only a recorded call (a send included) changes Φ, so a step without one (answer, abort) reuses it.
+    const episode = this.episode;
+    if (episode === null) return this.computePotential();
+    const count = episode.data.calls.length;
+    if (this.phiEpisode !== episode || this.phiCalls !== count) {
+      this.phiValue = this.computePotential();
+      this.phiEpisode = episode;
+      this.phiCalls = count;
+    }
+    return this.phiValue;
+  }
+
+  private computePotential(): number {
     const calls = this.episode?.data.calls ?? [];
-    const had = (pred: (c: (typeof calls)[number]) => boolean) => calls.some(pred);
-    let needed = 3;
-    if (had((c) => c.ok && c.faults.length === 0 && (c.tool === "weather_com_forecast" || c.tool === "yahoo_weather_forecast")))
-      needed -= 1;
-    if (had((c) => c.ok && c.tool === "celsius_to_fahrenheit" && c.arguments.temperature_c === TEMPS[this.city])) needed -= 1;
-    if (this.sentCorrect()) needed -= 1;
-    return -needed;
+    // Runs every step: one pass over the calls, no closures (under tsx a named closure costs a `__name` call).
+    let forecast = false;
+    let converted = false;
+    const celsius = TEMPS[this.city];
+    for (let i = 0; i < calls.length && !(forecast && converted); i++) {
+      const c = calls[i];
+      if (!c.ok) continue;
+      if (c.faults.length === 0 && (c.tool === "weather_com_forecast" || c.tool === "yahoo_weather_forecast")) forecast = true;
+      else if (c.tool === "celsius_to_fahrenheit" && c.arguments.temperature_c === celsius) converted = true;
+    }
+    return -(3 - (forecast ? 1 : 0) - (converted ? 1 : 0) - (this.sentCorrect() ? 1 : 0));
   }
 
   protected override episodeMetrics(success: boolean, reason: TerminationReason, _end: EpisodeEnd): JsonObject {

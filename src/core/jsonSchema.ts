@@ -108,7 +108,8 @@ export function zodFromJsonSchema(schema: JsonSchema): z.ZodType<JsonValue> {
   }
 }
 
-const WORDS = ["alpha", "berlin", "report", "order", "blue", "q3", "paris", "invoice", "meeting", "sensor"];
+/** The words sampled strings are made of (also read by the compiled samplers, spaces/schemaSampler.ts). */
+export const WORDS = ["alpha", "berlin", "report", "order", "blue", "q3", "paris", "invoice", "meeting", "sensor"];
 
 /** Samples a value that satisfies the schema (used by `ToolCallSpace.sample` and random policies). */
 export function sampleFromJsonSchema(schema: JsonSchema, rng: Rng, depth = 0): JsonValue {

@@ -3,7 +3,7 @@ import { ActionError, describeZodIssues } from "../core/errors.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../core/json.js";
 import type { Rng } from "../core/rng.js";
 import { Space, type SpaceJson } from "../core/spaces/space.js";
-import type { ToolCallSpace } from "../core/spaces/toolCall.js";
+import { sampleArguments, type ToolCallSpace } from "../core/spaces/toolCall.js";
 import { type Action, CORE_ACTION_SCHEMAS } from "./actions.js";
 import type { ObservableEpisode } from "./discrete/source.js";
 
@@ -16,6 +16,28 @@ function isPlainJson(v: JsonValue, depth: number): boolean {
   if (proto !== Object.prototype && proto !== null) return false;
   for (const k in v) if (!isPlainJson((v as JsonObject)[k], depth + 1)) return false;
   return true;
+}
+
+/** Weights of `ToolActionSpace.sample`'s kinds with their sum, taken once. */
+interface KindWeights {
+  readonly weights: readonly number[];
+  readonly total: number;
+}
+
+function kindWeights(weights: number[]): KindWeights {
+  let total = 0;
+  for (const w of weights) total += w; // left to right from 0, as Rng.weighted sums
+  return { weights, total };
+}
+
+/** `rng.weighted(weights)`, draw for draw, with the sum taken once instead of on every call. */
+function pickWeighted({ weights, total }: KindWeights, rng: Rng): number {
+  let r = rng.random() * total;
+  for (let i = 0; i < weights.length; i++) {
+    r -= weights[i];
+    if (r < 0) return i;
+  }
+  return weights.length - 1;
 }
 
 /** A family's extra action kind: its zod schema and an optional sampler for random policies. */
@@ -108,18 +130,26 @@ export class ToolActionSpace extends Space<Action> {
     }
   }
 
+  /** `sample`'s kinds and their weights with and without visible tools, built once (kinds are fixed per space). */
+  private sampling: { names: string[]; withTools: KindWeights; withoutTools: KindWeights } | null = null;
+
   sample(rng: Rng = this.stream()): Action {
-    const names = ["tool_call", "answer", "abort", ...Object.keys(this.extraKinds)];
-    const weights = [
-      this.toolCalls.tools().length > 0 ? this.sampleWeights.tool_call : 0,
-      this.sampleWeights.answer,
-      this.sampleWeights.abort,
-      ...Object.values(this.extraKinds).map((k) => (k.sample ? (k.weight ?? 0) : 0)),
-    ];
-    const kind = names[rng.weighted(weights)];
+    let s = this.sampling;
+    if (s === null) {
+      const extra = Object.values(this.extraKinds).map((k) => (k.sample ? (k.weight ?? 0) : 0));
+      const { tool_call, answer, abort } = this.sampleWeights;
+      s = this.sampling = {
+        names: ["tool_call", "answer", "abort", ...Object.keys(this.extraKinds)],
+        withTools: kindWeights([tool_call, answer, abort, ...extra]),
+        withoutTools: kindWeights([0, answer, abort, ...extra]),
+      };
+    }
+    const tools = this.toolCalls.tools();
+    const kind = s.names[pickWeighted(tools.length > 0 ? s.withTools : s.withoutTools, rng)];
     if (kind === "tool_call") {
-      const call = this.toolCalls.sample(rng);
-      return { type: "tool_call", name: call.name, arguments: call.arguments };
+      // ToolCallSpace.sample's draws (tool, then arguments), without its intermediate call object.
+      const tool = rng.pick(tools);
+      return { type: "tool_call", name: tool.name, arguments: sampleArguments(tool.parameters, rng) };
     }
     if (kind === "answer") return { type: "answer", content: `answer-${rng.int(1000)}` };
     if (kind === "abort") return { type: "abort", reason: "random" };

@@ -14,13 +14,18 @@ export interface BudgetView {
 /**
  * What an agent observes each step. Tool schemas are sent once, when they become visible (`newTools`), so a step's
  * payload stays small; `visibleTools` names what may be called right now.
+ *
+ * The three lists are frozen: while the visible set stays the same, every observation hands out the same
+ * `visibleTools` array (and shared empty `newTools` / `removedTools`), so a step copies no list and a consumer can
+ * tell "unchanged" by identity. Copy a list (`slice()`) to edit it. The schemas in `newTools` are frozen too, one
+ * per tool definition, and every episode that shows the tool hands out the same object.
  */
 export interface ToolObservation {
   /** The task prompt (constant during an episode). */
   task: string;
-  visibleTools: string[];
-  newTools: ToolSchema[];
-  removedTools: string[];
+  visibleTools: readonly string[];
+  newTools: readonly ToolSchema[];
+  removedTools: readonly string[];
   /** The latest tool response, error payload, or family response (null right after reset). */
   response: JsonValue;
   step: number;

@@ -35,6 +35,20 @@ import { type ObservableEpisode, projectEpisode } from "./discrete/source.js";
 // The default hooks' answers, shared: they run on every call / step and the engine only reads them.
 const NO_CALL_REPORT: CallReport = Object.freeze({});
 const NO_STEP_REPORT: StepReport = Object.freeze({});
+// An observation's lists when the visible set did not change (frozen, so sharing them is safe).
+const NO_TOOLS: readonly ToolSchema[] = Object.freeze([]);
+const NO_NAMES: readonly string[] = Object.freeze([]);
+
+const schemaViews = new WeakMap<ToolSchema, ToolSchema>();
+/**
+ * The agent-facing schema of a tool definition, made once per definition and frozen: every episode that shows the
+ * tool hands out the same object (a bridge session then recognises an already-sent schema by identity).
+ */
+function schemaView(tool: ToolSchema): ToolSchema {
+  let view = schemaViews.get(tool);
+  if (view === undefined) schemaViews.set(tool, (view = Object.freeze(toolSchemaOf(tool))));
+  return view;
+}
 
 type RewardState = ReturnType<RewardComputer["getState"]>;
 
@@ -43,7 +57,7 @@ export interface RuntimeSnapshot {
   rngPath: string;
   resetOptions: JsonObject;
   reward: RewardState;
-  lastVisible: string[];
+  lastVisible: readonly string[];
   lastSeed: number;
   unseededResets: number;
 }
@@ -84,7 +98,8 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
   private lastSeed = 0;
   private resetOptions: JsonObject = {};
   private unseededResets = 0;
-  private lastVisible: string[] = [];
+  /** The visible names of the last observation, frozen: handed out as `visibleTools` while they stay the same. */
+  private lastVisible: readonly string[] = NO_NAMES;
 
   constructor(
     protected readonly config: ToolEnvConfig,
@@ -94,7 +109,7 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     super();
     this.maxSteps = options.maxSteps ?? config.maxEpisodeSteps;
     this.stepLimit = this.maxSteps;
-    this.toolCallSpace = new ToolCallSpace(() => (this.episode ? this.episode.visibleToolsView() : []));
+    this.toolCallSpace = new ToolCallSpace(() => this.toolsNow());
     this.actionSpace = new ToolActionSpace(this.toolCallSpace, { ...(config.extraActionKinds ?? {}) }, undefined, config.normalizeAction);
     this.observationSpace = toolObservationSpace(this.maxSteps);
     this.rewardSpec = resolveRewardSpec(options.reward as string | object, config.family, this.knownTerms());
@@ -191,7 +206,7 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     this.stepCount = 0;
     this.done = false;
     this.history = [];
-    this.lastVisible = [];
+    this.lastVisible = NO_NAMES;
     const phi = this.potential();
     this.computer.reset(phi);
     const info: ToolResetInfo = { taskId: setup.taskId, step: 0, phi };
@@ -199,12 +214,35 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     return [this.observe(null), info];
   }
 
-  /** The parse of the action last passed to `checkAction`, reused by the `step` that follows (no double parse). */
-  private checked: { action: unknown; parsed: Action } | null = null;
+  /**
+   * The visible tools as the action space last read them, for `toolsSeenOf`. Still right while the visible names
+   * are those of the last observation: `observe` drops it when they change, so a sampler reading the tools after
+   * every step skips the episode's name-by-name comparison (cold memory by then, in a vector of envs).
+   */
+  private toolsSeen: readonly ToolDefinition<S>[] | null = null;
+  private toolsSeenOf: ToolEpisode<S> | null = null;
+
+  private toolsNow(): readonly ToolSchema[] {
+    const episode = this.episode;
+    if (episode === null) return NO_TOOLS;
+    let tools = this.toolsSeen;
+    if (tools === null || this.toolsSeenOf !== episode) {
+      tools = this.toolsSeen = episode.visibleToolsView();
+      this.toolsSeenOf = episode;
+    }
+    return tools;
+  }
+
+  /** The action last passed to `checkAction` and its parse, reused by the `step` that follows (no double parse). */
+  private checkedAction: unknown = undefined;
+  private checkedParse: Action | null = null;
 
   override checkAction(action: Action): void {
     // With `invalidAction: "penalize"` a malformed action is an in-episode event, never an error.
-    if (this.options.invalidAction === "raise") this.checked = { action, parsed: this.actionSpace.parse(action) };
+    if (this.options.invalidAction !== "raise") return;
+    this.checkedParse = null; // a throwing parse leaves nothing to reuse
+    this.checkedParse = this.actionSpace.parse(action);
+    this.checkedAction = action;
   }
 
   step(action: Action): StepResult<ToolObservation, ToolStepInfo> {
@@ -212,10 +250,12 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     if (this.done) throw new ResetNeededError("step() called after the episode ended; call reset() first");
     let parsed: Action | null = null;
     let events: EpisodeEvent[] = [];
-    const checked = this.checked;
-    this.checked = null;
+    const checked = this.checkedParse;
+    this.checkedParse = null;
     try {
-      parsed = checked !== null && checked.action === action ? checked.parsed : this.actionSpace.parse(action);
+      const reuse = checked !== null && this.checkedAction === action;
+      this.checkedAction = undefined;
+      parsed = reuse ? checked : this.actionSpace.parse(action);
     } catch (e) {
       if (this.options.invalidAction === "raise" || !(e instanceof ActionError)) throw e;
       events.push({ type: "invalid_action", field: e.field, message: e.message });
@@ -318,7 +358,7 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     this.rng = rng;
     this.resetOptions = r.resetOptions;
     this.computer.setState(r.reward);
-    this.lastVisible = r.lastVisible;
+    this.lastVisible = Object.freeze(r.lastVisible.slice());
     this.lastSeed = r.lastSeed;
     this.unseededResets = r.unseededResets;
   }
@@ -368,21 +408,30 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     const episode = this.episode as ToolEpisode<S>;
     const visible = episode.data.visible;
     const prev = this.lastVisible;
-    let newTools: ToolSchema[] = [];
-    let removed: string[] = [];
-    // Fast path: the visible set rarely changes between steps (then the two lists are just fresh empty arrays).
+    let newTools: readonly ToolSchema[] = NO_TOOLS;
+    let removed: readonly string[] = NO_NAMES;
+    // Fast path: the visible set rarely changes between steps; then the observation reuses the frozen lists.
     let changed = prev.length !== visible.length;
     for (let i = 0; i < visible.length && !changed; i++) changed = prev[i] !== visible[i];
     if (changed) {
-      const before = new Set(prev);
-      const now = new Set(visible);
-      newTools = visible.filter((n) => !before.has(n)).map((n) => toolSchemaOf(episode.tools.get(n) as ToolDefinition<S>));
-      removed = prev.filter((n) => !now.has(n));
-      this.lastVisible = visible.slice();
+      this.toolsSeen = null;
+      const tools = episode.tools;
+      if (prev.length === 0) {
+        // A new episode (every reset): every visible tool is new and nothing was removed.
+        const all: ToolSchema[] = [];
+        for (const n of visible) all.push(schemaView(tools.get(n) as ToolDefinition<S>));
+        newTools = Object.freeze(all);
+      } else {
+        const before = new Set(prev);
+        const now = new Set(visible);
+        newTools = Object.freeze(visible.filter((n) => !before.has(n)).map((n) => schemaView(tools.get(n) as ToolDefinition<S>)));
+        removed = Object.freeze(prev.filter((n) => !now.has(n)));
+      }
+      this.lastVisible = Object.freeze(visible.slice());
     }
     return {
       task: (this.setup as EpisodeSetup<S>).prompt,
-      visibleTools: visible.slice(),
+      visibleTools: this.lastVisible,
       newTools,
       removedTools: removed,
       response,

@@ -53,10 +53,11 @@ export class RewardComputer {
     const signals = c.signals;
     if (c.dirty) signals.fill(undefined);
     c.dirty = true;
-    const keys = Object.keys(raw);
-    for (let j = 0; j < keys.length; j++) {
-      const i = c.index.get(keys[j]);
-      if (i !== undefined) signals[i] = raw[keys[j]];
+    // for…in with an own-key check reads what Object.keys would, without a key array per step.
+    for (const k in raw) {
+      if (!Object.hasOwn(raw, k)) continue;
+      const i = c.index.get(k);
+      if (i !== undefined) signals[i] = raw[k];
     }
     c.dirty = false;
     for (let i = 0; i < list.length; i++) {

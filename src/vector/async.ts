@@ -16,6 +16,8 @@ import {
   type AutoresetMode,
   type BatchedInfo,
   batchInfos,
+  type InfoKeyFilter,
+  infoKeyFilter,
   parseVectorEnvOptions,
   seedsFor,
   type VectorEnv,
@@ -74,10 +76,12 @@ export class AsyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<O
   private readonly owner: number[] = [];
   private lastObs: Obs[] = [];
   private closed = false;
+  private readonly infoKeys: InfoKeyFilter;
 
   constructor(envId: string, numEnvs: number, options: Record<string, unknown> = {}, vectorOptions: Omit<VectorEnvOptions, "mode"> = {}) {
     const config = parseVectorEnvOptions(vectorOptions);
     const autoresetMode = config.autoresetMode ?? "NextStep";
+    this.infoKeys = infoKeyFilter(config.infoKeys);
     if (!Number.isInteger(numEnvs) || numEnvs < 1) throw new OptionsError("numEnvs", `numEnvs must be a positive integer, got ${numEnvs}`);
     this.numEnvs = numEnvs;
     // The probe env gives the (static) observation space and validates the options before any worker starts.
@@ -175,7 +179,7 @@ export class AsyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<O
         infos[r.slot] = r.info;
       }
     }
-    return [this.lastObs.slice(), batchInfos(infos)];
+    return [this.lastObs.slice(), batchInfos(infos, this.infoKeys)];
   }
 
   step(actions: readonly Act[]): VectorStepResult<Obs> {
@@ -203,7 +207,7 @@ export class AsyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<O
         infos[r.slot] = r.info;
       }
     }
-    return [this.lastObs.slice(), rewards, terminated, truncated, batchInfos(infos)];
+    return [this.lastObs.slice(), rewards, terminated, truncated, batchInfos(infos, this.infoKeys)];
   }
 
   querySlotSpace(slot: number, query: SpaceQuery): SpaceAnswer {

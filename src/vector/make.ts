@@ -7,7 +7,7 @@ import { parseVectorEnvOptions, type VectorEnv, type VectorEnvOptions } from "./
 
 /**
  * Makes a vector env of `numEnvs` copies (sync by default; `{ mode: "async" }` for worker threads). Env options and
- * vector options (`mode`, `autoresetMode`, `workers`, `modules`) are validated; errors name the field. Like
+ * vector options (`mode`, `autoresetMode`, `workers`, `modules`, `infoKeys`) are validated; errors name the field. Like
  * `make`, the type parameters name the observation and action types the caller expects (not checked at run time).
  */
 export function makeVec<Obs = unknown, Act = unknown>(
@@ -25,6 +25,7 @@ export function makeVec<Obs = unknown, Act = unknown>(
       : new SyncVectorEnv(
           Array.from({ length: numEnvs }, () => () => make(id, options) as Env<unknown, unknown>),
           parsed.autoresetMode,
+          parsed.infoKeys,
         );
   return env as VectorEnv<Obs, Act>;
 }

@@ -88,23 +88,43 @@ export class EnvSlot<Obs, Act> {
     this.env.checkAction(action);
   }
 
+  /** The last `advance`'s reward, flags and info (read at once by the sync vector env: no result object per step). */
+  lastReward = 0;
+  lastTerminated = false;
+  lastTruncated = false;
+  lastInfo: Info = {};
+
   step(action: Act): SlotStep<Obs> {
+    const obs = this.advance(action);
+    return { obs, reward: this.lastReward, terminated: this.lastTerminated, truncated: this.lastTruncated, info: this.lastInfo };
+  }
+
+  /** `step` without its result object: returns the observation and leaves the rest in the `last*` fields. */
+  advance(action: Act): Obs {
     if (this.mode === "NextStep" && this.autoresetPending) {
       const [obs, info] = this.reset(undefined, undefined);
-      return { obs, reward: 0, terminated: false, truncated: false, info };
+      return this.done(obs, 0, false, false, info);
     }
     if (this.needsReset) throw this.resetNeeded();
     const [obs, reward, terminated, truncated, info] = this.env.step(action);
-    if (!(terminated || truncated)) return { obs, reward, terminated, truncated, info };
+    if (!(terminated || truncated)) return this.done(obs, reward, terminated, truncated, info);
     if (this.mode === "NextStep") {
       this.autoresetPending = true;
-      return { obs, reward, terminated, truncated, info };
+      return this.done(obs, reward, terminated, truncated, info);
     }
     if (this.mode === "SameStep") {
       const [resetObs, resetInfo] = this.reset(undefined, undefined);
-      return { obs: resetObs, reward, terminated, truncated, info: { ...resetInfo, final_obs: obs, final_info: info } };
+      return this.done(resetObs, reward, terminated, truncated, { ...resetInfo, final_obs: obs, final_info: info });
     }
     this.needsReset = true;
-    return { obs, reward, terminated, truncated, info };
+    return this.done(obs, reward, terminated, truncated, info);
+  }
+
+  private done(obs: Obs, reward: number, terminated: boolean, truncated: boolean, info: Info): Obs {
+    this.lastReward = reward;
+    this.lastTerminated = terminated;
+    this.lastTruncated = truncated;
+    this.lastInfo = info;
+    return obs;
   }
 }

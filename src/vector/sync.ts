@@ -8,6 +8,8 @@ import {
   type BatchedInfo,
   batchActionError,
   batchInfos,
+  type InfoKeyFilter,
+  infoKeyFilter,
   parseAutoresetMode,
   seedsFor,
   type VectorEnv,
@@ -27,10 +29,13 @@ export class SyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<Ob
   readonly envs: readonly Env<Obs, Act>[];
   private readonly slots: EnvSlot<Obs, Act>[];
   private lastObs: Obs[] = [];
+  private readonly infoKeys: InfoKeyFilter;
 
-  constructor(envFns: readonly (() => Env<Obs, Act>)[], autoresetMode: AutoresetMode = "NextStep") {
+  /** `infoKeys`: batch only these info keys (see `VectorEnvOptions.infoKeys`); all of them when absent. */
+  constructor(envFns: readonly (() => Env<Obs, Act>)[], autoresetMode: AutoresetMode = "NextStep", infoKeys?: readonly string[]) {
     if (envFns.length === 0) throw new RangeError("SyncVectorEnv needs at least one env");
     autoresetMode = parseAutoresetMode(autoresetMode);
+    this.infoKeys = infoKeyFilter(infoKeys);
     this.envs = envFns.map((f) => f());
     this.numEnvs = this.envs.length;
     this.slots = this.envs.map((e) => new EnvSlot(e, autoresetMode));
@@ -58,32 +63,35 @@ export class SyncVectorEnv<Obs = unknown, Act = unknown> implements VectorEnv<Ob
       this.lastObs[i] = obs;
       infos.push(info);
     }
-    return [this.lastObs.slice(), batchInfos(infos)];
+    return [this.lastObs.slice(), batchInfos(infos, this.infoKeys)];
   }
 
   step(actions: readonly Act[]): VectorStepResult<Obs> {
     if (actions.length !== this.numEnvs) throw new RangeError(`actions: expected ${this.numEnvs}, got ${actions.length}`);
-    const rewards = new Float64Array(this.numEnvs);
-    const terminated: boolean[] = [];
-    const truncated: boolean[] = [];
-    const infos: Info[] = [];
+    const n = this.numEnvs;
+    const rewards = new Float64Array(n);
+    // Sized once: arrays grown by push would be reallocated several times per batch.
+    const terminated = new Array<boolean>(n);
+    const truncated = new Array<boolean>(n);
+    const infos = new Array<Info>(n);
+    const slots = this.slots;
     // Every action is checked before any env steps: a malformed one refuses the whole batch, none half-stepped.
-    for (let i = 0; i < this.numEnvs; i++) {
+    for (let i = 0; i < n; i++) {
       try {
-        this.slots[i].check(actions[i]);
+        slots[i].check(actions[i]);
       } catch (e) {
         throw batchActionError(i, e);
       }
     }
-    for (let i = 0; i < this.numEnvs; i++) {
-      const r = this.slots[i].step(actions[i]);
-      this.lastObs[i] = r.obs;
-      rewards[i] = r.reward;
-      terminated.push(r.terminated);
-      truncated.push(r.truncated);
-      infos.push(r.info);
+    for (let i = 0; i < n; i++) {
+      const slot = slots[i];
+      this.lastObs[i] = slot.advance(actions[i]);
+      rewards[i] = slot.lastReward;
+      terminated[i] = slot.lastTerminated;
+      truncated[i] = slot.lastTruncated;
+      infos[i] = slot.lastInfo;
     }
-    return [this.lastObs.slice(), rewards, terminated, truncated, batchInfos(infos)];
+    return [this.lastObs.slice(), rewards, terminated, truncated, batchInfos(infos, this.infoKeys)];
   }
 
   private slotAt(index: number): EnvSlot<Obs, Act> {

@@ -18,6 +18,11 @@ export const vectorEnvOptionsSchema = z
     workers: z.number().int().positive().optional(),
     /** Async only: extra modules each worker imports first (to register custom envs). */
     modules: z.array(z.string()).optional(),
+    /**
+     * Batch only these info keys (with their `_key` masks); the rest are left out of the batched infos. A client
+     * that reads no infos passes `[]`. The envs still build their infos: this saves the batching.
+     */
+    infoKeys: z.array(z.string()).optional(),
   })
   .strict();
 export type VectorEnvOptions = z.infer<typeof vectorEnvOptionsSchema>;
@@ -77,29 +82,78 @@ export interface VectorEnv<Obs = unknown, Act = unknown> {
   close(): void;
 }
 
-/** Merges per-env infos into Gymnasium's batched form. */
-export function batchInfos(infos: readonly (Info | null)[]): BatchedInfo {
+/** Which info keys a vector env batches: null batches every key. */
+export type InfoKeyFilter = ReadonlySet<string> | null;
+
+/** The filter for a vector env's `infoKeys` option (absent: every key). */
+export function infoKeyFilter(keys: readonly string[] | undefined): InfoKeyFilter {
+  return keys === undefined ? null : new Set(keys);
+}
+
+const MAX_MASK_KEYS = 4096;
+const maskKeys = new Map<string, string>();
+/** `_${key}`, built once per key name (every vector step batches the same few keys). */
+function maskKey(key: string): string {
+  let mask = maskKeys.get(key);
+  if (mask === undefined) {
+    if (maskKeys.size >= MAX_MASK_KEYS) maskKeys.clear();
+    maskKeys.set(key, (mask = `_${key}`));
+  }
+  return mask;
+}
+
+/** One batched key while `batchInfos` runs: env i's value and whether env i set it. */
+interface InfoColumn {
+  readonly key: string;
+  readonly values: unknown[];
+  readonly set: boolean[];
+  readonly position: number;
+}
+
+/**
+ * Merges per-env infos into Gymnasium's batched form. With `keep`, only the keys it holds are batched (a key is
+ * kept when `keep` has it or its mask `_key`); the others are skipped, not built and then dropped.
+ */
+export function batchInfos(infos: readonly (Info | null)[], keep: InfoKeyFilter = null): BatchedInfo {
   const n = infos.length;
   const out: BatchedInfo = {};
-  // Runs every vector step over every env's info: plain loops, and each mask key is built once per call.
-  const maskKeys = new Map<string, string>();
+  if (keep !== null && keep.size === 0) return out;
+  // Runs every vector step over every env's info. Infos of one env type list their keys in the same order, so
+  // the column after the last one used is tried first and the map is consulted only when that guess misses.
+  const columns: InfoColumn[] = [];
+  const byKey = new Map<string, InfoColumn | null>(); // null: a key `keep` leaves out
   for (let i = 0; i < n; i++) {
     if (!(i in infos)) continue;
     const info = infos[i];
     if (!info) continue;
+    let next = 0;
     for (const k in info) {
       if (!Object.hasOwn(info, k)) continue;
       const v = info[k];
       if (v === undefined) continue;
-      let mask = maskKeys.get(k);
-      if (mask === undefined) maskKeys.set(k, (mask = `_${k}`));
-      if (!out[k]) {
-        out[k] = new Array(n).fill(null);
-        out[mask] = new Array(n).fill(false);
+      let column = columns[next];
+      if (column === undefined || column.key !== k) {
+        const known = byKey.get(k);
+        if (known === null) continue;
+        if (known !== undefined) column = known;
+        else if (keep !== null && !keep.has(k) && !keep.has(maskKey(k))) {
+          byKey.set(k, null);
+          continue;
+        } else {
+          column = { key: k, values: new Array(n).fill(null), set: new Array(n).fill(false), position: columns.length };
+          columns.push(column);
+          byKey.set(k, column);
+        }
       }
-      out[k][i] = v;
-      out[mask][i] = true;
+      column.values[i] = v;
+      column.set[i] = true;
+      next = column.position + 1;
     }
+  }
+  // Keys in first-seen order, each followed by its mask (the order the batched info always had).
+  for (const c of columns) {
+    out[c.key] = c.values;
+    out[maskKey(c.key)] = c.set;
   }
   return out;
 }

@@ -2,8 +2,9 @@ import type { z } from "zod";
 import type { JsonObject, JsonValue } from "../json.js";
 import { cloneJson, isJsonObject, toJsonObject } from "../json.js";
 import { compileFastCheck, type FastCheck } from "../fastSchema.js";
-import { type JsonSchema, sampleFromJsonSchema, zodFromJsonSchema } from "../jsonSchema.js";
+import { type JsonSchema, zodFromJsonSchema } from "../jsonSchema.js";
 import type { Rng } from "../rng.js";
+import { compileSchemaSampler, type SchemaSampler } from "./schemaSampler.js";
 import { Space, type SpaceJson } from "./space.js";
 
 /** What the agent sees of a tool: OpenAI function format. */
@@ -31,12 +32,16 @@ export function validatorFor(schema: JsonSchema): z.ZodType<JsonValue> {
   return v;
 }
 
-const argumentSchemas = new WeakMap<JsonSchema, JsonSchema>();
-/** `{ type: "object", ...parameters }`, made once per schema object (random policies sample from it every step). */
-function argumentsSchema(parameters: JsonSchema): JsonSchema {
-  let schema = argumentSchemas.get(parameters);
-  if (!schema) argumentSchemas.set(parameters, (schema = { type: "object", ...parameters }));
-  return schema;
+const argumentSamplers = new WeakMap<JsonSchema, SchemaSampler>();
+
+/**
+ * Random arguments for a tool: `sampleFromJsonSchema({ type: "object", ...parameters }, rng)`, draw for draw, from a
+ * sampler compiled once per parameters object (random policies and the bridge sample a call every env-step).
+ */
+export function sampleArguments(parameters: JsonSchema, rng: Rng): JsonObject {
+  let sampler = argumentSamplers.get(parameters);
+  if (!sampler) argumentSamplers.set(parameters, (sampler = compileSchemaSampler({ type: "object", ...parameters })));
+  return sampler(rng) as JsonObject;
 }
 
 const fastChecks = new WeakMap<JsonSchema, FastCheck | null>();
@@ -89,7 +94,7 @@ export class ToolCallSpace extends Space<ToolCallValue> {
     const tools = this.visibleTools();
     if (tools.length === 0) throw new RangeError("ToolCallSpace.sample: no visible tools");
     const tool = rng.pick(tools);
-    return { name: tool.name, arguments: sampleFromJsonSchema(argumentsSchema(tool.parameters), rng) as JsonObject };
+    return { name: tool.name, arguments: sampleArguments(tool.parameters, rng) };
   }
 
   /**
