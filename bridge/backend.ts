@@ -50,18 +50,23 @@ export interface EnvDescription {
 /** A seeded stream for server-side action sampling; opaque to the bridge. */
 export type SamplerRng = object;
 
+/** How the bridge wants a session's vector env built. */
+export interface BackendVecOptions {
+  autoresetMode?: AutoresetMode;
+  /** Where env i appends its trajectories (JSON lines), when the session records. */
+  recordPath?: (i: number) => string;
+  /**
+   * Info keys the vector env must batch (at least the ones the session sends; the bridge filters exactly after). Absent:
+   * every key. Lets the env skip batching infos nobody reads.
+   */
+  infoKeys?: readonly string[];
+}
+
 export interface Backend {
   /** Library version reported by `hello`. */
   readonly libraryVersion: string;
   listEnvs(): EnvDescription[];
-  /** `recordPath(i)`, when given, is where env i appends its trajectories (JSON lines). */
-  makeVec(
-    id: string,
-    numEnvs: number,
-    options: Record<string, unknown>,
-    autoresetMode: AutoresetMode | undefined,
-    recordPath?: (i: number) => string,
-  ): VecEnvLike;
+  makeVec(id: string, numEnvs: number, options: Record<string, unknown>, vector?: BackendVecOptions): VecEnvLike;
   /** A description of a registered env without instantiating a session (for `get_spec` by id). */
   envSpec(id: string): unknown;
   /**

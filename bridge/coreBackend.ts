@@ -22,7 +22,7 @@ import {
   SyncVectorEnv,
   Tuple,
 } from "../src/index.js";
-import type { AutoresetMode, Backend, EnvDescription, SamplerRng, SpaceLike, VecEnvLike } from "./backend.js";
+import type { Backend, BackendVecOptions, EnvDescription, SamplerRng, SpaceLike, VecEnvLike } from "./backend.js";
 import type { ErrorCode } from "./protocol.js";
 
 const TYPED: Record<
@@ -89,21 +89,19 @@ export function createCoreBackend(): Backend {
   return {
     libraryVersion: LIBRARY_VERSION,
     listEnvs: (): EnvDescription[] => listEnvs().map((e) => ({ ...e })),
-    makeVec(
-      id: string,
-      numEnvs: number,
-      options: Record<string, unknown>,
-      autoresetMode: AutoresetMode | undefined,
-      recordPath?: (i: number) => string,
-    ): VecEnvLike {
+    makeVec(id: string, numEnvs: number, options: Record<string, unknown>, vector: BackendVecOptions = {}): VecEnvLike {
+      const { autoresetMode, recordPath, infoKeys } = vector;
       if (recordPath) {
         registryEntry(id);
         // The recorder wraps the family env itself, under any make layer (chat mode), so the file is a trajectory.
         const record = (i: number) => (env: Env<unknown, unknown>) => new RecordTrajectory(env, recordPath(i));
         const factories = Array.from({ length: numEnvs }, (_, i) => () => make(id, options, record(i)));
-        return withCoercion(new SyncVectorEnv(factories, autoresetMode) as unknown as VecEnvLike);
+        return withCoercion(new SyncVectorEnv(factories, autoresetMode, infoKeys) as unknown as VecEnvLike);
       }
-      const env = makeVec(id, numEnvs, options, autoresetMode ? { autoresetMode } : {});
+      const env = makeVec(id, numEnvs, options, {
+        ...(autoresetMode ? { autoresetMode } : {}),
+        ...(infoKeys ? { infoKeys: [...infoKeys] } : {}),
+      });
       return withCoercion(env as unknown as VecEnvLike);
     },
     envSpec(id: string): unknown {

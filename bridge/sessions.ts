@@ -130,7 +130,11 @@ export class SessionManager {
     const handle = `${this.prefix}${randomBytes(16).toString("hex")}`;
     const dir = this.recordDir;
     const recordPath = req.record && dir ? (i: number) => path.join(dir, `${req.envId}-${handle}-${i}.jsonl`) : undefined;
-    const env = this.backend.makeVec(req.envId, req.numEnvs, req.options, req.autoresetMode, recordPath);
+    const env = this.backend.makeVec(req.envId, req.numEnvs, req.options, {
+      ...(req.autoresetMode ? { autoresetMode: req.autoresetMode } : {}),
+      ...(recordPath ? { recordPath } : {}),
+      ...(req.infoKeys ? { infoKeys: envInfoKeys(req.infoKeys) } : {}),
+    });
     const packed = this.resolvePacking(req.obsEncoding, env);
     const encoding = packed ? "packed" : req.obsEncoding === "full" || req.obsEncoding === "columns" ? req.obsEncoding : "delta";
     const meta = (env.metadata ?? {}) as { autoresetMode?: AutoresetMode; autoreset_mode?: AutoresetMode };
@@ -228,4 +232,18 @@ export class SessionManager {
       }
     }
   }
+}
+
+/**
+ * The env info keys a session's `info_keys` can reach. The bridge keeps a batched key when the list names it or the
+ * key it masks (`_k` for `k`); the vector env batches an env key when its filter holds the key or its mask. So each
+ * named key and its mask cover every env key whose batched form the bridge would keep (a named `_k` reaches `k`).
+ */
+export function envInfoKeys(requested: readonly string[]): string[] {
+  const keys = new Set<string>();
+  for (const k of requested) {
+    keys.add(k);
+    keys.add(`_${k}`);
+  }
+  return [...keys];
 }

@@ -114,6 +114,36 @@ describe("bridge over the library", () => {
     expect(hash(await overBridge(client, "Demo-v0", 3, 5, 40, "columns", "SameStep"))).toBe(same);
   });
 
+  it("info_keys sends the same infos as filtering every key, though the env batches only the named ones", async () => {
+    const server = await startServer(createCoreBackend());
+    cleanup.push(() => server.stop());
+    const client = new BridgeClient(server.endpoint);
+    cleanup.push(() => client.close());
+    const run = async (infoKeys: string[] | null) => {
+      const { session } = await client.request<{ session: string }>("make", {
+        env_id: "Demo-v0",
+        num_envs: 3,
+        seed: 4,
+        autoreset_mode: "SameStep",
+        info_keys: infoKeys,
+      });
+      const infos: Record<string, unknown>[] = [(await client.request<{ infos: Record<string, unknown> }>("reset", { session })).infos];
+      for (let t = 0; t < 30; t++)
+        infos.push((await client.request<{ infos: Record<string, unknown> }>("step", { session, sample: true })).infos);
+      await client.request("close", { session });
+      return infos;
+    };
+    const keys = ["phi", "_taskId", "final_info"];
+    const all = await run(null);
+    const keep = (k: string) => keys.includes(k) || (k.startsWith("_") && keys.includes(k.slice(1)));
+    const filtered = all.map((infos) => Object.fromEntries(Object.entries(infos).filter(([k]) => keep(k))));
+    const sent = await run(keys);
+    expect(hash(sent)).toBe(hash(filtered));
+    // The filter is not vacuous: episodes ended (final_info) and some keys were left out.
+    expect(sent.some((i) => "final_info" in i && "_taskId" in i && !("taskId" in i))).toBe(true);
+    expect(all.some((i) => Object.keys(i).some((k) => !keep(k)))).toBe(true);
+  });
+
   it("reset with a mask and per-env seeds resets only the masked envs, as in-process", async () => {
     const server = await startServer(createCoreBackend());
     cleanup.push(() => server.stop());

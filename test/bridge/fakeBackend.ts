@@ -107,7 +107,8 @@ export function fakeBackend(): FakeBackend {
       { id: "AsyncCounter-v0", description: "async steps" },
       { id: "Circular-v0", description: "observations that cannot be encoded" },
     ],
-    makeVec(id, n, options, mode) {
+    makeVec(id, n, options, vector = {}) {
+      const mode = vector.autoresetMode;
       if (id === "Circular-v0") {
         const env = new CounterVec(n, 4, mode ?? "NextStep", false);
         env.reset = () => {
