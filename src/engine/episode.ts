@@ -22,7 +22,7 @@ import {
   schemaError,
 } from "./callRecord.js";
 import { emptyDictionary } from "./dictionary.js";
-import type { EpisodeEvent, ToolErrorSource } from "./events.js";
+import type { CoreEvent, EpisodeEvent, ToolErrorSource } from "./events.js";
 import { type CorruptionFn, type FaultSpec, type FaultState, initialFaultState } from "./faults.js";
 import { FaultStage } from "./faultStage.js";
 import { ValueProvenance } from "./ledger.js";
@@ -54,6 +54,7 @@ export interface ToolEpisodeConfig<S> {
 }
 
 const NO_POISON: ReturnType<ValueProvenance["poisonedArguments"]> = [];
+type ToolCalledEvent = Extract<CoreEvent, { type: "tool_called" }>;
 
 /**
  * Name -> tool of a tool list. A family that hands every episode the same large list (PlanBench-XL's ~1,700 tools)
@@ -211,7 +212,9 @@ export class ToolEpisode<S> {
       return { record: null, events: [], response: { error: { code, message } }, end: this.budgetEnd("budget_exceeded", limit) };
     }
     const args = cloneJson(rawArgs);
-    const events: EpisodeEvent[] = [];
+    // The call's own event comes first; its `ok` is filled in once the call is recorded (no unshift at the end).
+    const called: ToolCalledEvent = { type: "tool_called", tool, callIndex: index, arguments: args, ok: false };
+    const events: EpisodeEvent[] = [called];
     const def = this.tools.get(tool);
     let record: CallRecord;
     let error: ToolErrorPayload | null = null;
@@ -236,7 +239,8 @@ export class ToolEpisode<S> {
         record = this.errorRecord(index, step, tool, args, error, "validation");
       } else {
         if (this.provenance && !this.provenanceFirst) poisoned = this.provenance.poisonedArguments(this.data.calls, args);
-        ({ record, error } = this.faultStage.run(def, args, index, step, this.data, events));
+        record = this.faultStage.run(def, args, index, step, this.data, events);
+        error = this.faultStage.error;
       }
       for (const p of poisoned) {
         events.push({
@@ -249,9 +253,9 @@ export class ToolEpisode<S> {
         });
       }
     }
-    this.detectPatterns(record, events);
+    this.detectPatterns(record, def, events);
     this.data.calls.push(record);
-    events.unshift({ type: "tool_called", tool, callIndex: index, arguments: args, ok: record.ok });
+    called.ok = record.ok;
     if (!record.ok && error) {
       events.push({
         type: "tool_error",
@@ -280,7 +284,7 @@ export class ToolEpisode<S> {
   private readonly patterns: RecoveryPatterns = { retry: null, alternativeSwitch: null };
 
   /** Retry, alternative-switch and read-back events, from the call history alone. */
-  private detectPatterns(record: CallRecord, events: EpisodeEvent[]): void {
+  private detectPatterns(record: CallRecord, def: ToolDefinition<S> | undefined, events: EpisodeEvent[]): void {
     const calls = this.data.calls;
     this.groupFn ??= (tool) => this.tools.get(tool)?.meta?.group;
     const { retry, alternativeSwitch } = recoveryPatternsInto(
@@ -299,7 +303,6 @@ export class ToolEpisode<S> {
       events.push(retry);
     }
     if (alternativeSwitch) events.push(alternativeSwitch);
-    const def = this.tools.get(record.tool);
     const verifies = def?.meta?.verifies;
     if (verifies && record.ok) {
       for (let i = calls.length - 1; i >= 0; i--) {
