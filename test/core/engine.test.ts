@@ -69,7 +69,10 @@ describe("ToolEpisode call pipeline", () => {
       name: "dice",
       description: "Dice",
       parameters: { type: "object", properties: {} },
-      run: (_a, ctx) => (draws.push(ctx.rng().random(), ctx.rng().random()), { ok: true, output: draws.length }),
+      run: (_a, ctx) => {
+        draws.push(ctx.rng().random(), ctx.rng().random());
+        return { ok: true, output: draws.length };
+      },
     };
     const ep = new ToolEpisode<World>({ tools: [dice], visible: ["dice"], world: { saved: [] }, rng: new Rng(7) });
     ep.call("dice", {}, 1);
