@@ -414,10 +414,10 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
    */
   protected override onCall(record: EngineCall): CallReport {
     // Most calls report nothing: no event array or report object is built for them.
-    let events = this.pathEvents(record);
-    const { analysis } = this.track();
-    const calls = this.episode?.data.calls ?? NO_CALLS;
-    const poisoned = analysis.poisonedArgs[calls.length - 1];
+    const t = this.track();
+    let events = this.pathEvents(record, t);
+    // track() has just caught up with the engine's calls: the last entry is this call's.
+    const poisoned = t.analysis.poisonedArgs[t.log.length - 1];
     if (poisoned !== undefined) {
       for (const { argument, sourceCallIndex } of poisoned) {
         (events ??= []).push({
@@ -434,9 +434,8 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   }
 
   /** Forbidden-call and alternative-path events of a call, or null when it has none. */
-  private pathEvents(record: EngineCall): EpisodeEvent[] | null {
+  private pathEvents(record: EngineCall, t: Tracked): EpisodeEvent[] | null {
     let out: EpisodeEvent[] | null = null;
-    const t = this.track();
     // A fault without a victim (no member of its group called yet) announces nothing.
     if (t.victims.size === 0) return out;
     // Slots whose alternative path was already announced (derived from the event history: no hidden mutable state),

@@ -65,8 +65,13 @@ export function fnvUpdateJson(state: number, value: unknown): number {
   }
   const obj = value as Record<string, unknown>;
   const keys = Object.keys(obj);
-  // stableStringify's order: UTF-16 code units (its small-object insertion sort and Array#sort agree on it).
-  keys.sort();
+  // stableStringify's order, UTF-16 code units; sorted in place by insertion (Array#sort allocates a work copy).
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i]!;
+    let j = i - 1;
+    for (; j >= 0 && keys[j]! > k; j--) keys[j + 1] = keys[j]!;
+    keys[j + 1] = k;
+  }
   let h = fnvUpdate(state, "{");
   let first = true;
   for (const k of keys) {
