@@ -26,7 +26,8 @@ import type { CoreEvent, EpisodeEvent, ToolErrorSource } from "./events.js";
 import { type CorruptionFn, type FaultSpec, type FaultState, initialFaultState } from "./faults.js";
 import { FaultStage } from "./faultStage.js";
 import { ValueProvenance } from "./ledger.js";
-import { DEFAULT_PATTERN_RULES, type PatternRules, type RecoveryPatterns, recoveryPatternsInto } from "./patterns.js";
+import { CallIndex } from "./callIndex.js";
+import { DEFAULT_PATTERN_RULES, type PatternRules, type RecoveryPatterns, recoveryPatternsOf } from "./patterns.js";
 import type { CallPipeline } from "./pipeline.js";
 import { runStaged, type StagedEpisode } from "./staged.js";
 import type { ToolDefinition, ToolErrorPayload } from "./tool.js";
@@ -255,6 +256,7 @@ export class ToolEpisode<S> {
     }
     this.detectPatterns(record, def, events);
     this.data.calls.push(record);
+    this.callIndex.append(tool, def?.meta?.group);
     called.ok = record.ok;
     if (!record.ok && error) {
       events.push({
@@ -282,19 +284,31 @@ export class ToolEpisode<S> {
   private groupFn: ((tool: string) => string | undefined) | null = null;
   /** Scratch result of the pattern detection (read right away, never kept). */
   private readonly patterns: RecoveryPatterns = { retry: null, alternativeSwitch: null };
+  private readonly callIndex = new CallIndex();
 
   /** Retry, alternative-switch and read-back events, from the call history alone. */
   private detectPatterns(record: CallRecord, def: ToolDefinition<S> | undefined, events: EpisodeEvent[]): void {
     const calls = this.data.calls;
     this.groupFn ??= (tool) => this.tools.get(tool)?.meta?.group;
-    const { retry, alternativeSwitch } = recoveryPatternsInto(
-      this.patterns,
-      calls,
-      record.tool,
-      record.index,
-      this.groupFn,
-      this.patternRules,
-    );
+    // recoveryPatternsInto's two searches, answered from the call index (see CallIndex).
+    const callIndex = this.callIndex;
+    callIndex.sync(calls, this.groupFn);
+    const tool = record.tool;
+    const group = def?.meta?.group;
+    const rules = this.patternRules;
+    const same = callIndex.lastOf(tool);
+    const prevSame = same >= 0 ? calls[same] : undefined;
+    let from: CallRecord | undefined;
+    if (group !== undefined) {
+      const last = calls.length - 1;
+      if (rules.switchFrom === "previous_call") {
+        if (last >= 0 && calls[last].tool !== tool && callIndex.groupAt(last) === group) from = calls[last];
+      } else if (!prevSame) {
+        const j = callIndex.lastInGroup(group, tool);
+        if (j >= 0) from = calls[j];
+      }
+    }
+    const { retry, alternativeSwitch } = recoveryPatternsOf(this.patterns, prevSame, from, tool, record.index, group, rules);
     if (retry) {
       // The retry budget is observable (and ends the episode): charge only a retry the agent can see, after an error
       // response. A retry after a silent fault is still an event (rewards, metrics) but costs nothing, or the
