@@ -103,8 +103,17 @@ export function unit(h: number): number {
 
 /** Sub-hash for a named part, so fields of one response vary independently: fnv1a(`${h}:${part}`). */
 export function sub(h: number, part: string | number): number {
-  const x = fnvUpdate(fnvUpdateNumber(FNV_START, h), ":");
+  const x = subPrefix(h);
   return fnvDigest(typeof part === "number" ? fnvUpdateNumber(x, part) : fnvUpdate(x, part));
+}
+
+/** The state after `${h}:`, shared by every `sub(h, …)`: `subOf(subPrefix(h), part)` equals `sub(h, part)` for a string part. */
+export function subPrefix(h: number): number {
+  return fnvUpdate(fnvUpdateNumber(FNV_START, h), ":");
+}
+
+export function subOf(prefix: number, part: string): number {
+  return fnvDigest(fnvUpdate(prefix, part));
 }
 
 const ALNUM = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";

@@ -5,7 +5,7 @@
  */
 import { stableStringify } from "../../../src/family.js";
 import type { ToolSpec } from "./corpus.js";
-import { code, FNV_START, fnv1a, fnvDigest, fnvUpdate, fnvUpdateJson, sub } from "./hash.js";
+import { code, FNV_START, fnv1a, fnvDigest, fnvUpdate, fnvUpdateJson, subOf, subPrefix } from "./hash.js";
 import type { WorldState } from "./state.js";
 import { type FieldType, fieldType, type Scalar, TIME } from "./types.js";
 
@@ -140,7 +140,9 @@ function genOutputs(fields: ToolFields, args: Record<string, unknown>): ToolOutp
   const h = fnvDigest(fnvUpdateJson(fields.hashPrefix, args)); // fnv1a(`${group}|${stableStringify(args)}`)
   const out: ToolOutput = {};
   const outputs = fields.outputs;
-  for (const { field, typeId, type } of outputs) out[field] = type.gen(sub(h, typeId));
+  // sub(h, typeId) per field, with the `${h}:` part hashed once.
+  const prefix = subPrefix(h);
+  for (const { field, typeId, type } of outputs) out[field] = type.gen(subOf(prefix, typeId));
   // Free-text outputs echo their subject (and a translation its target language), so text reads coherently and
   // text derived from a corrupted input visibly carries the corruption forward.
   let subject: string | undefined;
