@@ -12,15 +12,24 @@ import { type CorruptionFn, type FaultSpec, faultFires } from "./faults.js";
 import type { Taint } from "./ledger.js";
 import type { ToolDefinition, ToolErrorPayload } from "./tool.js";
 
+const NO_GROUPS: readonly (string | undefined)[] = [];
+
 /** One episode's fault specs and the state of their probability streams. */
 export class FaultStage<S> {
   private faultRngs = new Map<string, Rng>();
+  /**
+   * Each fault's trigger group (undefined: no group condition), beside the specs: a call outside every fault's
+   * group reads this one array, not each spec and its trigger (shared, cached data that is cold by the next call).
+   */
+  private readonly groups: readonly (string | undefined)[];
 
   constructor(
     private readonly faults: readonly FaultSpec[],
     private readonly corruptions: Readonly<Record<string, CorruptionFn<S>>>,
     private readonly rng: Rng,
-  ) {}
+  ) {
+    this.groups = faults.length > 0 ? faults.map((f) => f.trigger.group) : NO_GROUPS;
+  }
 
   /** States of the per-fault probability streams (the only engine streams that advance with use). */
   rngStates(): Record<string, RngState> {
@@ -99,12 +108,15 @@ export class FaultStage<S> {
     if (faults.length > 0) {
       const group = def.meta?.group;
       let call: Parameters<typeof faultFires>[2] | null = null;
+      const groups = this.groups;
       for (let i = 0; i < faults.length; i++) {
+        // faultFires' first two tests, which touch no state: a call outside a fault's group or tools costs no lookup
+        // of its state or its draw (most calls of a group-bound plan meet no fault).
+        const g = groups[i];
+        if (g !== undefined && g !== group) continue;
         const f = faults[i];
         const t = f.trigger;
-        // faultFires' first two tests, which touch no state: a call outside a fault's tools or group costs no lookup
-        // of its state or its draw (most calls of a group-bound plan meet no fault).
-        if ((t.group !== undefined && group !== t.group) || (t.tools && !t.tools.includes(def.name))) continue;
+        if (t.tools && !t.tools.includes(def.name)) continue;
         if (call === null) {
           // faultFires only reads the call: one scratch object per episode, refilled per call.
           call = this.scratchCall ??= { tool: def.name, meta: def.meta, args, callIndex: index };
