@@ -68,6 +68,8 @@ interface ToolFields {
   readonly startField: string | undefined;
   /** Hash state after `${group}|`, the prefix of every response hash of the tool. */
   readonly hashPrefix: number;
+  /** Whether an output is free text that echoes the call (a summary or a translation), see `genOutputs`. */
+  readonly echoes: boolean;
 }
 const toolFieldCache = new WeakMap<ToolSpec, ToolFields>();
 function toolFields(tool: ToolSpec): ToolFields {
@@ -82,6 +84,7 @@ function toolFields(tool: ToolSpec): ToolFields {
       endField: Object.entries(tool.outputTypes).find(([, ty]) => ty === "end_datetime")?.[0],
       startField: Object.entries(tool.outputTypes).find(([, ty]) => ty === "iso_datetime")?.[0],
       hashPrefix: fnvUpdate(FNV_START, `${tool.group}|`),
+      echoes: Object.values(tool.outputTypes).some((ty) => ty === "summary_text" || ty === "translated_text"),
     };
     toolFieldCache.set(tool, f);
   }
@@ -143,6 +146,7 @@ function genOutputs(fields: ToolFields, args: Record<string, unknown>): ToolOutp
   // sub(h, typeId) per field, with the `${h}:` part hashed once.
   const prefix = subPrefix(h);
   for (const { field, typeId, type } of outputs) out[field] = type.gen(subOf(prefix, typeId));
+  if (!fields.echoes) return out;
   // Free-text outputs echo their subject (and a translation its target language), so text reads coherently and
   // text derived from a corrupted input visibly carries the corruption forward.
   let subject: string | undefined;
