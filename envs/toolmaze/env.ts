@@ -407,7 +407,9 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       a.corruptedField = corruptedField;
       t.analysis.add(a);
       t.analysed = i + 1;
-      for (const id of r.faults) {
+      // Indexed (see onCall): most calls' faults are the engine's shared frozen empty list.
+      for (let k = 0; k < r.faults.length; k++) {
+        const id = r.faults[k]!;
         const hit = this.facts.faultById.get(id);
         if (hit && !t.victims.has(hit.slot)) t.victims.set(hit.slot, r.tool);
         if (!t.firstHit.has(id)) t.firstHit.set(id, r.index);
@@ -465,7 +467,9 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     // trackCalls() has just caught up with the engine's calls: the last entry is this call's.
     const poisoned = t.analysis.poisonedArgs[t.analysed - 1];
     if (poisoned !== undefined) {
-      for (const { argument, sourceCallIndex } of poisoned) {
+      // Indexed: clean calls share one frozen empty list, and iterating it allocated an iterator per call.
+      for (let i = 0; i < poisoned.length; i++) {
+        const { argument, sourceCallIndex } = poisoned[i]!;
         (events ??= []).push({
           type: "poisoned_value_reused",
           tool: record.tool,
