@@ -125,8 +125,9 @@ export const STRENGTH: Record<FaultPersistenceType, number> = { transient: 0, te
 
 /**
  * The context a tool runs with. Its stream (`rng()`, derived from the episode's as `call:<index>`) is made only when
- * the tool asks for it: most tools never draw, so a call costs this one object and no closure. `rng` is a method:
- * call it on the context (`ctx.rng()`).
+ * the tool asks for it: most tools never draw, so a call costs this one object. `rng` is read through an accessor
+ * that hands out the function on demand, so `ctx.rng()` and a detached `const { rng } = ctx; rng()` both work, as
+ * with the plain object and closure this replaces.
  */
 export class ToolRunContext<S> implements ToolContext<S> {
   constructor(
@@ -136,7 +137,8 @@ export class ToolRunContext<S> implements ToolContext<S> {
     private readonly episodeRng: Rng,
   ) {}
 
-  rng(): Rng {
-    return this.episodeRng.derive(`call:${this.callIndex}`);
+  get rng(): () => Rng {
+    const { episodeRng, callIndex } = this;
+    return () => episodeRng.derive(`call:${callIndex}`);
   }
 }

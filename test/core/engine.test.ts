@@ -81,6 +81,20 @@ describe("ToolEpisode call pipeline", () => {
     const want = [1, 2].map((i) => root.derive(`call:${i}`).random());
     // The same stream each time the tool asks within a call; another one for the next call.
     expect(draws).toEqual([want[0], want[0], want[1], want[1]]);
+    // A tool may also take the function off its context.
+    let detached = 0;
+    const off: ToolDefinition<World> = {
+      ...dice,
+      name: "off",
+      run: (_a, ctx) => {
+        const { rng } = ctx;
+        detached = rng().random();
+        return { ok: true, output: detached };
+      },
+    };
+    const ep2 = new ToolEpisode<World>({ tools: [off], visible: ["off"], world: { saved: [] }, rng: new Rng(7) });
+    ep2.call("off", {}, 1);
+    expect(detached).toBe(want[0]);
   });
 
   it("tests a fault's state and draw only for calls of its tools or group", () => {
