@@ -241,8 +241,10 @@ export class CallAnalysis {
         else this.pendingClean.push(value);
       }
     }
-    const pos = this.index.posOf.get(call.tool);
-    let clean = pos !== undefined && call.ok && !call.perturbed && !usesPoison && call.output !== undefined;
+    // The task position is looked up only for a call that could be clean (failed and perturbed calls never are).
+    const eligible = call.ok && !call.perturbed && !usesPoison && call.output !== undefined;
+    const pos = eligible ? this.index.posOf.get(call.tool) : undefined;
+    let clean = pos !== undefined;
     if (clean) {
       // The checks are pure: the first binding that fails decides (random play fails most calls at the first one).
       for (const b of this.index.bindings[pos!]!) {
