@@ -106,6 +106,9 @@ const HINT =
 /** What `ToolMazeEnv.track` keeps per episode (see there). */
 interface Tracked {
   readonly calls: readonly EngineCall[];
+  /** How many of `calls` the analysis, victims and first hits have seen. */
+  analysed: number;
+  /** The scorer-form log: built when read (scoring, `callLog`), not per call; it may lag `analysed`. */
   readonly log: CallRecord[];
   readonly analysis: CallAnalysis;
   readonly victims: Map<number, string>;
@@ -361,18 +364,59 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     return [...this.track().log];
   }
 
+  /** `trackCalls`, with the scorer-form log caught up too (its records are made here, once each). */
+  private track(): Tracked {
+    const t = this.trackCalls();
+    for (let i = t.log.length; i < t.calls.length; i++) {
+      const r = t.calls[i]!;
+      const { faultId, corruptedField } = this.faultFacts(r);
+      // Optional keys are added in this order (callers of callLog() see the records).
+      const rec: Mutable<CallRecord> = { tool: r.tool, args: r.arguments, ok: r.ok, perturbed: r.faults.length > 0 };
+      if (r.ok) rec.output = r.response as Record<string, Scalar>;
+      if (faultId !== undefined) rec.faultId = faultId;
+      if (corruptedField !== undefined) rec.corruptedField = corruptedField;
+      t.log.push(rec);
+    }
+    return t;
+  }
+
+  /** The fault that fired first on a call and the output field it corrupted (undefined when none), in a scratch object. */
+  private faultFacts(r: EngineCall): { faultId: string | undefined; corruptedField: string | undefined } {
+    const facts = this.factsScratch;
+    const faultId = r.faults[0];
+    const f = faultId !== undefined ? this.facts.faultById.get(faultId) : undefined;
+    facts.faultId = faultId;
+    facts.corruptedField = f?.corruption && r.ok ? f.corruption.field : undefined;
+    return facts;
+  }
+  private readonly factsScratch: { faultId: string | undefined; corruptedField: string | undefined } = {
+    faultId: undefined,
+    corruptedField: undefined,
+  };
+  /** The call the analysis reads (`add` keeps values, never the record): one object refilled per call. */
+  private readonly analysedCall: Mutable<CallRecord> = {
+    tool: "",
+    args: {},
+    ok: false,
+    perturbed: false,
+    output: undefined,
+    faultId: undefined,
+    corruptedField: undefined,
+  };
+
   private tracked: Tracked | null = null;
   /**
-   * Scorer-form log, clean/poison analysis, victims and first hits, extended by the calls made since the last
-   * look: several hooks read them on every step, and recomputing over the whole log made steps cost O(calls).
-   * Keyed on the engine's call array, so a restored or new episode (a different array) starts over.
+   * Clean/poison analysis, victims and first hits, extended by the calls made since the last look: several hooks
+   * read them on every step, and recomputing over the whole log made steps cost O(calls). Keyed on the engine's
+   * call array, so a restored or new episode (a different array) starts over.
    */
-  private track(): Tracked {
+  private trackCalls(): Tracked {
     const calls = this.episode?.data.calls ?? NO_CALLS;
     let t = this.tracked;
-    if (!t || t.calls !== calls || t.log.length > calls.length) {
+    if (!t || t.calls !== calls || t.analysed > calls.length) {
       t = {
         calls,
+        analysed: 0,
         log: [],
         analysis: new CallAnalysis(this.task),
         victims: new Map(),
@@ -384,18 +428,22 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       };
       this.tracked = t;
     }
-    for (let i = t.log.length; i < calls.length; i++) {
+    for (let i = t.analysed; i < calls.length; i++) {
       const r = calls[i]!;
-      const faultId = r.faults[0];
-      const f = faultId !== undefined ? this.facts.faultById.get(faultId) : undefined;
-      // Optional keys are added in this order (callers of callLog() see the records).
-      const rec: Mutable<CallRecord> = { tool: r.tool, args: r.arguments, ok: r.ok, perturbed: r.faults.length > 0 };
-      if (r.ok) rec.output = r.response as Record<string, Scalar>;
-      if (faultId !== undefined) rec.faultId = faultId;
-      if (f?.corruption && r.ok) rec.corruptedField = f.corruption.field;
-      t.log.push(rec);
-      t.analysis.add(rec);
-      for (const id of r.faults) {
+      const { faultId, corruptedField } = this.faultFacts(r);
+      const a = this.analysedCall;
+      a.tool = r.tool;
+      a.args = r.arguments;
+      a.ok = r.ok;
+      a.perturbed = r.faults.length > 0;
+      a.output = r.ok ? (r.response as Record<string, Scalar>) : undefined;
+      a.faultId = faultId;
+      a.corruptedField = corruptedField;
+      t.analysis.add(a);
+      t.analysed = i + 1;
+      // Indexed (see onCall): most calls' faults are the engine's shared frozen empty list.
+      for (let k = 0; k < r.faults.length; k++) {
+        const id = r.faults[k]!;
         const hit = this.facts.faultById.get(id);
         if (hit && !t.victims.has(hit.slot)) t.victims.set(hit.slot, r.tool);
         if (!t.firstHit.has(id)) t.firstHit.set(id, r.index);
@@ -448,12 +496,14 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
    */
   protected override onCall(record: EngineCall): CallReport {
     // Most calls report nothing: no event array or report object is built for them.
-    let events = this.pathEvents(record);
-    const { analysis } = this.track();
-    const calls = this.episode?.data.calls ?? NO_CALLS;
-    const poisoned = analysis.poisonedArgs[calls.length - 1];
+    const t = this.trackCalls();
+    let events = this.pathEvents(record, t);
+    // trackCalls() has just caught up with the engine's calls: the last entry is this call's.
+    const poisoned = t.analysis.poisonedArgs[t.analysed - 1];
     if (poisoned !== undefined) {
-      for (const { argument, sourceCallIndex } of poisoned) {
+      // Indexed: clean calls share one frozen empty list, and iterating it allocated an iterator per call.
+      for (let i = 0; i < poisoned.length; i++) {
+        const { argument, sourceCallIndex } = poisoned[i]!;
         (events ??= []).push({
           type: "poisoned_value_reused",
           tool: record.tool,
@@ -468,9 +518,8 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   }
 
   /** Forbidden-call and alternative-path events of a call, or null when it has none. */
-  private pathEvents(record: EngineCall): EpisodeEvent[] | null {
+  private pathEvents(record: EngineCall, t: Tracked): EpisodeEvent[] | null {
     let out: EpisodeEvent[] | null = null;
-    const t = this.track();
     // A fault without a victim (no member of its group called yet) announces nothing.
     if (t.victims.size === 0) return out;
     // Slots whose alternative path was already announced (derived from the event history: no hidden mutable state),
@@ -538,7 +587,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   /** Φ = −(minimum further calls to finish), from clean progress and the faults met so far. */
   protected override potential(): number | null {
     if (!this.episode) return null;
-    const t = this.track();
+    const t = this.trackCalls();
     const { cleanTools } = t.analysis;
     if (t.phiAt.clean !== cleanTools.size || t.phiAt.victims !== t.victims.size) {
       // 0 - n, not -n: Φ = -0 would break equality checks on finished episodes.
@@ -551,15 +600,15 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   private hiddenStep(events: readonly EpisodeEvent[]): JsonObject | null {
     const called = events.find((e) => e.type === "tool_called");
     if (!called) return null;
-    const {
-      log,
-      analysis: { cleanFlags },
-    } = this.track();
-    const last = log[log.length - 1]!;
+    const t = this.trackCalls();
+    const cleanFlags = t.analysis.cleanFlags;
+    // The latest call, read from the engine's record (what its scorer-form record would say).
+    const last = t.calls[t.calls.length - 1]!;
+    const { faultId, corruptedField } = this.faultFacts(last);
     return {
-      perturbed: last.perturbed,
-      faultId: last.faultId ?? null,
-      corruptedField: last.corruptedField ?? null,
+      perturbed: last.faults.length > 0,
+      faultId: faultId ?? null,
+      corruptedField: corruptedField ?? null,
       clean: cleanFlags[cleanFlags.length - 1] ?? false,
     };
   }

@@ -182,8 +182,8 @@ export class CallAnalysis {
   /** Values seen in fields that are not poisoned. */
   private cleanSeen: Set<string | undefined> | null = null;
   /**
-   * Scalar values of non-poisoned fields not normalised into `cleanSeen` yet: it is only read once a value is
-   * poisoned, which most episodes never reach, so the per-call normalisation waits until then.
+   * Scalar values of non-poisoned fields not normalised into `cleanSeen` yet: it is only read when an argument
+   * carries a poisoned value, which most calls (and most episodes) never do, so the normalisation waits until then.
    */
   private readonly pendingClean: unknown[] = [];
   /** Normalised output values of clean calls, per position and read field (undefined for a missing field, as norm gives). */
@@ -194,6 +194,23 @@ export class CallAnalysis {
     this.index = taskIndex(task);
   }
 
+  /** Was `v` (normalised) seen in a field that is not poisoned, by the calls added so far? */
+  private seenClean(v: string | undefined): boolean {
+    const cleanSeen = (this.cleanSeen ??= new Set());
+    const pending = this.pendingClean;
+    for (let i = 0; i < pending.length; i++) cleanSeen.add(norm(pending[i]));
+    pending.length = 0;
+    return cleanSeen.has(v);
+  }
+
+  /** Did a clean call of one of the binding's producers return `v` (normalised) in the bound field? */
+  private producedCleanly(b: BindingCheck, v: string | undefined): boolean {
+    const cleanValues = this.cleanValues;
+    if (cleanValues === null) return false;
+    for (const f of b.from) if (f.field !== undefined && (cleanValues.get(f.pos)?.get(f.field)?.has(v) ?? false)) return true;
+    return false;
+  }
+
   /** Adds the next call of the log and returns whether it executed cleanly. */
   add(call: CallRecord): boolean {
     const c = corpus();
@@ -201,13 +218,10 @@ export class CallAnalysis {
     let poisonedArgs: PoisonedArgument[] | null = null;
     const poisoned = this.poisoned;
     if (poisoned !== null && poisoned.size > 0) {
-      const cleanSeen = (this.cleanSeen ??= new Set());
-      for (const v of this.pendingClean) cleanSeen.add(norm(v));
-      this.pendingClean.length = 0;
       for (const k in call.args) {
         const v = norm(call.args[k]);
         const source = poisoned.get(v);
-        if (source && !this.index.literals.has(v) && !cleanSeen.has(v))
+        if (source && !this.index.literals.has(v) && !this.seenClean(v))
           (poisonedArgs ??= []).push({ argument: k, sourceCallIndex: source.call, field: source.field });
       }
     }
@@ -228,16 +242,15 @@ export class CallAnalysis {
         else this.pendingClean.push(value);
       }
     }
-    const pos = this.index.posOf.get(call.tool);
-    let clean = pos !== undefined && call.ok && !call.perturbed && !usesPoison && call.output !== undefined;
+    // The task position is looked up only for a call that could be clean (failed and perturbed calls never are).
+    const eligible = call.ok && !call.perturbed && !usesPoison && call.output !== undefined;
+    const pos = eligible ? this.index.posOf.get(call.tool) : undefined;
+    let clean = pos !== undefined;
     if (clean) {
       // The checks are pure: the first binding that fails decides (random play fails most calls at the first one).
       for (const b of this.index.bindings[pos!]!) {
         const v = norm(call.args[b.param]);
-        clean =
-          b.literal !== undefined
-            ? v === b.literal
-            : b.from.some((f) => f.field !== undefined && (this.cleanValues?.get(f.pos)?.get(f.field)?.has(v) ?? false));
+        clean = b.literal !== undefined ? v === b.literal : this.producedCleanly(b, v);
         if (!clean) break;
       }
     }

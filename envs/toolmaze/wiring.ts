@@ -10,7 +10,8 @@ import { Memo } from "./task/memo.js";
 import { countOrderings } from "./task/solve.js";
 import type { Task } from "./tasks.js";
 import { corpus, type ToolSpec } from "./world/corpus.js";
-import { errorBody, type SimError, simulate, statelessOutputs } from "./world/simulate.js";
+import { errorBody, type SimError, simulate, simulateValid, statelessOutputs } from "./world/simulate.js";
+import type { StateHook } from "./world/catalog.js";
 import type { WorldState } from "./world/state.js";
 import type { Scalar } from "./world/types.js";
 
@@ -43,8 +44,10 @@ export function toolDefinition(spec: ToolSpec): ToolDefinition<WorldState> {
       // The documented field types (the description states them too), for binding arguments by meaning; the operation
       // is the capability every provider of it documents with the same summary.
       semantics: { parameters: spec.paramTypes, outputs: spec.outputTypes, operation: spec.group },
+      // The engine runs a tool only after checking its arguments against `parameters`, which refuses everything the
+      // simulator's own check would (see validateArgs): that check is not run twice.
       run: (args, ctx) => {
-        const r = simulate(spec, args, ctx.state);
+        const r = simulateValid(spec, args, ctx.state);
         // A success is already a ToolOutcome (same fields): handed on, not re-wrapped.
         return r.ok ? r : { ok: false, error: providerError(r.error) };
       },
@@ -183,11 +186,14 @@ function isCorruptionSpec(p: JsonObject): p is JsonObject & CorruptionSpec {
   return typed && CORRUPTION_CLASSES.includes(String(p.cls));
 }
 
+const WRITES: ReadonlySet<StateHook | undefined> = new Set<StateHook>(["calendar_write", "cart_add", "cart_checkout", "thermostat_write"]);
+
 export const silentResponse: CorruptionFn<WorldState> = ({ tool, args, params, state }) => {
   if (!isCorruptionSpec(params)) throw new TypeError(`toolmaze_silent: params are not a corruption spec: ${JSON.stringify(params)}`);
   const spec = params;
   const t = corpus().tool(tool);
-  const r = simulate(t, args, structuredClone(state));
+  // Only the writing hooks change the world; the others read it, so they need no scratch copy.
+  const r = simulate(t, args, WRITES.has(t.state) ? structuredClone(state) : state);
   const out: Record<string, Scalar> = r.ok ? { ...r.output } : statelessOutputs(t, args);
   out[spec.field] = corruptValue(out[spec.field] as Scalar, spec, out);
   return out as JsonObject;

@@ -92,21 +92,28 @@ export function compileFastCheck(schema: JsonSchema): FastCheck | null {
       }
       // A required key that has no property schema is something only zod should judge.
       for (const key of required) if (!props.has(key)) return null;
-      const entries = [...props.entries()];
+      // Parallel arrays, and keys counted without listing them: this runs on every tool call.
+      const keys = [...props.keys()];
+      const checks = keys.map((k) => (props.get(k) as { check: FastCheck }).check);
+      const requiredAt = keys.map((k) => (props.get(k) as { required: boolean }).required);
       return (v) => {
         if (!isPlainObject(v)) return false;
         let present = 0;
-        for (const [key, p] of entries) {
+        for (let i = 0; i < keys.length; i++) {
+          const key = keys[i];
           if (!Object.prototype.propertyIsEnumerable.call(v, key)) {
-            if (p.required) return false;
+            if (requiredAt[i]) return false;
             continue;
           }
           const x = v[key];
-          if (x === undefined || !p.check(x)) return false;
+          if (x === undefined || !checks[i](x)) return false;
           present++;
         }
-        // Every own key must be a known property (zod strict objects reject the rest).
-        return Object.keys(v).length === present;
+        // Every own key must be a known property (zod strict objects reject the rest). for-in also lists inherited
+        // enumerable keys, which only makes the count larger: such a value is left to zod, as the predicate may.
+        let n = 0;
+        for (const _ in v) n++;
+        return n === present;
       };
     }
     default:

@@ -8,7 +8,7 @@ import { argumentIssues } from "../core/spaces/toolCall.js";
 import type { CoreEvent, EpisodeEvent, FaultPersistenceType, ToolErrorSource } from "./events.js";
 import type { FaultState } from "./faults.js";
 import type { Taint } from "./ledger.js";
-import type { ToolDefinition, ToolErrorPayload } from "./tool.js";
+import type { ToolContext, ToolDefinition, ToolErrorPayload } from "./tool.js";
 
 /** One tool call as recorded in the episode (plain data). */
 export interface CallRecord {
@@ -124,9 +124,21 @@ export class CallRecordData implements CallRecord {
 export const STRENGTH: Record<FaultPersistenceType, number> = { transient: 0, temporary: 1, permanent: 2 };
 
 /**
- * The lazily derived stream of call `index` (`ctx.rng()`). A module-level factory rather than an inline named
- * closure: most tools never draw, and the closure stays a plain allocation on the hot path.
+ * The context a tool runs with. Its stream (`rng()`, derived from the episode's as `call:<index>`) is made only when
+ * the tool asks for it: most tools never draw, so a call costs this one object. `rng` is read through an accessor
+ * that hands out the function on demand, so `ctx.rng()` and a detached `const { rng } = ctx; rng()` both work, as
+ * with the plain object and closure this replaces.
  */
-export function callRngOf(rng: Rng, index: number): () => Rng {
-  return () => rng.derive(`call:${index}`);
+export class ToolRunContext<S> implements ToolContext<S> {
+  constructor(
+    public state: S,
+    public callIndex: number,
+    public step: number,
+    private readonly episodeRng: Rng,
+  ) {}
+
+  get rng(): () => Rng {
+    const { episodeRng, callIndex } = this;
+    return () => episodeRng.derive(`call:${callIndex}`);
+  }
 }

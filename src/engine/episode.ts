@@ -22,11 +22,12 @@ import {
   schemaError,
 } from "./callRecord.js";
 import { emptyDictionary } from "./dictionary.js";
-import type { EpisodeEvent, ToolErrorSource } from "./events.js";
+import type { CoreEvent, EpisodeEvent, ToolErrorSource } from "./events.js";
 import { type CorruptionFn, type FaultSpec, type FaultState, initialFaultState } from "./faults.js";
 import { FaultStage } from "./faultStage.js";
 import { ValueProvenance } from "./ledger.js";
-import { DEFAULT_PATTERN_RULES, type PatternRules, type RecoveryPatterns, recoveryPatternsInto } from "./patterns.js";
+import { CallIndex } from "./callIndex.js";
+import { DEFAULT_PATTERN_RULES, type PatternRules, type RecoveryPatterns, recoveryPatternsOf } from "./patterns.js";
 import type { CallPipeline } from "./pipeline.js";
 import { runStaged, type StagedEpisode } from "./staged.js";
 import type { ToolDefinition, ToolErrorPayload } from "./tool.js";
@@ -54,6 +55,7 @@ export interface ToolEpisodeConfig<S> {
 }
 
 const NO_POISON: ReturnType<ValueProvenance["poisonedArguments"]> = [];
+type ToolCalledEvent = Extract<CoreEvent, { type: "tool_called" }>;
 
 /**
  * Name -> tool of a tool list. A family that hands every episode the same large list (PlanBench-XL's ~1,700 tools)
@@ -211,7 +213,9 @@ export class ToolEpisode<S> {
       return { record: null, events: [], response: { error: { code, message } }, end: this.budgetEnd("budget_exceeded", limit) };
     }
     const args = cloneJson(rawArgs);
-    const events: EpisodeEvent[] = [];
+    // The call's own event comes first; its `ok` is filled in once the call is recorded (no unshift at the end).
+    const called: ToolCalledEvent = { type: "tool_called", tool, callIndex: index, arguments: args, ok: false };
+    const events: EpisodeEvent[] = [called];
     const def = this.tools.get(tool);
     let record: CallRecord;
     let error: ToolErrorPayload | null = null;
@@ -236,7 +240,8 @@ export class ToolEpisode<S> {
         record = this.errorRecord(index, step, tool, args, error, "validation");
       } else {
         if (this.provenance && !this.provenanceFirst) poisoned = this.provenance.poisonedArguments(this.data.calls, args);
-        ({ record, error } = this.faultStage.run(def, args, index, step, this.data, events));
+        record = this.faultStage.run(def, args, index, step, this.data, events);
+        error = this.faultStage.error;
       }
       for (const p of poisoned) {
         events.push({
@@ -249,9 +254,10 @@ export class ToolEpisode<S> {
         });
       }
     }
-    this.detectPatterns(record, events);
+    this.detectPatterns(record, def, events);
     this.data.calls.push(record);
-    events.unshift({ type: "tool_called", tool, callIndex: index, arguments: args, ok: record.ok });
+    this.callIndex.append(tool, def?.meta?.group);
+    called.ok = record.ok;
     if (!record.ok && error) {
       events.push({
         type: "tool_error",
@@ -278,19 +284,31 @@ export class ToolEpisode<S> {
   private groupFn: ((tool: string) => string | undefined) | null = null;
   /** Scratch result of the pattern detection (read right away, never kept). */
   private readonly patterns: RecoveryPatterns = { retry: null, alternativeSwitch: null };
+  private readonly callIndex = new CallIndex();
 
   /** Retry, alternative-switch and read-back events, from the call history alone. */
-  private detectPatterns(record: CallRecord, events: EpisodeEvent[]): void {
+  private detectPatterns(record: CallRecord, def: ToolDefinition<S> | undefined, events: EpisodeEvent[]): void {
     const calls = this.data.calls;
     this.groupFn ??= (tool) => this.tools.get(tool)?.meta?.group;
-    const { retry, alternativeSwitch } = recoveryPatternsInto(
-      this.patterns,
-      calls,
-      record.tool,
-      record.index,
-      this.groupFn,
-      this.patternRules,
-    );
+    // recoveryPatternsInto's two searches, answered from the call index (see CallIndex).
+    const callIndex = this.callIndex;
+    callIndex.sync(calls, this.groupFn);
+    const tool = record.tool;
+    const group = def?.meta?.group;
+    const rules = this.patternRules;
+    const same = callIndex.lastOf(tool);
+    const prevSame = same >= 0 ? calls[same] : undefined;
+    let from: CallRecord | undefined;
+    if (group !== undefined) {
+      const last = calls.length - 1;
+      if (rules.switchFrom === "previous_call") {
+        if (last >= 0 && calls[last].tool !== tool && callIndex.groupAt(last) === group) from = calls[last];
+      } else if (!prevSame) {
+        const j = callIndex.lastInGroup(group, tool);
+        if (j >= 0) from = calls[j];
+      }
+    }
+    const { retry, alternativeSwitch } = recoveryPatternsOf(this.patterns, prevSame, from, tool, record.index, group, rules);
     if (retry) {
       // The retry budget is observable (and ends the episode): charge only a retry the agent can see, after an error
       // response. A retry after a silent fault is still an event (rewards, metrics) but costs nothing, or the
@@ -299,7 +317,6 @@ export class ToolEpisode<S> {
       events.push(retry);
     }
     if (alternativeSwitch) events.push(alternativeSwitch);
-    const def = this.tools.get(record.tool);
     const verifies = def?.meta?.verifies;
     if (verifies && record.ok) {
       for (let i = calls.length - 1; i >= 0; i--) {

@@ -6,21 +6,30 @@
 import type { JsonObject, JsonValue } from "../core/json.js";
 import { cloneJson } from "../core/json.js";
 import { Rng, type RngState } from "../core/rng.js";
-import { type CallRecord, callRngOf, type EpisodeData, errorResponse, NO_FAULTS, CallRecordData, STRENGTH } from "./callRecord.js";
+import { type CallRecord, type EpisodeData, errorResponse, NO_FAULTS, CallRecordData, STRENGTH, ToolRunContext } from "./callRecord.js";
 import type { EpisodeEvent, FaultPersistenceType, ToolErrorSource } from "./events.js";
 import { type CorruptionFn, type FaultSpec, faultFires } from "./faults.js";
 import type { Taint } from "./ledger.js";
 import type { ToolDefinition, ToolErrorPayload } from "./tool.js";
 
+const NO_GROUPS: readonly (string | undefined)[] = [];
+
 /** One episode's fault specs and the state of their probability streams. */
 export class FaultStage<S> {
   private faultRngs = new Map<string, Rng>();
+  /**
+   * Each fault's trigger group (undefined: no group condition), beside the specs: a call outside every fault's
+   * group reads this one array, not each spec and its trigger (shared, cached data that is cold by the next call).
+   */
+  private readonly groups: readonly (string | undefined)[];
 
   constructor(
     private readonly faults: readonly FaultSpec[],
     private readonly corruptions: Readonly<Record<string, CorruptionFn<S>>>,
     private readonly rng: Rng,
-  ) {}
+  ) {
+    this.groups = faults.length > 0 ? faults.map((f) => f.trigger.group) : NO_GROUPS;
+  }
 
   /** States of the per-fault probability streams (the only engine streams that advance with use). */
   rngStates(): Record<string, RngState> {
@@ -33,12 +42,18 @@ export class FaultStage<S> {
     this.faultRngs = new Map(Object.entries(states).map(([id, st]) => [id, Rng.fromState(st)]));
   }
 
-  private draws: Map<string, () => number> | null = null;
-  /** The `prob` draw of fault `id` (one function per fault: the stream itself is derived on the first draw). */
-  private drawOf(id: string): () => number {
-    const draws = (this.draws ??= new Map());
-    let draw = draws.get(id);
-    if (!draw) draws.set(id, (draw = () => this.faultRng(id).random()));
+  private draws: (() => number)[] | null = null;
+  /**
+   * The `prob` draw of the fault at position `i` of the episode's list (one function per fault, made on its first
+   * test; the stream itself is derived on the first draw and keyed by the fault's id).
+   */
+  private drawOf(i: number): () => number {
+    const draws = (this.draws ??= []);
+    let draw = draws[i];
+    if (draw === undefined) {
+      const id = this.faults[i].id;
+      draws[i] = draw = () => this.faultRng(id).random();
+    }
     return draw;
   }
 
@@ -79,26 +94,38 @@ export class FaultStage<S> {
   }
 
   private scratchCall: Parameters<typeof faultFires>[2] | null = null;
-  /** Runs a valid call through the faults and the simulator; `data` is the episode's (fault states, world). */
-  run(
-    def: ToolDefinition<S>,
-    args: JsonObject,
-    index: number,
-    step: number,
-    data: EpisodeData<S>,
-    events: EpisodeEvent[],
-  ): { record: CallRecord; error: ToolErrorPayload | null } {
+  /** The error payload of the call `run` last recorded, when it failed (read right after `run`, for its event). */
+  error: ToolErrorPayload | null = null;
+
+  /**
+   * Runs a valid call through the faults and the simulator; `data` is the episode's (fault states, world). Returns
+   * the call's record; the payload of a failed call is left in `error`.
+   */
+  run(def: ToolDefinition<S>, args: JsonObject, index: number, step: number, data: EpisodeData<S>, events: EpisodeEvent[]): CallRecord {
     // Hot path (every tool call): no per-call arrays or named closures unless a fault fires.
     let fired: FaultSpec[] | null = null;
-    if (this.faults.length > 0) {
-      // faultFires only reads the call: one scratch object per episode, refilled per call.
-      const call = (this.scratchCall ??= { tool: def.name, meta: def.meta, args, callIndex: index });
-      call.tool = def.name;
-      call.meta = def.meta;
-      call.args = args;
-      call.callIndex = index;
-      for (const f of this.faults) {
-        if (faultFires(f, data.faultStates[f.id], call, this.drawOf(f.id))) (fired ??= []).push(f);
+    const faults = this.faults;
+    if (faults.length > 0) {
+      const group = def.meta?.group;
+      let call: Parameters<typeof faultFires>[2] | null = null;
+      const groups = this.groups;
+      for (let i = 0; i < faults.length; i++) {
+        // faultFires' first two tests, which touch no state: a call outside a fault's group or tools costs no lookup
+        // of its state or its draw (most calls of a group-bound plan meet no fault).
+        const g = groups[i];
+        if (g !== undefined && g !== group) continue;
+        const f = faults[i];
+        const t = f.trigger;
+        if (t.tools && !t.tools.includes(def.name)) continue;
+        if (call === null) {
+          // faultFires only reads the call: one scratch object per episode, refilled per call.
+          call = this.scratchCall ??= { tool: def.name, meta: def.meta, args, callIndex: index };
+          call.tool = def.name;
+          call.meta = def.meta;
+          call.args = args;
+          call.callIndex = index;
+        }
+        if (faultFires(f, data.faultStates[f.id], call, this.drawOf(i))) (fired ??= []).push(f);
       }
     }
     let ok: boolean;
@@ -122,7 +149,7 @@ export class FaultStage<S> {
         taint = "corrupted";
       } else throw new Error(`fault "${pre.id}": a "${eff.type}" effect is applied by its family, not by the default call pipeline`);
     } else {
-      const out = def.run(args, { state: data.world, callIndex: index, step, rng: callRngOf(this.rng, index) });
+      const out = def.run(args, new ToolRunContext(data.world, index, step, this.rng));
       ok = out.ok;
       if (out.ok) {
         response = out.output;
@@ -133,11 +160,8 @@ export class FaultStage<S> {
         errorSource = "simulator";
       }
     }
-    if (fired === null)
-      return {
-        record: new CallRecordData(index, step, def.name, args, ok, response, errorSource, NO_FAULTS, taint, null),
-        error,
-      };
+    this.error = error;
+    if (fired === null) return new CallRecordData(index, step, def.name, args, ok, response, errorSource, NO_FAULTS, taint, null);
     const applied: FaultSpec[] = pre ? [pre] : [];
     if (!pre) {
       // A decoy answered by itself: whatever it said is the fault's doing, success or failure.
@@ -171,7 +195,6 @@ export class FaultStage<S> {
     for (const f of applied)
       if (persistence === null || STRENGTH[f.persistence.type] > STRENGTH[persistence]) persistence = f.persistence.type;
     const faultIds = applied.map((f) => f.id);
-    const record = new CallRecordData(index, step, def.name, args, ok, response, errorSource, faultIds, taint, persistence);
-    return { record, error };
+    return new CallRecordData(index, step, def.name, args, ok, response, errorSource, faultIds, taint, persistence);
   }
 }

@@ -60,7 +60,6 @@ export function recoveryPatternsInto(
   groupOf: (tool: string) => string | undefined,
   rules: PatternRules,
 ): RecoveryPatterns {
-  const faultCounts = rules.failure === "error_or_fault";
   let prevSame: PatternCall | undefined;
   for (let i = calls.length - 1; i >= 0; i--) {
     if (calls[i].tool === tool) {
@@ -68,15 +67,9 @@ export function recoveryPatternsInto(
       break;
     }
   }
-  let retry: RetryEvent | null = null;
-  if (prevSame && failed(prevSame, faultCounts)) {
-    const afterFault = prevSame.faults.length > 0;
-    retry = { type: "retry", tool, callIndex: index, ofCallIndex: prevSame.index, afterFault, persistence: prevSame.faultPersistence };
-  }
-  let alternativeSwitch: AlternativeSwitchEvent | null = null;
   const group = groupOf(tool);
+  let from: PatternCall | undefined;
   if (group !== undefined) {
-    let from: PatternCall | undefined;
     if (rules.switchFrom === "previous_call") {
       const prev = calls[calls.length - 1];
       if (prev && prev.tool !== tool && groupOf(prev.tool) === group) from = prev;
@@ -89,10 +82,34 @@ export function recoveryPatternsInto(
         }
       }
     }
-    if (from && failed(from, faultCounts)) {
-      const afterFault = from.faults.length > 0;
-      alternativeSwitch = { type: "alternative_switch", from: from.tool, to: tool, group, callIndex: index, afterFault };
-    }
+  }
+  return recoveryPatternsOf(out, prevSame, from, tool, index, group, rules);
+}
+
+/**
+ * The events of `recoveryPatternsInto` once its two searches are answered (an engine that indexes its calls finds
+ * them without scanning the records): `prevSame`, the latest earlier call of `tool`; `from`, the call a switch
+ * leaves under `rules.switchFrom` (undefined when there is none or `group` is undefined).
+ */
+export function recoveryPatternsOf(
+  out: RecoveryPatterns,
+  prevSame: PatternCall | undefined,
+  from: PatternCall | undefined,
+  tool: string,
+  index: number,
+  group: string | undefined,
+  rules: PatternRules,
+): RecoveryPatterns {
+  const faultCounts = rules.failure === "error_or_fault";
+  let retry: RetryEvent | null = null;
+  if (prevSame && failed(prevSame, faultCounts)) {
+    const afterFault = prevSame.faults.length > 0;
+    retry = { type: "retry", tool, callIndex: index, ofCallIndex: prevSame.index, afterFault, persistence: prevSame.faultPersistence };
+  }
+  let alternativeSwitch: AlternativeSwitchEvent | null = null;
+  if (group !== undefined && from && failed(from, faultCounts)) {
+    const afterFault = from.faults.length > 0;
+    alternativeSwitch = { type: "alternative_switch", from: from.tool, to: tool, group, callIndex: index, afterFault };
   }
   out.retry = retry;
   out.alternativeSwitch = alternativeSwitch;

@@ -6,7 +6,7 @@
 import type { JsonObject, JsonValue } from "../core/json.js";
 import type { Rng } from "../core/rng.js";
 import type { BudgetRules, ResolvedBudgets } from "./budgets.js";
-import { type CallRecord, callRngOf, type EpisodeData, errorResponse, CallRecordData, STRENGTH, schemaError } from "./callRecord.js";
+import { type CallRecord, type EpisodeData, errorResponse, CallRecordData, STRENGTH, schemaError, ToolRunContext } from "./callRecord.js";
 import type { EpisodeEvent, FaultPersistenceType } from "./events.js";
 import type { FaultSpec } from "./faults.js";
 import type { Taint, ValueProvenance } from "./ledger.js";
@@ -69,7 +69,7 @@ export function runStaged<S>(
   if (outcome === null && faultsFirst) outcome = validation(ep, pipeline, def, tool, call.args);
   let taint: Taint = "clean";
   if (outcome === null) {
-    const ctx = { state: ep.data.world, callIndex: index, step, rng: callRngOf(ep.rng, index) };
+    const ctx = new ToolRunContext(ep.data.world, index, step, ep.rng);
     const out = (def as ToolDefinition<S>).run(call.args, ctx);
     if (out.ok && out.taint) taint = out.taint;
     outcome = out.ok ? { ok: true, output: out.output } : { ok: false, error: out.error, source: "simulator" };

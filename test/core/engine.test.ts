@@ -63,6 +63,58 @@ const types = (events: EpisodeEvent[]) => events.map((e) => e.type);
 const err503: FaultSpec["effect"] = { type: "error", error: { code: "unavailable", status: 503, message: "down" } };
 
 describe("ToolEpisode call pipeline", () => {
+  it("gives each call a private stream, derived only when the tool asks for it (ctx.rng())", () => {
+    const draws: number[] = [];
+    const dice: ToolDefinition<World> = {
+      name: "dice",
+      description: "Dice",
+      parameters: { type: "object", properties: {} },
+      run: (_a, ctx) => {
+        draws.push(ctx.rng().random(), ctx.rng().random());
+        return { ok: true, output: draws.length };
+      },
+    };
+    const ep = new ToolEpisode<World>({ tools: [dice], visible: ["dice"], world: { saved: [] }, rng: new Rng(7) });
+    ep.call("dice", {}, 1);
+    ep.call("dice", {}, 2);
+    const root = new Rng(7);
+    const want = [1, 2].map((i) => root.derive(`call:${i}`).random());
+    // The same stream each time the tool asks within a call; another one for the next call.
+    expect(draws).toEqual([want[0], want[0], want[1], want[1]]);
+    // A tool may also take the function off its context.
+    let detached = 0;
+    const off: ToolDefinition<World> = {
+      ...dice,
+      name: "off",
+      run: (_a, ctx) => {
+        const { rng } = ctx;
+        detached = rng().random();
+        return { ok: true, output: detached };
+      },
+    };
+    const ep2 = new ToolEpisode<World>({ tools: [off], visible: ["off"], world: { saved: [] }, rng: new Rng(7) });
+    ep2.call("off", {}, 1);
+    expect(detached).toBe(want[0]);
+  });
+
+  it("tests a fault's state and draw only for calls of its tools or group", () => {
+    const fault: FaultSpec = {
+      id: "p",
+      kind: "http_503",
+      visibility: "explicit",
+      persistence: { type: "permanent" },
+      trigger: { tools: ["a1"], prob: 0.5 },
+      effect: err503,
+    };
+    const ep = episode([fault]);
+    const fired = [];
+    for (let i = 1; i <= 12; i++) fired.push(ep.call(i % 2 ? "a1" : "a2", { city: "x" }, i).record!.faults.length > 0);
+    // Calls of a2 never fire and never draw: a1's outcomes are the fault's own stream, draw by draw.
+    const stream = new Rng(1).derive("fault:p");
+    expect(fired).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((i) => (i % 2 ? stream.random() < 0.5 : false)));
+    expect(ep.data.faultStates.p.hits).toBe(fired.filter(Boolean).length);
+  });
+
   it("agent mistakes are error responses with a source, never throws", () => {
     const ep = episode([]);
     expect(ep.call("nope", {}, 1).record!.errorSource).toBe("unknown_tool");

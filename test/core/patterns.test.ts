@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_PATTERN_RULES, recoveryPatterns, type PatternCall } from "../../src/engine/patterns.js";
 import { eventsOfType, type EpisodeEvent } from "../../src/engine/events.js";
 import "../../envs/toolmisuse/events.js";
+import { ToolEpisode } from "../../src/engine/episode.js";
+import type { ToolDefinition } from "../../src/engine/tool.js";
+import { Rng } from "../../src/core/rng.js";
 
 const c = (index: number, tool: string, ok: boolean, faults: string[] = []): PatternCall => ({
   index,
@@ -51,5 +54,39 @@ describe("recovery patterns (one detection, per-benchmark rules)", () => {
     const recovered = eventsOfType(events, "toolmisuse:recovered");
     const steps: number = recovered[0]!.afterSteps;
     expect(steps).toBe(1);
+  });
+});
+
+describe("the engine's indexed pattern detection", () => {
+  it("finds the same retries and switches as a scan of the records, also after its data is replaced", () => {
+    const tool = (name: string, group?: string): ToolDefinition<null> => ({
+      name,
+      description: name,
+      parameters: { type: "object", properties: { fail: { type: "boolean" } }, required: ["fail"] },
+      ...(group ? { meta: { group } } : {}),
+      run: (args) => (args.fail ? { ok: false, error: { code: "x", message: "x" } } : { ok: true, output: 1 }),
+    });
+    const tools = [tool("g1", "grp"), tool("g2", "grp"), tool("g3", "grp"), tool("h1", "other"), tool("h2", "other"), tool("solo")];
+    const names = [...tools.map((t) => t.name), "unknown"];
+    const groupOf = (t: string) => tools.find((d) => d.name === t)?.meta?.group;
+    for (const rules of [DEFAULT_PATTERN_RULES, errorOnly]) {
+      const rng = new Rng(`patterns-${rules.switchFrom}`);
+      const visible = tools.map((t) => t.name);
+      const ep = new ToolEpisode<null>({ tools, visible, world: null, rng, pipeline: { patternRules: rules } });
+      let compared = 0;
+      for (let i = 1; i <= 300; i++) {
+        // A restored episode gets its data as a new object with new arrays (setState), here as long as the old one but
+        // in another order: the index must follow the records, not its own history.
+        if (i % 50 === 0) ep.data = { ...ep.data, calls: [...ep.data.calls].reverse() };
+        const name = rng.pick(names);
+        const before = [...ep.data.calls];
+        const { events } = ep.call(name, { fail: rng.bool(0.4) }, i);
+        const want = recoveryPatterns(before, name, i, groupOf, rules);
+        expect(events.find((e) => e.type === "retry") ?? null).toEqual(want.retry);
+        expect(events.find((e) => e.type === "alternative_switch") ?? null).toEqual(want.alternativeSwitch);
+        if (want.retry || want.alternativeSwitch) compared++;
+      }
+      expect(compared).toBeGreaterThan(50);
+    }
   });
 });

@@ -5,7 +5,7 @@
  */
 import { stableStringify } from "../../../src/family.js";
 import type { ToolSpec } from "./corpus.js";
-import { code, FNV_START, fnv1a, fnvDigest, fnvUpdate, sub } from "./hash.js";
+import { code, FNV_START, fnv1a, fnvDigest, fnvUpdate, fnvUpdateJson, subOf, subPrefix } from "./hash.js";
 import type { WorldState } from "./state.js";
 import { type FieldType, fieldType, type Scalar, TIME } from "./types.js";
 
@@ -68,6 +68,8 @@ interface ToolFields {
   readonly startField: string | undefined;
   /** Hash state after `${group}|`, the prefix of every response hash of the tool. */
   readonly hashPrefix: number;
+  /** Whether an output is free text that echoes the call (a summary or a translation), see `genOutputs`. */
+  readonly echoes: boolean;
 }
 const toolFieldCache = new WeakMap<ToolSpec, ToolFields>();
 function toolFields(tool: ToolSpec): ToolFields {
@@ -82,13 +84,19 @@ function toolFields(tool: ToolSpec): ToolFields {
       endField: Object.entries(tool.outputTypes).find(([, ty]) => ty === "end_datetime")?.[0],
       startField: Object.entries(tool.outputTypes).find(([, ty]) => ty === "iso_datetime")?.[0],
       hashPrefix: fnvUpdate(FNV_START, `${tool.group}|`),
+      echoes: Object.values(tool.outputTypes).some((ty) => ty === "summary_text" || ty === "translated_text"),
     };
     toolFieldCache.set(tool, f);
   }
   return f;
 }
 
-function validateArgs(tool: ToolSpec, args: Record<string, unknown>): SimError | null {
+/**
+ * The simulator's own argument check (the error a direct caller of `simulate` gets). Every argument set it refuses,
+ * the tool's JSON schema refuses too (test/toolmaze/corpus.test.ts checks this for every tool), so on the engine's
+ * path, which checks the schema first, it never fires and `simulateValid` skips it.
+ */
+export function validateArgs(tool: ToolSpec, args: Record<string, unknown>): SimError | null {
   for (const { name, jsType, en } of toolFields(tool).params) {
     const v = args[name];
     if (v === undefined || v === null) return errorBody(tool, 400, `missing required parameter '${name}'`, { field: name });
@@ -113,11 +121,12 @@ function validateArgs(tool: ToolSpec, args: Record<string, unknown>): SimError |
  * A window's end follows its start: an `end_datetime` field is the response's `iso_datetime` start plus the requested
  * duration (minutes), or 2–6 hours for tariff-like windows.
  */
-function withWindowEnd(tool: ToolSpec, out: ToolOutput, args: Record<string, unknown>): ToolOutput {
-  const { endField, startField } = toolFields(tool);
+function withWindowEnd(fields: ToolFields, out: ToolOutput, args: Record<string, unknown>): ToolOutput {
+  const { endField, startField, hashPrefix } = fields;
   if (endField === undefined || startField === undefined || typeof out[startField] !== "string") return out;
+  // 60 * (2 + fnv1a(`${group}|${stableStringify(args)}|window`) % 5) minutes, hashed without the text.
   const minutes =
-    typeof args.duration === "number" ? args.duration : 60 * (2 + (fnv1a(`${tool.group}|${stableStringify(args)}|window`) % 5));
+    typeof args.duration === "number" ? args.duration : 60 * (2 + (fnvDigest(fnvUpdate(fnvUpdateJson(hashPrefix, args), "|window")) % 5));
   return { ...out, [endField]: new Date(Date.parse(out[startField] as string) + minutes * 60_000).toISOString().replace(".000Z", "Z") };
 }
 
@@ -126,15 +135,18 @@ function withWindowEnd(tool: ToolSpec, out: ToolOutput, args: Record<string, unk
  * when the tool's own (stateful) simulation would fail, so a synthetic response is always a well-formed output.
  */
 export function statelessOutputs(tool: ToolSpec, args: Record<string, unknown>): ToolOutput {
-  return withWindowEnd(tool, genOutputs(tool, args), args);
+  const fields = toolFields(tool);
+  return withWindowEnd(fields, genOutputs(fields, args), args);
 }
 
-function genOutputs(tool: ToolSpec, args: Record<string, unknown>): ToolOutput {
-  const fields = toolFields(tool);
-  const h = fnvDigest(fnvUpdate(fields.hashPrefix, stableStringify(args))); // fnv1a(`${group}|${stableStringify(args)}`)
+function genOutputs(fields: ToolFields, args: Record<string, unknown>): ToolOutput {
+  const h = fnvDigest(fnvUpdateJson(fields.hashPrefix, args)); // fnv1a(`${group}|${stableStringify(args)}`)
   const out: ToolOutput = {};
   const outputs = fields.outputs;
-  for (const { field, typeId, type } of outputs) out[field] = type.gen(sub(h, typeId));
+  // sub(h, typeId) per field, with the `${h}:` part hashed once.
+  const prefix = subPrefix(h);
+  for (const { field, typeId, type } of outputs) out[field] = type.gen(subOf(prefix, typeId));
+  if (!fields.echoes) return out;
   // Free-text outputs echo their subject (and a translation its target language), so text reads coherently and
   // text derived from a corrupted input visibly carries the corruption forward.
   let subject: string | undefined;
@@ -160,14 +172,25 @@ function unitPrice(productId: string): number {
 
 /** Run a tool against the episode state. Never throws for well-typed calls. */
 export function simulate(tool: ToolSpec, args: Record<string, unknown>, state: WorldState): SimResult {
-  const r = simulateRaw(tool, args, state);
-  return r.ok ? { ok: true, output: withWindowEnd(tool, r.output, args) } : r;
+  const bad = validateArgs(tool, args);
+  return bad ? { ok: false, error: bad } : simulateValid(tool, args, state);
 }
 
-function simulateRaw(tool: ToolSpec, args: Record<string, unknown>, state: WorldState): SimResult {
-  const bad = validateArgs(tool, args);
-  if (bad) return { ok: false, error: bad };
-  const out = genOutputs(tool, args);
+/**
+ * `simulate` for arguments already checked against the tool's JSON schema (the engine's call pipeline checks them
+ * before any tool runs): the same result, without the simulator's own argument check (see `validateArgs`).
+ */
+export function simulateValid(tool: ToolSpec, args: Record<string, unknown>, state: WorldState): SimResult {
+  const fields = toolFields(tool);
+  const r = simulateRaw(tool, fields, args, state);
+  if (!r.ok) return r;
+  const output = withWindowEnd(fields, r.output, args);
+  // The raw result is handed on when the window left the output as it was (most tools have no window).
+  return output === r.output ? r : { ok: true, output };
+}
+
+function simulateRaw(tool: ToolSpec, fields: ToolFields, args: Record<string, unknown>, state: WorldState): SimResult {
+  const out = genOutputs(fields, args);
   switch (tool.state) {
     case "calendar_read": {
       // Half-hour slots from 09:00 UTC on the requested date; start from a hash-chosen slot, skip booked.

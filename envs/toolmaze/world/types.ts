@@ -223,12 +223,21 @@ const TIMEZONES = [
 const CHANNELS = ["#general", "#finance", "#design", "#ops", "#sales"] as const;
 const SENTIMENT = ["positive", "neutral", "negative"] as const;
 
+// Both take few values (a half-hour slot or a day within a month or two), and responses name them on every call:
+// each text is made once (bounded: at most days × 48 and days entries per `days` value used).
+const isoTexts = new Map<number, string>();
+const dateTexts = new Map<number, string>();
 function isoAt(h: number, days: number): string {
-  const slot = Math.floor(unit(h) * days * 48);
-  return new Date(NOW_MS + DAY + slot * 1_800_000).toISOString().replace(".000Z", "Z");
+  const ms = NOW_MS + DAY + Math.floor(unit(h) * days * 48) * 1_800_000;
+  let text = isoTexts.get(ms);
+  if (text === undefined) isoTexts.set(ms, (text = new Date(ms).toISOString().replace(".000Z", "Z")));
+  return text;
 }
 function dateAt(h: number, days: number): string {
-  return new Date(NOW_MS + DAY * (1 + (h % days))).toISOString().slice(0, 10);
+  const ms = NOW_MS + DAY * (1 + (h % days));
+  let text = dateTexts.get(ms);
+  if (text === undefined) dateTexts.set(ms, (text = new Date(ms).toISOString().slice(0, 10)));
+  return text;
 }
 const DATE_LITERALS = [3, 9, 14, 21, 30, 45, 60].map((d) => new Date(NOW_MS + d * DAY).toISOString().slice(0, 10));
 
