@@ -35,7 +35,8 @@ Options:
   --curve-clients FILE     admit only these CURVE client public keys (Z85, one per line)
   --record-dir DIR         allow make(record=true): trajectories go to DIR/<env>-<session>-<i>.jsonl
   --semi-space-mb N        V8 young-generation semi-space of each forked worker, MiB (default 64; 0 = V8's
-                           default). Large batches step ~25% faster; costs up to ~3N MiB per worker
+                           default). Large batches step ~25% faster; costs up to ~3N MiB per worker. With
+                           --workers 1 nothing is forked: start node with --max-semi-space-size=N instead
   --data-root DIR          env options naming files (reward specs, datasets) may only point inside DIR
                            (repeatable): regular files up to 64 MiB or directories, read asynchronously.
                            Default: the package's own configs/ (its presets), on every server
@@ -283,10 +284,23 @@ async function serveInProcess(
     return e instanceof EndpointPolicyError ? 2 : 1;
   }
   log(`listening on ${server.endpoint} (1 worker, pid ${process.pid})`);
+  if (cfg.semiSpaceMb > 0 && !hasSemiSpaceFlag()) {
+    // V8 sizes the young generation at startup; it cannot be changed from here (v8.setFlagsFromString has no effect).
+    log(
+      `--semi-space-mb ${cfg.semiSpaceMb} applies to forked workers only; this process steps its envs with V8's default young ` +
+        `generation (large batches: more scavenging per step): start node with --max-semi-space-size=${cfg.semiSpaceMb}`,
+    );
+  }
   onListening([server.endpoint], [process.pid]);
   const why = await stop;
   log(`${typeof why === "string" ? why : "stop"}: draining and closing ${server.sessions.size} session(s)`);
   await server.stop();
   log("stopped");
   return 0;
+}
+
+/** Whether this process was started with a young-generation size (on the command line or in NODE_OPTIONS). */
+function hasSemiSpaceFlag(): boolean {
+  const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
+  return flags.some((a) => a.startsWith("--max-semi-space-size"));
 }

@@ -93,7 +93,9 @@ function maskedActions(obs: readonly unknown[], rng: Rng): number[] {
  */
 function inProcess(id: string, batch: number, secs: number, opts: Record<string, unknown>, masked = false): InProcessSpeed {
   const backend = createCoreBackend();
-  const env = makeVec(id, batch, opts);
+  // The bridge cells' sessions batch only the infos they were asked for (`--info none`: none), so this cell must too,
+  // or it counts info batching the bridge never does against the bridge (ToolMaze-v0 batches ~2% of its step in infos).
+  const env = makeVec(id, batch, opts, info === "none" ? { infoKeys: [] } : {});
   const samplers = backend.createSamplers(1, 0, batch);
   const rng = new Rng(1).derive("bench-masked");
   let [obs] = env.reset({ seed: 1 });
@@ -130,9 +132,24 @@ function rssKb(pid: number): number {
 async function main(): Promise<void> {
   const tmp = mkdtempSync(path.join(tmpdir(), "rg-bench-"));
   const ready = path.join(tmp, "ready.json");
+  // `--workers 1` serves in the server's own process, which forks no worker and so never gets the workers'
+  // `--max-semi-space-size` (bridge/workers.ts): without this flag it stepped its envs with V8's default young generation
+  // while the in-process cells used 64 MiB, and the overhead column counted the extra scavenging as bridge cost.
   const server = spawn(
     process.execPath,
-    ["--import", "tsx", "bridge/main.ts", "--endpoint", "tcp://127.0.0.1:*", "--workers", workers, "--ready-file", ready, "--quiet"],
+    [
+      SEMI_SPACE,
+      "--import",
+      "tsx",
+      "bridge/main.ts",
+      "--endpoint",
+      "tcp://127.0.0.1:*",
+      "--workers",
+      workers,
+      "--ready-file",
+      ready,
+      "--quiet",
+    ],
     {
       cwd: repo,
       stdio: ["ignore", "inherit", "inherit"],

@@ -101,6 +101,21 @@ describe("serve command", () => {
     expect(arrays.err).toContain("maxArrayLength");
   });
 
+  it("--workers 1 says when this process lacks the workers' young generation (--semi-space-mb forks nothing)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "rg-semi-"));
+    const flagged = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)].some((a) =>
+      a.startsWith("--max-semi-space-size"),
+    );
+    const served = await run(["--endpoint", `ipc://${path.join(dir, "a.sock")}`, "--workers", "1"]);
+    expect(served.code).toBe(0);
+    if (flagged) expect(served.err).not.toContain("--semi-space-mb");
+    else expect(served.err).toContain("start node with --max-semi-space-size=64");
+    const off = await run(["--endpoint", `ipc://${path.join(dir, "b.sock")}`, "--workers", "1", "--semi-space-mb", "0"]);
+    expect(off.code).toBe(0);
+    expect(off.err).toContain("listening on");
+    expect(off.err).not.toContain("--semi-space-mb");
+  });
+
   it("the shipped configs/bridge.json is valid", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "rg-cfg-"));
     const cfg = JSON.parse(readFileSync(path.join(repo, "configs/bridge.json"), "utf8")) as Record<string, unknown>;
