@@ -54,7 +54,7 @@ def masked_actions(obs, rng):
 
 
 def bridge_run(client, env_id, batch, seconds, info_keys, options, all_workers=False, server_pids=(), use_numpy=False,
-               masked=False):
+               masked=False, warmup=1.0):
     if all_workers:
         env = rg.make_vec(env_id, batch, endpoints=client.worker_endpoints, seed=1, info_keys=info_keys,
                           use_numpy=use_numpy, **options)
@@ -73,8 +73,14 @@ def bridge_run(client, env_id, batch, seconds, info_keys, options, all_workers=F
         else:
             env.step_random()
 
-    for _ in range(3):
+    # Untimed steps first, as long as run.ts warms its in-process cell up: the JIT and the first visits of ToolMaze's
+    # canonical instances (cached per process) cost far more than a steady step, and 3 steps left most of that in a
+    # 2 s cell on a loaded machine, on both sides but in different amounts.
+    w0 = time.perf_counter()
+    warm = 0
+    while warm < 3 or time.perf_counter() - w0 < warmup:
         one_step()
+        warm += 1
     lat = []
     steps = 0
     c0, s0 = time.process_time(), proc_cpu_s(server_pids)
@@ -136,6 +142,7 @@ def main():
     ap.add_argument("--info", choices=["all", "none"], default="all")
     ap.add_argument("--total", type=int, default=1_000_000)
     ap.add_argument("--options", default="{}")
+    ap.add_argument("--warmup", type=float, default=1.0, help="untimed seconds of steps before each cell (at least 3 steps)")
     ap.add_argument("--all-workers", action="store_true", help="shard each vector env over every server worker")
     ap.add_argument("--numpy", action="store_true", help="the client's numpy mode (packed observations when the space allows)")
     ap.add_argument("--masked", action="store_true", help="random valid actions chosen by the client from the action masks")
@@ -173,7 +180,7 @@ def main():
     for b in [int(x) for x in args.batches.split(",")]:
         pids = [int(p) for p in args.server_pids.split(",") if p]
         res, req, raw = bridge_run(client, args.env, b, args.seconds, info_keys, options, args.all_workers, pids, args.numpy,
-                                   args.masked)
+                                   args.masked, args.warmup)
         row = {"mode": "throughput", "env": args.env, "batch": b, "info": args.info, "bridge": res,
                "request_bytes": len(req), "response_bytes": len(pack(raw))}
         if echo is not None:

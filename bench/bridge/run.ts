@@ -5,7 +5,7 @@
  * --total N, the server's RSS before and after N env-steps.
  *
  *   node --import tsx bench/bridge/run.ts [--envs ToolMaze-v0,Demo-v0] [--seconds 3] [--total 1000000] [--info all|none]
- *                                          [--workers 1] [--options '{"complexity":"C1"}'] [--batches 1,8,64,256]
+ *                                          [--workers 1] [--options '{"complexity":"C1"}'] [--batches 1,8,64,256] [--warmup 1]
  * With --workers N > 1 the Python client shards each vector env over all N worker processes. `--env X` is `--envs X`.
  * `--discrete-only`: only issue 13's ToolMaze discrete row (bench/discrete.ts runs it so). `--scaling-only`: only issue
  * 19's Demo-v0 row, 2 workers × 2 client sessions beside 1 × 1 (`--no-scaling` skips it in a full run).
@@ -41,6 +41,8 @@ const info = arg("info", "none");
 const workers = arg("workers", "1");
 const options = arg("options", "{}");
 const batches = arg("batches", "1,8,64,256");
+/** Untimed seconds of steps before every cell, bridge and in-process alike (JIT, first visits of cached instances). */
+const warmupS = Number(arg("warmup", "1"));
 const shard = Number(workers) > 1 ? ["--all-workers"] : [];
 const PY = process.env.PYTHON ?? "/usr/bin/python3";
 
@@ -103,7 +105,9 @@ function inProcess(id: string, batch: number, secs: number, opts: Record<string,
     const actions = masked ? maskedActions(obs, rng) : samplers.map((r, i) => backend.sampleAction(envActionSpace(env, i), r));
     [obs] = env.step(actions);
   };
-  for (let k = 0; k < 3; k++) step();
+  // Untimed steps first, as long as bench.py warms each bridge cell up (`--warmup`, seconds, at least 3 steps).
+  const w0 = performance.now();
+  for (let k = 0; k < 3 || performance.now() - w0 < warmupS * 1000; k++) step();
   let n = 0;
   const c0 = cpuUs();
   const t0 = performance.now();
@@ -170,7 +174,8 @@ async function main(): Promise<void> {
   const py = (envId: string, extra: string[], onProgress?: Progress, opts = options): Promise<Record<string, unknown>[]> =>
     new Promise((resolve, reject) => {
       const pids = ["--server-pids", workerPids.join(","), "--echo-pid", String(process.pid)];
-      const args = ["--address", endpoints[0], "--env", envId, "--info", info, "--options", opts, ...shard, ...pids, ...extra];
+      const warm = ["--warmup", String(warmupS)];
+      const args = ["--address", endpoints[0], "--env", envId, "--info", info, "--options", opts, ...shard, ...pids, ...warm, ...extra];
       const child = spawn(PY, ["bench/bridge/bench.py", ...args], {
         cwd: repo,
         stdio: ["ignore", "pipe", "pipe"],
