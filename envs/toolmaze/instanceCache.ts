@@ -97,7 +97,9 @@ export function canonicalView(task: Task, base: number, distractors: number, ver
   const key = `${version}/${base}/${distractors}`;
   let view = views.get(key);
   if (!view) {
-    view = buildView(task, new Rng(base), distractors, version);
+    // Frozen: every episode of the base task shares the lists, and the engine caches its tool index on frozen ones.
+    const built = buildView(task, new Rng(base), distractors, version);
+    view = { visible: Object.freeze(built.visible), tools: Object.freeze(built.tools) };
     views.set(key, view);
   }
   return view;
