@@ -495,12 +495,16 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
    */
   private finalScore(termination: Termination): EpisodeMetrics {
     if (this.score !== null) return this.score;
-    const { calls, analysis } = this.trackCalls();
+    const { calls, analysis, firstHit } = this.trackCalls();
+    // The first perturbed call is the earliest first hit of any fault (engine call indices are 1-based positions).
+    let firstPerturbed = 0;
+    for (const index of firstHit.values()) if (firstPerturbed === 0 || index < firstPerturbed) firstPerturbed = index;
     this.score = scoreCalls(
       { task: this.task, profile: this.profile, termination, recovery: this.vp.recovery, optimum: this.vp.recoveryOptimum },
       calls,
       ENGINE_CALL_FACTS,
       analysis,
+      firstPerturbed - 1,
     );
     return this.score;
   }

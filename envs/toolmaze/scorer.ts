@@ -374,20 +374,26 @@ const LOG_FACTS: ScoredCallFacts<CallRecord> = {
 /**
  * `scoreEpisode` over any form of call log, read through `facts`, with the `CallAnalysis` of exactly these calls:
  * the env scores its own call records at the end of every episode instead of building the scorer-form log first.
+ * `firstPerturbed`: the index of the first perturbed call (-1: none), when the caller already knows it.
  */
 export function scoreCalls<C>(
   rec: Omit<EpisodeRecord, "calls" | "analysis">,
   calls: readonly C[],
   facts: ScoredCallFacts<C>,
   analysis: NonNullable<EpisodeRecord["analysis"]>,
+  firstPerturbed?: number,
 ): EpisodeMetrics {
   const { task, profile, termination } = rec;
   const { cleanFlags, cleanTools, poisonedUses, unsafeActions } = analysis;
   if (cleanFlags.length !== calls.length) {
     throw new RangeError(`scoreCalls: the analysis covers ${cleanFlags.length} calls, the log has ${calls.length}`);
   }
-  let firstPert = -1;
-  for (let i = 0; i < calls.length && firstPert < 0; i++) if (facts.perturbed(calls[i]!)) firstPert = i;
+  // The env knows where the first perturbed call is (-1: none) and spares a pass over records that are cold by now.
+  let firstPert = firstPerturbed ?? -1;
+  if (firstPerturbed === undefined || (firstPert >= 0 && !facts.perturbed(calls[firstPert]!))) {
+    firstPert = -1;
+    for (let i = 0; i < calls.length && firstPert < 0; i++) if (facts.perturbed(calls[i]!)) firstPert = i;
+  }
   const exposed = firstPert >= 0;
   const faultById = faultIndex(profile);
   const unsolvable = isUnsolvable(task, profile);
