@@ -34,7 +34,8 @@ import {
   downstreamTools,
   type EpisodeMetrics,
   minRemainingCalls,
-  scoreEpisode,
+  scoreCalls,
+  type ScoredCallFacts,
   type Termination,
 } from "./scorer.js";
 import { CANONICAL_INSTANCES, canonicalInstance, COMPLEXITIES, PERTURBATIONS, type Perturbation, sampleTask, type Task } from "./tasks.js";
@@ -46,7 +47,9 @@ import { emptyWorldState, type WorldState } from "./world/state.js";
 import { type Scalar, WORLD_NOW } from "./world/types.js";
 import {
   buildView,
+  type CanonicalEpisode,
   canonicalCandidates,
+  canonicalEpisodeTable,
   canonicalHidden,
   canonicalProfile,
   canonicalView,
@@ -137,6 +140,12 @@ const NO_CALLS: readonly EngineCall[] = [];
 type AlternativePath = { type: "toolmaze:alternative_path" } & FamilyEventRegistry["toolmaze:alternative_path"];
 /** `eventsOfType(…, "toolmaze:alternative_path")` one event at a time (no array per history entry). */
 const isAlternativePath = (e: EpisodeEvent): e is AlternativePath => e.type === "toolmaze:alternative_path";
+/** The engine's call record as the scorer reads it: the same facts `track` copies into the scorer-form log. */
+const ENGINE_CALL_FACTS: ScoredCallFacts<EngineCall> = {
+  tool: (r) => r.tool,
+  perturbed: (r) => r.faults.length > 0,
+  faultId: (r) => r.faults[0],
+};
 /** The report of a call without family events, shared (the engine only reads reports). */
 const NO_REPORT: CallReport = Object.freeze({});
 
@@ -257,76 +266,104 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   }
 
   /**
-   * The episode's instance: on the canonical suite the instance (its profile and tool view then come from the
-   * instance cache, see instanceCache.ts), on the sampled suite a fresh task with the streams of its profile and view.
+   * The canonical instance a reset selects: the pinned one, else one of the filters' candidates. Seeded resets (root
+   * stream path = the seed) map seed -> instance, so seeds seed+i (vector envs, rollouts) cover distinct instances;
+   * unseeded resets draw one. Derived from the stream alone, so setState/fork rebuild the same episode.
    */
-  private pickInstance(
-    rng: Rng,
-  ):
-    | { task: Task; perturbation: Perturbation; index: number; sampled?: undefined }
-    | { task: Task; perturbation: Perturbation; index: null; sampled: { faultRng: Rng; viewRng: Rng } } {
+  private pickIndex(rng: Rng): number {
+    const pinned = this.options.taskIndex;
+    if (pinned !== undefined) return pinned;
+    const candidates = this.candidates();
+    const seed = /^-?\d+$/.test(rng.path) ? Number(rng.path) : null;
+    const k =
+      seed !== null ? ((seed % candidates.length) + candidates.length) % candidates.length : rng.derive("instance").int(candidates.length);
+    return candidates[k]!;
+  }
+
+  private table: (CanonicalEpisode | undefined)[] | null = null;
+  /**
+   * The entry of a canonical instance (built on its first visit, see `CanonicalEpisode`). Its profile (stream
+   * CANONICAL_SEED/<task id>/<P>), fault specs, Φ0, hidden truth and view are built once per instance. Distractors
+   * and tool order come from the base task (stream: the index of its unperturbed instance), so an instance is the
+   * same episode whichever seed selects it, and a task looks the same under every perturbation: only the fault
+   * differs (which is what makes NP its exact no-fault counterfactual).
+   */
+  private canonicalEntry(index: number): CanonicalEpisode {
     const o = this.options;
-    if (o.suite === "canonical") {
-      let index = o.taskIndex;
-      if (index === undefined) {
-        const candidates = this.candidates();
-        // Seeded resets (root stream path = the seed) map seed -> instance, so seeds seed+i (vector envs,
-        // rollouts) cover distinct instances; unseeded resets draw one. Derived from the stream alone, so
-        // setState/fork rebuild the same episode.
-        const seed = /^-?\d+$/.test(rng.path) ? Number(rng.path) : null;
-        const k =
-          seed !== null
-            ? ((seed % candidates.length) + candidates.length) % candidates.length
-            : rng.derive("instance").int(candidates.length);
-        index = candidates[k]!;
-      }
-      const inst = canonicalInstance(index, this.vp.version);
-      return { task: inst.task, perturbation: inst.perturbation, index };
+    const table = (this.table ??= canonicalEpisodeTable(this.vp.version, o.distractors, o.hint));
+    let entry = table[index];
+    if (entry === undefined) {
+      const { task, perturbation } = canonicalInstance(index, this.vp.version);
+      const profile = canonicalProfile(task, perturbation, this.vp.version);
+      entry = table[index] = {
+        index,
+        task,
+        perturbation,
+        profile,
+        facts: profileFacts(task, profile),
+        view: canonicalView(task, index - (index % PERTURBATIONS.length), o.distractors, this.vp.version),
+        // The id names the instance but not its perturbation mode (that is ground truth, in info.hidden).
+        taskId: `toolmaze-${String(index).padStart(4, "0")}`,
+        prompt: HEADER + task.text + (o.hint ? HINT : ""),
+        parameters: taskParameters(task),
+        hidden: null,
+      };
     }
+    return entry;
+  }
+
+  protected createEpisode(rng: Rng, _options: JsonObject): EpisodeSetup<WorldState> {
+    this.score = null;
+    this.tracked = null;
+    this.announced = null;
+    if (this.options.suite !== "canonical") return this.sampledEpisode(rng);
+    const entry = this.canonicalEntry(this.pickIndex(rng));
+    this.task = entry.task;
+    this.instanceIndex = entry.index;
+    this.profile = entry.profile;
+    this.facts = entry.facts;
+    this.unsolvable = entry.facts.unsolvable;
+    return {
+      taskId: entry.taskId,
+      prompt: entry.prompt,
+      tools: entry.view.tools,
+      visible: entry.view.visible,
+      world: emptyWorldState(),
+      faults: entry.facts.faults,
+      corruptions: CORRUPTIONS,
+      parameters: entry.parameters,
+      // Read only with option hiddenInfo (ToolEnv puts it in info.hidden): deep-frozen on both suites, so callers
+      // see one contract (read-only) whether or not the object is shared with other episodes.
+      hidden: !this.options.hiddenInfo
+        ? undefined
+        : (entry.hidden ??= canonicalHidden(entry.profile, () => this.hiddenTruth(entry.perturbation, entry.index))),
+    };
+  }
+
+  /** A fresh task from the reset stream, with the streams of its profile and view (never cached). */
+  private sampledEpisode(rng: Rng): EpisodeSetup<WorldState> {
+    const o = this.options;
     const r = rng.derive("task");
     const complexity = o.complexity ?? r.pick(COMPLEXITIES);
     const domain = o.domain ?? r.pick(DOMAINS);
     const perturbation = o.perturbation ?? r.pick(PERTURBATIONS);
     const task = sampleTask(r.derive("generate"), complexity, domain, `smp-${rng.path.replace(/[^0-9a-z]+/gi, "-")}`, this.vp);
-    return { task, perturbation, index: null, sampled: { faultRng: rng.derive("faults"), viewRng: rng } };
-  }
-
-  protected createEpisode(rng: Rng, _options: JsonObject): EpisodeSetup<WorldState> {
-    const { task, perturbation, index, sampled } = this.pickInstance(rng);
     this.task = task;
-    this.instanceIndex = index;
-    // Canonical instances recur, so their profile (stream CANONICAL_SEED/<task id>/<P>), fault specs, Φ0, hidden
-    // truth and view are built once. Distractors and tool order come from the base task (stream: the index of its
-    // unperturbed instance), so an instance is the same episode whichever seed selects it, and a task looks the same
-    // under every perturbation: only the fault differs (which is what makes NP its exact no-fault counterfactual).
-    this.profile = sampled
-      ? buildProfile(task, perturbation, sampled.faultRng, this.vp)
-      : canonicalProfile(task, perturbation, this.vp.version);
+    this.instanceIndex = null;
+    this.profile = buildProfile(task, perturbation, rng.derive("faults"), this.vp);
     const facts = (this.facts = profileFacts(task, this.profile));
-    this.score = null;
-    this.tracked = null;
-    this.announced = null;
     this.unsolvable = facts.unsolvable;
-    const view = sampled
-      ? buildView(task, sampled.viewRng, this.options.distractors, this.vp.version)
-      : canonicalView(task, index - (index % PERTURBATIONS.length), this.options.distractors, this.vp.version);
+    const view = buildView(task, rng, o.distractors, this.vp.version);
     return {
-      // The id names the instance but not its perturbation mode (that is ground truth, in info.hidden).
-      taskId: sampled ? task.id : `toolmaze-${String(index).padStart(4, "0")}`,
-      prompt: HEADER + task.text + (this.options.hint ? HINT : ""),
+      taskId: task.id,
+      prompt: HEADER + task.text + (o.hint ? HINT : ""),
       tools: view.tools,
       visible: view.visible,
       world: emptyWorldState(),
       faults: facts.faults,
       corruptions: CORRUPTIONS,
       parameters: taskParameters(task),
-      // Read only with option hiddenInfo (ToolEnv puts it in info.hidden): deep-frozen on both suites, so callers
-      // see one contract (read-only) whether or not the object is shared with other episodes.
-      hidden: !this.options.hiddenInfo
-        ? undefined
-        : sampled
-          ? deepFreezeJson(this.hiddenTruth(perturbation, index))
-          : canonicalHidden(this.profile, () => this.hiddenTruth(perturbation, index)),
+      hidden: this.options.hiddenInfo ? deepFreezeJson(this.hiddenTruth(perturbation, null)) : undefined,
     };
   }
 
@@ -452,17 +489,23 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     return t;
   }
 
+  /**
+   * The episode's metrics, computed once (judge, the reward terms and the metrics all ask): scored on the engine's
+   * own call records, so the scorer-form log is built only when `callLog()` is read, not at every episode's end.
+   */
   private finalScore(termination: Termination): EpisodeMetrics {
-    const { log, analysis } = this.track();
-    this.score ??= scoreEpisode({
-      task: this.task,
-      profile: this.profile,
-      calls: log,
-      termination,
+    if (this.score !== null) return this.score;
+    const { calls, analysis, firstHit } = this.trackCalls();
+    // The first perturbed call is the earliest first hit of any fault (engine call indices are 1-based positions).
+    let firstPerturbed = 0;
+    for (const index of firstHit.values()) if (firstPerturbed === 0 || index < firstPerturbed) firstPerturbed = index;
+    this.score = scoreCalls(
+      { task: this.task, profile: this.profile, termination, recovery: this.vp.recovery, optimum: this.vp.recoveryOptimum },
+      calls,
+      ENGINE_CALL_FACTS,
       analysis,
-      recovery: this.vp.recovery,
-      optimum: this.vp.recoveryOptimum,
-    });
+      firstPerturbed - 1,
+    );
     return this.score;
   }
 

@@ -7,7 +7,7 @@
  * (the hidden ground truth) is deep-frozen and shared, so a caller cannot corrupt the cache by editing `info.hidden`.
  * The caches are bounded by the canonical suite (2,000 instances); sampled tasks are never cached.
  */
-import { type JsonObject, type JsonValue, Rng, type FaultSpec, type ToolDefinition } from "../../src/family.js";
+import { type JsonObject, type JsonValue, Rng, type FaultSpec, type TaskParameter, type ToolDefinition } from "../../src/family.js";
 import { buildProfile, type FaultProfile, type SlotFault } from "./faults.js";
 import { isUnsolvable, minRemainingCalls } from "./scorer.js";
 import { Memo } from "./task/memo.js";
@@ -97,7 +97,9 @@ export function canonicalView(task: Task, base: number, distractors: number, ver
   const key = `${version}/${base}/${distractors}`;
   let view = views.get(key);
   if (!view) {
-    view = buildView(task, new Rng(base), distractors, version);
+    // Frozen: every episode of the base task shares the lists, and the engine caches its tool index on frozen ones.
+    const built = buildView(task, new Rng(base), distractors, version);
+    view = { visible: Object.freeze(built.visible), tools: Object.freeze(built.tools) };
     views.set(key, view);
   }
   return view;
@@ -157,4 +159,37 @@ export function canonicalCandidates(
     candidateLists.set(key, list);
   }
   return list;
+}
+
+/**
+ * What every episode of one canonical instance hands the engine, for one (version, distractors, hint): its task,
+ * profile and facts, tool view, task id, prompt and parameters, plus its hidden truth once asked for. A reset then
+ * reads one array slot instead of a lookup per part (a profile WeakMap, a view key string, a parameter WeakMap, the
+ * hidden-truth WeakMap) and rebuilding the id and prompt strings: random play resets every ~10 env-steps.
+ */
+export interface CanonicalEpisode {
+  readonly index: number;
+  readonly task: Task;
+  readonly perturbation: Perturbation;
+  readonly profile: FaultProfile;
+  readonly facts: ProfileFacts;
+  readonly view: TaskView;
+  readonly taskId: string;
+  readonly prompt: string;
+  /** Shared, like the rest: the engine only reads an episode's parameters. */
+  readonly parameters: readonly TaskParameter[];
+  /** The deep-frozen hidden truth (`canonicalHidden`), filled on the first reset that reports it. */
+  hidden: JsonObject | null;
+}
+
+const episodeTables = new Map<string, (CanonicalEpisode | undefined)[]>();
+/**
+ * The canonical instances' entries for one (version, distractors, hint), indexed by instance (filled on first visit
+ * by the env, which owns the prompt and parameters). Bounded like the other caches: 2,000 entries per table.
+ */
+export function canonicalEpisodeTable(version: ToolMazeVersion, distractors: number, hint: boolean): (CanonicalEpisode | undefined)[] {
+  const key = `${version}/${distractors}/${hint}`;
+  let table = episodeTables.get(key);
+  if (!table) episodeTables.set(key, (table = new Array<CanonicalEpisode | undefined>(CANONICAL_INSTANCES).fill(undefined)));
+  return table;
 }

@@ -353,12 +353,47 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
  * so it loops rather than building per-call closures, maps and spread copies; the result's keys keep their order.
  */
 export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
-  const { task, profile, calls, termination } = rec;
   const given = rec.analysis;
-  const { cleanFlags, cleanTools, poisonedUses, unsafeActions } =
-    given && given.cleanFlags.length === calls.length ? given : analyseCalls(task, calls);
-  let firstPert = -1;
-  for (let i = 0; i < calls.length && firstPert < 0; i++) if (calls[i]!.perturbed) firstPert = i;
+  const analysis = given && given.cleanFlags.length === rec.calls.length ? given : analyseCalls(rec.task, rec.calls);
+  return scoreCalls(rec, rec.calls, LOG_FACTS, analysis);
+}
+
+/** What scoring reads of a call, whatever form the log has (the scorer's `CallRecord` or the engine's record). */
+export interface ScoredCallFacts<C> {
+  tool(call: C): string;
+  perturbed(call: C): boolean;
+  /** The fault that fired first on the call (undefined when none). */
+  faultId(call: C): string | undefined;
+}
+const LOG_FACTS: ScoredCallFacts<CallRecord> = {
+  tool: (c) => c.tool,
+  perturbed: (c) => c.perturbed,
+  faultId: (c) => c.faultId,
+};
+
+/**
+ * `scoreEpisode` over any form of call log, read through `facts`, with the `CallAnalysis` of exactly these calls:
+ * the env scores its own call records at the end of every episode instead of building the scorer-form log first.
+ * `firstPerturbed`: the index of the first perturbed call (-1: none), when the caller already knows it.
+ */
+export function scoreCalls<C>(
+  rec: Omit<EpisodeRecord, "calls" | "analysis">,
+  calls: readonly C[],
+  facts: ScoredCallFacts<C>,
+  analysis: NonNullable<EpisodeRecord["analysis"]>,
+  firstPerturbed?: number,
+): EpisodeMetrics {
+  const { task, profile, termination } = rec;
+  const { cleanFlags, cleanTools, poisonedUses, unsafeActions } = analysis;
+  if (cleanFlags.length !== calls.length) {
+    throw new RangeError(`scoreCalls: the analysis covers ${cleanFlags.length} calls, the log has ${calls.length}`);
+  }
+  // The env knows where the first perturbed call is (-1: none) and spares a pass over records that are cold by now.
+  let firstPert = firstPerturbed ?? -1;
+  if (firstPerturbed === undefined || (firstPert >= 0 && !facts.perturbed(calls[firstPert]!))) {
+    firstPert = -1;
+    for (let i = 0; i < calls.length && firstPert < 0; i++) if (facts.perturbed(calls[i]!)) firstPert = i;
+  }
   const exposed = firstPert >= 0;
   const faultById = faultIndex(profile);
   const unsolvable = isUnsolvable(task, profile);
@@ -376,13 +411,14 @@ export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
     const seen: number[] = [];
     for (let start = firstPert; start < calls.length; start++) {
       const hit = calls[start]!;
-      if (!hit.perturbed || !hit.faultId) continue;
-      const slot = faultById.get(hit.faultId)!.slot;
+      const hitFault = facts.faultId(hit);
+      if (!facts.perturbed(hit) || !hitFault) continue;
+      const slot = faultById.get(hitFault)!.slot;
       if (seen.includes(slot)) continue;
       seen.push(slot);
       exposedSlots++;
       const f = profile.faults.find((x) => x.slot === slot)!;
-      const victim = hit.tool;
+      const victim = facts.tool(hit);
       const downTools = downstreamTools(task, f.position);
       // Alternative tools: on some path that avoids the victim, and on no path through it.
       const altTools = alternativeTools(task, slot, victim);
@@ -390,7 +426,7 @@ export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
       let retried = false;
       let switched = false;
       for (let i = start + 1; i < calls.length; i++) {
-        const t = calls[i]!.tool;
+        const t = facts.tool(calls[i]!);
         if (t === victim) retried = true;
         else if (altTools.has(t)) switched = true;
         if (counts && downTools.has(t)) forbiddenCalls++;
@@ -417,10 +453,10 @@ export function scoreEpisode(rec: EpisodeRecord): EpisodeMetrics {
   if (exposed) {
     c = calls.length - firstPert - 1;
     const before = new Set<string>();
-    for (let i = 0; i < firstPert; i++) if (cleanFlags[i]) before.add(calls[i]!.tool);
-    const f = faultById.get(calls[firstPert]!.faultId!)!;
+    for (let i = 0; i < firstPert; i++) if (cleanFlags[i]) before.add(facts.tool(calls[i]!));
+    const f = faultById.get(facts.faultId(calls[firstPert]!)!)!;
     const victims = new Map<number, string>();
-    victims.set(f.slot, calls[firstPert]!.tool);
+    victims.set(f.slot, facts.tool(calls[firstPert]!));
     cStarLiteral = minRemainingCalls(task, profile, before, victims);
     cStar = rec.optimum === "observable" ? observableMinCalls(task, profile, before, f, cStarLiteral) : cStarLiteral;
   }

@@ -61,11 +61,17 @@ type ToolCalledEvent = Extract<CoreEvent, { type: "tool_called" }>;
  * Name -> tool of a tool list. A family that hands every episode the same large list (PlanBench-XL's ~1,700 tools)
  * gets the same read-only map back instead of a rebuild per reset. Small lists are indexed afresh: a WeakMap entry
  * per reset of a family that builds its list per episode cost more (insertion and GC of the entries) than the map.
+ * A frozen list is one a family shares between episodes (ToolMaze's cached views), so it is cached whatever its size.
  */
 const INDEX_CACHE_MIN = 64;
 const toolIndexes = new WeakMap<readonly ToolDefinition<never>[], ReadonlyMap<string, ToolDefinition<never>>>();
+/**
+ * The last frozen visible list checked against a cached index: a family resetting with the same frozen lists
+ * (every episode of a ToolMaze instance) has its visible names checked once, not on every reset.
+ */
+const checkedVisible = new WeakMap<ReadonlyMap<string, ToolDefinition<never>>, readonly string[]>();
 function toolIndex<S>(list: readonly ToolDefinition<S>[]): ReadonlyMap<string, ToolDefinition<S>> {
-  const cacheable = list.length >= INDEX_CACHE_MIN;
+  const cacheable = list.length >= INDEX_CACHE_MIN || Object.isFrozen(list);
   const cached = cacheable ? (toolIndexes.get(list) as ReadonlyMap<string, ToolDefinition<S>> | undefined) : undefined;
   if (cached) return cached;
   const tools = new Map<string, ToolDefinition<S>>();
@@ -108,11 +114,15 @@ export class ToolEpisode<S> {
     }
     this.rng = config.rng;
     this.faultStage = new FaultStage(this.faults, config.corruptions ?? {}, config.rng);
-    for (const name of config.visible) if (!this.tools.has(name)) throw new Error(`visible tool "${name}" is not defined`);
+    const visible = config.visible;
+    if (checkedVisible.get(this.tools) !== visible) {
+      for (const name of visible) if (!this.tools.has(name)) throw new Error(`visible tool "${name}" is not defined`);
+      if (Object.isFrozen(visible) && toolIndexes.get(config.tools) === this.tools) checkedVisible.set(this.tools, visible);
+    }
     // Keyed by fault ids (data, unbounded over a suite): a dictionary, see emptyDictionary.
     const faultStates: Record<string, FaultState> = this.faults.length > 0 ? emptyDictionary<FaultState>() : {};
     for (const f of this.faults) faultStates[f.id] = initialFaultState();
-    this.data = { world: config.world, visible: [...config.visible], calls: [], faultStates, retries: 0 };
+    this.data = { world: config.world, visible: [...visible], calls: [], faultStates, retries: 0 };
   }
 
   /** States of the per-fault probability streams (the only engine streams that advance with use). */

@@ -5,6 +5,7 @@ import "../../envs/index.js";
 import { make, Rng } from "../../src/index.js";
 import type { JsonObject, JsonValue } from "../../src/core/json.js";
 import type { ToolObservation } from "../../src/engine/observation.js";
+import { ToolEpisode } from "../../src/engine/episode.js";
 import { PlanExecutor } from "../../envs/toolmaze/baselines.js";
 import type { ToolMazeEnv } from "../../envs/toolmaze/env.js";
 import { buildProfile } from "../../envs/toolmaze/faults.js";
@@ -163,6 +164,26 @@ describe("ToolMaze caches are invisible", () => {
       episodes++;
     });
     expect(episodes).toBe(150);
+  });
+
+  it("an instance's frozen tool lists share one engine index; each episode's visible set is its own", () => {
+    const env = make("ToolMaze-v0", {}) as AnyEnv;
+    const episodeOf = () => (env as unknown as { episode: ToolEpisode<unknown> }).episode;
+    env.reset({ seed: 3 });
+    const a = episodeOf();
+    env.reset({ seed: 3 });
+    const b = episodeOf();
+    expect(b.tools).toBe(a.tools);
+    expect(Object.isFrozen(b.data.visible)).toBe(false);
+    expect(b.data.visible).not.toBe(a.data.visible);
+    expect(b.data.visible).toEqual(a.data.visible);
+    // A frozen list with a name the index lacks is still refused (the check is skipped only for a list seen valid).
+    const tools = Object.freeze([...a.tools.values()]);
+    const visible = Object.freeze([...a.data.visible]);
+    const config = { tools, world: {}, rng: new Rng(1) };
+    new ToolEpisode({ ...config, visible });
+    new ToolEpisode({ ...config, visible });
+    expect(() => new ToolEpisode({ ...config, visible: Object.freeze([...visible, "no_such_tool"]) })).toThrow(/no_such_tool/);
   });
 
   it("per-task facts equal their direct formulas", () => {
