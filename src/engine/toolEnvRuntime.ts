@@ -165,6 +165,10 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     stepEvents: EpisodeEvent[],
   ): { response: JsonValue; end: CallReport["end"] | null; events: EpisodeEvent[] } {
     const r = (this.episode as ToolEpisode<S>).call(call.name, call.arguments, this.stepCount);
+    // The step history keeps the parsed action (the env's own object, made by the parse) until the episode ends: it
+    // holds the episode's copy of the arguments rather than the caller's, which then dies young instead of being
+    // copied by every scavenge, and a caller reusing its arguments object cannot rewrite the history.
+    if (r.arguments !== null) call.arguments = r.arguments;
     // The step's events so far (usually none) then the call's: an empty list is replaced by the call's own array
     // rather than copied into (the family's onCall below reads it first; nothing else holds it).
     let events = stepEvents;
@@ -296,6 +300,9 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     const ended = end !== null;
     if (end !== null && end.kind === "limit") success = this.judge(end) ?? end.success;
     if (success) events.push({ type: "success" });
+    // The list lives in the history until the episode ends; one grown by push carries up to 16 spare slots that
+    // every scavenge would copy. An exact copy (the grown one dies young) is what the step hands out and keeps.
+    if (events.length > 1) events = events.slice();
     this.done = ended;
     const reason: TerminationReason | null = success ? "success" : end === null ? null : reasonOf(end);
     const raw = coreRawTerms(events, ended, success);
@@ -373,7 +380,11 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
   protected episodeEvents(): EpisodeEvent[] {
     return this.history.flatMap((h) => h.events);
   }
-  /** The episode's steps so far (actions, responses, events, rewards), for chat rendering and recorders. */
+  /**
+   * The episode's steps so far (actions, responses, events, rewards), for chat rendering and recorders. A tool call's
+   * action is the parsed action with the episode's own copy of its arguments (the call record's), never the object
+   * passed to `step`: changing that object after the step leaves the history as it was.
+   */
   episodeHistory(): readonly HistoryEntry[] {
     return this.history;
   }
