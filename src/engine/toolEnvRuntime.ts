@@ -160,20 +160,15 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
   }
 
   /** Runs one tool call through the engine's pipeline (budgets included), then the family's `onCall`. */
-  private toolCall(
-    call: ToolCallAction,
-    stepEvents: EpisodeEvent[],
-  ): { response: JsonValue; end: CallReport["end"] | null; events: EpisodeEvent[] } {
+  private toolCall(call: ToolCallAction): { response: JsonValue; end: CallReport["end"] | null; events: EpisodeEvent[] } {
     const r = (this.episode as ToolEpisode<S>).call(call.name, call.arguments, this.stepCount);
     // The step history keeps the parsed action (the env's own object, made by the parse) until the episode ends: it
     // holds the episode's copy of the arguments rather than the caller's, which then dies young instead of being
     // copied by every scavenge, and a caller reusing its arguments object cannot rewrite the history.
     if (r.arguments !== null) call.arguments = r.arguments;
-    // The step's events so far (usually none) then the call's: an empty list is replaced by the call's own array
-    // rather than copied into (the family's onCall below reads it first; nothing else holds it).
-    let events = stepEvents;
-    if (events.length === 0) events = r.events;
-    else for (const e of r.events) events.push(e);
+    // The step's events are the call's own list (a parsed action has no step event before it): the family's onCall
+    // below reads it first; nothing else holds it.
+    const events = r.events;
     let end: CallReport["end"] | null = null;
     if (r.record) {
       const report = this.onCall(r.record, r.events);
@@ -253,7 +248,7 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     if (!this.episode || !this.setup) throw new ResetNeededError("step() called before reset()");
     if (this.done) throw new ResetNeededError("step() called after the episode ended; call reset() first");
     let parsed: Action | null = null;
-    let events: EpisodeEvent[] = [];
+    let invalid: ActionError | null = null;
     const checked = this.checkedParse;
     this.checkedParse = null;
     try {
@@ -262,20 +257,25 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
       parsed = reuse ? checked : this.actionSpace.parse(action);
     } catch (e) {
       if (this.options.invalidAction === "raise" || !(e instanceof ActionError)) throw e;
-      events.push({ type: "invalid_action", field: e.field, message: e.message });
+      invalid = e;
     }
     this.stepCount += 1;
     let response: JsonValue = null;
     let end: EpisodeEnd | null = null;
     let success = false;
+    // A tool call's step events are the call's own list (no empty list is made first to be dropped).
+    let events: EpisodeEvent[];
     if (parsed === null) {
-      response = { error: { code: "invalid_action", message: (events[0] as { message: string }).message } };
+      const { field, message } = invalid as ActionError;
+      events = [{ type: "invalid_action", field, message }];
+      response = { error: { code: "invalid_action", message } };
     } else if (parsed.type === "tool_call" && this.config.familyToolCalls !== true) {
-      const r = this.toolCall(parsed as ToolCallAction, events);
+      const r = this.toolCall(parsed as ToolCallAction);
       events = r.events;
       response = r.response;
       if (r.end) end = { kind: "limit", reason: r.end.reason, success: r.end.success };
     } else if (parsed.type === "answer") {
+      events = [];
       const content = (parsed as { content: string }).content;
       const answer: EpisodeEnd = { kind: "answer", content };
       end = answer;
@@ -283,12 +283,14 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
       events.push({ type: "answered", content, correct: success });
       response = null;
     } else if (parsed.type === "abort") {
+      events = [];
       const reason = (parsed as { reason?: string }).reason ?? null;
       const abort: EpisodeEnd = { kind: "abort", reason };
       end = abort;
       success = this.judge(abort) ?? false;
       events.push({ type: "aborted", reason });
     } else {
+      events = [];
       const r = this.onFamilyAction(parsed as FamilyAction);
       events.push(...r.events);
       response = r.response;
