@@ -148,6 +148,7 @@ const ENGINE_CALL_FACTS: ScoredCallFacts<EngineCall> = {
 };
 /** The report of a call without family events, shared (the engine only reads reports). */
 const NO_REPORT: CallReport = Object.freeze({});
+const NO_STEP_REPORT: StepReport = Object.freeze({});
 
 const parameterCache = new WeakMap<Task, TaskParameter[]>();
 /**
@@ -609,20 +610,26 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
 
   protected override stepReport(step: StepContext): StepReport {
     const rawTerms = this.rawTerms(step);
-    return step.hidden ? { rawTerms, hidden: this.hiddenStep(step.events) } : { rawTerms };
+    if (step.hidden) {
+      const hidden = this.hiddenStep(step.events);
+      return rawTerms === null ? { hidden } : { rawTerms, hidden };
+    }
+    // Most steps add no family term: they share one empty report instead of two fresh objects.
+    return rawTerms === null ? NO_STEP_REPORT : { rawTerms };
   }
 
-  private rawTerms({ events, ended, success, end }: StepContext): Record<string, number> {
-    const raw: Record<string, number> = {};
+  /** The family's raw terms of a step, or null when it has none (the object is made only for a term to add). */
+  private rawTerms({ events, ended, success, end }: StepContext): Record<string, number> | null {
+    let raw: Record<string, number> | null = null;
     let alt = 0;
     for (const e of events) if (e.type === "toolmaze:alternative_path") alt++;
-    if (alt > 0) raw.alternative_path = alt;
+    if (alt > 0) (raw ??= {}).alternative_path = alt;
     if (ended) {
       const endedBy = end?.kind === "answer" || end?.kind === "abort" ? end.kind : null;
-      if (success && endedBy === "abort") raw.wise_abort = 1;
+      if (success && endedBy === "abort") (raw ??= {}).wise_abort = 1;
       const s = this.finalScore(endedBy ?? "truncated");
       const excess = s.exposed ? Math.max(0, s.c - s.cStar) : Math.max(0, s.calls - this.task.sStar.length);
-      if (excess > 0) raw.excess_calls = excess;
+      if (excess > 0) (raw ??= {}).excess_calls = excess;
     }
     return raw;
   }

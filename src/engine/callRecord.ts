@@ -52,6 +52,11 @@ export interface BudgetEnd {
  */
 export interface CallResult {
   record: CallRecord | null;
+  /**
+   * The episode's own copy of the call's arguments (what the record and the `tool_called` event hold), null when the
+   * budget refused the call. The env's step history keeps this copy rather than the caller's object.
+   */
+  arguments: JsonObject | null;
   events: EpisodeEvent[];
   response: JsonValue;
   end: BudgetEnd | null;

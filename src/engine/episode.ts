@@ -220,7 +220,8 @@ export class ToolEpisode<S> {
     if (overBudget && this.budgetRules.calls === "refuse") {
       const limit = this.budgets.toolCalls as number;
       const { code, message } = callBudgetError(limit);
-      return { record: null, events: [], response: { error: { code, message } }, end: this.budgetEnd("budget_exceeded", limit) };
+      const response = { error: { code, message } };
+      return { record: null, arguments: null, events: [], response, end: this.budgetEnd("budget_exceeded", limit) };
     }
     const args = cloneJson(rawArgs);
     // The call's own event comes first; its `ok` is filled in once the call is recorded (no unshift at the end).
@@ -282,7 +283,7 @@ export class ToolEpisode<S> {
       end = this.budgetEnd("retry_exceeded", this.budgets.retries);
     }
     const response = this.pipeline?.view ? this.pipeline.view(record.response) : record.response;
-    return { record, events, response, end };
+    return { record, arguments: args, events, response, end };
   }
 
   private budgetEnd(reason: BudgetEnd["reason"], limit: number): BudgetEnd {

@@ -160,16 +160,15 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
   }
 
   /** Runs one tool call through the engine's pipeline (budgets included), then the family's `onCall`. */
-  private toolCall(
-    call: ToolCallAction,
-    stepEvents: EpisodeEvent[],
-  ): { response: JsonValue; end: CallReport["end"] | null; events: EpisodeEvent[] } {
+  private toolCall(call: ToolCallAction): { response: JsonValue; end: CallReport["end"] | null; events: EpisodeEvent[] } {
     const r = (this.episode as ToolEpisode<S>).call(call.name, call.arguments, this.stepCount);
-    // The step's events so far (usually none) then the call's: an empty list is replaced by the call's own array
-    // rather than copied into (the family's onCall below reads it first; nothing else holds it).
-    let events = stepEvents;
-    if (events.length === 0) events = r.events;
-    else for (const e of r.events) events.push(e);
+    // The step history keeps the parsed action (the env's own object, made by the parse) until the episode ends: it
+    // holds the episode's copy of the arguments rather than the caller's, which then dies young instead of being
+    // copied by every scavenge, and a caller reusing its arguments object cannot rewrite the history.
+    if (r.arguments !== null) call.arguments = r.arguments;
+    // The step's events are the call's own list (a parsed action has no step event before it): the family's onCall
+    // below reads it first; nothing else holds it.
+    const events = r.events;
     let end: CallReport["end"] | null = null;
     if (r.record) {
       const report = this.onCall(r.record, r.events);
@@ -249,7 +248,7 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     if (!this.episode || !this.setup) throw new ResetNeededError("step() called before reset()");
     if (this.done) throw new ResetNeededError("step() called after the episode ended; call reset() first");
     let parsed: Action | null = null;
-    let events: EpisodeEvent[] = [];
+    let invalid: ActionError | null = null;
     const checked = this.checkedParse;
     this.checkedParse = null;
     try {
@@ -258,20 +257,25 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
       parsed = reuse ? checked : this.actionSpace.parse(action);
     } catch (e) {
       if (this.options.invalidAction === "raise" || !(e instanceof ActionError)) throw e;
-      events.push({ type: "invalid_action", field: e.field, message: e.message });
+      invalid = e;
     }
     this.stepCount += 1;
     let response: JsonValue = null;
     let end: EpisodeEnd | null = null;
     let success = false;
+    // A tool call's step events are the call's own list (no empty list is made first to be dropped).
+    let events: EpisodeEvent[];
     if (parsed === null) {
-      response = { error: { code: "invalid_action", message: (events[0] as { message: string }).message } };
+      const { field, message } = invalid as ActionError;
+      events = [{ type: "invalid_action", field, message }];
+      response = { error: { code: "invalid_action", message } };
     } else if (parsed.type === "tool_call" && this.config.familyToolCalls !== true) {
-      const r = this.toolCall(parsed as ToolCallAction, events);
+      const r = this.toolCall(parsed as ToolCallAction);
       events = r.events;
       response = r.response;
       if (r.end) end = { kind: "limit", reason: r.end.reason, success: r.end.success };
     } else if (parsed.type === "answer") {
+      events = [];
       const content = (parsed as { content: string }).content;
       const answer: EpisodeEnd = { kind: "answer", content };
       end = answer;
@@ -279,12 +283,14 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
       events.push({ type: "answered", content, correct: success });
       response = null;
     } else if (parsed.type === "abort") {
+      events = [];
       const reason = (parsed as { reason?: string }).reason ?? null;
       const abort: EpisodeEnd = { kind: "abort", reason };
       end = abort;
       success = this.judge(abort) ?? false;
       events.push({ type: "aborted", reason });
     } else {
+      events = [];
       const r = this.onFamilyAction(parsed as FamilyAction);
       events.push(...r.events);
       response = r.response;
@@ -296,6 +302,9 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     const ended = end !== null;
     if (end !== null && end.kind === "limit") success = this.judge(end) ?? end.success;
     if (success) events.push({ type: "success" });
+    // The list lives in the history until the episode ends; one grown by push carries up to 16 spare slots that
+    // every scavenge would copy. An exact copy (the grown one dies young) is what the step hands out and keeps.
+    if (events.length > 1) events = events.slice();
     this.done = ended;
     const reason: TerminationReason | null = success ? "success" : end === null ? null : reasonOf(end);
     const raw = coreRawTerms(events, ended, success);
@@ -373,7 +382,11 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
   protected episodeEvents(): EpisodeEvent[] {
     return this.history.flatMap((h) => h.events);
   }
-  /** The episode's steps so far (actions, responses, events, rewards), for chat rendering and recorders. */
+  /**
+   * The episode's steps so far (actions, responses, events, rewards), for chat rendering and recorders. A tool call's
+   * action is the parsed action with the episode's own copy of its arguments (the call record's), never the object
+   * passed to `step`: changing that object after the step leaves the history as it was.
+   */
   episodeHistory(): readonly HistoryEntry[] {
     return this.history;
   }
