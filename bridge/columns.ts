@@ -6,7 +6,7 @@
  * value that kept its keys travels as a patch of the sub-keys that changed (a step counter inside `budget`).
  * Server-sampled actions go the same way: tool calls as an index into a per-session name table plus their arguments.
  */
-import { deepEqual } from "./delta.js";
+import { deepEqual, isPlainObject } from "./delta.js";
 import type { ToolRefDecoder, ToolRefEncoder } from "./toolRefs.js";
 
 /** One column: the envs it covers (null: every env, in order) and one value per listed env. */
@@ -22,12 +22,6 @@ export interface ColumnObs {
   p?: Record<string, Column<Record<string, unknown>>>;
   /** Keys that disappeared, with the envs they disappeared from. */
   d?: Record<string, number[]>;
-}
-
-function isPlainObject(x: unknown): x is Record<string, unknown> {
-  if (x === null || typeof x !== "object" || Array.isArray(x) || ArrayBuffer.isView(x)) return false;
-  const proto = Object.getPrototypeOf(x);
-  return proto === Object.prototype || proto === null;
 }
 
 function push<T>(cols: Record<string, Column<T>>, key: string, env: number, value: T): void {

@@ -8,7 +8,8 @@ import { isNumericView } from "./codec.js";
 
 export type WireObs = { s: Record<string, unknown>; d?: string[] } | { f: unknown };
 
-function isPlainObject(x: unknown): x is Record<string, unknown> {
+/** A map as JSON has them: a plain object (not an array, typed array or class instance). */
+export function isPlainObject(x: unknown): x is Record<string, unknown> {
   if (x === null || typeof x !== "object" || Array.isArray(x) || ArrayBuffer.isView(x)) return false;
   const proto = Object.getPrototypeOf(x);
   return proto === Object.prototype || proto === null;

@@ -5,13 +5,7 @@
  * schema this session already sent travels as the tool's name (a string), and the client substitutes the schema it
  * kept. The observation a client rebuilds is exactly the env's.
  */
-import { deepEqual } from "./delta.js";
-
-function isPlainObject(x: unknown): x is Record<string, unknown> {
-  if (x === null || typeof x !== "object" || Array.isArray(x)) return false;
-  const proto = Object.getPrototypeOf(x);
-  return proto === Object.prototype || proto === null;
-}
+import { deepEqual, isPlainObject } from "./delta.js";
 
 function toolName(tool: unknown): string | null {
   return isPlainObject(tool) && typeof tool.name === "string" ? tool.name : null;
