@@ -86,8 +86,13 @@ def apply_columns(prev: List[Any], wire: Dict[str, Any], tools: Optional[Dict[st
     ``f`` whole observations first, then per key ``s`` new values, ``p`` patches merged into map values, ``d`` keys
     removed; each column is ``[envs, values]`` (``envs`` nil: every env in order). Tool references are expanded in
     the server's order: the whole observations, then the ``newTools`` column."""
-    # Nearly every env changes on every step (counters), so copying every map up front is the cheap path.
-    out = [dict(o) if isinstance(o, dict) else o for o in prev]
+    # Nearly every env changes on every step (counters), so copying every map up front is the cheap path. The
+    # client runs in lockstep with the server, so this loop is on the round trip: the common case (every previous
+    # observation a map) takes the shortest path, and per-env calls are avoided where a column allows.
+    try:
+        out = [o.copy() for o in prev]
+    except AttributeError:  # before the first reset (None) or a non-map observation space
+        out = [dict(o) if isinstance(o, dict) else o for o in prev]
     f = wire.get("f")
     if f:
         envs, vals = f
@@ -95,18 +100,29 @@ def apply_columns(prev: List[Any], wire: Dict[str, Any], tools: Optional[Dict[st
             vals = [expand_tool_refs(v, tools) for v in vals]
         for e, v in zip(range(len(vals)) if envs is None else envs, vals):
             out[e] = v
-    for k, (envs, vals) in (wire.get("s") or {}).items():
-        if tools is not None and k == "newTools":
-            vals = [expand_tool_list(v, tools) for v in vals]
-        for e, v in zip(range(len(vals)) if envs is None else envs, vals):
-            out[e][k] = v
-    for k, (envs, vals) in (wire.get("p") or {}).items():
-        for e, v in zip(range(len(vals)) if envs is None else envs, vals):
-            o = out[e]
-            o[k] = {**o[k], **v}
-    for k, envs in (wire.get("d") or {}).items():
-        for e in envs:
-            out[e].pop(k, None)
+    s = wire.get("s")
+    if s:
+        for k, (envs, vals) in s.items():
+            if tools is not None and k == "newTools":
+                # Most envs get no new tool in a step: an empty list needs no expansion (and no call).
+                vals = [expand_tool_list(v, tools) if v else v for v in vals]
+            if envs is None:
+                for o, v in zip(out, vals):
+                    o[k] = v
+            else:
+                for e, v in zip(envs, vals):
+                    out[e][k] = v
+    p = wire.get("p")
+    if p:
+        for k, (envs, vals) in p.items():
+            for e, v in zip(range(len(vals)) if envs is None else envs, vals):
+                o = out[e]
+                o[k] = {**o[k], **v}
+    d = wire.get("d")
+    if d:
+        for k, envs in d.items():
+            for e in envs:
+                out[e].pop(k, None)
     return out
 
 
@@ -330,8 +346,9 @@ class RemoteVectorEnv(BatchedSpaces):
             truncated: Any = np.frombuffer(bytearray(r["truncated"]), dtype=np.uint8).view(np.bool_)
         else:
             rewards = unpack_floats(r["rewards"])
-            terminated = [b != 0 for b in r["terminated"]]
-            truncated = [b != 0 for b in r["truncated"]]
+            # bytes iterate as ints; bool() of 0/1 is the same value as `b != 0`, without a Python-level loop.
+            terminated = list(map(bool, r["terminated"]))
+            truncated = list(map(bool, r["truncated"]))
         out = (list(self._obs), rewards, terminated, truncated, r["infos"])
         if "actions" in r:
             return out + (decode_actions(r["actions"], self._action_names),)
