@@ -226,7 +226,18 @@ async function main(): Promise<void> {
       const largest = batches.split(",").at(-1) as string;
       const piped =
         pipeline > 1
-          ? (await py(envId, ["--mode", "pipeline", "--seconds", String(2 * Number(seconds)), "--batches", largest, "--pipeline", String(pipeline)]))[0]
+          ? (
+              await py(envId, [
+                "--mode",
+                "pipeline",
+                "--seconds",
+                String(2 * Number(seconds)),
+                "--batches",
+                largest,
+                "--pipeline",
+                String(pipeline),
+              ])
+            )[0]
           : null;
       console.log(`\n-- ${envId} --`);
       const wall = [
