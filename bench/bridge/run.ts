@@ -23,8 +23,9 @@ import { BridgeClient } from "../../bridge/client.js";
 import { decode, encode } from "../../bridge/codec.js";
 import { createCoreBackend } from "../../bridge/coreBackend.js";
 import { makeVec, Rng } from "../../src/index.js";
-import { envActionSpace } from "../../bridge/backend.js";
+import { envActionSpace, type VecEnvLike } from "../../bridge/backend.js";
 import { ProgressBar } from "../../src/cli/progress.js";
+import { record, replayTiming } from "./replay.js";
 import { scalingCells } from "./scaling.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -124,6 +125,21 @@ function inProcess(id: string, batch: number, secs: number, opts: Record<string,
   const cpu = cpuUs() - c0;
   env.close();
   return { stepsPerS: (n * batch) / dt, cpuUs: cpu / (n * batch) };
+}
+
+/**
+ * The bridge's own CPU per env-step without sockets (bench/bridge/replay.ts: recorded steps of this env replayed
+ * through the request path and the encoder, least of several rounds), in the encoding the Python client uses.
+ * Unlike the end-to-end overhead column it hardly moves with the machine's load, so it is the figure to hold
+ * against the ≤ 3 µs target; the end-to-end column adds transport and what lockstep does to the env's own step.
+ */
+function bridgeAlone(id: string, batch: number, opts: Record<string, unknown>): number {
+  const backend = createCoreBackend();
+  const env = makeVec(id, batch, opts) as unknown as VecEnvLike;
+  const rec = record(backend, env, 60);
+  const t = replayTiming(backend, rec, 7, { obs_encoding: "columns", ...(info === "none" ? {} : { info_keys: null }) });
+  env.close();
+  return t.handle + t.encode;
 }
 
 /** A text table: the first column left-aligned, the others right-aligned. */
@@ -313,6 +329,10 @@ async function main(): Promise<void> {
           ];
         }),
       );
+      const alone = bridgeAlone(envId, Number(largest), opts);
+      (rows.at(-1) as Record<string, unknown>).bridgeAloneUs = alone;
+      console.log(`bridge alone (replayed steps, no sockets), batch ${largest}: ${fmt(alone, 2)} CPU µs per env-step`);
+      (summary.at(-1) as string[]).push(fmt(alone, 2));
       if (piped !== null) {
         // The same env and batch as the last row, lockstep and as `pipeline` sessions stepped back to back on one
         // connection, measured in alternating blocks (bench.py --mode pipeline): the ratio between them is the robust
@@ -361,9 +381,10 @@ async function main(): Promise<void> {
         "overhead µs/env-step",
         "echo round trips/s",
         "bridge round trips/s",
+        "bridge alone µs",
         ...(pipeline > 1 ? [`pipeline=${pipeline} env-steps/s`, "pipelined/lockstep", "pipelined/in-proc", "pipelined overhead µs"] : []),
       ],
-      summary.map((r) => (pipeline > 1 && r.length < 12 ? [...r, "", "", "", ""] : r)),
+      summary.map((r) => [...r, ...Array<string>(Math.max(0, (pipeline > 1 ? 13 : 9) - r.length)).fill("")]),
     );
     if (Number(total) === 0) console.log("(RSS soak skipped; pass --total 1000000 to run it)");
     if (!argv.includes("--no-scaling")) await scalingRow();
