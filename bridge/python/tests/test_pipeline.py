@@ -6,12 +6,13 @@ import recovery_gym as rg
 from test_trajectories import _collect, traj_hash
 
 
-@pytest.mark.parametrize("env_id", ["Demo-v0", "ToolMaze-v0"])
-def test_pipelined_equals_one_session(client, env_id):
-    n, seed, steps = 5, 3, 20
+# Demo-v0 is cheap: it takes both splits; ToolMaze-v0 (the costly resets) one.
+@pytest.mark.parametrize("env_id,splits", [("Demo-v0", (2, 3)), ("ToolMaze-v0", (2,))])
+def test_pipelined_equals_one_session(client, env_id, splits):
+    n, seed, steps = 5, 3, 16
     with client.make_vec(env_id, n, seed=seed) as single:
         ref = _collect(single, steps)
-    for k in (2, 3):
+    for k in splits:
         with client.make_vec(env_id, n, seed=seed, pipeline=k) as piped:
             assert isinstance(piped, rg.ShardedVectorEnv) and len(piped.shards) == k
             assert traj_hash(_collect(piped, steps)) == traj_hash(ref), k
