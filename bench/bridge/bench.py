@@ -54,13 +54,12 @@ def masked_actions(obs, rng):
 
 
 def bridge_run(client, env_id, batch, seconds, info_keys, options, all_workers=False, server_pids=(), use_numpy=False,
-               masked=False, warmup=1.0, pipeline=1):
+               masked=False, warmup=1.0):
     if all_workers:
         env = rg.make_vec(env_id, batch, endpoints=client.worker_endpoints, seed=1, info_keys=info_keys,
-                          use_numpy=use_numpy, pipeline=pipeline, **options)
+                          use_numpy=use_numpy, **options)
     else:
-        env = client.make_vec(env_id, batch, seed=1, info_keys=info_keys, use_numpy=use_numpy, pipeline=pipeline,
-                              **options)
+        env = client.make_vec(env_id, batch, seed=1, info_keys=info_keys, use_numpy=use_numpy, **options)
     obs, _ = env.reset()
     if masked:
         import numpy as np
@@ -98,7 +97,7 @@ def bridge_run(client, env_id, batch, seconds, info_keys, options, all_workers=F
     client_cpu, server_cpu = time.process_time() - c0, proc_cpu_s(server_pids) - s0
     # One representative request/response pair, for the echo baseline and the payload size column (with
     # sharding: the first shard's, so the echo moves one shard's bytes per round trip, a generous baseline).
-    shard = env.shards[0] if isinstance(env, rg.ShardedVectorEnv) else env
+    shard = env.shards[0] if all_workers else env
     fields = {"actions": masked_actions(obs, rng)[: shard.num_envs]} if masked else {"sample": True}
     req = pack({"id": 1, "op": "step", "session": shard.session, **fields})
     rid = shard.client.send("step", session=shard.session, **fields)
@@ -107,38 +106,6 @@ def bridge_run(client, env_id, batch, seconds, info_keys, options, all_workers=F
     n = steps * batch
     return {"steps_per_s": n / dt, "p50_ms": pct(lat, 50) * 1e3, "p99_ms": pct(lat, 99) * 1e3,
             "batches": steps, "client_cpu_us": client_cpu / n * 1e6, "server_cpu_us": server_cpu / n * 1e6}, req, raw
-
-
-def pipeline_run(client, env_id, batch, seconds, info_keys, options, pipeline, server_pids=(), rounds=4, warmup=1.0):
-    """Lockstep (one session) and ``pipeline`` sessions on one connection, same env and batch, measured in
-    alternating blocks so that both see the same machine load; per side the median block and the summed CPU."""
-    pids = list(server_pids)
-    envs = {1: client.make_vec(env_id, batch, seed=1, info_keys=info_keys, **options),
-            pipeline: client.make_vec(env_id, batch, seed=1, info_keys=info_keys, pipeline=pipeline, **options)}
-    for env in envs.values():
-        env.reset()
-        w0 = time.perf_counter()
-        while time.perf_counter() - w0 < warmup:
-            env.step_random()
-    blocks = {k: [] for k in envs}
-    cpu = {k: [0, 0.0, 0.0] for k in envs}  # env-steps, client CPU s, server CPU s
-    for _ in range(rounds):
-        for k, env in envs.items():
-            n = 0
-            c0, s0 = time.process_time(), proc_cpu_s(pids)
-            t0 = time.perf_counter()
-            while n < 3 or time.perf_counter() - t0 < seconds / rounds:
-                env.step_random()
-                n += 1
-            dt = time.perf_counter() - t0
-            blocks[k].append(n * batch / dt)
-            cpu[k][0] += n * batch
-            cpu[k][1] += time.process_time() - c0
-            cpu[k][2] += proc_cpu_s(pids) - s0
-    for env in envs.values():
-        env.close()
-    return {str(k): {"steps_per_s": pct(blocks[k], 50), "blocks": blocks[k], "client_cpu_us": cpu[k][1] / cpu[k][0] * 1e6,
-                     "server_cpu_us": cpu[k][2] / cpu[k][0] * 1e6} for k in envs}
 
 
 def echo_run(sock, req, resp_obj, seconds, echo_pids=()):
@@ -169,7 +136,7 @@ def main():
     ap.add_argument("--address", required=True)
     ap.add_argument("--echo")
     ap.add_argument("--env", default="ToolMaze-v0")
-    ap.add_argument("--mode", choices=["throughput", "soak", "pipeline"], default="throughput")
+    ap.add_argument("--mode", choices=["throughput", "soak"], default="throughput")
     ap.add_argument("--batches", default="1,8,64,256")
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--info", choices=["all", "none"], default="all")
@@ -179,7 +146,6 @@ def main():
     ap.add_argument("--all-workers", action="store_true", help="shard each vector env over every server worker")
     ap.add_argument("--numpy", action="store_true", help="the client's numpy mode (packed observations when the space allows)")
     ap.add_argument("--masked", action="store_true", help="random valid actions chosen by the client from the action masks")
-    ap.add_argument("--pipeline", type=int, default=1, help="sessions per connection, stepped back to back (make_vec pipeline=)")
     ap.add_argument("--server-pids", default="", help="comma-separated pids of the bridge workers (CPU accounting)")
     ap.add_argument("--echo-pid", type=int, default=0, help="pid of the echo server (CPU accounting)")
     args = ap.parse_args()
@@ -206,13 +172,6 @@ def main():
         env.close()
         print(json.dumps({"mode": "soak", "env_steps": n, "seconds": dt, "steps_per_s": n / dt}), flush=True)
         return
-    if args.mode == "pipeline":
-        batch = int(args.batches.split(",")[-1])
-        pids = [int(p) for p in args.server_pids.split(",") if p]
-        res = pipeline_run(client, args.env, batch, args.seconds, info_keys, options, args.pipeline, pids, warmup=args.warmup)
-        print(json.dumps({"mode": "pipeline", "env": args.env, "batch": batch, "pipeline": args.pipeline, "cells": res}), flush=True)
-        client.close()
-        return
     echo = None
     if args.echo:
         echo = zmq.Context.instance().socket(zmq.DEALER)
@@ -221,8 +180,8 @@ def main():
     for b in [int(x) for x in args.batches.split(",")]:
         pids = [int(p) for p in args.server_pids.split(",") if p]
         res, req, raw = bridge_run(client, args.env, b, args.seconds, info_keys, options, args.all_workers, pids, args.numpy,
-                                   args.masked, args.warmup, args.pipeline)
-        row = {"mode": "throughput", "env": args.env, "batch": b, "info": args.info, "pipeline": args.pipeline, "bridge": res,
+                                   args.masked, args.warmup)
+        row = {"mode": "throughput", "env": args.env, "batch": b, "info": args.info, "bridge": res,
                "request_bytes": len(req), "response_bytes": len(pack(raw))}
         if echo is not None:
             e = echo_run(echo, req, raw, args.seconds, [args.echo_pid] if args.echo_pid else [])

@@ -6,12 +6,9 @@
  *
  *   node --import tsx bench/bridge/run.ts [--envs ToolMaze-v0,Demo-v0] [--seconds 3] [--total 1000000] [--info all|none]
  *                                          [--workers 1] [--options '{"complexity":"C1"}'] [--batches 1,8,64,256] [--warmup 1]
- *                                          [--pipeline 2]
  * With --workers N > 1 the Python client shards each vector env over all N worker processes. `--env X` is `--envs X`.
  * `--discrete-only`: only issue 13's ToolMaze discrete row (bench/discrete.ts runs it so). `--scaling-only`: only issue
  * 19's Demo-v0 row, 2 workers × 2 client sessions beside 1 × 1 (`--no-scaling` skips it in a full run).
- * `--pipeline K` (default 2; 1 skips it): one more bridge cell per env at the largest batch, the same vector env made with
- * `make_vec(..., pipeline=K)` (K sessions on one connection stepped back to back), beside the lockstep cell.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
@@ -47,8 +44,6 @@ const options = arg("options", "{}");
 const batches = arg("batches", "1,8,64,256");
 /** Untimed seconds of steps before every cell, bridge and in-process alike (JIT, first visits of cached instances). */
 const warmupS = Number(arg("warmup", "1"));
-/** Sessions per connection of the pipelined cell (Python `make_vec(..., pipeline=K)`); 1: no pipelined cell. */
-const pipeline = Number(arg("pipeline", "2"));
 const shard = Number(workers) > 1 ? ["--all-workers"] : [];
 const PY = process.env.PYTHON ?? "/usr/bin/python3";
 
@@ -240,21 +235,6 @@ async function main(): Promise<void> {
       const opts = JSON.parse(options) as Record<string, unknown>;
       for (const r of rows) r.inprocess = inProcess(envId, r.batch as number, Number(seconds), opts);
       const largest = batches.split(",").at(-1) as string;
-      const piped =
-        pipeline > 1
-          ? (
-              await py(envId, [
-                "--mode",
-                "pipeline",
-                "--seconds",
-                String(2 * Number(seconds)),
-                "--batches",
-                largest,
-                "--pipeline",
-                String(pipeline),
-              ])
-            )[0]
-          : null;
       console.log(`\n-- ${envId} --`);
       const wall = [
         "batch",
@@ -333,25 +313,6 @@ async function main(): Promise<void> {
       (rows.at(-1) as Record<string, unknown>).bridgeAloneUs = alone;
       console.log(`bridge alone (replayed steps, no sockets), batch ${largest}: ${fmt(alone, 2)} CPU µs per env-step`);
       (summary.at(-1) as string[]).push(fmt(alone, 2));
-      if (piped !== null) {
-        // The same env and batch as the last row, lockstep and as `pipeline` sessions stepped back to back on one
-        // connection, measured in alternating blocks (bench.py --mode pipeline): the ratio between them is the robust
-        // figure; against the in-process cell (measured at another moment) both carry the load's swings.
-        const cells = piped.cells as Record<string, Record<string, number>>;
-        const [one, pb] = [cells["1"], cells[String(pipeline)]];
-        const last = rows.at(-1) as Record<string, unknown>;
-        const { ip } = parts(last);
-        const overhead = pb.server_cpu_us - ip.cpuUs;
-        last.pipelined = { pipeline, lockstep: one, pipelined: pb, overheadUs: overhead };
-        console.log(
-          `pipeline=${pipeline}, batch ${largest}, alternating with lockstep: ${fmt(pb.steps_per_s)} vs ${fmt(one.steps_per_s)} ` +
-            `env-steps/s (×${fmt(pb.steps_per_s / one.steps_per_s, 2)}), bridge/in-proc ${fmt(pb.steps_per_s / ip.stepsPerS, 2)}; ` +
-            `CPU µs/env-step server ${fmt(pb.server_cpu_us, 1)} + client ${fmt(pb.client_cpu_us, 1)} (lockstep ` +
-            `${fmt(one.server_cpu_us, 1)} + ${fmt(one.client_cpu_us, 1)}), overhead ${fmt(overhead, 2)} µs`,
-        );
-        const row = summary.at(-1) as string[];
-        row.push(fmt(pb.steps_per_s), fmt(pb.steps_per_s / one.steps_per_s, 2), fmt(pb.steps_per_s / ip.stepsPerS, 2), fmt(overhead, 2));
-      }
       let soakInfo: Record<string, unknown> = {};
       if (Number(total) > 0) soakInfo = await soak(envId);
       mkdirSync(path.join(repo, "bench/results"), { recursive: true });
@@ -382,9 +343,8 @@ async function main(): Promise<void> {
         "echo round trips/s",
         "bridge round trips/s",
         "bridge alone µs",
-        ...(pipeline > 1 ? [`pipeline=${pipeline} env-steps/s`, "pipelined/lockstep", "pipelined/in-proc", "pipelined overhead µs"] : []),
       ],
-      summary.map((r) => [...r, ...Array<string>(Math.max(0, (pipeline > 1 ? 13 : 9) - r.length)).fill("")]),
+      summary.map((r) => (r.length < 9 ? [...r, ""] : r)),
     );
     if (Number(total) === 0) console.log("(RSS soak skipped; pass --total 1000000 to run it)");
     if (!argv.includes("--no-scaling")) await scalingRow();

@@ -238,28 +238,14 @@ class Client:
 
     def make_vec(self, env_id: str, num_envs: int, *, seed: Optional[int] = None, autoreset_mode: Optional[str] = None,
                  obs_encoding: Optional[str] = None, info_keys: Optional[List[str]] = None, use_numpy: bool = False,
-                 record: bool = False, tool_refs: Optional[bool] = None, pipeline: int = 1,
-                 **options: Any) -> "Union[RemoteVectorEnv, ShardedVectorEnv]":
+                 record: bool = False, tool_refs: Optional[bool] = None, **options: Any) -> "RemoteVectorEnv":
         """A batched env of ``num_envs`` copies on this server (Gymnasium 1.x vector semantics).
 
         ``obs_encoding`` defaults to ``"columns"`` (``"delta"`` on servers older than protocol minor 5), and with
         ``use_numpy`` to ``"auto"``: a Dict of Box / MultiBinary / Discrete observations then arrives packed, one numpy
-        array per key per batch. Every encoding gives the same observations.
-
-        ``pipeline=k`` (k > 1) returns a :class:`~recovery_gym.sharded.ShardedVectorEnv` of ``k`` sessions on this
-        connection, each a contiguous slice of the envs. A step sends all ``k`` requests at once; the server answers
-        them in order, so the client rebuilds the first slice's observations while the server steps the next one.
-        In lockstep (one request in flight) each side otherwise idles while the other works. Trajectories are the
-        same as with ``pipeline=1`` (each session is made with its ``env_offset``); ``record`` needs ``pipeline=1``."""
+        array per key per batch. Every encoding gives the same observations."""
         from .env import RemoteVectorEnv
-        from .sharded import ShardedVectorEnv, check_pipeline
 
-        if check_pipeline(pipeline) > 1:
-            if record:
-                raise ValueError("pipeline: record=True records one session per env batch; use pipeline=1 to record")
-            return ShardedVectorEnv([self] * pipeline, env_id, num_envs, options, use_numpy=use_numpy, seed=seed,
-                                    autoreset_mode=autoreset_mode, obs_encoding=obs_encoding, info_keys=info_keys,
-                                    tool_refs=tool_refs)
         return RemoteVectorEnv(self, env_id, num_envs, options, seed=seed, autoreset_mode=autoreset_mode,
                                obs_encoding=obs_encoding, info_keys=info_keys, use_numpy=use_numpy,
                                record=record, tool_refs=tool_refs)
@@ -286,4 +272,3 @@ class Client:
 
 
 from .env import RemoteEnv, RemoteVectorEnv  # noqa: E402  (type names for annotations)
-from .sharded import ShardedVectorEnv  # noqa: E402

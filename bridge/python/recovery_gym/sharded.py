@@ -83,8 +83,7 @@ class ShardedVectorEnv(BatchedSpaces):
         self.shards: List[RemoteVectorEnv] = []
         try:
             for c, n, o in zip(self.clients, counts, self.offsets):
-                self.shards.append(RemoteVectorEnv(c, env_id, n, options, env_offset=self.env_offset + o, use_numpy=use_numpy,
-                                                   **make_fields))
+                self.shards.append(RemoteVectorEnv(c, env_id, n, options, env_offset=self.env_offset + o, use_numpy=use_numpy, **make_fields))
         except Exception:
             self.close()
             raise
@@ -226,37 +225,21 @@ def make_vec(env_id: str, num_envs: int, *, endpoints: Optional[Sequence[str]] =
              timeout: Optional[float] = 30.0, all_workers: bool = False, seed: Optional[int] = None,
              autoreset_mode: Optional[str] = None, obs_encoding: Optional[str] = None, info_keys: Optional[List[str]] = None,
              use_numpy: bool = False, server_public_key: Optional[bytes] = None, tool_refs: Optional[bool] = None,
-             client_keys: Optional[Tuple[Any, Any]] = None, pipeline: int = 1, **options: Any) -> ShardedVectorEnv:
+             client_keys: Optional[Tuple[Any, Any]] = None, **options: Any) -> ShardedVectorEnv:
     """A vector env over ``endpoints`` (default ``[address]``; with ``all_workers=True`` every worker of the server
-    at ``address``). Same seeds give the same trajectories whatever the endpoints.
-
-    ``pipeline=k`` splits each endpoint's envs into ``k`` sessions (sub-batches) stepped back to back over one
-    connection: the client rebuilds one sub-batch's observations while the server still steps the next, instead of
-    each side waiting for the other in lockstep. Same trajectories; see :meth:`Client.make_vec`."""
+    at ``address``). Same seeds give the same trajectories whatever the endpoints."""
     if endpoints:
         eps = list(endpoints)
     elif all_workers:
         eps = discover_endpoints(address, timeout, server_public_key, client_keys)
     else:
         eps = [address]
-    pipeline = check_pipeline(pipeline)
     clients = [Client(e, timeout=timeout, server_public_key=server_public_key, client_keys=client_keys) for e in eps]
     fields: Dict[str, Any] = {"seed": seed, "autoreset_mode": autoreset_mode, "obs_encoding": obs_encoding,
                               "info_keys": info_keys, "tool_refs": tool_refs}
-    # Round-robin over the endpoints, so that the first sub-batch of every server is gathered before any second one.
-    shard_clients = [c for _ in range(pipeline) for c in clients]
     try:
-        env = ShardedVectorEnv(shard_clients, env_id, num_envs, options, use_numpy=use_numpy, **fields)
+        return ShardedVectorEnv(clients, env_id, num_envs, options, own_clients=True, use_numpy=use_numpy, **fields)
     except Exception:
         for c in clients:
             c.close()
         raise
-    env._own = clients
-    return env
-
-
-def check_pipeline(pipeline: Any) -> int:
-    """``pipeline`` as a positive int, or a ValueError naming the field."""
-    if isinstance(pipeline, bool) or not isinstance(pipeline, int) or pipeline < 1:
-        raise ValueError(f"pipeline: expected a positive integer (sub-batches per connection), got {pipeline!r}")
-    return pipeline
