@@ -85,6 +85,8 @@ export interface PoisonedArgument {
   readonly sourceCallIndex: number;
   readonly field: string;
 }
+// Never written (`add` makes an analysis its own set before the first clean tool).
+const NO_CLEAN_TOOLS: ReadonlySet<string> = new Set();
 /** `poisonedArgs` of every clean call (shared, so clean calls allocate nothing). */
 const NO_POISONED_ARGS: readonly PoisonedArgument[] = Object.freeze([]);
 
@@ -100,7 +102,11 @@ const NO_POISONED_ARGS: readonly PoisonedArgument[] = Object.freeze([]);
  */
 export class CallAnalysis {
   readonly cleanFlags: boolean[] = [];
-  readonly cleanTools = new Set<string>();
+  private clean: Set<string> | null = null;
+  /** Tools of the calls that executed cleanly (one shared empty set until the first: many episodes make none). */
+  get cleanTools(): ReadonlySet<string> {
+    return this.clean ?? NO_CLEAN_TOOLS;
+  }
   /** Per call, the arguments that carried a poisoned value (empty for clean calls). */
   readonly poisonedArgs: (readonly PoisonedArgument[])[] = [];
   poisonedUses = 0;
@@ -199,7 +205,7 @@ export class CallAnalysis {
         }
         set.add(norm(call.output![field]));
       }
-      this.cleanTools.add(call.tool);
+      (this.clean ??= new Set()).add(call.tool);
     }
     return clean;
   }

@@ -19,14 +19,17 @@ export interface Tracked {
   /** The scorer-form log: built when read (scoring, `callLog`), not per call; it may lag `analysed`. */
   readonly log: CallRecord[];
   readonly analysis: CallAnalysis;
-  readonly victims: Map<number, string>;
-  readonly firstHit: Map<string, number>;
+  /** The victim of each slot whose fault has fired (a shared empty map until the first one: most episodes meet none). */
+  victims: ReadonlyMap<number, string>;
+  /** The index of the first call each fault fired on (shared empty map until then, as `victims`). */
+  firstHit: ReadonlyMap<string, number>;
   /**
-   * Φ for the clean tools and victims counted in `phiAt` (both sets only grow, so their sizes identify them):
-   * Φ depends on nothing else, and most calls change neither.
+   * Φ for the clean tools and victims counted in `phiClean` / `phiVictims` (both sets only grow, so their sizes
+   * identify them): Φ depends on nothing else, and most calls change neither.
    */
   phi: number;
-  phiAt: { clean: number; victims: number };
+  phiClean: number;
+  phiVictims: number;
   /** `pathEvents`' view of the faults that have a victim, as of `victims.size === pathsAt` (see `faultPaths`). */
   paths: readonly FaultPath[];
   pathsAt: number;
@@ -41,6 +44,9 @@ export interface FaultPath {
   readonly alternatives: ReadonlySet<string>;
 }
 const NO_PATHS: readonly FaultPath[] = [];
+// Never written: `trackCalls` replaces them with a Map of the episode's own before the first entry.
+const NO_VICTIMS: ReadonlyMap<number, string> = new Map();
+const NO_HITS: ReadonlyMap<string, number> = new Map();
 
 /** The fault that fired first on a call and the output field it corrupted (undefined when none), in a scratch object. */
 export function faultFacts(facts: ProfileFacts, r: EngineCall): { faultId: string | undefined; corruptedField: string | undefined } {
@@ -79,10 +85,11 @@ export function trackCalls(prev: Tracked | null, calls: readonly EngineCall[], t
       analysed: 0,
       log: [],
       analysis: new CallAnalysis(task),
-      victims: new Map(),
-      firstHit: new Map(),
+      victims: NO_VICTIMS,
+      firstHit: NO_HITS,
       phi: facts.phi0,
-      phiAt: { clean: 0, victims: 0 },
+      phiClean: 0,
+      phiVictims: 0,
       paths: NO_PATHS,
       pathsAt: 0,
     };
@@ -104,8 +111,14 @@ export function trackCalls(prev: Tracked | null, calls: readonly EngineCall[], t
     for (let k = 0; k < r.faults.length; k++) {
       const id = r.faults[k]!;
       const hit = facts.faultById.get(id);
-      if (hit && !t.victims.has(hit.slot)) t.victims.set(hit.slot, r.tool);
-      if (!t.firstHit.has(id)) t.firstHit.set(id, r.index);
+      if (hit && !t.victims.has(hit.slot)) {
+        if (t.victims === NO_VICTIMS) t.victims = new Map();
+        (t.victims as Map<number, string>).set(hit.slot, r.tool);
+      }
+      if (!t.firstHit.has(id)) {
+        if (t.firstHit === NO_HITS) t.firstHit = new Map();
+        (t.firstHit as Map<string, number>).set(id, r.index);
+      }
     }
   }
   return t;

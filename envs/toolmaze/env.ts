@@ -355,10 +355,11 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     if (!this.episode) return null;
     const t = this.trackCalls();
     const { cleanTools } = t.analysis;
-    if (t.phiAt.clean !== cleanTools.size || t.phiAt.victims !== t.victims.size) {
+    if (t.phiClean !== cleanTools.size || t.phiVictims !== t.victims.size) {
       // 0 - n, not -n: Φ = -0 would break equality checks on finished episodes.
       t.phi = 0 - minRemainingCalls(this.task, this.profile, cleanTools, t.victims);
-      t.phiAt = { clean: cleanTools.size, victims: t.victims.size };
+      t.phiClean = cleanTools.size;
+      t.phiVictims = t.victims.size;
     }
     return t.phi;
   }
