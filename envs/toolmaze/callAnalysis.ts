@@ -124,9 +124,17 @@ export class CallAnalysis {
   /** Normalised output values of clean calls, per position and read field (undefined for a missing field, as norm gives). */
   private cleanValues: Map<number, Map<string, Set<string | undefined>>> | null = null;
   private readonly index: TaskIndex;
+  /** False when no call of the log can carry a corrupted field (see the constructor). */
+  private readonly corruptible: boolean;
 
-  constructor(task: Task) {
+  /**
+   * `corruptible: false` promises that no call added will have a `corruptedField` (e.g. a fault profile without
+   * silent faults). Poison then never appears, so the values of clean fields are never asked about and are not
+   * kept: they were most of an episode's analysis data, alive until the episode ended.
+   */
+  constructor(task: Task, corruptible = true) {
     this.index = taskIndex(task);
+    this.corruptible = corruptible;
   }
 
   /** Was `v` (normalised) seen in a field that is not poisoned, by the calls added so far? */
@@ -166,7 +174,10 @@ export class CallAnalysis {
       this.poisonedUses++;
       if (c.byName.get(call.tool)?.category === "action") this.unsafeActions++;
     }
-    if (call.ok && call.output) {
+    if (call.corruptedField !== undefined && !this.corruptible) {
+      throw new RangeError(`CallAnalysis: call ${callNo} has a corrupted field, but the analysis was made non-corruptible`);
+    }
+    if (call.ok && call.output && this.corruptible) {
       const output = call.output;
       for (const field in output) {
         const value = output[field];

@@ -72,6 +72,18 @@ const analysedCall: Mutable<CallRecord> = {
   corruptedField: undefined,
 };
 
+const corruptibleFacts = new WeakMap<ProfileFacts, boolean>();
+/** Whether some fault of the profile corrupts a response (else no call ever has a corrupted field), per profile. */
+function corruptible(facts: ProfileFacts): boolean {
+  let c = corruptibleFacts.get(facts);
+  if (c === undefined) {
+    c = false;
+    for (const f of facts.faultById.values()) if (f.corruption !== undefined) c = true;
+    corruptibleFacts.set(facts, c);
+  }
+  return c;
+}
+
 /**
  * Clean/poison analysis, victims and first hits, extended by the calls made since the last look: several hooks
  * read them on every step, and recomputing over the whole log made steps cost O(calls). Keyed on the engine's
@@ -84,7 +96,7 @@ export function trackCalls(prev: Tracked | null, calls: readonly EngineCall[], t
       calls,
       analysed: 0,
       log: [],
-      analysis: new CallAnalysis(task),
+      analysis: new CallAnalysis(task, corruptible(facts)),
       victims: NO_VICTIMS,
       firstHit: NO_HITS,
       phi: facts.phi0,

@@ -138,6 +138,13 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     return {};
   }
 
+  /** What `toolCall` returns: one object per env, refilled per call and read by `step` right away. */
+  private readonly callOutcome: { response: JsonValue; end: CallReport["end"] | null; events: EpisodeEvent[] } = {
+    response: null,
+    end: null,
+    events: [],
+  };
+
   /** Runs one tool call through the engine's pipeline (budgets included), then the family's `onCall`. */
   private toolCall(call: ToolCallAction): { response: JsonValue; end: CallReport["end"] | null; events: EpisodeEvent[] } {
     const r = (this.episode as ToolEpisode<S>).call(call.name, call.arguments, this.stepCount);
@@ -158,7 +165,11 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
       events.push(r.end.event);
       if (end === null) end = { reason: r.end.reason, success: false };
     }
-    return { response: r.response, end, events };
+    const out = this.callOutcome;
+    out.response = r.response;
+    out.end = end;
+    out.events = events;
+    return out;
   }
 
   // ---- Gymnasium API ------------------------------------------------------------------------------------------
