@@ -149,10 +149,13 @@ export function isDecoy(task: Task, tool: string): boolean {
   return Object.values(corpus().tool(tool).outputTypes).some((t) => consumed.includes(t));
 }
 
-/** Engine fault specs for a profile (group-bound, first member called becomes the victim). */
-export function faultSpecs(profile: FaultProfile): FaultSpec[] {
+/**
+ * Engine fault specs for a profile (group-bound, first member called becomes the victim). Frozen: the list is shared
+ * by every episode of an instance, and the engine keeps per-list data of frozen lists once (see faultStage.ts).
+ */
+export function faultSpecs(profile: FaultProfile): readonly FaultSpec[] {
   const c = corpus();
-  return profile.faults.map((f): FaultSpec => {
+  const specs = profile.faults.map((f): FaultSpec => {
     const trigger = { group: f.group, bindFirstInGroup: true } as const;
     const base = { id: f.id, visibility: f.visibility, persistence: { type: f.persistence }, trigger } as const;
     if (f.explicit) {
@@ -170,6 +173,7 @@ export function faultSpecs(profile: FaultProfile): FaultSpec[] {
     // `replace`, not `corrupt`, so the real service never runs and an Action victim performs no side effect.
     return { ...base, kind: KIND[k.cls], effect: { type: "replace", transform: "toolmaze_silent", params: { ...k } } };
   });
+  return Object.freeze(specs);
 }
 
 /**

@@ -38,16 +38,20 @@ export interface BudgetRules {
 
 export const DEFAULT_BUDGET_RULES: BudgetRules = { calls: "refuse", retries: "retry_events" };
 
-/** The budgets with every field present (null: unlimited). */
+/** The budgets with every field present (null: unlimited). Read-only: episodes without budgets share one. */
 export interface ResolvedBudgets {
-  steps: number | null;
-  toolCalls: number | null;
-  retries: number | null;
+  readonly steps: number | null;
+  readonly toolCalls: number | null;
+  readonly retries: number | null;
 }
 
 export function resolveBudgets(b: EpisodeBudgets | undefined): ResolvedBudgets {
+  // Shared and frozen when the family sets no budget (most episodes): it is read, never written.
+  if (b === undefined) return NO_BUDGETS;
   return { steps: b?.steps ?? null, toolCalls: b?.toolCalls ?? null, retries: b?.retries ?? null };
 }
+
+const NO_BUDGETS: ResolvedBudgets = Object.freeze({ steps: null, toolCalls: null, retries: null });
 
 /** The error of a call refused by the tool-call budget (`calls: "refuse"`). */
 export function callBudgetError(limit: number): ToolErrorPayload {

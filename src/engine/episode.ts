@@ -70,6 +70,17 @@ const toolIndexes = new WeakMap<readonly ToolDefinition<never>[], ReadonlyMap<st
  * (every episode of a ToolMaze instance) has its visible names checked once, not on every reset.
  */
 const checkedVisible = new WeakMap<ReadonlyMap<string, ToolDefinition<never>>, readonly string[]>();
+/** A frozen visible list's tools in a tool index, frozen (see `visibleToolsView`); keyed by the list, checked by index. */
+const sharedViews = new WeakMap<
+  readonly string[],
+  { index: ReadonlyMap<string, ToolDefinition<never>>; tools: readonly ToolDefinition<never>[] }
+>();
+const NO_DEFINITIONS: readonly ToolDefinition<never>[] = Object.freeze([]);
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 function toolIndex<S>(list: readonly ToolDefinition<S>[]): ReadonlyMap<string, ToolDefinition<S>> {
   const cacheable = list.length >= INDEX_CACHE_MIN || Object.isFrozen(list);
   const cached = cacheable ? (toolIndexes.get(list) as ReadonlyMap<string, ToolDefinition<S>> | undefined) : undefined;
@@ -97,6 +108,8 @@ export class ToolEpisode<S> {
   private readonly patternRules: PatternRules;
   private readonly pipeline: CallPipeline<S> | null;
   data: EpisodeData<S>;
+  /** The config's visible list when the family hands a frozen one (shared by its episodes), else null. */
+  private readonly initialVisible: readonly string[] | null;
 
   constructor(config: ToolEpisodeConfig<S>) {
     this.tools = toolIndex(config.tools);
@@ -115,6 +128,8 @@ export class ToolEpisode<S> {
     this.rng = config.rng;
     this.faultStage = new FaultStage(this.faults, config.corruptions ?? {}, config.rng);
     const visible = config.visible;
+    // Shared views only for a shared tool index too (else one view per episode would replace the last in the cache).
+    this.initialVisible = Object.isFrozen(visible) && toolIndexes.get(config.tools) === this.tools ? visible : null;
     if (checkedVisible.get(this.tools) !== visible) {
       for (const name of visible) if (!this.tools.has(name)) throw new Error(`visible tool "${name}" is not defined`);
       if (Object.isFrozen(visible) && toolIndexes.get(config.tools) === this.tools) checkedVisible.set(this.tools, visible);
@@ -142,21 +157,33 @@ export class ToolEpisode<S> {
     return this.data.visible.map((n) => this.tools.get(n) as ToolDefinition<S>);
   }
 
-  private visibleView: { names: string[]; tools: readonly ToolDefinition<S>[] } | null = null;
+  /** The names `viewTools` was made for (frozen: a family's shared list, or this episode's own copy). */
+  private viewNames: readonly string[] | null = null;
+  private viewTools: readonly ToolDefinition<S>[] = NO_DEFINITIONS;
   /**
    * `visibleTools()` for readers that do not keep or modify the result (the action space samples from it twice per
-   * random action): the same array until the visible set changes.
+   * random action): the same array until the visible set changes. While the visible names are still those of a
+   * family's frozen list (every episode of a ToolMaze instance starts with the same one), the view is one frozen
+   * array shared by those episodes instead of a copy of the names and a tool list per episode.
    */
   visibleToolsView(): readonly ToolDefinition<S>[] {
     const visible = this.data.visible;
-    const v = this.visibleView;
-    if (v !== null && v.names.length === visible.length) {
-      let same = true;
-      for (let i = 0; i < visible.length && same; i++) same = v.names[i] === visible[i];
-      if (same) return v.tools;
+    const names = this.viewNames;
+    if (names !== null && sameNames(names, visible)) return this.viewTools;
+    const initial = this.initialVisible;
+    if (initial !== null && sameNames(initial, visible)) {
+      let shared = sharedViews.get(initial);
+      if (shared === undefined || shared.index !== this.tools) {
+        shared = { index: this.tools, tools: Object.freeze(this.visibleTools()) };
+        sharedViews.set(initial, shared);
+      }
+      this.viewNames = initial;
+      this.viewTools = shared.tools as readonly ToolDefinition<S>[];
+    } else {
+      this.viewNames = visible.slice();
+      this.viewTools = this.visibleTools();
     }
-    this.visibleView = { names: visible.slice(), tools: this.visibleTools() };
-    return this.visibleView.tools;
+    return this.viewTools;
   }
 
   /** Makes tools visible (staged disclosure, retrieval); returns the names that were newly revealed. */

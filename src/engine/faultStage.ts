@@ -13,10 +13,26 @@ import type { Taint } from "./ledger.js";
 import type { ToolDefinition, ToolErrorPayload } from "./tool.js";
 
 const NO_GROUPS: readonly (string | undefined)[] = [];
+/**
+ * The trigger groups of a frozen fault list (a family's cached list, shared by the episodes of an instance): made
+ * once per list rather than once per episode, as every episode of an instance would hold an equal copy.
+ */
+const groupsOfFrozen = new WeakMap<readonly FaultSpec[], readonly (string | undefined)[]>();
+function triggerGroups(faults: readonly FaultSpec[]): readonly (string | undefined)[] {
+  if (faults.length === 0) return NO_GROUPS;
+  if (!Object.isFrozen(faults)) return faults.map((f) => f.trigger.group);
+  let groups = groupsOfFrozen.get(faults);
+  if (groups === undefined) groupsOfFrozen.set(faults, (groups = Object.freeze(faults.map((f) => f.trigger.group))));
+  return groups;
+}
 
 /** One episode's fault specs and the state of their probability streams. */
 export class FaultStage<S> {
-  private faultRngs = new Map<string, Rng>();
+  /**
+   * The probability streams derived so far, by fault id: made on the first draw (most episodes of random play never
+   * test a fault, and an empty Map per episode was live data every scavenge copied).
+   */
+  private faultRngs: Map<string, Rng> | null = null;
   /**
    * Each fault's trigger group (undefined: no group condition), beside the specs: a call outside every fault's
    * group reads this one array, not each spec and its trigger (shared, cached data that is cold by the next call).
@@ -28,12 +44,13 @@ export class FaultStage<S> {
     private readonly corruptions: Readonly<Record<string, CorruptionFn<S>>>,
     private readonly rng: Rng,
   ) {
-    this.groups = faults.length > 0 ? faults.map((f) => f.trigger.group) : NO_GROUPS;
+    this.groups = triggerGroups(faults);
   }
 
   /** States of the per-fault probability streams (the only engine streams that advance with use). */
   rngStates(): Record<string, RngState> {
     const out: Record<string, RngState> = {};
+    if (this.faultRngs === null) return out;
     for (const [id, r] of [...this.faultRngs.entries()].sort(([a], [b]) => a.localeCompare(b))) out[id] = r.getState();
     return out;
   }
@@ -58,10 +75,11 @@ export class FaultStage<S> {
   }
 
   private faultRng(id: string): Rng {
-    let r = this.faultRngs.get(id);
+    const rngs = (this.faultRngs ??= new Map());
+    let r = rngs.get(id);
     if (!r) {
       r = this.rng.derive(`fault:${id}`);
-      this.faultRngs.set(id, r);
+      rngs.set(id, r);
     }
     return r;
   }
