@@ -108,6 +108,19 @@ const SHARED_ERRORS: readonly ExplicitPayload[] = [
   { status: 502, message: "Bad gateway: the upstream service returned an invalid response." },
 ];
 
+/** An implicit fault as a literal (see buildProfile). */
+function implicitFault(
+  id: string,
+  slot: number,
+  pos: Task["positions"][number],
+  position: number,
+  mode: { visibility: Visibility; persistence: Persistence },
+  corruption: CorruptionSpec,
+): SlotFault {
+  const { visibility, persistence } = mode;
+  return { id, slot, group: pos.cap, position, members: pos.members, visibility, persistence, corruption };
+}
+
 /**
  * Build the deterministic profile of (task, P). `rng` must be derived from (task id, P) only. v0 draws the victim
  * among the pattern's substitutable positions; v1 (a task with strata) among the positions fitting the slot's stratum,
@@ -127,30 +140,26 @@ export function buildProfile(
     const fitting = stratum ? stratumCandidates(task, s.slot, stratum) : [];
     const position = r.pick(fitting.length > 0 ? fitting : victimCandidates(task, s.slot));
     const pos = task.positions[position]!;
-    const base = {
-      id: `${task.id}/${perturbation}/slot${s.slot}`,
-      slot: s.slot,
-      group: pos.cap,
-      position,
-      members: pos.members,
-      visibility: mode.visibility,
-      persistence: mode.persistence,
-    };
-    if (mode.visibility === "explicit") {
-      const pool = vp.sharedErrorPool ? SHARED_ERRORS : mode.persistence === "transient" ? TRANSIENT_ERRORS : PERMANENT_ERRORS;
-      return { ...base, explicit: r.pick(pool) };
+    const id = `${task.id}/${perturbation}/slot${s.slot}`;
+    const { visibility, persistence } = mode;
+    // Literals, not `{ ...base, explicit }`: in this V8 a property after a spread costs ~0.8 µs (a new hidden class per
+    // object), several times the rest of a profile. Same keys in the same order.
+    if (visibility === "explicit") {
+      const pool = vp.sharedErrorPool ? SHARED_ERRORS : persistence === "transient" ? TRANSIENT_ERRORS : PERMANENT_ERRORS;
+      return { id, slot: s.slot, group: pos.cap, position, members: pos.members, visibility, persistence, explicit: r.pick(pool) };
     }
     const { field, type } = (stratum && familyField(task, position, stratum.family)) || consumedField(task, position);
     const inFamily = stratum ? familyClasses(type, stratum.family) : [];
     const cls = r.pick(inFamily.length > 0 ? inFamily : classesOf(type));
     const salt = r.int(1_000_000);
     // v1: most free-text leaks are another tool's well-formed output, which no range or format check catches.
-    if (stratum && cls === "leakage") return { ...base, corruption: { field, type, cls, salt, foreign: r.bool(FOREIGN_LEAK_SHARE) } };
-    if (cls !== "temporal") return { ...base, corruption: { field, type, cls, salt } };
+    if (stratum && cls === "leakage")
+      return implicitFault(id, s.slot, pos, position, mode, { field, type, cls, salt, foreign: r.bool(FOREIGN_LEAK_SHARE) });
+    if (cls !== "temporal") return implicitFault(id, s.slot, pos, position, mode, { field, type, cls, salt });
     // A response that states its window's end can contradict itself: the start lands after the end.
     const hasEnd = Object.values(corpus().caps.get(pos.cap)!.outputs).includes("end_datetime") && type === "iso_datetime";
     const temporal: TemporalVariant = hasEnd && r.bool(0.5) ? "end_before_start" : "before_request";
-    return { ...base, corruption: { field, type, cls, salt, temporal } };
+    return implicitFault(id, s.slot, pos, position, mode, { field, type, cls, salt, temporal });
   });
   return { perturbation, faults };
 }

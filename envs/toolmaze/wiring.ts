@@ -4,7 +4,7 @@
  * and the per-solution ordering counts of `info.hidden`. Pure functions of the corpus and the task (cached).
  */
 import type { JsonObject, CorruptionFn, FaultSpec, ToolDefinition, ToolErrorPayload } from "../../src/family.js";
-import { corruptValue, type CorruptionSpec, type FaultProfile } from "./faults.js";
+import { corruptValue, type CorruptionSpec, type ExplicitPayload, type FaultProfile } from "./faults.js";
 import type { CorruptionClass } from "./task/strata.js";
 import { Memo } from "./task/memo.js";
 import { countOrderings } from "./task/solve.js";
@@ -149,26 +149,47 @@ export function isDecoy(task: Task, tool: string): boolean {
   return Object.values(corpus().tool(tool).outputTypes).some((t) => consumed.includes(t));
 }
 
+// Weak on the payload: a caller's own payload objects (tests, edited profiles) must not pile up in the cache.
+const providerErrors = new WeakMap<ExplicitPayload, Map<string, ToolErrorPayload>>();
+/**
+ * The error a tool answers with under an explicit payload, built once per (payload, tool): payloads are the constant
+ * objects of the fault module's pools, so the cache holds at most pools × tools entries, and building the body per member was
+ * a fifth of a canonical instance's first visit. Shared like the specs that hold it (the engine copies the response
+ * per episode, see `perEpisodeResponse`).
+ */
+function providerErrorFor(tool: string, p: ExplicitPayload): ToolErrorPayload {
+  let byTool = providerErrors.get(p);
+  if (!byTool) providerErrors.set(p, (byTool = new Map()));
+  let e = byTool.get(tool);
+  if (!e) {
+    const extra = p.retryAfter !== undefined ? { retry_after: p.retryAfter } : {};
+    byTool.set(tool, (e = providerError(errorBody(corpus().tool(tool), p.status, p.message, extra))));
+  }
+  return e;
+}
+
 /** Engine fault specs for a profile (group-bound, first member called becomes the victim). */
 export function faultSpecs(profile: FaultProfile): FaultSpec[] {
-  const c = corpus();
   return profile.faults.map((f): FaultSpec => {
     const trigger = { group: f.group, bindFirstInGroup: true } as const;
-    const base = { id: f.id, visibility: f.visibility, persistence: { type: f.persistence }, trigger } as const;
+    const persistence = { type: f.persistence } as const;
+    // Literals, not `{ ...base, kind, effect }` (a property after a spread costs ~0.8 µs in this V8); same key order.
     if (f.explicit) {
       const p = f.explicit;
-      const extra = p.retryAfter !== undefined ? { retry_after: p.retryAfter } : {};
-      const errorByTool: Record<string, ToolErrorPayload> = {};
-      for (const m of f.members) errorByTool[m] = providerError(errorBody(c.tool(m), p.status, p.message, extra));
+      // Keyed by tool names: a literal would get a new hidden class for each new set of names (most first visits).
+      const errorByTool: Record<string, ToolErrorPayload> = Object.create(null);
+      for (const m of f.members) errorByTool[m] = providerErrorFor(m, p);
       const first = errorByTool[f.members[0]!]!;
       // Specs are cached per canonical instance: each episode gets its own copy of the response body.
       const effect = { type: "error", error: first, errorByTool, perEpisodeResponse: true } as const;
-      return { ...base, kind: p.status === 504 ? "timeout" : `http_${p.status}`, effect };
+      const kind = p.status === 504 ? "timeout" : `http_${p.status}`;
+      return { id: f.id, visibility: f.visibility, persistence, trigger, kind, effect };
     }
     const k = f.corruption!;
     // A synthetic response in place of the tool (SEEDS §1: the profile names the victim and its synthetic response):
     // `replace`, not `corrupt`, so the real service never runs and an Action victim performs no side effect.
-    return { ...base, kind: KIND[k.cls], effect: { type: "replace", transform: "toolmaze_silent", params: { ...k } } };
+    const effect = { type: "replace", transform: "toolmaze_silent", params: { ...k } } as const;
+    return { id: f.id, visibility: f.visibility, persistence, trigger, kind: KIND[k.cls], effect };
   });
 }
 
