@@ -3,7 +3,6 @@
  * faults, ledger and rewards; this class picks the instance, builds tools / faults / hidden ground truth,
  * judges answers and aborts with the scorer, and reports SEEDS §1 metrics at the end of the episode.
  */
-import { z } from "zod";
 import {
   type EnvSpec,
   type JsonObject,
@@ -15,36 +14,21 @@ import {
   type TerminationReason,
   type CallRecord as EngineCall,
   type CallReport,
-  type CorruptionFn,
   type EpisodeEnd,
   type EpisodeSetup,
   type StepContext,
   type StepReport,
-  type TaskParameter,
   toJsonObject,
   ToolEnv,
-  toolEnvOptionsSchema,
 } from "../../src/family.js";
 import "./events.js";
 import { buildProfile, type FaultProfile } from "./faults.js";
-import {
-  alternativeTools,
-  CallAnalysis,
-  type CallRecord,
-  downstreamTools,
-  type EpisodeMetrics,
-  minRemainingCalls,
-  scoreCalls,
-  type ScoredCallFacts,
-  type Termination,
-} from "./scorer.js";
-import { CANONICAL_INSTANCES, canonicalInstance, COMPLEXITIES, PERTURBATIONS, type Perturbation, sampleTask, type Task } from "./tasks.js";
-import { requestParameters } from "./requests.js";
+import { type CallRecord, type EpisodeMetrics, minRemainingCalls, scoreCalls, type ScoredCallFacts, type Termination } from "./scorer.js";
+import { canonicalInstance, COMPLEXITIES, PERTURBATIONS, sampleTask, type Task } from "./tasks.js";
 import { type ToolMazeVersion, type VersionProfile, versionProfile } from "./version.js";
 import { DOMAINS } from "./world/catalog.js";
 import { corpus } from "./world/corpus.js";
 import { emptyWorldState, type WorldState } from "./world/state.js";
-import { type Scalar, WORLD_NOW } from "./world/types.js";
 import {
   buildView,
   type CanonicalEpisode,
@@ -57,90 +41,21 @@ import {
   type ProfileFacts,
   profileFacts,
 } from "./instanceCache.js";
-import { HIDDEN_SOLUTIONS, orderingCounts, silentResponse } from "./wiring.js";
-import { Memo } from "./task/memo.js";
 import { foreignVocabulary, looksImplausible } from "./agent/plausibility.js";
+import { catchUpLog, faultFacts, faultPaths, type Tracked, trackCalls } from "./callTracking.js";
+import type { ToolMazeOptions } from "./options.js";
+import { CORRUPTIONS, hiddenTruth, taskParameters, taskPrompt } from "./setup.js";
 
+export { toolMazeOptionsSchema, type ToolMazeOptions } from "./options.js";
 export { faultSpecs, toolDefinition } from "./wiring.js";
 
 export const TOOLMAZE_MAX_STEPS = 25;
 
-export const toolMazeOptionsSchema = toolEnvOptionsSchema
-  .extend({
-    /** canonical: the fixed 2,000-instance suite; sampled: a fresh task from the reset seed. */
-    suite: z.enum(["canonical", "sampled"]).default("canonical"),
-    /** Pins one canonical instance (base task * 5 + perturbation index). */
-    taskIndex: z
-      .number()
-      .int()
-      .min(0)
-      .max(CANONICAL_INSTANCES - 1)
-      .optional(),
-    complexity: z.enum(COMPLEXITIES).optional(),
-    perturbation: z.enum(PERTURBATIONS).optional(),
-    domain: z.enum(DOMAINS).optional(),
-    /** Same-domain tools shown besides the task's own (never members of the task's alternative groups). */
-    distractors: z.number().int().min(0).max(20).default(3),
-    /** Failure-aware prompt variant (warns that tools may fail and lists recovery strategies). */
-    hint: z.boolean().default(false),
-  })
-  .strict()
-  .superRefine((o, ctx) => {
-    if (o.taskIndex !== undefined && o.suite === "sampled") {
-      ctx.addIssue({ code: "custom", path: ["taskIndex"], message: 'taskIndex only applies to suite "canonical"' });
-    }
-    if (o.taskIndex !== undefined && (o.complexity || o.perturbation || o.domain)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["taskIndex"],
-        message: "taskIndex pins one instance; drop the complexity/perturbation/domain filters",
-      });
-    }
-  });
-export type ToolMazeOptions = z.infer<typeof toolMazeOptionsSchema>;
-
-const HEADER = `Current date and time: ${WORLD_NOW} (UTC).\n`;
-const HINT =
-  "\n\nNote: tools may fail. Errors can be explicit (HTTP errors, timeouts, rate limits) or silent (plausible-looking " +
-  "but impossible values, e.g. temperatures below absolute zero, negative counts, timestamps in the past, debug text). " +
-  "Recovery strategies: retry a call that failed transiently; switch to an equivalent tool or another way of getting " +
-  "the same information when a tool keeps failing; if no alternative exists, stop (abort) instead of acting on bad data.";
-
-/** What `ToolMazeEnv.track` keeps per episode (see there). */
-interface Tracked {
-  readonly calls: readonly EngineCall[];
-  /** How many of `calls` the analysis, victims and first hits have seen. */
-  analysed: number;
-  /** The scorer-form log: built when read (scoring, `callLog`), not per call; it may lag `analysed`. */
-  readonly log: CallRecord[];
-  readonly analysis: CallAnalysis;
-  readonly victims: Map<number, string>;
-  readonly firstHit: Map<string, number>;
-  /**
-   * Φ for the clean tools and victims counted in `phiAt` (both sets only grow, so their sizes identify them):
-   * Φ depends on nothing else, and most calls change neither.
-   */
-  phi: number;
-  phiAt: { clean: number; victims: number };
-  /** `pathEvents`' view of the faults that have a victim, as of `victims.size === pathsAt` (see `faultPaths`). */
-  paths: readonly FaultPath[];
-  pathsAt: number;
-}
-
-/** A fault with a victim, with the tool sets `pathEvents` tests every call against (cached per task). */
-interface FaultPath {
-  readonly fault: FaultProfile["faults"][number];
-  readonly victim: string;
-  /** Tools downstream of the fault's position when a call to them is forbidden (unsolvable, permanent), else null. */
-  readonly forbidden: ReadonlySet<string> | null;
-  readonly alternatives: ReadonlySet<string>;
-}
-const NO_PATHS: readonly FaultPath[] = [];
 const NO_CALLS: readonly EngineCall[] = [];
 type AlternativePath = { type: "toolmaze:alternative_path" } & FamilyEventRegistry["toolmaze:alternative_path"];
 /** `eventsOfType(…, "toolmaze:alternative_path")` one event at a time (no array per history entry). */
 const isAlternativePath = (e: EpisodeEvent): e is AlternativePath => e.type === "toolmaze:alternative_path";
-/** The engine's call record as the scorer reads it: the same facts `track` copies into the scorer-form log. */
+/** The engine's call record as the scorer reads it: the same facts `catchUpLog` copies into the scorer-form log. */
 const ENGINE_CALL_FACTS: ScoredCallFacts<EngineCall> = {
   tool: (r) => r.tool,
   perturbed: (r) => r.faults.length > 0,
@@ -149,80 +64,6 @@ const ENGINE_CALL_FACTS: ScoredCallFacts<EngineCall> = {
 /** The report of a call without family events, shared (the engine only reads reports). */
 const NO_REPORT: CallReport = Object.freeze({});
 const NO_STEP_REPORT: StepReport = Object.freeze({});
-
-const parameterCache = new WeakMap<Task, TaskParameter[]>();
-/**
- * The literals the task text quotes, as typed data (each position's literal bindings, typed as its tools document
- * the parameter), each request as data (requests.ts), plus the answer the scorer accepts (it judges the calls made,
- * not the answer's wording).
- */
-function taskParameters(task: Task): TaskParameter[] {
-  let out = parameterCache.get(task);
-  if (out) return out;
-  out = [];
-  const seen = new Set<string>();
-  for (const p of task.positions) {
-    const types = corpus().tool(p.members[0]!).paramTypes;
-    for (const [name, b] of Object.entries(p.bindings)) {
-      if (b.kind !== "literal") continue;
-      const key = `${types[name]}\u0000${String(b.value)}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push({ name, type: types[name], value: b.value });
-    }
-  }
-  out.push(...requestParameters(task));
-  out.push({ name: "content", target: "answer", value: "All requested steps are complete." });
-  if (!task.id.startsWith("smp-")) parameterCache.set(task, out);
-  return out;
-}
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-/** The parts of the hidden truth that depend on the task alone, deep-frozen. */
-interface TaskTruth {
-  readonly sStar: JsonValue;
-  readonly solutions: JsonValue;
-  readonly orderings: JsonValue;
-  readonly slots: JsonValue;
-  readonly positions: JsonValue;
-}
-const taskTruths = new Memo<Task, TaskTruth>("taskTruth");
-/**
- * Built once per task and shared by the hidden truth of each of its instances (the five perturbations of a canonical
- * base task): the hidden truth is frozen, so sharing its parts is safe, and building them was most of a first visit.
- */
-function taskTruth(t: Task): TaskTruth {
-  let tt = taskTruths.get(t);
-  if (tt) return tt;
-  tt = {
-    sStar: deepFreezeJson([...t.sStar]),
-    solutions: deepFreezeJson(t.solutions.slice(0, HIDDEN_SOLUTIONS).map((s) => [...s])),
-    orderings: deepFreezeJson(orderingCounts(t)),
-    slots: deepFreezeJson(t.slots.map((s) => ({ slot: s.slot, goal: s.goal, pattern: s.pattern }))),
-    positions: deepFreezeJson(
-      t.positions.map((p): JsonObject => {
-        // Built per sampled reset: a loop rather than Object.fromEntries over mapped entries (same keys, same order).
-        const bindings: JsonObject = {};
-        for (const k in p.bindings) {
-          const b = p.bindings[k]!;
-          bindings[k] = b.kind === "literal" ? { literal: b.value } : { type: b.type, from: [...b.from] };
-        }
-        return {
-          index: p.index,
-          group: p.cap,
-          category: p.category,
-          slot: p.slot,
-          members: [...p.members],
-          route: p.route ? `${p.route.id}#${p.route.branch}` : null,
-          bindings,
-        };
-      }),
-    ),
-  };
-  taskTruths.set(t, tt);
-  return tt;
-}
-const CORRUPTIONS: Readonly<Record<string, CorruptionFn<WorldState>>> = Object.freeze({ toolmaze_silent: silentResponse });
 
 export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
   private task!: Task;
@@ -305,7 +146,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
         view: canonicalView(task, index - (index % PERTURBATIONS.length), o.distractors, this.vp.version),
         // The id names the instance but not its perturbation mode (that is ground truth, in info.hidden).
         taskId: `toolmaze-${String(index).padStart(4, "0")}`,
-        prompt: HEADER + task.text + (o.hint ? HINT : ""),
+        prompt: taskPrompt(task, o.hint),
         parameters: taskParameters(task),
         hidden: null,
       };
@@ -337,7 +178,9 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       // see one contract (read-only) whether or not the object is shared with other episodes.
       hidden: !this.options.hiddenInfo
         ? undefined
-        : (entry.hidden ??= canonicalHidden(entry.profile, () => this.hiddenTruth(entry.perturbation, entry.index))),
+        : (entry.hidden ??= canonicalHidden(entry.profile, () =>
+            hiddenTruth(this.task, this.profile, entry.perturbation, entry.index, this.unsolvable),
+          )),
     };
   }
 
@@ -357,137 +200,28 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     const view = buildView(task, rng, o.distractors, this.vp.version);
     return {
       taskId: task.id,
-      prompt: HEADER + task.text + (o.hint ? HINT : ""),
+      prompt: taskPrompt(task, o.hint),
       tools: view.tools,
       visible: view.visible,
       world: emptyWorldState(),
       faults: facts.faults,
       corruptions: CORRUPTIONS,
       parameters: taskParameters(task),
-      hidden: this.options.hiddenInfo ? deepFreezeJson(this.hiddenTruth(perturbation, null)) : undefined,
-    };
-  }
-
-  private hiddenTruth(perturbation: Perturbation, index: number | null): JsonObject {
-    const t = this.task;
-    const tt = taskTruth(t);
-    return {
-      instanceIndex: index,
-      complexity: t.complexity,
-      perturbation,
-      domain: t.domain,
-      unsolvable: this.unsolvable,
-      sStar: tt.sStar,
-      solutions: tt.solutions,
-      // Legal call orders of each listed solution (the list gives one canonical order per tool set).
-      orderings: tt.orderings,
-      slots: tt.slots,
-      solutionCount: t.solutions.length,
-      positions: tt.positions,
-      faults: this.profile.faults.map((f) => ({
-        id: f.id,
-        slot: f.slot,
-        group: f.group,
-        position: f.position,
-        members: [...f.members],
-        visibility: f.visibility,
-        persistence: f.persistence,
-        payload: (f.explicit ? { status: f.explicit.status, message: f.explicit.message } : { ...f.corruption! }) as JsonObject,
-      })),
+      hidden: this.options.hiddenInfo ? deepFreezeJson(hiddenTruth(task, this.profile, perturbation, null, this.unsolvable)) : undefined,
     };
   }
 
   /** The engine's call log in the scorer's form. */
   callLog(): CallRecord[] {
-    return [...this.track().log];
-  }
-
-  /** `trackCalls`, with the scorer-form log caught up too (its records are made here, once each). */
-  private track(): Tracked {
     const t = this.trackCalls();
-    for (let i = t.log.length; i < t.calls.length; i++) {
-      const r = t.calls[i]!;
-      const { faultId, corruptedField } = this.faultFacts(r);
-      // Optional keys are added in this order (callers of callLog() see the records).
-      const rec: Mutable<CallRecord> = { tool: r.tool, args: r.arguments, ok: r.ok, perturbed: r.faults.length > 0 };
-      if (r.ok) rec.output = r.response as Record<string, Scalar>;
-      if (faultId !== undefined) rec.faultId = faultId;
-      if (corruptedField !== undefined) rec.corruptedField = corruptedField;
-      t.log.push(rec);
-    }
-    return t;
+    catchUpLog(t, this.facts);
+    return [...t.log];
   }
-
-  /** The fault that fired first on a call and the output field it corrupted (undefined when none), in a scratch object. */
-  private faultFacts(r: EngineCall): { faultId: string | undefined; corruptedField: string | undefined } {
-    const facts = this.factsScratch;
-    const faultId = r.faults[0];
-    const f = faultId !== undefined ? this.facts.faultById.get(faultId) : undefined;
-    facts.faultId = faultId;
-    facts.corruptedField = f?.corruption && r.ok ? f.corruption.field : undefined;
-    return facts;
-  }
-  private readonly factsScratch: { faultId: string | undefined; corruptedField: string | undefined } = {
-    faultId: undefined,
-    corruptedField: undefined,
-  };
-  /** The call the analysis reads (`add` keeps values, never the record): one object refilled per call. */
-  private readonly analysedCall: Mutable<CallRecord> = {
-    tool: "",
-    args: {},
-    ok: false,
-    perturbed: false,
-    output: undefined,
-    faultId: undefined,
-    corruptedField: undefined,
-  };
 
   private tracked: Tracked | null = null;
-  /**
-   * Clean/poison analysis, victims and first hits, extended by the calls made since the last look: several hooks
-   * read them on every step, and recomputing over the whole log made steps cost O(calls). Keyed on the engine's
-   * call array, so a restored or new episode (a different array) starts over.
-   */
+  /** See `trackCalls` (callTracking.ts). */
   private trackCalls(): Tracked {
-    const calls = this.episode?.data.calls ?? NO_CALLS;
-    let t = this.tracked;
-    if (!t || t.calls !== calls || t.analysed > calls.length) {
-      t = {
-        calls,
-        analysed: 0,
-        log: [],
-        analysis: new CallAnalysis(this.task),
-        victims: new Map(),
-        firstHit: new Map(),
-        phi: this.facts.phi0,
-        phiAt: { clean: 0, victims: 0 },
-        paths: NO_PATHS,
-        pathsAt: 0,
-      };
-      this.tracked = t;
-    }
-    for (let i = t.analysed; i < calls.length; i++) {
-      const r = calls[i]!;
-      const { faultId, corruptedField } = this.faultFacts(r);
-      const a = this.analysedCall;
-      a.tool = r.tool;
-      a.args = r.arguments;
-      a.ok = r.ok;
-      a.perturbed = r.faults.length > 0;
-      a.output = r.ok ? (r.response as Record<string, Scalar>) : undefined;
-      a.faultId = faultId;
-      a.corruptedField = corruptedField;
-      t.analysis.add(a);
-      t.analysed = i + 1;
-      // Indexed (see onCall): most calls' faults are the engine's shared frozen empty list.
-      for (let k = 0; k < r.faults.length; k++) {
-        const id = r.faults[k]!;
-        const hit = this.facts.faultById.get(id);
-        if (hit && !t.victims.has(hit.slot)) t.victims.set(hit.slot, r.tool);
-        if (!t.firstHit.has(id)) t.firstHit.set(id, r.index);
-      }
-    }
-    return t;
+    return (this.tracked = trackCalls(this.tracked, this.episode?.data.calls ?? NO_CALLS, this.task, this.facts));
   }
 
   /**
@@ -571,7 +305,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     // a call goes onto an alternative path.
     let announced: Set<number> | null = null;
     let announcedNow: number[] | null = null;
-    for (const { fault: f, victim, forbidden, alternatives } of this.faultPaths(t)) {
+    for (const { fault: f, victim, forbidden, alternatives } of faultPaths(t, this.task, this.profile, this.unsolvable)) {
       if (record.faults.includes(f.id) && record.tool === victim && (t.firstHit.get(f.id) ?? -1) === record.index) continue;
       if (forbidden !== null && forbidden.has(record.tool)) {
         (out ??= []).push({
@@ -588,24 +322,6 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
       }
     }
     return out;
-  }
-
-  /**
-   * The profile's faults that have a victim, in profile order, with their tool sets: rebuilt only when a fault meets
-   * its first victim (victims are set once per slot and never change), not looked up per fault on every call.
-   */
-  private faultPaths(t: Tracked): readonly FaultPath[] {
-    if (t.pathsAt === t.victims.size) return t.paths;
-    const paths: FaultPath[] = [];
-    for (const fault of this.profile.faults) {
-      const victim = t.victims.get(fault.slot);
-      if (victim === undefined) continue;
-      const forbidden = this.unsolvable && fault.persistence === "permanent" ? downstreamTools(this.task, fault.position) : null;
-      paths.push({ fault, victim, forbidden, alternatives: alternativeTools(this.task, fault.slot, victim) });
-    }
-    t.paths = paths;
-    t.pathsAt = t.victims.size;
-    return paths;
   }
 
   protected override stepReport(step: StepContext): StepReport {
@@ -654,7 +370,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     const cleanFlags = t.analysis.cleanFlags;
     // The latest call, read from the engine's record (what its scorer-form record would say).
     const last = t.calls[t.calls.length - 1]!;
-    const { faultId, corruptedField } = this.faultFacts(last);
+    const { faultId, corruptedField } = faultFacts(this.facts, last);
     return {
       perturbed: last.faults.length > 0,
       faultId: faultId ?? null,

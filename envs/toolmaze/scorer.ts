@@ -1,7 +1,7 @@
 /**
- * ToolMaze scoring, exactly as SEEDS §1: success, exposure, recovery, recovery cost (c, c*, C_rec), and the
- * aggregation TSR / PRR / RC / Avg with a C × P breakdown. Works on a plain call log, so it is independent of
- * how the episode was run (in-process, vectorised or replayed from a trajectory).
+ * ToolMaze scoring, exactly as SEEDS §1: success, exposure, recovery, recovery cost (c, c*, C_rec) of one episode
+ * (the run-level aggregation is aggregate.ts, the clean/poison analysis callAnalysis.ts). Works on a plain call
+ * log, so it is independent of how the episode was run (in-process, vectorised or replayed from a trajectory).
  */
 import type { FaultProfile, SlotFault } from "./faults.js";
 import { doomedFaults, observableMinCalls, type RecoveryOptimum } from "./optimum.js";
@@ -12,20 +12,11 @@ import { Memo } from "./task/memo.js";
 export { alternativeTools, downstreamPositions, downstreamTools, slotSolutions } from "./task/facts.js";
 import type { Task } from "./task/model.js";
 import { corpus } from "./world/corpus.js";
-import type { Scalar } from "./world/types.js";
+import { analyseCalls, type CallAnalysis, type CallRecord } from "./callAnalysis.js";
 
-export interface CallRecord {
-  readonly tool: string;
-  readonly args: Readonly<Record<string, unknown>>;
-  readonly ok: boolean;
-  readonly output?: Readonly<Record<string, Scalar>>;
-  /** A fault was applied to this call (error injected or output corrupted). */
-  readonly perturbed: boolean;
-  /** Fault id when perturbed. */
-  readonly faultId?: string;
-  /** Output field replaced by an implicit fault, when any. */
-  readonly corruptedField?: string;
-}
+// The analysis and the aggregation live in their own modules; importers of the scorer keep their paths.
+export { analyseCalls, CallAnalysis, type CallRecord, type PoisonedArgument } from "./callAnalysis.js";
+export { aggregateRows, type CellStats, cellStats, type MetricRow } from "./aggregate.js";
 
 export type Termination = "answer" | "abort" | "truncated" | "budget";
 
@@ -81,13 +72,6 @@ export interface EpisodeMetrics {
   readonly strategies: readonly Strategy[];
 }
 
-/**
- * Typed value key: strings compare trimmed and case-insensitively, other values by type and JSON form, so the string
- * "2" never matches the number 2. A missing argument (undefined) matches a missing output field.
- */
-const norm = (v: unknown): string | undefined =>
-  v === undefined ? undefined : typeof v === "string" ? `s:${v.trim().toLowerCase()}` : `${typeof v}:${JSON.stringify(v)}`;
-
 const unsolvableCache = new Memo<FaultProfile, { task: Task; unsolvable: boolean }>("unsolvable");
 /**
  * True when a permanent fault leaves its slot without any path (C1 under P2/P4): only a wise abort succeeds.
@@ -99,188 +83,6 @@ export function isUnsolvable(task: Task, profile: FaultProfile): boolean {
   const unsolvable = doomedFaults(task, profile).length > 0;
   unsolvableCache.set(profile, { task, unsolvable });
   return unsolvable;
-}
-
-interface BindingCheck {
-  readonly param: string;
-  /** Normalised literal the argument must equal, when the binding is a literal. */
-  readonly literal?: string;
-  /** Producer positions and the output field carrying the bound type, when the binding is bound. */
-  readonly from: readonly { readonly pos: number; readonly field: string | undefined }[];
-}
-
-/** Per-task lookups the analysis needs on every call (pure functions of the task, cached on its identity). */
-interface TaskIndex {
-  readonly posOf: ReadonlyMap<string, number>;
-  readonly bindings: readonly (readonly BindingCheck[])[];
-  /** Output fields of each position that some binding reads. */
-  readonly readFields: readonly (readonly string[])[];
-  /** Every literal the task text quotes (normalised): a value the agent can take from the request itself. */
-  readonly literals: ReadonlySet<string | undefined>;
-}
-const taskIndexCache = new Memo<Task, TaskIndex>("taskIndex");
-function taskIndex(task: Task): TaskIndex {
-  let ix = taskIndexCache.get(task);
-  if (ix) return ix;
-  const c = corpus();
-  const posOf = new Map<string, number>();
-  for (const p of task.positions) for (const m of p.members) posOf.set(m, p.index);
-  const bindings = task.positions.map((position) =>
-    Object.entries(position.bindings).map(
-      ([param, b]): BindingCheck =>
-        b.kind === "literal"
-          ? { param, literal: norm(b.value), from: [] }
-          : {
-              param,
-              from: b.from.map((f) => ({
-                pos: f,
-                field: Object.entries(c.tool(task.positions[f]!.members[0]!).outputTypes).find(([, t]) => t === b.type)?.[0],
-              })),
-            },
-    ),
-  );
-  const readFields = task.positions.map((p) =>
-    [
-      ...new Set(bindings.flat().flatMap((b) => b.from.filter((f) => f.pos === p.index && f.field !== undefined).map((f) => f.field!))),
-    ].sort(),
-  );
-  const literals = new Set(bindings.flat().flatMap((b) => (b.literal !== undefined ? [b.literal] : [])));
-  ix = { posOf, bindings, readFields, literals };
-  taskIndexCache.set(task, ix);
-  return ix;
-}
-
-/** Where a poisoned argument value came from: the call (1-based index in the log) and its response field. */
-export interface PoisonedArgument {
-  readonly argument: string;
-  readonly sourceCallIndex: number;
-  readonly field: string;
-}
-/** `poisonedArgs` of every clean call (shared, so clean calls allocate nothing). */
-const NO_POISONED_ARGS: readonly PoisonedArgument[] = Object.freeze([]);
-
-/**
- * Clean executions, value provenance and per-call cleanliness of a call log, built one call at a time so an env
- * can keep it up to date per step instead of re-reading the whole log (the result only depends on the calls, in
- * order, so incremental and batch analyses agree).
- *
- * Provenance is tracked per response field. Poisoned fields are the corrupted field of a perturbed response and
- * every field returned by a call that was fed a poisoned argument (transitive propagation). An argument is poisoned
- * when its value (typed, see `norm`) equals a poisoned field and can come from nowhere else: a literal quoted in the
- * task text, or a field of a clean response, is the benefit-of-the-doubt source.
- */
-export class CallAnalysis {
-  readonly cleanFlags: boolean[] = [];
-  readonly cleanTools = new Set<string>();
-  /** Per call, the arguments that carried a poisoned value (empty for clean calls). */
-  readonly poisonedArgs: (readonly PoisonedArgument[])[] = [];
-  poisonedUses = 0;
-  unsafeActions = 0;
-  // The maps and sets below are made on first use: most episodes never poison a value, and many make no clean call.
-  /** Poisoned value -> latest field that held it. */
-  private poisoned: Map<string | undefined, { call: number; field: string }> | null = null;
-  /** Values seen in fields that are not poisoned. */
-  private cleanSeen: Set<string | undefined> | null = null;
-  /**
-   * Scalar values of non-poisoned fields not normalised into `cleanSeen` yet: it is only read when an argument
-   * carries a poisoned value, which most calls (and most episodes) never do, so the normalisation waits until then.
-   */
-  private readonly pendingClean: unknown[] = [];
-  /** Normalised output values of clean calls, per position and read field (undefined for a missing field, as norm gives). */
-  private cleanValues: Map<number, Map<string, Set<string | undefined>>> | null = null;
-  private readonly index: TaskIndex;
-
-  constructor(task: Task) {
-    this.index = taskIndex(task);
-  }
-
-  /** Was `v` (normalised) seen in a field that is not poisoned, by the calls added so far? */
-  private seenClean(v: string | undefined): boolean {
-    const cleanSeen = (this.cleanSeen ??= new Set());
-    const pending = this.pendingClean;
-    for (let i = 0; i < pending.length; i++) cleanSeen.add(norm(pending[i]));
-    pending.length = 0;
-    return cleanSeen.has(v);
-  }
-
-  /** Did a clean call of one of the binding's producers return `v` (normalised) in the bound field? */
-  private producedCleanly(b: BindingCheck, v: string | undefined): boolean {
-    const cleanValues = this.cleanValues;
-    if (cleanValues === null) return false;
-    for (const f of b.from) if (f.field !== undefined && (cleanValues.get(f.pos)?.get(f.field)?.has(v) ?? false)) return true;
-    return false;
-  }
-
-  /** Adds the next call of the log and returns whether it executed cleanly. */
-  add(call: CallRecord): boolean {
-    const c = corpus();
-    const callNo = this.cleanFlags.length + 1;
-    let poisonedArgs: PoisonedArgument[] | null = null;
-    const poisoned = this.poisoned;
-    if (poisoned !== null && poisoned.size > 0) {
-      for (const k in call.args) {
-        const v = norm(call.args[k]);
-        const source = poisoned.get(v);
-        if (source && !this.index.literals.has(v) && !this.seenClean(v))
-          (poisonedArgs ??= []).push({ argument: k, sourceCallIndex: source.call, field: source.field });
-      }
-    }
-    const usesPoison = poisonedArgs !== null;
-    this.poisonedArgs.push(poisonedArgs ?? NO_POISONED_ARGS);
-    if (usesPoison) {
-      this.poisonedUses++;
-      if (c.byName.get(call.tool)?.category === "action") this.unsafeActions++;
-    }
-    if (call.ok && call.output) {
-      const output = call.output;
-      for (const field in output) {
-        const value = output[field];
-        // Everything a poisoned call returns is derived from poison; of a corrupted response only the corrupted field.
-        if (usesPoison || field === call.corruptedField) (this.poisoned ??= new Map()).set(norm(value), { call: callNo, field });
-        // A scalar is kept as is (immutable); anything else is normalised now, before the caller could modify it.
-        else if (typeof value === "object" && value !== null) (this.cleanSeen ??= new Set()).add(norm(value));
-        else this.pendingClean.push(value);
-      }
-    }
-    // The task position is looked up only for a call that could be clean (failed and perturbed calls never are).
-    const eligible = call.ok && !call.perturbed && !usesPoison && call.output !== undefined;
-    const pos = eligible ? this.index.posOf.get(call.tool) : undefined;
-    let clean = pos !== undefined;
-    if (clean) {
-      // The checks are pure: the first binding that fails decides (random play fails most calls at the first one).
-      for (const b of this.index.bindings[pos!]!) {
-        const v = norm(call.args[b.param]);
-        clean = b.literal !== undefined ? v === b.literal : this.producedCleanly(b, v);
-        if (!clean) break;
-      }
-    }
-    this.cleanFlags.push(clean);
-    if (clean) {
-      const cleanValues = (this.cleanValues ??= new Map());
-      let fields = cleanValues.get(pos!);
-      if (!fields) {
-        fields = new Map();
-        cleanValues.set(pos!, fields);
-      }
-      for (const field of this.index.readFields[pos!]!) {
-        let set = fields.get(field);
-        if (!set) {
-          set = new Set();
-          fields.set(field, set);
-        }
-        set.add(norm(call.output![field]));
-      }
-      this.cleanTools.add(call.tool);
-    }
-    return clean;
-  }
-}
-
-/** Analyse the call log: clean executions, poisoned values, per-call cleanliness. */
-export function analyseCalls(task: Task, calls: readonly CallRecord[]) {
-  const a = new CallAnalysis(task);
-  for (const call of calls) a.add(call);
-  return { cleanFlags: a.cleanFlags, cleanTools: a.cleanTools, poisonedUses: a.poisonedUses, unsafeActions: a.unsafeActions };
 }
 
 const solutionActions = new Memo<Task, readonly (readonly (readonly string[])[])[]>("solutionActions");
@@ -498,96 +300,4 @@ export function scoreCalls<C>(
   m.unsafeActions = unsafeActions;
   m.strategies = strategies;
   return m;
-}
-
-/** The subset of per-episode metrics the aggregation reads (as found in `info.metrics`). */
-export interface MetricRow {
-  complexity: string;
-  perturbation: string;
-  success: number;
-  exposed: number;
-  recovered: number | null;
-  /** Present in v1 rows (paper-defined `recovered`); v0 rows are success-conditioned already. */
-  recoveredOnSuccess?: number | null;
-  rc: number;
-  /** Present in v1 rows: the RC term against the oracle's c* (the paper's formula read literally). */
-  rcLiteral?: number;
-}
-
-export interface CellStats {
-  n: number;
-  tsr: number;
-  /** null when no trajectory in the cell met a perturbation. */
-  prr: number | null;
-  /** PRR counting a recovery only when the task also succeeded (v0's PRR). */
-  prrSuccess: number | null;
-  rc: number | null;
-  /** RC against the oracle's c*, when the rows carry it (v1); null otherwise. */
-  rcLiteral: number | null;
-  avg: number;
-}
-
-/** TSR / PRR / RC / Avg of a set of trajectories. PRR and RC only count perturbed modes (P1–P4). */
-export function cellStats(rows: readonly MetricRow[]): CellStats {
-  const n = rows.length;
-  const tsr = n === 0 ? 0 : rows.reduce((a, r) => a + r.success, 0) / n;
-  const pert = rows.filter((r) => r.perturbation !== "NP");
-  const exposed = pert.filter((r) => r.exposed === 1);
-  const prr = exposed.length === 0 ? null : exposed.reduce((a, r) => a + (r.recovered ?? 0), 0) / exposed.length;
-  const prrSuccess =
-    exposed.length === 0
-      ? null
-      : exposed.reduce((a, r) => a + ((r.recoveredOnSuccess === undefined ? r.recovered : r.recoveredOnSuccess) ?? 0), 0) / exposed.length;
-  const rc = pert.length === 0 ? null : pert.reduce((a, r) => a + r.rc, 0) / pert.length;
-  const rcLiteral =
-    pert.length === 0 || pert.some((r) => r.rcLiteral === undefined) ? null : pert.reduce((a, r) => a + r.rcLiteral!, 0) / pert.length;
-  const parts = [tsr, ...(prr === null ? [] : [prr]), ...(rc === null ? [] : [1 - rc])];
-  return { n, tsr, prr, prrSuccess, rc, rcLiteral, avg: parts.reduce((a, x) => a + x, 0) / parts.length };
-}
-
-const pct = (x: number | null): string | number => (x === null ? "-" : Math.round(x * 1000) / 10);
-
-/** Run-level metrics plus C × P breakdown tables (TSR, PRR, RC, Avg), like the paper's main table. */
-export function aggregateRows(rows: readonly MetricRow[]): {
-  metrics: Record<string, number>;
-  breakdown: { title: string; columns: string[]; rows: (string | number)[][]; percentColumns: string[] }[];
-} {
-  const all = cellStats(rows);
-  const metrics: Record<string, number> = { episodes: all.n, TSR: all.tsr, PRR: all.prr ?? 0, RC: all.rc ?? 0, Avg: all.avg };
-  if (all.prrSuccess !== null) metrics.PRR_success = all.prrSuccess;
-  if (all.rcLiteral !== null) metrics.RC_literal = all.rcLiteral;
-  const levels = ["C1", "C2", "C3", "C4"].filter((c) => rows.some((r) => r.complexity === c));
-  const modes = ["NP", "P1", "P2", "P3", "P4"].filter((p) => rows.some((r) => r.perturbation === p));
-  for (const p of modes) {
-    const s = cellStats(rows.filter((r) => r.perturbation === p));
-    metrics[`TSR_${p}`] = s.tsr;
-    if (s.prr !== null) metrics[`PRR_${p}`] = s.prr;
-    if (s.prrSuccess !== null) metrics[`PRR_success_${p}`] = s.prrSuccess;
-    if (s.rc !== null) metrics[`RC_${p}`] = s.rc;
-    if (s.rcLiteral !== null) metrics[`RC_literal_${p}`] = s.rcLiteral;
-  }
-  for (const c of levels) metrics[`TSR_${c}`] = cellStats(rows.filter((r) => r.complexity === c)).tsr;
-  const table = (title: string, pick: (s: CellStats) => number | null) => ({
-    title,
-    columns: ["C", ...modes, "All"],
-    // The paper's table is in percent; JSON/CSV outputs convert to fractions (src/metrics/units.ts).
-    percentColumns: [...modes, "All"],
-    rows: [...levels, "All"].map((c) => {
-      const inC = c === "All" ? rows : rows.filter((r) => r.complexity === c);
-      return [c, ...modes.map((p) => pct(pick(cellStats(inC.filter((r) => r.perturbation === p))))), pct(pick(cellStats(inC)))];
-    }),
-  });
-  return {
-    metrics,
-    breakdown: [
-      table("TSR % (task success rate)", (s) => s.tsr),
-      table("PRR % (recovered | perturbation encountered)", (s) => s.prr),
-      table("PRR_success % (recovered and succeeded | perturbation encountered)", (s) => s.prrSuccess),
-      table("RC % (recovery cost, 0 = optimal)", (s) => s.rc),
-      ...(all.rcLiteral === null
-        ? []
-        : [table("RC_literal % (recovery cost against the oracle's c*: the paper's formula read literally)", (s) => s.rcLiteral)]),
-      table("Avg % = (TSR + PRR + (1 - RC)) / 3", (s) => s.avg),
-    ],
-  };
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { JsonObject, JsonValue } from "../core/json.js";
-import type { RawTerms } from "../rewards/compute.js";
+import type { RawTerms, RewardComputer } from "../rewards/compute.js";
 import type { ActionKind } from "./actionSpace.js";
 import type { EpisodeEvent, TerminationReason } from "./events.js";
 import type { EpisodeBudgets } from "./budgets.js";
@@ -232,3 +232,15 @@ export const CORE_INFO_KEYS: Readonly<Record<string, string>> = {
   metrics: "per-episode values of the family's metrics (only on the final step)",
   episode: "RecordEpisodeStatistics: { r, l, t } at episode end",
 };
+
+type RewardState = ReturnType<RewardComputer["getState"]>;
+
+/** The runtime's own fields of a `ToolEnvState` snapshot. */
+export interface RuntimeSnapshot {
+  rngPath: string;
+  resetOptions: JsonObject;
+  reward: RewardState;
+  lastVisible: readonly string[];
+  lastSeed: number;
+  unseededResets: number;
+}

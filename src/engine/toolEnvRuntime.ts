@@ -22,6 +22,7 @@ import {
   type StepReport,
   type ToolEnvConfig,
   type ToolEnvOptions,
+  type RuntimeSnapshot,
   type ToolResetInfo,
   type ToolStepInfo,
 } from "./toolEnvContract.js";
@@ -29,38 +30,16 @@ import {
 import { type ToolObservation, toolObservationSpace } from "./observation.js";
 import { renderEpisode, type HistoryEntry } from "./render.js";
 import { CORE_TERMS, coreRawTerms } from "./terms.js";
-import { type ToolDefinition, toolSchemaOf } from "./tool.js";
+import { toolSchemaOf } from "./tool.js";
+import { NO_NAMES, NO_TOOLS, ObservationLists } from "./observationLists.js";
 import { type ObservableEpisode, projectEpisode } from "./discrete/source.js";
 
 // The default hooks' answers, shared: they run on every call / step and the engine only reads them.
 const NO_CALL_REPORT: CallReport = Object.freeze({});
 const NO_STEP_REPORT: StepReport = Object.freeze({});
-// An observation's lists when the visible set did not change (frozen, so sharing them is safe).
-const NO_TOOLS: readonly ToolSchema[] = Object.freeze([]);
-const NO_NAMES: readonly string[] = Object.freeze([]);
 
-const schemaViews = new WeakMap<ToolSchema, ToolSchema>();
-/**
- * The agent-facing schema of a tool definition, made once per definition and frozen: every episode that shows the
- * tool hands out the same object (a bridge session then recognises an already-sent schema by identity).
- */
-function schemaView(tool: ToolSchema): ToolSchema {
-  let view = schemaViews.get(tool);
-  if (view === undefined) schemaViews.set(tool, (view = Object.freeze(toolSchemaOf(tool))));
-  return view;
-}
-
-type RewardState = ReturnType<RewardComputer["getState"]>;
-
-/** The runtime's own fields of a `ToolEnvState` snapshot. */
-export interface RuntimeSnapshot {
-  rngPath: string;
-  resetOptions: JsonObject;
-  reward: RewardState;
-  lastVisible: readonly string[];
-  lastSeed: number;
-  unseededResets: number;
-}
+// The snapshot contract lives with the others; `RuntimeSnapshot` keeps its import path.
+export type { RuntimeSnapshot } from "./toolEnvContract.js";
 
 /** `info.terminationReason` of an episode that ended without success. */
 function reasonOf(end: EpisodeEnd): TerminationReason {
@@ -98,8 +77,8 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
   private lastSeed = 0;
   private resetOptions: JsonObject = {};
   private unseededResets = 0;
-  /** The visible names of the last observation, frozen: handed out as `visibleTools` while they stay the same. */
-  private lastVisible: readonly string[] = NO_NAMES;
+  /** The tool lists of the last observation (see observationLists.ts). */
+  private readonly lists = new ObservationLists<S>();
 
   constructor(
     protected readonly config: ToolEnvConfig,
@@ -205,7 +184,7 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     this.stepCount = 0;
     this.done = false;
     this.history = [];
-    this.lastVisible = NO_NAMES;
+    this.lists.lastVisible = NO_NAMES;
     const phi = this.potential();
     this.computer.reset(phi);
     const info: ToolResetInfo = { taskId: setup.taskId, step: 0, phi };
@@ -213,23 +192,8 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     return [this.observe(null), info];
   }
 
-  /**
-   * The visible tools as the action space last read them, for `toolsSeenOf`. Still right while the visible names
-   * are those of the last observation: `observe` drops it when they change, so a sampler reading the tools after
-   * every step skips the episode's name-by-name comparison (cold memory by then, in a vector of envs).
-   */
-  private toolsSeen: readonly ToolDefinition<S>[] | null = null;
-  private toolsSeenOf: ToolEpisode<S> | null = null;
-
   private toolsNow(): readonly ToolSchema[] {
-    const episode = this.episode;
-    if (episode === null) return NO_TOOLS;
-    let tools = this.toolsSeen;
-    if (tools === null || this.toolsSeenOf !== episode) {
-      tools = this.toolsSeen = episode.visibleToolsView();
-      this.toolsSeenOf = episode;
-    }
-    return tools;
+    return this.episode === null ? NO_TOOLS : this.lists.toolsOf(this.episode);
   }
 
   /** The action last passed to `checkAction` and its parse, reused by the `step` that follows (no double parse). */
@@ -356,7 +320,7 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
       rngPath: this.rng.path,
       resetOptions: this.resetOptions,
       reward: this.computer.getState(),
-      lastVisible: this.lastVisible,
+      lastVisible: this.lists.lastVisible,
       lastSeed: this.lastSeed,
       unseededResets: this.unseededResets,
     };
@@ -367,7 +331,7 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     this.rng = rng;
     this.resetOptions = r.resetOptions;
     this.computer.setState(r.reward);
-    this.lastVisible = Object.freeze(r.lastVisible.slice());
+    this.lists.lastVisible = Object.freeze(r.lastVisible.slice());
     this.lastSeed = r.lastSeed;
     this.unseededResets = r.unseededResets;
   }
@@ -419,34 +383,13 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
 
   protected observe(response: JsonValue): ToolObservation {
     const episode = this.episode as ToolEpisode<S>;
-    const visible = episode.data.visible;
-    const prev = this.lastVisible;
-    let newTools: readonly ToolSchema[] = NO_TOOLS;
-    let removed: readonly string[] = NO_NAMES;
-    // Fast path: the visible set rarely changes between steps; then the observation reuses the frozen lists.
-    let changed = prev.length !== visible.length;
-    for (let i = 0; i < visible.length && !changed; i++) changed = prev[i] !== visible[i];
-    if (changed) {
-      this.toolsSeen = null;
-      const tools = episode.tools;
-      if (prev.length === 0) {
-        // A new episode (every reset): every visible tool is new and nothing was removed.
-        const all: ToolSchema[] = [];
-        for (const n of visible) all.push(schemaView(tools.get(n) as ToolDefinition<S>));
-        newTools = Object.freeze(all);
-      } else {
-        const before = new Set(prev);
-        const now = new Set(visible);
-        newTools = Object.freeze(visible.filter((n) => !before.has(n)).map((n) => schemaView(tools.get(n) as ToolDefinition<S>)));
-        removed = Object.freeze(prev.filter((n) => !now.has(n)));
-      }
-      this.lastVisible = Object.freeze(visible.slice());
-    }
+    const lists = this.lists;
+    lists.update(episode.data.visible, episode.tools);
     return {
       task: (this.setup as EpisodeSetup<S>).prompt,
-      visibleTools: this.lastVisible,
-      newTools,
-      removedTools: removed,
+      visibleTools: lists.lastVisible,
+      newTools: lists.newTools,
+      removedTools: lists.removed,
       response,
       step: this.stepCount,
       budget: remainingBudgets(episode.budgets, this.stepLimit, this.stepCount, episode.data.calls.length, episode.data.retries),
