@@ -259,14 +259,16 @@ export function slotCost(
   let best = Infinity;
   let bestPath: readonly string[] | undefined;
   const c = corpus();
+  // Plain loops: Φ0 of every canonical instance's first visit and the potential of every step come through here.
   for (const p of slotSolutions) {
     let cost = 0;
-    for (const t of p) if (!cleanDone.has(t)) cost++;
+    for (let i = 0; i < p.length; i++) if (!cleanDone.has(p[i]!)) cost++;
     if (fault) {
       if (fault.victim !== undefined) {
         if (fault.persistence === "permanent" && p.includes(fault.victim)) continue;
       } else {
-        const member = p.find((t) => c.tool(t).group === fault.group);
+        let member: string | undefined;
+        for (let i = 0; i < p.length && member === undefined; i++) if (c.tool(p[i]!).group === fault.group) member = p[i];
         if (member !== undefined && !cleanDone.has(member)) {
           if (fault.persistence === "transient") cost += 1;
           else {
