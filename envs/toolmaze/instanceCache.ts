@@ -40,6 +40,9 @@ export interface ProfileFacts {
   /** Engine fault specs, shared by the profile's episodes (explicit faults copy their responses per episode). */
   readonly faults: readonly FaultSpec[];
 }
+/** The empty state Φ0 is taken in (read only; shared rather than two fresh collections per profile). */
+const NO_TOOLS: ReadonlySet<string> = new Set();
+const NO_VICTIMS: ReadonlyMap<number, string> = new Map();
 // Sampled profiles too (one per sampled reset): a Memo, not a WeakMap (see task/memo.ts).
 const facts = new Memo<FaultProfile, ProfileFacts>("profileFacts");
 /** Unsolvable flag, fault lookup, initial potential and engine fault specs of a profile (cached on its identity). */
@@ -50,7 +53,7 @@ export function profileFacts(task: Task, profile: FaultProfile): ProfileFacts {
     f = {
       unsolvable: isUnsolvable(task, profile),
       faultById: new Map(profile.faults.map((x) => [x.id, x])),
-      phi0: 0 - minRemainingCalls(task, profile, new Set(), new Map()),
+      phi0: 0 - minRemainingCalls(task, profile, NO_TOOLS, NO_VICTIMS),
       faults: faultSpecs(profile),
     };
     facts.set(profile, f);

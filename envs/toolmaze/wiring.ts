@@ -84,6 +84,11 @@ function outputTypeList(t: ToolSpec): readonly string[] {
   return l;
 }
 
+function producesAny(types: readonly string[], consumed: ReadonlySet<string>): boolean {
+  for (let i = 0; i < types.length; i++) if (consumed.has(types[i]!)) return true;
+  return false;
+}
+
 /**
  * Tools that may serve as distractors for a task (a pure function of the task, cached per task object). Distractors
  * never offer a way around a fault: no member of a task group, no cap sharing a route with one. Without `decoys`
@@ -100,7 +105,9 @@ export function distractorPool(task: Task, decoys = false): string[] {
   for (const p of task.positions) taskCaps.add(p.cap);
   const groups = new Set(taskCaps);
   for (const caps of routeCaps(c.routes)) {
-    if (caps.some((id) => taskCaps.has(id))) for (const id of caps) groups.add(id);
+    let shares = false;
+    for (let i = 0; i < caps.length && !shares; i++) shares = taskCaps.has(caps[i]!);
+    if (shares) for (const id of caps) groups.add(id);
   }
   const consumed = new Set<string>();
   for (const p of task.positions) {
@@ -112,7 +119,7 @@ export function distractorPool(task: Task, decoys = false): string[] {
   const pool: string[] = [];
   for (const t of c.toolsIn(task.domain)) {
     if (groups.has(t.group)) continue;
-    if (!decoys && outputTypeList(t).some((ty) => consumed.has(ty))) continue;
+    if (!decoys && producesAny(outputTypeList(t), consumed)) continue;
     pool.push(t.name);
   }
   // Only canonical tasks recur; sampled ones are unique per seed, so the cache stays bounded by the suite.
