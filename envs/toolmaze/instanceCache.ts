@@ -9,8 +9,10 @@
  */
 import { type JsonObject, type JsonValue, Rng, type FaultSpec, type TaskParameter, type ToolDefinition } from "../../src/family.js";
 import { buildProfile, type FaultProfile, type SlotFault } from "./faults.js";
-import { isUnsolvable, minRemainingCalls } from "./scorer.js";
+import { isUnsolvable } from "./scorer.js";
+import { slotSolutions } from "./task/facts.js";
 import { Memo } from "./task/memo.js";
+import { slotCost } from "./task/solve.js";
 import { CANONICAL_INSTANCES, canonicalInstance, type Perturbation, stratifiedInstanceIndex, type Task } from "./tasks.js";
 import { type ToolMazeVersion, versionProfile } from "./version.js";
 import { decoyDefinition, distractorPool, faultSpecs, isDecoy, toolDefinition } from "./wiring.js";
@@ -40,20 +42,51 @@ export interface ProfileFacts {
   /** Engine fault specs, shared by the profile's episodes (explicit faults copy their responses per episode). */
   readonly faults: readonly FaultSpec[];
 }
-/** The empty state Φ0 is taken in (read only; shared rather than two fresh collections per profile). */
+/** No tool executed yet: the state Φ0 is taken in (read only). */
 const NO_TOOLS: ReadonlySet<string> = new Set();
-const NO_VICTIMS: ReadonlyMap<number, string> = new Map();
+const emptyStateCosts = new Memo<Task, Map<string, number>[]>("emptyStateSlotCosts");
+/**
+ * Φ(s_0) = −minRemainingCalls(task, profile, ∅, ∅), from per-slot costs shared by a task's instances: from the empty
+ * state a slot's cost depends only on its fault's group and persistence, which the instances of a base task often
+ * share (P1/P3 and P2/P4 draw their victim from the same candidates). The same sum as minRemainingCalls (0 when a
+ * slot cannot be finished); `test/toolmaze/firstVisit.test.ts` compares the two on every canonical instance.
+ */
+function initialPotential(task: Task, profile: FaultProfile): number {
+  let bySlot = emptyStateCosts.get(task);
+  if (!bySlot) emptyStateCosts.set(task, (bySlot = task.slots.map(() => new Map<string, number>())));
+  const sols = slotSolutions(task);
+  let total = 0;
+  for (let k = 0; k < task.slots.length; k++) {
+    const slot = task.slots[k]!.slot;
+    let f: SlotFault | undefined;
+    for (const x of profile.faults) {
+      if (x.slot === slot) {
+        f = x;
+        break;
+      }
+    }
+    const key = f === undefined ? "" : `${f.persistence}|${f.group}`;
+    let cost = bySlot[k]!.get(key);
+    if (cost === undefined) {
+      cost = slotCost(task, sols[slot]!, NO_TOOLS, f && { group: f.group, persistence: f.persistence }).cost;
+      bySlot[k]!.set(key, cost);
+    }
+    if (!Number.isFinite(cost)) return 0;
+    total += cost;
+  }
+  // 0 - n, not -n: Φ = -0 would break equality checks on finished episodes.
+  return 0 - total;
+}
 // Sampled profiles too (one per sampled reset): a Memo, not a WeakMap (see task/memo.ts).
 const facts = new Memo<FaultProfile, ProfileFacts>("profileFacts");
 /** Unsolvable flag, fault lookup, initial potential and engine fault specs of a profile (cached on its identity). */
 export function profileFacts(task: Task, profile: FaultProfile): ProfileFacts {
   let f = facts.get(profile);
   if (!f) {
-    // 0 - n, not -n: Φ = -0 would break equality checks on finished episodes.
     f = {
       unsolvable: isUnsolvable(task, profile),
       faultById: new Map(profile.faults.map((x) => [x.id, x])),
-      phi0: 0 - minRemainingCalls(task, profile, NO_TOOLS, NO_VICTIMS),
+      phi0: initialPotential(task, profile),
       faults: faultSpecs(profile),
     };
     facts.set(profile, f);
