@@ -77,10 +77,11 @@ function routeCaps(routes: readonly { readonly routes: readonly (readonly string
   if (routeCapLists?.routes !== routes) routeCapLists = { routes, caps: routes.map((r) => r.routes.flat()) };
   return routeCapLists.caps;
 }
-const outputTypeLists = new WeakMap<ToolSpec, readonly string[]>();
-function outputTypeList(t: ToolSpec): readonly string[] {
-  let l = outputTypeLists.get(t);
-  if (!l) outputTypeLists.set(t, (l = Object.values(t.outputTypes)));
+const domainOutputTypes = new WeakMap<readonly ToolSpec[], readonly (readonly string[])[]>();
+/** The output types of each tool of a `toolsIn` list, in its order (one lookup per list, not one per tool). */
+function outputTypeLists(tools: readonly ToolSpec[]): readonly (readonly string[])[] {
+  let l = domainOutputTypes.get(tools);
+  if (!l) domainOutputTypes.set(tools, (l = tools.map((t) => Object.values(t.outputTypes))));
   return l;
 }
 
@@ -117,9 +118,12 @@ export function distractorPool(task: Task, decoys = false): string[] {
     }
   }
   const pool: string[] = [];
-  for (const t of c.toolsIn(task.domain)) {
+  const tools = c.toolsIn(task.domain);
+  const outputs = outputTypeLists(tools);
+  for (let i = 0; i < tools.length; i++) {
+    const t = tools[i]!;
     if (groups.has(t.group)) continue;
-    if (!decoys && producesAny(outputTypeList(t), consumed)) continue;
+    if (!decoys && producesAny(outputs[i]!, consumed)) continue;
     pool.push(t.name);
   }
   // Only canonical tasks recur; sampled ones are unique per seed, so the cache stays bounded by the suite.
