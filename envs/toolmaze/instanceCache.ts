@@ -44,16 +44,18 @@ export interface ProfileFacts {
 }
 /** No tool executed yet: the state Φ0 is taken in (read only). */
 const NO_TOOLS: ReadonlySet<string> = new Set();
-const emptyStateCosts = new Memo<Task, Map<string, number>[]>("emptyStateSlotCosts");
+const emptyStateCosts = new Memo<Task, number[][]>("emptyStateSlotCosts");
 /**
  * Φ(s_0) = −minRemainingCalls(task, profile, ∅, ∅), from per-slot costs shared by a task's instances: from the empty
- * state a slot's cost depends only on its fault's group and persistence, which the instances of a base task often
- * share (P1/P3 and P2/P4 draw their victim from the same candidates). The same sum as minRemainingCalls (0 when a
- * slot cannot be finished); `test/toolmaze/firstVisit.test.ts` compares the two on every canonical instance.
+ * state a slot's cost depends only on whether it has a fault, the fault's group (its victim position's capability)
+ * and its persistence, which the instances of a base task often share (P1/P3 and P2/P4 draw their victim from the
+ * same candidates). Indexed per slot by 2 × position + permanent (+ 1: 0 is the unperturbed slot). The same sum as
+ * minRemainingCalls (0 when a slot cannot be finished); `test/toolmaze/firstVisit.test.ts` compares the two on every
+ * canonical instance.
  */
 function initialPotential(task: Task, profile: FaultProfile): number {
   let bySlot = emptyStateCosts.get(task);
-  if (!bySlot) emptyStateCosts.set(task, (bySlot = task.slots.map(() => new Map<string, number>())));
+  if (!bySlot) emptyStateCosts.set(task, (bySlot = task.slots.map((): number[] => [])));
   const sols = slotSolutions(task);
   let total = 0;
   for (let k = 0; k < task.slots.length; k++) {
@@ -65,11 +67,14 @@ function initialPotential(task: Task, profile: FaultProfile): number {
         break;
       }
     }
-    const key = f === undefined ? "" : `${f.persistence}|${f.group}`;
-    let cost = bySlot[k]!.get(key);
+    // A hand-edited profile whose group is not its position's capability is computed, not cached.
+    const at =
+      f === undefined ? 0 : f.group === task.positions[f.position]?.cap ? 1 + 2 * f.position + (f.persistence === "permanent" ? 1 : 0) : -1;
+    const costs = bySlot[k]!;
+    let cost = at >= 0 ? costs[at] : undefined;
     if (cost === undefined) {
       cost = slotCost(task, sols[slot]!, NO_TOOLS, f && { group: f.group, persistence: f.persistence }).cost;
-      bySlot[k]!.set(key, cost);
+      if (at >= 0) costs[at] = cost;
     }
     if (!Number.isFinite(cost)) return 0;
     total += cost;
