@@ -107,7 +107,8 @@ export function hiddenTruth(
   unsolvable: boolean,
 ): JsonObject {
   const tt = taskTruth(t);
-  return {
+  // Frozen as built (its task-level parts already are), so `deepFreezeJson` has nothing left to walk.
+  return frozen<JsonObject>({
     instanceIndex: index,
     complexity: t.complexity,
     perturbation,
@@ -120,15 +121,25 @@ export function hiddenTruth(
     slots: tt.slots,
     solutionCount: t.solutions.length,
     positions: tt.positions,
-    faults: profile.faults.map((f) => ({
-      id: f.id,
-      slot: f.slot,
-      group: f.group,
-      position: f.position,
-      members: [...f.members],
-      visibility: f.visibility,
-      persistence: f.persistence,
-      payload: (f.explicit ? { status: f.explicit.status, message: f.explicit.message } : { ...f.corruption! }) as JsonObject,
-    })),
-  };
+    faults: frozen(
+      profile.faults.map((f) =>
+        frozen<JsonObject>({
+          id: f.id,
+          slot: f.slot,
+          group: f.group,
+          position: f.position,
+          members: frozen([...f.members]),
+          visibility: f.visibility,
+          persistence: f.persistence,
+          payload: frozen((f.explicit ? { status: f.explicit.status, message: f.explicit.message } : { ...f.corruption! }) as JsonObject),
+        }),
+      ),
+    ),
+  });
+}
+
+/** Freezes `o` in place (shallow) and returns it with its own type. */
+function frozen<T extends object>(o: T): T {
+  Object.freeze(o);
+  return o;
 }

@@ -4,7 +4,7 @@
  * and the per-solution ordering counts of `info.hidden`. Pure functions of the corpus and the task (cached).
  */
 import type { JsonObject, CorruptionFn, FaultSpec, ToolDefinition, ToolErrorPayload } from "../../src/family.js";
-import { corruptValue, type CorruptionSpec, type FaultProfile } from "./faults.js";
+import { corruptValue, type CorruptionSpec, type ExplicitPayload, type FaultProfile } from "./faults.js";
 import type { CorruptionClass } from "./task/strata.js";
 import { Memo } from "./task/memo.js";
 import { countOrderings } from "./task/solve.js";
@@ -77,11 +77,17 @@ function routeCaps(routes: readonly { readonly routes: readonly (readonly string
   if (routeCapLists?.routes !== routes) routeCapLists = { routes, caps: routes.map((r) => r.routes.flat()) };
   return routeCapLists.caps;
 }
-const outputTypeLists = new WeakMap<ToolSpec, readonly string[]>();
-function outputTypeList(t: ToolSpec): readonly string[] {
-  let l = outputTypeLists.get(t);
-  if (!l) outputTypeLists.set(t, (l = Object.values(t.outputTypes)));
+const domainOutputTypes = new WeakMap<readonly ToolSpec[], readonly (readonly string[])[]>();
+/** The output types of each tool of a `toolsIn` list, in its order (one lookup per list, not one per tool). */
+function outputTypeLists(tools: readonly ToolSpec[]): readonly (readonly string[])[] {
+  let l = domainOutputTypes.get(tools);
+  if (!l) domainOutputTypes.set(tools, (l = tools.map((t) => Object.values(t.outputTypes))));
   return l;
+}
+
+function producesAny(types: readonly string[], consumed: ReadonlySet<string>): boolean {
+  for (let i = 0; i < types.length; i++) if (consumed.has(types[i]!)) return true;
+  return false;
 }
 
 /**
@@ -100,7 +106,9 @@ export function distractorPool(task: Task, decoys = false): string[] {
   for (const p of task.positions) taskCaps.add(p.cap);
   const groups = new Set(taskCaps);
   for (const caps of routeCaps(c.routes)) {
-    if (caps.some((id) => taskCaps.has(id))) for (const id of caps) groups.add(id);
+    let shares = false;
+    for (let i = 0; i < caps.length && !shares; i++) shares = taskCaps.has(caps[i]!);
+    if (shares) for (const id of caps) groups.add(id);
   }
   const consumed = new Set<string>();
   for (const p of task.positions) {
@@ -110,9 +118,12 @@ export function distractorPool(task: Task, decoys = false): string[] {
     }
   }
   const pool: string[] = [];
-  for (const t of c.toolsIn(task.domain)) {
+  const tools = c.toolsIn(task.domain);
+  const outputs = outputTypeLists(tools);
+  for (let i = 0; i < tools.length; i++) {
+    const t = tools[i]!;
     if (groups.has(t.group)) continue;
-    if (!decoys && outputTypeList(t).some((ty) => consumed.has(ty))) continue;
+    if (!decoys && producesAny(outputs[i]!, consumed)) continue;
     pool.push(t.name);
   }
   // Only canonical tasks recur; sampled ones are unique per seed, so the cache stays bounded by the suite.
@@ -149,29 +160,50 @@ export function isDecoy(task: Task, tool: string): boolean {
   return Object.values(corpus().tool(tool).outputTypes).some((t) => consumed.includes(t));
 }
 
+// Weak on the payload: a caller's own payload objects (tests, edited profiles) must not pile up in the cache.
+const providerErrors = new WeakMap<ExplicitPayload, Map<string, ToolErrorPayload>>();
+/**
+ * The error a tool answers with under an explicit payload, built once per (payload, tool): payloads are the constant
+ * objects of the fault module's pools, so the cache holds at most pools × tools entries, and building the body per member was
+ * a fifth of a canonical instance's first visit. Shared like the specs that hold it (the engine copies the response
+ * per episode, see `perEpisodeResponse`).
+ */
+function providerErrorFor(tool: string, p: ExplicitPayload): ToolErrorPayload {
+  let byTool = providerErrors.get(p);
+  if (!byTool) providerErrors.set(p, (byTool = new Map()));
+  let e = byTool.get(tool);
+  if (!e) {
+    const extra = p.retryAfter !== undefined ? { retry_after: p.retryAfter } : {};
+    byTool.set(tool, (e = providerError(errorBody(corpus().tool(tool), p.status, p.message, extra))));
+  }
+  return e;
+}
+
 /**
  * Engine fault specs for a profile (group-bound, first member called becomes the victim). Frozen: the list is shared
  * by every episode of an instance, and the engine keeps per-list data of frozen lists once (see faultStage.ts).
  */
 export function faultSpecs(profile: FaultProfile): readonly FaultSpec[] {
-  const c = corpus();
   const specs = profile.faults.map((f): FaultSpec => {
     const trigger = { group: f.group, bindFirstInGroup: true } as const;
-    const base = { id: f.id, visibility: f.visibility, persistence: { type: f.persistence }, trigger } as const;
+    const persistence = { type: f.persistence } as const;
+    // Literals, not `{ ...base, kind, effect }` (a property after a spread costs ~0.8 µs in this V8); same key order.
     if (f.explicit) {
       const p = f.explicit;
-      const extra = p.retryAfter !== undefined ? { retry_after: p.retryAfter } : {};
-      const errorByTool: Record<string, ToolErrorPayload> = {};
-      for (const m of f.members) errorByTool[m] = providerError(errorBody(c.tool(m), p.status, p.message, extra));
+      // Keyed by tool names: a literal would get a new hidden class for each new set of names (most first visits).
+      const errorByTool: Record<string, ToolErrorPayload> = Object.create(null);
+      for (const m of f.members) errorByTool[m] = providerErrorFor(m, p);
       const first = errorByTool[f.members[0]!]!;
       // Specs are cached per canonical instance: each episode gets its own copy of the response body.
       const effect = { type: "error", error: first, errorByTool, perEpisodeResponse: true } as const;
-      return { ...base, kind: p.status === 504 ? "timeout" : `http_${p.status}`, effect };
+      const kind = p.status === 504 ? "timeout" : `http_${p.status}`;
+      return { id: f.id, visibility: f.visibility, persistence, trigger, kind, effect };
     }
     const k = f.corruption!;
     // A synthetic response in place of the tool (SEEDS §1: the profile names the victim and its synthetic response):
     // `replace`, not `corrupt`, so the real service never runs and an Action victim performs no side effect.
-    return { ...base, kind: KIND[k.cls], effect: { type: "replace", transform: "toolmaze_silent", params: { ...k } } };
+    const effect = { type: "replace", transform: "toolmaze_silent", params: { ...k } } as const;
+    return { id: f.id, visibility: f.visibility, persistence, trigger, kind: KIND[k.cls], effect };
   });
   return Object.freeze(specs);
 }

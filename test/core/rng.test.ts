@@ -1,7 +1,9 @@
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { failure, run } from "../helpers/cli.js";
+import seedrandom from "seedrandom";
 import { Rng, hash32 } from "../../src/index.js";
+import { aleaSeedState } from "../../src/core/rng.js";
 
 describe("Rng", () => {
   it("same seed gives the same draws; different seeds differ", () => {
@@ -20,6 +22,17 @@ describe("Rng", () => {
     expect(a.derive("faults").random()).toBe(b.derive("faults").random());
     expect(a.derive("faults").random()).not.toBe(a.derive("task").random());
     expect(a.derive("x").derive("y").path).toBe("1/x/y");
+  });
+
+  it("seeds Alea exactly as seedrandom does (its own seeding hash is replaced by a cheaper one)", () => {
+    const seeds = ["", " ", "0", "-17", "42/faults/victim", "toolmaze-canonical-v1/tm-0399/P4/slot2", "é/☃/𝄞", "x".repeat(300)];
+    for (let i = 0; i < 200; i++) seeds.push(`${i * 7919}/instance/${String.fromCharCode(32 + ((i * 37) % 90))}`);
+    for (const seed of seeds) {
+      expect(aleaSeedState(seed)).toEqual(seedrandom.alea(seed, { state: true }).state());
+      const ours = new Rng(seed);
+      const theirs = seedrandom.alea(seed);
+      for (let k = 0; k < 5; k++) expect(ours.random()).toBe(theirs());
+    }
   });
 
   it("state round-trips", () => {

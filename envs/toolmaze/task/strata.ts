@@ -49,12 +49,24 @@ export function capFits(cap: CapSpec, stratum: Stratum): boolean {
 /** Field of the victim's output that the task consumes downstream (else the first output field). */
 export function consumedField(task: Task, position: number): { field: string; type: string } {
   const outputs = corpus().caps.get(task.positions[position]!.cap)!.outputs;
-  const consumed = new Set<string>();
-  for (const p of task.positions) {
-    for (const b of Object.values(p.bindings)) if (b.kind === "bound" && b.from.includes(position)) consumed.add(b.type);
+  // Plain loops (no entry arrays or sets): every canonical profile and every sampled reset asks, once per slot.
+  let first: string | undefined;
+  for (const field in outputs) {
+    first ??= field;
+    if (consumedType(task, position, outputs[field]!)) return { field, type: outputs[field]! };
   }
-  const hit = Object.entries(outputs).find(([, t]) => consumed.has(t)) ?? Object.entries(outputs)[0]!;
-  return { field: hit[0], type: hit[1] };
+  return { field: first!, type: outputs[first!]! };
+}
+
+/** Does some position bind a parameter of `type` to the output of `position`? */
+function consumedType(task: Task, position: number, type: string): boolean {
+  for (const p of task.positions) {
+    for (const k in p.bindings) {
+      const b = p.bindings[k]!;
+      if (b.kind === "bound" && b.type === type && b.from.includes(position)) return true;
+    }
+  }
+  return false;
 }
 
 /** The field a `family` corruption replaces: the consumed one when it admits the family, else the first that does. */

@@ -159,8 +159,12 @@ export class Corpus {
     return [...this.groups.entries()].filter(([, m]) => m.length >= 2).map(([g]) => g);
   }
 
-  toolsIn(domain: Domain): ToolSpec[] {
-    return this.tools.filter((t) => t.domain === domain);
+  private readonly byDomain = new Map<Domain, readonly ToolSpec[]>();
+  /** The tools of a domain, in corpus order (one shared list per domain: every new task's distractor pool reads it). */
+  toolsIn(domain: Domain): readonly ToolSpec[] {
+    let list = this.byDomain.get(domain);
+    if (!list) this.byDomain.set(domain, (list = Object.freeze(this.tools.filter((t) => t.domain === domain))));
+    return list;
   }
 }
 

@@ -127,7 +127,11 @@ function withWindowEnd(fields: ToolFields, out: ToolOutput, args: Record<string,
   // 60 * (2 + fnv1a(`${group}|${stableStringify(args)}|window`) % 5) minutes, hashed without the text.
   const minutes =
     typeof args.duration === "number" ? args.duration : 60 * (2 + (fnvDigest(fnvUpdate(fnvUpdateJson(hashPrefix, args), "|window")) % 5));
-  return { ...out, [endField]: new Date(Date.parse(out[startField] as string) + minutes * 60_000).toISOString().replace(".000Z", "Z") };
+  // Copy, then overwrite the (generated) field: in this V8 a spread with a property after it costs ~0.8 µs, whereas
+  // writing a key the copy already has is cheap. Same object either way (an existing key keeps its place).
+  const withEnd = { ...out };
+  withEnd[endField] = new Date(Date.parse(out[startField] as string) + minutes * 60_000).toISOString().replace(".000Z", "Z");
+  return withEnd;
 }
 
 /**
@@ -200,7 +204,11 @@ function simulateRaw(tool: ToolSpec, fields: ToolFields, args: Record<string, un
       const first = fnv1a(`slot|${args.date as string}`) % 6;
       for (let k = first; k < 16; k++) {
         const iso = new Date(day + k * 1_800_000).toISOString().replace(".000Z", "Z");
-        if (!state.bookedSlots.includes(iso)) return { ok: true, output: { ...out, slot_start: iso } };
+        if (!state.bookedSlots.includes(iso)) {
+          const output = { ...out };
+          output.slot_start = iso; // see withWindowEnd: no spread with a property after it
+          return { ok: true, output };
+        }
       }
       return { ok: false, error: errorBody(tool, 404, "no free slot on that date") };
     }
@@ -253,7 +261,10 @@ function simulateRaw(tool: ToolSpec, fields: ToolFields, args: Record<string, un
     }
     case "thermostat_read": {
       const sp = state.setpoints[args.device_id as string];
-      return { ok: true, output: sp === undefined ? out : { ...out, temperature_c: sp } };
+      if (sp === undefined) return { ok: true, output: out };
+      const output = { ...out };
+      output.temperature_c = sp; // see withWindowEnd: no spread with a property after it
+      return { ok: true, output };
     }
     default:
       return { ok: true, output: out };
