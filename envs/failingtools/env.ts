@@ -37,7 +37,7 @@ import { confirmedBefore, type ForbiddenHit, type FtRun, type RunMessage } from 
 import { scenarioById } from "./scenarios/generate.js";
 import type { Scenario, Setting } from "./scenarios/schema.js";
 import { countRecords, type FtScore, requirementMet, scoreRun } from "./scorer.js";
-import { type FtState, providerTools } from "./world/index.js";
+import { type FtState, pairTools } from "./world/index.js";
 import { harnessPrompt } from "./harness.js";
 import { ftParameters } from "./parameters.js";
 import { inspect } from "./policies/careful.js";
@@ -147,7 +147,7 @@ export class FailingToolsEnv extends ToolEnv<FtState, FtOptions> {
     const inject = this.setting !== "clean";
     const world = cloneJson(s.world);
     if (inject) for (const fr of s.faultRows) world.services[fr.provider].tables[fr.table].push(cloneJson(fr.row));
-    const tools: ToolDefinition<FtState>[] = [...providerTools(s.primary), ...providerTools(s.fallback)];
+    const tools: readonly ToolDefinition<FtState>[] = pairTools(s.primary, s.fallback);
     return {
       taskId: s.publicId,
       prompt: harnessPrompt(this.options.harness ?? "H1", s.request),

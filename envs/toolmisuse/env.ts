@@ -202,20 +202,16 @@ export class ToolMisuseEnv extends ToolEnv<ToolMisuseWorld, ToolMisuseOptions> {
     this.session = session;
     this.harness = harness;
     this.task = task;
-    const { tools, budgets, pipeline } = harness;
+    const { tools, names, budgets, pipeline } = harness;
     return {
       taskId: task.task_id,
       prompt: task.instruction,
       tools,
-      visible: tools.map((t) => t.name),
+      visible: names,
       world: structuredClone(task.initial_state),
       budgets,
       pipeline,
-      parameters: goldParameters(
-        task.instruction,
-        gold,
-        tools.map((t) => t.name),
-      ),
+      parameters: goldParameters(task.instruction, gold, names),
       // A deep copy: the task objects are cached per process and must not be mutable through info.
       hidden: structuredClone({
         taskIndex: index,

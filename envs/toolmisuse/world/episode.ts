@@ -21,7 +21,7 @@ import type { TaskRecord } from "../dataset.js";
 import { FaultEngine, toolError, type UniformFactory } from "../faults.js";
 import type { CompatMode, Json, JsonObj, OfficialAction, OfficialObservation, ToolError, TranscriptEntry } from "./types.js";
 import { deepCopy } from "./types.js";
-import { DOMAIN_TOOLSET, getToolset, officialSchemas, type Toolset } from "./toolsets.js";
+import { DOMAIN_TOOLSET, getToolset, officialSchemas, type Toolset, type ToolSpec } from "./toolsets.js";
 import { validateCall } from "./validate.js";
 
 /** Where in the pipeline a call's outcome came from. */
@@ -101,29 +101,69 @@ export function agentEntry(entry: TranscriptEntry, exposeFaultMetadata: boolean)
 /** What a task's episodes hand to the engine: tools, budgets and the official pipeline. */
 export interface OfficialHarness {
   toolset: Toolset;
-  tools: ToolDefinition<JsonObj>[];
+  /** Shared by every episode with the same toolset, domain and mode, and frozen (see `harnessTools`). */
+  tools: readonly ToolDefinition<JsonObj>[];
+  /** The tools' names in order (frozen, shared like `tools`). */
+  names: readonly string[];
   budgets: EpisodeBudgets;
   pipeline: CallPipeline<JsonObj>;
 }
 
-export function officialHarness(task: TaskRecord, compat: CompatMode, faults: FaultEngine, exposeFaultMetadata: boolean): OfficialHarness {
-  const toolset = resolveToolset(task, compat);
-  const tools: ToolDefinition<JsonObj>[] = toolset.tools.map((t) => ({
+// Per toolset, per "domain\0compat": the key space is the dataset's domain enum × 2 modes, so the cache stays small.
+const definitions = new WeakMap<Toolset, Map<string, HarnessTools>>();
+
+/** A toolset's engine definitions and their names, shared by every episode with the same toolset, domain and mode. */
+interface HarnessTools {
+  tools: readonly ToolDefinition<JsonObj>[];
+  names: readonly string[];
+}
+
+/**
+ * The engine definitions of a toolset's tools for one domain and mode, built once and frozen. A definition's simulator
+ * reads the episode's world from `ctx.state` and holds nothing of an episode, so every episode hands out the same
+ * objects: the engine's schema views, compiled samplers and a bridge session's already-sent schemas hit by identity.
+ */
+function harnessTools(toolset: Toolset, domain: string, compat: CompatMode): HarnessTools {
+  let byKey = definitions.get(toolset);
+  if (byKey === undefined) definitions.set(toolset, (byKey = new Map()));
+  const key = `${domain}\u0000${compat}`;
+  let entry = byKey.get(key);
+  if (entry === undefined) {
+    const tools = Object.freeze(toolset.tools.map((t) => toolDefinition(t, domain, compat)));
+    entry = Object.freeze({ tools, names: Object.freeze(tools.map((t) => t.name)) });
+    byKey.set(key, entry);
+  }
+  return entry;
+}
+
+function toolDefinition(t: ToolSpec, domain: string, compat: CompatMode): ToolDefinition<JsonObj> {
+  const group = ALT_GROUP[t.schema.name];
+  const def: ToolDefinition<JsonObj> = {
     name: t.schema.name,
     description: t.description,
-    parameters: { type: "object", properties: t.schema.properties, required: t.schema.required, additionalProperties: false },
-    meta: ALT_GROUP[t.schema.name]
-      ? { mutates: t.mutates, domain: task.domain, group: ALT_GROUP[t.schema.name] }
-      : { mutates: t.mutates, domain: task.domain },
+    parameters: Object.freeze({
+      type: "object",
+      properties: t.schema.properties,
+      required: t.schema.required,
+      additionalProperties: false,
+    }),
+    meta: Object.freeze(group ? { mutates: t.mutates, domain, group } : { mutates: t.mutates, domain }),
     run: (args, ctx) => {
       const r = t.run(ctx.state, args as JsonObj, compat);
       return r.error ? { ok: false, error: r.error } : { ok: true, output: r.output };
     },
-  }));
+  };
+  return Object.freeze(def);
+}
+
+export function officialHarness(task: TaskRecord, compat: CompatMode, faults: FaultEngine, exposeFaultMetadata: boolean): OfficialHarness {
+  const toolset = resolveToolset(task, compat);
+  const { tools, names } = harnessTools(toolset, task.domain, compat);
   const b = task.budget;
   return {
     toolset,
     tools,
+    names,
     budgets: { steps: b.max_steps, toolCalls: b.max_tool_calls, retries: b.max_retries },
     pipeline: {
       order: "faults_first",
@@ -215,10 +255,9 @@ export class ToolMisuseEpisode {
     this.faults = new FaultEngine(task.fault_plan, task.seed, makeRng, compat);
     const harness = officialHarness(task, compat, this.faults, exposeFaultMetadata);
     this.toolset = harness.toolset;
-    const { tools, budgets, pipeline } = harness;
+    const { tools, names: visible, budgets, pipeline } = harness;
     // The official tools never draw from the call streams: the engine's stream is a fixed placeholder.
     const rng = new Rng("toolmisuse-harness");
-    const visible = tools.map((t) => t.name);
     this.engine = new ToolEpisode<JsonObj>({ tools, visible, world: deepCopy(task.initial_state), rng, budgets, pipeline });
   }
 
