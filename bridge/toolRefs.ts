@@ -24,7 +24,7 @@ export class ToolRefEncoder {
     const tools = obs.newTools;
     if (!Array.isArray(tools) || tools.length === 0) return obs;
     const out = this.compactList(tools);
-    return out === tools ? obs : { ...obs, newTools: out };
+    return out === tools ? obs : Object.assign({}, obs, { newTools: out }); // not a spread: see src/core/objects.ts
   }
 
   /** One `newTools` list with already-sent schemas replaced by their names; the same list when none was. */
@@ -54,7 +54,7 @@ export class ToolRefDecoder {
   /** Replaces names in `obs.newTools` by the schemas received earlier; learns the full schemas it sees. */
   expand(obs: unknown): unknown {
     if (!isPlainObject(obs) || !Array.isArray(obs.newTools)) return obs;
-    return { ...obs, newTools: this.expandList(obs.newTools) };
+    return Object.assign({}, obs, { newTools: this.expandList(obs.newTools) }); // not a spread: see src/core/objects.ts
   }
 
   /** One `newTools` list with names replaced by the schemas received earlier. */

@@ -16,6 +16,7 @@ import {
 } from "./stateSchema.js";
 import type { ToolEnvOptions, ToolEnvState } from "./toolEnvContract.js";
 import { ToolEnvRuntime } from "./toolEnvRuntime.js";
+import { withKeys } from "../core/objects.js";
 
 export {
   type CallReport,
@@ -148,7 +149,7 @@ export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> exte
   currentObservation(): ToolObservation {
     if (!this.episode || !this.setup) throw new StateError("state", "currentObservation() before reset()");
     const obs = this.observe(this.history.length ? this.history[this.history.length - 1].response : null);
-    return { ...obs, newTools: this.visibleToolSchemas(), removedTools: [] };
+    return withKeys(obs, { newTools: this.visibleToolSchemas(), removedTools: [] });
   }
 
   /** A new, independent env continuing from this exact point (same id and options). */

@@ -33,6 +33,7 @@ import { CORE_TERMS, coreRawTerms } from "./terms.js";
 import { toolSchemaOf } from "./tool.js";
 import { NO_NAMES, NO_TOOLS, ObservationLists } from "./observationLists.js";
 import { type ObservableEpisode, projectEpisode } from "./discrete/source.js";
+import { withKeys } from "../core/objects.js";
 
 // The default hooks' answers, shared: they run on every call / step and the engine only reads them.
 const NO_CALL_REPORT: CallReport = Object.freeze({});
@@ -293,7 +294,7 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     if (this.options.hiddenInfo) {
       const stepHidden = report.hidden ?? null;
       if (ended) {
-        info.hidden = { ...(this.setup.hidden ?? {}), ...(stepHidden ?? {}) };
+        info.hidden = withKeys(this.setup.hidden ?? {}, stepHidden ?? {});
         // The merge above can hide the step's own annotation (keys equal to the ground truth's); keep it apart.
         if (stepHidden) info.hiddenStep = stepHidden;
       } else if (stepHidden) info.hidden = stepHidden;

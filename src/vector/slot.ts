@@ -21,6 +21,7 @@ function stateful(env: Env<unknown, unknown>): Stateful {
   return inner;
 }
 import type { AutoresetMode } from "./vectorEnv.js";
+import { withKeys } from "../core/objects.js";
 
 /** One env's result inside a vector step. */
 export interface SlotStep<Obs> {
@@ -114,7 +115,7 @@ export class EnvSlot<Obs, Act> {
     }
     if (this.mode === "SameStep") {
       const [resetObs, resetInfo] = this.reset(undefined, undefined);
-      return this.done(resetObs, reward, terminated, truncated, { ...resetInfo, final_obs: obs, final_info: info });
+      return this.done(resetObs, reward, terminated, truncated, withKeys(resetInfo, { final_obs: obs, final_info: info }));
     }
     this.needsReset = true;
     return this.done(obs, reward, terminated, truncated, info);

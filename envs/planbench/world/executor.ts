@@ -61,9 +61,23 @@ export class CaseIndex {
       seen.add(key);
       outs.push(o);
     }
-    const base = { success: true, outputDatatype: tool.output_datatype, toolType: tool.tool_type, untrustedSource: null };
-    if (outs.length === 0) return { ...base, outputValue: null, provenance: "none" };
-    if (outs.length === 1) return { ...base, outputValue: outs[0]!, provenance: "trusted" };
-    return { ...base, success: false, outputValue: null, provenance: "none", ambiguous: outs };
+    // Literals, not `{ ...base, key }`: a key after a spread is slow in Node 20's V8 (see src/core/objects.ts).
+    const datatype = tool.output_datatype;
+    const toolType = tool.tool_type;
+    if (outs.length === 0) {
+      return { success: true, outputDatatype: datatype, toolType, untrustedSource: null, outputValue: null, provenance: "none" };
+    }
+    if (outs.length === 1) {
+      return { success: true, outputDatatype: datatype, toolType, untrustedSource: null, outputValue: outs[0]!, provenance: "trusted" };
+    }
+    return {
+      success: false,
+      outputDatatype: datatype,
+      toolType,
+      untrustedSource: null,
+      outputValue: null,
+      provenance: "none",
+      ambiguous: outs,
+    };
   }
 }

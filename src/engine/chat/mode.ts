@@ -16,6 +16,7 @@ import type { ToolObservation } from "../observation.js";
 import { ToolEnv, type ToolResetInfo, type ToolStepInfo } from "../toolEnv.js";
 import { type AssistantInput, CHAT_PARSERS, type ChatItem, type ChatParser, readAssistantTurn } from "./parsers.js";
 import { actionToolSchemas } from "./tools.js";
+import { withKeys } from "../../core/objects.js";
 
 /** What chat mode observes: messages and tools to append to the conversation (everything, at reset). */
 export interface ChatModeObservation {
@@ -187,7 +188,7 @@ export class ChatEnv extends Wrapper<ChatModeObservation, AssistantInput, ToolOb
     for (const m of messages) this.messages.push(m);
     for (const t of tools) this.tools.set(t.function.name, t);
     const executed = messages.filter((m) => m.role === "assistant").length;
-    const info: ChatStepInfo = { ...lastInfo, events, rewardTerms, rawTerms, chat: { items: actions.length, executed } };
+    const info: ChatStepInfo = withKeys(lastInfo, { events, rewardTerms, rawTerms, chat: { items: actions.length, executed } });
     return [{ messages, tools, removedTools: removed }, reward, terminated, truncated, info];
   }
 

@@ -15,6 +15,7 @@ import { ToolEnv, type ToolEnvState, type ToolResetInfo, type ToolStepInfo } fro
 import { type Candidate, CandidateMemo, type CandidateLimits, candidates } from "./candidates.js";
 import { encodeFeatures, FeatureMemo, featureSize } from "./features.js";
 import type { ObservableEpisode } from "./source.js";
+import { withKeys } from "../../core/objects.js";
 
 /** Default K (`maxCandidates`): enough for every family's largest step in the suites (see docs/DISCRETE.md). */
 export const DEFAULT_MAX_CANDIDATES = 64;
@@ -156,7 +157,7 @@ export class DiscreteToolEnv extends Env<DiscreteObservation, number, ToolStepIn
     const [obs, info] = this.inner.reset(args);
     this.lastStructured = obs;
     const o = this.observe();
-    return [o, { ...info, action_mask: o.action_mask }];
+    return [o, withKeys(info, { action_mask: o.action_mask })];
   }
 
   step(action: number): StepResult<DiscreteObservation, ToolStepInfo> {
@@ -164,7 +165,7 @@ export class DiscreteToolEnv extends Env<DiscreteObservation, number, ToolStepIn
     const [obs, reward, terminated, truncated, info] = this.inner.step(structured);
     this.lastStructured = obs;
     const o = this.observe();
-    return [o, reward, terminated, truncated, { ...info, action_mask: o.action_mask, structured_action: structured }];
+    return [o, reward, terminated, truncated, withKeys(info, { action_mask: o.action_mask, structured_action: structured })];
   }
 
   override render(): string {
