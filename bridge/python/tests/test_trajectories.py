@@ -2,7 +2,6 @@
 Whole trajectories (observations, rewards, flags, infos, actions) are compared by hash."""
 import hashlib
 import json
-import subprocess
 
 import recovery_gym as rg
 
@@ -31,14 +30,6 @@ def bridge_rollout(client, env_id, num_envs, seed, steps, **options):
                              "infos": inf})
     vec.close()
     return out
-
-
-def inprocess_rollouts(repo_root, items):
-    # A hang guard: the session's references (reference_items) are one run, a minute under load.
-    res = subprocess.run(["node", "--import", "tsx", "bridge/python/tests/inprocess_rollout.ts"], cwd=repo_root,
-                         input=json.dumps(items).encode(), capture_output=True, timeout=600)
-    assert res.returncode == 0, res.stderr.decode()[-2000:]
-    return json.loads(res.stdout)
 
 
 DISCRETE_IDS = ["Demo-v0", "ToolMaze-v0", "ToolMaze-v1", "FailingTools-v0", "ToolMisuseBench-v0", "PlanBenchXL-v0"]
