@@ -10,6 +10,12 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Whether a worker process is reused for the next file is the forks pool's setting, poolOptions.forks.isolate, and
+    // there is one pool for all projects: a project's `isolate` only decides whether modules are reset between files in
+    // a reused process. So the default here isolates every file (safe for the bridge tests, slow for the others), and
+    // `npm run test:vitest` runs the two projects as two vitest runs, the shared one with
+    // --poolOptions.forks.isolate=false (test/testLayout.test.ts checks the script; registrySandbox.ts fails a
+    // bridge file that finds its process reused).
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     projects: [
       // Files in one worker share loaded modules: the four families (and their caches, e.g. ToolMaze's canonical

@@ -17,10 +17,26 @@ interface ModuleCache extends Map<string, object> {
 }
 
 const testDir = `${path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")}${path.sep}`;
+interface WorkerState {
+  moduleCache?: ModuleCache;
+  config?: { name?: string; isolate?: boolean };
+}
+const worker = (globalThis as { __vitest_worker__?: WorkerState }).__vitest_worker__;
 // Vitest keeps no public handle on its module cache; without this one, helpers would silently stay shared.
-const cache = (globalThis as { __vitest_worker__?: { moduleCache?: ModuleCache } }).__vitest_worker__?.moduleCache;
+const cache = worker?.moduleCache;
 if (!cache || typeof cache.invalidateModule !== "function") {
   throw new Error("registrySandbox: vitest's worker module cache is not where it was; set `isolate: true` in vitest.config.ts");
+}
+// A project that asks for isolation (the bridge tests: one libzmq context and ZAP handler per process) must get a
+// fresh process per file, which only the forks pool's own setting gives (see vitest.config.ts). A global survives
+// from file to file in a reused process, module resets or not.
+const files = globalThis as { __recoveryGymTestFiles?: number };
+files.__recoveryGymTestFiles = (files.__recoveryGymTestFiles ?? 0) + 1;
+if (worker?.config?.isolate !== false && files.__recoveryGymTestFiles > 1) {
+  throw new Error(
+    `registrySandbox: project ${String(worker?.config?.name)} needs a fresh process per file, but this one ran another file ` +
+      "before: run it without --poolOptions.forks.isolate=false (npm run test:vitest does)",
+  );
 }
 const self = fileURLToPath(import.meta.url);
 for (const [id, mod] of cache) if (id.startsWith(testDir) && id !== self) cache.invalidateModule(mod);

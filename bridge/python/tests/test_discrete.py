@@ -2,9 +2,7 @@
 as in-process, and the Gymnasium adapter gives Dict(Box, MultiBinary) + Discrete(K) with action_masks()."""
 import pytest
 
-from test_trajectories import _canon, bridge_rollout, inprocess_rollouts, traj_hash
-
-DISCRETE_IDS = ["Demo-v0", "ToolMaze-v0", "ToolMaze-v1", "FailingTools-v0", "ToolMisuseBench-v0", "PlanBenchXL-v0"]
+from test_trajectories import DISCRETE_IDS, _canon, bridge_rollout, discrete_items, rollout_key, traj_hash
 
 
 def _plain(x):
@@ -30,10 +28,9 @@ def test_discrete_make_options_pass_through(client):
     env.close()
 
 
-def test_discrete_bridge_equals_inprocess(client, repo_root):
-    items = [{"env_id": e, "num_envs": 3, "seed": 5 + i, "steps": 25, "options": {"actionMode": "discrete"}}
-             for i, e in enumerate(DISCRETE_IDS)]
-    ref = inprocess_rollouts(repo_root, items)
+def test_discrete_bridge_equals_inprocess(client, reference_rollouts):
+    items = discrete_items()
+    ref = [reference_rollouts[rollout_key(it)] for it in items]
     for it, want in zip(items, ref):
         got = _plain(bridge_rollout(client, it["env_id"], it["num_envs"], it["seed"], it["steps"], action_mode="discrete"))
         assert traj_hash(got) == traj_hash(_canon(want)), it["env_id"]

@@ -1,5 +1,5 @@
-"""recovery_gym.ray on a local Ray cluster (one per module: Ray takes seconds to start): server actors live and die
-with their actors, and trajectories do not depend on how envs are spread over servers and rollout workers.
+"""recovery_gym.ray on a local Ray cluster (the session's, conftest.py: Ray takes seconds to start): server actors
+live and die with their actors, and trajectories do not depend on how envs are spread over servers and rollout workers.
 Skips only when Ray is not importable (scripts/ensure-ray.sh installs it into .cache/)."""
 import os
 import pickle
@@ -14,24 +14,9 @@ from recovery_gym import ray as rgray  # noqa: E402
 from recovery_gym.ray.server import _gone  # noqa: E402
 from test_trajectories import _collect, traj_hash  # noqa: E402
 
-PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
 @pytest.fixture(scope="module")
-def cluster():
-    # Actors are new processes: they import recovery_gym from PYTHONPATH (a local cluster inherits the driver's).
-    old = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = PKG_DIR + (os.pathsep + old if old else "")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    try:
-        yield ray
-    finally:
-        if ray.is_initialized():
-            ray.shutdown()
-        if old is None:
-            os.environ.pop("PYTHONPATH", None)
-        else:
-            os.environ["PYTHONPATH"] = old
+def cluster(ray_cluster):
+    return ray_cluster
 
 
 def _pids(info):

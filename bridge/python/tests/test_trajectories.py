@@ -2,7 +2,6 @@
 Whole trajectories (observations, rewards, flags, infos, actions) are compared by hash."""
 import hashlib
 import json
-import subprocess
 
 import recovery_gym as rg
 
@@ -33,16 +32,30 @@ def bridge_rollout(client, env_id, num_envs, seed, steps, **options):
     return out
 
 
-def inprocess_rollouts(repo_root, items):
-    res = subprocess.run(["node", "--import", "tsx", "bridge/python/tests/inprocess_rollout.ts"], cwd=repo_root,
-                         input=json.dumps(items).encode(), capture_output=True, timeout=300)
-    assert res.returncode == 0, res.stderr.decode()[-2000:]
-    return json.loads(res.stdout)
+DISCRETE_IDS = ["Demo-v0", "ToolMaze-v0", "ToolMaze-v1", "FailingTools-v0", "ToolMisuseBench-v0", "PlanBenchXL-v0"]
 
 
-def test_bridge_equals_inprocess_for_every_env(client, env_ids, repo_root):
-    items = [{"env_id": e, "num_envs": 3, "seed": 11 + i, "steps": 30} for i, e in enumerate(env_ids)]
-    ref = inprocess_rollouts(repo_root, items)
+def every_env_items(env_ids):
+    return [{"env_id": e, "num_envs": 3, "seed": 11 + i, "steps": 30} for i, e in enumerate(env_ids)]
+
+
+def discrete_items():
+    return [{"env_id": e, "num_envs": 3, "seed": 5 + i, "steps": 25, "options": {"actionMode": "discrete"}}
+            for i, e in enumerate(DISCRETE_IDS)]
+
+
+def reference_items(env_ids):
+    """Every in-process reference the session compares against, for conftest.py's reference_rollouts."""
+    return every_env_items(env_ids) + discrete_items()
+
+
+def rollout_key(item):
+    return json.dumps(item, sort_keys=True)
+
+
+def test_bridge_equals_inprocess_for_every_env(client, env_ids, reference_rollouts):
+    items = every_env_items(env_ids)
+    ref = [reference_rollouts[rollout_key(it)] for it in items]
     for it, want in zip(items, ref):
         got = bridge_rollout(client, it["env_id"], it["num_envs"], it["seed"], it["steps"])
         assert traj_hash(got) == traj_hash(want), it["env_id"]

@@ -2,23 +2,19 @@
 TRL's tool dispatch (see trl_probe.py, run in a subprocess with TRL on its path). TRL comes from
 scripts/ensure-trl.sh (test-python.sh exports RG_TRL_PATH); the test skips only when TRL could not be installed."""
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
 
 @pytest.fixture(scope="module")
-def report(address, repo_root):
-    trl_path = os.environ.get("RG_TRL_PATH")
-    if not trl_path:
-        pytest.skip("TRL not installed (scripts/ensure-trl.sh found no wheels for it)")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([trl_path, str(repo_root / "bridge" / "python")]))
-    res = subprocess.run([sys.executable, "bridge/python/tests/trl_probe.py", address], cwd=repo_root, env=env,
-                         capture_output=True, timeout=600)
-    assert res.returncode == 0, res.stderr.decode()[-3000:]
-    return {r["env_id"]: r for r in json.loads(res.stdout)}
+def report(early):
+    # trl_probe.py runs from the session's start (conftest.py's early: its imports take seconds of one core).
+    probe = early.get("trl")
+    if probe is None:
+        pytest.skip("TRL not installed (scripts/ensure-trl.sh found no wheels for it), or no bridge server")
+    code, out, err = probe.result(timeout=600)
+    assert code == 0, err.decode()[-3000:]
+    return {r["env_id"]: r for r in json.loads(out)}
 
 
 def test_trainer_probes_typed_tools_for_a_fixed_tool_family(report):
