@@ -79,4 +79,27 @@ describe("discrete mode memos", () => {
       }
     }
   });
+
+  it("ToolMaze-v0: a tool call that binds the same values from the same sources stays the same object from step to step", () => {
+    // The features' per-candidate memos key on the object: a rebuilt call list must keep unchanged calls.
+    const env = discrete("ToolMaze-v0");
+    const rng = new Rng(7);
+    let kept = 0;
+    for (let episode = 0; episode < 10; episode++) {
+      let [obs] = env.reset({ seed: 60 + episode });
+      let before = new Map(env.currentCandidates().map((c) => [stableStringify({ action: c.action, sources: c.sources }), c]));
+      while (!env.isDone()) {
+        [obs] = env.step(pick(obs, rng));
+        const now = env.currentCandidates().filter((c) => c.kind === "tool_call");
+        for (const c of now) {
+          const earlier = before.get(stableStringify({ action: c.action, sources: c.sources }));
+          if (earlier === undefined) continue;
+          expect(earlier).toBe(c);
+          kept++;
+        }
+        before = new Map(env.currentCandidates().map((c) => [stableStringify({ action: c.action, sources: c.sources }), c]));
+      }
+    }
+    expect(kept).toBeGreaterThan(0);
+  });
 });

@@ -2,7 +2,7 @@
  * The discrete mode's candidate list: abort, answers (answers.ts), family actions and tool calls whose arguments
  * arguments.ts fills from the held values (held.ts). Each env's CandidateMemo keeps a tool's calls between steps.
  */
-import { type JsonValue, stableStringify } from "../../core/json.js";
+import { type JsonObject, type JsonValue, stableStringify } from "../../core/json.js";
 import type { Action } from "../actions.js";
 import { answers } from "./answers.js";
 import { type ArgumentSpec, argumentOptions, argumentsOf, declaredTypes, product, readsAdded, templated } from "./arguments.js";
@@ -83,6 +83,7 @@ function buildToolCalls(
   ep: ObservableEpisode,
   held: readonly HeldValue[],
   limits: CandidateLimits,
+  previous?: readonly Candidate[],
 ): Candidate[] {
   const required = tool.parameters.required ?? [];
   const lists = args.map((arg) => ({ name: arg.name, options: argumentOptions(arg, ep, held, limits.perArgument) }));
@@ -93,9 +94,27 @@ function buildToolCalls(
     lists.filter((l) => l.options.length > 0),
     limits.perTool,
   )) {
-    out.push({ kind: "tool_call", action: { type: "tool_call", name: tool.name, arguments: c.args }, name: tool.name, sources: c.sources });
+    const same = previous === undefined ? undefined : previous.find((p) => sameBinding(p, c.args, c.sources));
+    out.push(
+      same ?? { kind: "tool_call", action: { type: "tool_call", name: tool.name, arguments: c.args }, name: tool.name, sources: c.sources },
+    );
   }
   return out;
+}
+
+/**
+ * Does an earlier call of the same tool bind the same values from the same sources (identical source objects, so
+ * the same held values; === values)? It is then the same candidate, and keeping the object lets the features'
+ * per-candidate memos survive a rebuild, which every new held value that fits one of the tool's arguments causes.
+ */
+function sameBinding(c: Candidate, args: JsonObject, sources: readonly ValueSource[]): boolean {
+  if (c.sources.length !== sources.length) return false;
+  for (let i = 0; i < sources.length; i++) if (c.sources[i] !== sources[i]) return false;
+  const bound = (c.action as { arguments: JsonObject }).arguments;
+  const names = Object.keys(args);
+  if (Object.keys(bound).length !== names.length) return false;
+  for (const name of names) if (bound[name] !== args[name] || !(name in bound)) return false;
+  return true;
 }
 
 /**
@@ -117,7 +136,7 @@ function toolCalls(
     const added = e.templated ? null : memo.held.added(e.heldLength);
     const same = added !== null && !e.args.some((arg, a) => readsAdded(arg, e.declared[a], added));
     e.heldLength = held.length;
-    return same ? e.list : (e.list = buildToolCalls(tool, e.args, ep, held, limits));
+    return same ? e.list : (e.list = buildToolCalls(tool, e.args, ep, held, limits, e.list));
   }
   const args = argumentsOf(tool, ep);
   const list = buildToolCalls(tool, args, ep, held, limits);

@@ -72,11 +72,15 @@ export const GLOBAL_SIZE = GLOBAL_FEATURES.length;
 export const CANDIDATE_SIZE = CANDIDATE_FEATURES.length;
 
 /** The appended groups, in the order their names are spread into the lists above, each with its offsets. */
-const GROUPS = [NEEDS, REQUESTS, VERIFY, FAMILY].map((group: FeatureGroup) => ({
-  group,
-  globalAt: group.globals.length > 0 ? GLOBAL_FEATURES.indexOf(group.globals[0] as GlobalFeature) : -1,
-  slotAt: CANDIDATE_FEATURES.indexOf(group.candidates[0] as CandidateFeature),
-}));
+const GROUPS = [NEEDS, REQUESTS, VERIFY, FAMILY].map((group: FeatureGroup) => {
+  const at = CANDIDATE_FEATURES.indexOf(group.candidates[0] as CandidateFeature);
+  return {
+    group,
+    globalAt: group.globals.length > 0 ? GLOBAL_FEATURES.indexOf(group.globals[0] as GlobalFeature) : -1,
+    // Built once: a closure per group per step costs a function object (and tsx's name wrapper) each time.
+    slotAt: (i: number): number => GLOBAL_SIZE + i * CANDIDATE_SIZE + at,
+  };
+});
 
 /** The observation length F for K candidate slots. */
 export function featureSize(maxCandidates: number): number {
@@ -361,6 +365,11 @@ function staticsOf(ep: ObservableEpisode, c: Candidate): SlotStatics {
   return x;
 }
 
+/** A count saturating at `scale`, in [0, 1]. */
+function sat(x: number, scale: number): number {
+  return Math.min(1, x / scale);
+}
+
 /**
  * The observation vector: global features, then CANDIDATE_SIZE features for each of the K slots (zeros for
  * unused slots). Every value is in [0, 1] and a function of the observable episode and the candidate list alone
@@ -379,7 +388,6 @@ export function encodeFeatures(
   const h = memo ? memo.history(ep, visible) : history(ep, visible);
   const calls = ep.calls;
   const last = calls.length ? outcomeOf(calls[calls.length - 1]) : 0;
-  const sat = (x: number, scale: number) => Math.min(1, x / scale);
   out[0] = ep.maxSteps > 0 ? ep.step / ep.maxSteps : 0;
   out[1 + last] = 1;
   out[5] = sat(h.errors, 5);
@@ -441,8 +449,6 @@ export function encodeFeatures(
   }
   // Then the "still needed" (needs.ts), request (requests.ts), "still to verify" (verify.ts) and family features,
   // in that order, in globals and in every slot.
-  for (const { group, globalAt, slotAt } of GROUPS) {
-    group.encode(ep, list, maxCandidates, { out, globalAt, slotAt: (i) => GLOBAL_SIZE + i * CANDIDATE_SIZE + slotAt });
-  }
+  for (const { group, globalAt, slotAt } of GROUPS) group.encode(ep, list, maxCandidates, { out, globalAt, slotAt });
   return out;
 }

@@ -10,7 +10,7 @@
 import type { JsonValue } from "../../core/json.js";
 import type { TaskRequest } from "../parameters.js";
 import { type Candidate, valueKey } from "./candidates.js";
-import type { ObservableEpisode, SeenCall } from "./source.js";
+import type { ObservableEpisode, SeenCall, SeenTool } from "./source.js";
 import type { FeatureGroup, FeatureTarget } from "./featureGroup.js";
 
 /** Global request features, appended to features.ts's GLOBAL_FEATURES (docs/DISCRETE.md documents them). */
@@ -92,6 +92,30 @@ function operationOf(ep: ObservableEpisode, tool: string): string {
   return ep.semanticsOf(tool)?.operation ?? tool;
 }
 
+/** The visible tools' operations and documented output types, per tool list (the same list while the set is unchanged). */
+interface ToolOperations {
+  operation: Map<SeenTool, string>;
+  byOperation: Map<string, SeenTool[]>;
+  outputs: Map<SeenTool, string[]>;
+}
+const toolOperations = new WeakMap<readonly SeenTool[], ToolOperations>();
+function operationsOf(ep: ObservableEpisode): ToolOperations {
+  let x = toolOperations.get(ep.tools);
+  if (x === undefined) {
+    x = { operation: new Map(), byOperation: new Map(), outputs: new Map() };
+    for (const t of ep.tools) {
+      const op = operationOf(ep, t.name);
+      x.operation.set(t, op);
+      const own = x.byOperation.get(op);
+      if (own) own.push(t);
+      else x.byOperation.set(op, [t]);
+      x.outputs.set(t, Object.values(t.semantics?.outputs ?? {}));
+    }
+    toolOperations.set(ep.tools, x);
+  }
+  return x;
+}
+
 /** The requests of the observable episode and which are done. */
 export function requestState(ep: ObservableEpisode): RequestState {
   const { requests, byOperation, byValue } = indexOf(ep);
@@ -121,14 +145,13 @@ export function requestState(ep: ObservableEpisode): RequestState {
   const spent = (tool: string) => (badCalls.get(tool) ?? 0) >= 2;
   const blocked = requests.map((r, i) => {
     if (done[i] || badCalls.size === 0) return false;
+    const ops = operationsOf(ep);
     return r.steps.some((op) => {
       if (succeeded.has(op)) return false;
-      const own = ep.tools.filter((t) => operationOf(ep, t.name) === op);
-      if (own.length === 0 || !own.every((t) => spent(t.name))) return false;
-      const types = new Set(own.flatMap((t) => Object.values(t.semantics?.outputs ?? {})));
-      return !ep.tools.some(
-        (t) => operationOf(ep, t.name) !== op && !spent(t.name) && Object.values(t.semantics?.outputs ?? {}).some((x) => types.has(x)),
-      );
+      const own = ops.byOperation.get(op);
+      if (own === undefined || !own.every((t) => spent(t.name))) return false;
+      const types = new Set(own.flatMap((t) => ops.outputs.get(t)!));
+      return !ep.tools.some((t) => ops.operation.get(t) !== op && !spent(t.name) && ops.outputs.get(t)!.some((x) => types.has(x)));
     });
   });
   return { requests, done, succeeded, suspiciousGoals, blocked, byOperation, byValue };
@@ -156,6 +179,90 @@ function suspicious(ep: ObservableEpisode, c: SeenCall): boolean {
 const overlaps = (a: readonly number[], b: readonly number[]): boolean => a.some((x) => b.includes(x));
 
 /**
+ * Per candidate, `task_value_named_for_other_argument` and the parameter index it was computed with: it depends on
+ * the task's parameters and the candidate's own arguments alone, and tool calls persist from step to step.
+ */
+const namedForOtherOf = new WeakMap<Candidate, { index: ParameterIndex; value: boolean }>();
+function namedForOther(c: Candidate, index: ParameterIndex): boolean {
+  const hit = namedForOtherOf.get(c);
+  if (hit !== undefined && hit.index === index) return hit.value;
+  const args = (c.action as { arguments: Record<string, JsonValue> }).arguments;
+  const names = Object.keys(args);
+  let value = false;
+  for (let k = 0; k < names.length && k < c.sources.length; k++) {
+    if (c.sources[k].kind !== "task") continue;
+    const named = index.namesByValue.get(valueKey(args[names[k]]));
+    if (named && !named.has(names[k])) {
+      value = true;
+      break;
+    }
+  }
+  namedForOtherOf.set(c, { index, value });
+  return value;
+}
+
+/**
+ * What a tool-call candidate's request features read of itself and the task, once per candidate object and parameter
+ * index: its operation, the requests naming it, and which requests its bound values came from. A candidate belongs
+ * to one episode (the candidate memo starts over with a new one), whose calls only grow, so the calls its response
+ * sources name stay the same.
+ */
+interface RequestStatics {
+  index: ParameterIndex;
+  op: string;
+  /** The requests that name its operation (a step or the goal). */
+  mine: readonly number[];
+  /** The requests whose goal is its operation. */
+  goalOf: readonly number[];
+  /** The operations of the calls its response sources name, in source order. */
+  responseOps: readonly string[];
+  same: boolean;
+  other: boolean;
+  taskSame: boolean;
+  taskOther: boolean;
+}
+const NONE: readonly number[] = [];
+const requestStatics = new WeakMap<Candidate, RequestStatics>();
+function staticsOf(ep: ObservableEpisode, c: Candidate, index: ParameterIndex): RequestStatics {
+  const hit = requestStatics.get(c);
+  if (hit !== undefined && hit.index === index) return hit;
+  const op = operationOf(ep, c.name);
+  const mine = index.byOperation.get(op) ?? NONE;
+  const goalOf: number[] = [];
+  index.requests.forEach((r, j) => {
+    if (r.goal === op) goalOf.push(j);
+  });
+  // Which request a bound value belongs to: a response of a tool that request names, a literal it quotes.
+  const responseOps: string[] = [];
+  let same = false;
+  let other = false;
+  for (const src of c.sources) {
+    if (src.kind !== "response") continue;
+    const call = ep.calls[src.call];
+    if (!call) continue;
+    const callOp = operationOf(ep, call.tool);
+    responseOps.push(callOp);
+    const theirs = index.byOperation.get(callOp) ?? NONE;
+    if (theirs.length === 0) continue;
+    if (overlaps(mine, theirs)) same = true;
+    else other = true;
+  }
+  let taskSame = false;
+  let taskOther = false;
+  if (c.sources.some((src) => src.kind === "task")) {
+    for (const v of Object.values((c.action as { arguments: Record<string, JsonValue> }).arguments)) {
+      const theirs = index.byValue.get(valueKey(v));
+      if (!theirs) continue;
+      if (overlaps(mine, theirs)) taskSame = true;
+      else taskOther = true;
+    }
+  }
+  const x = { index, op, mine, goalOf, responseOps, same, other, taskSame, taskOther };
+  requestStatics.set(c, x);
+  return x;
+}
+
+/**
  * Writes the request features: globals at `globalAt`, each tool-call candidate's at `slotAt(i)`. Values in [0, 1];
  * all zero when the task states no requests, but for `task_value_named_for_other_argument`.
  */
@@ -163,77 +270,42 @@ function encodeRequests(ep: ObservableEpisode, list: readonly Candidate[], maxCa
   const { out, globalAt, slotAt } = at;
   // Any task: a literal bound to an argument the task names it for otherwise ("from that airport to KRK": KRK is the
   // destination, not the origin). Candidates keep their arguments' sources in argument order.
-  const { namesByValue } = indexOf(ep);
-  if (namesByValue.size > 0) {
+  const index = indexOf(ep);
+  if (index.namesByValue.size > 0) {
     for (let i = 0; i < list.length && i < maxCandidates; i++) {
       const c = list[i];
-      if (c.kind !== "tool_call") continue;
-      const args = (c.action as { arguments: Record<string, JsonValue> }).arguments;
-      const names = Object.keys(args);
-      for (let k = 0; k < names.length && k < c.sources.length; k++) {
-        if (c.sources[k].kind !== "task") continue;
-        const named = namesByValue.get(valueKey(args[names[k]]));
-        if (named && !named.has(names[k])) {
-          out[slotAt(i) + 11] = 1;
-          break;
-        }
-      }
+      if (c.kind === "tool_call" && namedForOther(c, index)) out[slotAt(i) + 11] = 1;
     }
   }
+  // Without requests every other feature stays zero: the request state is not even needed.
+  if (index.requests.length === 0) return;
   const s = requestState(ep);
   const n = s.requests.length;
-  if (n === 0) return;
   out[globalAt] = 1;
   out[globalAt + 1] = s.done.filter((d) => !d).length / n;
   out[globalAt + 2] = s.suspiciousGoals.size > 0 ? 1 : 0;
   out[globalAt + 3] = s.blocked.some((b) => b) ? 1 : 0;
-  const NONE: readonly number[] = [];
   for (let i = 0; i < list.length && i < maxCandidates; i++) {
     const c = list[i];
     if (c.kind !== "tool_call") continue;
     const o = slotAt(i);
-    const op = operationOf(ep, c.name);
-    const mine = s.byOperation.get(op) ?? NONE;
+    const st = staticsOf(ep, c, index);
+    const { op, mine } = st;
     let completesPending = false;
     let completesDone = false;
-    s.requests.forEach((r, j) => {
-      if (r.goal !== op) return;
+    for (const j of st.goalOf) {
       if (s.done[j]) completesDone = true;
       else completesPending = true;
-    });
+    }
     out[o] = completesPending ? 1 : 0;
     out[o + 1] = completesDone && !completesPending ? 1 : 0;
     out[o + 2] = mine.some((j) => !s.done[j]) ? 1 : 0;
     out[o + 3] = mine.length === 0 ? 1 : 0;
     if (mine.length === 0) continue;
-    // Which request a bound value belongs to: a response of a tool that request names, a literal it quotes.
-    let same = false;
-    let other = false;
-    let taskSame = false;
-    let taskOther = false;
-    const args = (c.action as { arguments: Record<string, JsonValue> }).arguments;
-    const sources = c.sources;
-    for (const src of sources) {
-      if (src.kind !== "response") continue;
-      const call = ep.calls[src.call];
-      if (!call) continue;
-      const theirs = s.byOperation.get(operationOf(ep, call.tool)) ?? NONE;
-      if (theirs.length === 0) continue;
-      if (overlaps(mine, theirs)) same = true;
-      else other = true;
-    }
-    if (sources.some((src) => src.kind === "task")) {
-      for (const v of Object.values(args)) {
-        const theirs = s.byValue.get(valueKey(v));
-        if (!theirs) continue;
-        if (overlaps(mine, theirs)) taskSame = true;
-        else taskOther = true;
-      }
-    }
-    out[o + 4] = same ? 1 : 0;
-    out[o + 5] = other ? 1 : 0;
-    out[o + 6] = taskSame ? 1 : 0;
-    out[o + 7] = taskOther ? 1 : 0;
+    out[o + 4] = st.same ? 1 : 0;
+    out[o + 5] = st.other ? 1 : 0;
+    out[o + 6] = st.taskSame ? 1 : 0;
+    out[o + 7] = st.taskOther ? 1 : 0;
     // The request's order: its next step is the first one not done yet, and a step takes the value the step the
     // request names just before it returned ("check the price, then change that amount": the price, not another
     // amount held earlier).
@@ -253,9 +325,8 @@ function encodeRequests(ep: ObservableEpisode, list: readonly Candidate[], maxCa
     out[o + 8] = next ? 1 : 0;
     out[o + 9] = skips ? 1 : 0;
     if (previous.size > 0) {
-      for (const src of sources) {
-        const call = src.kind === "response" ? ep.calls[src.call] : undefined;
-        if (call && previous.has(operationOf(ep, call.tool))) {
+      for (const sourceOp of st.responseOps) {
+        if (previous.has(sourceOp)) {
           out[o + 10] = 1;
           break;
         }

@@ -189,29 +189,88 @@ export function verificationOf(ep: ObservableEpisode): Verification {
 }
 
 const callValues = new WeakMap<SeenCall, readonly string[]>();
-/** Value keys of every scalar a successful response returned (up to depth 4). */
-function responseValues(ep: ObservableEpisode): Set<string> {
-  const out = new Set<string>();
-  for (const c of ep.calls) {
-    let keys = callValues.get(c);
-    if (!keys) {
-      const found: string[] = [];
-      const walk = (v: JsonValue, depth: number): void => {
-        if (v === null || depth > 4) return;
-        if (typeof v !== "object") found.push(valueKey(v));
-        else for (const x of Array.isArray(v) ? v : Object.values(v)) walk(x, depth + 1);
-      };
-      if (c.ok) walk(c.response, 0);
-      callValues.set(c, (keys = found));
-    }
-    for (const k of keys) out.add(k);
+/** Value keys of every scalar a successful response returned (up to depth 4), once per call. */
+function valuesOf(c: SeenCall): readonly string[] {
+  let keys = callValues.get(c);
+  if (!keys) {
+    const found: string[] = [];
+    if (c.ok) collectValues(c.response, 0, found);
+    callValues.set(c, (keys = found));
   }
-  return out;
+  return keys;
+}
+
+function collectValues(v: JsonValue, depth: number, found: string[]): void {
+  if (v === null || depth > 4) return;
+  if (typeof v !== "object") found.push(valueKey(v));
+  else for (const x of Array.isArray(v) ? v : Object.values(v)) collectValues(x, depth + 1, found);
+}
+
+/**
+ * The union of valuesOf over the calls up to and including the keyed one. A SeenCall belongs to one history after
+ * the same predecessors (source.ts), so the set is extended in place when the next step's last call follows the
+ * keyed one, and moved to the new key: one live set per episode instead of a rebuild per step.
+ */
+const returnedUpTo = new WeakMap<SeenCall, { count: number; values: Set<string> }>();
+function responseValues(ep: ObservableEpisode): Set<string> {
+  const calls = ep.calls;
+  const n = calls.length;
+  if (n === 0) return new Set();
+  const hit = returnedUpTo.get(calls[n - 1]);
+  if (hit && hit.count === n) return hit.values;
+  const prev = n > 1 ? returnedUpTo.get(calls[n - 2]) : undefined;
+  let entry: { count: number; values: Set<string> };
+  if (prev && prev.count === n - 1) {
+    returnedUpTo.delete(calls[n - 2]);
+    entry = prev;
+    for (const k of valuesOf(calls[n - 1])) entry.values.add(k);
+    entry.count = n;
+  } else {
+    entry = { count: n, values: new Set() };
+    for (const c of calls) for (const k of valuesOf(c)) entry.values.add(k);
+  }
+  returnedUpTo.set(calls[n - 1], entry);
+  return entry.values;
 }
 
 /** A visible tool of the write's service reads it back. */
 function verifiable(ep: ObservableEpisode, w: Write): boolean {
   return ep.tools.some((t) => t.semantics?.label === w.label && (t.semantics?.confirms ?? []).includes(w.op));
+}
+
+/**
+ * What a tool-call candidate's verify features read of its own arguments, once per candidate object (its arguments
+ * never change; tool calls persist from step to step through the candidate memo).
+ */
+interface CallStatics {
+  arguments: JsonObject;
+  /** Value keys of its scalar id-like arguments (`id`, `*_id`), in argument order. */
+  idValues: string[];
+  /** argumentKeys of its arguments, built when first needed (only writes and read-backs ask). */
+  keys: Set<string> | null;
+}
+const callStatics = new WeakMap<Candidate, CallStatics>();
+function staticsOf(c: Candidate): CallStatics {
+  let x = callStatics.get(c);
+  if (x === undefined) {
+    const args = (c.action as { arguments: JsonObject }).arguments;
+    const idValues: string[] = [];
+    for (const [name, value] of Object.entries(args)) {
+      if (ID_FIELD.test(name) && value !== null && typeof value !== "object") idValues.push(valueKey(value));
+    }
+    callStatics.set(c, (x = { arguments: args, idValues, keys: null }));
+  }
+  return x;
+}
+
+function argsOf(st: CallStatics): Set<string> {
+  st.keys ??= argumentKeys(st.arguments);
+  return st.keys;
+}
+
+function namesReceipt(w: Write, args: ReadonlySet<string>): boolean {
+  for (const k of w.receipt.values()) if (args.has(k)) return true;
+  return false;
 }
 
 /**
@@ -245,21 +304,20 @@ function encodeVerify(ep: ObservableEpisode, list: readonly Candidate[], maxCand
     const sem = ep.semanticsOf(c.name);
     if (!sem) continue;
     if (sem.caveat) out[o + 6] = 1;
-    const bound = (c.action as { arguments: JsonObject }).arguments;
-    for (const [name, value] of Object.entries(bound)) {
-      if (!ID_FIELD.test(name) || value === null || typeof value === "object") continue;
+    const st = staticsOf(c);
+    if (st.idValues.length > 0) {
       returned ??= responseValues(ep);
-      if (!returned.has(valueKey(value))) {
-        out[o + 7] = 1;
-        break;
+      for (const k of st.idValues) {
+        if (!returned.has(k)) {
+          out[o + 7] = 1;
+          break;
+        }
       }
     }
-    const args = argumentKeys((c.action as { arguments: JsonObject }).arguments);
-    const namesReceipt = (w: Write) => [...w.receipt.values()].some((k) => args.has(k));
     if (sem.writes) {
       out[o] = 1;
       const same = v.writes.filter((w) => w.label === sem.label);
-      if (same.some((w) => w.status !== "undone" && namesReceipt(w))) out[o + 2] = 1;
+      if (same.some((w) => w.status !== "undone" && namesReceipt(w, argsOf(st)))) out[o + 2] = 1;
       else if (v.writes.some((w) => w.op === (sem.operation ?? c.name))) out[o + 3] = 1;
       if (latest !== null && latest.label !== sem.label) out[o + 8] = 1;
     }
@@ -267,7 +325,7 @@ function encodeVerify(ep: ObservableEpisode, list: readonly Candidate[], maxCand
       // A read-back names the receipt, or takes no receipt field at all (a list of the service's records).
       const tool = ep.tools.find((t) => t.name === c.name);
       const takesReceipt = [...latest.receipt.keys()].some((f) => tool?.parameters.properties?.[f] !== undefined);
-      if (namesReceipt(latest) || !takesReceipt) out[o + 1] = 1;
+      if (namesReceipt(latest, argsOf(st)) || !takesReceipt) out[o + 1] = 1;
     }
   }
 }
