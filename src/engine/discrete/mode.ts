@@ -13,7 +13,8 @@ import type { Action } from "../actions.js";
 import type { ToolObservation } from "../observation.js";
 import { ToolEnv, type ToolEnvState, type ToolResetInfo, type ToolStepInfo } from "../toolEnv.js";
 import { type Candidate, CandidateMemo, type CandidateLimits, candidates } from "./candidates.js";
-import { encodeFeatures, FeatureMemo, featureSize } from "./features.js";
+import { FeatureMemo } from "./callHistory.js";
+import { encodeFeatures, featureSize } from "./features.js";
 import type { ObservableEpisode } from "./source.js";
 import { withKeys } from "../../core/objects.js";
 
