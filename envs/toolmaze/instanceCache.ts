@@ -13,22 +13,26 @@ import { isUnsolvable } from "./scorer.js";
 import { slotSolutions } from "./task/facts.js";
 import { Memo } from "./task/memo.js";
 import { slotCost } from "./task/solve.js";
-import { CANONICAL_INSTANCES, canonicalInstance, type Perturbation, stratifiedInstanceIndex, type Task } from "./tasks.js";
+import { CANONICAL_INSTANCES, canonicalInstance, PERTURBATIONS, type Perturbation, stratifiedInstanceIndex, type Task } from "./tasks.js";
 import { type ToolMazeVersion, versionProfile } from "./version.js";
 import { decoyDefinition, distractorPool, faultSpecs, isDecoy, toolDefinition } from "./wiring.js";
 import { corpus } from "./world/corpus.js";
 import type { WorldState } from "./world/state.js";
 
-const profiles = new WeakMap<Task, Map<Perturbation, FaultProfile>>();
+/** A canonical task's profiles, indexed by perturbation (`PERTURBATIONS` order); a task belongs to one version. */
+const profiles = new Memo<Task, (FaultProfile | undefined)[]>("canonicalProfiles");
+/** NP profiles have no fault and draw nothing: their stream is never built (its path alone is a string per visit). */
+const NO_DRAWS = new Rng("toolmaze/np-profile-never-draws");
 /** The fault profile of a canonical instance (the same object for every episode of it). */
 export function canonicalProfile(task: Task, perturbation: Perturbation, version: ToolMazeVersion = "v0"): FaultProfile {
   let byMode = profiles.get(task);
-  if (!byMode) profiles.set(task, (byMode = new Map()));
-  let profile = byMode.get(perturbation);
+  if (!byMode) profiles.set(task, (byMode = [undefined, undefined, undefined, undefined, undefined]));
+  const mode = PERTURBATIONS.indexOf(perturbation);
+  let profile = byMode[mode];
   if (!profile) {
     const vp = versionProfile(version);
-    profile = buildProfile(task, perturbation, new Rng(`${vp.canonicalSeed}/${task.id}/${perturbation}`), vp);
-    byMode.set(perturbation, profile);
+    const rng = perturbation === "NP" ? NO_DRAWS : new Rng(`${vp.canonicalSeed}/${task.id}/${perturbation}`);
+    profile = byMode[mode] = buildProfile(task, perturbation, rng, vp);
   }
   return profile;
 }
@@ -82,6 +86,15 @@ function initialPotential(task: Task, profile: FaultProfile): number {
   // 0 - n, not -n: Φ = -0 would break equality checks on finished episodes.
   return 0 - total;
 }
+/** Read only (`ProfileFacts.faultById`): the profiles without faults (a fifth of the canonical suite) share it. */
+const NO_FAULTS: ReadonlyMap<string, SlotFault> = new Map();
+/** A loop, not `new Map(faults.map(...))`: no entry arrays on every first visit and sampled reset. */
+function faultIndex(faults: readonly SlotFault[]): ReadonlyMap<string, SlotFault> {
+  if (faults.length === 0) return NO_FAULTS;
+  const byId = new Map<string, SlotFault>();
+  for (const x of faults) byId.set(x.id, x);
+  return byId;
+}
 // Sampled profiles too (one per sampled reset): a Memo, not a WeakMap (see task/memo.ts).
 const facts = new Memo<FaultProfile, ProfileFacts>("profileFacts");
 /** Unsolvable flag, fault lookup, initial potential and engine fault specs of a profile (cached on its identity). */
@@ -90,7 +103,7 @@ export function profileFacts(task: Task, profile: FaultProfile): ProfileFacts {
   if (!f) {
     f = {
       unsolvable: isUnsolvable(task, profile),
-      faultById: new Map(profile.faults.map((x) => [x.id, x])),
+      faultById: faultIndex(profile.faults),
       phi0: initialPotential(task, profile),
       faults: faultSpecs(profile),
     };
@@ -160,7 +173,8 @@ export function deepFreezeJson<T extends JsonValue>(value: T): T {
   return value;
 }
 
-const hiddenTemplates = new WeakMap<FaultProfile, JsonObject>();
+// On the profile (a Memo): its facts have given it a memo slot already, where a WeakMap entry is a hash insert.
+const hiddenTemplates = new Memo<FaultProfile, JsonObject>("canonicalHidden");
 /**
  * The hidden ground truth of a canonical instance: built and deep-frozen once, then the same read-only object for
  * every episode of the instance (it reaches callers through `info.hidden`; `structuredClone` it to edit a copy).

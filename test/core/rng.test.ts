@@ -35,6 +35,17 @@ describe("Rng", () => {
     }
   });
 
+  it("seeding stays exact at the extremes of Mash's state (the largest code units, long seeds)", () => {
+    // The hand-written pass floors where Mash truncates with `>>> 0`: equal only while its products stay in [0, 2^32).
+    const seeds = ["\uffff".repeat(500), "\u0000".repeat(500), "\uffff\u0000".repeat(250)];
+    for (let i = 0; i < 300; i++) {
+      let s = "";
+      for (let k = 0; k < 1 + (i % 60); k++) s += String.fromCharCode((i * 7919 + k * 104_729) % 0x10000);
+      seeds.push(s);
+    }
+    for (const seed of seeds) expect(aleaSeedState(seed)).toEqual(seedrandom.alea(seed, { state: true }).state());
+  });
+
   it("state round-trips", () => {
     const a = new Rng("s");
     a.random();

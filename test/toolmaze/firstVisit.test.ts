@@ -23,6 +23,19 @@ describe("ToolMaze first visit of a canonical instance", () => {
     expect(unsolvableZero).toBeGreaterThan(0);
   });
 
+  it("a profile's fault index maps every fault id to its fault, and fault-free profiles build no stream", () => {
+    for (let i = 0; i < 200; i++) {
+      const { task, perturbation } = canonicalInstance(i, "v0");
+      const profile = canonicalProfile(task, perturbation, "v0");
+      const byId = profileFacts(task, profile).faultById;
+      expect([...byId.entries()]).toEqual(profile.faults.map((f) => [f.id, f]));
+      if (perturbation === "NP") expect(profile).toEqual({ perturbation: "NP", faults: [] });
+      else expect(profile.faults.length).toBeGreaterThan(0);
+      // Cached per instance: the same object on every call.
+      expect(canonicalProfile(task, perturbation, "v0")).toBe(profile);
+    }
+  });
+
   it("Φ0 of an edited profile (a fault's group that is not its position's capability) is computed, not a cached value", () => {
     // Only edits that change Φ0 can tell a cached value from a computed one: count those.
     let telling = 0;
