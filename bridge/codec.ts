@@ -41,6 +41,11 @@ const unpackr = new Unpackr(unpackOptions as ConstructorParameters<typeof Unpack
 const INT32_MIN = -0x80000000;
 const UINT32_MAX = 0xffffffff;
 
+/** An integer-valued number msgpackr would write as float64 (outside the 32-bit range) but int64 can carry. */
+function needsInt64(v: number): boolean {
+  return (v > UINT32_MAX || v < INT32_MIN) && Number.isSafeInteger(v);
+}
+
 /**
  * Makes a value safe for cross-language MessagePack. Returns the same reference when nothing needs changing, so
  * the common case allocates nothing. Fixes: integer-valued numbers outside the 32-bit range (msgpackr would write
@@ -48,35 +53,70 @@ const UINT32_MAX = 0xffffffff;
  * maps with string keys; Sets become arrays; Dates become ISO strings; functions and symbols become nil.
  */
 export function toWire(value: unknown): unknown {
+  if (typeof value === "object") {
+    if (value === null) return null;
+    // Arrays and plain maps are nearly every node of a response: they are tested first, before the rarer kinds.
+    if (Array.isArray(value)) return arrayToWire(value);
+    const proto = Object.getPrototypeOf(value);
+    if (proto === Object.prototype) return mapToWire(value as Record<string, unknown>, false);
+    return otherToWire(value, proto);
+  }
   switch (typeof value) {
     case "number":
-      if (Number.isInteger(value) && (value > UINT32_MAX || value < INT32_MIN) && Number.isSafeInteger(value)) {
-        return BigInt(value);
-      }
-      return value;
+      return Number.isInteger(value) && needsInt64(value) ? BigInt(value) : value;
     case "string":
     case "boolean":
     case "bigint":
       return value;
-    case "undefined":
-      return null;
-    case "function":
-    case "symbol":
-      return null;
     default:
-      break;
+      // undefined, functions and symbols
+      return null;
   }
-  if (value === null) return null;
-  if (Array.isArray(value)) {
-    let out: unknown[] | null = null;
-    for (let i = 0; i < value.length; i++) {
-      const v = value[i];
-      const w = toWire(v);
-      if (w !== v && out === null) out = value.slice(0, i);
-      if (out !== null) out.push(w);
+}
+
+/**
+ * One element's wire form. Strings, booleans and 32-bit numbers are answered without the call to `toWire`: they
+ * are most of a response's leaves, and every map and array of every response passes here.
+ */
+function leafOrWire(v: unknown): unknown {
+  const t = typeof v;
+  if (t === "string" || t === "boolean") return v;
+  if (t === "number") return Number.isInteger(v) && needsInt64(v as number) ? BigInt(v as number) : v;
+  return toWire(v);
+}
+
+function arrayToWire(value: unknown[]): unknown[] {
+  let out: unknown[] | null = null;
+  for (let i = 0; i < value.length; i++) {
+    const v = value[i];
+    const w = leafOrWire(v);
+    if (w !== v && out === null) out = value.slice(0, i);
+    if (out !== null) out.push(w);
+  }
+  return out ?? value;
+}
+
+/** A plain map (or, with `copy`, a null-prototype one, which is always copied into a plain map). */
+function mapToWire(src: Record<string, unknown>, copy: boolean): Record<string, unknown> {
+  let out: Record<string, unknown> | null = null;
+  // Object.keys, not for-in + hasOwn: measured on recorded ToolMisuseBench-v0 responses (session 27), the key array
+  // V8 copies from its enum cache costs less than for-in's per-key checks (toWire 0.90 -> 0.83 µs per env-step).
+  const keys = Object.keys(src);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    const v = src[k];
+    const w = leafOrWire(v);
+    if (w !== v && out === null) {
+      out = {};
+      for (let j = 0; j < i; j++) out[keys[j]] = src[keys[j]];
     }
-    return out ?? value;
+    if (out !== null) out[k] = w;
   }
+  return out ?? (copy ? { ...src } : src);
+}
+
+/** Typed arrays, Maps, Sets, Dates, class instances and null-prototype maps. */
+function otherToWire(value: object, proto: unknown): unknown {
   if (ArrayBuffer.isView(value)) {
     if (value instanceof Uint8Array || !isNumericView(value)) return value instanceof Uint8Array ? value : null;
     const arr = Array.from<number | bigint>(value);
@@ -89,30 +129,12 @@ export function toWire(value: unknown): unknown {
   }
   if (value instanceof Set) return toWire(Array.from(value));
   if (value instanceof Date) return value.toISOString();
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) {
+  if (proto !== null) {
     // Class instances (e.g. a space object) travel as their JSON form when they have one.
     const withJson = value as { toJSON?: () => unknown };
     if (typeof withJson.toJSON === "function") return toWire(withJson.toJSON());
   }
-  const src = value as Record<string, unknown>;
-  let out: Record<string, unknown> | null = null;
-  // for-in over own keys rather than Object.keys: every map of every response passes here, and for-in allocates
-  // no key array. The keys before the first changed value are copied by a second (rare) walk up to it.
-  for (const k in src) {
-    if (!Object.hasOwn(src, k)) continue;
-    const v = src[k];
-    const w = toWire(v);
-    if (w !== v && out === null) {
-      out = {};
-      for (const j in src) {
-        if (j === k) break;
-        if (Object.hasOwn(src, j)) out[j] = src[j];
-      }
-    }
-    if (out !== null) out[k] = w;
-  }
-  return out ?? (proto === null ? { ...src } : value);
+  return mapToWire(value as Record<string, unknown>, proto === null);
 }
 
 /** Encodes one response or request map. */

@@ -33,26 +33,48 @@ function push<T>(cols: Record<string, Column<T>>, key: string, env: number, valu
   }
 }
 
+/** `diffValue`'s answer when the two values are deeply equal: nothing to send. */
+const SAME: Record<string, unknown> = Object.freeze({});
+
 /**
- * The changed sub-keys of `next` when `prev` and `next` are maps with the same keys and at least one value kept
- * (else null: the whole value is sent). The client merges the patch into its copy of `prev`.
+ * How `next` travels given `prev`: SAME when they are deeply equal (`deepEqual`), the changed sub-keys when both are
+ * plain maps with the same keys and at least one value kept and one changed (the client merges this patch into its
+ * copy of `prev`), else null (the whole value is sent). One walk over two maps, where a `deepEqual` of the maps and
+ * then a per-key comparison would walk them twice: the `response` and `budget` maps of most steps are exactly that.
  */
-function patchOf(prev: unknown, next: unknown): Record<string, unknown> | null {
-  if (!isPlainObject(prev) || !isPlainObject(next)) return null;
+function diffValue(prev: unknown, next: unknown): Record<string, unknown> | null {
+  if (!isPlainObject(prev) || !isPlainObject(next)) return deepEqual(prev, next) ? SAME : null;
+  const keys = Object.keys(next);
+  // Different key counts: not equal, and no patch can express it.
+  if (keys.length !== Object.keys(prev).length) return null;
   let patch: Record<string, unknown> | null = null;
-  let count = 0;
   let kept = false;
-  for (const k in next) {
-    if (!Object.hasOwn(next, k)) continue;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    // A key `prev` lacks: as above.
     if (!Object.hasOwn(prev, k)) return null;
-    count++;
     const v = next[k];
     if (deepEqual(prev[k], v)) kept = true;
     else (patch ??= {})[k] = v;
   }
-  if (!kept || patch === null) return null;
-  for (const k in prev) if (Object.hasOwn(prev, k) && --count < 0) return null;
-  return count === 0 ? patch : null;
+  if (patch === null) return SAME;
+  return kept ? patch : null;
+}
+
+/** Files key `k` of env `e` under a set (whole value) or a patch column, or nowhere when it did not change. */
+function diffKey(
+  set: Record<string, Column>,
+  patch: Record<string, Column<Record<string, unknown>>>,
+  k: string,
+  e: number,
+  pv: unknown,
+  v: unknown,
+): void {
+  if (pv === v) return;
+  const sub = diffValue(pv, v);
+  if (sub === SAME) return;
+  if (sub === null) push(set, k, e, v);
+  else push(patch, k, e, sub);
 }
 
 /** Columns covering every env (0..n-1 in order) drop their env list. */
@@ -88,25 +110,32 @@ export function encodeColumns(prev: readonly unknown[] | null, next: readonly un
       }
       continue;
     }
+    const kx = Object.keys(x);
+    const kp = Object.keys(p);
+    // The usual case: an env's observations keep their keys, in the same order, from step to step. Then no key
+    // needs a lookup in the other map, and none can have appeared or disappeared.
+    let sameKeys = kx.length === kp.length;
+    for (let i = 0; sameKeys && i < kx.length; i++) sameKeys = kx[i] === kp[i];
+    if (sameKeys) {
+      for (let i = 0; i < kx.length; i++) {
+        const k = kx[i];
+        diffKey(set, patch, k, e, p[k], x[k]);
+      }
+      continue;
+    }
     let shared = 0;
-    for (const k in x) {
-      if (!Object.hasOwn(x, k)) continue;
+    for (let i = 0; i < kx.length; i++) {
+      const k = kx[i];
       const v = x[k];
       if (!Object.hasOwn(p, k)) {
         push(set, k, e, v);
         continue;
       }
       shared++;
-      const pv = p[k];
-      if (pv === v || deepEqual(pv, v)) continue;
-      const sub = patchOf(pv, v);
-      if (sub === null) push(set, k, e, v);
-      else push(patch, k, e, sub);
+      diffKey(set, patch, k, e, p[k], v);
     }
-    let prevCount = 0;
-    for (const k in p) if (Object.hasOwn(p, k)) prevCount++;
-    if (shared === prevCount) continue;
-    for (const k in p) if (Object.hasOwn(p, k) && !Object.hasOwn(x, k)) ((removed ??= {})[k] ??= []).push(e);
+    if (shared === kp.length) continue;
+    for (let i = 0; i < kp.length; i++) if (!Object.hasOwn(x, kp[i])) ((removed ??= {})[kp[i]] ??= []).push(e);
   }
   if (refs !== null) {
     if (full !== null) full[1] = full[1].map((o) => refs.compact(o));

@@ -1,8 +1,9 @@
 /**
  * Bridge benchmark: per env id, env-steps/s over tcp loopback with the Python client at batch 1/8/64/256, beside
  * the same vector env in this process and a raw pyzmq <-> zeromq.js msgpack echo of the same request/response bytes;
- * lockstep latency p50/p99; the server's CPU per env-step over the env's own (the bridge overhead); and, with
- * --total N, the server's RSS before and after N env-steps.
+ * lockstep latency p50/p99; the server's CPU per env-step over the env's own (the bridge overhead), and over the same
+ * env in process paused before each batch as long as the server waited per round trip; and, with --total N, the
+ * server's RSS before and after N env-steps.
  *
  *   node --import tsx bench/bridge/run.ts [--envs ToolMaze-v0,Demo-v0] [--seconds 3] [--total 1000000] [--info all|none]
  *                                          [--workers 1] [--options '{"complexity":"C1"}'] [--batches 1,8,64,256] [--warmup 1]
@@ -77,6 +78,19 @@ const cpuUs = (): number => {
 
 type InProcessSpeed = { stepsPerS: number; cpuUs: number };
 
+/** Never written: `Atomics.wait` on it is a plain blocking sleep. */
+const PAUSE_CELL = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * How long the server sat idle before each request in a lockstep bridge cell (ms): the round trip minus the
+ * server's CPU per batch. The same env in process, paused that long before each batch, costs 1.5-2x its back-to-back
+ * CPU (caches gone cold; session 27 measured it in the server's own main loop too), so the overhead over that cell
+ * is what the bridge's code adds in lockstep, where the plain overhead column also counts the cold env step.
+ */
+function lockstepPauseMs(bridge: Record<string, number>, batch: number): number {
+  return Math.max(0, (1000 * batch) / bridge.steps_per_s - (bridge.server_cpu_us * batch) / 1000);
+}
+
 /** A uniformly random valid slot per env, from each observation's `action_mask` (the discrete mode). */
 function maskedActions(obs: readonly unknown[], rng: Rng): number[] {
   return obs.map((o) => {
@@ -94,7 +108,7 @@ function maskedActions(obs: readonly unknown[], rng: Rng): number[] {
  * Wall-clock env-steps/s, and CPU µs per env-step (what the server's CPU per env-step is compared against).
  * `masked`: random valid actions from the observations' action masks instead of the action spaces' samplers.
  */
-function inProcess(id: string, batch: number, secs: number, opts: Record<string, unknown>, masked = false): InProcessSpeed {
+function inProcess(id: string, batch: number, secs: number, opts: Record<string, unknown>, masked = false, pauseMs = 0): InProcessSpeed {
   const backend = createCoreBackend();
   // The bridge cells' sessions batch only the infos they were asked for (`--info none`: none), so this cell must too,
   // or it counts info batching the bridge never does against the bridge (ToolMaze-v0 batches ~2% of its step in infos).
@@ -113,6 +127,8 @@ function inProcess(id: string, batch: number, secs: number, opts: Record<string,
   const c0 = cpuUs();
   const t0 = performance.now();
   while (performance.now() - t0 < secs * 1000 || n < 20) {
+    // A blocking sleep uses no CPU: the process CPU over the loop stays the steps' own, as for the server.
+    if (pauseMs > 0) Atomics.wait(PAUSE_CELL, 0, 0, pauseMs);
     step();
     n++;
   }
@@ -313,6 +329,16 @@ async function main(): Promise<void> {
       (rows.at(-1) as Record<string, unknown>).bridgeAloneUs = alone;
       console.log(`bridge alone (replayed steps, no sockets), batch ${largest}: ${fmt(alone, 2)} CPU µs per env-step`);
       (summary.at(-1) as string[]).push(fmt(alone, 2));
+      const last = rows.at(-1) as Record<string, unknown>;
+      const pauseMs = lockstepPauseMs(last.bridge as Record<string, number>, Number(largest));
+      const paused = inProcess(envId, Number(largest), Number(seconds), opts, false, pauseMs);
+      const lockstepOverhead = (last.bridge as Record<string, number>).server_cpu_us - paused.cpuUs;
+      last.inprocessPaused = { ...paused, pauseMs };
+      console.log(
+        `in-process, each batch after the server's idle time per round trip (${fmt(pauseMs, 2)} ms), batch ${largest}: ` +
+          `${fmt(paused.cpuUs, 2)} CPU µs per env-step; server CPU over it ${fmt(lockstepOverhead, 2)} µs per env-step`,
+      );
+      (summary.at(-1) as string[]).push(fmt(paused.cpuUs, 2), fmt(lockstepOverhead, 2));
       let soakInfo: Record<string, unknown> = {};
       if (Number(total) > 0) soakInfo = await soak(envId);
       mkdirSync(path.join(repo, "bench/results"), { recursive: true });
@@ -343,8 +369,10 @@ async function main(): Promise<void> {
         "echo round trips/s",
         "bridge round trips/s",
         "bridge alone µs",
+        "in-proc paused CPU µs",
+        "overhead over paused µs",
       ],
-      summary.map((r) => (r.length < 9 ? [...r, ""] : r)),
+      summary.map((r) => (r.length < 11 ? [...r, ...Array<string>(11 - r.length).fill("")] : r)),
     );
     if (Number(total) === 0) console.log("(RSS soak skipped; pass --total 1000000 to run it)");
     if (!argv.includes("--no-scaling")) await scalingRow();
