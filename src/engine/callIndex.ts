@@ -8,8 +8,9 @@ import type { PatternCall } from "./patterns.js";
  */
 export class CallIndex {
   private calls: readonly PatternCall[] | null = null;
-  private readonly tools: string[] = [];
-  private readonly groups: (string | undefined)[] = [];
+  // Array.of, not literals: grown for the whole episode, see plainRecords.ts.
+  private readonly tools: string[] = Array.of();
+  private readonly groups: (string | undefined)[] = Array.of();
 
   /** Brings the index up to `calls` (normally a no-op: `append` follows every recorded call). */
   sync(calls: readonly PatternCall[], groupOf: (tool: string) => string | undefined): void {

@@ -34,6 +34,7 @@ import { toolSchemaOf } from "./tool.js";
 import { NO_NAMES, NO_TOOLS, ObservationLists } from "./observationLists.js";
 import { type ObservableEpisode, projectEpisode } from "./discrete/source.js";
 import { withKeys } from "../core/objects.js";
+import { HistoryRecord, Observation, StepInfo } from "./plainRecords.js";
 
 // The default hooks' answers, shared: they run on every call / step and the engine only reads them.
 const NO_CALL_REPORT: CallReport = Object.freeze({});
@@ -195,7 +196,8 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     this.episode = this.newEpisode(setup, this.rng.derive("engine"));
     this.stepCount = 0;
     this.done = false;
-    this.history = [];
+    // Array.of, not a literal: see plainRecords.ts (a pretenured history kept a finished episode's steps alive).
+    this.history = Array.of();
     this.lists.lastVisible = NO_NAMES;
     const phi = this.potential();
     this.computer.reset(phi);
@@ -289,8 +291,8 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     if (family) for (const k in family) raw[k] = (raw[k] ?? 0) + family[k];
     const phi = this.potential();
     const { reward, terms } = this.computer.step(raw, phi);
-    this.history.push({ step: this.stepCount, action: parsed ?? action, response, events, reward });
-    const info: ToolStepInfo = { events, rewardTerms: terms, rawTerms: raw, phi, taskId: this.setup.taskId, step: this.stepCount };
+    this.history.push(new HistoryRecord(this.stepCount, parsed ?? action, response, events, reward));
+    const info: ToolStepInfo = new StepInfo(events, terms, raw, phi, this.setup.taskId, this.stepCount);
     if (this.options.hiddenInfo) {
       const stepHidden = report.hidden ?? null;
       if (ended) {
@@ -397,14 +399,15 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     const episode = this.episode as ToolEpisode<S>;
     const lists = this.lists;
     lists.update(episode.data.visible, episode.tools);
-    return {
-      task: (this.setup as EpisodeSetup<S>).prompt,
-      visibleTools: lists.lastVisible,
-      newTools: lists.newTools,
-      removedTools: lists.removed,
+    const budget = remainingBudgets(episode.budgets, this.stepLimit, this.stepCount, episode.data.calls.length, episode.data.retries);
+    return new Observation(
+      (this.setup as EpisodeSetup<S>).prompt,
+      lists.lastVisible,
+      lists.newTools,
+      lists.removed,
       response,
-      step: this.stepCount,
-      budget: remainingBudgets(episode.budgets, this.stepLimit, this.stepCount, episode.data.calls.length, episode.data.retries),
-    };
+      this.stepCount,
+      budget,
+    );
   }
 }
