@@ -30,7 +30,7 @@ import { CallIndex } from "./callIndex.js";
 import { DEFAULT_PATTERN_RULES, type PatternRules, type RecoveryPatterns, recoveryPatternsOf } from "./patterns.js";
 import type { CallPipeline } from "./pipeline.js";
 import { runStaged, type StagedEpisode } from "./staged.js";
-import { EpisodeDataOf, ToolCalled } from "./plainRecords.js";
+import { CallResultOf, EpisodeDataOf, ToolCalled } from "./plainRecords.js";
 import type { ToolDefinition, ToolErrorPayload } from "./tool.js";
 
 export type { BudgetEnd, CallRecord, CallResult, EpisodeData } from "./callRecord.js";
@@ -312,7 +312,7 @@ export class ToolEpisode<S> {
       end = this.budgetEnd("retry_exceeded", this.budgets.retries);
     }
     const response = this.pipeline?.view ? this.pipeline.view(record.response) : record.response;
-    return { record, arguments: args, events, response, end };
+    return new CallResultOf(record, args, events, response, end);
   }
 
   private budgetEnd(reason: BudgetEnd["reason"], limit: number): BudgetEnd {

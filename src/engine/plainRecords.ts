@@ -20,7 +20,7 @@ import type { RawTerms } from "../rewards/compute.js";
 import type { ToolStepInfo } from "./toolEnvContract.js";
 import type { ToolObservation } from "./observation.js";
 import type { HistoryEntry } from "./render.js";
-import type { CallRecord, EpisodeData } from "./callRecord.js";
+import type { BudgetEnd, CallRecord, CallResult, EpisodeData } from "./callRecord.js";
 import type { FaultState } from "./faults.js";
 
 type ToolCalledEvent = Extract<CoreEvent, { type: "tool_called" }>;
@@ -171,4 +171,28 @@ export const EpisodeDataOf = plain<
   this.calls = calls;
   this.faultStates = faultStates;
   this.retries = retries;
+});
+
+/** What `ToolEpisode.call` returns: `{ record, arguments, events, response, end }`. */
+export const CallResultOf = plain<
+  new (
+    record: CallRecord | null,
+    args: JsonObject | null,
+    events: EpisodeEvent[],
+    response: JsonValue,
+    end: BudgetEnd | null,
+  ) => CallResult
+>(function CallResultOf(
+  this: CallResult,
+  record: CallRecord | null,
+  args: JsonObject | null,
+  events: EpisodeEvent[],
+  response: JsonValue,
+  end: BudgetEnd | null,
+): void {
+  this.record = record;
+  this.arguments = args;
+  this.events = events;
+  this.response = response;
+  this.end = end;
 });

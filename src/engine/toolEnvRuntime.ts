@@ -307,7 +307,8 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
       info.success = success;
       info.metrics = this.episodeMetrics(success, why, end);
     }
-    return [this.observe(response), reward, terminated, truncated, info];
+    // Array.of, not a literal: a pretenured result kept the observation and info alive a scavenge longer.
+    return Array.of<unknown>(this.observe(response), reward, terminated, truncated, info) as StepResult<ToolObservation, ToolStepInfo>;
   }
 
   override limitEpisodeSteps(maxSteps: number): boolean {

@@ -33,6 +33,10 @@ describe("plain records", () => {
     // Equal to the literal form under the strictest comparison vitest has (it checks prototypes).
     expect(entry!.action).toStrictEqual({ type: "tool_call", name: tool, arguments: {} });
     expect(JSON.parse(JSON.stringify(obs))).toStrictEqual(obs);
+    // The step result is a real array, as the literal was.
+    const result = env.step({ type: "tool_call", name: tool, arguments: {} });
+    expect(Array.isArray(result)).toBe(true);
+    expect(result).toHaveLength(5);
     env.close();
   });
 });
