@@ -2,7 +2,7 @@
  * ToolMaze's per-episode view of the engine's call log, kept current one call at a time: the clean/poison analysis,
  * each slot's first victim, each fault's first hit, Φ's cache and the fault paths the path events test calls against.
  */
-import type { CallRecord as EngineCall } from "../../src/family.js";
+import { type CallRecord as EngineCall, youngArray } from "../../src/family.js";
 import { alternativeTools, CallAnalysis, type CallRecord, downstreamTools } from "./scorer.js";
 import type { FaultProfile } from "./faults.js";
 import type { ProfileFacts } from "./instanceCache.js";
@@ -90,7 +90,7 @@ function corruptible(facts: ProfileFacts): boolean {
  */
 class TrackedCalls implements Tracked {
   analysed = 0;
-  readonly log: CallRecord[] = Array.of();
+  readonly log: CallRecord[] = youngArray();
   victims: ReadonlyMap<number, string> = NO_VICTIMS;
   firstHit: ReadonlyMap<string, number> = NO_HITS;
   phiClean = 0;

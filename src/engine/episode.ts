@@ -30,7 +30,7 @@ import { CallIndex } from "./callIndex.js";
 import { DEFAULT_PATTERN_RULES, type PatternRules, type RecoveryPatterns, recoveryPatternsOf } from "./patterns.js";
 import type { CallPipeline } from "./pipeline.js";
 import { runStaged, type StagedEpisode } from "./staged.js";
-import { CallResultOf, EpisodeDataOf, ToolCalled } from "./plainRecords.js";
+import { CallResultOf, EpisodeDataOf, ToolCalled, youngArray, youngArrayOf } from "./plainRecords.js";
 import type { ToolDefinition, ToolErrorPayload } from "./tool.js";
 
 export type { BudgetEnd, CallRecord, CallResult, EpisodeData } from "./callRecord.js";
@@ -138,7 +138,7 @@ export class ToolEpisode<S> {
     // Keyed by fault ids (data, unbounded over a suite): a dictionary, see emptyDictionary.
     const faultStates: Record<string, FaultState> = this.faults.length > 0 ? emptyDictionary<FaultState>() : {};
     for (const f of this.faults) faultStates[f.id] = initialFaultState();
-    this.data = new EpisodeDataOf<S>(config.world, [...visible], Array.of(), faultStates, 0);
+    this.data = new EpisodeDataOf<S>(config.world, [...visible], youngArray(), faultStates, 0);
   }
 
   /** States of the per-fault probability streams (the only engine streams that advance with use). */
@@ -253,9 +253,9 @@ export class ToolEpisode<S> {
     }
     const args = cloneJson(rawArgs);
     // The call's own event comes first; its `ok` is filled in once the call is recorded (no unshift at the end).
-    // Plain objects from a constructor and Array.of, not literals: see plainRecords.ts.
+    // Not literals: see plainRecords.ts.
     const called: ToolCalledEvent = new ToolCalled(tool, index, args, false);
-    const events: EpisodeEvent[] = Array.of<EpisodeEvent>(called);
+    const events = youngArrayOf<EpisodeEvent>(called);
     const def = this.tools.get(tool);
     let record: CallRecord;
     let error: ToolErrorPayload | null = null;

@@ -34,7 +34,7 @@ import { toolSchemaOf } from "./tool.js";
 import { NO_NAMES, NO_TOOLS, ObservationLists } from "./observationLists.js";
 import { type ObservableEpisode, projectEpisode } from "./discrete/source.js";
 import { withKeys } from "../core/objects.js";
-import { HistoryRecord, Observation, StepInfo } from "./plainRecords.js";
+import { HistoryRecord, Observation, StepInfo, youngArray, youngArray5 } from "./plainRecords.js";
 
 // The default hooks' answers, shared: they run on every call / step and the engine only reads them.
 const NO_CALL_REPORT: CallReport = Object.freeze({});
@@ -196,8 +196,8 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     this.episode = this.newEpisode(setup, this.rng.derive("engine"));
     this.stepCount = 0;
     this.done = false;
-    // Array.of, not a literal: see plainRecords.ts (a pretenured history kept a finished episode's steps alive).
-    this.history = Array.of();
+    // Not a literal: see plainRecords.ts (a pretenured history kept a finished episode's steps alive).
+    this.history = youngArray();
     this.lists.lastVisible = NO_NAMES;
     const phi = this.potential();
     this.computer.reset(phi);
@@ -307,8 +307,8 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
       info.success = success;
       info.metrics = this.episodeMetrics(success, why, end);
     }
-    // Array.of, not a literal: a pretenured result kept the observation and info alive a scavenge longer.
-    return Array.of<unknown>(this.observe(response), reward, terminated, truncated, info) as StepResult<ToolObservation, ToolStepInfo>;
+    // Not a literal: a pretenured result kept the observation and info alive a scavenge longer (plainRecords.ts).
+    return youngArray5(this.observe(response), reward, terminated, truncated, info);
   }
 
   override limitEpisodeSteps(maxSteps: number): boolean {
