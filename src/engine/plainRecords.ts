@@ -18,11 +18,15 @@ import type { JsonObject, JsonValue } from "../core/json.js";
 import type { Action, ToolCallAction } from "./actions.js";
 import type { CoreEvent, EpisodeEvent } from "./events.js";
 import type { RawTerms } from "../rewards/compute.js";
-import type { ToolStepInfo } from "./toolEnvContract.js";
+import type { ToolResetInfo, ToolStepInfo } from "./toolEnvContract.js";
 import type { ToolObservation } from "./observation.js";
 import type { HistoryEntry } from "./render.js";
 import type { BudgetEnd, CallRecord, CallResult, EpisodeData } from "./callRecord.js";
-import type { FaultState } from "./faults.js";
+import type { CorruptionFn, FaultSpec, FaultState } from "./faults.js";
+import type { EpisodeBudgets } from "./budgets.js";
+import type { CallPipeline, ToolEpisodeConfig } from "./episode.js";
+import type { ToolDefinition } from "./tool.js";
+import type { Rng } from "../core/rng.js";
 
 type ToolCalledEvent = Extract<CoreEvent, { type: "tool_called" }>;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -227,3 +231,39 @@ export const CallResultOf = plain<
   this.response = response;
   this.end = end;
 });
+
+/** A reset's info: `{ taskId, step, phi }` (`hidden` added after when asked for). */
+export const ResetInfoOf = plain<new (taskId: string, step: number, phi: number | null) => ToolResetInfo>(function ResetInfoOf(
+  this: ToolResetInfo,
+  taskId: string,
+  step: number,
+  phi: number | null,
+): void {
+  this.taskId = taskId;
+  this.step = step;
+  this.phi = phi;
+});
+
+const TWO_TEMPLATE: unknown[] = [null, null];
+/** `[a, b]`, allocated young: a reset's result pair. */
+export function youngPair<A, B>(a: A, b: B): [A, B] {
+  const out = TWO_TEMPLATE.slice() as [A, B];
+  out[0] = a;
+  out[1] = b;
+  return out;
+}
+
+/** What a tool env hands a new `ToolEpisode` (read by its constructor, not kept): a class, not a literal. */
+export class EpisodeConfigOf<S> implements ToolEpisodeConfig<S> {
+  constructor(
+    readonly tools: readonly ToolDefinition<S>[],
+    readonly visible: readonly string[],
+    readonly world: S,
+    readonly faults: readonly FaultSpec[] | undefined,
+    readonly corruptions: Readonly<Record<string, CorruptionFn<S>>> | undefined,
+    readonly rng: Rng,
+    readonly valueProvenance: ToolEpisodeConfig<S>["valueProvenance"],
+    readonly budgets: EpisodeBudgets | undefined,
+    readonly pipeline: CallPipeline<S> | undefined,
+  ) {}
+}

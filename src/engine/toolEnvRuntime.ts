@@ -34,7 +34,7 @@ import { toolSchemaOf } from "./tool.js";
 import { NO_NAMES, NO_TOOLS, ObservationLists } from "./observationLists.js";
 import { type ObservableEpisode, projectEpisode } from "./discrete/source.js";
 import { withKeys } from "../core/objects.js";
-import { HistoryRecord, Observation, StepInfo, youngArray, youngArray5 } from "./plainRecords.js";
+import { EpisodeConfigOf, HistoryRecord, Observation, ResetInfoOf, StepInfo, youngArray, youngArray5, youngPair } from "./plainRecords.js";
 
 // The default hooks' answers, shared: they run on every call / step and the engine only reads them.
 const NO_CALL_REPORT: CallReport = Object.freeze({});
@@ -201,9 +201,9 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     this.lists.lastVisible = NO_NAMES;
     const phi = this.potential();
     this.computer.reset(phi);
-    const info: ToolResetInfo = { taskId: setup.taskId, step: 0, phi };
+    const info: ToolResetInfo = new ResetInfoOf(setup.taskId, 0, phi);
     if (this.options.hiddenInfo) info.hidden = setup.hidden ?? {};
-    return [this.observe(null), info];
+    return youngPair(this.observe(null), info);
   }
 
   private toolsNow(): readonly ToolSchema[] {
@@ -326,7 +326,8 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     const { tools, visible, world, faults, budgets, pipeline } = setup;
     const { corruptions } = setup;
     const { valueProvenance } = this.config;
-    return new ToolEpisode<S>({ tools, visible, world, faults, corruptions, rng, valueProvenance, budgets, pipeline });
+    // A class, not a literal: a pretenured config kept the new episode's world alive a scavenge longer (plainRecords.ts).
+    return new ToolEpisode<S>(new EpisodeConfigOf(tools, visible, world, faults, corruptions, rng, valueProvenance, budgets, pipeline));
   }
 
   /** This layer's part of a snapshot (the replay layer, toolEnv.ts, writes and validates the rest). */

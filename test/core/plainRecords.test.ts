@@ -18,7 +18,10 @@ function expectPlain(x: unknown, keys: readonly string[]): void {
 describe("plain records", () => {
   it("observation, budget, info, history entry, parsed call and tool_called event are plain objects, keys in order", () => {
     const env = make<Record<string, unknown>, Action, ToolStepInfo>("ToolMaze-v0", {});
-    const [first] = env.reset({ seed: 1 });
+    const reset = env.reset({ seed: 1 });
+    expect(Array.isArray(reset)).toBe(true);
+    const [first, resetInfo] = reset;
+    expectPlain(resetInfo, ["taskId", "step", "phi"]);
     expectPlain(first, ["task", "visibleTools", "newTools", "removedTools", "response", "step", "budget"]);
     expectPlain(first.budget, ["steps", "toolCalls", "retries"]);
     const tool = (first.visibleTools as string[])[0]!;
