@@ -10,7 +10,7 @@
  * were pretenured under Node's default 16 MB semi-space. From then on, each old-space object that dies with its
  * episode keeps the young objects it points to alive until the next mark-compact (the scavenger cannot know it is
  * dead), so the whole episode's data was copied and promoted: measured on ToolMaze (SyncVectorEnv of 256), 3× the
- * promoted bytes and twice the stepping CPU of `--no-allocation-site-pretenuring`. V8 allocates `new F()` without
+ * promoted bytes of `--no-allocation-site-pretenuring` and up to twice its stepping CPU. V8 allocates `new F()` without
  * an allocation site, always in the young generation; arrays come from `slice` of a private template (a builtin
  * that allocates young too: `Array.of` does as well but cost ~0.3 µs a call, against ~20 ns).
  */
@@ -31,8 +31,8 @@ import type { Rng } from "../core/rng.js";
 type ToolCalledEvent = Extract<CoreEvent, { type: "tool_called" }>;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-// Copied by `slice`, never modified. The empty template holds objects' elements kind (a length-0 `[null]`), so its
-// copies do not change kind on their first push of an object, as the literal's copies used to.
+// Copied by `slice`, never modified. The empty template has the elements kind of object lists (a length-0 `[null]`),
+// so its copies need no kind change on their first push of an object.
 const EMPTY_TEMPLATE: unknown[] = [null];
 EMPTY_TEMPLATE.length = 0;
 const ONE_TEMPLATE: unknown[] = [null];
