@@ -46,6 +46,8 @@ export {
   type TerminationReason,
 } from "./engine/events.js";
 export { recoveryPatterns, type PatternRules } from "./engine/patterns.js";
+/** An empty array V8 allocates young, for per-episode lists (see src/engine/plainRecords.ts). */
+export { youngArray } from "./engine/plainRecords.js";
 export {
   ToolEpisode,
   type CallPipeline,

@@ -3,6 +3,7 @@
  * arguments reused a poisoned value, and the unsafe actions that follow. Incremental (one call at a time), so the
  * env keeps it current per step; the scorer reads its result at the end of the episode.
  */
+import { youngArray } from "../../src/family.js";
 import { Memo } from "./task/memo.js";
 import type { Task } from "./task/model.js";
 import { corpus } from "./world/corpus.js";
@@ -101,14 +102,16 @@ const NO_POISONED_ARGS: readonly PoisonedArgument[] = Object.freeze([]);
  * task text, or a field of a clean response, is the benefit-of-the-doubt source.
  */
 export class CallAnalysis {
-  readonly cleanFlags: boolean[] = [];
+  // The per-call lists below grow for the whole episode: not literals, so V8 never pretenures them (an old
+  // list outliving nothing but its episode kept the young values it holds alive; see src/engine/plainRecords.ts).
+  readonly cleanFlags: boolean[] = youngArray();
   private clean: Set<string> | null = null;
   /** Tools of the calls that executed cleanly (one shared empty set until the first: many episodes make none). */
   get cleanTools(): ReadonlySet<string> {
     return this.clean ?? NO_CLEAN_TOOLS;
   }
   /** Per call, the arguments that carried a poisoned value (empty for clean calls). */
-  readonly poisonedArgs: (readonly PoisonedArgument[])[] = [];
+  readonly poisonedArgs: (readonly PoisonedArgument[])[] = youngArray();
   poisonedUses = 0;
   unsafeActions = 0;
   // The maps and sets below are made on first use: most episodes never poison a value, and many make no clean call.
@@ -120,7 +123,7 @@ export class CallAnalysis {
    * Scalar values of non-poisoned fields not normalised into `cleanSeen` yet: it is only read when an argument
    * carries a poisoned value, which most calls (and most episodes) never do, so the normalisation waits until then.
    */
-  private readonly pendingClean: unknown[] = [];
+  private readonly pendingClean: unknown[] = youngArray();
   /** Normalised output values of clean calls, per position and read field (undefined for a missing field, as norm gives). */
   private cleanValues: Map<number, Map<string, Set<string | undefined>>> | null = null;
   private readonly index: TaskIndex;

@@ -2,7 +2,7 @@
  * ToolMaze's per-episode view of the engine's call log, kept current one call at a time: the clean/poison analysis,
  * each slot's first victim, each fault's first hit, Φ's cache and the fault paths the path events test calls against.
  */
-import type { CallRecord as EngineCall } from "../../src/family.js";
+import { type CallRecord as EngineCall, youngArray } from "../../src/family.js";
 import { alternativeTools, CallAnalysis, type CallRecord, downstreamTools } from "./scorer.js";
 import type { FaultProfile } from "./faults.js";
 import type { ProfileFacts } from "./instanceCache.js";
@@ -85,6 +85,26 @@ function corruptible(facts: ProfileFacts): boolean {
 }
 
 /**
+ * A class, not a literal: it lives as long as its episode, and V8 may allocate a literal's objects straight into the
+ * old generation (see src/engine/plainRecords.ts), where a dead one keeps its young log and analysis alive.
+ */
+class TrackedCalls implements Tracked {
+  analysed = 0;
+  readonly log: CallRecord[] = youngArray();
+  victims: ReadonlyMap<number, string> = NO_VICTIMS;
+  firstHit: ReadonlyMap<string, number> = NO_HITS;
+  phiClean = 0;
+  phiVictims = 0;
+  paths: readonly FaultPath[] = NO_PATHS;
+  pathsAt = 0;
+  constructor(
+    readonly calls: readonly EngineCall[],
+    readonly analysis: CallAnalysis,
+    public phi: number,
+  ) {}
+}
+
+/**
  * Clean/poison analysis, victims and first hits, extended by the calls made since the last look: several hooks
  * read them on every step, and recomputing over the whole log made steps cost O(calls). Keyed on the engine's
  * call array, so a restored or new episode (a different array) starts over from `prev === null` or a fresh array.
@@ -92,19 +112,7 @@ function corruptible(facts: ProfileFacts): boolean {
 export function trackCalls(prev: Tracked | null, calls: readonly EngineCall[], task: Task, facts: ProfileFacts): Tracked {
   let t = prev;
   if (!t || t.calls !== calls || t.analysed > calls.length) {
-    t = {
-      calls,
-      analysed: 0,
-      log: [],
-      analysis: new CallAnalysis(task, corruptible(facts)),
-      victims: NO_VICTIMS,
-      firstHit: NO_HITS,
-      phi: facts.phi0,
-      phiClean: 0,
-      phiVictims: 0,
-      paths: NO_PATHS,
-      pathsAt: 0,
-    };
+    t = new TrackedCalls(calls, new CallAnalysis(task, corruptible(facts)), facts.phi0);
   }
   for (let i = t.analysed; i < calls.length; i++) {
     const r = calls[i]!;

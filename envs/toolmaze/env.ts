@@ -44,7 +44,7 @@ import {
 import { foreignVocabulary, looksImplausible } from "./agent/plausibility.js";
 import { catchUpLog, faultFacts, faultPaths, type Tracked, trackCalls } from "./callTracking.js";
 import type { ToolMazeOptions } from "./options.js";
-import { CORRUPTIONS, hiddenTruth, taskParameters, taskPrompt } from "./setup.js";
+import { CORRUPTIONS, hiddenTruth, taskParameters, taskPrompt, ToolMazeSetup } from "./setup.js";
 
 export { toolMazeOptionsSchema, type ToolMazeOptions } from "./options.js";
 export { faultSpecs, toolDefinition } from "./wiring.js";
@@ -165,23 +165,15 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     this.profile = entry.profile;
     this.facts = entry.facts;
     this.unsolvable = entry.facts.unsolvable;
-    return {
-      taskId: entry.taskId,
-      prompt: entry.prompt,
-      tools: entry.view.tools,
-      visible: entry.view.visible,
-      world: emptyWorldState(),
-      faults: entry.facts.faults,
-      corruptions: CORRUPTIONS,
-      parameters: entry.parameters,
-      // Read only with option hiddenInfo (ToolEnv puts it in info.hidden): deep-frozen on both suites, so callers
-      // see one contract (read-only) whether or not the object is shared with other episodes.
-      hidden: !this.options.hiddenInfo
-        ? undefined
-        : (entry.hidden ??= canonicalHidden(entry.profile, () =>
-            hiddenTruth(this.task, this.profile, entry.perturbation, entry.index, this.unsolvable),
-          )),
-    };
+    // The hidden truth is read only with option hiddenInfo (ToolEnv puts it in info.hidden): deep-frozen on both
+    // suites, so callers see one contract (read-only) whether or not the object is shared with other episodes.
+    const hidden = !this.options.hiddenInfo
+      ? undefined
+      : (entry.hidden ??= canonicalHidden(entry.profile, () =>
+          hiddenTruth(this.task, this.profile, entry.perturbation, entry.index, this.unsolvable),
+        ));
+    const { taskId, prompt, view, facts, parameters } = entry;
+    return new ToolMazeSetup(taskId, prompt, view.tools, view.visible, emptyWorldState(), facts.faults, CORRUPTIONS, parameters, hidden);
   }
 
   /** A fresh task from the reset stream, with the streams of its profile and view (never cached). */
@@ -198,17 +190,21 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     const facts = (this.facts = profileFacts(task, this.profile));
     this.unsolvable = facts.unsolvable;
     const view = buildView(task, rng, o.distractors, this.vp.version);
-    return {
-      taskId: task.id,
-      prompt: taskPrompt(task, o.hint),
-      tools: view.tools,
-      visible: view.visible,
-      world: emptyWorldState(),
-      faults: facts.faults,
-      corruptions: CORRUPTIONS,
-      parameters: taskParameters(task),
-      hidden: this.options.hiddenInfo ? deepFreezeJson(hiddenTruth(task, this.profile, perturbation, null, this.unsolvable)) : undefined,
-    };
+    const hidden = this.options.hiddenInfo
+      ? deepFreezeJson(hiddenTruth(task, this.profile, perturbation, null, this.unsolvable))
+      : undefined;
+    const prompt = taskPrompt(task, o.hint);
+    return new ToolMazeSetup(
+      task.id,
+      prompt,
+      view.tools,
+      view.visible,
+      emptyWorldState(),
+      facts.faults,
+      CORRUPTIONS,
+      taskParameters(task),
+      hidden,
+    );
   }
 
   /** The engine's call log in the scorer's form. */

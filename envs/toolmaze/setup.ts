@@ -2,7 +2,7 @@
  * What ToolMaze's episode setup hands the engine besides the instance itself: the prompt, the task's typed parameters,
  * the corruption functions and the hidden ground truth (info.hidden), each built once per task where it can be.
  */
-import type { CorruptionFn, JsonObject, JsonValue, TaskParameter } from "../../src/family.js";
+import type { CorruptionFn, EpisodeSetup, FaultSpec, JsonObject, JsonValue, TaskParameter, ToolDefinition } from "../../src/family.js";
 import type { FaultProfile } from "./faults.js";
 import { deepFreezeJson } from "./instanceCache.js";
 import { requestParameters } from "./requests.js";
@@ -96,6 +96,25 @@ function taskTruth(t: Task): TaskTruth {
   taskTruths.set(t, tt);
   return tt;
 }
+/**
+ * One episode's setup. A class, not an object literal: the runtime keeps it for the whole episode, and V8 may
+ * allocate a literal's objects straight into the old generation, where a dead setup kept its episode's young world
+ * state alive until the next full GC (see src/engine/plainRecords.ts).
+ */
+export class ToolMazeSetup implements EpisodeSetup<WorldState> {
+  constructor(
+    readonly taskId: string,
+    readonly prompt: string,
+    readonly tools: readonly ToolDefinition<WorldState>[],
+    readonly visible: readonly string[],
+    readonly world: WorldState,
+    readonly faults: readonly FaultSpec[],
+    readonly corruptions: Readonly<Record<string, CorruptionFn<WorldState>>>,
+    readonly parameters: readonly TaskParameter[],
+    readonly hidden: JsonObject | undefined,
+  ) {}
+}
+
 export const CORRUPTIONS: Readonly<Record<string, CorruptionFn<WorldState>>> = Object.freeze({ toolmaze_silent: silentResponse });
 
 /** The hidden ground truth of an instance (index null: a sampled task), with the task's shared frozen parts. */

@@ -6,6 +6,7 @@ import { Space, type SpaceJson } from "../core/spaces/space.js";
 import { sampleArguments, type ToolCallSpace } from "../core/spaces/toolCall.js";
 import { type Action, CORE_ACTION_SCHEMAS } from "./actions.js";
 import type { ObservableEpisode } from "./discrete/source.js";
+import { ToolCallOf } from "./plainRecords.js";
 
 function isPlainJson(v: JsonValue, depth: number): boolean {
   if (v === null || typeof v === "string" || typeof v === "boolean") return true;
@@ -89,7 +90,7 @@ export class ToolActionSpace extends Space<Action> {
     if (x.type === "tool_call") {
       const args = x.arguments;
       if (n === 3 && typeof x.name === "string" && x.name.length > 0 && isJsonObject(args) && isPlainJson(args, 0))
-        return { type: "tool_call", name: x.name, arguments: args };
+        return new ToolCallOf(x.name, args); // a plain object that stays young (see plainRecords.ts)
       return null;
     }
     if (x.type === "answer") return n === 2 && typeof x.content === "string" ? { type: "answer", content: x.content } : null;

@@ -1,4 +1,5 @@
 import type { ToolErrorPayload } from "./tool.js";
+import { BudgetLeftOf } from "./plainRecords.js";
 
 /**
  * An episode's budgets (null or absent: unlimited). `steps` truncates the episode like the env's own step limit
@@ -83,9 +84,7 @@ export function remainingBudgets(
 ): { steps: number; toolCalls: number | null; retries: number | null } {
   // Positional counts rather than a `used` object: this runs on every observation.
   const left = budgets.steps === null ? maxSteps - steps : Math.min(Math.max(0, budgets.steps - steps), maxSteps - steps);
-  return {
-    steps: left,
-    toolCalls: budgets.toolCalls === null ? null : Math.max(0, budgets.toolCalls - calls),
-    retries: budgets.retries === null ? null : Math.max(0, budgets.retries - retries),
-  };
+  // A plain object from a constructor, not a literal (see plainRecords.ts).
+  const toolCalls = budgets.toolCalls === null ? null : Math.max(0, budgets.toolCalls - calls);
+  return new BudgetLeftOf(left, toolCalls, budgets.retries === null ? null : Math.max(0, budgets.retries - retries));
 }

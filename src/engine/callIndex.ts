@@ -1,4 +1,5 @@
 import type { PatternCall } from "./patterns.js";
+import { youngArray } from "./plainRecords.js";
 
 /**
  * Each earlier call's tool and alternative group, in call order, beside the episode's records: pattern detection
@@ -8,8 +9,9 @@ import type { PatternCall } from "./patterns.js";
  */
 export class CallIndex {
   private calls: readonly PatternCall[] | null = null;
-  private readonly tools: string[] = [];
-  private readonly groups: (string | undefined)[] = [];
+  // Not literals: grown for the whole episode, see plainRecords.ts.
+  private readonly tools: string[] = youngArray();
+  private readonly groups: (string | undefined)[] = youngArray();
 
   /** Brings the index up to `calls` (normally a no-op: `append` follows every recorded call). */
   sync(calls: readonly PatternCall[], groupOf: (tool: string) => string | undefined): void {

@@ -30,6 +30,7 @@ import { CallIndex } from "./callIndex.js";
 import { DEFAULT_PATTERN_RULES, type PatternRules, type RecoveryPatterns, recoveryPatternsOf } from "./patterns.js";
 import type { CallPipeline } from "./pipeline.js";
 import { runStaged, type StagedEpisode } from "./staged.js";
+import { CallResultOf, EpisodeDataOf, ToolCalled, youngArray, youngArrayOf } from "./plainRecords.js";
 import type { ToolDefinition, ToolErrorPayload } from "./tool.js";
 
 export type { BudgetEnd, CallRecord, CallResult, EpisodeData } from "./callRecord.js";
@@ -137,7 +138,7 @@ export class ToolEpisode<S> {
     // Keyed by fault ids (data, unbounded over a suite): a dictionary, see emptyDictionary.
     const faultStates: Record<string, FaultState> = this.faults.length > 0 ? emptyDictionary<FaultState>() : {};
     for (const f of this.faults) faultStates[f.id] = initialFaultState();
-    this.data = { world: config.world, visible: [...visible], calls: [], faultStates, retries: 0 };
+    this.data = new EpisodeDataOf<S>(config.world, [...visible], youngArray(), faultStates, 0);
   }
 
   /** States of the per-fault probability streams (the only engine streams that advance with use). */
@@ -252,8 +253,9 @@ export class ToolEpisode<S> {
     }
     const args = cloneJson(rawArgs);
     // The call's own event comes first; its `ok` is filled in once the call is recorded (no unshift at the end).
-    const called: ToolCalledEvent = { type: "tool_called", tool, callIndex: index, arguments: args, ok: false };
-    const events: EpisodeEvent[] = [called];
+    // Not literals: see plainRecords.ts.
+    const called: ToolCalledEvent = new ToolCalled(tool, index, args, false);
+    const events = youngArrayOf<EpisodeEvent>(called);
     const def = this.tools.get(tool);
     let record: CallRecord;
     let error: ToolErrorPayload | null = null;
@@ -310,7 +312,7 @@ export class ToolEpisode<S> {
       end = this.budgetEnd("retry_exceeded", this.budgets.retries);
     }
     const response = this.pipeline?.view ? this.pipeline.view(record.response) : record.response;
-    return { record, arguments: args, events, response, end };
+    return new CallResultOf(record, args, events, response, end);
   }
 
   private budgetEnd(reason: BudgetEnd["reason"], limit: number): BudgetEnd {

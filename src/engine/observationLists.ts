@@ -5,6 +5,7 @@
 import type { ToolSchema } from "../core/spaces/toolCall.js";
 import type { ToolEpisode } from "./episode.js";
 import { type ToolDefinition, toolSchemaOf } from "./tool.js";
+import { youngArray } from "./plainRecords.js";
 
 // An observation's lists when the visible set did not change (frozen, so sharing them is safe).
 export const NO_TOOLS: readonly ToolSchema[] = Object.freeze([]);
@@ -63,7 +64,7 @@ export class ObservationLists<S> {
     this.toolsSeen = null;
     if (prev.length === 0) {
       // A new episode (every reset): every visible tool is new and nothing was removed.
-      const all: ToolSchema[] = [];
+      const all: ToolSchema[] = youngArray(); // not a literal: see plainRecords.ts
       for (const n of visible) all.push(schemaView(tools.get(n) as ToolDefinition<S>));
       this.newTools = Object.freeze(all);
     } else {

@@ -34,6 +34,7 @@ import { toolSchemaOf } from "./tool.js";
 import { NO_NAMES, NO_TOOLS, ObservationLists } from "./observationLists.js";
 import { type ObservableEpisode, projectEpisode } from "./discrete/source.js";
 import { withKeys } from "../core/objects.js";
+import { EpisodeConfigOf, HistoryRecord, Observation, ResetInfoOf, StepInfo, youngArray, youngArray5, youngPair } from "./plainRecords.js";
 
 // The default hooks' answers, shared: they run on every call / step and the engine only reads them.
 const NO_CALL_REPORT: CallReport = Object.freeze({});
@@ -195,13 +196,14 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     this.episode = this.newEpisode(setup, this.rng.derive("engine"));
     this.stepCount = 0;
     this.done = false;
-    this.history = [];
+    // Not a literal: see plainRecords.ts (a pretenured history kept a finished episode's steps alive).
+    this.history = youngArray();
     this.lists.lastVisible = NO_NAMES;
     const phi = this.potential();
     this.computer.reset(phi);
-    const info: ToolResetInfo = { taskId: setup.taskId, step: 0, phi };
+    const info: ToolResetInfo = new ResetInfoOf(setup.taskId, 0, phi);
     if (this.options.hiddenInfo) info.hidden = setup.hidden ?? {};
-    return [this.observe(null), info];
+    return youngPair(this.observe(null), info);
   }
 
   private toolsNow(): readonly ToolSchema[] {
@@ -289,8 +291,8 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     if (family) for (const k in family) raw[k] = (raw[k] ?? 0) + family[k];
     const phi = this.potential();
     const { reward, terms } = this.computer.step(raw, phi);
-    this.history.push({ step: this.stepCount, action: parsed ?? action, response, events, reward });
-    const info: ToolStepInfo = { events, rewardTerms: terms, rawTerms: raw, phi, taskId: this.setup.taskId, step: this.stepCount };
+    this.history.push(new HistoryRecord(this.stepCount, parsed ?? action, response, events, reward));
+    const info: ToolStepInfo = new StepInfo(events, terms, raw, phi, this.setup.taskId, this.stepCount);
     if (this.options.hiddenInfo) {
       const stepHidden = report.hidden ?? null;
       if (ended) {
@@ -305,7 +307,8 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
       info.success = success;
       info.metrics = this.episodeMetrics(success, why, end);
     }
-    return [this.observe(response), reward, terminated, truncated, info];
+    // Not a literal: a pretenured result kept the observation and info alive a scavenge longer (plainRecords.ts).
+    return youngArray5(this.observe(response), reward, terminated, truncated, info);
   }
 
   override limitEpisodeSteps(maxSteps: number): boolean {
@@ -323,7 +326,8 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     const { tools, visible, world, faults, budgets, pipeline } = setup;
     const { corruptions } = setup;
     const { valueProvenance } = this.config;
-    return new ToolEpisode<S>({ tools, visible, world, faults, corruptions, rng, valueProvenance, budgets, pipeline });
+    // A class, not a literal: a pretenured config kept the new episode's world alive a scavenge longer (plainRecords.ts).
+    return new ToolEpisode<S>(new EpisodeConfigOf(tools, visible, world, faults, corruptions, rng, valueProvenance, budgets, pipeline));
   }
 
   /** This layer's part of a snapshot (the replay layer, toolEnv.ts, writes and validates the rest). */
@@ -397,14 +401,15 @@ export abstract class ToolEnvRuntime<S, O extends ToolEnvOptions = ToolEnvOption
     const episode = this.episode as ToolEpisode<S>;
     const lists = this.lists;
     lists.update(episode.data.visible, episode.tools);
-    return {
-      task: (this.setup as EpisodeSetup<S>).prompt,
-      visibleTools: lists.lastVisible,
-      newTools: lists.newTools,
-      removedTools: lists.removed,
+    const budget = remainingBudgets(episode.budgets, this.stepLimit, this.stepCount, episode.data.calls.length, episode.data.retries);
+    return new Observation(
+      (this.setup as EpisodeSetup<S>).prompt,
+      lists.lastVisible,
+      lists.newTools,
+      lists.removed,
       response,
-      step: this.stepCount,
-      budget: remainingBudgets(episode.budgets, this.stepLimit, this.stepCount, episode.data.calls.length, episode.data.retries),
-    };
+      this.stepCount,
+      budget,
+    );
   }
 }
