@@ -154,6 +154,16 @@ function bridgeAlone(id: string, batch: number, opts: Record<string, unknown>): 
 }
 
 /** A text table: the first column left-aligned, the others right-aligned. */
+/**
+ * The best bridge/in-proc ratio lockstep allows at this batch: the env's own time per batch over that plus one raw
+ * echo round trip of the same bytes (a server that added nothing to the echo). Issue 19 asks for >= 0.8; where this
+ * ceiling is below it, no server-side work can reach the target without overlapping round trips with stepping.
+ */
+function lockstepCeiling(batch: number, inProcessStepsPerS: number, echoRoundTripsPerS: number): number {
+  const envS = batch / inProcessStepsPerS;
+  return envS / (envS + 1 / echoRoundTripsPerS);
+}
+
 function printTable(head: readonly string[], rows: readonly (readonly string[])[]): void {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells: readonly string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ");
@@ -310,6 +320,7 @@ async function main(): Promise<void> {
             fmt(ip.stepsPerS),
             fmt(b.steps_per_s),
             fmt(b.steps_per_s / ip.stepsPerS, 2),
+            fmt(lockstepCeiling(r.batch as number, ip.stepsPerS, e.rt_per_s), 2),
             fmt(overhead, 2),
             fmt(e.rt_per_s),
             fmt(b.steps_per_s / (r.batch as number)),
@@ -365,6 +376,7 @@ async function main(): Promise<void> {
         "in-process env-steps/s",
         "bridge env-steps/s",
         "bridge/in-proc",
+        "lockstep ceiling",
         "overhead µs/env-step",
         "echo round trips/s",
         "bridge round trips/s",
@@ -372,7 +384,7 @@ async function main(): Promise<void> {
         "in-proc paused CPU µs",
         "overhead over paused µs",
       ],
-      summary.map((r) => (r.length < 11 ? [...r, ...Array<string>(11 - r.length).fill("")] : r)),
+      summary.map((r) => (r.length < 12 ? [...r, ...Array<string>(12 - r.length).fill("")] : r)),
     );
     if (Number(total) === 0) console.log("(RSS soak skipped; pass --total 1000000 to run it)");
     if (!argv.includes("--no-scaling")) await scalingRow();
