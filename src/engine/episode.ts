@@ -138,7 +138,7 @@ export class ToolEpisode<S> {
     // Keyed by fault ids (data, unbounded over a suite): a dictionary, see emptyDictionary.
     const faultStates: Record<string, FaultState> = this.faults.length > 0 ? emptyDictionary<FaultState>() : {};
     for (const f of this.faults) faultStates[f.id] = initialFaultState();
-    this.data = new EpisodeDataOf<S>(config.world, [...visible], youngArray(), faultStates, 0);
+    this.data = new EpisodeDataOf(config.world, [...visible], youngArray(), faultStates, 0) as EpisodeData<S>;
   }
 
   /** States of the per-fault probability streams (the only engine streams that advance with use). */

@@ -61,44 +61,41 @@ export function youngArray5<A, B, C, D, E>(a: A, b: B, c: C, d: D, e: E): [A, B,
   return out;
 }
 
-/** Gives constructor `f` plain-object instances (see the module comment) and the given construct signature. */
-function plain<C>(f: object): C {
-  (f as { prototype: object }).prototype = Object.prototype;
-  return f as C;
+type Construct<A extends unknown[], T> = new (...args: A) => T;
+
+/**
+ * Gives constructor `f` plain-object instances (see the module comment); its construct signature is read from `f`'s
+ * `this` type and parameters.
+ */
+function plain<A extends unknown[], T>(f: (this: T, ...args: A) => void): Construct<A, T> {
+  (f as unknown as { prototype: object }).prototype = Object.prototype;
+  return f as unknown as Construct<A, T>;
 }
 
 /** A step's `tool_called` event: `{ type, tool, callIndex, arguments, ok }`. */
-export const ToolCalled = plain<new (tool: string, callIndex: number, args: JsonObject, ok: boolean) => ToolCalledEvent>(
-  function ToolCalled(this: Mutable<ToolCalledEvent>, tool: string, callIndex: number, args: JsonObject, ok: boolean): void {
-    this.type = "tool_called";
-    this.tool = tool;
-    this.callIndex = callIndex;
-    this.arguments = args;
-    this.ok = ok;
-  },
-);
+export const ToolCalled = plain(function ToolCalled(
+  this: Mutable<ToolCalledEvent>,
+  tool: string,
+  callIndex: number,
+  args: JsonObject,
+  ok: boolean,
+): void {
+  this.type = "tool_called";
+  this.tool = tool;
+  this.callIndex = callIndex;
+  this.arguments = args;
+  this.ok = ok;
+});
 
 /** A parsed tool-call action: `{ type, name, arguments }`. */
-export const ToolCallOf = plain<new (name: string, args: JsonObject) => ToolCallAction>(function ToolCallOf(
-  this: Mutable<ToolCallAction>,
-  name: string,
-  args: JsonObject,
-): void {
+export const ToolCallOf = plain(function ToolCallOf(this: Mutable<ToolCallAction>, name: string, args: JsonObject): void {
   this.type = "tool_call";
   this.name = name;
   this.arguments = args;
 });
 
 /** A step history entry: `{ step, action, response, events, reward }`. */
-export const HistoryRecord = plain<
-  new (
-    step: number,
-    action: Action,
-    response: JsonValue,
-    events: EpisodeEvent[],
-    reward: number,
-  ) => HistoryEntry
->(function HistoryRecord(
+export const HistoryRecord = plain(function HistoryRecord(
   this: HistoryEntry,
   step: number,
   action: Action,
@@ -114,16 +111,7 @@ export const HistoryRecord = plain<
 });
 
 /** A step's info: `{ events, rewardTerms, rawTerms, phi, taskId, step }` (optional keys added after). */
-export const StepInfo = plain<
-  new (
-    events: EpisodeEvent[],
-    rewardTerms: Record<string, number>,
-    rawTerms: RawTerms,
-    phi: number | null,
-    taskId: string,
-    step: number,
-  ) => ToolStepInfo
->(function StepInfo(
+export const StepInfo = plain(function StepInfo(
   this: ToolStepInfo,
   events: EpisodeEvent[],
   rewardTerms: Record<string, number>,
@@ -141,17 +129,7 @@ export const StepInfo = plain<
 });
 
 /** An observation: `{ task, visibleTools, newTools, removedTools, response, step, budget }`. */
-export const Observation = plain<
-  new (
-    task: string,
-    visibleTools: ToolObservation["visibleTools"],
-    newTools: ToolObservation["newTools"],
-    removedTools: ToolObservation["removedTools"],
-    response: JsonValue,
-    step: number,
-    budget: ToolObservation["budget"],
-  ) => ToolObservation
->(function Observation(
+export const Observation = plain(function Observation(
   this: ToolObservation,
   task: string,
   visibleTools: ToolObservation["visibleTools"],
@@ -176,24 +154,19 @@ export interface BudgetLeft {
   toolCalls: number | null;
   retries: number | null;
 }
-export const BudgetLeftOf = plain<new (steps: number, toolCalls: number | null, retries: number | null) => BudgetLeft>(
-  function BudgetLeftOf(this: BudgetLeft, steps: number, toolCalls: number | null, retries: number | null): void {
-    this.steps = steps;
-    this.toolCalls = toolCalls;
-    this.retries = retries;
-  },
-);
+export const BudgetLeftOf = plain(function BudgetLeftOf(
+  this: BudgetLeft,
+  steps: number,
+  toolCalls: number | null,
+  retries: number | null,
+): void {
+  this.steps = steps;
+  this.toolCalls = toolCalls;
+  this.retries = retries;
+});
 
-/** An episode's mutable data: `{ world, visible, calls, faultStates, retries }`. */
-export const EpisodeDataOf = plain<
-  new <S>(
-    world: S,
-    visible: string[],
-    calls: CallRecord[],
-    faultStates: Record<string, FaultState>,
-    retries: number,
-  ) => EpisodeData<S>
->(function EpisodeDataOf(
+/** An episode's mutable data: `{ world, visible, calls, faultStates, retries }` (the world typed by the caller). */
+export const EpisodeDataOf = plain(function EpisodeDataOf(
   this: EpisodeData<unknown>,
   world: unknown,
   visible: string[],
@@ -209,15 +182,7 @@ export const EpisodeDataOf = plain<
 });
 
 /** What `ToolEpisode.call` returns: `{ record, arguments, events, response, end }`. */
-export const CallResultOf = plain<
-  new (
-    record: CallRecord | null,
-    args: JsonObject | null,
-    events: EpisodeEvent[],
-    response: JsonValue,
-    end: BudgetEnd | null,
-  ) => CallResult
->(function CallResultOf(
+export const CallResultOf = plain(function CallResultOf(
   this: CallResult,
   record: CallRecord | null,
   args: JsonObject | null,
@@ -233,12 +198,7 @@ export const CallResultOf = plain<
 });
 
 /** A reset's info: `{ taskId, step, phi }` (`hidden` added after when asked for). */
-export const ResetInfoOf = plain<new (taskId: string, step: number, phi: number | null) => ToolResetInfo>(function ResetInfoOf(
-  this: ToolResetInfo,
-  taskId: string,
-  step: number,
-  phi: number | null,
-): void {
+export const ResetInfoOf = plain(function ResetInfoOf(this: ToolResetInfo, taskId: string, step: number, phi: number | null): void {
   this.taskId = taskId;
   this.step = step;
   this.phi = phi;
