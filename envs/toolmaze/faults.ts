@@ -170,10 +170,13 @@ export function buildProfile(
   rng: RngLike,
   vp: VersionProfile = versionProfile("v0"),
 ): FaultProfile {
-  if (perturbation === "NP") return { perturbation, faults: [] };
+  // One literal, filled by push, for NP's empty list too: `faults: []` beside a `.map` result gave every reader of
+  // `profile.faults` two or three elements kinds to meet, each a deopt once optimized (session 27, branch tmcold).
+  const faults: SlotFault[] = [];
+  if (perturbation === "NP") return { perturbation, faults };
   const mode = MODE[perturbation];
   const sites = victimSites(task);
-  const faults = task.slots.map((s, k): SlotFault => {
+  const faultOf = (s: Task["slots"][number], k: number): SlotFault => {
     const r = rng.derive(`slot${s.slot}`);
     const site = sites[k]!;
     const position = r.pick(site.candidates);
@@ -197,7 +200,8 @@ export function buildProfile(
     const hasEnd = Object.values(corpus().caps.get(pos.cap)!.outputs).includes("end_datetime") && type === "iso_datetime";
     const temporal: TemporalVariant = hasEnd && r.bool(0.5) ? "end_before_start" : "before_request";
     return implicitFault(id, s.slot, pos, position, mode, { field, type, cls, salt, temporal });
-  });
+  };
+  for (let k = 0; k < task.slots.length; k++) faults.push(faultOf(task.slots[k]!, k));
   return { perturbation, faults };
 }
 

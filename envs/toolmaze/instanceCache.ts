@@ -59,7 +59,12 @@ const emptyStateCosts = new Memo<Task, number[][]>("emptyStateSlotCosts");
  */
 function initialPotential(task: Task, profile: FaultProfile): number {
   let bySlot = emptyStateCosts.get(task);
-  if (!bySlot) emptyStateCosts.set(task, (bySlot = task.slots.map((): number[] => [])));
+  if (!bySlot) {
+    // Pushed, not `.map`ped: a `.map` result's elements kind depends on its caller's tier (see task/solve.ts).
+    bySlot = [];
+    for (let k = 0; k < task.slots.length; k++) bySlot.push([]);
+    emptyStateCosts.set(task, bySlot);
+  }
   const sols = slotSolutions(task);
   let total = 0;
   for (let k = 0; k < task.slots.length; k++) {

@@ -59,13 +59,24 @@ const domainCaps = (domain: Domain, cross = false): readonly CapSpec[] => {
   }
   return caps;
 };
-const outputTypeSets = new WeakMap<CapSpec, ReadonlySet<string>>();
+let outputTypeSets: WeakMap<CapSpec, ReadonlySet<string>> | undefined;
 /** Does the capability output `type`? (The generator's hottest check, so each capability's type set is kept.) */
 const outputsType = (c: CapSpec, type: string): boolean => {
-  let types = outputTypeSets.get(c);
-  if (!types) outputTypeSets.set(c, (types = new Set(Object.values(c.outputs))));
+  const sets = outputSets();
+  let types = sets.get(c);
+  if (!types) sets.set(c, (types = new Set(Object.values(c.outputs))));
   return types.has(type);
 };
+function outputSets(): WeakMap<CapSpec, ReadonlySet<string>> {
+  if (!outputTypeSets) {
+    // Every corpus capability at once (route joins' stand-ins are registered by `tryRoute`): filled lazily, the
+    // `Object.values` above met a new `outputs` shape after `outputsType` and `bindParams` were optimized, and both
+    // deoptimized.
+    outputTypeSets = new WeakMap();
+    for (const cap of corpus().caps.values()) outputTypeSets.set(cap, new Set(Object.values(cap.outputs)));
+  }
+  return outputTypeSets;
+}
 
 const paramLists = new WeakMap<CapSpec, readonly (readonly [string, string])[]>();
 /** `Object.entries(c.params)`, once per capability of the corpus (every sampled reset binds dozens). */
@@ -177,17 +188,21 @@ class Builder {
     const key = `${type}#${nth}`;
     if (!slotLits.has(key)) {
       const pool = fieldType(type).literals!;
-      const taken = [...slotLits.entries()].filter(([k]) => k.startsWith(`${type}#`)).map(([, v]) => v);
-      const free = pool.filter((v) => !taken.includes(v));
+      // A Set and loops rather than `.filter().map()` and `includes`: the values are strings for some types and numbers
+      // for others, so arrays of them change elements kind from call to call (see `enumerateSlot` in solve.ts).
+      const taken = new Set<Scalar>();
+      for (const [k, v] of slotLits) if (k.startsWith(`${type}#`)) taken.add(v);
+      const free: Scalar[] = [];
+      for (const v of pool) if (!taken.has(v)) free.push(v);
       slotLits.set(key, this.rng.pick(free.length > 0 ? free : pool));
     }
     return slotLits.get(key)!;
   }
 
   members(c: CapSpec, expose: boolean): string[] {
-    const all = corpus()
-      .groups.get(c.id)!
-      .map((t) => t.name);
+    // Loops, not `.map`, for arrays other functions read (see `enumerateSlot` in solve.ts for why).
+    const all: string[] = [];
+    for (const t of corpus().groups.get(c.id)!) all.push(t.name);
     return expose ? this.rng.shuffle(all) : [this.rng.pick(all)];
   }
 
@@ -250,12 +265,14 @@ function linearSlot(b: Builder, domain: Domain, slot: number, substitute: boolea
 
 function routeSlot(b: Builder, domain: Domain, slot: number): boolean {
   // Alternatives of a route cost at least `minAlternativeRoute` calls (every branch but the shortest).
-  const longEnough = (r: RouteSpec) =>
-    r.routes
-      .map((ch) => ch.length)
+  const longEnough = (r: RouteSpec) => {
+    const lens: number[] = [];
+    for (const ch of r.routes) lens.push(ch.length);
+    return lens
       .sort((x, y) => x - y)
       .slice(1)
       .every((n) => n >= b.gen.minAlternativeRoute);
+  };
   const routes = b.rng.shuffle(
     corpus().routes.filter((r) => r.domain === domain && r.routes.every((ch) => ch.every((id) => !b.used.has(id))) && longEnough(r)),
   );
@@ -277,9 +294,12 @@ function tryRoute(b: Builder, r: RouteSpec, slot: number): boolean {
   if (!prefix) return false;
   // Suffix: the route output feeds an Action chain of 1–2 steps.
   const fake: Step = { cap: { ...c.caps.get(r.routes[0]![r.routes[0]!.length - 1]!)!, outputs: { out: r.to } }, bind: {} };
+  outputSets().set(fake.cap, new Set([r.to]));
   const suffixSeed = [...prefix, fake];
   const [minSuffix, maxSuffix] = b.gen.suffix;
-  const suffixUsed = new Set([...blocked, ...prefix.map((s) => s.cap.id)]);
+  // `prefix` is an empty literal or a chain: two elements kinds, so no `.map` over it (see `enumerateSlot`).
+  const suffixUsed = new Set(blocked);
+  for (const s of prefix) suffixUsed.add(s.cap.id);
   // A route whose output feeds no chain of the preferred length (Financial's sentiment) takes a shorter suffix.
   const withSuffix =
     forwardChain(b.rng, r.domain, suffixUsed, minSuffix, maxSuffix, suffixSeed, b.gen.crossDomain) ??
@@ -299,8 +319,8 @@ function tryRoute(b: Builder, r: RouteSpec, slot: number): boolean {
   const lits = new Map<string, Scalar>();
   const prefixPos = b.addSteps(prefix, slot, lits, new Set(exposed >= 0 && exposed < prefix.length ? [exposed] : []), []);
   // Route branches: each cap chain becomes positions; at least one route position exposes substitutes.
-  const branchLens = r.routes.map((ch) => ch.length);
-  const total = branchLens.reduce((a, x) => a + x, 0);
+  let total = 0;
+  for (const ch of r.routes) total += ch.length;
   const forced = b.rng.int(total);
   let flat = 0;
   const lastOfBranch: number[] = [];
@@ -359,11 +379,13 @@ export function generateTask(rng: RngLike, complexity: Complexity, domain: Domai
     if (!ok) continue;
     const problems = validateTask(b, gen.crossDomain ? domain : undefined);
     if (problems.length > 0) throw new TaskGenerationError(`invalid task ${id}: ${problems.join("; ")}`);
-    const { all, perSlot } = enumerateSolutions(
-      b.positions,
-      b.slots.map((s) => s.goal),
-    );
-    const slotsPositions = b.slots.map((s) => b.positions.filter((p) => p.slot === s.slot));
+    const goals: number[] = [];
+    const slotsPositions: Position[][] = [];
+    for (const s of b.slots) {
+      goals.push(s.goal);
+      slotsPositions.push(b.positions.filter((p) => p.slot === s.slot));
+    }
+    const { all, perSlot } = enumerateSolutions(b.positions, goals);
     const task: Task = {
       id,
       complexity,

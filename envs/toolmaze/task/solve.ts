@@ -53,7 +53,8 @@ export function enumerateSlot(positions: readonly Position[], goal: number): str
       if (!found.has(key)) found.set(key, new Map(chosen));
       return;
     }
-    const [pos, ...rest] = pending as [number, ...number[]];
+    const pos = pending[0]!;
+    const rest = pending.slice(1);
     if (chosen.has(pos)) return expand(chosen, rest);
     const p = positions[pos]!;
     const combos = combosAt(pos);
@@ -67,7 +68,11 @@ export function enumerateSlot(positions: readonly Position[], goal: number): str
   };
   expand(new Map(), [goal]);
   const sets = [...found.values()];
-  const asSet = sets.map((c) => new Set(c.values()));
+  // Arrays handed between the enumerator's functions are built by push onto a literal, never by `.map`: a `.map`
+  // result is holey or packed depending on whether its caller runs optimized, so the callee, optimized on one kind,
+  // deoptimizes on the other (session 27, `--trace-deopt`: the cold phase's recompiles of `enumerateSolutions`).
+  const asSet: Set<string>[] = [];
+  for (const c of sets) asSet.push(new Set(c.values()));
   // Prune redundant chains: drop any solution that strictly contains another.
   const minimal = sets.filter(
     (_, i) => !asSet.some((other, j) => j !== i && other.size < asSet[i]!.size && [...other].every((t) => asSet[i]!.has(t))),
@@ -75,11 +80,15 @@ export function enumerateSlot(positions: readonly Position[], goal: number): str
   minimal.sort(
     (a, b) => a.size - b.size || preference(positions, a) - preference(positions, b) || order(a).join().localeCompare(order(b).join()),
   );
-  return minimal.slice(0, MAX_PER_SLOT).map(order);
+  const out: string[][] = [];
+  for (let i = 0; i < minimal.length && i < MAX_PER_SLOT; i++) out.push(order(minimal[i]!));
+  return out;
 }
 
 function order(choice: Choice): string[] {
-  return [...choice.entries()].sort((a, b) => a[0] - b[0]).map(([, t]) => t);
+  const out: string[] = [];
+  for (const [, t] of [...choice.entries()].sort((a, b) => a[0] - b[0])) out.push(t);
+  return out;
 }
 
 /** Per-slot solutions plus their cross product (task-level), shortest first. */
@@ -90,7 +99,8 @@ export function enumerateSolutions(
   perSlot: string[][][];
   all: string[][];
 } {
-  const perSlot = goals.map((g) => enumerateSlot(positions, g));
+  const perSlot: string[][][] = [];
+  for (const g of goals) perSlot.push(enumerateSlot(positions, g));
   let all: string[][] = [[]];
   for (const slotSols of perSlot) {
     const acc: string[][] = [];

@@ -123,11 +123,11 @@ function joinSteps(rng: RngLike, steps: string[]): string {
   switch (rng.int(6)) {
     case 0:
       return `${init.join(", then ")}, and finally ${last}`;
-    case 1:
-      return `first ${steps[0]}; ${steps
-        .slice(1, -1)
-        .map((s) => `then ${s}; `)
-        .join("")}after that, ${last}`;
+    case 1: {
+      let middle = "";
+      for (let i = 1; i < steps.length - 1; i++) middle += `then ${steps[i]}; `;
+      return `first ${steps[0]}; ${middle}after that, ${last}`;
+    }
     case 2:
       return `${init.join(", ")} and then ${last}`;
     case 3:
@@ -158,19 +158,27 @@ function gerund(step: string): string {
 
 /** Steps of one slot: one phrase per position, alternatives collapsed to the first route branch. */
 export function slotSteps(positions: readonly Position[], rng?: RngLike): string[] {
-  return positions.filter((p) => !p.route || p.route.branch === 0).map((p) => phraseOf(p, rng));
+  // Loops, not `.filter().map()`, for arrays other functions read (see `enumerateSlot` in solve.ts for why).
+  const out: string[] = [];
+  for (const p of positions) if (!p.route || p.route.branch === 0) out.push(phraseOf(p, rng));
+  return out;
 }
 
 export function composeText(rng: RngLike, slots: readonly (readonly Position[])[]): string {
   const opener = rng.pick(OPENERS);
   const closer = rng.pick(CLOSERS);
   const phrasing = rng.derive("phrasing");
-  const sentences = slots.map((ps) => joinSteps(rng, slotSteps(ps, phrasing)));
+  const sentences: string[] = [];
+  for (const ps of slots) sentences.push(joinSteps(rng, slotSteps(ps, phrasing)));
   let body: string;
   if (sentences.length === 1) body = `${opener.text}${sentences[0]}${opener.question ? "?" : "."}`;
   else {
     const intro = rng.pick(INTROS)(sentences.length);
-    body = `${intro} ${sentences.map((s, i) => `(${i + 1}) ${s.charAt(0).toUpperCase()}${s.slice(1)}.`).join(" ")}`;
+    body = intro;
+    for (let i = 0; i < sentences.length; i++) {
+      const s = sentences[i]!;
+      body += ` (${i + 1}) ${s.charAt(0).toUpperCase()}${s.slice(1)}.`;
+    }
   }
   return body + closer;
 }
