@@ -153,7 +153,6 @@ function bridgeAlone(id: string, batch: number, opts: Record<string, unknown>): 
   return t.handle + t.encode;
 }
 
-/** A text table: the first column left-aligned, the others right-aligned. */
 /**
  * The best bridge/in-proc ratio lockstep allows at this batch: the env's own time per batch over that plus one raw
  * echo round trip of the same bytes (a server that added nothing to the echo). Issue 19 asks for >= 0.8; where this
@@ -164,7 +163,9 @@ function lockstepCeiling(batch: number, inProcessStepsPerS: number, echoRoundTri
   return envS / (envS + 1 / echoRoundTripsPerS);
 }
 
-function printTable(head: readonly string[], rows: readonly (readonly string[])[]): void {
+/** A text table: the first column left-aligned, the others right-aligned; short rows end in empty cells. */
+function printTable(head: readonly string[], given: readonly (readonly string[])[]): void {
+  const rows = given.map((row) => head.map((_, i) => row[i] ?? ""));
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells: readonly string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ");
   console.log([line(head), widths.map((w) => "-".repeat(w)).join("-|-"), ...rows.map(line)].join("\n"));
@@ -384,7 +385,7 @@ async function main(): Promise<void> {
         "in-proc paused CPU µs",
         "overhead over paused µs",
       ],
-      summary.map((r) => (r.length < 12 ? [...r, ...Array<string>(12 - r.length).fill("")] : r)),
+      summary,
     );
     if (Number(total) === 0) console.log("(RSS soak skipped; pass --total 1000000 to run it)");
     if (!argv.includes("--no-scaling")) await scalingRow();

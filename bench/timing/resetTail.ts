@@ -37,7 +37,7 @@ const cpuUs = (): number => {
  * CPU time (ms) of this process's threads other than the main one (V8's compiler and GC helpers), from each thread's
  * schedstat. Linux only: null elsewhere.
  */
-export function helperThreadCpuMs(): number | null {
+function helperThreadCpuMs(): number | null {
   try {
     let ms = 0;
     for (const tid of readdirSync("/proc/self/task")) {
