@@ -46,6 +46,11 @@ function needsInt64(v: number): boolean {
   return (v > UINT32_MAX || v < INT32_MIN) && Number.isSafeInteger(v);
 }
 
+/** A number's wire form: an int64 (BigInt) where msgpackr would otherwise write a float64. */
+function numberToWire(v: number): number | bigint {
+  return needsInt64(v) ? BigInt(v) : v;
+}
+
 /**
  * Makes a value safe for cross-language MessagePack. Returns the same reference when nothing needs changing, so
  * the common case allocates nothing. Fixes: integer-valued numbers outside the 32-bit range (msgpackr would write
@@ -63,7 +68,7 @@ export function toWire(value: unknown): unknown {
   }
   switch (typeof value) {
     case "number":
-      return Number.isInteger(value) && needsInt64(value) ? BigInt(value) : value;
+      return numberToWire(value);
     case "string":
     case "boolean":
     case "bigint":
@@ -81,7 +86,7 @@ export function toWire(value: unknown): unknown {
 function leafOrWire(v: unknown): unknown {
   const t = typeof v;
   if (t === "string" || t === "boolean") return v;
-  if (t === "number") return Number.isInteger(v) && needsInt64(v as number) ? BigInt(v as number) : v;
+  if (t === "number") return numberToWire(v as number);
   return toWire(v);
 }
 
