@@ -9,7 +9,7 @@
  */
 import { type JsonObject, type JsonValue, Rng, type FaultSpec, type TaskParameter, type ToolDefinition } from "../../src/family.js";
 import { buildProfile, type FaultProfile, type SlotFault } from "./faults.js";
-import { isUnsolvable } from "./scorer.js";
+import { faultIndex, isUnsolvable } from "./scorer.js";
 import { slotSolutions } from "./task/facts.js";
 import { Memo } from "./task/memo.js";
 import { slotCost } from "./task/solve.js";
@@ -91,15 +91,6 @@ function initialPotential(task: Task, profile: FaultProfile): number {
   // 0 - n, not -n: Φ = -0 would break equality checks on finished episodes.
   return 0 - total;
 }
-/** Read only (`ProfileFacts.faultById`): the profiles without faults (a fifth of the canonical suite) share it. */
-const NO_FAULTS: ReadonlyMap<string, SlotFault> = new Map();
-/** A loop, not `new Map(faults.map(...))`: no entry arrays on every first visit and sampled reset. */
-function faultIndex(faults: readonly SlotFault[]): ReadonlyMap<string, SlotFault> {
-  if (faults.length === 0) return NO_FAULTS;
-  const byId = new Map<string, SlotFault>();
-  for (const x of faults) byId.set(x.id, x);
-  return byId;
-}
 // Sampled profiles too (one per sampled reset): a Memo, not a WeakMap (see task/memo.ts).
 const facts = new Memo<FaultProfile, ProfileFacts>("profileFacts");
 /** Unsolvable flag, fault lookup, initial potential and engine fault specs of a profile (cached on its identity). */
@@ -108,7 +99,7 @@ export function profileFacts(task: Task, profile: FaultProfile): ProfileFacts {
   if (!f) {
     f = {
       unsolvable: isUnsolvable(task, profile),
-      faultById: faultIndex(profile.faults),
+      faultById: faultIndex(profile),
       phi0: initialPotential(task, profile),
       faults: faultSpecs(profile),
     };

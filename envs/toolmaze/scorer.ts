@@ -141,10 +141,20 @@ export function recoveryCost(c: number, cStar: number, success: boolean): number
 }
 
 const faultIndexes = new Memo<FaultProfile, ReadonlyMap<string, SlotFault>>("faultIndex");
-/** Fault id -> fault of a profile (cached on it: every episode's score looks its faults up). */
-function faultIndex(profile: FaultProfile): ReadonlyMap<string, SlotFault> {
+/** Read only: the profiles without faults (a fifth of the canonical suite) share it. */
+const NO_FAULTS: ReadonlyMap<string, SlotFault> = new Map();
+/**
+ * Fault id -> fault of a profile, cached on it (the profile's facts and every episode's score look faults up). A
+ * loop, not `new Map(faults.map(...))`: no entry arrays on every first visit and sampled reset.
+ */
+export function faultIndex(profile: FaultProfile): ReadonlyMap<string, SlotFault> {
+  if (profile.faults.length === 0) return NO_FAULTS;
   let m = faultIndexes.get(profile);
-  if (!m) faultIndexes.set(profile, (m = new Map(profile.faults.map((f) => [f.id, f]))));
+  if (!m) {
+    const byId = new Map<string, SlotFault>();
+    for (const f of profile.faults) byId.set(f.id, f);
+    faultIndexes.set(profile, (m = byId));
+  }
   return m;
 }
 
