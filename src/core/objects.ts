@@ -8,3 +8,11 @@
 export function withKeys<T extends object, U extends object>(base: T, extra: U): T & U {
   return Object.assign({}, base, extra);
 }
+
+/** Same length and the same items (===) in the same order; the same array trivially. */
+export function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

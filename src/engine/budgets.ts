@@ -1,5 +1,5 @@
 import type { ToolErrorPayload } from "./tool.js";
-import { BudgetLeftOf } from "./plainRecords.js";
+import { type BudgetLeft, BudgetLeftOf } from "./plainRecords.js";
 
 /**
  * An episode's budgets (null or absent: unlimited). `steps` truncates the episode like the env's own step limit
@@ -75,13 +75,7 @@ export function episodeStepLimit(maxSteps: number, budgets: ResolvedBudgets): nu
 }
 
 /** What is left of each budget (the observation's `budget`), given the steps, calls and retries used so far. */
-export function remainingBudgets(
-  budgets: ResolvedBudgets,
-  maxSteps: number,
-  steps: number,
-  calls: number,
-  retries: number,
-): { steps: number; toolCalls: number | null; retries: number | null } {
+export function remainingBudgets(budgets: ResolvedBudgets, maxSteps: number, steps: number, calls: number, retries: number): BudgetLeft {
   // Positional counts rather than a `used` object: this runs on every observation.
   const left = budgets.steps === null ? maxSteps - steps : Math.min(Math.max(0, budgets.steps - steps), maxSteps - steps);
   // A plain object from a constructor, not a literal (see plainRecords.ts).

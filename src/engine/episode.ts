@@ -1,6 +1,7 @@
 import type { JsonObject } from "../core/json.js";
 import { cloneJson } from "../core/json.js";
 import type { Rng, RngState } from "../core/rng.js";
+import { sameItems } from "../core/objects.js";
 import {
   type BudgetRules,
   callBudgetError,
@@ -77,11 +78,6 @@ const sharedViews = new WeakMap<
   { index: ReadonlyMap<string, ToolDefinition<never>>; tools: readonly ToolDefinition<never>[] }
 >();
 const NO_DEFINITIONS: readonly ToolDefinition<never>[] = Object.freeze([]);
-function sameNames(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 function toolIndex<S>(list: readonly ToolDefinition<S>[]): ReadonlyMap<string, ToolDefinition<S>> {
   const cacheable = list.length >= INDEX_CACHE_MIN || Object.isFrozen(list);
   const cached = cacheable ? (toolIndexes.get(list) as ReadonlyMap<string, ToolDefinition<S>> | undefined) : undefined;
@@ -133,7 +129,7 @@ export class ToolEpisode<S> {
     this.initialVisible = Object.isFrozen(visible) && toolIndexes.get(config.tools) === this.tools ? visible : null;
     if (checkedVisible.get(this.tools) !== visible) {
       for (const name of visible) if (!this.tools.has(name)) throw new Error(`visible tool "${name}" is not defined`);
-      if (Object.isFrozen(visible) && toolIndexes.get(config.tools) === this.tools) checkedVisible.set(this.tools, visible);
+      if (this.initialVisible !== null) checkedVisible.set(this.tools, visible);
     }
     // Keyed by fault ids (data, unbounded over a suite): a dictionary, see emptyDictionary.
     const faultStates: Record<string, FaultState> = this.faults.length > 0 ? emptyDictionary<FaultState>() : {};
@@ -170,9 +166,9 @@ export class ToolEpisode<S> {
   visibleToolsView(): readonly ToolDefinition<S>[] {
     const visible = this.data.visible;
     const names = this.viewNames;
-    if (names !== null && sameNames(names, visible)) return this.viewTools;
+    if (names !== null && sameItems(names, visible)) return this.viewTools;
     const initial = this.initialVisible;
-    if (initial !== null && sameNames(initial, visible)) {
+    if (initial !== null && sameItems(initial, visible)) {
       let shared = sharedViews.get(initial);
       if (shared === undefined || shared.index !== this.tools) {
         shared = { index: this.tools, tools: Object.freeze(this.visibleTools()) };

@@ -3,6 +3,7 @@
  * arguments.ts fills from the held values (held.ts). Each env's CandidateMemo keeps a tool's calls between steps.
  */
 import { type JsonObject, type JsonValue, stableStringify } from "../../core/json.js";
+import { sameItems } from "../../core/objects.js";
 import type { Action } from "../actions.js";
 import { answers } from "./answers.js";
 import { type ArgumentSpec, argumentOptions, argumentsOf, declaredTypes, product, readsAdded, templated } from "./arguments.js";
@@ -108,8 +109,7 @@ function buildToolCalls(
  * per-candidate memos survive a rebuild, which every new held value that fits one of the tool's arguments causes.
  */
 function sameBinding(c: Candidate, args: JsonObject, sources: readonly ValueSource[]): boolean {
-  if (c.sources.length !== sources.length) return false;
-  for (let i = 0; i < sources.length; i++) if (c.sources[i] !== sources[i]) return false;
+  if (!sameItems(c.sources, sources)) return false;
   const bound = (c.action as { arguments: JsonObject }).arguments;
   const names = Object.keys(args);
   if (Object.keys(bound).length !== names.length) return false;

@@ -10,7 +10,8 @@
 import type { JsonValue } from "../../core/json.js";
 import type { TaskRequest } from "../parameters.js";
 import { type Candidate, valueKey } from "./candidates.js";
-import type { ObservableEpisode, SeenCall, SeenTool } from "./source.js";
+import { keysOf } from "./callHistory.js";
+import type { ObservableEpisode, SeenTool } from "./source.js";
 import type { FeatureGroup, FeatureTarget } from "./featureGroup.js";
 
 /** Global request features, appended to features.ts's GLOBAL_FEATURES (docs/DISCRETE.md documents them). */
@@ -126,7 +127,7 @@ export function requestState(ep: ObservableEpisode): RequestState {
     for (const c of ep.calls) {
       // A final step that answered an implausible value (a leaked trace as a message id) is not done: a retry, an
       // alternative or an abort is.
-      const bad = !c.ok || suspicious(ep, c);
+      const bad = !c.ok || keysOf(ep, c).suspicious.length > 0;
       if (bad) badCalls.set(c.tool, (badCalls.get(c.tool) ?? 0) + 1);
       if (!c.ok) continue;
       const op = operationOf(ep, c.tool);
@@ -155,25 +156,6 @@ export function requestState(ep: ObservableEpisode): RequestState {
     });
   });
   return { requests, done, succeeded, suspiciousGoals, blocked, byOperation, byValue };
-}
-
-const suspiciousCalls = new WeakMap<SeenCall, boolean>();
-/** Does an ok response hold a value the family's plausibility check flags (scalars up to depth 3)? */
-function suspicious(ep: ObservableEpisode, c: SeenCall): boolean {
-  let x = suspiciousCalls.get(c);
-  if (x === undefined) {
-    const outputs = ep.semanticsOf(c.tool)?.outputs;
-    const bad = (key: string, path: string, v: JsonValue, depth: number): boolean => {
-      if (v === null || depth > 3) return false;
-      if (Array.isArray(v)) return v.some((y) => bad(key, `${path}[]`, y, depth + 1));
-      if (typeof v === "object") return Object.entries(v).some(([k, y]) => bad(k, path ? `${path}.${k}` : k, y, depth + 1));
-      return ep.suspicious(key, v, outputs?.[path] ?? null);
-    };
-    const r = c.response;
-    x = r !== null && typeof r === "object" && !Array.isArray(r) && bad("", "", r, -1);
-    suspiciousCalls.set(c, x);
-  }
-  return x;
 }
 
 const overlaps = (a: readonly number[], b: readonly number[]): boolean => a.some((x) => b.includes(x));

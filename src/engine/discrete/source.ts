@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from "../../core/json.js";
 import type { JsonSchema } from "../../core/jsonSchema.js";
+import { sameItems } from "../../core/objects.js";
 import type { Action } from "../actions.js";
 import type { ActionKind } from "../actionSpace.js";
 import type { HistoryEntry } from "../render.js";
@@ -227,11 +228,4 @@ export class EpisodeCursor {
     this.parameters = ep.parameters;
     return { from, restarted: !continues };
   }
-}
-
-function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
