@@ -5,10 +5,11 @@ import { messaging } from "./messaging.js";
 import { foodDelivery } from "./foodDelivery.js";
 import { grocery } from "./grocery.js";
 import { payments } from "./finance.js";
-import { reviews, weather } from "./information.js";
+import { reviews } from "./reviews.js";
 import type { CategoryId, FtState, FtTool, ProviderState } from "./kit.js";
 import { shopping } from "./shopping.js";
 import { lodging, rides } from "./travel.js";
+import { weather } from "./weather.js";
 
 export * from "./kit.js";
 export * from "./category.js";
