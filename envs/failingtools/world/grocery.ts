@@ -1,5 +1,5 @@
-import type { JsonObject } from "../../../src/family.js";
-import { cancelOp, defineCategory, getOp, recordWrite, searchOp } from "./category.js";
+import type { JsonObject, Rng } from "../../../src/family.js";
+import { cancelOp, defineCategory, getOp, recordWrite, searchOp, type TaskSpec } from "./category.js";
 import { addDays, addMinutes, arr, asNum, asStr, dateOf, enm, fail, nextId, obj, ok, round2, str, table } from "./kit.js";
 import { itemSchema, priceItems } from "./orderItems.js";
 
@@ -19,6 +19,25 @@ interface GroceryWorld {
   products: [string, number][];
   slotDays: number[];
   prepMinutes: number;
+}
+
+/**
+ * The order both grocery write templates make: a product, 1 to `maxQty` of it, and a window 1-3 days ahead at 13,
+ * 16 or 18 UTC (drawn in that order), as the request states it and the create_order call it asks for.
+ */
+function windowOrder(rng: Rng, w: GroceryWorld, now: string, maxQty: number, fulfilment: "delivery" | "pickup") {
+  const [name] = rng.pick(w.products);
+  const q = rng.range(1, maxQty);
+  const date = addDays(dateOf(now), rng.range(1, 3));
+  const hour = rng.pick([13, 16, 18]);
+  const slot = `${date}T${hour}:00:00Z`;
+  const how = fulfilment === "pickup" ? "store pickup" : "delivery";
+  const call: Pick<TaskSpec, "request" | "main" | "stated"> = {
+    request: `Order ${q} × "${name}" on {provider} for ${how} in the ${hour}:00 UTC window on ${date}.`,
+    main: { op: "create_order", args: { items: [{ name, quantity: q }], fulfilment, slot_start: slot } },
+    stated: { slot_start: slot, fulfilment },
+  };
+  return { name, date, hour, slot, call };
 }
 
 export const grocery = defineCategory<GroceryWorld>({
@@ -133,18 +152,12 @@ export const grocery = defineCategory<GroceryWorld>({
       name: "grocery.order",
       kind: "write",
       build: (rng, w, now) => {
-        const [name] = rng.pick(w.products);
-        const q = rng.range(1, 3);
-        const date = addDays(dateOf(now), rng.range(1, 3));
-        const hour = rng.pick([13, 16, 18]);
-        const slot = `${date}T${hour}:00:00Z`;
+        const { name, date, hour, slot, call } = windowOrder(rng, w, now, 3, "delivery");
         const wrong = `${addDays(date, -365)}T${hour}:00:00Z`;
         return {
           template: "grocery.order",
           kind: "write",
-          request: `Order ${q} × "${name}" on {provider} for delivery in the ${hour}:00 UTC window on ${date}.`,
-          main: { op: "create_order", args: { items: [{ name, quantity: q }], fulfilment: "delivery", slot_start: slot } },
-          stated: { slot_start: slot, fulfilment: "delivery" },
+          ...call,
           keyPath: ["slot_start"],
           keyValue: slot,
           wrongValue: wrong,
@@ -168,19 +181,13 @@ export const grocery = defineCategory<GroceryWorld>({
       name: "grocery.pickup",
       kind: "write",
       build: (rng, w, now) => {
-        const [name] = rng.pick(w.products);
-        const q = rng.range(1, 4);
-        const date = addDays(dateOf(now), rng.range(1, 3));
-        const hour = rng.pick([13, 16, 18]);
-        const slot = `${date}T${hour}:00:00Z`;
+        const { date, slot, call } = windowOrder(rng, w, now, 4, "pickup");
         const ready = addMinutes(now, w.prepMinutes);
         const late = addMinutes(slot, 150);
         return {
           template: "grocery.pickup",
           kind: "write",
-          request: `Order ${q} × "${name}" on {provider} for store pickup in the ${hour}:00 UTC window on ${date}.`,
-          main: { op: "create_order", args: { items: [{ name, quantity: q }], fulfilment: "pickup", slot_start: slot } },
-          stated: { slot_start: slot, fulfilment: "pickup" },
+          ...call,
           keyPath: ["ready_at"],
           keyValue: ready,
           wrongValue: late,
