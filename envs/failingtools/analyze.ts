@@ -16,7 +16,8 @@ export function outcomeOf(passed: boolean, gateOk: boolean): Outcome {
   return passed ? "full_score" : gateOk ? "partial_credit" : "gate_violation";
 }
 
-function credit(cps: readonly { passed: boolean; weight: number }[]): number | null {
+/** Weighted share of passed checkpoints; null when there are none. */
+export function checkpointCredit(cps: readonly { passed: boolean; weight: number }[]): number | null {
   const total = cps.reduce((a, c) => a + c.weight, 0);
   return total > 0 ? cps.reduce((a, c) => a + (c.passed ? c.weight : 0), 0) / total : null;
 }
@@ -30,7 +31,7 @@ export function analyzeRun(s: Scenario, sc: FtScore, firstFaultStep: number | nu
     breakdown: {
       gateOk: sc.gateOk,
       violations: sc.violations.map((v) => v.id),
-      checkpointCredit: credit(sc.checkpoints),
+      checkpointCredit: checkpointCredit(sc.checkpoints),
       checkpoints: Object.fromEntries(sc.checkpoints.map((c) => [c.id, { passed: c.passed, weight: c.weight }])),
       unsafe: sc.unsafe,
       unsafeMutation: sc.unsafeMutation,
@@ -57,7 +58,7 @@ export function analyzeFailingToolsTrajectory(t: Trajectory): JsonObject {
     breakdown: {
       gateOk: m.gateOk === 1,
       violations: (m.violations as JsonValue) ?? [],
-      checkpointCredit: credit(Object.values(cps)),
+      checkpointCredit: checkpointCredit(Object.values(cps)),
       checkpoints: toJsonValue(cps),
       unsafe: m.unsafe === 1,
       unsafeMutation: m.unsafeMutation === 1,

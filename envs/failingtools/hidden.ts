@@ -1,7 +1,8 @@
-import type { CallRecord, JsonObject } from "../../src/family.js";
+import { type CallRecord, type EpisodeEvent, eventsOfType, type FamilyEvent, type JsonObject } from "../../src/family.js";
+import { analyzeRun } from "./analyze.js";
 import { type FtRun, firstProblem } from "./run.js";
 import type { Scenario, Setting } from "./scenarios/schema.js";
-import { qualifiesFor } from "./scorer.js";
+import { type FtScore, qualifiesFor } from "./scorer.js";
 
 /**
  * Per-step ground-truth annotations in `info.hidden` (issue 8), for trajectory collection. Every key the env emits
@@ -72,4 +73,51 @@ export function callAnnotation(
 /** The annotation of one `ask_user` (`ask`). */
 export function askAnnotation(run: FtRun, answered: boolean, callsBefore: number): JsonObject {
   return { answered, afterProblem: firstProblem(run.calls.filter((c) => c.index <= callsBefore)) !== null };
+}
+
+/** What the env knows at one step, for that step's annotation. */
+export interface HiddenStepInput {
+  s: Scenario;
+  setting: Setting;
+  run: FtRun;
+  /** The engine's call records of the episode so far. */
+  calls: readonly CallRecord[];
+  events: readonly EpisodeEvent[];
+  /** Whether a tool writes (its definition's meta). */
+  mutates: (tool: string) => boolean;
+  /** −Φ: applicable requirements of the setting not met yet. */
+  remainingRequired: number;
+  /** When the step ends the episode: its score and the call index of its first forbidden call. */
+  end: { score: FtScore; firstForbiddenCall: number | undefined } | null;
+}
+
+/**
+ * Per-step ground truth for trajectory collection (keys documented in FT_HIDDEN_STEP_KEYS): what a call hit
+ * (injected failure, its source and persistence), whether it was progress toward a required call or forbidden,
+ * what a question confirmed, what staged disclosure revealed, and at the end the episode's analysis.
+ */
+export function hiddenStepAnnotation(x: HiddenStepInput): JsonObject {
+  const { s, run, calls, events } = x;
+  const out: JsonObject = {};
+  const called = eventsOfType(events, "tool_called")[0];
+  const record = called ? calls.find((c) => c.index === called.callIndex) : undefined;
+  const family = (type: string): FamilyEvent[] => events.filter((e): e is FamilyEvent => e.type === type);
+  if (record) {
+    const newlyMet = family("failingtools:requirement_met").map((e) => String(e.id));
+    const forbidden = eventsOfType(events, "forbidden_call").map((e) => e.reason);
+    out.call = callAnnotation(s, x.setting, run, record, x.mutates(record.tool), newlyMet, forbidden);
+  }
+  const reply = family("failingtools:user_reply")[0];
+  if (reply) out.ask = askAnnotation(run, reply.answered === true, calls.length);
+  const disclosed = family("failingtools:tools_disclosed").flatMap((e) => e.tools as string[]);
+  if (disclosed.length > 0) out.disclosed = disclosed;
+  out.remainingRequired = x.remainingRequired;
+  if (x.end) {
+    const stepOf = (index: number | undefined): number | null => {
+      const c = index === undefined ? undefined : calls.find((y) => y.index === index);
+      return c ? c.step - 1 : null;
+    };
+    out.analysis = analyzeRun(s, x.end.score, stepOf(calls.find((c) => c.faults.length > 0)?.index), stepOf(x.end.firstForbiddenCall));
+  }
+  return out;
 }

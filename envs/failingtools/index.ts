@@ -51,7 +51,8 @@ register({
 });
 
 export { FailingToolsEnv, ftOptionsSchema } from "./env.js";
-export { buildScenarios, generateScenarios, scenarioById, WORKED_EXAMPLES } from "./scenarios/generate.js";
+export { buildScenarios, generateScenarios, scenarioById } from "./scenarios/generate.js";
+export { WORKED_EXAMPLES } from "./scenarios/worked.js";
 export { scoreRun, type FtRun, type FtScore, type FailureLabel } from "./scorer.js";
 export { assertsWrongValue, defaultJudge, DISCLOSURE, NEGATION_BREAKERS, NEGATION_CUES, type ConceptJudge } from "./concepts.js";
 export { conceptJudge, knownConceptJudges, registerConceptJudge } from "./judges.js";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { FAILURE_SOURCES, scenarioSchema } from "../../envs/failingtools/scenarios/schema.js";
 import { createHash } from "node:crypto";
-import { buildScenarios, generateScenarios, scenarioById, WORKED_EXAMPLES } from "../../envs/failingtools/scenarios/generate.js";
+import { buildScenarios, generateScenarios, scenarioById } from "../../envs/failingtools/scenarios/generate.js";
+import { WORKED_EXAMPLES } from "../../envs/failingtools/scenarios/worked.js";
 import { CATEGORIES, DOMAINS, PROVIDERS, providerTools } from "../../envs/failingtools/world/index.js";
 import { stableStringify } from "../../src/core/json.js";
 

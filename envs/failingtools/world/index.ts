@@ -2,12 +2,14 @@ import type { CategoryDef, ProviderDef } from "./category.js";
 import { brokerage } from "./brokerage.js";
 import { calendar, email } from "./communication.js";
 import { messaging } from "./messaging.js";
-import { foodDelivery, grocery } from "./commerce.js";
+import { foodDelivery } from "./foodDelivery.js";
+import { grocery } from "./grocery.js";
 import { payments } from "./finance.js";
-import { reviews, weather } from "./information.js";
+import { reviews } from "./reviews.js";
 import type { CategoryId, FtState, FtTool, ProviderState } from "./kit.js";
 import { shopping } from "./shopping.js";
 import { lodging, rides } from "./travel.js";
+import { weather } from "./weather.js";
 
 export * from "./kit.js";
 export * from "./category.js";

@@ -1,5 +1,5 @@
 import type { JsonObject } from "../../../src/family.js";
-import { cancelOp, defineCategory, getOp, recordWrite, searchOp, type TaskSpec } from "./category.js";
+import { cancelOp, type Concept, defineCategory, getOp, recordWrite, searchOp, type TaskSpec, type WriteTaskCore } from "./category.js";
 import { addDays, asNum, asStr, dateOf, enm, fail, int, nextId, obj, ok, pick, resolveOne, round2, str, table } from "./kit.js";
 
 /* ------------------------------------------------------------------ shopping: Amazon / Target */
@@ -45,6 +45,35 @@ function renewedAmbiguity(p: { title: string; list: number }): NonNullable<TaskS
     truth: { title: p.title, condition: "new" },
     shownPath: ["condition"],
     decoyShown: "renewed",
+  };
+}
+
+/**
+ * A standard-shipping order as shopping.buy and shopping.track ask for it (`isNew`: the request says "new", so the
+ * renewed twin is the wrong record); corruption stores a different quantity. `more` concepts follow product and qty.
+ */
+function purchaseCore(title: string, qty: number, isNew: boolean, more: Concept[] = []): WriteTaskCore {
+  const condition: JsonObject = isNew ? { condition: "new" } : {};
+  return {
+    main: { op: "place_order", args: { product: title, quantity: qty, shipping: "standard" } },
+    stated: { quantity: qty, title, ...condition },
+    keyPath: ["quantity"],
+    keyValue: qty,
+    wrongValue: qty + 9,
+    corruption: "stored quantity differs from the request",
+    answer: [
+      { kind: "text", id: "product", synonyms: [title, title.split(" ").slice(0, 2).join(" ")] },
+      { kind: "number", id: "qty", value: qty, tolerance: 0 },
+      ...more,
+    ],
+    wrongConcept: { kind: "number", id: "wrong_qty", value: qty + 9, tolerance: 0 },
+    write: recordWrite(
+      "orders",
+      "order_id",
+      "quantity",
+      { title, ...condition, quantity: qty, status: "ordered" },
+      { verify: "get_order", cancel: "cancel_order" },
+    ),
   };
 }
 
@@ -186,25 +215,8 @@ export const shopping = defineCategory<ShopWorld>({
           template: "shopping.buy",
           kind: "write",
           request: `Order ${qty} of the ${p.title} (new) on {provider} with standard shipping.`,
-          main: { op: "place_order", args: { product: p.title, quantity: qty, shipping: "standard" } },
-          stated: { quantity: qty, title: p.title, condition: "new" },
+          ...purchaseCore(p.title, qty, true),
           key: { arg: "product", table: "products", idField: "product_id", truth: { title: p.title } },
-          keyPath: ["quantity"],
-          keyValue: qty,
-          wrongValue: qty + 9,
-          corruption: "stored quantity differs from the request",
-          answer: [
-            { kind: "text", id: "product", synonyms: [p.title, p.title.split(" ").slice(0, 2).join(" ")] },
-            { kind: "number", id: "qty", value: qty, tolerance: 0 },
-          ],
-          wrongConcept: { kind: "number", id: "wrong_qty", value: qty + 9, tolerance: 0 },
-          write: recordWrite(
-            "orders",
-            "order_id",
-            "quantity",
-            { title: p.title, condition: "new", quantity: qty, status: "ordered" },
-            { verify: "get_order", cancel: "cancel_order" },
-          ),
           ambiguity: renewedAmbiguity(p),
         };
       },
@@ -222,25 +234,7 @@ export const shopping = defineCategory<ShopWorld>({
           request:
             `Find the ${p.title} on {provider}, order ${qty} with standard shipping, then track the ` +
             `package and tell me the estimated delivery date.`,
-          main: { op: "place_order", args: { product: p.title, quantity: qty, shipping: "standard" } },
-          stated: { quantity: qty, title: p.title },
-          keyPath: ["quantity"],
-          keyValue: qty,
-          wrongValue: qty + 9,
-          corruption: "stored quantity differs from the request",
-          answer: [
-            { kind: "text", id: "product", synonyms: [p.title, p.title.split(" ").slice(0, 2).join(" ")] },
-            { kind: "number", id: "qty", value: qty, tolerance: 0 },
-            { kind: "date", id: "delivery", iso: eta },
-          ],
-          wrongConcept: { kind: "number", id: "wrong_qty", value: qty + 9, tolerance: 0 },
-          write: recordWrite(
-            "orders",
-            "order_id",
-            "quantity",
-            { title: p.title, quantity: qty, status: "ordered" },
-            { verify: "get_order", cancel: "cancel_order" },
-          ),
+          ...purchaseCore(p.title, qty, false, [{ kind: "date", id: "delivery", iso: eta }]),
           chain: {
             before: [{ op: "search_products", args: { query: p.title }, purpose: `find the ${p.title}` }],
             mainBind: [{ arg: "product", from: 0, field: "product_id", where: { title: p.title } }],
