@@ -187,7 +187,7 @@ export function zodDetails(op: string, err: z.ZodError): BridgeError {
   }));
   const first = issues[0];
   const total = err.issues.length;
-  const msg =
-    `invalid '${op}' request: ${first ? `${first.field}: ${first.reason}` : "malformed"}` + (total > 1 ? ` (+${total - 1} more)` : "");
+  const more = total > 1 ? ` (+${total - 1} more)` : "";
+  const msg = `invalid '${op}' request: ${first ? `${first.field}: ${first.reason}` : "malformed"}${more}`;
   return new BridgeError("VALIDATION_ERROR", msg, { op, issues, issueCount: total });
 }

@@ -111,7 +111,7 @@ export function scanFrame(buf: Uint8Array, limits: WorkLimits): void {
   do {
     if (++values > limits.maxValues) limit("maxValues", `more than ${limits.maxValues} values in one request`, values);
     const top = stack.length ? stack[stack.length - 1] : null;
-    const asKey = top !== null && top.isMap && top.expectKey;
+    const asKey = top?.isMap === true && top.expectKey;
     lastKeyStart = -1;
     need(1);
     const b = buf[pos++];

@@ -4,12 +4,13 @@
  */
 import { Router } from "zeromq";
 import type { Backend } from "./backend.js";
-import { decode, encode, peekId } from "./codec.js";
-import { capDetails, clientLabel, GENERATED_ID_BYTES } from "./replyLimits.js";
-import { scanFrame } from "./scan.js";
+import { ClientQueues } from "./clientQueues.js";
+import { capDetails, GENERATED_ID_BYTES } from "./replyLimits.js";
 import { checkEndpointPolicy, type CurveKeys } from "./endpoint.js";
 import { handleRequest, type HandlerContext } from "./handlers.js";
-import { BridgeError, clip, envelopeSchema, type ErrorCode, type Limits, limitsSchema, type Response } from "./protocol.js";
+import { Outbox } from "./outbox.js";
+import { BridgeError, clip, type ErrorCode, type Limits, limitsSchema, type Response } from "./protocol.js";
+import { parseRequestFrame } from "./requestFrame.js";
 import { SessionManager } from "./sessions.js";
 import { registerZapDomain, unregisterZapDomain } from "./zap.js";
 
@@ -41,19 +42,13 @@ export interface ServerOptions {
   log?: (line: string) => void;
 }
 
-interface ClientState {
-  pending: number;
-  tail: Promise<void> | null;
-}
-
 export class BridgeServer {
   readonly limits: Limits;
   readonly sessions: SessionManager;
   private readonly backend: Backend;
   private sock: Router | null = null;
-  private readonly clients = new Map<string, ClientState>();
-  private readonly outbox: Buffer[][] = [];
-  private pumping: Promise<void> | null = null;
+  private readonly clients = new ClientQueues();
+  private readonly outbox: Outbox;
   private shuttingDown = false;
   private stopped: Promise<void> | null = null;
   private loopDone: Promise<void> | null = null;
@@ -66,9 +61,6 @@ export class BridgeServer {
    * clients cut off for not reading); never reset.
    */
   readonly stats = { requests: 0, errors: 0, reaped: 0, clientsRefused: 0, repliesDropped: 0, clientsCutOff: 0 };
-  /** Clients whose outbound queue overflowed; their replies are dropped until they send a new request. */
-  private readonly cutOff = new Set<string>();
-  private readonly cutOffLogged = new Set<string>();
   private zapDomain: string | null = null;
   private releasePaths: (() => void) | null = null;
 
@@ -88,6 +80,14 @@ export class BridgeServer {
     this.log = opts.log ?? (() => {});
     const now = opts.now ?? (() => performance.now());
     this.sessions = new SessionManager(this.backend, this.limits, opts.workerIndex ?? 0, now, opts.recordDir ?? null, opts.generation ?? 0);
+    this.outbox = new Outbox({
+      socket: () => this.sock,
+      limits: this.limits,
+      sessions: this.sessions,
+      stats: this.stats,
+      err: (id, e) => this.err(id, e),
+      log: this.log,
+    });
   }
 
   /** The endpoint actually bound (with the real port when the configured one was `*` or 0). */
@@ -190,9 +190,9 @@ export class BridgeServer {
     this.shuttingDown = true;
     if (this.reaper) clearInterval(this.reaper);
     if (this.limits.drainMs > 0) await new Promise((r) => setTimeout(r, this.limits.drainMs));
-    await Promise.allSettled([...this.clients.values()].map((c) => c.tail ?? Promise.resolve()));
+    await this.clients.idle();
     await this.sessions.closeAll();
-    while (this.pumping) await this.pumping;
+    await this.outbox.drained();
     const sock = this.sock;
     this.sock = null;
     if (sock) sock.close();
@@ -237,46 +237,17 @@ export class BridgeServer {
       // could collide with another client's generated id.
       this.stats.requests++;
       const why = "routing ids starting with a 0x00 byte are reserved by ZeroMQ; set another routing id (or none)";
-      this.send(prefix, this.err(null, new BridgeError("INVALID_MESSAGE", why, { field: "routing_id" })));
+      this.outbox.send(prefix, this.err(null, new BridgeError("INVALID_MESSAGE", why, { field: "routing_id" })));
       return;
     }
-    this.cutOff.delete(key);
-    let cs = this.clients.get(key);
-    if (!cs) {
-      cs = { pending: 0, tail: null };
-      this.clients.set(key, cs);
-    }
+    this.outbox.readmit(key);
     this.stats.requests++;
     const refused = this.shuttingDown;
-    const overloaded = cs.pending >= this.limits.maxPendingPerClient;
-    cs.pending++;
-    const run = (): void | Promise<void> => {
-      const res = this.respond(key, body, frames.length, refused, overloaded);
-      if (res instanceof Promise) return res.then((r) => this.send(prefix, r));
-      this.send(prefix, res);
-    };
-    const settle = (): void => {
-      cs.pending--;
-      if (cs.pending === 0 && this.clients.get(key) === cs) this.clients.delete(key);
-    };
-    if (cs.tail) {
-      const next: Promise<void> = cs.tail.then(run).finally(() => {
-        if (cs.tail === next) cs.tail = null;
-        settle();
-      });
-      cs.tail = next;
-      return;
-    }
-    const r = run();
-    if (r instanceof Promise) {
-      const next: Promise<void> = r.finally(() => {
-        if (cs.tail === next) cs.tail = null;
-        settle();
-      });
-      cs.tail = next;
-    } else {
-      settle();
-    }
+    this.clients.enqueue(key, (unanswered) => {
+      const res = this.respond(key, body, frames.length, refused, unanswered >= this.limits.maxPendingPerClient);
+      if (res instanceof Promise) return res.then((r) => this.outbox.send(prefix, r));
+      this.outbox.send(prefix, res);
+    });
   }
 
   private respond(
@@ -286,54 +257,9 @@ export class BridgeServer {
     refused: boolean,
     overloaded: boolean,
   ): Response | Promise<Response> {
-    if (body === null) {
-      return this.err(
-        null,
-        new BridgeError(
-          "INVALID_MESSAGE",
-          `expected one body frame (or an empty delimiter and one body frame), got ${frameCount - 1} frames`,
-          { frames: frameCount - 1 },
-        ),
-      );
-    }
-    if (body.length > this.limits.maxMessageBytes) {
-      return this.err(
-        peekId(body),
-        new BridgeError("MESSAGE_TOO_LARGE", `request of ${body.length} bytes exceeds the limit of ${this.limits.maxMessageBytes} bytes`, {
-          size: body.length,
-          max: this.limits.maxMessageBytes,
-        }),
-      );
-    }
-    try {
-      scanFrame(body, this.limits);
-    } catch (e) {
-      return this.err(peekId(body), e);
-    }
-    let msg: unknown;
-    try {
-      msg = decode(body);
-    } catch (e) {
-      return this.err(
-        null,
-        new BridgeError("INVALID_MESSAGE", `frame is not valid MessagePack: ${(e as Error).message}`, { size: body.length }),
-      );
-    }
-    const env = envelopeSchema.safeParse(msg);
-    if (!env.success) {
-      const rawId = msg !== null && typeof msg === "object" && !Array.isArray(msg) ? (msg as { id?: unknown }).id : undefined;
-      const id = typeof rawId === "number" && Number.isInteger(rawId) ? rawId : typeof rawId === "bigint" ? rawId : null;
-      const fields = env.error.issues.map((i) => i.path.join(".") || "(root)");
-      return this.err(
-        id,
-        new BridgeError(
-          "INVALID_MESSAGE",
-          `a request must be a map with an integer 'id' and a string 'op' (problem with: ${fields.join(", ")})`,
-          { fields },
-        ),
-      );
-    }
-    const { id, op, ...fields } = env.data;
+    const req = parseRequestFrame(body, frameCount, this.limits);
+    if (!req.ok) return this.err(req.id, req.error);
+    const { id, op, fields } = req;
     if (refused) return this.err(id, new BridgeError("SHUTTING_DOWN", "the server is shutting down and accepts no new requests", {}));
     if (overloaded) {
       return this.err(
@@ -377,69 +303,5 @@ export class BridgeServer {
       ({ code, message, details } = this.backend.classifyError(e));
     }
     return { id, ok: false, error: { code, message: clip(message), details: capDetails(details) } };
-  }
-
-  private send(prefix: Buffer[], res: Response): void {
-    let payload: Buffer;
-    try {
-      payload = encode(res);
-    } catch (e) {
-      payload = encode(this.err(res.id, new BridgeError("INTERNAL_ERROR", `response could not be encoded: ${(e as Error).message}`)));
-    }
-    this.outbox.push([...prefix, payload]);
-    this.pumping ??= this.pump();
-  }
-
-  /**
-   * zeromq.js allows one send in flight per socket; this drains the outbox in order. A client whose queue is full
-   * (it has not read `sendHighWaterMark` replies) is cut off: that reply and its later ones are dropped and its
-   * sessions closed, so one client that never reads cannot make the server hold its replies without bound.
-   */
-  private async pump(): Promise<void> {
-    try {
-      let i = 0;
-      while (i < this.outbox.length) {
-        const sock = this.sock;
-        if (!sock) break;
-        const msg = this.outbox[i++];
-        // Usually nobody is cut off: only then is the routing id worth turning into a key.
-        if (this.cutOff.size > 0 && this.cutOff.has(msg[0].toString("latin1"))) {
-          this.stats.repliesDropped++;
-          continue;
-        }
-        try {
-          await sock.send(msg);
-        } catch (e) {
-          const code = (e as { code?: string }).code;
-          // EHOSTUNREACH: the peer vanished; its answers have nowhere to go.
-          if (code === "EAGAIN") this.cutOffClient(msg[0].toString("latin1"));
-          else if (!sock.closed && code !== "EHOSTUNREACH") this.log(`send failed: ${(e as Error).message}`);
-        }
-        if (i > 1024) {
-          this.outbox.splice(0, i);
-          i = 0;
-        }
-      }
-      this.outbox.length = 0;
-      // A cut-off client that sends again after its queue drained is served again (a new request lifts it).
-    } finally {
-      this.pumping = null;
-    }
-  }
-
-  private cutOffClient(key: string): void {
-    this.cutOff.add(key);
-    this.stats.repliesDropped++;
-    const closing = this.sessions.ownedBy(key);
-    const who = clientLabel(key);
-    // A client that keeps sending without reading is cut off again and again: log and count it once.
-    const first = !this.cutOffLogged.has(key) && this.cutOffLogged.size < 1000;
-    if (first) {
-      this.cutOffLogged.add(key);
-      this.stats.clientsCutOff++;
-      const queued = `${this.limits.sendHighWaterMark} queued, limit sendHighWaterMark`;
-      this.log(`client ${who} did not read its replies (${queued}): dropping its replies and closing its ${closing.length} session(s)`);
-    }
-    void Promise.allSettled(closing.map((h) => this.sessions.close(h)));
   }
 }

@@ -190,11 +190,13 @@ export async function runSupervisor(cfg: ResolvedConfig, opts: SupervisorOptions
 /** Body of a forked worker: waits for its orders on the IPC channel, serves, and stops gracefully. */
 export function runWorkerChild(loadBackend: () => Promise<Backend>): void {
   let server: BridgeServer | null = null;
-  let stopping: Promise<void> | null = null;
+  let stopping = false;
   // Ctrl-C reaches the whole process group; the supervisor also sends "stop". Either one triggers the same drain.
   const signals = drainOnSignals();
   const stop = (): void => {
-    stopping ??= (async () => {
+    if (stopping) return;
+    stopping = true;
+    void (async () => {
       if (server) await server.stop();
       signals.dispose();
       process.exit(0);

@@ -102,7 +102,7 @@ function answer(frames: Buffer[]): Array<string | Buffer> {
   const domain = domains.get(domainFrame?.toString() ?? "");
   // A socket without a registered domain never asked for authentication; other mechanisms are not ours to judge.
   if (!domain || mechanismFrame?.toString() !== "CURVE") return reply("200", "OK");
-  if (!credential || credential.length !== 32) return reply("400", "malformed CURVE credential");
+  if (credential?.length !== 32) return reply("400", "malformed CURVE credential");
   const clientKey = z85Encode(credential);
   const allowed = domain.allowed.has(clientKey);
   domain.onDecision({ clientKey, address: addressFrame?.toString() ?? "", allowed });

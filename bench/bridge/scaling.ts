@@ -5,9 +5,10 @@
  * env-step (server workers and clients, from /proc) says what limits the aggregate.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fmt, printTable } from "./table.js";
 
 /** One client session's numbers, as bench.py reports them (its `bridge` object). */
 export interface SessionResult {
@@ -106,4 +107,29 @@ export async function scalingCells(o: Options): Promise<ScalingCell[]> {
   } finally {
     await server.stop();
   }
+}
+
+/** Issue 19's row: Demo-v0 at batch 256, 2 workers × 2 client sessions beside 1 worker × 1 session. */
+export async function scalingRow(repo: string, python: string, seconds: number): Promise<void> {
+  const id = "Demo-v0";
+  const batch = 256;
+  console.log(`\n== ${id}, batch ${batch}: 2 workers × 2 client sessions beside 1 worker × 1 session (issue 19) ==`);
+  const cells = await scalingCells({ repo, python, envId: id, batch, seconds: seconds * 2 });
+  printTable(
+    ["workers × sessions", "env-steps/s", "per session", "server CPU µs/env-step", "client CPU µs/env-step", "2-core ceiling"],
+    cells.map((c) => [
+      `${c.sessions} × ${c.sessions}`,
+      fmt(c.stepsPerS),
+      c.perSession.map((x) => fmt(x)).join(" + "),
+      fmt(c.serverCpuUs, 2),
+      fmt(c.clientCpuUs, 2),
+      fmt(2e6 / (c.serverCpuUs + c.clientCpuUs)),
+    ]),
+  );
+  const two = cells[1]!;
+  const verdict = two.stepsPerS >= 150_000 ? "met" : `missed by ${fmt(150_000 / two.stepsPerS, 2)}×`;
+  const scaling = fmt(two.stepsPerS / cells[0]!.stepsPerS, 2);
+  console.log(`target ≥ 150,000 env-steps/s with 2 workers × 2 sessions: ${verdict}; scaling 2×2 / 1×1 = ${scaling}`);
+  mkdirSync(path.join(repo, "bench/results"), { recursive: true });
+  writeFileSync(path.join(repo, "bench/results", `bridge-${id}-scaling.json`), JSON.stringify({ id, batch, cells }, null, 2));
 }

@@ -42,8 +42,10 @@ def init_ray(address: str, trainer_module: Any, num_workers: int) -> bool:
         ray.init(num_cpus=max(num_workers, os.cpu_count() or 1), include_dashboard=False, log_to_driver=False,
                  configure_logging=False)
     else:
-        if trainer_module.__name__ != "__main__":  # __main__ is pickled by value anyway
-            ray.cloudpickle.register_pickle_by_value(trainer_module)
+        # Registering a package registers its modules: the collector's module and the ppo package beside it.
+        top = trainer_module.__name__.split(".")[0]
+        if top != "__main__":  # __main__ is pickled by value anyway
+            ray.cloudpickle.register_pickle_by_value(sys.modules[top])
         ray.init(address=address, runtime_env={"py_modules": [os.path.dirname(rg.__file__)]})
     return True
 

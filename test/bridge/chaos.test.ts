@@ -7,14 +7,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { cliArgv, cliEnv } from "../helpers/cli.js";
 import { BridgeClient, type RawResponse } from "../../bridge/client.js";
 import { restartDelay } from "../../bridge/workers.js";
 import { readTrajectories } from "../../src/index.js";
-
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 interface Ready {
   endpoints: string[];

@@ -147,7 +147,10 @@ describe("CURVE client allow-list (ZAP)", () => {
           err: () => {},
           stopSignal: stop,
           loadBackend: async () => createCoreBackend(),
-          onListening: (eps) => ((endpoint = eps[0]), resolve()),
+          onListening: (eps) => {
+            endpoint = eps[0];
+            resolve();
+          },
         },
       ).then((code) => expect(code).toBe(0));
     });

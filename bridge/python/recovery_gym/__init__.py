@@ -6,7 +6,8 @@ in Python style (``max_steps=20``) or as the library spells them (``maxSteps=20`
 """
 from ._checks import SEED_RULE, SeedError
 from .client import DEFAULT_ADDRESS, PROTOCOL_VERSIONS, Client, load_curve_keys
-from .env import RemoteEnv, RemoteVectorEnv, apply_delta, expand_tool_refs, unbatch_info
+from .delta import apply_delta
+from .env import RemoteEnv, unbatch_info
 from .errors import (
     BridgeError,
     BridgeTimeout,
@@ -27,6 +28,8 @@ from .errors import (
 )
 from .options import parse_option_pairs, parse_option_value
 from .sharded import ShardedVectorEnv, discover_endpoints, make_vec, merge_infos, split_counts
+from .tool_refs import expand_tool_refs
+from .vector_env import RemoteVectorEnv
 
 from ._version import __version__
 

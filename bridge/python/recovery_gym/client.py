@@ -244,7 +244,7 @@ class Client:
         ``obs_encoding`` defaults to ``"columns"`` (``"delta"`` on servers older than protocol minor 5), and with
         ``use_numpy`` to ``"auto"``: a Dict of Box / MultiBinary / Discrete observations then arrives packed, one numpy
         array per key per batch. Every encoding gives the same observations."""
-        from .env import RemoteVectorEnv
+        from .vector_env import RemoteVectorEnv
 
         return RemoteVectorEnv(self, env_id, num_envs, options, seed=seed, autoreset_mode=autoreset_mode,
                                obs_encoding=obs_encoding, info_keys=info_keys, use_numpy=use_numpy,
@@ -271,4 +271,5 @@ class Client:
             pass
 
 
-from .env import RemoteEnv, RemoteVectorEnv  # noqa: E402  (type names for annotations)
+from .env import RemoteEnv  # noqa: E402  (type names for annotations)
+from .vector_env import RemoteVectorEnv  # noqa: E402

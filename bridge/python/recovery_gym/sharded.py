@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from ._checks import check_seeds
 from ._pickling import refuse_pickle
 from .client import DEFAULT_ADDRESS, Client
-from .env import BatchedSpaces, RemoteVectorEnv, Seed
+from .vector_env import BatchedSpaces, RemoteVectorEnv, Seed
 
 
 def split_counts(num_envs: int, shards: int) -> List[int]:

@@ -221,7 +221,7 @@ def test_tool_refs_are_on_by_default_and_change_nothing_but_bytes(client):
 
 
 def test_an_unknown_tool_reference_is_a_protocol_error():
-    from recovery_gym.env import expand_tool_refs
+    from recovery_gym.tool_refs import expand_tool_refs
 
     known = {}
     assert expand_tool_refs({"newTools": [{"name": "a", "x": 1}]}, known) == {"newTools": [{"name": "a", "x": 1}]}

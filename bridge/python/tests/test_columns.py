@@ -4,7 +4,7 @@ import struct
 
 import pytest
 
-from recovery_gym.env import apply_columns, decode_actions, unpack_floats
+from recovery_gym.columns import apply_columns, decode_actions, unpack_floats
 from recovery_gym.errors import ProtocolError
 
 

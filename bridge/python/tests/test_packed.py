@@ -5,7 +5,7 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from recovery_gym.env import unpack_observations  # noqa: E402
+from recovery_gym.packed import unpack_observations  # noqa: E402
 from recovery_gym.errors import BridgeError  # noqa: E402
 
 
