@@ -18,5 +18,5 @@ for (const [loc, meta] of Object.entries(pk)) {
   }
 }
 lock.packages = Object.fromEntries(Object.entries(pk).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))));
-writeFileSync(path, JSON.stringify(lock, null, 2) + "\n");
+writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`added ${added} entries`);

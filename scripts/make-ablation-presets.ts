@@ -72,7 +72,7 @@ export function main(argv: readonly string[]): number {
   for (const [name, spec] of Object.entries(want)) {
     parseRewardSpec(spec, null, `${name}.json`);
     const path = join(dir, `${name}.json`);
-    const text = JSON.stringify(spec, null, 2) + "\n";
+    const text = `${JSON.stringify(spec, null, 2)}\n`;
     const same = existsSync(path) && readFileSync(path, "utf8") === text;
     if (same) continue;
     differs = true;

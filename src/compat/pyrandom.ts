@@ -38,7 +38,7 @@ export class PyRandom {
     } else {
       const bytes = typeof a === "string" ? Buffer.from(a, "utf8") : Buffer.from(a);
       const digest = createHash("sha512").update(bytes).digest();
-      n = BigInt("0x" + Buffer.concat([bytes, digest]).toString("hex"));
+      n = BigInt(`0x${Buffer.concat([bytes, digest]).toString("hex")}`);
     }
     if (n < 0n) n = -n;
     const key: number[] = [];

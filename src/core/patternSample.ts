@@ -112,8 +112,14 @@ class Parser {
       const single = lo.length === 1 && lo[0]![0] === lo[0]![1];
       if (single && this.src[this.i] === "-" && this.src[this.i + 1] !== undefined && this.src[this.i + 1] !== "]") {
         this.i++;
-        const hiChar = this.src[this.i] === "\\" ? (this.i++, this.escape()) : [[this.src.codePointAt(this.i++)!, 0]];
-        const hi = hiChar[0]![0];
+        let hi: number;
+        if (this.src[this.i] === "\\") {
+          this.i++;
+          hi = this.escape()[0]![0];
+        } else {
+          hi = this.src.codePointAt(this.i)!;
+          this.i++;
+        }
         if (hi < lo[0]![0]) throw new Unsupported("reversed class range");
         ranges.push([lo[0]![0], hi]);
       } else {

@@ -37,9 +37,10 @@ export {
 /**
  * The one tool-episode env. Families subclass it and supply the episode (`createEpisode`), their events per call
  * (`onCall`), judging (`judge`), reward terms and hidden annotations per step (`stepReport`), metrics and an
- * optional potential (the contract: toolEnvContract.ts); the base classes run the call pipeline, budgets, events,
- * rewards, observations and the Gymnasium contract (ToolEnvRuntime, toolEnvRuntime.ts). This class adds what a
- * snapshot needs: `getState` / `setState` (validated, atomic), `fork`, and the family-state hooks.
+ * optional potential (the contract: toolEnvContract.ts); the base classes hold the hooks' defaults and the views
+ * (ToolEnvBase, toolEnvBase.ts) and run the call pipeline, budgets, events, rewards, observations and the Gymnasium
+ * contract (ToolEnvRuntime, toolEnvRuntime.ts). This class adds what a snapshot needs: `getState` / `setState`
+ * (validated, atomic), `fork`, and the family-state hooks.
  */
 export abstract class ToolEnv<S, O extends ToolEnvOptions = ToolEnvOptions> extends ToolEnvRuntime<S, O> {
   // ---- counterfactual replay --------------------------------------------------------------------------------

@@ -33,7 +33,10 @@ const tools: ToolDefinition<World>[] = [
     description: "Save",
     parameters: schema,
     meta: { mutates: true },
-    run: (args, ctx) => (ctx.state.saved.push(args.city as string), { ok: true, output: { saved: true } }),
+    run: (args, ctx) => {
+      ctx.state.saved.push(args.city as string);
+      return { ok: true, output: { saved: true } };
+    },
   },
   {
     name: "list",
@@ -253,6 +256,11 @@ describe("ToolEpisode call pipeline", () => {
     expect(arg.call("a1", { city: "Paris" }, 1).record!.ok).toBe(false);
     expect(arg.call("a1", { city: "Rome" }, 2).record!.ok).toBe(true);
     let draws = 0;
+    // A random source that counts its draws: a fault whose trigger does not match must not draw.
+    const draw = (u: number) => () => {
+      draws++;
+      return u;
+    };
     const spec: FaultSpec = {
       id: "p",
       kind: "x",
@@ -262,10 +270,10 @@ describe("ToolEpisode call pipeline", () => {
       effect: err503,
     };
     const state = { victim: null, hits: 0 };
-    faultFires(spec, state, { tool: "a2", meta: undefined, args: {}, callIndex: 1 }, () => (draws++, 0));
+    faultFires(spec, state, { tool: "a2", meta: undefined, args: {}, callIndex: 1 }, draw(0));
     expect(draws).toBe(0);
-    expect(faultFires(spec, state, { tool: "a1", meta: undefined, args: {}, callIndex: 2 }, () => (draws++, 0.1))).toBe(true);
-    expect(faultFires(spec, state, { tool: "a1", meta: undefined, args: {}, callIndex: 3 }, () => (draws++, 0.9))).toBe(false);
+    expect(faultFires(spec, state, { tool: "a1", meta: undefined, args: {}, callIndex: 2 }, draw(0.1))).toBe(true);
+    expect(faultFires(spec, state, { tool: "a1", meta: undefined, args: {}, callIndex: 3 }, draw(0.9))).toBe(false);
     expect(draws).toBe(2);
   });
 

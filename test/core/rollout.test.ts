@@ -20,7 +20,10 @@ describe("rollout / rolloutAsync", () => {
         episodes: 1_000_000,
         wrap: (env) => {
           const close = env.close.bind(env);
-          env.close = () => (closed++, close());
+          env.close = () => {
+            closed++;
+            close();
+          };
           return env;
         },
         onEpisode: (_r, i) => i === 2 && controller.abort(),

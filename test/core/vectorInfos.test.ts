@@ -67,6 +67,7 @@ describe("vector env infoKeys", () => {
     const [o2, i2] = some.reset({ seed: 1 });
     const [, i3] = none.reset({ seed: 1 });
     expect(o2).toEqual(o1);
+    expect(i1).not.toEqual({});
     expect(i2).toEqual({});
     expect(i3).toEqual({});
     const rng = new Rng(9);

@@ -1,7 +1,7 @@
 import type { Info } from "../../core/env.js";
 import { OptionsError, StateError } from "../../core/errors.js";
 import { asJson, toJsonValue, type JsonObject, type JsonValue, isJsonObject, stableStringify } from "../../core/json.js";
-import { make, parseEnvOptions, registryEntry } from "../../core/registry.js";
+import { parseEnvOptions, registryEntry } from "../../core/registry.js";
 import { episodePolicyRng, policyEntry } from "../../ablation.js";
 import { episodeSteps } from "../../episodeLoop.js";
 import type { Action } from "../../engine/actions.js";

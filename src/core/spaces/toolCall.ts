@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { JsonObject, JsonValue } from "../json.js";
-import { cloneJson, isJsonObject, toJsonObject } from "../json.js";
+import { isJsonObject, toJsonObject } from "../json.js";
 import { compileFastCheck, type FastCheck } from "../fastSchema.js";
 import { type JsonSchema, zodFromJsonSchema } from "../jsonSchema.js";
 import type { Rng } from "../rng.js";
@@ -56,7 +56,7 @@ export function argumentIssues(schema: JsonSchema, args: unknown): readonly z.co
     fast = compileFastCheck({ type: "object", ...schema });
     fastChecks.set(schema, fast);
   }
-  if (fast !== null && fast(args)) return null;
+  if (fast?.(args)) return null;
   const res = validatorFor(schema).safeParse(args);
   return res.success ? null : res.error.issues;
 }

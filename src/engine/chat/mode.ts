@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { EnvMetadata, EnvSpec, Env, ResetArgs, StepResult } from "../../core/env.js";
-import { ActionError, describeZodIssues, OptionsError } from "../../core/errors.js";
+import { ActionError, OptionsError } from "../../core/errors.js";
 import { isJsonObject, type JsonObject } from "../../core/json.js";
 import { registerMakeLayer } from "../../core/registry.js";
 import type { Rng } from "../../core/rng.js";

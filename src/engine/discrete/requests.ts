@@ -54,6 +54,8 @@ interface ParameterIndex {
   requests: TaskRequest[];
   byOperation: Map<string, number[]>;
   byValue: Map<string, number[]>;
+  /** Operation -> the requests whose goal it is. */
+  byGoal: Map<string, number[]>;
   /** Value key of a task literal -> the argument names the task gives it for. */
   namesByValue: Map<string, Set<string>>;
 }
@@ -65,6 +67,7 @@ function indexOf(ep: ObservableEpisode) {
     const requests = ep.parameters.flatMap((p) => (p.target === "request" && p.request ? [p.request] : []));
     const byOperation = new Map<string, number[]>();
     const byValue = new Map<string, number[]>();
+    const byGoal = new Map<string, number[]>();
     const add = <K>(m: Map<K, number[]>, k: K, i: number) => {
       const list = m.get(k) ?? [];
       if (!list.includes(i)) list.push(i);
@@ -73,6 +76,7 @@ function indexOf(ep: ObservableEpisode) {
     requests.forEach((r, i) => {
       for (const op of r.steps) add(byOperation, op, i);
       add(byOperation, r.goal, i);
+      add(byGoal, r.goal, i);
       for (const v of r.values) add(byValue, valueKey(v), i);
     });
     const namesByValue = new Map<string, Set<string>>();
@@ -83,7 +87,7 @@ function indexOf(ep: ObservableEpisode) {
       names.add(p.name);
       namesByValue.set(k, names);
     }
-    cache.set(ep.parameters, (x = { requests, byOperation, byValue, namesByValue }));
+    cache.set(ep.parameters, (x = { requests, byOperation, byValue, byGoal, namesByValue }));
   }
   return x;
 }
@@ -161,36 +165,16 @@ export function requestState(ep: ObservableEpisode): RequestState {
 const overlaps = (a: readonly number[], b: readonly number[]): boolean => a.some((x) => b.includes(x));
 
 /**
- * Per candidate, `task_value_named_for_other_argument` and the parameter index it was computed with: it depends on
- * the task's parameters and the candidate's own arguments alone, and tool calls persist from step to step.
- */
-const namedForOtherOf = new WeakMap<Candidate, { index: ParameterIndex; value: boolean }>();
-function namedForOther(c: Candidate, index: ParameterIndex): boolean {
-  const hit = namedForOtherOf.get(c);
-  if (hit !== undefined && hit.index === index) return hit.value;
-  const args = (c.action as { arguments: Record<string, JsonValue> }).arguments;
-  const names = Object.keys(args);
-  let value = false;
-  for (let k = 0; k < names.length && k < c.sources.length; k++) {
-    if (c.sources[k].kind !== "task") continue;
-    const named = index.namesByValue.get(valueKey(args[names[k]]));
-    if (named && !named.has(names[k])) {
-      value = true;
-      break;
-    }
-  }
-  namedForOtherOf.set(c, { index, value });
-  return value;
-}
-
-/**
  * What a tool-call candidate's request features read of itself and the task, once per candidate object and parameter
- * index: its operation, the requests naming it, and which requests its bound values came from. A candidate belongs
- * to one episode (the candidate memo starts over with a new one), whose calls only grow, so the calls its response
- * sources name stay the same.
+ * index: `task_value_named_for_other_argument`, its operation, the requests naming it, and which requests its bound
+ * values came from. They depend on the task's parameters and the candidate alone: a candidate belongs to one episode
+ * (the candidate memo starts over with a new one), whose calls only grow, so the calls its response sources name
+ * stay the same.
  */
-interface RequestStatics {
+interface CandidateRequests {
   index: ParameterIndex;
+  /** A task literal is bound to an argument the task names it for otherwise. */
+  namedForOther: boolean;
   op: string;
   /** The requests that name its operation (a step or the goal). */
   mine: readonly number[];
@@ -204,16 +188,54 @@ interface RequestStatics {
   taskOther: boolean;
 }
 const NONE: readonly number[] = [];
-const requestStatics = new WeakMap<Candidate, RequestStatics>();
-function staticsOf(ep: ObservableEpisode, c: Candidate, index: ParameterIndex): RequestStatics {
-  const hit = requestStatics.get(c);
+const NO_OPS: readonly string[] = [];
+const candidateMemo = new WeakMap<Candidate, CandidateRequests>();
+
+function namedForOther(c: Candidate, args: Record<string, JsonValue>, index: ParameterIndex): boolean {
+  const names = Object.keys(args);
+  for (let k = 0; k < names.length && k < c.sources.length; k++) {
+    if (c.sources[k].kind !== "task") continue;
+    const named = index.namesByValue.get(valueKey(args[names[k]]));
+    if (named && !named.has(names[k])) return true;
+  }
+  return false;
+}
+
+function requestsOf(ep: ObservableEpisode, c: Candidate, index: ParameterIndex): CandidateRequests {
+  const hit = candidateMemo.get(c);
   if (hit !== undefined && hit.index === index) return hit;
+  const args = (c.action as { arguments: Record<string, JsonValue> }).arguments;
+  const named = index.namesByValue.size > 0 && namedForOther(c, args, index);
+  // Without requests only the named-for-other feature is written: the rest stays empty, not computed.
+  const x: CandidateRequests =
+    index.requests.length > 0
+      ? requestLinks(ep, c, args, index, named)
+      : {
+          index,
+          namedForOther: named,
+          op: "",
+          mine: NONE,
+          goalOf: NONE,
+          responseOps: NO_OPS,
+          same: false,
+          other: false,
+          taskSame: false,
+          taskOther: false,
+        };
+  candidateMemo.set(c, x);
+  return x;
+}
+
+function requestLinks(
+  ep: ObservableEpisode,
+  c: Candidate,
+  args: Record<string, JsonValue>,
+  index: ParameterIndex,
+  named: boolean,
+): CandidateRequests {
   const op = operationOf(ep, c.name);
   const mine = index.byOperation.get(op) ?? NONE;
-  const goalOf: number[] = [];
-  index.requests.forEach((r, j) => {
-    if (r.goal === op) goalOf.push(j);
-  });
+  const goalOf = index.byGoal.get(op) ?? NONE;
   // Which request a bound value belongs to: a response of a tool that request names, a literal it quotes.
   const responseOps: string[] = [];
   let same = false;
@@ -232,16 +254,14 @@ function staticsOf(ep: ObservableEpisode, c: Candidate, index: ParameterIndex): 
   let taskSame = false;
   let taskOther = false;
   if (c.sources.some((src) => src.kind === "task")) {
-    for (const v of Object.values((c.action as { arguments: Record<string, JsonValue> }).arguments)) {
+    for (const v of Object.values(args)) {
       const theirs = index.byValue.get(valueKey(v));
       if (!theirs) continue;
       if (overlaps(mine, theirs)) taskSame = true;
       else taskOther = true;
     }
   }
-  const x = { index, op, mine, goalOf, responseOps, same, other, taskSame, taskOther };
-  requestStatics.set(c, x);
-  return x;
+  return { index, namedForOther: named, op, mine, goalOf, responseOps, same, other, taskSame, taskOther };
 }
 
 /**
@@ -250,28 +270,26 @@ function staticsOf(ep: ObservableEpisode, c: Candidate, index: ParameterIndex): 
  */
 function encodeRequests(ep: ObservableEpisode, list: readonly Candidate[], maxCandidates: number, at: FeatureTarget): void {
   const { out, globalAt, slotAt } = at;
-  // Any task: a literal bound to an argument the task names it for otherwise ("from that airport to KRK": KRK is the
-  // destination, not the origin). Candidates keep their arguments' sources in argument order.
   const index = indexOf(ep);
-  if (index.namesByValue.size > 0) {
-    for (let i = 0; i < list.length && i < maxCandidates; i++) {
-      const c = list[i];
-      if (c.kind === "tool_call" && namedForOther(c, index)) out[slotAt(i) + 11] = 1;
-    }
+  // Without requests every feature but the named-for-other one stays zero: the request state is not even needed.
+  const s = index.requests.length > 0 ? requestState(ep) : null;
+  if (s === null && index.namesByValue.size === 0) return;
+  if (s !== null) {
+    const n = s.requests.length;
+    out[globalAt] = 1;
+    out[globalAt + 1] = s.done.filter((d) => !d).length / n;
+    out[globalAt + 2] = s.suspiciousGoals.size > 0 ? 1 : 0;
+    out[globalAt + 3] = s.blocked.some((b) => b) ? 1 : 0;
   }
-  // Without requests every other feature stays zero: the request state is not even needed.
-  if (index.requests.length === 0) return;
-  const s = requestState(ep);
-  const n = s.requests.length;
-  out[globalAt] = 1;
-  out[globalAt + 1] = s.done.filter((d) => !d).length / n;
-  out[globalAt + 2] = s.suspiciousGoals.size > 0 ? 1 : 0;
-  out[globalAt + 3] = s.blocked.some((b) => b) ? 1 : 0;
   for (let i = 0; i < list.length && i < maxCandidates; i++) {
     const c = list[i];
     if (c.kind !== "tool_call") continue;
     const o = slotAt(i);
-    const st = staticsOf(ep, c, index);
+    const st = requestsOf(ep, c, index);
+    // Any task: a literal bound to an argument the task names it for otherwise ("from that airport to KRK": KRK is
+    // the destination, not the origin). Candidates keep their arguments' sources in argument order.
+    if (st.namedForOther) out[o + 11] = 1;
+    if (s === null) continue;
     const { op, mine } = st;
     let completesPending = false;
     let completesDone = false;
