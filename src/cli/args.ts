@@ -135,6 +135,16 @@ export function stringFlag(args: ParsedArgs, name: string): string | undefined {
   return typeof raw === "string" ? raw : undefined;
 }
 
+/** The string value of a flag the command cannot run without; else an OptionsError naming the flag. */
+export function requiredFlag(args: ParsedArgs, name: string, command: string, placeholder?: string): string {
+  const value = stringFlag(args, name);
+  if (value === undefined || value === "") {
+    const usage = placeholder === undefined ? `--${name}` : `--${name} ${placeholder}`;
+    throw new OptionsError(`--${name}`, `${command}: ${usage} is required`);
+  }
+  return value;
+}
+
 /**
  * `path` when it names a readable file; else an OptionsError on `field` saying which file is missing. Commands that
  * read an input file call it first: reading a missing file as empty would report "0 records" and exit 0.

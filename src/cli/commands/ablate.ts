@@ -1,13 +1,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { OptionsError } from "../../core/errors.js";
 import { registryEntry } from "../../core/registry.js";
 import { episodeResults, type RecordedEpisode, recordEpisodes, returnsUnder, withGamma } from "../../ablation.js";
 import { ci95, mean } from "../../metrics/stats.js";
 import { formatTable } from "../../metrics/table.js";
 import { metricsInFractions, roundIfNumber } from "../../metrics/units.js";
 import { listRewardPresets, resolveRewardSpec } from "../../rewards/presets.js";
-import { intFlag, parseArgs, stringFlag } from "../args.js";
+import { intFlag, parseArgs, stringFlag, requiredFlag } from "../args.js";
 import { ProgressBar } from "../progress.js";
 import { makeToolEnv } from "../toolEnv.js";
 import { ablationSvg } from "../plot.js";
@@ -46,8 +45,7 @@ export async function ablateCommand(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${ABLATE_HELP}\n`);
     return 0;
   }
-  const envId = stringFlag(args, "env");
-  if (!envId) throw new OptionsError("--env", "ablate: --env is required");
+  const envId = requiredFlag(args, "env", "ablate");
   const entry = registryEntry(envId);
   const policy = stringFlag(args, "policy") ?? entry.carefulPolicy ?? "random";
   const episodes = intFlag(args, "episodes", 50, 1);

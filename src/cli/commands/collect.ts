@@ -9,7 +9,7 @@ import { rolloutAsync } from "../../rollout.js";
 import { SIGNAL_EXIT_CODES, stopOnSignals } from "../signals.js";
 import { readTrajectories } from "../../trajectories/writer.js";
 import { RecordTrajectory } from "../../../wrappers/recordTrajectory.js";
-import { intFlag, parseArgs, stringFlag } from "../args.js";
+import { intFlag, parseArgs, stringFlag, requiredFlag } from "../args.js";
 import { ProgressBar } from "../progress.js";
 
 export const COLLECT_HELP = `recovery-gym collect --env ID --policy P --episodes N --out FILE.jsonl [--seed 0] [--opt k=v ...]
@@ -90,10 +90,8 @@ export async function collectCommand(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${COLLECT_HELP}\n`);
     return 0;
   }
-  const envId = stringFlag(args, "env");
-  const out = stringFlag(args, "out");
-  if (!envId) throw new OptionsError("--env", "collect: --env is required");
-  if (!out) throw new OptionsError("--out", "collect: --out FILE.jsonl is required");
+  const envId = requiredFlag(args, "env", "collect");
+  const out = requiredFlag(args, "out", "collect", "FILE.jsonl");
   const entry = registryEntry(envId);
   const policy = stringFlag(args, "policy") ?? entry.carefulPolicy ?? "random";
   policyEntry(envId, policy);

@@ -10,7 +10,7 @@ import { toChatMessages, toChatTools } from "../../engine/chat.js";
 import { actionToolSchemas } from "../../engine/chat/tools.js";
 import type { Trajectory } from "../../core/trajectory.js";
 import { readTrajectories } from "../../trajectories/writer.js";
-import { existingFile, parseArgs, parseOptValue, splitKeyValue, stringFlag } from "../args.js";
+import { existingFile, parseArgs, parseOptValue, splitKeyValue, stringFlag, requiredFlag } from "../args.js";
 import { currentRecords } from "./collect.js";
 
 export const EXPORT_HELP = `recovery-gym export FILE.jsonl --format openai-chat --out OUT.jsonl [--outcome success|failure|all]
@@ -110,8 +110,7 @@ export function exportCommand(argv: readonly string[]): number {
   existingFile(file, "FILE", "export");
   const format = stringFlag(args, "format") ?? "openai-chat";
   if (format !== "openai-chat") throw new OptionsError("--format", `export: unknown format "${format}"; supported: openai-chat`);
-  const out = stringFlag(args, "out");
-  if (!out) throw new OptionsError("--out", "export: --out OUT.jsonl is required");
+  const out = requiredFlag(args, "out", "export", "OUT.jsonl");
   const outcome = stringFlag(args, "outcome") ?? "all";
   if (!["success", "failure", "all"].includes(outcome))
     throw new OptionsError("--outcome", `export: --outcome must be success, failure or all (got ${outcome})`);

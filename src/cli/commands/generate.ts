@@ -1,6 +1,6 @@
 import { OptionsError } from "../../core/errors.js";
 import { generatorEntry, listGenerators } from "../../generators.js";
-import { intFlag, parseArgs, stringFlag } from "../args.js";
+import { intFlag, parseArgs, stringFlag, requiredFlag } from "../args.js";
 import { ProgressBar } from "../progress.js";
 
 export const GENERATE_HELP = `recovery-gym generate NAME --out DIR [--seed N] [--quiet] [generator flags, e.g. --domain NAME|FILE.json]
@@ -23,8 +23,7 @@ export async function generateCommand(argv: readonly string[]): Promise<number> 
   if (!name) throw new OptionsError("NAME", `generate: which data set? one of ${names.join(", ") || "(none registered)"}`);
   const entry = generatorEntry(name);
   if (!entry) throw new OptionsError("NAME", `generate: unknown generator "${name}"; available: ${names.join(", ") || "(none)"}`);
-  const outDir = stringFlag(args, "out");
-  if (!outDir) throw new OptionsError("--out", "generate: --out DIR is required");
+  const outDir = requiredFlag(args, "out", "generate", "DIR");
   const options: Record<string, string> = {};
   for (const f of extra) {
     const v = stringFlag(args, f);

@@ -8,7 +8,7 @@ import type { Action } from "../../engine/actions.js";
 import type { EpisodeEvent } from "../../engine/events.js";
 import type { ToolEnv } from "../../engine/toolEnv.js";
 import { JsonlWriter } from "../../trajectories/writer.js";
-import { intFlag, parseArgs, stringFlag } from "../args.js";
+import { intFlag, parseArgs, stringFlag, requiredFlag } from "../args.js";
 import { ProgressBar } from "../progress.js";
 import { makeToolEnv } from "../toolEnv.js";
 
@@ -232,10 +232,8 @@ export function pairsCommand(argv: readonly string[]): number {
     process.stdout.write(`${PAIRS_HELP}\n`);
     return 0;
   }
-  const envId = stringFlag(args, "env");
-  const out = stringFlag(args, "out");
-  if (!envId) throw new OptionsError("--env", "pairs: --env is required");
-  if (!out) throw new OptionsError("--out", "pairs: --out FILE.jsonl is required");
+  const envId = requiredFlag(args, "env", "pairs");
+  const out = requiredFlag(args, "out", "pairs", "FILE.jsonl");
   const entry = registryEntry(envId);
   const policy = stringFlag(args, "policy") ?? entry.carefulPolicy ?? "random";
   const contrast = stringFlag(args, "contrast") ?? "random";

@@ -10,7 +10,7 @@ import { resolveRewardSpec } from "../../rewards/presets.js";
 import type { RewardSpec } from "../../rewards/spec.js";
 import type { Trajectory } from "../../core/trajectory.js";
 import { readTrajectories } from "../../trajectories/writer.js";
-import { parseArgs, stringFlag, existingFile } from "../args.js";
+import { parseArgs, stringFlag, existingFile, requiredFlag } from "../args.js";
 import { currentRecords } from "./collect.js";
 import { makeToolEnv } from "../toolEnv.js";
 
@@ -41,8 +41,7 @@ export function rescoreCommand(argv: readonly string[]): number {
   const file = args.positionals[0];
   if (!file) throw new OptionsError("FILE", "rescore: give a trajectory file (JSONL)");
   existingFile(file, "FILE", "rescore");
-  const reward = stringFlag(args, "reward");
-  if (!reward) throw new OptionsError("--reward", "rescore: --reward SPEC is required");
+  const reward = requiredFlag(args, "reward", "rescore", "SPEC");
   const gammaFlag = stringFlag(args, "gamma");
   const gamma = gammaFlag === undefined ? undefined : Number(gammaFlag);
   const all = readTrajectories(file);
