@@ -11,7 +11,7 @@ import { asJson, type JsonObject, type JsonValue, type Trajectory } from "../../
 import type { ToolRecord } from "./dataset.js";
 import type { BlockerPlan } from "./faults.js";
 import type { EpisodeAnalysis } from "./scorer.js";
-import type { TraceEntry } from "./world/runtime.js";
+import type { TraceEntry } from "./world/trace.js";
 
 type ToolLookup = ReadonlyMap<string, ToolRecord>;
 

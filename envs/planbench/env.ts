@@ -39,7 +39,7 @@ import { loadRelease, type PlanBenchRelease, type QueryRecord } from "./dataset.
 import { analyseEpisode, groundTruthDatatypes, scoreEpisode } from "./scorer.js";
 import { analysisAnnotation, blockedAnnotation, callAnnotation, shownBlockers } from "./annotations.js";
 import { remainingShortestPath, unblockedPaths, type PathSignature } from "./potential.js";
-import type { EpisodeResult } from "./world/runtime.js";
+import type { EpisodeResult } from "./world/trace.js";
 import { PlanBenchSession } from "./session.js";
 import { checkPlanBenchState, PLANBENCH_FAMILY_STATE_SCHEMA, PLANBENCH_WORLD_SCHEMA } from "./stateSchema.js";
 import { loadPreset, mergeSettings, type PlanBenchSettings } from "./settings.js";

@@ -9,7 +9,7 @@
  */
 import { normAns, pystr } from "./compat/pyvalue.js";
 import type { PathSet, QueryRecord, ToolRecord } from "./dataset.js";
-import type { EpisodeResult, TraceEntry } from "./world/runtime.js";
+import type { EpisodeResult, TraceEntry } from "./world/trace.js";
 
 /** What the scorer needs to know about the world (tool signatures and the noisy tool names). */
 export interface ScoringContext {

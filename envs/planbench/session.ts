@@ -7,14 +7,8 @@ import { toPlainJson, type PyValue } from "./compat/pyvalue.js";
 import type { QueryRecord, ToolRecord } from "./dataset.js";
 import { resolveQueryInputs } from "./dataset.js";
 import type { PlanBenchAction, PlanBenchObservation, VisibleTool } from "./types.js";
-import {
-  type CallRunner,
-  type CompatMode,
-  PlanBenchEpisode,
-  type PlanBenchReply,
-  type PlanBenchWorld,
-  type StepOutcome,
-} from "./world/runtime.js";
+import type { CallRunner } from "./world/callTool.js";
+import { type CompatMode, PlanBenchEpisode, type PlanBenchReply, type PlanBenchWorld, type StepOutcome } from "./world/runtime.js";
 import type { JsonObj } from "./world/parsing.js";
 import { episodeFromJson, episodeToJson, outcomeFromJson, outcomeToJson, type Json } from "./world/snapshot.js";
 
