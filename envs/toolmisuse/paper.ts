@@ -20,7 +20,8 @@ import type { FaultSpec, Split, TaskRecord } from "./dataset.js";
 import { parseTaskRecord } from "./dataset.js";
 import { runEpisode } from "./runner.js";
 import { checkSuccess } from "./scorer.js";
-import { driftPayloads, type GenDomain, type GenRng } from "./templates.js";
+import type { GenDomain, GenRng } from "./templates.js";
+import { driftPayloads } from "./toolTraits.js";
 import {
   accountsState,
   call,
