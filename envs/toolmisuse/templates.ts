@@ -3,15 +3,19 @@
  * varied phrasings, an initial state, success criteria and the gold plan (ordered calls, some
  * optional, some with an alternative route). Shapes of ids, paths and phrasings follow what
  * was observed of the official v0.2 release (reference §1.5); the templates themselves are ours.
- * This module holds their types and the per-domain lists; the templates are in templates/<domain>.ts (one or two
- * gold calls) and multistep.ts (three to five).
+ * This module holds their types and the per-domain lists; the templates are in templates/<domain>.ts.
+ *
+ * Multi-step templates (3–5 gold calls) for medium and hard tasks: several per domain, each with
+ * a different mix of reads, writes and verifications, and with data flow where a real workflow
+ * has it (copying a file means reading it first). Every template has at least one optional or
+ * routable step so a persistent fault can be placed where a careful agent can still succeed,
+ * and each required step declares the criteria it makes true (`achieves`, for the potential Φ).
  */
 import type { JsonObj, OfficialAction } from "./world/types.js";
-import { MULTISTEP } from "./multistep.js";
-import { CRUD_SHORT } from "./templates/crud.js";
-import { FILES_SHORT } from "./templates/files.js";
-import { RETRIEVAL_SHORT } from "./templates/retrieval.js";
-import { SCHEDULING_SHORT } from "./templates/scheduling.js";
+import { CRUD_MULTISTEP, CRUD_SHORT } from "./templates/crud.js";
+import { FILES_MULTISTEP, FILES_SHORT } from "./templates/files.js";
+import { RETRIEVAL_MULTISTEP, RETRIEVAL_SHORT } from "./templates/retrieval.js";
+import { SCHEDULING_MULTISTEP, SCHEDULING_SHORT } from "./templates/scheduling.js";
 
 /** The subset of the core `Rng` the generator needs (structural, so the core class fits). */
 export interface GenRng {
@@ -61,8 +65,8 @@ export type Template = { name: string; calls: number; build: (c: TemplateCtx) =>
 
 /** Every template of a domain, in the order the generator draws from (the order is part of the seeded output). */
 export const TEMPLATES: Record<GenDomain, Template[]> = {
-  crud: [...CRUD_SHORT, ...MULTISTEP.crud],
-  retrieval: [...RETRIEVAL_SHORT, ...MULTISTEP.retrieval],
-  files: [...FILES_SHORT, ...MULTISTEP.files],
-  scheduling: [...SCHEDULING_SHORT, ...MULTISTEP.scheduling],
+  crud: [...CRUD_SHORT, ...CRUD_MULTISTEP],
+  retrieval: [...RETRIEVAL_SHORT, ...RETRIEVAL_MULTISTEP],
+  files: [...FILES_SHORT, ...FILES_MULTISTEP],
+  scheduling: [...SCHEDULING_SHORT, ...SCHEDULING_MULTISTEP],
 };
