@@ -40,13 +40,11 @@ import {
 } from "./vocab.js";
 import { DOMAIN_TOOLSET, officialSchemas } from "./world/toolsets.js";
 import type { JsonObj, OfficialAction } from "./world/types.js";
+import { formatGoldSummary, GoldAgent, ReplayAgent } from "./goldAgents.js";
 import {
   BUDGET_PROFILES,
   DEFAULT_SEED,
-  formatGoldSummary,
   GenerationError,
-  GoldAgent,
-  ReplayAgent,
   SPLIT_SIZES,
   type Difficulty,
   type FaultClass,
