@@ -161,7 +161,7 @@ export class PlanBenchCalls {
     f.outcome = out;
     const reply: JsonValue = replyOf(out);
     const tr = out.entry.tool_result;
-    if (tr && tr.success) return { ok: true, output: reply };
+    if (tr?.success) return { ok: true, output: reply };
     // A decoy's explicit failure still answers its value (the agent sees it); a lookup error answers no value.
     const code = tr ? "tool_failed" : (out.entry.error_kind ?? "runtime_error");
     return { ok: false, error: { code, message: out.feedback ?? "", body: replyOf(out) } };

@@ -124,7 +124,7 @@ export function generateToolMisuseBench(opts: GenerateOptions): JsonObj {
       total: Object.values(splits).reduce((a, s) => a + s.count, 0),
     }),
   ) as JsonObj;
-  writeFileSync(path.join(opts.outDir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+  writeFileSync(path.join(opts.outDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   opts.progress?.(order.length, order.length, "done");
   return manifest;
 }
