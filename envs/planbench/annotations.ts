@@ -7,11 +7,12 @@
  * Why from the official trace: the trace is the runtime's complete record (and part of the snapshot), so the
  * annotations need no state of their own and the analyses are exactly the scorer's.
  */
-import { asJson, type JsonObject, type JsonValue, type Trajectory } from "../../src/family.js";
+import { asJson, type EpisodeEvent, type JsonObject, type JsonValue, type Trajectory } from "../../src/family.js";
 import type { ToolRecord } from "./dataset.js";
 import type { BlockerPlan } from "./faults.js";
-import type { EpisodeAnalysis } from "./scorer.js";
-import type { TraceEntry } from "./world/runtime.js";
+import { analyseEpisode, type EpisodeAnalysis } from "./scorer.js";
+import type { PlanBenchSession } from "./session.js";
+import type { TraceEntry } from "./world/trace.js";
 
 type ToolLookup = ReadonlyMap<string, ToolRecord>;
 
@@ -78,6 +79,45 @@ export function analysisAnnotation(a: EpisodeAnalysis, calls: number, success: b
     },
     blockerUses: asJson(a.blockerUses),
   };
+}
+
+/**
+ * Per-step ground truth (issue 8): held datatypes, the blocked tools with their blocker types, the remaining
+ * shortest path (`phi`: the env's potential), blockers a retrieval showed, what a call was (kind, blocker type,
+ * progress or not); at the end also the paper's analyses (failure category, blocker follow-up, termination style).
+ * `groundTruth`: the datatypes on the task's catalog paths.
+ */
+export function stepAnnotation(
+  s: PlanBenchSession,
+  events: readonly EpisodeEvent[],
+  ended: boolean,
+  phi: number | null,
+  groundTruth: ReadonlySet<string>,
+  tools: ToolLookup,
+): JsonObject {
+  const h = s.hidden();
+  const out: JsonObject = {
+    heldDatatypes: h.heldDatatypes,
+    lastMatched: asJson(h.lastMatched),
+    blocked: blockedAnnotation(s.episode.plan),
+    remainingCalls: phi === null ? null : -phi + 0,
+  };
+  const last = s.last;
+  if (last?.listed && events.some((e) => e.type === "planbench:retrieve")) out["shownBlockers"] = shownBlockers(last.listed);
+  if (last && last.entry.action === "call_tool" && events.some((e) => e.type === "tool_called")) {
+    out["call"] = callAnnotation(
+      last.entry,
+      tools,
+      events.some((e) => e.type === "planbench:progress"),
+    );
+  }
+  if (ended) {
+    const result = s.finalResult();
+    const a = analyseEpisode(result, s.query, groundTruth, { toolByName: tools });
+    const calls = result.trace.filter((e) => e.action === "call_tool").length;
+    out["analysis"] = analysisAnnotation(a, calls, result.status === "success");
+  }
+  return out;
 }
 
 const FAILURES = ["no_traction", "irrecoverable_drift", "weak_recovery", "format_error"] as const;

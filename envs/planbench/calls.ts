@@ -2,7 +2,7 @@
  * PlanBench-XL's tool calls on the engine: the tool library as engine `ToolDefinition`s, the noisy and blocker
  * siblings as engine decoy faults, and the reply the agent sees.
  *
- * Why the official rules live in the tools and not in the engine: the runtime (world/runtime.ts) is the one
+ * Why the official rules live in the tools and not in the engine: the runtime (world/callTool.ts) is the one
  * implementation of them, shared with the standalone episode the parity tests drive. The engine runs a call as for
  * every family (unknown / not-listed tool, argument check, faults, simulator, events, retry and switch detection,
  * value provenance); a tool's `checkArguments` is the runtime's `checkCall` and its simulator the runtime's
@@ -22,7 +22,8 @@ import type {
 import { toPlainJson } from "./compat/pyvalue.js";
 import type { PlanBenchRelease, ToolRecord } from "./dataset.js";
 import { toolSemantics } from "./discrete.js";
-import type { OpenCall, PlanBenchEpisode, StepOutcome } from "./world/runtime.js";
+import type { OpenCall } from "./world/callTool.js";
+import type { PlanBenchEpisode, StepOutcome } from "./world/runtime.js";
 
 /** The part of the engine's `ToolEpisode` a call needs. */
 export interface EngineCallPipeline {
@@ -160,7 +161,7 @@ export class PlanBenchCalls {
     f.outcome = out;
     const reply: JsonValue = replyOf(out);
     const tr = out.entry.tool_result;
-    if (tr && tr.success) return { ok: true, output: reply };
+    if (tr?.success) return { ok: true, output: reply };
     // A decoy's explicit failure still answers its value (the agent sees it); a lookup error answers no value.
     const code = tr ? "tool_failed" : (out.entry.error_kind ?? "runtime_error");
     return { ok: false, error: { code, message: out.feedback ?? "", body: replyOf(out) } };

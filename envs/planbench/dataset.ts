@@ -1,6 +1,6 @@
 /**
  * Loader of a PlanBench-XL release directory in the official format (datatypes, baseline /
- * noisy / blocker tools, database, tasks, queries, path catalog).
+ * noisy / blocker tools, database, tasks, queries, path catalog; the record schemas are in releaseFormat.ts).
  *
  * Why a custom loader: every record is validated with zod and a bad file fails naming the file,
  * the record and the field; numbers are parsed with Python's int/float distinction (the runtime
@@ -12,159 +12,72 @@ import path from "node:path";
 import { z } from "zod";
 import { PyFloat, parsePyJson, type PyValue } from "./compat/index.js";
 import { PlanBenchDataError } from "./dataError.js";
-import { checkCatalogSet, checkDatatypes, checkQueries, checkTasks, checkToolDatatypes } from "./datasetChecks.js";
+import {
+  checkBaselineRefs,
+  checkCatalogSet,
+  checkDatatypes,
+  checkQueries,
+  checkTaskPaths,
+  checkTasks,
+  indexTools,
+} from "./datasetChecks.js";
+import {
+  BaselineToolSchema,
+  BlockerToolSchema,
+  type BlockerType,
+  type CaseRecord,
+  DatatypeSchema,
+  type NoiseType,
+  NoisyToolSchema,
+  type ParsedTool,
+  type PathSet,
+  PathSetSchema,
+  type PlanBenchRelease,
+  PyValueSchema,
+  type QueryRecord,
+  QuerySchema,
+  type ReleaseFile,
+  TaskSchema,
+  type ToolRecord,
+  type ToolType,
+} from "./releaseFormat.js";
 
 export { PlanBenchDataError };
+export {
+  BLOCKER_TYPES,
+  BaselineToolSchema,
+  BlockerToolSchema,
+  type BlockerType,
+  type CaseRecord,
+  type Datatype,
+  DatatypeSchema,
+  type NoiseType,
+  NoisyToolSchema,
+  type PathSet,
+  type PlanBenchRelease,
+  type QueryRecord,
+  QuerySchema,
+  RELEASE_FILES,
+  type ReleaseFile,
+  type TaskRecord,
+  TaskSchema,
+  type ToolRecord,
+  type ToolType,
+} from "./releaseFormat.js";
 
-export const RELEASE_FILES = [
-  "datatypes.json",
-  "baseline_tools.json",
-  "noisy_tools.json",
-  "blocker_tools.json",
-  "database.json",
-  "tasks.json",
-  "queries.json",
-  "paths_set_catalog.json",
-] as const;
-export type ReleaseFile = (typeof RELEASE_FILES)[number];
-
-const pyValue: z.ZodType<PyValue> = z.lazy(() =>
-  z.union([z.null(), z.boolean(), z.number(), z.string(), z.instanceof(PyFloat), z.array(pyValue), z.record(z.string(), pyValue)]),
-);
-const nonEmpty = z.string().min(1);
-
-export const DatatypeSchema = z.looseObject({
-  name: nonEmpty,
-  category: z.string(),
-  value_type: z.string(),
-  description: z.string(),
-  example: pyValue.optional(),
-  aliases: z.array(z.string()),
-});
-export type Datatype = z.infer<typeof DatatypeSchema>;
-
-const surfaceOutput = z.looseObject({
-  name: z.string(),
-  label: z.string().optional(),
-  type: z.string().optional(),
-  description: z.string().optional(),
-});
-
-const ToolBase = z.looseObject({
-  type: z.literal("function"),
-  name: nonEmpty,
-  description: z.string(),
-  parameters: z.looseObject({
-    type: z.literal("object"),
-    properties: z.record(z.string(), z.looseObject({ type: z.string().optional(), description: z.string().optional() })),
-    required: z.array(z.string()).optional(),
-  }),
-  strict: z.boolean().optional(),
-  input_datatypes: z.array(nonEmpty),
-  output_datatype: nonEmpty,
-  surface_output: surfaceOutput.optional(),
-  surface_argument_to_datatype: z.record(z.string(), nonEmpty),
-  datatype_to_surface_argument: z.record(z.string(), z.string()).optional(),
-  internal_tool_name: z.string().optional(),
-});
-export const BaselineToolSchema = ToolBase.extend({
-  num_inputs: z.number().int().optional(),
-  steps: z.number().int().optional(),
-  tool_sequence: z.array(z.string()).optional(),
-});
-export const NoisyToolSchema = ToolBase.extend({
-  tool_type: z.string().optional(),
-  noise_type: z.enum(["deprecated", "condition_limited", "stale", "miswired_or_unreliable", "non_authoritative_value"]),
-  return_value: pyValue,
-  baseline_tool_name: nonEmpty,
-  internal_baseline_tool_name: z.string().optional(),
-});
-export const BlockerToolSchema = ToolBase.extend({
-  tool_type: z.string().optional(),
-  noise_type: z.enum(["explicit failures", "implicit failures", "semantic misleading"]),
-  return_value: pyValue,
-  baseline_tool_name: nonEmpty,
-  internal_baseline_tool_name: z.string().optional(),
-});
-
-export type ToolType = "baseline" | "noisy_misleading" | "blocker_misleading";
-export type NoiseType = z.infer<typeof NoisyToolSchema>["noise_type"];
-export type BlockerType = z.infer<typeof BlockerToolSchema>["noise_type"];
-export const BLOCKER_TYPES: readonly BlockerType[] = ["explicit failures", "implicit failures", "semantic misleading"];
-
-/** One tool of any kind, normalised (the loader sets `tool_type`, as the official loader does). */
-export interface ToolRecord {
-  type: "function";
-  name: string;
-  description: string;
-  parameters: { type: "object"; properties: Record<string, { type?: string; description?: string }>; required?: string[] };
-  strict?: boolean;
-  input_datatypes: string[];
-  output_datatype: string;
-  surface_argument_to_datatype: Record<string, string>;
-  tool_type: ToolType;
-  noise_type?: NoiseType | BlockerType;
-  return_value?: PyValue;
-  baseline_tool_name?: string;
-}
-
-export const TaskSchema = z.looseObject({
-  task_id: nonEmpty,
-  input_datatypes: z.array(nonEmpty).min(1),
-  num_inputs: z.number().int().optional(),
-  target_datatype: nonEmpty,
-  one_available_path: z.array(nonEmpty).min(1),
-  steps: z.number().int().positive(),
-  two_input_usefulness_type: z.string().optional(),
-  task_type: z.string().optional(),
-});
-export type TaskRecord = z.infer<typeof TaskSchema>;
-
-export const QuerySchema = z.looseObject({
-  query_id: nonEmpty,
-  task_id: nonEmpty,
-  query_text: z.string().min(1),
-  correct_answer: pyValue,
-  input_datatypes: z.array(nonEmpty).min(1),
-  input_type: z.string().optional(),
-  target_datatype: nonEmpty,
-  input_values: z.record(z.string(), pyValue).optional(),
-});
-export type QueryRecord = z.infer<typeof QuerySchema>;
-
-const PathSetSchema = z.looseObject({ tool_set: z.array(nonEmpty).min(1), steps: z.number().int().positive() });
-export type PathSet = z.infer<typeof PathSetSchema>;
-
-export interface CaseRecord {
-  id: string;
-  values: Record<string, PyValue>;
-}
-
-/** A loaded, cross-checked release. Arrays keep file order (it decides retrieval ties and DB lookups). */
-export interface PlanBenchRelease {
-  dir: string;
-  datatypes: Datatype[];
-  baselineTools: ToolRecord[];
-  noisyTools: ToolRecord[];
-  blockerTools: ToolRecord[];
-  toolByName: Map<string, ToolRecord>;
-  cases: CaseRecord[];
-  tasks: TaskRecord[];
-  taskById: Map<string, TaskRecord>;
-  queries: QueryRecord[];
-  catalog: Map<string, PathSet[]>;
-  /** Domain label used in retrieval seeds (`"retail"` for the official release). */
-  domain: string;
+/** One release file, read and parsed with Python's number semantics (on disk or in memory alike). */
+function parseFileText(file: string, read: () => string): PyValue {
+  try {
+    return parsePyJson(read());
+  } catch (e) {
+    throw new PlanBenchDataError(file, null, null, `invalid JSON (${(e as Error).message})`);
+  }
 }
 
 function readFile(dir: string, file: string): PyValue {
   const p = path.join(dir, file);
   if (!existsSync(p)) throw new PlanBenchDataError(file, null, null, `file not found in ${dir}`);
-  try {
-    return parsePyJson(readFileSync(p, "utf8"));
-  } catch (e) {
-    throw new PlanBenchDataError(file, null, null, `invalid JSON (${(e as Error).message})`);
-  }
+  return parseFileText(file, () => readFileSync(p, "utf8"));
 }
 
 function issueOf(file: string, record: string, err: z.ZodError): PlanBenchDataError {
@@ -186,10 +99,7 @@ function parseArray<T>(file: string, raw: PyValue, schema: z.ZodType<T>, idKey: 
   });
 }
 
-function toTool(
-  t: z.infer<typeof ToolBase> & { noise_type?: string; return_value?: PyValue; baseline_tool_name?: string },
-  tool_type: ToolType,
-): ToolRecord {
+function toTool(t: ParsedTool, tool_type: ToolType): ToolRecord {
   const out: ToolRecord = {
     type: "function",
     name: t.name,
@@ -233,11 +143,7 @@ export function loadReleaseFromTexts(
     (file) => {
       const text = texts[file as ReleaseFile];
       if (text === undefined) throw new PlanBenchDataError(file, null, null, `file missing from ${label}`);
-      try {
-        return parsePyJson(text);
-      } catch (e) {
-        throw new PlanBenchDataError(file, null, null, `invalid JSON (${(e as Error).message})`);
-      }
+      return parseFileText(file, () => text);
     },
     opts,
   );
@@ -256,46 +162,18 @@ function parseRelease(abs: string, readFile: (file: string) => PyValue, opts: Lo
     toTool(t, "blocker_misleading"),
   );
 
-  const toolByName = new Map<string, ToolRecord>();
   const files: Array<[string, ToolRecord[]]> = [
     ["baseline_tools.json", baselineTools],
     ["noisy_tools.json", noisyTools],
     ["blocker_tools.json", blockerTools],
   ];
-  for (const [file, tools] of files) {
-    tools.forEach((t, i) => {
-      if (toolByName.has(t.name)) throw new PlanBenchDataError(file, `#${i} (name "${t.name}")`, "name", "duplicate tool name");
-      const surf = Object.keys(t.surface_argument_to_datatype);
-      const props = Object.keys(t.parameters.properties);
-      if (surf.length !== t.input_datatypes.length || surf.some((s) => !props.includes(s))) {
-        throw new PlanBenchDataError(
-          file,
-          `#${i} (name "${t.name}")`,
-          "surface_argument_to_datatype",
-          "must map exactly the schema's parameters onto input_datatypes",
-        );
-      }
-      toolByName.set(t.name, t);
-    });
-    checkToolDatatypes(file, tools, defined);
-  }
+  const toolByName = indexTools(files, defined);
   const baselineNames = new Set(baselineTools.map((t) => t.name));
-  for (const [file, tools] of files.slice(1)) {
-    tools.forEach((t, i) => {
-      if (!baselineNames.has(t.baseline_tool_name!)) {
-        throw new PlanBenchDataError(
-          file,
-          `#${i} (name "${t.name}")`,
-          "baseline_tool_name",
-          `unknown baseline tool "${t.baseline_tool_name}"`,
-        );
-      }
-    });
-  }
+  checkBaselineRefs(files.slice(1), baselineNames);
 
   const dbParsed = z.object({ order_cases: z.record(z.string(), z.unknown()) }).safeParse(readFile("database.json"));
   if (!dbParsed.success) throw new PlanBenchDataError("database.json", null, "order_cases", dbParsed.error.issues[0]!.message);
-  const caseSchema = z.record(z.string(), pyValue);
+  const caseSchema = z.record(z.string(), PyValueSchema);
   const cases: CaseRecord[] = Object.entries(dbParsed.data.order_cases).map(([id, raw]) => {
     const r = caseSchema.safeParse(raw);
     if (!r.success) throw issueOf("database.json", `case "${id}"`, r.error);
@@ -330,17 +208,7 @@ function parseRelease(abs: string, readFile: (file: string) => PyValue, opts: Lo
     if (!taskById.has(q.task_id))
       throw new PlanBenchDataError("queries.json", `#${i} (query_id "${q.query_id}")`, "task_id", `no task "${q.task_id}" in tasks.json`);
   });
-  tasks.forEach((t, i) => {
-    t.one_available_path.forEach((n, k) => {
-      if (!baselineNames.has(n))
-        throw new PlanBenchDataError(
-          "tasks.json",
-          `#${i} (task_id "${t.task_id}")`,
-          `one_available_path.${k}`,
-          `unknown baseline tool "${n}"`,
-        );
-    });
-  });
+  checkTaskPaths(tasks, baselineNames);
   const catalog = new Map<string, PathSet[]>();
   for (const [taskId, sets] of catEntries) {
     if (!taskById.has(taskId)) continue;

@@ -12,7 +12,7 @@
  * Tool inputs, tool outputs otherwise, and targets must be defined.
  */
 import { PlanBenchDataError } from "./dataError.js";
-import type { Datatype, PathSet, QueryRecord, TaskRecord, ToolRecord } from "./dataset.js";
+import type { Datatype, PathSet, QueryRecord, TaskRecord, ToolRecord } from "./releaseFormat.js";
 
 const rec = (i: number, key: string, id: string): string => `#${i} (${key} "${id}")`;
 
@@ -132,4 +132,67 @@ export function checkCatalogSet(taskId: string, k: number, s: PathSet): void {
       `${k}.steps`,
       `is ${s.steps} but tool_set has ${s.tool_set.length} tools`,
     );
+}
+
+/**
+ * Tool names are unique across the three tool files, and a tool's surface arguments map exactly its schema's
+ * parameters onto its inputs (the runtime checks a call's keys against that map). Returns the tools by name.
+ */
+export function indexTools(
+  files: ReadonlyArray<readonly [string, readonly ToolRecord[]]>,
+  defined: ReadonlySet<string>,
+): Map<string, ToolRecord> {
+  const toolByName = new Map<string, ToolRecord>();
+  for (const [file, tools] of files) {
+    tools.forEach((t, i) => {
+      if (toolByName.has(t.name)) throw new PlanBenchDataError(file, `#${i} (name "${t.name}")`, "name", "duplicate tool name");
+      const surf = Object.keys(t.surface_argument_to_datatype);
+      const props = Object.keys(t.parameters.properties);
+      if (surf.length !== t.input_datatypes.length || surf.some((s) => !props.includes(s))) {
+        throw new PlanBenchDataError(
+          file,
+          `#${i} (name "${t.name}")`,
+          "surface_argument_to_datatype",
+          "must map exactly the schema's parameters onto input_datatypes",
+        );
+      }
+      toolByName.set(t.name, t);
+    });
+    checkToolDatatypes(file, tools, defined);
+  }
+  return toolByName;
+}
+
+/** Every noisy or blocker tool names the baseline tool it stands in for. */
+export function checkBaselineRefs(
+  files: ReadonlyArray<readonly [string, readonly ToolRecord[]]>,
+  baselineNames: ReadonlySet<string>,
+): void {
+  for (const [file, tools] of files) {
+    tools.forEach((t, i) => {
+      if (!baselineNames.has(t.baseline_tool_name!)) {
+        throw new PlanBenchDataError(
+          file,
+          `#${i} (name "${t.name}")`,
+          "baseline_tool_name",
+          `unknown baseline tool "${t.baseline_tool_name}"`,
+        );
+      }
+    });
+  }
+}
+
+/** A task's `one_available_path` is made of baseline tools. */
+export function checkTaskPaths(tasks: readonly TaskRecord[], baselineNames: ReadonlySet<string>): void {
+  tasks.forEach((t, i) => {
+    t.one_available_path.forEach((n, k) => {
+      if (!baselineNames.has(n))
+        throw new PlanBenchDataError(
+          "tasks.json",
+          `#${i} (task_id "${t.task_id}")`,
+          `one_available_path.${k}`,
+          `unknown baseline tool "${n}"`,
+        );
+    });
+  });
 }

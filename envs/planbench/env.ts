@@ -7,10 +7,7 @@
  * (`text`) are family actions. The runtime (world/runtime.ts) keeps the official state (error caps since the last
  * success, label errors, trusted / untrusted values, the trace the scorer reads), so scores stay bit-exact.
  */
-import { existsSync } from "node:fs";
-import path from "node:path";
 import {
-  asJson,
   asJsonObject,
   type CheckedToolEnvState,
   type EnvSpec,
@@ -22,8 +19,6 @@ import {
   isJsonObject,
   type JsonObject,
   type JsonValue,
-  OptionsError,
-  resolveOptionPath,
   type Rng,
   type StepContext,
   type StepReport,
@@ -32,17 +27,16 @@ import {
   type ToolCallAction,
   ToolEnv,
 } from "../../src/family.js";
-import { calledName, decoyFaults, PlanBenchCalls, replyOf } from "./calls.js";
+import { decoyFaults, PlanBenchCalls, replyOf } from "./calls.js";
 import { datatypeVocabulary, queryParameters, retrievalFeatures, retrieveCandidates, suspiciousOutput } from "./discrete.js";
 import { FAMILY_EVENT_TYPES } from "./events.js";
-import { loadRelease, type PlanBenchRelease, type QueryRecord } from "./dataset.js";
-import { analyseEpisode, groundTruthDatatypes, scoreEpisode } from "./scorer.js";
-import { analysisAnnotation, blockedAnnotation, callAnnotation, shownBlockers } from "./annotations.js";
+import type { PlanBenchRelease, QueryRecord } from "./dataset.js";
+import { groundTruthDatatypes, scoreEpisode } from "./scorer.js";
+import { blockedAnnotation, stepAnnotation } from "./annotations.js";
 import { remainingShortestPath, unblockedPaths, type PathSignature } from "./potential.js";
-import type { EpisodeResult } from "./world/runtime.js";
 import { PlanBenchSession } from "./session.js";
 import { checkPlanBenchState, PLANBENCH_FAMILY_STATE_SCHEMA, PLANBENCH_WORLD_SCHEMA } from "./stateSchema.js";
-import { loadPreset, mergeSettings, type PlanBenchSettings } from "./settings.js";
+import { mergeSettings } from "./settings.js";
 import type { PlanBenchOptions } from "./options.js";
 import {
   familyAction,
@@ -52,43 +46,16 @@ import {
   TextActionSchema,
   type PlanBenchAction,
 } from "./types.js";
-import { builtinRelease } from "./generator/index.js";
 import { createWorld } from "./world/index.js";
-import { sampleSequence } from "./sampling.js";
 import { pathAndSelectionCounts } from "./paperAnalyses.js";
 import type { PlanBenchWorld } from "./world/runtime.js";
+import { pickQuery, sampleQueryPool } from "./queryPool.js";
+import { pushReplyEvents, rawTerms } from "./replyEvents.js";
+import { resolveWorldSource } from "./worldSource.js";
 
 export { planBenchOptionsSchema, type PlanBenchOptions } from "./options.js";
-
-/**
- * Pool index of a reset under `cycle`. A seeded reset's stream path is the seed itself, and an unseeded reset's is
- * `<lastSeed>/next:<k>`, so the index is (seed + k) mod n without any extra state: `eval --episodes n` (seeds
- * 0..n-1) plays every query once, unseeded resets continue the cycle, and getState / setState need nothing new.
- */
-export function cycleIndex(rngPath: string, n: number): number | null {
-  const m = /^(-?\d+)(?:\/next:(\d+))?$/.exec(rngPath);
-  if (!m || n === 0) return null;
-  const k = BigInt(m[1]!) + BigInt(m[2] ?? 0);
-  return Number(((k % BigInt(n)) + BigInt(n)) % BigInt(n));
-}
-
-const releaseCache = new Map<string, PlanBenchRelease>();
-
-/** Where the official data is when no `dataDir` is given. */
-export function defaultDataDir(): string | null {
-  const cands = [process.env["PLANBENCH_DATA_DIR"], path.resolve("../shared/planbench-xl"), path.resolve("../../shared/planbench-xl")];
-  for (const c of cands) if (c && existsSync(path.join(c, "tasks.json"))) return path.resolve(c);
-  return null;
-}
-
-function releaseFor(dir: string): PlanBenchRelease {
-  let r = releaseCache.get(dir);
-  if (!r) {
-    r = loadRelease(dir);
-    releaseCache.set(dir, r);
-  }
-  return r;
-}
+export { cycleIndex } from "./queryPool.js";
+export { defaultDataDir } from "./worldSource.js";
 
 /** What one official reply did: the agent's reply object, and how the episode ends if it does. */
 interface ReplyResult {
@@ -117,24 +84,7 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
   private readonly faults: readonly FaultSpec[];
 
   constructor(options: PlanBenchOptions, spec: EnvSpec) {
-    if (options.world === "builtin" && options.dataDir !== undefined) {
-      throw new OptionsError("world", `world "builtin" conflicts with dataDir "${options.dataDir}": pass one or the other`);
-    }
-    if (options.domain !== undefined && options.dataDir !== undefined) {
-      throw new OptionsError(
-        "domain",
-        `domain "${options.domain}" selects the built-in world and conflicts with dataDir "${options.dataDir}": pass one or the other`,
-      );
-    }
-    const builtin = options.world === "builtin" || options.domain !== undefined;
-    const dir = builtin ? null : options.dataDir !== undefined ? resolveOptionPath("dataDir", options.dataDir) : defaultDataDir();
-    let settings: PlanBenchSettings = mergeSettings(loadPreset(options.setting), options.settings);
-    if (options.maxSteps !== undefined) settings = mergeSettings(settings, { runtime: { max_steps: options.maxSteps } });
-    // No release given or found: run on the generated built-in world (same loader, same runtime).
-    const release = dir ? releaseFor(path.resolve(dir)) : builtinRelease(options.worldSeed, options.domain ?? "retail");
-    if (options.queryIds)
-      for (const id of options.queryIds)
-        if (!release.queries.some((q) => q.query_id === id)) throw new OptionsError("queryIds", `unknown query "${id}" in ${release.dir}`);
+    const { release, settings } = resolveWorldSource(options);
     const kinds = {
       retrieve: {
         schema: RetrieveActionSchema,
@@ -198,33 +148,14 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
 
   private pool: readonly QueryRecord[] | null = null;
 
-  /**
-   * The episode pool: the release's queries in file order, sampled by `settings.query_sample` (the official
-   * seeded CPython sample) and restricted to `queryIds` when given.
-   */
+  /** The episode pool (see `sampleQueryPool`), sampled once. */
   queryPool(): readonly QueryRecord[] {
-    if (!this.pool) {
-      const qs = this.world.settings.query_sample;
-      const sampled = sampleSequence(this.release.queries, qs.size, qs.seed);
-      const ids = this.options.queryIds;
-      const wanted = ids ? new Set(ids) : null;
-      this.pool = wanted ? sampled.filter((q) => wanted.has(q.query_id)) : sampled;
-      if (this.pool.length === 0) throw new OptionsError("queryIds", "no query of queryIds is in settings.query_sample's sample");
-    }
+    if (!this.pool) this.pool = sampleQueryPool(this.release, this.world.settings, this.options.queryIds);
     return this.pool;
   }
 
   protected override createEpisode(rng: Rng, options: JsonObject): EpisodeSetup<null> {
-    const pool = this.queryPool();
-    let query: QueryRecord;
-    if (typeof options["queryId"] === "string") {
-      const q = this.release.queries.find((x) => x.query_id === options["queryId"]);
-      if (!q) throw new OptionsError("options.queryId", `unknown query "${String(options["queryId"])}"`);
-      query = q;
-    } else {
-      const index = this.options.cycle ? cycleIndex(rng.path, pool.length) : null;
-      query = index === null ? rng.derive("task").pick(pool) : pool[index]!;
-    }
+    const query = pickQuery(this.release, this.queryPool(), rng, options, this.options.cycle);
     this.session = new PlanBenchSession(this.world, query, this.options.compat);
     const catalog = this.release.catalog.get(query.task_id) ?? [];
     this.truth = {
@@ -276,32 +207,10 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
       for (const e of r.events) events.push(e);
       return r.outcome;
     });
-    const e = out.entry;
-    if (e.action === "others") events.push({ type: "planbench:label_error", attempt: ep.labelErrors });
-    if (e.action === "retrieve_tools") {
-      const listed = out.listed ?? [];
-      if (listed.length > 0) this.episode!.reveal(listed.map((t) => t.name));
-      events.push({ type: "planbench:retrieve", ok: e.retrieval_result !== undefined, listed: listed.length });
+    if (out.entry.action === "retrieve_tools" && out.listed && out.listed.length > 0) {
+      this.episode!.reveal(out.listed.map((t) => t.name));
     }
-    if (e.action === "call_tool") {
-      const name = calledName(e.request);
-      const tr = e.tool_result;
-      if (tr?.output_provenance === "untrusted") {
-        events.push({ type: "planbench:untrusted_output", tool: name, source: tr.untrusted_source_type ?? "noisy" });
-      }
-      if (tr?.output_provenance === "trusted" && !heldBefore.has(tr.output_datatype) && this.truth!.gt.has(tr.output_datatype)) {
-        events.push({ type: "planbench:progress", datatype: tr.output_datatype });
-      }
-      if (e.internal_error_type === "untrusted_input_rejected") {
-        events.push({ type: "planbench:untrusted_rejected", tool: name, datatypes: e.untrusted_input_datatypes ?? [] });
-      }
-    }
-    if (e.action === "final_answer") {
-      const correct = e.answer_correct === true && e.datatype_check_passed === true;
-      events.push({ type: "planbench:final_answer", content: e.answer ?? "", correct });
-      if (e.incorrect_final_answer_feedback_sent)
-        events.push({ type: "planbench:feedback_sent", count: e.incorrect_final_answer_feedback_count ?? 0 });
-    }
+    pushReplyEvents(out, ep, heldBefore, this.truth!.gt, events);
     const response = replyOf(out);
     if (!out.done) return { response };
     const r = ep.result!;
@@ -311,18 +220,11 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
   }
 
   protected override stepReport(step: StepContext): StepReport {
-    const rawTerms = this.rawTerms(step.events);
-    return step.hidden ? { rawTerms, hidden: this.hiddenStep(step.events, step.ended) } : { rawTerms };
-  }
-
-  private rawTerms(events: readonly EpisodeEvent[]): Record<string, number> {
-    const raw: Record<string, number> = {};
-    for (const e of events) {
-      if (e.type === "planbench:untrusted_output") raw["untrusted_output"] = (raw["untrusted_output"] ?? 0) + 1;
-      if (e.type === "planbench:progress") raw["progress"] = (raw["progress"] ?? 0) + 1;
-      if (e.type === "planbench:label_error") raw["label_error"] = (raw["label_error"] ?? 0) + 1;
-    }
-    return raw;
+    const terms = rawTerms(step.events);
+    if (!step.hidden) return { rawTerms: terms };
+    const s = this.session;
+    const hidden = s ? stepAnnotation(s, step.events, step.ended, this.potential(), this.truth!.gt, this.release.toolByName) : null;
+    return { rawTerms: terms, hidden };
   }
 
   /**
@@ -343,35 +245,9 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
     return value;
   }
 
-  /** The official result, or for an episode cut short by `abort` (no official result) the trace as a failed run. */
-  private finalResult(): EpisodeResult {
-    const s = this.session!;
-    const ep = s.episode;
-    return (
-      ep.result ?? {
-        query_id: s.query.query_id,
-        stop_reason: "normal" as const,
-        status: "failed" as const,
-        final_answer: null,
-        steps: ep.stepCount,
-        trace: ep.trace,
-        final_state: {
-          current_datatypes: [],
-          discovered_tool_names: [],
-          retrieval_attempt_count: 0,
-          retrieval_exec_count: 0,
-          tool_call_attempt_count: 0,
-          tool_call_exec_count: 0,
-          incorrect_final_answer_feedback_count: 0,
-          has_final_answer: false,
-        },
-      }
-    );
-  }
-
   protected override episodeMetrics(_success: boolean, reason: TerminationReason): JsonObject {
     const s = this.session!;
-    const result = this.finalResult();
+    const result = s.finalResult();
     const ctx = { toolByName: this.release.toolByName };
     const m = scoreEpisode(result, s.query, this.release.catalog.get(s.query.task_id) ?? [], ctx);
     const analyses = pathAndSelectionCounts(result, s.episode.task, ctx);
@@ -400,39 +276,5 @@ export class PlanBenchEnv extends ToolEnv<null, PlanBenchOptions> {
       throw new StateError("state.family.queryId", `state is for query ${queryId}, the rebuilt episode is ${s?.query.query_id ?? "none"}`);
     }
     s.restore(state["session"] ?? null);
-  }
-
-  /**
-   * Per-step ground truth (issue 8): held datatypes, the blocked tools with their blocker types, the remaining
-   * shortest path, blockers a retrieval showed, what a call was (kind, blocker type, progress or not); at the end
-   * also the paper's analyses (failure category, blocker follow-up, termination style).
-   */
-  private hiddenStep(events: readonly EpisodeEvent[], ended: boolean): JsonObject | null {
-    const s = this.session;
-    if (!s) return null;
-    const h = s.hidden();
-    const phi = this.potential();
-    const out: JsonObject = {
-      heldDatatypes: h.heldDatatypes,
-      lastMatched: asJson(h.lastMatched),
-      blocked: blockedAnnotation(s.episode.plan),
-      remainingCalls: phi === null ? null : -phi + 0,
-    };
-    const last = s.last;
-    if (last && last.listed && events.some((e) => e.type === "planbench:retrieve")) out["shownBlockers"] = shownBlockers(last.listed);
-    if (last && last.entry.action === "call_tool" && events.some((e) => e.type === "tool_called")) {
-      out["call"] = callAnnotation(
-        last.entry,
-        this.release.toolByName,
-        events.some((e) => e.type === "planbench:progress"),
-      );
-    }
-    if (ended) {
-      const result = this.finalResult();
-      const a = analyseEpisode(result, s.query, this.truth!.gt, { toolByName: this.release.toolByName });
-      const calls = result.trace.filter((e) => e.action === "call_tool").length;
-      out["analysis"] = analysisAnnotation(a, calls, result.status === "success");
-    }
-    return out;
   }
 }

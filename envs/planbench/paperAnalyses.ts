@@ -10,7 +10,7 @@
  */
 import type { TaskRecord } from "./dataset.js";
 import type { ScoringContext } from "./scorer.js";
-import type { EpisodeResult, TraceEntry } from "./world/runtime.js";
+import type { EpisodeResult, TraceEntry } from "./world/trace.js";
 
 /** Per-episode counts behind the analyses (merged into the episode metrics). */
 export interface PathAndSelectionCounts {

@@ -9,7 +9,7 @@
  */
 import { normAns, pystr } from "./compat/pyvalue.js";
 import type { PathSet, QueryRecord, ToolRecord } from "./dataset.js";
-import type { EpisodeResult, TraceEntry } from "./world/runtime.js";
+import type { EpisodeResult, TraceEntry } from "./world/trace.js";
 
 /** What the scorer needs to know about the world (tool signatures and the noisy tool names). */
 export interface ScoringContext {
@@ -235,7 +235,7 @@ export function analyseEpisode(result: EpisodeResult, query: QueryRecord, GT: Re
     const tr = e.tool_result;
     const signal = failed || (tr !== undefined && tr.output_provenance === "untrusted");
     if (tr && tr.output_value !== null) toolValues.push(normAns(tr.output_value));
-    if (tr && tr.tool_type.startsWith("blocker")) {
+    if (tr?.tool_type.startsWith("blocker")) {
       const name = (e.request as { name?: unknown } | undefined)?.name;
       blockerOutputs.push({
         at: i,

@@ -7,16 +7,11 @@ import { toPlainJson, type PyValue } from "./compat/pyvalue.js";
 import type { QueryRecord, ToolRecord } from "./dataset.js";
 import { resolveQueryInputs } from "./dataset.js";
 import type { PlanBenchAction, PlanBenchObservation, VisibleTool } from "./types.js";
-import {
-  type CallRunner,
-  type CompatMode,
-  PlanBenchEpisode,
-  type PlanBenchReply,
-  type PlanBenchWorld,
-  type StepOutcome,
-} from "./world/runtime.js";
+import type { CallRunner } from "./world/callTool.js";
+import { type CompatMode, PlanBenchEpisode, type PlanBenchReply, type PlanBenchWorld, type StepOutcome } from "./world/runtime.js";
 import type { JsonObj } from "./world/parsing.js";
 import { episodeFromJson, episodeToJson, outcomeFromJson, outcomeToJson, type Json } from "./world/snapshot.js";
+import type { EpisodeResult } from "./world/trace.js";
 
 export function visibleTool(t: ToolRecord): VisibleTool {
   return { type: "function", name: t.name, description: t.description, strict: t.strict ?? true, parameters: t.parameters };
@@ -110,6 +105,31 @@ export class PlanBenchSession {
     }
     episodeFromJson(this.episode, state["episode"] ?? null);
     this.lastOutcome = outcomeFromJson(this.episode, state["lastOutcome"] ?? null);
+  }
+
+  /** The official result, or for an episode cut short by `abort` (no official result) the trace as a failed run. */
+  finalResult(): EpisodeResult {
+    const ep = this.episode;
+    return (
+      ep.result ?? {
+        query_id: this.query.query_id,
+        stop_reason: "normal" as const,
+        status: "failed" as const,
+        final_answer: null,
+        steps: ep.stepCount,
+        trace: ep.trace,
+        final_state: {
+          current_datatypes: [],
+          discovered_tool_names: [],
+          retrieval_attempt_count: 0,
+          retrieval_exec_count: 0,
+          tool_call_attempt_count: 0,
+          tool_call_exec_count: 0,
+          incorrect_final_answer_feedback_count: 0,
+          has_final_answer: false,
+        },
+      }
+    );
   }
 
   /** The outcome of the last step (null right after reset). */

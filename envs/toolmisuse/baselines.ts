@@ -5,8 +5,8 @@
  */
 import type { TaskRecord } from "./dataset.js";
 import type { OfficialAgent } from "./runner.js";
-import { parseGoldSummary } from "./tasks.js";
-import { isMutating } from "./templates.js";
+import { parseGoldSummary } from "./goldAgents.js";
+import { isMutating } from "./toolTraits.js";
 import { parseClauses, resolvePlanned, type PlannedCall } from "./parser.js";
 import type { Json, JsonObj, OfficialAction, OfficialObservation, OfficialToolSchema } from "./world/types.js";
 import { pyFloatStrict, pyIntStrict, pyStr, pyTruthy } from "./world/pyvalue.js";

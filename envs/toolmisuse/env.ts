@@ -32,7 +32,9 @@ import { loadTaskRecords, SPLITS, type Split, type TaskRecord } from "./dataset.
 import { faultStreams } from "./streams.js";
 import { FAMILY_EVENT_TYPES } from "./events.js";
 import { FAMILY_TERMS, familyRawTerms, ToolMisuseSession } from "./session.js";
-import { DEFAULT_SEED, generateTask, parseGoldSummary, SPLIT_SIZES, SUITE_PROFILES } from "./tasks.js";
+import { parseGoldSummary } from "./goldAgents.js";
+import { SUITE_PROFILES } from "./suiteOutput.js";
+import { DEFAULT_SEED, generateTask, SPLIT_SIZES } from "./tasks.js";
 import { generatePaperTask } from "./paper.js";
 import { checkToolMisuseState, TOOLMISUSE_FAMILY_STATE_SCHEMA, TOOLMISUSE_WORLD_SCHEMA } from "./stateSchema.js";
 import { officialObservation, type OfficialHarness } from "./world/episode.js";

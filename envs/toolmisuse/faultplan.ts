@@ -7,7 +7,8 @@
 import type { FaultSpec } from "./dataset.js";
 import { onceTrigger } from "./oncetrigger.js";
 import type { Difficulty, FaultClass } from "./tasks.js";
-import { driftPayloads, type Draft, type GenRng } from "./templates.js";
+import type { Draft, GenRng } from "./templates.js";
+import { driftPayloads } from "./toolTraits.js";
 import type { JsonObj, OfficialAction } from "./world/types.js";
 
 export interface FaultPlan {

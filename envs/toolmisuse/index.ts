@@ -13,7 +13,7 @@ import { BASELINE_NAMES, makeBaseline, OracleAgent, officialPolicy, type Baselin
 import { ToolMisuseEnv, toolMisuseOptionsSchema } from "./env.js";
 import { aggregateToolMisuse, type FaultRow, type ToolMisuseMetrics } from "./scorer.js";
 import { analyzeToolMisuseTrajectory } from "./annotations.js";
-import { generateToolMisuseBench, SUITE_PROFILES, type SuiteProfile } from "./tasks.js";
+import { generateToolMisuseBench, SUITE_PROFILES, type SuiteProfile } from "./suiteOutput.js";
 import type { OfficialAction } from "./world/types.js";
 
 const DESCRIPTIONS: Record<BaselineName, string> = {
@@ -171,7 +171,8 @@ registerGenerator("toolmisusebench", {
 });
 
 export { ToolMisuseEnv, toolMisuseOptionsSchema } from "./env.js";
-export { generateToolMisuseBench, generateTask, generateSplit } from "./tasks.js";
+export { generateToolMisuseBench } from "./suiteOutput.js";
+export { generateTask, generateSplit } from "./tasks.js";
 export { generatePaperTask, generatePaperSplit } from "./paper.js";
 export { loadTaskRecords, parseTaskRecord, ToolMisuseDatasetError } from "./dataset.js";
 export { aggregateToolMisuse } from "./scorer.js";

@@ -20,7 +20,8 @@ import type { FaultSpec, Split, TaskRecord } from "./dataset.js";
 import { parseTaskRecord } from "./dataset.js";
 import { runEpisode } from "./runner.js";
 import { checkSuccess } from "./scorer.js";
-import { driftPayloads, type GenDomain, type GenRng } from "./templates.js";
+import type { GenDomain, GenRng } from "./templates.js";
+import { driftPayloads } from "./toolTraits.js";
 import {
   accountsState,
   call,
@@ -39,13 +40,11 @@ import {
 } from "./vocab.js";
 import { DOMAIN_TOOLSET, officialSchemas } from "./world/toolsets.js";
 import type { JsonObj, OfficialAction } from "./world/types.js";
+import { formatGoldSummary, GoldAgent, ReplayAgent } from "./goldAgents.js";
 import {
   BUDGET_PROFILES,
   DEFAULT_SEED,
-  formatGoldSummary,
   GenerationError,
-  GoldAgent,
-  ReplayAgent,
   SPLIT_SIZES,
   type Difficulty,
   type FaultClass,

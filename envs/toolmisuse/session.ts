@@ -20,7 +20,7 @@ import { analyseEpisode, annotateCall, type CallAnnotation, type EpisodeAnalysis
 import { entryOf, officialHarness, outcomeOf, transcriptOf, type OfficialHarness } from "./world/episode.js";
 import { INVALID_CALL_CODES } from "./world/validate.js";
 import type { CompatMode, Json, JsonObj } from "./world/types.js";
-import { isMutating } from "./templates.js";
+import { isMutating } from "./toolTraits.js";
 
 /** Family reward terms (raw signals; presets in configs/rewards/toolmisuse/ weight them). */
 export const FAMILY_TERMS: Readonly<Record<string, string>> = {

@@ -3,21 +3,20 @@
  * dev 800 / test_public 1,000), balanced over domain × fault class × difficulty, each task's
  * randomness derived from (seed, split, index). Every task is validated by a scripted gold
  * agent under its own fault plan (must succeed within budget; criteria must not already hold).
- * Output: canonical JSONL (sorted keys) per split + a sha256 manifest; same seed ⇒ same bytes.
+ * The gold agents are in goldAgents.ts; the files (canonical JSONL per split + a sha256 manifest) in suiteOutput.ts.
  */
-import { createHash } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
-import path from "node:path";
-import { asJsonObject, Rng, stableStringify } from "../../src/family.js";
+import { asJsonObject, Rng } from "../../src/family.js";
 import { parseTaskRecord, type Split, type TaskRecord } from "./dataset.js";
-import { runEpisode, type OfficialAgent } from "./runner.js";
+import { formatGoldSummary, GoldAgent, ReplayAgent } from "./goldAgents.js";
+import { runEpisode } from "./runner.js";
 import { planFaults } from "./faultplan.js";
 import { checkSuccess } from "./scorer.js";
 import { DOMAIN_TOOLSET, officialSchemas } from "./world/toolsets.js";
-import type { JsonObj, OfficialAction, OfficialObservation } from "./world/types.js";
-import { isObj } from "./world/types.js";
-import { generatePaperSplit, PAPER_GENERATOR_VERSION } from "./paper.js";
-import { GEN_DOMAINS, TEMPLATES, type Draft, type GenDomain, type GenRng, type PlanStep } from "./templates.js";
+import type { OfficialAction } from "./world/types.js";
+import { GEN_DOMAINS, TEMPLATES, type Draft, type GenDomain, type GenRng } from "./templates.js";
+
+// The suite writer is its own module (suiteOutput.ts); callers outside the family import it from here.
+export { generateToolMisuseBench } from "./suiteOutput.js";
 
 export const GENERATOR_VERSION = "rg-toolmisuse-1";
 export const DEFAULT_SEED = 42;
@@ -50,103 +49,6 @@ export interface GeneratedTask {
   solvable?: boolean;
 }
 
-// ------------------------------------------------------------------ gold agent
-/**
- * Scripted gold agent with hidden knowledge of which tools fail persistently: retries a
- * transient failure identically, routes around a persistent one (alternative calls) or skips
- * it when the step is optional. Records every action it issues.
- */
-export class GoldAgent implements OfficialAgent {
-  readonly issued: OfficialAction[] = [];
-  private stepIdx = 0;
-  private queue: OfficialAction[] = [];
-  private current: OfficialAction | null = null;
-  private attempts = 0;
-  constructor(
-    private readonly steps: readonly PlanStep[],
-    private readonly persistentTools: ReadonlySet<string>,
-  ) {}
-
-  reset(): void {
-    this.issued.length = 0;
-    this.stepIdx = 0;
-    this.queue = [];
-    this.current = null;
-    this.attempts = 0;
-  }
-
-  act(obs: OfficialObservation): OfficialAction | null {
-    const failed = obs.last_error !== null && this.current !== null;
-    if (failed && this.current) {
-      const step = this.steps[this.stepIdx]!;
-      if (this.persistentTools.has(this.current.tool_name) && this.queue.length === 0) {
-        if (step.alternative && this.current.tool_name === step.call.tool_name)
-          this.queue = step.alternative.map((a) => structuredClone(a));
-        else if (step.optional) this.advance();
-        else return null;
-      } else if (this.attempts < 3) {
-        return this.emit(this.current, true);
-      } else return null;
-    } else if (this.current !== null && this.queue.length === 0) {
-      this.advance();
-    }
-    if (this.queue.length > 0) return this.emit(this.queue.shift()!, false);
-    const step = this.steps[this.stepIdx];
-    if (!step) return null;
-    return this.emit(step.call, false);
-  }
-
-  private advance(): void {
-    this.stepIdx += 1;
-    this.current = null;
-  }
-
-  private emit(a: OfficialAction, retry: boolean): OfficialAction {
-    this.attempts = retry ? this.attempts + 1 : 0;
-    this.current = a;
-    const copy = structuredClone(a);
-    this.issued.push(copy);
-    return structuredClone(copy);
-  }
-}
-
-/** Replays a fixed action list (the oracle for generated tasks). */
-export class ReplayAgent implements OfficialAgent {
-  private i = 0;
-  constructor(private readonly actions: readonly OfficialAction[]) {}
-  reset(): void {
-    this.i = 0;
-  }
-  act(): OfficialAction | null {
-    const a = this.actions[this.i++];
-    return a ? structuredClone(a) : null;
-  }
-}
-
-// ------------------------------------------------------------------ gold summary format
-/** One line per call: `tool_name {json args}`; parseable back into actions. */
-export function formatGoldSummary(actions: readonly OfficialAction[]): string {
-  return actions.map((a) => `${a.tool_name} ${stableStringify(a.args)}`).join("\n");
-}
-
-export function parseGoldSummary(s: string | null): OfficialAction[] | null {
-  if (!s) return null;
-  const out: OfficialAction[] = [];
-  for (const line of s.split("\n")) {
-    const m = /^([A-Za-z_][A-Za-z0-9_]*) (\{.*\})$/.exec(line.trim());
-    if (!m) return null;
-    try {
-      const args: unknown = JSON.parse(m[2]!);
-      if (!isObj(args)) return null;
-      out.push({ tool_name: m[1]!, args });
-    } catch {
-      return null;
-    }
-  }
-  return out;
-}
-
-// ------------------------------------------------------------------ generation
 interface Slot {
   domain: GenDomain;
   fault: FaultClass;
@@ -317,115 +219,4 @@ export function generateSplit(split: Split, seed = DEFAULT_SEED, size = SPLIT_SI
 export function generateSplitUncached(split: Split, seed = DEFAULT_SEED, size = SPLIT_SIZES[split]): GeneratedTask[] {
   const layout = computeLayout(split, seed, size);
   return Array.from({ length: size }, (_, i) => buildTask(split, i, seed, size, layout));
-}
-
-// ------------------------------------------------------------------ canonical output
-export function toCanonicalJsonl(tasks: readonly GeneratedTask[]): string {
-  return `${tasks.map((t) => stableStringify(t.record)).join("\n")}\n`;
-}
-
-/** Share of distinct values (the paper's uniqueness figures). */
-export function uniqueness(values: readonly string[]): number {
-  return values.length ? new Set(values).size / values.length : 0;
-}
-
-function countBy<T>(xs: readonly T[], f: (x: T) => string): Record<string, number> {
-  const m: Record<string, number> = {};
-  for (const x of xs) m[f(x)] = (m[f(x)] ?? 0) + 1;
-  return Object.fromEntries(Object.entries(m).sort(([a], [b]) => (a < b ? -1 : 1)));
-}
-
-export interface SplitSummary {
-  count: number;
-  file: string;
-  bytes: number;
-  sha256: string;
-  instruction_uniqueness: number;
-  initial_state_uniqueness: number;
-  by_domain: Record<string, number>;
-  by_fault_class: Record<string, number>;
-  by_difficulty: Record<string, number>;
-  by_budget_profile: Record<string, number>;
-  persistent: number;
-  blind: number;
-  /** Paper profile: tasks a persistent fault makes unsolvable. */
-  unsolvable?: number;
-}
-
-export function summarizeSplit(tasks: readonly GeneratedTask[], file: string, text: string): SplitSummary {
-  return {
-    count: tasks.length,
-    file,
-    bytes: Buffer.byteLength(text, "utf8"),
-    sha256: createHash("sha256").update(text).digest("hex"),
-    instruction_uniqueness: uniqueness(tasks.map((t) => t.record.instruction)),
-    initial_state_uniqueness: uniqueness(tasks.map((t) => stableStringify(t.record.initial_state))),
-    by_domain: countBy(tasks, (t) => t.record.domain),
-    by_fault_class: countBy(tasks, (t) => t.faultClass),
-    by_difficulty: countBy(tasks, (t) => t.record.difficulty),
-    by_budget_profile: countBy(tasks, (t) => t.profile),
-    persistent: tasks.filter((t) => t.persistent).length,
-    blind: tasks.filter((t) => t.blind).length,
-  };
-}
-
-export interface GenerateOptions {
-  outDir: string;
-  seed?: number;
-  /** Override split sizes (tests); defaults to the paper's 5,000 / 800 / 1,000. */
-  sizes?: Partial<Record<Split, number>>;
-  /** false: build every task from scratch instead of reusing this process's cached tasks (default true). */
-  cache?: boolean;
-  /** `solvable` (default): our gold-validated suite; `paper`: the v0.1 reconstruction the paper's table was measured on (paper.ts). */
-  profile?: SuiteProfile;
-  /** Called as each split starts (`recovery-gym generate` shows it), and once at the end. */
-  progress?: (done: number, total: number, stage: string) => void;
-}
-
-export const SUITE_PROFILES = ["solvable", "paper"] as const;
-export type SuiteProfile = (typeof SUITE_PROFILES)[number];
-
-/**
- * Write `{train,dev,test_public}/tasks.jsonl` and `manifest.json` (sha256 per file) under
- * `outDir`. Returns the manifest. Same seed ⇒ byte-identical files.
- */
-export function generateToolMisuseBench(opts: GenerateOptions): JsonObj {
-  const seed = opts.seed ?? DEFAULT_SEED;
-  if (!Number.isInteger(seed)) throw new GenerationError(`seed must be an integer, got ${String(seed)}`, "seed");
-  const profile = opts.profile ?? "solvable";
-  if (!SUITE_PROFILES.includes(profile)) {
-    throw new GenerationError(`profile must be one of ${SUITE_PROFILES.join(", ")}, got ${String(profile)}`, "profile");
-  }
-  const splits: Record<string, SplitSummary> = {};
-  const order = ["train", "dev", "test_public"] as const;
-  for (const split of order) {
-    opts.progress?.(order.indexOf(split), order.length, `split ${split}`);
-    const size = opts.sizes?.[split] ?? SPLIT_SIZES[split];
-    if (!Number.isInteger(size) || size < 0) throw new GenerationError(`sizes.${split} must be a non-negative integer`, `sizes.${split}`);
-    const tasks =
-      profile === "paper"
-        ? generatePaperSplit(split, seed, size, opts.cache !== false)
-        : opts.cache === false
-          ? generateSplitUncached(split, seed, size)
-          : generateSplit(split, seed, size);
-    const text = toCanonicalJsonl(tasks);
-    const rel = `${split}/tasks.jsonl`;
-    mkdirSync(path.join(opts.outDir, split), { recursive: true });
-    writeFileSync(path.join(opts.outDir, rel), text);
-    splits[split] = summarizeSplit(tasks, rel, text);
-    if (profile === "paper") splits[split].unsolvable = tasks.filter((t) => t.solvable === false).length;
-  }
-  // Sorted keys, pretty-printed: the manifest is read by people and diffed between runs.
-  const manifest = JSON.parse(
-    stableStringify({
-      generator: profile === "paper" ? PAPER_GENERATOR_VERSION : GENERATOR_VERSION,
-      seed,
-      format: "ToolMisuseBench task record (official schema), canonical JSONL with sorted keys",
-      splits: asJsonObject(splits),
-      total: Object.values(splits).reduce((a, s) => a + s.count, 0),
-    }),
-  ) as JsonObj;
-  writeFileSync(path.join(opts.outDir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
-  opts.progress?.(order.length, order.length, "done");
-  return manifest;
 }

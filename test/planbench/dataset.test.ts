@@ -74,6 +74,7 @@ describe.skipIf(!rel)("official release loader", () => {
 });
 
 /** A copy of the official release with one file rewritten by `mutate` (JSON round trip; floats do not matter here). */
+// biome-ignore lint/suspicious/noExplicitAny: the JSON of any release file, which each case edits in its own shape.
 function corrupted(file: string, mutate: (data: any) => void): string {
   const d = copyRelease();
   const data = JSON.parse(readFileSync(path.join(d, file), "utf8"));
@@ -96,6 +97,7 @@ function loadError(d: string): PlanBenchDataError {
 
 describe.skipIf(!rel)("loader cross-reference checks (corrupted copies of the official subset)", () => {
   const task0 = 'task_id "retail_task_0001"';
+  // biome-ignore lint/suspicious/noExplicitAny: as in `corrupted`, the data is whichever release file the case edits.
   const cases: Array<[string, string, (data: any) => void, { file: string; record: string; field: string; reason: RegExp }]> = [
     [
       "a task without catalog entry",

@@ -4,6 +4,7 @@ import { make } from "../../src/core/registry.js";
 import { checkEnv } from "../../src/checker.js";
 import { rollout } from "../../src/rollout.js";
 import { registryEntry } from "../../src/core/registry.js";
+import type { PlanBenchEnv } from "../../envs/planbench/env.js";
 import { officialDir } from "./helpers.js";
 
 const dir = officialDir();
@@ -26,17 +27,17 @@ describe.skipIf(!dir)("PlanBenchXL-v0 env", () => {
     expect(() => make("PlanBenchXL-v0", { dataDir: "/nonexistent" })).toThrow(/datatypes\.json/);
   });
   it("runs an LLM-style tagged reply and reveals retrieved tools as newTools", () => {
-    const env = make("PlanBenchXL-v0", { dataDir: dir! }) as never as { reset: Function; step: Function };
+    const env = make("PlanBenchXL-v0", { dataDir: dir! }) as unknown as PlanBenchEnv;
     const [obs0, info0] = env.reset({ seed: 1, options: { queryId: "retail_query_0001" } });
     expect(obs0.task).toContain("dla_15001");
-    expect(info0.hidden.onePath).toHaveLength(8);
+    expect(info0.hidden?.["onePath"]).toHaveLength(8);
     const [obs, , term, trunc, info] = env.step({
       type: "text",
       text: 'I will search. <retrieve_tools>{"meta_tool":"by_output_info","output_information":"shipment"}</retrieve_tools>',
     });
     expect(term || trunc).toBe(false);
     expect(obs.newTools).toHaveLength(12);
-    expect(obs.response.feedback).toMatch(/^Retrieved tools/);
+    expect((obs.response as { feedback: string }).feedback).toMatch(/^Retrieved tools/);
     expect(info.events.some((e: { type: string }) => e.type === "planbench:retrieve")).toBe(true);
     const [, , , , info2] = env.step({ type: "text", text: "no tag here" });
     expect(info2.events[0].type).toBe("planbench:label_error");

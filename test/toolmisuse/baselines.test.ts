@@ -5,7 +5,7 @@ import { aggregateToolMisuse } from "../../envs/toolmisuse/scorer.js";
 import { makeBaseline, parseInstruction, type BaselineName } from "../../envs/toolmisuse/baselines.js";
 import { splitClauses } from "../../envs/toolmisuse/parser.js";
 import { parseTaskRecord } from "../../envs/toolmisuse/dataset.js";
-import { isMutating } from "../../envs/toolmisuse/templates.js";
+import { isMutating } from "../../envs/toolmisuse/toolTraits.js";
 
 const tasks = generateSplit("test_public");
 const evalOn = (name: BaselineName, ts = tasks) => {

@@ -149,7 +149,7 @@ describe("ToolMisuseBench-v0 env", () => {
     };
     writeFileSync(
       path.join(dir, "test_public.jsonl"),
-      JSON.stringify(rec) + "\n" + JSON.stringify({ ...rec, task_id: "d1", split: "dev" }) + "\n",
+      `${JSON.stringify(rec)}\n${JSON.stringify({ ...rec, task_id: "d1", split: "dev" })}\n`,
     );
     const res = rollout({
       envId: ID,

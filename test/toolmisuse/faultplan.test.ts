@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { generateSplit, ReplayAgent, type GeneratedTask } from "../../envs/toolmisuse/tasks.js";
+import { ReplayAgent } from "../../envs/toolmisuse/goldAgents.js";
+import { generateSplit, type GeneratedTask } from "../../envs/toolmisuse/tasks.js";
 import { runEpisode } from "../../envs/toolmisuse/runner.js";
 import { ONCE_HORIZON, oncePool, specDraws } from "../../envs/toolmisuse/oncetrigger.js";
 import { engineFaultSpec } from "../../envs/toolmisuse/faults.js";

@@ -4,7 +4,7 @@ import { parseTaskRecord, type TaskRecord } from "../../envs/toolmisuse/dataset.
 import { ToolMisuseEpisode } from "../../envs/toolmisuse/world/episode.js";
 import { PyMersenne } from "../../envs/toolmisuse/pyrandom.js";
 import { runEpisode } from "../../envs/toolmisuse/runner.js";
-import { ReplayAgent } from "../../envs/toolmisuse/tasks.js";
+import { ReplayAgent } from "../../envs/toolmisuse/goldAgents.js";
 import type { JsonObj, OfficialAction } from "../../envs/toolmisuse/world/types.js";
 
 const core = (s: number) => new Rng(s);

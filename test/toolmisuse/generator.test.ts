@@ -3,16 +3,9 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import {
-  generateSplit,
-  generateSplitUncached,
-  generateTask,
-  generateToolMisuseBench,
-  parseGoldSummary,
-  formatGoldSummary,
-  ReplayAgent,
-  type SplitSummary,
-} from "../../envs/toolmisuse/tasks.js";
+import { formatGoldSummary, parseGoldSummary, ReplayAgent } from "../../envs/toolmisuse/goldAgents.js";
+import { generateToolMisuseBench, type SplitSummary } from "../../envs/toolmisuse/suiteOutput.js";
+import { generateSplit, generateSplitUncached, generateTask } from "../../envs/toolmisuse/tasks.js";
 import { loadTaskRecords } from "../../envs/toolmisuse/dataset.js";
 import { runEpisode } from "../../envs/toolmisuse/runner.js";
 import { checkSuccess } from "../../envs/toolmisuse/scorer.js";

@@ -63,7 +63,7 @@ describe("ToolMisuseBench snapshots", () => {
   for (const compat of ["fixed", "official"] as const) {
     it(`env fork at a fault continues exactly, and the branches are independent (compat ${compat})`, () => {
       const dir = mkdtempSync(path.join(tmpdir(), "tmb-replay-"));
-      writeFileSync(path.join(dir, "test_public.jsonl"), JSON.stringify(REC) + "\n");
+      writeFileSync(path.join(dir, "test_public.jsonl"), `${JSON.stringify(REC)}\n`);
       const env = make("ToolMisuseBench-v0", { dataset: dir, compat }) as unknown as ToolEnv<unknown>;
       env.reset({ seed: 3 });
       let t = 0;

@@ -191,10 +191,10 @@ describe.skipIf(!sampleDir)("observed v0.2 behaviour (shared/toolmisusebench-sam
   for (const split of ["dev", "test_public"] as const) {
     writeFileSync(
       path.join(dir, `${split}.jsonl`),
-      cases
+      `${cases
         .filter((c) => c.record.split === split)
         .map((c) => JSON.stringify(c.record))
-        .join("\n") + "\n",
+        .join("\n")}\n`,
     );
   }
 

@@ -108,12 +108,12 @@ describe("toolmisuse dataset loader", () => {
   it("loads folder-per-split and flat files filtered by split, JSONL and JSON", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "tmb-"));
     mkdirSync(path.join(dir, "dev"));
-    writeFileSync(path.join(dir, "dev", "tasks.jsonl"), JSON.stringify(good) + "\n\n" + JSON.stringify({ ...good, task_id: "x2" }) + "\n");
+    writeFileSync(path.join(dir, "dev", "tasks.jsonl"), `${JSON.stringify(good)}\n\n${JSON.stringify({ ...good, task_id: "x2" })}\n`);
     expect(loadTaskRecords(dir, "dev").map((t) => t.task_id)).toEqual(["x1", "x2"]);
     const flat = mkdtempSync(path.join(tmpdir(), "tmb-"));
     writeFileSync(path.join(flat, "all.json"), JSON.stringify([good, { ...good, task_id: "t1", split: "test_public" }]));
     expect(loadTaskRecords(flat, "test_public").map((t) => t.task_id)).toEqual(["t1"]);
-    writeFileSync(path.join(flat, "bad.jsonl"), JSON.stringify({ ...good, task_id: "b", wat: 1 }) + "\n");
+    writeFileSync(path.join(flat, "bad.jsonl"), `${JSON.stringify({ ...good, task_id: "b", wat: 1 })}\n`);
     expect(() => loadTaskRecords(flat, "dev")).toThrow(/'b' at .*bad\.jsonl:1: unknown key 'wat'/);
   });
 });

@@ -55,10 +55,10 @@ function jsonString(s: string): string {
     else if (ch === "\t") out += "\\t";
     else if (ch === "\b") out += "\\b";
     else if (ch === "\f") out += "\\f";
-    else if (c < 0x20) out += "\\u" + c.toString(16).padStart(4, "0");
+    else if (c < 0x20) out += `\\u${c.toString(16).padStart(4, "0")}`;
     else out += ch;
   }
-  return out + '"';
+  return `${out}"`;
 }
 
 /** Code-point order, as Python sorts `str` keys (JS `sort()` compares UTF-16 units). */
@@ -101,19 +101,19 @@ export function pyJsonDumps(v: unknown, opts: PyJsonDumpsOptions = {}): string {
     }
     if (typeof x === "bigint") return x.toString();
     if (typeof x === "string") return jsonString(x);
-    const nl = indent === undefined ? "" : "\n" + " ".repeat(indent * (level + 1));
-    const nlEnd = indent === undefined ? "" : "\n" + " ".repeat(indent * level);
+    const nl = indent === undefined ? "" : `\n${" ".repeat(indent * (level + 1))}`;
+    const nlEnd = indent === undefined ? "" : `\n${" ".repeat(indent * level)}`;
     const sep = indent === undefined ? ", " : ",";
     if (Array.isArray(x)) {
       if (x.length === 0) return "[]";
-      return "[" + nl + x.map((e) => rec(e, level + 1)).join(sep + nl) + nlEnd + "]";
+      return `[${nl}${x.map((e) => rec(e, level + 1)).join(sep + nl)}${nlEnd}]`;
     }
     if (typeof x === "object") {
       let keys = Object.keys(x as object).filter((k) => (x as Record<string, unknown>)[k] !== undefined);
       if (sortKeys) keys = keys.slice().sort(codePointCompare);
       if (keys.length === 0) return "{}";
-      const items = keys.map((k) => jsonString(k) + ": " + rec((x as Record<string, unknown>)[k], level + 1));
-      return "{" + nl + items.join(sep + nl) + nlEnd + "}";
+      const items = keys.map((k) => `${jsonString(k)}: ${rec((x as Record<string, unknown>)[k], level + 1)}`);
+      return `{${nl}${items.join(sep + nl)}${nlEnd}}`;
     }
     throw new TypeError(`pyJsonDumps: cannot serialise ${typeof x}`);
   };
@@ -141,7 +141,7 @@ export function normAns(v: unknown): string {
 
 /** Python's `str.isspace` class (differs from JS `\s`: adds \x1c-\x1f and \x85, drops \ufeff). */
 const PY_WS = "[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
-const PY_WS_RUN = new RegExp(PY_WS + "+", "gu");
+const PY_WS_RUN = new RegExp(`${PY_WS}+`, "gu");
 
 /** Python's `" ".join(s.split())`: collapse whitespace runs and trim. */
 export function collapseWs(s: string): string {

@@ -310,7 +310,7 @@ export function generateTasks(
   const targets = domain.datatypes.map((d) => d.name);
   // Round-robin over pairs (a few targets each pass) so no single pair dominates the set.
   const queue = pairRng.shuffle(pairs).map((p, i) => ({ p, ts: rng.derive(`pair:${i}`).shuffle(targets) }));
-  for (let pass = 0; chosen.length < gen.tasks && queue.some((q) => q.ts.length); pass++) {
+  while (chosen.length < gen.tasks && queue.some((q) => q.ts.length)) {
     for (const q of queue) {
       if (chosen.length >= gen.tasks) break;
       for (let k = 0; k < 3 && q.ts.length; k++) tryAdd([...q.p], q.ts.shift()!);

@@ -21,6 +21,21 @@ export interface ExecutionResult {
 
 const FAILING = new Set(["explicit failures", "deprecated", "condition_limited"]);
 
+/**
+ * A baseline lookup's result, its keys in one order for every outcome (`ambiguous`, when set, comes last). One
+ * literal, not `{ ...base, key }`: a key after a spread is slow in Node 20's V8 (see src/core/objects.ts).
+ */
+function lookupResult(tool: ToolRecord, success: boolean, outputValue: PyValue, provenance: Provenance): ExecutionResult {
+  return {
+    success,
+    outputDatatype: tool.output_datatype,
+    toolType: tool.tool_type,
+    untrustedSource: null,
+    outputValue,
+    provenance,
+  };
+}
+
 /** Case records with every value pre-rendered by `pystr`, so lookups compare strings only. */
 export class CaseIndex {
   private readonly rows: Array<{ raw: Record<string, PyValue>; str: Map<string, string> }>;
@@ -61,23 +76,10 @@ export class CaseIndex {
       seen.add(key);
       outs.push(o);
     }
-    // Literals, not `{ ...base, key }`: a key after a spread is slow in Node 20's V8 (see src/core/objects.ts).
-    const datatype = tool.output_datatype;
-    const toolType = tool.tool_type;
-    if (outs.length === 0) {
-      return { success: true, outputDatatype: datatype, toolType, untrustedSource: null, outputValue: null, provenance: "none" };
-    }
-    if (outs.length === 1) {
-      return { success: true, outputDatatype: datatype, toolType, untrustedSource: null, outputValue: outs[0]!, provenance: "trusted" };
-    }
-    return {
-      success: false,
-      outputDatatype: datatype,
-      toolType,
-      untrustedSource: null,
-      outputValue: null,
-      provenance: "none",
-      ambiguous: outs,
-    };
+    if (outs.length === 0) return lookupResult(tool, true, null, "none");
+    if (outs.length === 1) return lookupResult(tool, true, outs[0]!, "trusted");
+    const r = lookupResult(tool, false, null, "none");
+    r.ambiguous = outs;
+    return r;
   }
 }

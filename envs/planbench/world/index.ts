@@ -36,16 +36,9 @@ export function createWorld(release: PlanBenchRelease, settings: PlanBenchSettin
   };
 }
 
-export {
-  PlanBenchEpisode,
-  type CallRunner,
-  type OpenCall,
-  type PlanBenchWorld,
-  type PlanBenchReply,
-  type TraceEntry,
-  type EpisodeResult,
-  type StepOutcome,
-} from "./runtime.js";
+export { PlanBenchEpisode, type PlanBenchWorld, type PlanBenchReply, type StepOutcome } from "./runtime.js";
+export type { CallRunner, OpenCall } from "./callTool.js";
+export type { TraceEntry, EpisodeResult } from "./trace.js";
 export { HashingRetriever, encode, features, similarity, type RetrievalRequest, type MetaTool } from "./retriever.js";
 export { CaseIndex, type ExecutionResult } from "./executor.js";
 export { augmentNoisy, replaceBlocked, shuffleTools, shuffleSeedMaterial, noisySeed, buildSiblingIndex } from "./augment.js";

@@ -5,6 +5,8 @@
 import { pyJsonDumps } from "../compat/pyvalue.js";
 
 export const FEEDBACK_PREFIX = "Environment feedback:\n";
+/** A Markdown code fence, around the JSON payloads of call feedback. */
+const FENCE = "```";
 
 export function labelError(attempt: number, max: number): string {
   return (
@@ -43,9 +45,7 @@ export function retrieveInterfaceError(): string {
 }
 
 export function callJsonError(attempt: number, max: number): string {
-  return (
-    `The content of <tool_call> must be a JSON object with a string "name" and an object "arguments" ` + `(attempt ${attempt} of ${max}).`
-  );
+  return `The content of <tool_call> must be a JSON object with a string "name" and an object "arguments" (attempt ${attempt} of ${max}).`;
 }
 
 export function toolNotRetrieved(): string {
@@ -64,7 +64,7 @@ export function pyStrRepr(s: string): string {
   let out = quote;
   for (const ch of s) {
     const c = ch.codePointAt(0)!;
-    if (ch === quote || ch === "\\") out += "\\" + ch;
+    if (ch === quote || ch === "\\") out += `\\${ch}`;
     else if (ch === "\t") out += "\\t";
     else if (ch === "\n") out += "\\n";
     else if (ch === "\r") out += "\\r";
@@ -82,7 +82,7 @@ export function pyStrRepr(s: string): string {
 
 /** Python `str(list_of_str)`: how the official message shows the provided keys. */
 export function pyListRepr(keys: readonly string[]): string {
-  return "[" + keys.map(pyStrRepr).join(", ") + "]";
+  return `[${keys.map(pyStrRepr).join(", ")}]`;
 }
 
 export function wrongInputs(tool: string, provided: readonly string[]): string {
@@ -118,7 +118,7 @@ export function retrieveResult(payload: unknown, toolIds = false): string {
 }
 
 export function callResult(payload: unknown): string {
-  return "Tool call completed.\n```json\n" + pyJsonDumps(payload, { indent: 2 }) + "\n```";
+  return `Tool call completed.\n${FENCE}json\n${pyJsonDumps(payload, { indent: 2 })}\n${FENCE}`;
 }
 
 export function noResultText(args: Record<string, unknown>): string {
@@ -129,7 +129,7 @@ export function noResultText(args: Record<string, unknown>): string {
 }
 
 export function noResult(args: Record<string, unknown>, payload: unknown): string {
-  return noResultText(args) + "\n```json\n" + pyJsonDumps(payload, { indent: 2 }) + "\n```";
+  return `${noResultText(args)}\n${FENCE}json\n${pyJsonDumps(payload, { indent: 2 })}\n${FENCE}`;
 }
 
 /** The system prompt: actions, budget, rules, and a short description of the domain. */

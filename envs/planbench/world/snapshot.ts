@@ -13,7 +13,8 @@
 import { PyFloat, setOwn } from "../compat/pyvalue.js";
 import type { ToolRecord } from "../dataset.js";
 import type { ExecutionResult } from "./executor.js";
-import type { EpisodeResult, PlanBenchEpisode, StepOutcome, TraceEntry } from "./runtime.js";
+import type { PlanBenchEpisode, StepOutcome } from "./runtime.js";
+import type { EpisodeResult, TraceEntry } from "./trace.js";
 
 /** Any JSON value (local alias: this module must not depend on the core). */
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
