@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { loadRelease } from "../envs/planbench/dataset.js";
-import { defaultDataDir } from "../envs/planbench/env.js";
+import { defaultDataDir } from "../envs/planbench/worldSource.js";
 import { planBlockers } from "../envs/planbench/faults.js";
 import { loadPreset } from "../envs/planbench/settings.js";
 import { createWorld, PlanBenchEpisode } from "../envs/planbench/world/index.js";

@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { generateToolMisuseBench, generateSplit } from "../envs/toolmisuse/tasks.js";
+import { generateSplit } from "../envs/toolmisuse/tasks.js";
+import { generateToolMisuseBench } from "../envs/toolmisuse/suiteOutput.js";
 import { runEpisode } from "../envs/toolmisuse/runner.js";
 import { makeBaseline, BASELINE_NAMES } from "../envs/toolmisuse/baselines.js";
 import { rollout } from "../src/rollout.js";

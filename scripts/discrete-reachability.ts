@@ -14,7 +14,8 @@ import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { type Action, type DiscreteToolEnv, type JsonValue, make, stableStringify } from "../src/index.js";
 import { driveDiscrete, type Unreachable } from "../src/engine/discrete/replay.js";
-import { defaultDataDir, type PlanBenchEnv } from "../envs/planbench/env.js";
+import type { PlanBenchEnv } from "../envs/planbench/env.js";
+import { defaultDataDir } from "../envs/planbench/worldSource.js";
 
 interface Suite {
   name: string;

@@ -54,8 +54,6 @@ import { pushReplyEvents, rawTerms } from "./replyEvents.js";
 import { resolveWorldSource } from "./worldSource.js";
 
 export { planBenchOptionsSchema, type PlanBenchOptions } from "./options.js";
-export { cycleIndex } from "./queryPool.js";
-export { defaultDataDir } from "./worldSource.js";
 
 /** What one official reply did: the agent's reply object, and how the episode ends if it does. */
 interface ReplyResult {

@@ -15,9 +15,6 @@ import { DOMAIN_TOOLSET, officialSchemas } from "./world/toolsets.js";
 import type { OfficialAction } from "./world/types.js";
 import { GEN_DOMAINS, TEMPLATES, type Draft, type GenDomain, type GenRng } from "./templates.js";
 
-// The suite writer is its own module (suiteOutput.ts); callers outside the family import it from here.
-export { generateToolMisuseBench } from "./suiteOutput.js";
-
 export const GENERATOR_VERSION = "rg-toolmisuse-1";
 export const DEFAULT_SEED = 42;
 export const SPLIT_SIZES: Record<Split, number> = { train: 5000, dev: 800, test_public: 1000 };

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { type Action, type DiscreteToolEnv, make } from "../../src/index.js";
 import { driveDiscrete } from "../../src/engine/discrete/replay.js";
 import { resolveQueryInputs } from "../../envs/planbench/dataset.js";
-import { defaultDataDir, type PlanBenchEnv } from "../../envs/planbench/env.js";
+import type { PlanBenchEnv } from "../../envs/planbench/env.js";
+import { defaultDataDir } from "../../envs/planbench/worldSource.js";
 import { queryParameters, suspiciousOutput } from "../../envs/planbench/discrete.js";
 
 const BUILTIN = { world: "builtin", cycle: true, maxCandidates: 256 };

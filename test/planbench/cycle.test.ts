@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import "../../envs/index.js";
 import { make } from "../../src/core/registry.js";
 import { rollout } from "../../src/rollout.js";
-import { cycleIndex, type PlanBenchEnv } from "../../envs/planbench/env.js";
+import type { PlanBenchEnv } from "../../envs/planbench/env.js";
+import { cycleIndex } from "../../envs/planbench/queryPool.js";
 import { officialDir } from "./helpers.js";
 
 const dir = officialDir();

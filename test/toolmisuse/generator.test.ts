@@ -28,7 +28,7 @@ describe("toolmisuse generator", () => {
   it("the full 6,800-task suite, built from scratch: 5,000 / 800 / 1,000 balanced tasks with the pinned sha256 per split", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "tmbpin-"));
     const opts: Parameters<typeof generateToolMisuseBench>[0] = { outDir: dir, seed: 42, cache: false };
-    const script = `import { generateToolMisuseBench } from "./envs/toolmisuse/tasks.ts";
+    const script = `import { generateToolMisuseBench } from "./envs/toolmisuse/suiteOutput.ts";
       process.stdout.write(JSON.stringify(generateToolMisuseBench(${JSON.stringify(opts)})));`;
     const run = await execNode(["--input-type=module", "-e", script], { timeoutMs: 170_000 });
     expect(run.status, failure(run)).toBe(0);

@@ -36,7 +36,7 @@ describe("ToolMisuseBench paper profile", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "tmbpaper-"));
     // In a child process, as generator.test.ts does: seconds of synchronous work would starve vitest's worker RPC.
     const opts: Parameters<typeof generateToolMisuseBench>[0] = { outDir: dir, seed: 42, profile: "paper", cache: false };
-    const script = `import { generateToolMisuseBench } from "./envs/toolmisuse/tasks.ts";
+    const script = `import { generateToolMisuseBench } from "./envs/toolmisuse/suiteOutput.ts";
       process.stdout.write(JSON.stringify(generateToolMisuseBench(${JSON.stringify(opts)})));`;
     const child = await execNode(["--input-type=module", "-e", script], { timeoutMs: 170_000 });
     expect(child.status, failure(child)).toBe(0);
