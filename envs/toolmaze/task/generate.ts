@@ -10,7 +10,8 @@ import { fieldType, type Scalar } from "../world/types.js";
 import type { Stratum } from "../version.js";
 import type { Binding, Complexity, Position, RngLike, SlotInfo, Task } from "./model.js";
 import { rememberSlotSolutions } from "./facts.js";
-import { enumerateSolutions, validateTask } from "./solve.js";
+import { enumerateSolutions } from "./solve.js";
+import { validateTask } from "./validate.js";
 import { capFits } from "./strata.js";
 import { composeText } from "./text.js";
 
