@@ -37,7 +37,6 @@ import {
   canonicalHidden,
   canonicalProfile,
   canonicalView,
-  deepFreezeJson,
   type ProfileFacts,
   profileFacts,
 } from "./instanceCache.js";
@@ -190,9 +189,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     const facts = (this.facts = profileFacts(task, this.profile));
     this.unsolvable = facts.unsolvable;
     const view = buildView(task, rng, o.distractors, this.vp.version);
-    const hidden = this.options.hiddenInfo
-      ? deepFreezeJson(hiddenTruth(task, this.profile, perturbation, null, this.unsolvable))
-      : undefined;
+    const hidden = this.options.hiddenInfo ? hiddenTruth(task, this.profile, perturbation, null, this.unsolvable) : undefined;
     const prompt = taskPrompt(task, o.hint);
     return new ToolMazeSetup(
       task.id,

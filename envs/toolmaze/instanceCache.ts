@@ -7,7 +7,7 @@
  * (the hidden ground truth) is deep-frozen and shared, so a caller cannot corrupt the cache by editing `info.hidden`.
  * The caches are bounded by the canonical suite (2,000 instances); sampled tasks are never cached.
  */
-import { type JsonObject, type JsonValue, Rng, type FaultSpec, type TaskParameter, type ToolDefinition } from "../../src/family.js";
+import { type JsonObject, Rng, type FaultSpec, type TaskParameter, type ToolDefinition } from "../../src/family.js";
 import { buildProfile, type FaultProfile, type SlotFault } from "./faults.js";
 import { faultIndex, initialPotential, isUnsolvable } from "./scorer.js";
 import { Memo } from "./task/memo.js";
@@ -108,30 +108,17 @@ export function canonicalView(task: Task, base: number, distractors: number, ver
   return view;
 }
 
-/**
- * Freezes a JSON value and everything in it, in place (an object already frozen is taken as frozen throughout).
- * ToolMaze's hidden truth is handed out as is (a copy per reset was a third of a canonical reset), so it is frozen
- * instead: an edit throws rather than reaching the cache.
- */
-export function deepFreezeJson<T extends JsonValue>(value: T): T {
-  // A frozen object is one of ours, frozen whole (the hidden truth shares its task-level parts between instances).
-  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) deepFreezeJson(value[i]!);
-  else for (const k in value) deepFreezeJson((value as JsonObject)[k]!);
-  return value;
-}
-
 // On the profile (a Memo): its facts have given it a memo slot already, where a WeakMap entry is a hash insert.
 const hiddenTemplates = new Memo<FaultProfile, JsonObject>("canonicalHidden");
 /**
- * The hidden ground truth of a canonical instance: built and deep-frozen once, then the same read-only object for
- * every episode of the instance (it reaches callers through `info.hidden`; `structuredClone` it to edit a copy).
+ * The hidden ground truth of a canonical instance: built once (deep-frozen by `hiddenTruth`), then the same read-only
+ * object for every episode of the instance (it reaches callers through `info.hidden`; `structuredClone` it to edit a
+ * copy).
  */
 export function canonicalHidden(profile: FaultProfile, build: () => JsonObject): JsonObject {
   let h = hiddenTemplates.get(profile);
   if (!h) {
-    h = deepFreezeJson(build());
+    h = build();
     hiddenTemplates.set(profile, h);
   }
   return h;

@@ -80,11 +80,19 @@ describe("ToolMaze caches are invisible", () => {
     expect(JSON.stringify(env.reset({ seed: 2 })[1].hidden)).toBe(snapshot);
   });
 
-  it("a sampled task's hidden truth is deep-frozen too", () => {
-    const env = make("ToolMaze-v0", { suite: "sampled" }) as AnyEnv;
-    const hidden = env.reset({ seed: 5 })[1].hidden as JsonObject;
-    expect(Object.isFrozen(hidden) && Object.isFrozen(hidden.positions) && Object.isFrozen(hidden.orderings)).toBe(true);
-    expect(() => (hidden.sStar as string[]).push("mutated")).toThrow(TypeError);
+  it("a sampled task's hidden truth is deep-frozen too, its faults and their payloads included", () => {
+    const frozenAll = (v: unknown): boolean =>
+      typeof v !== "object" || v === null || (Object.isFrozen(v) && Object.values(v).every(frozenAll));
+    for (const perturbation of ["P1", "P3"] as const) {
+      const env = make("ToolMaze-v0", { suite: "sampled", perturbation }) as AnyEnv;
+      const hidden = env.reset({ seed: 5 })[1].hidden as JsonObject;
+      expect((hidden.faults as JsonObject[]).length).toBeGreaterThan(0);
+      expect(frozenAll(hidden)).toBe(true);
+      expect(() => (hidden.sStar as string[]).push("mutated")).toThrow(TypeError);
+      expect(() => {
+        ((hidden.faults as JsonObject[])[0]!.payload as JsonObject).extra = 1;
+      }).toThrow(TypeError);
+    }
   });
 
   it("an explicit fault's response is the episode's own: the same object within it, untouched by another", () => {
