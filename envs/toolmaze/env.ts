@@ -136,17 +136,21 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     if (entry === undefined) {
       const { task, perturbation } = canonicalInstance(index, this.vp.version);
       const profile = canonicalProfile(task, perturbation, this.vp.version);
+      const base = index - (index % PERTURBATIONS.length);
+      // A visited sibling (same base task, same table) has the view, prompt and parameters this entry would build.
+      let sibling: CanonicalEpisode | undefined;
+      for (let j = base; j < base + PERTURBATIONS.length && sibling === undefined; j++) sibling = table[j];
       entry = table[index] = {
         index,
         task,
         perturbation,
         profile,
         facts: profileFacts(task, profile),
-        view: canonicalView(task, index - (index % PERTURBATIONS.length), o.distractors, this.vp.version),
+        view: sibling?.view ?? canonicalView(task, base, o.distractors, this.vp.version),
         // The id names the instance but not its perturbation mode (that is ground truth, in info.hidden).
         taskId: `toolmaze-${String(index).padStart(4, "0")}`,
-        prompt: taskPrompt(task, o.hint),
-        parameters: taskParameters(task),
+        prompt: sibling?.prompt ?? taskPrompt(task, o.hint),
+        parameters: sibling?.parameters ?? taskParameters(task),
         hidden: null,
       };
     }
