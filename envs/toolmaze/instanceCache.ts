@@ -43,6 +43,13 @@ export interface ProfileFacts {
   readonly phi0: number;
   /** Engine fault specs, shared by the profile's episodes (explicit faults copy their responses per episode). */
   readonly faults: readonly FaultSpec[];
+  /** Whether some fault corrupts a response (else no call ever has a corrupted field: see `CallAnalysis`). */
+  readonly corruptible: boolean;
+}
+/** A fact of the profile, not a WeakMap entry per profile (every episode's call tracking reads it at reset). */
+function corrupts(profile: FaultProfile): boolean {
+  for (const f of profile.faults) if (f.corruption !== undefined) return true;
+  return false;
 }
 // Sampled profiles too (one per sampled reset): a Memo, not a WeakMap (see task/memo.ts).
 const facts = new Memo<FaultProfile, ProfileFacts>("profileFacts");
@@ -55,6 +62,7 @@ export function profileFacts(task: Task, profile: FaultProfile): ProfileFacts {
       faultById: faultIndex(profile),
       phi0: initialPotential(task, profile),
       faults: faultSpecs(profile),
+      corruptible: corrupts(profile),
     };
     facts.set(profile, f);
   }
