@@ -72,18 +72,6 @@ const analysedCall: Mutable<CallRecord> = {
   corruptedField: undefined,
 };
 
-const corruptibleFacts = new WeakMap<ProfileFacts, boolean>();
-/** Whether some fault of the profile corrupts a response (else no call ever has a corrupted field), per profile. */
-function corruptible(facts: ProfileFacts): boolean {
-  let c = corruptibleFacts.get(facts);
-  if (c === undefined) {
-    c = false;
-    for (const f of facts.faultById.values()) if (f.corruption !== undefined) c = true;
-    corruptibleFacts.set(facts, c);
-  }
-  return c;
-}
-
 /**
  * A class, not a literal: it lives as long as its episode, and V8 may allocate a literal's objects straight into the
  * old generation (see src/engine/plainRecords.ts), where a dead one keeps its young log and analysis alive.
@@ -112,7 +100,7 @@ class TrackedCalls implements Tracked {
 export function trackCalls(prev: Tracked | null, calls: readonly EngineCall[], task: Task, facts: ProfileFacts): Tracked {
   let t = prev;
   if (!t || t.calls !== calls || t.analysed > calls.length) {
-    t = new TrackedCalls(calls, new CallAnalysis(task, corruptible(facts)), facts.phi0);
+    t = new TrackedCalls(calls, new CallAnalysis(task, facts.corruptible), facts.phi0);
   }
   for (let i = t.analysed; i < calls.length; i++) {
     const r = calls[i]!;

@@ -37,7 +37,6 @@ import {
   canonicalHidden,
   canonicalProfile,
   canonicalView,
-  deepFreezeJson,
   type ProfileFacts,
   profileFacts,
 } from "./instanceCache.js";
@@ -137,17 +136,21 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     if (entry === undefined) {
       const { task, perturbation } = canonicalInstance(index, this.vp.version);
       const profile = canonicalProfile(task, perturbation, this.vp.version);
+      const base = index - (index % PERTURBATIONS.length);
+      // A visited sibling (same base task, same table) has the view, prompt and parameters this entry would build.
+      let sibling: CanonicalEpisode | undefined;
+      for (let j = base; j < base + PERTURBATIONS.length && sibling === undefined; j++) sibling = table[j];
       entry = table[index] = {
         index,
         task,
         perturbation,
         profile,
         facts: profileFacts(task, profile),
-        view: canonicalView(task, index - (index % PERTURBATIONS.length), o.distractors, this.vp.version),
+        view: sibling?.view ?? canonicalView(task, base, o.distractors, this.vp.version),
         // The id names the instance but not its perturbation mode (that is ground truth, in info.hidden).
         taskId: `toolmaze-${String(index).padStart(4, "0")}`,
-        prompt: taskPrompt(task, o.hint),
-        parameters: taskParameters(task),
+        prompt: sibling?.prompt ?? taskPrompt(task, o.hint),
+        parameters: sibling?.parameters ?? taskParameters(task),
         hidden: null,
       };
     }
@@ -190,9 +193,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     const facts = (this.facts = profileFacts(task, this.profile));
     this.unsolvable = facts.unsolvable;
     const view = buildView(task, rng, o.distractors, this.vp.version);
-    const hidden = this.options.hiddenInfo
-      ? deepFreezeJson(hiddenTruth(task, this.profile, perturbation, null, this.unsolvable))
-      : undefined;
+    const hidden = this.options.hiddenInfo ? hiddenTruth(task, this.profile, perturbation, null, this.unsolvable) : undefined;
     const prompt = taskPrompt(task, o.hint);
     return new ToolMazeSetup(
       task.id,

@@ -176,33 +176,45 @@ export function buildProfile(
   if (perturbation === "NP") return { perturbation, faults };
   const mode = MODE[perturbation];
   const sites = victimSites(task);
-  const faultOf = (s: Task["slots"][number], k: number): SlotFault => {
-    const r = rng.derive(`slot${s.slot}`);
-    const site = sites[k]!;
-    const position = r.pick(site.candidates);
-    const pos = task.positions[position]!;
-    const id = `${task.id}/${perturbation}/slot${s.slot}`;
-    const { visibility, persistence } = mode;
-    // Literals, not `{ ...base, explicit }`: in this V8 a property after a spread costs ~0.8 µs (a new hidden class per
-    // object), several times the rest of a profile. Same keys in the same order.
-    if (visibility === "explicit") {
-      const pool = vp.sharedErrorPool ? SHARED_ERRORS : persistence === "transient" ? TRANSIENT_ERRORS : PERMANENT_ERRORS;
-      return { id, slot: s.slot, group: pos.cap, position, members: pos.members, visibility, persistence, explicit: r.pick(pool) };
-    }
-    const { field, type, classes } = victimField(task, site, position);
-    const cls = r.pick(classes);
-    const salt = r.int(1_000_000);
-    // v1: most free-text leaks are another tool's well-formed output, which no range or format check catches.
-    if (task.strata?.[k] && cls === "leakage")
-      return implicitFault(id, s.slot, pos, position, mode, { field, type, cls, salt, foreign: r.bool(FOREIGN_LEAK_SHARE) });
-    if (cls !== "temporal") return implicitFault(id, s.slot, pos, position, mode, { field, type, cls, salt });
-    // A response that states its window's end can contradict itself: the start lands after the end.
-    const hasEnd = Object.values(corpus().caps.get(pos.cap)!.outputs).includes("end_datetime") && type === "iso_datetime";
-    const temporal: TemporalVariant = hasEnd && r.bool(0.5) ? "end_before_start" : "before_request";
-    return implicitFault(id, s.slot, pos, position, mode, { field, type, cls, salt, temporal });
-  };
-  for (let k = 0; k < task.slots.length; k++) faults.push(faultOf(task.slots[k]!, k));
+  for (let k = 0; k < task.slots.length; k++) faults.push(slotFault(task, perturbation, mode, rng, vp, sites[k]!, task.slots[k]!.slot));
   return { perturbation, faults };
+}
+
+/**
+ * The fault of one slot, drawn from the slot's own stream. A module function, not a closure per profile: tsx names
+ * every closure assigned to a `const` as it is made (a `defineProperty` per profile).
+ */
+function slotFault(
+  task: Task,
+  perturbation: Exclude<Perturbation, "NP">,
+  mode: { visibility: Visibility; persistence: Persistence },
+  rng: RngLike,
+  vp: VersionProfile,
+  site: VictimSite,
+  slot: number,
+): SlotFault {
+  const r = rng.derive(`slot${slot}`);
+  const position = r.pick(site.candidates);
+  const pos = task.positions[position]!;
+  const id = `${task.id}/${perturbation}/slot${slot}`;
+  const { visibility, persistence } = mode;
+  // Literals, not `{ ...base, explicit }`: in this V8 a property after a spread costs ~0.8 µs (a new hidden class per
+  // object), several times the rest of a profile. Same keys in the same order.
+  if (visibility === "explicit") {
+    const pool = vp.sharedErrorPool ? SHARED_ERRORS : persistence === "transient" ? TRANSIENT_ERRORS : PERMANENT_ERRORS;
+    return { id, slot, group: pos.cap, position, members: pos.members, visibility, persistence, explicit: r.pick(pool) };
+  }
+  const { field, type, classes } = victimField(task, site, position);
+  const cls = r.pick(classes);
+  const salt = r.int(1_000_000);
+  // v1: most free-text leaks are another tool's well-formed output, which no range or format check catches.
+  if (task.strata?.[site.k] && cls === "leakage")
+    return implicitFault(id, slot, pos, position, mode, { field, type, cls, salt, foreign: r.bool(FOREIGN_LEAK_SHARE) });
+  if (cls !== "temporal") return implicitFault(id, slot, pos, position, mode, { field, type, cls, salt });
+  // A response that states its window's end can contradict itself: the start lands after the end.
+  const hasEnd = Object.values(corpus().caps.get(pos.cap)!.outputs).includes("end_datetime") && type === "iso_datetime";
+  const temporal: TemporalVariant = hasEnd && r.bool(0.5) ? "end_before_start" : "before_request";
+  return implicitFault(id, slot, pos, position, mode, { field, type, cls, salt, temporal });
 }
 
 const DEBUG_LEAKS = [

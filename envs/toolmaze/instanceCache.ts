@@ -7,12 +7,10 @@
  * (the hidden ground truth) is deep-frozen and shared, so a caller cannot corrupt the cache by editing `info.hidden`.
  * The caches are bounded by the canonical suite (2,000 instances); sampled tasks are never cached.
  */
-import { type JsonObject, type JsonValue, Rng, type FaultSpec, type TaskParameter, type ToolDefinition } from "../../src/family.js";
+import { type JsonObject, Rng, type FaultSpec, type TaskParameter, type ToolDefinition } from "../../src/family.js";
 import { buildProfile, type FaultProfile, type SlotFault } from "./faults.js";
-import { faultIndex, isUnsolvable } from "./scorer.js";
-import { slotSolutions } from "./task/facts.js";
+import { faultIndex, initialPotential, isUnsolvable } from "./scorer.js";
 import { Memo } from "./task/memo.js";
-import { slotCost } from "./task/solve.js";
 import { CANONICAL_INSTANCES, canonicalInstance, PERTURBATIONS, type Perturbation, stratifiedInstanceIndex, type Task } from "./tasks.js";
 import { type ToolMazeVersion, versionProfile } from "./version.js";
 import { decoyDefinition, distractorPool, faultSpecs, isDecoy, toolDefinition } from "./wiring.js";
@@ -45,51 +43,13 @@ export interface ProfileFacts {
   readonly phi0: number;
   /** Engine fault specs, shared by the profile's episodes (explicit faults copy their responses per episode). */
   readonly faults: readonly FaultSpec[];
+  /** Whether some fault corrupts a response (else no call ever has a corrupted field: see `CallAnalysis`). */
+  readonly corruptible: boolean;
 }
-/** No tool executed yet: the state Φ0 is taken in (read only). */
-const NO_TOOLS: ReadonlySet<string> = new Set();
-const emptyStateCosts = new Memo<Task, number[][]>("emptyStateSlotCosts");
-/**
- * Φ(s_0) = −minRemainingCalls(task, profile, ∅, ∅), from per-slot costs shared by a task's instances: from the empty
- * state a slot's cost depends only on whether it has a fault, the fault's group (its victim position's capability)
- * and its persistence, which the instances of a base task often share (P1/P3 and P2/P4 draw their victim from the
- * same candidates). Indexed per slot by 2 × position + permanent (+ 1: 0 is the unperturbed slot). The same sum as
- * minRemainingCalls (0 when a slot cannot be finished); `test/toolmaze/firstVisit.test.ts` compares the two on every
- * canonical instance.
- */
-function initialPotential(task: Task, profile: FaultProfile): number {
-  let bySlot = emptyStateCosts.get(task);
-  if (!bySlot) {
-    // Pushed, not `.map`ped: a `.map` result's elements kind depends on its caller's tier (see task/solve.ts).
-    bySlot = [];
-    for (let k = 0; k < task.slots.length; k++) bySlot.push([]);
-    emptyStateCosts.set(task, bySlot);
-  }
-  const sols = slotSolutions(task);
-  let total = 0;
-  for (let k = 0; k < task.slots.length; k++) {
-    const slot = task.slots[k]!.slot;
-    let f: SlotFault | undefined;
-    for (const x of profile.faults) {
-      if (x.slot === slot) {
-        f = x;
-        break;
-      }
-    }
-    // A hand-edited profile whose group is not its position's capability is computed, not cached.
-    const at =
-      f === undefined ? 0 : f.group === task.positions[f.position]?.cap ? 1 + 2 * f.position + (f.persistence === "permanent" ? 1 : 0) : -1;
-    const costs = bySlot[k]!;
-    let cost = at >= 0 ? costs[at] : undefined;
-    if (cost === undefined) {
-      cost = slotCost(task, sols[slot]!, NO_TOOLS, f && { group: f.group, persistence: f.persistence }).cost;
-      if (at >= 0) costs[at] = cost;
-    }
-    if (!Number.isFinite(cost)) return 0;
-    total += cost;
-  }
-  // 0 - n, not -n: Φ = -0 would break equality checks on finished episodes.
-  return 0 - total;
+/** A fact of the profile, not a WeakMap entry per profile (every episode's call tracking reads it at reset). */
+function corrupts(profile: FaultProfile): boolean {
+  for (const f of profile.faults) if (f.corruption !== undefined) return true;
+  return false;
 }
 // Sampled profiles too (one per sampled reset): a Memo, not a WeakMap (see task/memo.ts).
 const facts = new Memo<FaultProfile, ProfileFacts>("profileFacts");
@@ -102,6 +62,7 @@ export function profileFacts(task: Task, profile: FaultProfile): ProfileFacts {
       faultById: faultIndex(profile),
       phi0: initialPotential(task, profile),
       faults: faultSpecs(profile),
+      corruptible: corrupts(profile),
     };
     facts.set(profile, f);
   }
@@ -155,30 +116,17 @@ export function canonicalView(task: Task, base: number, distractors: number, ver
   return view;
 }
 
-/**
- * Freezes a JSON value and everything in it, in place (an object already frozen is taken as frozen throughout).
- * ToolMaze's hidden truth is handed out as is (a copy per reset was a third of a canonical reset), so it is frozen
- * instead: an edit throws rather than reaching the cache.
- */
-export function deepFreezeJson<T extends JsonValue>(value: T): T {
-  // A frozen object is one of ours, frozen whole (the hidden truth shares its task-level parts between instances).
-  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) deepFreezeJson(value[i]!);
-  else for (const k in value) deepFreezeJson((value as JsonObject)[k]!);
-  return value;
-}
-
 // On the profile (a Memo): its facts have given it a memo slot already, where a WeakMap entry is a hash insert.
 const hiddenTemplates = new Memo<FaultProfile, JsonObject>("canonicalHidden");
 /**
- * The hidden ground truth of a canonical instance: built and deep-frozen once, then the same read-only object for
- * every episode of the instance (it reaches callers through `info.hidden`; `structuredClone` it to edit a copy).
+ * The hidden ground truth of a canonical instance: built once (deep-frozen by `hiddenTruth`), then the same read-only
+ * object for every episode of the instance (it reaches callers through `info.hidden`; `structuredClone` it to edit a
+ * copy).
  */
 export function canonicalHidden(profile: FaultProfile, build: () => JsonObject): JsonObject {
   let h = hiddenTemplates.get(profile);
   if (!h) {
-    h = deepFreezeJson(build());
+    h = build();
     hiddenTemplates.set(profile, h);
   }
   return h;

@@ -107,7 +107,34 @@ export function slotAchieved(task: Task, slot: number, cleanTools: ReadonlySet<s
   return false;
 }
 
-/** Theoretical minimum number of calls to finish, given clean tools so far and the known fault states. */
+/** No tool executed yet (read only). */
+const NO_TOOLS: ReadonlySet<string> = new Set();
+/** No fault has fired yet (read only). */
+const NO_VICTIMS: ReadonlyMap<number, string> = new Map();
+const emptyStateCosts = new Memo<Task, number[][]>("emptyStateSlotCosts");
+/**
+ * Per slot of a task, its cost from the empty state (no clean tool, no victim), indexed by 2 × fault position +
+ * permanent (+ 1: 0 is the unperturbed slot). From there a slot's cost depends only on whether it has a fault, the
+ * fault's group (its position's capability) and its persistence, which the instances of a base task often share
+ * (P1/P3 and P2/P4 draw their victim from the same candidates): Φ0 of a first visit reads them instead of `slotCost`.
+ */
+function emptyStateCostsOf(task: Task): number[][] {
+  let bySlot = emptyStateCosts.get(task);
+  if (!bySlot) {
+    // Pushed, not `.map`ped: a `.map` result's elements kind depends on its caller's tier (see task/solve.ts).
+    bySlot = [];
+    for (let k = 0; k < task.slots.length; k++) bySlot.push([]);
+    emptyStateCosts.set(task, bySlot);
+  }
+  return bySlot;
+}
+
+/**
+ * Theoretical minimum number of calls to finish, given clean tools so far and the known fault states (0 when a slot
+ * cannot be finished: the optimal continuation is to abort now). Φ = −this; Φ0 (`initialPotential`) is its value
+ * from the empty state, where a slot without a victim reads the task's shared empty-state cost (a hand-edited
+ * profile whose group is not its position's capability is computed, not cached).
+ */
 export function minRemainingCalls(
   task: Task,
   profile: FaultProfile,
@@ -115,20 +142,47 @@ export function minRemainingCalls(
   victims: ReadonlyMap<number, string>,
 ): number {
   const sols = slotSolutions(task);
+  const shared = cleanTools.size === 0 ? emptyStateCostsOf(task) : null;
   let total = 0;
-  for (const info of task.slots) {
-    const f: SlotFault | undefined = profile.faults.find((x) => x.slot === info.slot);
-    const v = victims.get(info.slot);
-    const state: SlotFaultState | undefined = !f
-      ? undefined
-      : v !== undefined
-        ? { group: f.group, persistence: f.persistence, victim: v }
-        : { group: f.group, persistence: f.persistence };
-    const { cost } = slotCost(task, sols[info.slot]!, cleanTools, state);
-    if (!Number.isFinite(cost)) return 0; // no way to finish: the optimal continuation is to abort now
+  for (let k = 0; k < task.slots.length; k++) {
+    const slot = task.slots[k]!.slot;
+    // A loop, not `.find`: a closure per slot on every first visit and every step whose potential changes.
+    let f: SlotFault | undefined;
+    for (const x of profile.faults) {
+      if (x.slot === slot) {
+        f = x;
+        break;
+      }
+    }
+    const v = victims.get(slot);
+    let at = -1;
+    if (shared !== null && v === undefined) {
+      at =
+        f === undefined
+          ? 0
+          : f.group === task.positions[f.position]?.cap
+            ? 1 + 2 * f.position + (f.persistence === "permanent" ? 1 : 0)
+            : -1;
+    }
+    let cost = at >= 0 ? shared![k]![at] : undefined;
+    if (cost === undefined) {
+      const state: SlotFaultState | undefined = !f
+        ? undefined
+        : v !== undefined
+          ? { group: f.group, persistence: f.persistence, victim: v }
+          : { group: f.group, persistence: f.persistence };
+      cost = slotCost(task, sols[slot]!, cleanTools, state).cost;
+      if (at >= 0) shared![k]![at] = cost;
+    }
+    if (!Number.isFinite(cost)) return 0;
     total += cost;
   }
   return total;
+}
+
+/** Φ(s_0) = −minRemainingCalls(task, profile, ∅, ∅); 0 - n, not -n: Φ = -0 would break equality checks on finished episodes. */
+export function initialPotential(task: Task, profile: FaultProfile): number {
+  return 0 - minRemainingCalls(task, profile, NO_TOOLS, NO_VICTIMS);
 }
 
 /**

@@ -4,7 +4,6 @@
  */
 import type { CorruptionFn, EpisodeSetup, FaultSpec, JsonObject, JsonValue, TaskParameter, ToolDefinition } from "../../src/family.js";
 import type { FaultProfile } from "./faults.js";
-import { deepFreezeJson } from "./instanceCache.js";
 import { requestParameters } from "./requests.js";
 import type { Perturbation, Task } from "./tasks.js";
 import { Memo } from "./task/memo.js";
@@ -50,6 +49,19 @@ export function taskParameters(task: Task): TaskParameter[] {
   out.push({ name: "content", target: "answer", value: "All requested steps are complete." });
   if (!task.id.startsWith("smp-")) parameterCache.set(task, out);
   return out;
+}
+
+/**
+ * Freezes a JSON value and everything in it, in place (an object already frozen is taken as frozen throughout): the
+ * hidden truth is handed out as is (a copy per reset was a third of a canonical reset), so an edit throws rather than
+ * reaching the cache. For the task-level parts, built once per task; `hiddenTruth` freezes its own nodes as built.
+ */
+function deepFreezeJson<T extends JsonValue>(value: T): T {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) deepFreezeJson(value[i]!);
+  else for (const k in value) deepFreezeJson((value as JsonObject)[k]!);
+  return value;
 }
 
 /** The parts of the hidden truth that depend on the task alone, deep-frozen. */
@@ -117,7 +129,12 @@ export class ToolMazeSetup implements EpisodeSetup<WorldState> {
 
 export const CORRUPTIONS: Readonly<Record<string, CorruptionFn<WorldState>>> = Object.freeze({ toolmaze_silent: silentResponse });
 
-/** The hidden ground truth of an instance (index null: a sampled task), with the task's shared frozen parts. */
+/**
+ * The hidden ground truth of an instance (index null: a sampled task), deep-frozen as built: callers hand it out as is
+ * (`info.hidden`; a canonical instance's is shared by its episodes). Its task-level parts are the task's shared frozen
+ * ones; its own nodes are frozen one by one here, as this function knows their shape (a `deepFreezeJson` walk over
+ * the result measured +0.55 µs per first visit, 1.35 → 1.92 µs p50, for the same frozen object).
+ */
 export function hiddenTruth(
   t: Task,
   profile: FaultProfile,
@@ -126,7 +143,6 @@ export function hiddenTruth(
   unsolvable: boolean,
 ): JsonObject {
   const tt = taskTruth(t);
-  // Frozen as built (its task-level parts already are), so `deepFreezeJson` has nothing left to walk.
   return frozen<JsonObject>({
     instanceIndex: index,
     complexity: t.complexity,

@@ -7,7 +7,7 @@ import type { JsonObject, CorruptionFn, FaultSpec, ToolDefinition, ToolErrorPayl
 import { corruptValue, type CorruptionSpec, type ExplicitPayload, type FaultProfile } from "./faults.js";
 import type { CorruptionClass } from "./task/strata.js";
 import { Memo } from "./task/memo.js";
-import { countOrderings } from "./task/solve.js";
+import { countOrderings } from "./task/orderings.js";
 import type { Task } from "./tasks.js";
 import { corpus, type ToolSpec } from "./world/corpus.js";
 import { errorBody, type SimError, simulate, simulateValid, statelessOutputs } from "./world/simulate.js";

@@ -9,6 +9,8 @@ import { ToolEpisode } from "../../src/engine/episode.js";
 import { PlanExecutor } from "../../envs/toolmaze/baselines.js";
 import type { ToolMazeEnv } from "../../envs/toolmaze/env.js";
 import { buildProfile } from "../../envs/toolmaze/faults.js";
+import { buildView } from "../../envs/toolmaze/instanceCache.js";
+import { taskPrompt } from "../../envs/toolmaze/setup.js";
 import { analyseCalls, type CallRecord, minRemainingCalls, scoreEpisode, slotSolutions } from "../../envs/toolmaze/scorer.js";
 import { alternativeTools, downstreamPositions, downstreamTools } from "../../envs/toolmaze/task/facts.js";
 import { CANONICAL_INSTANCES, CANONICAL_SEED, canonicalInstance, canonicalTasks } from "../../envs/toolmaze/tasks.js";
@@ -80,11 +82,43 @@ describe("ToolMaze caches are invisible", () => {
     expect(JSON.stringify(env.reset({ seed: 2 })[1].hidden)).toBe(snapshot);
   });
 
-  it("a sampled task's hidden truth is deep-frozen too", () => {
-    const env = make("ToolMaze-v0", { suite: "sampled" }) as AnyEnv;
-    const hidden = env.reset({ seed: 5 })[1].hidden as JsonObject;
-    expect(Object.isFrozen(hidden) && Object.isFrozen(hidden.positions) && Object.isFrozen(hidden.orderings)).toBe(true);
-    expect(() => (hidden.sStar as string[]).push("mutated")).toThrow(TypeError);
+  it("an instance's entry reads its view and prompt from a visited sibling only in its own option set", () => {
+    // Bases 120 and 121, instances visited out of order, under two option sets whose views and prompts differ.
+    const base = 120 * 5;
+    for (const order of [
+      [3, 0, 4, 1, 2],
+      [1, 2, 0, 4, 3],
+    ]) {
+      for (const opts of [
+        { distractors: 5, hint: true },
+        { distractors: 0, hint: false },
+      ]) {
+        for (const j of order) {
+          const index = base + (order[0] === 3 ? 0 : 5) + j;
+          const env = make("ToolMaze-v0", { taskIndex: index, ...opts }) as AnyEnv;
+          const o = env.reset({ seed: 0 })[0] as ToolObservation;
+          const { task } = canonicalInstance(index);
+          const fresh = buildView(task, new Rng(index - (index % 5)), opts.distractors);
+          expect(o.visibleTools).toEqual(fresh.visible);
+          expect(o.task).toBe(taskPrompt(task, opts.hint));
+        }
+      }
+    }
+  });
+
+  it("a sampled task's hidden truth is deep-frozen too, its faults and their payloads included", () => {
+    const frozenAll = (v: unknown): boolean =>
+      typeof v !== "object" || v === null || (Object.isFrozen(v) && Object.values(v).every(frozenAll));
+    for (const perturbation of ["P1", "P3"] as const) {
+      const env = make("ToolMaze-v0", { suite: "sampled", perturbation }) as AnyEnv;
+      const hidden = env.reset({ seed: 5 })[1].hidden as JsonObject;
+      expect((hidden.faults as JsonObject[]).length).toBeGreaterThan(0);
+      expect(frozenAll(hidden)).toBe(true);
+      expect(() => (hidden.sStar as string[]).push("mutated")).toThrow(TypeError);
+      expect(() => {
+        ((hidden.faults as JsonObject[])[0]!.payload as JsonObject).extra = 1;
+      }).toThrow(TypeError);
+    }
   });
 
   it("an explicit fault's response is the episode's own: the same object within it, untouched by another", () => {

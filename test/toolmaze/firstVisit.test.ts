@@ -4,9 +4,10 @@ import { minRemainingCalls } from "../../envs/toolmaze/scorer.js";
 import { CANONICAL_INSTANCES, canonicalInstance } from "../../envs/toolmaze/tasks.js";
 
 describe("ToolMaze first visit of a canonical instance", () => {
-  // Φ0 is summed from per-slot costs shared by a task's instances (instanceCache.ts): it must stay the scorer's value.
+  // Φ0 is summed from per-slot empty-state costs shared by a task's instances (scorer.ts): a copy of the task starts
+  // with an empty memo, so on it every slot's cost is computed by slotCost; the shared costs must give the same sums.
   // v0 only: Φ0 does not depend on the version's strata, and generating v1's suite would cost seconds here.
-  it("Φ0 equals -minRemainingCalls from the empty state on every v0 instance", () => {
+  it("Φ0 from the task's shared slot costs equals Φ0 computed afresh on every v0 instance", () => {
     const version = "v0";
     let differ = 0;
     let unsolvableZero = 0;
@@ -14,13 +15,32 @@ describe("ToolMaze first visit of a canonical instance", () => {
       const { task, perturbation } = canonicalInstance(i, version);
       const profile = canonicalProfile(task, perturbation, version);
       const phi0 = profileFacts(task, profile).phi0;
-      const expected = 0 - minRemainingCalls(task, profile, new Set(), new Map());
+      const expected = 0 - minRemainingCalls({ ...task }, profile, new Set(), new Map());
       if (!Object.is(phi0, expected)) differ++;
       if (phi0 === 0) unsolvableZero++;
     }
     expect(differ).toBe(0);
     // Some instances have a slot that cannot be finished (Φ0 = 0): the shared path for that case is exercised too.
     expect(unsolvableZero).toBeGreaterThan(0);
+  });
+
+  it("the shared empty-state costs serve only slots without a victim, before any clean call", () => {
+    // A fired permanent fault closes its victim's paths. Only victims that change the slot's cost can tell a shared
+    // (victim-free) cost from a computed one: count those.
+    let telling = 0;
+    for (let i = 0; i < CANONICAL_INSTANCES && telling < 20; i++) {
+      const { task, perturbation } = canonicalInstance(i, "v0");
+      if (perturbation !== "P2" && perturbation !== "P4") continue;
+      const profile = canonicalProfile(task, perturbation, "v0");
+      const phi0 = profileFacts(task, profile).phi0; // fills the task's shared costs
+      const f = profile.faults[0]!;
+      const victims = new Map([[f.slot, f.members[0]!]]);
+      const expected = minRemainingCalls({ ...task }, profile, new Set(), victims);
+      if (0 - expected === phi0) continue;
+      expect(minRemainingCalls(task, profile, new Set(), victims)).toBe(expected);
+      telling++;
+    }
+    expect(telling).toBe(20);
   });
 
   it("a profile's fault index maps every fault id to its fault, and fault-free profiles build no stream", () => {

@@ -9,7 +9,8 @@ import {
   capabilityStructure,
   CANONICAL_INSTANCES,
 } from "../../envs/toolmaze/tasks.js";
-import { buildDag, countOrderings, topoOrder, validateTask } from "../../envs/toolmaze/task/solve.js";
+import { countOrderings } from "../../envs/toolmaze/task/orderings.js";
+import { buildDag, topoOrder, validateTask } from "../../envs/toolmaze/task/validate.js";
 import { taskTools } from "../../envs/toolmaze/task/model.js";
 import { corpus } from "../../envs/toolmaze/world/corpus.js";
 import { phrasingsOf } from "../../envs/toolmaze/task/phrasings.js";
