@@ -58,7 +58,7 @@ export function openCall(ep: PlanBenchEpisode, stepId: number, raw: string, payl
 }
 
 /** The tool an open call names, when it was listed in this query (null: the call is refused by `refuseCall`). */
-export function retrievedTool(ep: PlanBenchEpisode, c: OpenCall): ToolRecord | null {
+function retrievedTool(ep: PlanBenchEpisode, c: OpenCall): ToolRecord | null {
   if (c.payload === null || c.name === null || !ep.discovered.has(c.name)) return null;
   return ep.world.release.toolByName.get(c.name) ?? null;
 }

@@ -8,7 +8,7 @@ import type { PlanBenchEpisode, StepOutcome } from "./runtime.js";
 import { sortedStrings, type TraceEntry } from "./trace.js";
 
 /** The official judge's verdict on one answer. */
-export interface AnswerVerdict {
+interface AnswerVerdict {
   answerCorrect: boolean;
   reached: boolean;
   matchedUntrusted: string[];
@@ -16,7 +16,7 @@ export interface AnswerVerdict {
 }
 
 /** The official judge: normalised containment AND target reached by a trusted call AND no untrusted match. */
-export function judgeAnswer(ep: PlanBenchEpisode, answer: string): AnswerVerdict {
+function judgeAnswer(ep: PlanBenchEpisode, answer: string): AnswerVerdict {
   const gold = normAns(ep.query.correct_answer);
   const given = normAns(answer);
   const answerCorrect = gold !== "" && given.includes(gold);

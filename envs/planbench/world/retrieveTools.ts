@@ -11,13 +11,13 @@ import type { PlanBenchEpisode, StepOutcome } from "./runtime.js";
 import type { TraceEntry } from "./trace.js";
 
 /** A shown list with the retriever's answer it came from (its note and matched information go to the trace). */
-export interface ToolListing {
+interface ToolListing {
   listed: ToolRecord[];
   retrieval: ReturnType<HashingRetriever["retrieve"]>;
 }
 
 /** The visible list for a normalised request (pure given the request: seeded by hashes only). */
-export function listTools(ep: PlanBenchEpisode, req: RetrievalRequest): ToolListing {
+function listTools(ep: PlanBenchEpisode, req: RetrievalRequest): ToolListing {
   const w = ep.world;
   const retrieval = w.retriever.retrieve(req);
   let primaries = retrieval.tools;

@@ -9,13 +9,13 @@ import type { PlanBenchRelease, QueryRecord, TaskRecord, ToolRecord } from "../d
 import type { BlockerPlan } from "../faults.js";
 import type { PlanBenchSettings } from "../settings.js";
 import type { SiblingIndex } from "./augment.js";
-import { type CallRunner, checkCall, executeCall, type OpenCall, openCall, refuseCall, retrievedTool } from "./callTool.js";
+import { type CallRunner, checkCall, executeCall, type OpenCall, openCall, refuseCall } from "./callTool.js";
 import type { CaseIndex, ExecutionResult } from "./executor.js";
-import { type AnswerVerdict, finalAnswer, judgeAnswer } from "./finalAnswer.js";
+import { finalAnswer } from "./finalAnswer.js";
 import * as msg from "./messages.js";
 import { extractAction, isCallPayload, parseCallPayload, parseRetrievePayload, pyStrip, type JsonObj } from "./parsing.js";
-import { listTools, retrieveTools } from "./retrieveTools.js";
-import type { HashingRetriever, RetrievalRequest } from "./retriever.js";
+import { retrieveTools } from "./retrieveTools.js";
+import type { HashingRetriever } from "./retriever.js";
 import { type EpisodeResult, type FailureReason, sortedStrings, type TraceEntry } from "./trace.js";
 
 /** Everything shared by the episodes of one world (release + indexes + settings). */
@@ -171,11 +171,6 @@ export class PlanBenchEpisode {
   /** The list of the last retrieval before the final shuffle (for checks against the reference). */
   lastPreShuffle: ToolRecord[] = [];
 
-  /** The visible list for a normalised request (pure given the request: seeded by hashes only). */
-  listTools(req: RetrievalRequest): ToolRecord[] {
-    return listTools(this, req).listed;
-  }
-
   /** Counts toward the retrieval error cap (the caller has pushed the entry). */
   retrievalCap(entry: TraceEntry, feedback: string): StepOutcome {
     if (this.retrievalErrors >= this.world.settings.runtime.max_retrieval_errors) {
@@ -200,11 +195,6 @@ export class PlanBenchEpisode {
     return this.checkCall(c) ?? this.executeCall(c);
   }
 
-  /** The tool an open call names, when it was listed in this query (null: the call is refused by `refuseCall`). */
-  retrievedTool(c: OpenCall): ToolRecord | null {
-    return retrievedTool(this, c);
-  }
-
   /** A call that names no listed tool: the invalid-JSON or not-retrieved error. */
   refuseCall(c: OpenCall): StepOutcome {
     return refuseCall(this, c);
@@ -218,10 +208,5 @@ export class PlanBenchEpisode {
   /** Runs a call that passed `checkCall`: the lookup (or a decoy's constant), the value stores and the trace. */
   executeCall(c: OpenCall): StepOutcome {
     return executeCall(this, c);
-  }
-
-  /** The official judge: normalised containment AND target reached by a trusted call AND no untrusted match. */
-  judge(answer: string): AnswerVerdict {
-    return judgeAnswer(this, answer);
   }
 }
