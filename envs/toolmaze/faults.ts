@@ -146,7 +146,7 @@ function victimField(task: Task, site: VictimSite, position: number): { field: s
   return f;
 }
 
-/** An implicit fault as a literal (see buildProfile). */
+/** An implicit fault as a literal (see slotFault). */
 function implicitFault(
   id: string,
   slot: number,
@@ -174,9 +174,8 @@ export function buildProfile(
   // `profile.faults` two or three elements kinds to meet, each a deopt once optimized (session 27, branch tmcold).
   const faults: SlotFault[] = [];
   if (perturbation === "NP") return { perturbation, faults };
-  const mode = MODE[perturbation];
   const sites = victimSites(task);
-  for (let k = 0; k < task.slots.length; k++) faults.push(slotFault(task, perturbation, mode, rng, vp, sites[k]!, task.slots[k]!.slot));
+  for (let k = 0; k < task.slots.length; k++) faults.push(slotFault(task, perturbation, rng, vp, sites[k]!));
   return { perturbation, faults };
 }
 
@@ -184,15 +183,9 @@ export function buildProfile(
  * The fault of one slot, drawn from the slot's own stream. A module function, not a closure per profile: tsx names
  * every closure assigned to a `const` as it is made (a `defineProperty` per profile).
  */
-function slotFault(
-  task: Task,
-  perturbation: Exclude<Perturbation, "NP">,
-  mode: { visibility: Visibility; persistence: Persistence },
-  rng: RngLike,
-  vp: VersionProfile,
-  site: VictimSite,
-  slot: number,
-): SlotFault {
+function slotFault(task: Task, perturbation: Exclude<Perturbation, "NP">, rng: RngLike, vp: VersionProfile, site: VictimSite): SlotFault {
+  const slot = task.slots[site.k]!.slot;
+  const mode = MODE[perturbation];
   const r = rng.derive(`slot${slot}`);
   const position = r.pick(site.candidates);
   const pos = task.positions[position]!;

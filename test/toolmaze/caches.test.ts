@@ -48,6 +48,9 @@ function randomPlay(
   }
 }
 
+/** Every object and array reachable from `v` is frozen. */
+const frozenAll = (v: unknown): boolean => typeof v !== "object" || v === null || (Object.isFrozen(v) && Object.values(v).every(frozenAll));
+
 describe("ToolMaze caches are invisible", () => {
   it("a canonical instance's cached profile is the profile built from its stream", () => {
     for (let index = 3; index < CANONICAL_INSTANCES; index += 97) {
@@ -63,8 +66,6 @@ describe("ToolMaze caches are invisible", () => {
     const env = make("ToolMaze-v0", { taskIndex: 1207 }) as AnyEnv;
     const hidden = env.reset({ seed: 0 })[1].hidden as JsonObject;
     const snapshot = JSON.stringify(hidden);
-    const frozenAll = (v: unknown): boolean =>
-      typeof v !== "object" || v === null || (Object.isFrozen(v) && Object.values(v).every(frozenAll));
     expect(frozenAll(hidden)).toBe(true);
     expect(() => (hidden.sStar as string[]).push("mutated")).toThrow(TypeError);
     expect(() => {
@@ -107,8 +108,6 @@ describe("ToolMaze caches are invisible", () => {
   });
 
   it("a sampled task's hidden truth is deep-frozen too, its faults and their payloads included", () => {
-    const frozenAll = (v: unknown): boolean =>
-      typeof v !== "object" || v === null || (Object.isFrozen(v) && Object.values(v).every(frozenAll));
     for (const perturbation of ["P1", "P3"] as const) {
       const env = make("ToolMaze-v0", { suite: "sampled", perturbation }) as AnyEnv;
       const hidden = env.reset({ seed: 5 })[1].hidden as JsonObject;
