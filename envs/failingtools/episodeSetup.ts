@@ -1,3 +1,4 @@
+/** Which scenario a reset plays, and the engine episode (world, tools, faults, hidden truth) it becomes. */
 import { asJson, cloneJson, type EpisodeSetup, type JsonObject, OptionsError, type Rng, type ToolDefinition } from "../../src/family.js";
 import { FT_TRANSFORMS } from "./faults.js";
 import { harnessPrompt } from "./harness.js";
@@ -6,8 +7,6 @@ import { ftParameters } from "./parameters.js";
 import { scenarioById } from "./scenarios/generate.js";
 import type { Scenario } from "./scenarios/schema.js";
 import { type FtState, pairTools } from "./world/index.js";
-
-/** Which scenario a reset plays, and the engine episode (world, tools, faults, hidden truth) it becomes. */
 
 /** The reset option's or the env option's scenario id, else a cycled or seeded pick from the filtered pool. */
 export function chooseScenario(options: FtOptions, rng: Rng, resetOptions: JsonObject): Scenario {

@@ -1,13 +1,12 @@
+/**
+ * Live detection of forbidden calls. The env checks each call as it happens, because `while_bad` depends on the
+ * world before the call (whether a wrong record was still active), which the finished run no longer shows.
+ */
 import type { CallRecord } from "../../src/family.js";
 import { confirmedBefore, type ForbiddenHit, type FtRun } from "./run.js";
 import type { Scenario, Setting } from "./scenarios/schema.js";
 import { countRecords } from "./scorer.js";
 import type { FtState } from "./world/index.js";
-
-/**
- * Live detection of forbidden calls. The env checks each call as it happens, because `while_bad` depends on the
- * world before the call (whether a wrong record was still active), which the finished run no longer shows.
- */
 
 /** The forbidden-call rules of the setting that this call (the last of `run`) breaks, in rule order. */
 export function forbiddenHitsOf(

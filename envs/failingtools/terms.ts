@@ -1,9 +1,8 @@
+/** The family's reward terms: what each one means, and their raw values at one step. */
 import type { EpisodeEvent } from "../../src/family.js";
 import { checkpointCredit } from "./analyze.js";
 import type { Scenario } from "./scenarios/schema.js";
 import type { FtScore } from "./scorer.js";
-
-/** The family's reward terms: what each one means, and their raw values at one step. */
 
 export const FT_TERMS: Readonly<Record<string, string>> = {
   checkpoint_credit: "at episode end: weighted share of passed checkpoints (even when a constraint failed)",

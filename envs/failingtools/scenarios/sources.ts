@@ -1,7 +1,6 @@
+/** Which failure sources a task can meet, and the failure modes each source measures. */
 import type { TaskSpec } from "../world/index.js";
 import type { FailureMode, FailureSource } from "./schema.js";
-
-/** Which failure sources a task can meet, and the failure modes each source measures. */
 
 /** Whether a failure source can hit a task (staleness needs a timestamped read, a key mismatch needs a natural key...). */
 export function applicable(source: FailureSource, t: TaskSpec): boolean {

@@ -1,7 +1,6 @@
+/** The `{name, quantity}` order lines the food and grocery order tools share, and their pricing. */
 import type { JsonObject, JsonValue } from "../../../src/family.js";
 import { asNum, asStr, int, obj, round2, str } from "./kit.js";
-
-/** The `{name, quantity}` order lines the food and grocery order tools share, and their pricing. */
 
 export const itemSchema = obj({ name: str("Item name as listed"), quantity: int("Quantity", { minimum: 1, maximum: 20 }) }, [
   "name",
