@@ -13,7 +13,8 @@ import { BASELINE_NAMES, makeBaseline, OracleAgent, officialPolicy, type Baselin
 import { ToolMisuseEnv, toolMisuseOptionsSchema } from "./env.js";
 import { aggregateToolMisuse, type FaultRow, type ToolMisuseMetrics } from "./scorer.js";
 import { analyzeToolMisuseTrajectory } from "./annotations.js";
-import { generateToolMisuseBench, SUITE_PROFILES, type SuiteProfile } from "./suiteOutput.js";
+import { generateToolMisuseBench } from "./suiteOutput.js";
+import { SUITE_PROFILES, type SuiteProfile } from "./tasks.js";
 import type { OfficialAction } from "./world/types.js";
 
 const DESCRIPTIONS: Record<BaselineName, string> = {

@@ -16,6 +16,8 @@ import {
   generateSplit,
   generateSplitUncached,
   SPLIT_SIZES,
+  SUITE_PROFILES,
+  type SuiteProfile,
 } from "./tasks.js";
 import type { JsonObj } from "./world/types.js";
 
@@ -80,9 +82,6 @@ export interface GenerateOptions {
   /** Called as each split starts (`recovery-gym generate` shows it), and once at the end. */
   progress?: (done: number, total: number, stage: string) => void;
 }
-
-export const SUITE_PROFILES = ["solvable", "paper"] as const;
-export type SuiteProfile = (typeof SUITE_PROFILES)[number];
 
 /**
  * Write `{train,dev,test_public}/tasks.jsonl` and `manifest.json` (sha256 per file) under

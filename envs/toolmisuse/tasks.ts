@@ -18,6 +18,9 @@ import { GEN_DOMAINS, TEMPLATES, type Draft, type GenDomain, type GenRng } from 
 export const GENERATOR_VERSION = "rg-toolmisuse-1";
 export const DEFAULT_SEED = 42;
 export const SPLIT_SIZES: Record<Split, number> = { train: 5000, dev: 800, test_public: 1000 };
+/** What a generated suite holds: solvable tasks only, or the paper's mix (half unsolvable by design). */
+export const SUITE_PROFILES = ["solvable", "paper"] as const;
+export type SuiteProfile = (typeof SUITE_PROFILES)[number];
 export const FAULT_CLASSES = ["clean", "timeout", "schema_drift", "authz", "rate_limit", "adversarial_error"] as const;
 export type FaultClass = (typeof FAULT_CLASSES)[number];
 export const DIFFICULTIES = ["easy", "medium", "hard"] as const;
