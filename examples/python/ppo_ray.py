@@ -29,11 +29,11 @@ import recovery_gym as rg  # noqa: E402
 from recovery_gym import ray as rgray  # noqa: E402
 
 
-def init_ray(address: str, trainer_module: Any, num_workers: int) -> bool:
+def init_ray(address: str, collector_package: str, num_workers: int) -> bool:
     """Connects to (``address``) or starts (``"local"``) a Ray cluster; returns whether this call started it.
-    Actors must import recovery_gym and the trainer: a local cluster inherits PYTHONPATH from here; a remote one
-    gets recovery_gym shipped as a runtime-env module and the trainer pickled by value (torch must be installed on
-    its nodes)."""
+    Actors must import recovery_gym and the collector: a local cluster inherits PYTHONPATH from here; a remote one
+    gets recovery_gym shipped as a runtime-env module and the collector's top-level package (``collector_package``)
+    pickled by value (torch must be installed on its nodes)."""
     if ray.is_initialized():
         return False
     if address == "local":
@@ -42,10 +42,9 @@ def init_ray(address: str, trainer_module: Any, num_workers: int) -> bool:
         ray.init(num_cpus=max(num_workers, os.cpu_count() or 1), include_dashboard=False, log_to_driver=False,
                  configure_logging=False)
     else:
-        # Registering a package registers its modules: the collector's module and the ppo package beside it.
-        top = trainer_module.__name__.split(".")[0]
-        if top != "__main__":  # __main__ is pickled by value anyway
-            ray.cloudpickle.register_pickle_by_value(sys.modules[top])
+        # Registering a package registers all its modules, which import each other.
+        if collector_package != "__main__":  # __main__ is pickled by value anyway
+            ray.cloudpickle.register_pickle_by_value(sys.modules[collector_package])
         ray.init(address=address, runtime_env={"py_modules": [os.path.dirname(rg.__file__)]})
     return True
 
@@ -59,7 +58,7 @@ class RayRollouts:
             raise ValueError(f"--rollout-workers: expected at least 1, got {k}")
         if k > cfg.num_envs:
             raise ValueError(f"--rollout-workers: {k} workers need at least as many envs, got --num-envs {cfg.num_envs}")
-        self._started = init_ray(cfg.ray, sys.modules[collector_cls.__module__], k)
+        self._started = init_ray(cfg.ray, collector_cls.__module__.split(".")[0], k)
         self.group: Optional[rgray.ServerGroup] = None
         self.actors: List[Any] = []
         try:

@@ -29,7 +29,7 @@ def ppo(repo_root, ray_cluster):
     import ppo_ray
 
     # The session's cluster (conftest.py): init_ray finds it running and leaves it alone, as a trainer would.
-    assert ray_cluster.is_initialized() and not ppo_ray.init_ray("local", module, 2)
+    assert ray_cluster.is_initialized() and not ppo_ray.init_ray("local", module.__name__, 2)
     return module, ppo_ray
 
 
