@@ -304,7 +304,7 @@ export class ToolMazeEnv extends ToolEnv<WorldState, ToolMazeOptions> {
     let announcedNow: number[] | null = null;
     for (const { fault: f, victim, forbidden, alternatives } of faultPaths(t, this.task, this.profile, this.unsolvable)) {
       if (record.faults.includes(f.id) && record.tool === victim && (t.firstHit.get(f.id) ?? -1) === record.index) continue;
-      if (forbidden !== null && forbidden.has(record.tool)) {
+      if (forbidden?.has(record.tool)) {
         (out ??= []).push({
           type: "forbidden_call",
           tool: record.tool,
