@@ -3,7 +3,8 @@
  * random metrics over every query (default and blocker settings). Run: npx tsx bench/planbench-builtin.ts
  */
 import { generatePlanBenchWorld } from "../envs/planbench/generator/index.js";
-import { loadReleaseFromTexts, type PlanBenchRelease } from "../envs/planbench/dataset.js";
+import { loadReleaseFromTexts } from "../envs/planbench/dataset.js";
+import type { PlanBenchRelease } from "../envs/planbench/releaseFormat.js";
 import { createWorld } from "../envs/planbench/world/index.js";
 import { loadPreset } from "../envs/planbench/settings.js";
 import { PlanBenchSession } from "../envs/planbench/session.js";

@@ -8,7 +8,7 @@
  * annotations need no state of their own and the analyses are exactly the scorer's.
  */
 import { asJson, type EpisodeEvent, type JsonObject, type JsonValue, type Trajectory } from "../../src/family.js";
-import type { ToolRecord } from "./dataset.js";
+import type { ToolRecord } from "./releaseFormat.js";
 import type { BlockerPlan } from "./faults.js";
 import { analyseEpisode, type EpisodeAnalysis } from "./scorer.js";
 import type { PlanBenchSession } from "./session.js";

@@ -4,7 +4,7 @@
  */
 import type { JsonValue } from "../../src/family.js";
 import { pystr } from "./compat/pyvalue.js";
-import type { PlanBenchRelease, ToolRecord } from "./dataset.js";
+import type { PlanBenchRelease, ToolRecord } from "./releaseFormat.js";
 import type { PlanBenchHidden } from "./session.js";
 import type { PlanBenchAction, PlanBenchObservation, VisibleTool } from "./types.js";
 

@@ -20,7 +20,7 @@ import type {
   ToolSchema,
 } from "../../src/family.js";
 import { toPlainJson } from "./compat/pyvalue.js";
-import type { PlanBenchRelease, ToolRecord } from "./dataset.js";
+import type { PlanBenchRelease, ToolRecord } from "./releaseFormat.js";
 import { toolSemantics } from "./discrete.js";
 import type { OpenCall } from "./world/callTool.js";
 import type { PlanBenchEpisode, StepOutcome } from "./world/runtime.js";

@@ -42,29 +42,6 @@ import {
   type ToolType,
 } from "./releaseFormat.js";
 
-export { PlanBenchDataError };
-export {
-  BLOCKER_TYPES,
-  BaselineToolSchema,
-  BlockerToolSchema,
-  type BlockerType,
-  type CaseRecord,
-  type Datatype,
-  DatatypeSchema,
-  type NoiseType,
-  NoisyToolSchema,
-  type PathSet,
-  type PlanBenchRelease,
-  type QueryRecord,
-  QuerySchema,
-  RELEASE_FILES,
-  type ReleaseFile,
-  type TaskRecord,
-  TaskSchema,
-  type ToolRecord,
-  type ToolType,
-} from "./releaseFormat.js";
-
 /** One release file, read and parsed with Python's number semantics (on disk or in memory alike). */
 function parseFileText(file: string, read: () => string): PyValue {
   try {

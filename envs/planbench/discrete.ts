@@ -9,7 +9,7 @@
  */
 import type { Action, JsonValue, ObservableEpisode, SeenAction, TaskParameter, ToolSemantics } from "../../src/family.js";
 import { admitsUnreliability, looksSuspicious } from "./baselines.js";
-import type { PlanBenchRelease, QueryRecord, ToolRecord } from "./dataset.js";
+import type { PlanBenchRelease, QueryRecord, ToolRecord } from "./releaseFormat.js";
 
 /** The response field of a call reply that holds the tool's output (see `replyOf` in calls.ts). */
 export const OUTPUT_FIELD = "toolResult.output";

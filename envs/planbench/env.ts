@@ -30,7 +30,7 @@ import {
 import { decoyFaults, PlanBenchCalls, replyOf } from "./calls.js";
 import { datatypeVocabulary, queryParameters, retrievalFeatures, retrieveCandidates, suspiciousOutput } from "./discrete.js";
 import { FAMILY_EVENT_TYPES } from "./events.js";
-import type { PlanBenchRelease, QueryRecord } from "./dataset.js";
+import type { PlanBenchRelease, QueryRecord } from "./releaseFormat.js";
 import { groundTruthDatatypes, scoreEpisode } from "./scorer.js";
 import { blockedAnnotation, stepAnnotation } from "./annotations.js";
 import { remainingShortestPath, unblockedPaths, type PathSignature } from "./potential.js";

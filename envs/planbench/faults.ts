@@ -9,7 +9,7 @@
 import { PyRandom } from "../../src/family.js";
 import { pyRound } from "./compat/pyvalue.js";
 import { sha256Prefix64 } from "./compat/digests.js";
-import { BLOCKER_TYPES, type BlockerType, type PathSet } from "./dataset.js";
+import { BLOCKER_TYPES, type BlockerType, type PathSet } from "./releaseFormat.js";
 import type { BlockerSettings } from "./settings.js";
 
 export interface BlockerPlan {

@@ -82,7 +82,8 @@ register({
 });
 
 export { PlanBenchEnv, planBenchOptionsSchema } from "./env.js";
-export { loadRelease, resolveQueryInputs, PlanBenchDataError } from "./dataset.js";
+export { loadRelease, resolveQueryInputs } from "./dataset.js";
+export { PlanBenchDataError } from "./dataError.js";
 export { scoreEpisode, aggregateMetrics, analyseEpisode } from "./scorer.js";
 export { pathAndSelectionCounts, paperAnalyses } from "./paperAnalyses.js";
 export { analyzePlanBenchTrajectory } from "./annotations.js";

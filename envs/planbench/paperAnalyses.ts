@@ -8,7 +8,7 @@
  * envs/planbench/README.md. Per-episode counts go into the episode metrics (numbers only), and the aggregate sums
  * them, ratios of sums as the evaluator does for its own rates.
  */
-import type { TaskRecord } from "./dataset.js";
+import type { TaskRecord } from "./releaseFormat.js";
 import type { ScoringContext } from "./scorer.js";
 import type { EpisodeResult, TraceEntry } from "./world/trace.js";
 

@@ -9,7 +9,7 @@
  * datatypes keeps only tools outside A, i.e. inside T. So min over catalog sets of the pruned size equals |T|.
  * (Blocked tools are never shown, hence never in A; restricting to unblocked sets keeps the argument.)
  */
-import type { PathSet, ToolRecord } from "./dataset.js";
+import type { PathSet, ToolRecord } from "./releaseFormat.js";
 
 /** One catalog path as producer links: output datatype -> input datatypes of the tool that makes it. */
 export interface PathSignature {

@@ -1,6 +1,6 @@
 /** The queries a PlanBenchXL-v0 env draws its episodes from, and which one a reset plays. */
 import { type JsonObject, OptionsError, type Rng } from "../../src/family.js";
-import type { PlanBenchRelease, QueryRecord } from "./dataset.js";
+import type { PlanBenchRelease, QueryRecord } from "./releaseFormat.js";
 import { sampleSequence } from "./sampling.js";
 import type { PlanBenchSettings } from "./settings.js";
 

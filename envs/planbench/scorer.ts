@@ -8,7 +8,7 @@
  * we score the very same records.
  */
 import { normAns, pystr } from "./compat/pyvalue.js";
-import type { PathSet, QueryRecord, ToolRecord } from "./dataset.js";
+import type { PathSet, QueryRecord, ToolRecord } from "./releaseFormat.js";
 import type { EpisodeResult, TraceEntry } from "./world/trace.js";
 
 /** What the scorer needs to know about the world (tool signatures and the noisy tool names). */

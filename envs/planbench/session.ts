@@ -4,7 +4,7 @@
  * and benchmarks can drive it directly.
  */
 import { toPlainJson, type PyValue } from "./compat/pyvalue.js";
-import type { QueryRecord, ToolRecord } from "./dataset.js";
+import type { QueryRecord, ToolRecord } from "./releaseFormat.js";
 import { resolveQueryInputs } from "./dataset.js";
 import type { PlanBenchAction, PlanBenchObservation, VisibleTool } from "./types.js";
 import type { CallRunner } from "./world/callTool.js";

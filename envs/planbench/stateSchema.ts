@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { type CheckedToolEnvState, type JsonValue, StateError } from "../../src/family.js";
-import type { PlanBenchRelease, QueryRecord } from "./dataset.js";
+import type { PlanBenchRelease, QueryRecord } from "./releaseFormat.js";
 
 const count = z.number().int().min(0);
 const RESERVED = ["$f", "$n", "$i", "$esc"];

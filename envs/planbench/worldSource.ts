@@ -5,7 +5,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { OptionsError, resolveOptionPath } from "../../src/family.js";
-import { loadRelease, type PlanBenchRelease } from "./dataset.js";
+import { loadRelease } from "./dataset.js";
+import type { PlanBenchRelease } from "./releaseFormat.js";
 import { builtinRelease } from "./generator/index.js";
 import type { PlanBenchOptions } from "./options.js";
 import { loadPreset, mergeSettings, type PlanBenchSettings } from "./settings.js";

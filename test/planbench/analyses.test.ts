@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createWorld, PlanBenchEpisode, type PlanBenchReply } from "../../envs/planbench/world/index.js";
 import { loadPreset, mergeSettings } from "../../envs/planbench/settings.js";
 import { aggregateMetrics, groundTruthDatatypes, scoreEpisode, analyseEpisode } from "../../envs/planbench/scorer.js";
-import type { PlanBenchRelease, ToolRecord } from "../../envs/planbench/dataset.js";
+import type { PlanBenchRelease, ToolRecord } from "../../envs/planbench/releaseFormat.js";
 import { miniRelease } from "./mini.js";
 import { paperAnalyses, pathAndSelectionCounts } from "../../envs/planbench/paperAnalyses.js";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli as cli } from "../helpers/cli.js";
-import { BLOCKER_TYPES } from "../../envs/planbench/dataset.js";
+import { BLOCKER_TYPES } from "../../envs/planbench/releaseFormat.js";
 import type { JsonObject } from "../../src/core/json.js";
 import { readTrajectories } from "../../src/trajectories/writer.js";
 

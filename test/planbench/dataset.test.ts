@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { loadRelease, PlanBenchDataError, RELEASE_FILES, resolveQueryInputs } from "../../envs/planbench/dataset.js";
+import { loadRelease, resolveQueryInputs } from "../../envs/planbench/dataset.js";
+import { RELEASE_FILES } from "../../envs/planbench/releaseFormat.js";
+import { PlanBenchDataError } from "../../envs/planbench/dataError.js";
 import { PyFloat, pystr } from "../../envs/planbench/compat/index.js";
 import { officialDir, officialRelease } from "./helpers.js";
 

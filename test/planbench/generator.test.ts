@@ -8,7 +8,8 @@ import { checkEnv } from "../../src/checker.js";
 import { make } from "../../src/core/registry.js";
 import { generatorEntry } from "../../src/generators.js";
 import { Rng } from "../../src/core/rng.js";
-import { loadRelease, loadReleaseFromTexts, RELEASE_FILES, type PlanBenchRelease } from "../../envs/planbench/dataset.js";
+import { loadRelease, loadReleaseFromTexts } from "../../envs/planbench/dataset.js";
+import { RELEASE_FILES, type PlanBenchRelease } from "../../envs/planbench/releaseFormat.js";
 import {
   DomainSchemaError,
   generatePlanBenchWorld,

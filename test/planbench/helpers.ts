@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadRelease, type PlanBenchRelease } from "../../envs/planbench/dataset.js";
+import { loadRelease } from "../../envs/planbench/dataset.js";
+import type { PlanBenchRelease } from "../../envs/planbench/releaseFormat.js";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 

@@ -1,5 +1,5 @@
 /** A tiny hand-made release (3-step chain) for scorer and runtime unit tests. */
-import type { PlanBenchRelease, ToolRecord } from "../../envs/planbench/dataset.js";
+import type { PlanBenchRelease, ToolRecord } from "../../envs/planbench/releaseFormat.js";
 
 function tool(name: string, input: string, output: string, param: string, extra: Partial<ToolRecord> = {}): ToolRecord {
   return {

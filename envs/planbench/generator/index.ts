@@ -12,7 +12,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { registerGenerator } from "../../../src/family.js";
-import { loadRelease, loadReleaseFromTexts, RELEASE_FILES, type PlanBenchRelease } from "../dataset.js";
+import { loadRelease, loadReleaseFromTexts } from "../dataset.js";
+import { RELEASE_FILES, type PlanBenchRelease } from "../releaseFormat.js";
 import { domainFile, listDomains, readDomainFile } from "./schema.js";
 import { GENERATOR_VERSION, generatePlanBenchWorld, writeWorld } from "./world.js";
 

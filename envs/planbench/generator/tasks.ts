@@ -13,7 +13,7 @@
  */
 import type { Rng } from "../../../src/family.js";
 import { normAns, pystr, type PyValue } from "../compat/pyvalue.js";
-import type { ToolRecord } from "../dataset.js";
+import type { ToolRecord } from "../releaseFormat.js";
 import { CaseIndex } from "../world/executor.js";
 import { legalOrderings, minimalToolSets, type PathSetOut, type ToolGraph } from "./catalog.js";
 import type { CaseRow, GeneratedDatabase } from "./database.js";

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Rng } from "../../../src/family.js";
 import { pyJsonDumps, type PyValue } from "../compat/pyvalue.js";
-import type { Datatype, ReleaseFile } from "../dataset.js";
+import type { Datatype, ReleaseFile } from "../releaseFormat.js";
 import { HashingRetriever } from "../world/retriever.js";
 import { renderBlockers } from "./blockers.js";
 import { ToolGraph } from "./catalog.js";

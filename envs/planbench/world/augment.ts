@@ -9,7 +9,7 @@
 import { PyRandom } from "../../../src/family.js";
 import { blake2bInt } from "../compat/digests.js";
 import { pyJsonDumps } from "../compat/pyvalue.js";
-import type { BlockerType, ToolRecord } from "../dataset.js";
+import type { BlockerType, ToolRecord } from "../releaseFormat.js";
 import type { RetrievalRequest } from "./retriever.js";
 
 /** A task's blocker replacement map: baseline name → blocker types, in event order. */

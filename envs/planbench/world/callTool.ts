@@ -10,7 +10,7 @@
  * it out of every aggregate as the evaluator does.
  */
 import { normAns, pystr, type PyValue } from "../compat/pyvalue.js";
-import type { ToolRecord } from "../dataset.js";
+import type { ToolRecord } from "../releaseFormat.js";
 import type { ExecutionResult } from "./executor.js";
 import * as msg from "./messages.js";
 import type { JsonObj } from "./parsing.js";

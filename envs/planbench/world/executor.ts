@@ -3,7 +3,7 @@
  * noisy and blocker tools ignore their arguments and return their constant (untrusted).
  */
 import { pystr, type PyValue } from "../compat/pyvalue.js";
-import type { CaseRecord, ToolRecord } from "../dataset.js";
+import type { CaseRecord, ToolRecord } from "../releaseFormat.js";
 import { pyStrip } from "./parsing.js";
 
 export type Provenance = "trusted" | "untrusted" | "none";

@@ -1,5 +1,5 @@
 /** Building a world (release + indexes + settings) shared by episodes. */
-import type { PlanBenchRelease } from "../dataset.js";
+import type { PlanBenchRelease } from "../releaseFormat.js";
 import { planBlockers, type BlockerPlan } from "../faults.js";
 import type { PlanBenchSettings } from "../settings.js";
 import { buildSiblingIndex } from "./augment.js";

@@ -2,7 +2,7 @@
  * The `retrieve_tools` reply with the official runtime's semantics: request check, retrieval → blocker replacement →
  * noisy augmentation → seeded shuffle, per-query tool ids, the trace entry and the feedback payload.
  */
-import type { ToolRecord } from "../dataset.js";
+import type { ToolRecord } from "../releaseFormat.js";
 import { augmentNoisy, replaceBlocked, shuffleTools } from "./augment.js";
 import * as msg from "./messages.js";
 import { type JsonObj, validateRetrieveRequest } from "./parsing.js";

@@ -9,7 +9,7 @@
  */
 import { blake2bDigest } from "../compat/digests.js";
 import { collapseWs, codePointCompare } from "../compat/pyvalue.js";
-import type { Datatype, ToolRecord } from "../dataset.js";
+import type { Datatype, ToolRecord } from "../releaseFormat.js";
 
 /** Sparse vector: bucket ids and weights in first-occurrence order (a Python dict's order). */
 export interface SparseVec {

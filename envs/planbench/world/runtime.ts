@@ -5,7 +5,7 @@
  * the official evaluator does, are in trace.ts.
  */
 import { pystr } from "../compat/pyvalue.js";
-import type { PlanBenchRelease, QueryRecord, TaskRecord, ToolRecord } from "../dataset.js";
+import type { PlanBenchRelease, QueryRecord, TaskRecord, ToolRecord } from "../releaseFormat.js";
 import type { BlockerPlan } from "../faults.js";
 import type { PlanBenchSettings } from "../settings.js";
 import type { SiblingIndex } from "./augment.js";

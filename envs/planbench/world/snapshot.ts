@@ -11,7 +11,7 @@
  * allocation, list shuffles) is created fresh from hashes of the task, query and request, never kept across steps.
  */
 import { PyFloat, setOwn } from "../compat/pyvalue.js";
-import type { ToolRecord } from "../dataset.js";
+import type { ToolRecord } from "../releaseFormat.js";
 import type { ExecutionResult } from "./executor.js";
 import type { PlanBenchEpisode, StepOutcome } from "./runtime.js";
 import type { EpisodeResult, TraceEntry } from "./trace.js";

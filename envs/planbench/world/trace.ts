@@ -3,7 +3,7 @@
  * the paper analyses read them exactly as the official evaluator does.
  */
 import type { PyValue } from "../compat/pyvalue.js";
-import type { ToolRecord } from "../dataset.js";
+import type { ToolRecord } from "../releaseFormat.js";
 
 export interface TraceTool {
   /** Only with `capabilities.tool_id_calling` (first key, as in the official trace). */
