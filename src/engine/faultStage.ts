@@ -12,20 +12,6 @@ import { type CorruptionFn, type FaultSpec, faultFires } from "./faults.js";
 import type { Taint } from "./ledger.js";
 import type { ToolDefinition, ToolErrorPayload } from "./tool.js";
 
-const NO_GROUPS: readonly (string | undefined)[] = [];
-/**
- * The trigger groups of a frozen fault list (a family's cached list, shared by the episodes of an instance): made
- * once per list rather than once per episode, as every episode of an instance would hold an equal copy.
- */
-const groupsOfFrozen = new WeakMap<readonly FaultSpec[], readonly (string | undefined)[]>();
-function triggerGroups(faults: readonly FaultSpec[]): readonly (string | undefined)[] {
-  if (faults.length === 0) return NO_GROUPS;
-  if (!Object.isFrozen(faults)) return faults.map((f) => f.trigger.group);
-  let groups = groupsOfFrozen.get(faults);
-  if (groups === undefined) groupsOfFrozen.set(faults, (groups = Object.freeze(faults.map((f) => f.trigger.group))));
-  return groups;
-}
-
 /** One episode's fault specs and the state of their probability streams. */
 export class FaultStage<S> {
   /**
@@ -36,16 +22,16 @@ export class FaultStage<S> {
   /**
    * Each fault's trigger group (undefined: no group condition), beside the specs: a call outside every fault's
    * group reads this one array, not each spec and its trigger (shared, cached data that is cold by the next call).
+   * The episode's own, made at its first call: a WeakMap entry per shared fault list (one per canonical ToolMaze
+   * instance) cost its first reset ~0.4-0.8 µs to insert, where this array costs tens of ns.
    */
-  private readonly groups: readonly (string | undefined)[];
+  private groups: (string | undefined)[] | null = null;
 
   constructor(
     private readonly faults: readonly FaultSpec[],
     private readonly corruptions: Readonly<Record<string, CorruptionFn<S>>>,
     private readonly rng: Rng,
-  ) {
-    this.groups = triggerGroups(faults);
-  }
+  ) {}
 
   /** States of the per-fault probability streams (the only engine streams that advance with use). */
   rngStates(): Record<string, RngState> {
@@ -126,7 +112,11 @@ export class FaultStage<S> {
     if (faults.length > 0) {
       const group = def.meta?.group;
       let call: Parameters<typeof faultFires>[2] | null = null;
-      const groups = this.groups;
+      let groups = this.groups;
+      if (groups === null) {
+        groups = this.groups = [];
+        for (let i = 0; i < faults.length; i++) groups.push(faults[i].trigger.group);
+      }
       for (let i = 0; i < faults.length; i++) {
         // faultFires' first two tests, which touch no state: a call outside a fault's group or tools costs no lookup
         // of its state or its draw (most calls of a group-bound plan meet no fault).

@@ -170,6 +170,35 @@ describe("ToolEpisode call pipeline", () => {
     expect(sw.events.find((e) => e.type === "alternative_switch")).toMatchObject({ from: "a1", to: "a2", group: "g", afterFault: true });
   });
 
+  it("a frozen fault list shared by episodes: each fault meets only its own group's or tools' calls, per episode", () => {
+    // Group and tool triggers side by side, as a family's cached list hands them to every episode of an instance.
+    const shared: readonly FaultSpec[] = Object.freeze([
+      { id: "s", kind: "x", visibility: "explicit", persistence: { type: "permanent" }, trigger: { tools: ["save"] }, effect: err503 },
+      {
+        id: "g",
+        kind: "x",
+        visibility: "explicit",
+        persistence: { type: "permanent" },
+        trigger: { group: "g", bindFirstInGroup: true },
+        effect: err503,
+      },
+    ]);
+    const run = (calls: string[]) => {
+      const ep = new ToolEpisode<World>({
+        tools,
+        visible: ["a1", "a2", "save", "list"],
+        world: { saved: [] },
+        faults: shared,
+        rng: new Rng(1),
+      });
+      const ok = calls.map((tool, i) => ep.call(tool, tool === "list" ? {} : { city: "Oslo" }, i + 1).record!.ok);
+      return { ok, victim: ep.data.faultStates.g.victim, hits: [ep.data.faultStates.s.hits, ep.data.faultStates.g.hits] };
+    };
+    expect(run(["list", "a2", "save", "a1", "a2"])).toEqual({ ok: [true, false, false, true, false], victim: "a2", hits: [1, 2] });
+    // The next episode binds its own victim: nothing of the last one's stage carries over through the shared list.
+    expect(run(["a1", "a2", "list"])).toEqual({ ok: [false, true, true], victim: "a1", hits: [0, 1] });
+  });
+
   it("temporary fault fails exactly N attempts", () => {
     const ep = episode([
       {
