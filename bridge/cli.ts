@@ -1,7 +1,8 @@
 /**
- * `recovery-gym serve`: parses flags, loads the config, and runs one server in this process (`--workers 1`) or
- * a supervisor with N worker processes, one endpoint each (ZeroMQ's "one socket per worker" pattern: clients
- * shard across endpoints, so no broker sits on the data path).
+ * `recovery-gym serve`: parses flags, loads the config, and runs one server in this process (`--workers 1`; in a
+ * child node when this one lacks the configured young generation, see relaunch.ts) or a supervisor with N worker
+ * processes, one endpoint each (ZeroMQ's "one socket per worker" pattern: clients shard across endpoints, so no
+ * broker sits on the data path).
  */
 import { renameSync, writeFileSync } from "node:fs";
 import { curveKeyPair } from "zeromq";
@@ -17,6 +18,7 @@ import {
 } from "./config.js";
 import { EndpointPolicyError } from "./endpoint.js";
 import type { Limits } from "./protocol.js";
+import { hasSemiSpaceFlag, launcherGone, launcherPid, needsRelaunch, relaunchServer } from "./relaunch.js";
 import { BridgeServer } from "./server.js";
 import { runSupervisor } from "./workers.js";
 import { drainOnSignals, type FlagKind, parseCommandLine } from "../src/index.js";
@@ -29,14 +31,15 @@ Options:
   --endpoint URL           where to listen (default ${DEFAULT_ENDPOINT}); tcp://HOST:PORT or ipc://PATH.
                            With N workers, worker i listens on PORT+i (or PATH.i for ipc).
   --config FILE            JSON config (shape: configs/bridge.json); flags override it
-  --workers N              worker processes, one per core by default; 1 = serve in this process
+  --workers N              worker processes, one per core by default; 1 = one server process, no supervisor
   --allow-remote           allow a non-loopback endpoint (requires --curve-keys when libzmq has CURVE)
   --curve-keys FILE        CURVE server keys, JSON {"publicKey","secretKey"} (Z85)
   --curve-clients FILE     admit only these CURVE client public keys (Z85, one per line)
   --record-dir DIR         allow make(record=true): trajectories go to DIR/<env>-<session>-<i>.jsonl
-  --semi-space-mb N        V8 young-generation semi-space of each forked worker, MiB (default 64; 0 = V8's
+  --semi-space-mb N        V8 young-generation semi-space of each server process, MiB (default 64; 0 = V8's
                            default). Large batches step ~25% faster; costs up to ~3N MiB per worker. With
-                           --workers 1 nothing is forked: start node with --max-semi-space-size=N instead
+                           --workers 1 and node started without --max-semi-space-size, the server runs in a
+                           child node given it (the ready file's workerPids); this process forwards signals
   --data-root DIR          env options naming files (reward specs, datasets) may only point inside DIR
                            (repeatable): regular files up to 64 MiB or directories, read asynchronously.
                            Default: the package's own configs/ (its presets), on every server
@@ -94,6 +97,12 @@ export interface ServeDeps {
   stopSignal?: Promise<unknown>;
   /** Called once the server (or all workers) listen, with the endpoints. */
   onListening?: (endpoints: string[], workerPids: number[]) => void;
+  /**
+   * Whether `--workers 1` may serve from a child node started with `--max-semi-space-size` when this process lacks
+   * it (bridge/relaunch.ts). Default: when the server stops on this process's signals (no `stopSignal`), i.e. the
+   * process is the server's own; the other deps cannot cross into a child.
+   */
+  relaunch?: boolean;
 }
 
 interface Parsed {
@@ -181,7 +190,8 @@ function parseArgs(argv: string[]): Parsed {
 /** Written whole (temp file + rename) so a script polling it never reads half a file. */
 function writeReadyFile(file: string, endpoints: string[], workerPids: number[]): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify({ endpoints, pid: process.pid, workerPids })}\n`);
+  // A relaunched server lists its launcher as `pid`: the process that was started, and the one to signal.
+  writeFileSync(tmp, `${JSON.stringify({ endpoints, pid: launcherPid() ?? process.pid, workerPids })}\n`);
   renameSync(tmp, file);
 }
 
@@ -226,6 +236,10 @@ export async function serveCommand(argv: string[], deps: ServeDeps = {}): Promis
     }
     throw e;
   }
+  // The child parses the same flags again and does all the logging, so its output is what this process would print.
+  if (cfg.workers === 1 && (deps.relaunch ?? deps.stopSignal === undefined) && needsRelaunch(cfg.semiSpaceMb)) {
+    return relaunchServer(argv, cfg.semiSpaceMb, err);
+  }
   const log = parsed.quiet ? () => {} : (line: string) => err(`[bridge] ${line}\n`);
   if (cfg.allowRemote && cfg.curve && !cfg.curveClients) {
     log("CURVE encrypts but admits any client holding the server's public key; pass --curve-clients FILE to admit only listed client keys");
@@ -233,7 +247,7 @@ export async function serveCommand(argv: string[], deps: ServeDeps = {}): Promis
   // SIGINT/SIGTERM always drain and exit 0, whatever sessions (recording ones included) exist; a repeated signal
   // during the drain is logged, not obeyed.
   const signals = deps.stopSignal ? null : drainOnSignals((sig) => log(`${sig} again: still draining`));
-  const stop = deps.stopSignal ?? signals!.stopped;
+  const stop = deps.stopSignal ?? Promise.race([signals!.stopped, launcherGone()]);
   const loadBackend = deps.loadBackend ?? defaultBackend;
   const readyFile = parsed.readyFile;
   const onListening = (endpoints: string[], workerPids: number[]): void => {
@@ -285,9 +299,9 @@ async function serveInProcess(
   }
   log(`listening on ${server.endpoint} (1 worker, pid ${process.pid})`);
   if (cfg.semiSpaceMb > 0 && !hasSemiSpaceFlag()) {
-    // V8 sizes the young generation at startup; it cannot be changed from here (v8.setFlagsFromString has no effect).
+    // Not relaunched (an embedding caller, or Windows): V8 sized this heap at startup and cannot resize it now.
     log(
-      `--semi-space-mb ${cfg.semiSpaceMb} applies to forked workers only; this process steps its envs with V8's default young ` +
+      `--semi-space-mb ${cfg.semiSpaceMb} cannot apply to this process, which steps its envs with V8's default young ` +
         `generation (large batches: more scavenging per step): start node with --max-semi-space-size=${cfg.semiSpaceMb}`,
     );
   }
@@ -297,10 +311,4 @@ async function serveInProcess(
   await server.stop();
   log("stopped");
   return 0;
-}
-
-/** Whether this process was started with a young-generation size (on the command line or in NODE_OPTIONS). */
-function hasSemiSpaceFlag(): boolean {
-  const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
-  return flags.some((a) => a.startsWith("--max-semi-space-size"));
 }

@@ -33,8 +33,9 @@ export const configSchema = z.strictObject({
    */
   dataRoots: z.array(z.string().min(1)).default([]),
   /**
-   * V8 young-generation semi-space of each forked worker (MiB; 0 = V8's default). Live episodes of a large batch
-   * outgrow the default and get copied by every scavenge; 64 cuts a ToolMaze step's CPU by about a quarter.
+   * V8 young-generation semi-space of each server process (MiB; 0 = V8's default): the forked workers, or with
+   * `workers: 1` a child node the command relaunches itself in when node lacks the flag (relaunch.ts). Live episodes
+   * of a large batch outgrow the default and get copied by every scavenge; 64 cuts a ToolMaze step's CPU by about a quarter.
    */
   semiSpaceMb: z.number().int().min(0).max(1024).default(64),
   limits: limitsSchema.partial().default({}),

@@ -34,18 +34,21 @@ export function restartDelay(crashesInARow: number): number {
   return Math.min(RESTART_BACKOFF.maxMs, RESTART_BACKOFF.firstMs * 2 ** Math.max(0, crashesInARow - 1));
 }
 
-function entryFile(): string {
+/** The program a server process runs (`main`): forked workers, and the relaunched `--workers 1` server. */
+export function entryFile(): string {
   // Same extension as this module: `.ts` under tsx, `.js` when compiled.
   const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
   return fileURLToPath(new URL(`./main${ext}`, import.meta.url));
 }
 
 /**
- * Node flags for the workers. Running from TypeScript sources, the parent may have tsx through `--import tsx`
- * (inherited) or through tsx's register() API (as bin/recovery-gym.js does, which children do not inherit), so
- * the loader is added explicitly, by absolute URL so the working directory does not matter.
+ * Node flags for a server process (a worker, or the relaunched `--workers 1` server): this process's own, plus
+ * `--max-semi-space-size` unless they already size the young generation. Running from TypeScript sources, the
+ * parent may have tsx through `--import tsx` (inherited) or through tsx's register() API (as bin/recovery-gym.js
+ * does, which children do not inherit), so the loader is added explicitly, by absolute URL so the working directory
+ * does not matter.
  */
-function workerExecArgv(entry: string, semiSpaceMb: number): string[] {
+export function workerExecArgv(entry: string, semiSpaceMb: number): string[] {
   const inherited = process.execArgv;
   const heap =
     semiSpaceMb > 0 && !inherited.some((a) => a.startsWith("--max-semi-space-size")) ? [`--max-semi-space-size=${semiSpaceMb}`] : [];

@@ -101,7 +101,7 @@ describe("serve command", () => {
     expect(arrays.err).toContain("maxArrayLength");
   });
 
-  it("--workers 1 says when this process lacks the workers' young generation (--semi-space-mb forks nothing)", async () => {
+  it("an embedded --workers 1 server (stop signal given: never relaunched) says when it lacks the young generation", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "rg-semi-"));
     const flagged = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)].some((a) =>
       a.startsWith("--max-semi-space-size"),
