@@ -26,7 +26,7 @@ interface Served {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** The CLI as a user starts it: plain `node bin/recovery-gym.js serve`, no young-generation flag anywhere. */
+/** The CLI as a user starts it (`recovery-gym serve`, from the sources): no young-generation flag anywhere. */
 async function serve(args: string[]): Promise<Served> {
   const dir = mkdtempSync(path.join(tmpdir(), "rg-relaunch-"));
   const file = path.join(dir, "ready.json");
