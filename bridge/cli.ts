@@ -187,11 +187,20 @@ function parseArgs(argv: string[]): Parsed {
   return p;
 }
 
+/** What `--ready-file` holds once the server listens (one JSON line). */
+export interface ReadyFile {
+  endpoints: string[];
+  /** The process that was started, and the one to signal (a relaunched server's launcher). */
+  pid: number;
+  /** The processes that step envs: the forked workers, or the relaunched server, or `pid` itself. */
+  workerPids: number[];
+}
+
 /** Written whole (temp file + rename) so a script polling it never reads half a file. */
 function writeReadyFile(file: string, endpoints: string[], workerPids: number[]): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  // A relaunched server lists its launcher as `pid`: the process that was started, and the one to signal.
-  writeFileSync(tmp, `${JSON.stringify({ endpoints, pid: launcherPid() ?? process.pid, workerPids })}\n`);
+  const ready: ReadyFile = { endpoints, pid: launcherPid() ?? process.pid, workerPids };
+  writeFileSync(tmp, `${JSON.stringify(ready)}\n`);
   renameSync(tmp, file);
 }
 

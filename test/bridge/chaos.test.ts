@@ -9,15 +9,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cliArgv, cliEnv } from "../helpers/cli.js";
+import type { ReadyFile } from "../../bridge/cli.js";
 import { BridgeClient, type RawResponse } from "../../bridge/client.js";
 import { restartDelay } from "../../bridge/workers.js";
 import { readTrajectories } from "../../src/index.js";
-
-interface Ready {
-  endpoints: string[];
-  pid: number;
-  workerPids: number[];
-}
 
 interface Served {
   child: ChildProcess;
@@ -57,11 +52,11 @@ function serve(args: string[], detached = false): Served {
 }
 
 /** Polls the ready file (bounded) until `accept` likes it. */
-async function readyWhere(s: Served, accept: (r: Ready) => boolean, what: string): Promise<Ready> {
+async function readyWhere(s: Served, accept: (r: ReadyFile) => boolean, what: string): Promise<ReadyFile> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (existsSync(s.readyFile)) {
-      const r = JSON.parse(readFileSync(s.readyFile, "utf8")) as Ready;
+      const r = JSON.parse(readFileSync(s.readyFile, "utf8")) as ReadyFile;
       if (accept(r)) return r;
     }
     if (s.child.exitCode !== null) throw new Error(`server exited while waiting for ${what}: ${s.stderr()}`);

@@ -9,19 +9,14 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { ReadyFile } from "../../bridge/cli.js";
 import { cliArgv, cliEnv } from "../helpers/cli.js";
 import { BridgeClient } from "../../bridge/client.js";
 import { LAUNCHER_ENV, launcherPid, needsRelaunch } from "../../bridge/relaunch.js";
 
-interface Ready {
-  endpoints: string[];
-  pid: number;
-  workerPids: number[];
-}
-
 interface Served {
   child: ChildProcess;
-  ready: Ready;
+  ready: ReadyFile;
   stderr: () => string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -45,7 +40,7 @@ async function serve(args: string[]): Promise<Served> {
   for (;;) {
     if (existsSync(file)) {
       const text = readFileSync(file, "utf8");
-      if (text.endsWith("\n")) return { child, ready: JSON.parse(text) as Ready, stderr: () => err, exited };
+      if (text.endsWith("\n")) return { child, ready: JSON.parse(text) as ReadyFile, stderr: () => err, exited };
     }
     if (done) throw new Error(`serve exited (${done.code ?? done.signal}) before it was ready; stderr:\n${err}`);
     await new Promise((r) => setTimeout(r, 25));
